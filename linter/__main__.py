@@ -1,0 +1,8 @@
+"""``python -m linter`` — the same as the ``lint-configs`` console script."""
+
+import sys
+
+from linter.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""Which files to lint, and in which format.
+
+Folders are walked with ``.gitignore`` files respected (pathspec, gitwildmatch) and the usual
+tool folders skipped (``.git``, ``.venv``, ``node_modules`` …, as ruff does), plus the configuration's
+``exclude``/``extend-exclude`` globs. A file named on the command line is linted even when excluded,
+unless ``--force-exclude`` is given (pre-commit passes files one by one).
+
+The format comes from the name and a cheap look at the content:
+
+* ``compose`` — ``*.yml``/``*.yaml`` whose top level has ``services:``;
+* ``shell`` — ``*.sh``, ``*.bash``, ``*.slurm``, ``*.sbatch``, ``*.zsh`` or a sh/bash/zsh shebang;
+* ``python`` — ``*.py`` or a python shebang.
+
+A ``.env`` file named on the command line stands for the compose files beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+DEFAULT_EXCLUDES = {".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__",
+                    ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist", "site-packages", ".eggs"}
+_SHELL_EXT = {".sh", ".bash", ".slurm", ".sbatch", ".zsh", ".ksh"}
+_YAML_EXT = {".yml", ".yaml"}
+_SHEBANG = re.compile(r"^#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?(?P<prog>[A-Za-z0-9_.+-]+)")
+
+PREFILTER = ("sglang", "attention-backend", "attention_backend", "deterministic", "rl-on-policy", "rl_on_policy")
+"""A file that contains none of these is not parsed: it cannot hold an SGLang launch or setting."""
+
+
+def mentions_sglang(text: str) -> bool:
+    return any(p in text for p in PREFILTER)
+
+
+def detect_format(path: Path, text: str) -> str | None:
+    """``compose``, ``shell``, ``python`` or None."""
+    suffix = path.suffix.lower()
+    if suffix in _YAML_EXT:
+        from linter.extract.compose import looks_like_compose
+
+        return "compose" if looks_like_compose(text) else None
+    if suffix in _SHELL_EXT:
+        return "shell"
+    if suffix == ".py":
+        return "python"
+    m = _SHEBANG.match(text)
+    if m:
+        prog = m.group("prog")
+        if re.fullmatch(r"(?:ba|z|k|da|a)?sh", prog):
+            return "shell"
+        if re.fullmatch(r"python(?:\d+(?:\.\d+)*)?", prog):
+            return "python"
+    return None
+
+
+@dataclass
+class Candidate:
+    """A file to look at; ``explicit`` when it was named on the command line."""
+
+    path: Path
+    explicit: bool
+
+
+class _Ignore:
+    """gitignore rules of one folder (lazy pathspec import)."""
+
+    def __init__(self, root: Path, lines: list[str]) -> None:
+        import pathspec
+
+        self.root = root
+        self.spec = pathspec.PathSpec.from_lines("gitwildmatch", lines)
+
+    def matches(self, path: Path, is_dir: bool) -> bool:
+        try:
+            rel = path.relative_to(self.root).as_posix()
+        except ValueError:
+            return False
+        return self.spec.match_file(rel + "/" if is_dir else rel)
+
+
+def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclude: bool) -> Iterator[Candidate]:
+    """Files under ``paths`` (sorted, each once). ``excluded(path, is_dir)`` applies config globs."""
+    seen: set[Path] = set()
+    for root in paths:
+        root = root.absolute()
+        if root.is_file() or (root.exists() and not root.is_dir()):
+            if force_exclude and (excluded(root, False) or _git_ignored(root)):
+                continue
+            if root.name == ".env" or root.name.endswith(".env"):
+                for sibling in sorted(root.parent.iterdir()):
+                    if sibling.suffix.lower() in _YAML_EXT and sibling not in seen:
+                        seen.add(sibling)
+                        yield Candidate(sibling, True)
+                continue
+            if root not in seen:
+                seen.add(root)
+                yield Candidate(root, True)
+            continue
+        if not root.is_dir():
+            continue
+        chains: dict[Path, list[_Ignore]] = {root: _parent_ignores(root)}
+        for dirpath, dirnames, filenames in os.walk(root):
+            here = Path(dirpath)
+            chain = chains.pop(here, [])
+            gi = here / ".gitignore"
+            if gi.is_file():
+                try:
+                    chain = chain + [_Ignore(here, gi.read_text("utf-8", "replace").splitlines())]
+                except Exception:  # noqa: BLE001 - a broken .gitignore must not stop the run
+                    pass
+            kept = []
+            for d in sorted(dirnames):
+                p = here / d
+                if d in DEFAULT_EXCLUDES or any(i.matches(p, True) for i in chain) or excluded(p, True):
+                    continue
+                kept.append(d)
+                chains[p] = chain
+            dirnames[:] = kept
+            for f in sorted(filenames):
+                p = here / f
+                if p in seen or any(i.matches(p, False) for i in chain) or excluded(p, False):
+                    continue
+                if p.is_symlink() and not p.exists():
+                    continue
+                seen.add(p)
+                yield Candidate(p, False)
+
+
+def _parent_ignores(root: Path) -> list[_Ignore]:
+    """gitignore rules of the folders above ``root``, up to the repository root (the folder with ``.git``)."""
+    folders = [root, *root.parents]
+    top = next((f for f in folders if (f / ".git").exists()), None)
+    chain: list[_Ignore] = []
+    if top is not None:
+        for f in reversed(folders[1:folders.index(top) + 1]):
+            gi = f / ".gitignore"
+            if gi.is_file():
+                chain.append(_Ignore(f, gi.read_text("utf-8", "replace").splitlines()))
+    return chain
+
+
+def _git_ignored(path: Path) -> bool:
+    folders = list(path.parents)
+    top = next((f for f in folders if (f / ".git").exists()), None)
+    if top is None:
+        return False
+    for f in folders[:folders.index(top) + 1]:
+        gi = f / ".gitignore"
+        if gi.is_file() and _Ignore(f, gi.read_text("utf-8", "replace").splitlines()).matches(path, False):
+            return True
+    return False

@@ -1,0 +1,236 @@
+"""The pipeline for one file: read → detect → extract → resolve → rules → suppressions.
+
+``Engine.lint(path)`` never raises for a bad input file: a file that cannot be decoded or parsed
+becomes an SGL001 diagnostic, a file of no linted format or with no SGLang mention is skipped
+without being parsed (the heavy parsers are imported only for files that need them).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from linter import directives
+from linter.config import ConfigResolver, Settings
+from linter.discover import detect_format, mentions_sglang
+from linter.gpus.targets import choose
+from linter.launch import UNKNOWN, Extraction, GpuDecl, Launch
+from linter.rules import BY_CODE, LAUNCH_RULES, expand_selector
+from linter.rules.base import Diagnostic, LaunchContext
+from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
+from linter.sglang import release as release_mod
+from linter.sglang.models import resolve_model
+from linter.sglang.options import parse_args, settings_from_kwargs
+from linter.source import DecodeError, SourceFile, Span
+from linter.workspace import Workspace
+
+_FORMAT_MODULES = {"compose": "linter.extract.compose", "shell": "linter.extract.shell",
+                   "python": "linter.extract.python"}
+_NAMED_FORMAT_SUFFIXES = {".yml", ".yaml", ".sh", ".bash", ".slurm", ".sbatch", ".py"}
+
+
+@dataclass
+class RunOptions:
+    """Options that apply to every file of a run (from the command line)."""
+
+    target_gpus: list[str] = field(default_factory=list)
+    sglang_version: str | None = None
+    select: list[str] | None = None
+    ignore: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    no_ignores: bool = False
+
+
+@dataclass
+class FileResult:
+    """The outcome for one file. ``skipped`` says why a file was not linted (None when it was)."""
+
+    path: Path
+    source: SourceFile | None = None
+    fmt: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    contexts: list[LaunchContext] = field(default_factory=list)
+    related: list[SourceFile] = field(default_factory=list)
+    skipped: str | None = None
+
+
+class Engine:
+    """Lints files. ``ws`` gives file access, ``configs`` the per-file configuration."""
+
+    def __init__(self, ws: Workspace, options: RunOptions, configs: ConfigResolver) -> None:
+        self.ws = ws
+        self.options = options
+        self.configs = configs
+
+    # -- one file ---------------------------------------------------------------------------------
+
+    def lint(self, path: Path) -> FileResult:
+        path = path if path.is_absolute() else (self.ws.cwd / path)
+        result = FileResult(path)
+        try:
+            source = self.ws.read(path)
+        except DecodeError as exc:
+            if path.suffix.lower() in _NAMED_FORMAT_SUFFIXES:
+                data = path.read_bytes()
+                text = data.decode("utf-8", "replace").replace("\x00", "\ufffd")
+                fake = SourceFile(path, self.ws.display(path), text)
+                offset = len(data[:exc.offset].decode("utf-8", "replace"))
+                result.source = fake
+                result.diagnostics.append(self._meta(UnparseableFile, f"cannot read the file: {exc}",
+                                                     Span(fake, offset, offset)))
+            else:
+                result.skipped = str(exc)
+            return result
+        except (OSError, ValueError) as exc:
+            result.skipped = str(exc)
+            return result
+        result.source = source
+        fmt = detect_format(path, source.text)
+        result.fmt = fmt
+        if fmt is None:
+            result.skipped = "not a compose, shell or Python file"
+            return result
+        if not mentions_sglang(source.text):
+            result.skipped = "does not mention SGLang"
+            return result
+        settings = self.configs.settings_for(path)
+        try:
+            module = importlib.import_module(_FORMAT_MODULES[fmt])
+        except ImportError as exc:  # a format whose module is not available
+            result.skipped = f"no {fmt} support: {exc}"
+            return result
+        try:
+            extraction: Extraction = module.extract(source, self.ws)
+        except RecursionError:
+            extraction = Extraction()
+            result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
+                                                 Span(source, 0, 0)))
+        result.related = list(extraction.related)
+        found = directives.scan(source, extraction.comments)
+        diags: list[Diagnostic] = []
+        for problem in extraction.problems:
+            diags.append(self._meta(UnparseableFile, problem.message, problem.span))
+        for span, message in found.malformed:
+            diags.append(self._meta(UnusedSuppression, message, span))
+        file_decls = found.targets + extraction.gpu_decls
+        for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
+            diags.extend(self._unknown_gpu(decl))
+        for launch in extraction.launches:
+            ctx = self._context(launch, settings, file_decls)
+            result.contexts.append(ctx)
+            for rule_cls in LAUNCH_RULES:
+                diags.extend(rule_cls().check(ctx))
+        diags = _dedupe(diags)
+        diags = self._select(diags, settings)
+        if not self.options.no_ignores:
+            diags = self._suppress(diags, found.suppressions, settings)
+        result.diagnostics.extend(diags)
+        return result
+
+    # -- pieces -----------------------------------------------------------------------------------
+
+    def _meta(self, rule, message: str, span: Span, key: str = "") -> Diagnostic:
+        return Diagnostic(rule.code, rule.name, rule.severity, message, span, key=key or rule.code)
+
+    def _unknown_gpu(self, decl: GpuDecl) -> list[Diagnostic]:
+        from linter.gpus.catalog import lookup, why_unknown
+
+        if decl.span is None or lookup(decl.name) is not None:
+            return []
+        return [self._meta(UnknownGpu, f"unknown target GPU {decl.name!r}: {why_unknown(decl.name)}; launches here "
+                                       "are checked as if the GPU were unknown", decl.span, key=f"gpu:{decl.name}")]
+
+    def _context(self, launch: Launch, settings: Settings, file_decls: list[GpuDecl]) -> LaunchContext:
+        source = launch.source
+        image = launch.image.text if launch.image is not None and launch.image.known else None
+        rel = release_mod.detect(
+            cli_version=self.options.sglang_version, config_version=settings.sglang_version,
+            config_origin=settings.origin, image=image, file_text=source.text, folder=source.path.parent,
+            read_text=lambda p: (f.text if (f := self.ws.try_read(p)) is not None and p.is_file() else None),
+        )
+        table = rel.table
+        if launch.style == "kwargs":
+            parsed = settings_from_kwargs(table, launch.kwargs)
+        else:
+            parsed = parse_args(table, launch.args, launch.program)
+        model_setting = parsed.get("model_path")
+        model_path = None
+        if model_setting is not None and isinstance(model_setting.value, str):
+            model_path = model_setting.value
+        override = parsed.get("json_model_override_args")
+        override_json = override.value if override is not None and isinstance(override.value, str) else None
+        model = resolve_model(
+            model_path, base_dirs=[source.path.parent, self.ws.cwd], override_json=override_json,
+            user_models=settings.models, read_json=self.ws.read_json,
+            span=model_setting.value_location() if model_setting is not None else None,
+        )
+        if model_setting is not None and model_setting.value is UNKNOWN:
+            model = type(model)(None, model.architecture, model.dsa,
+                                "the model path comes from a value that is not known statically", model.span)
+        cli = [GpuDecl(n, None, "given with --target-gpu") for n in self.options.target_gpus]
+        config = [GpuDecl(n, None, f"'target-gpus' in {settings.origin}") for n in settings.target_gpus]
+        targets, origin = choose(cli, file_decls + launch.gpu_decls, config)
+        return LaunchContext(launch=launch, table=table, parsed=parsed, model=model, targets=targets,
+                             target_origin=origin, cuda_build=rel.cuda_build, version_origin=rel.origin)
+
+    def selected_codes(self, settings: Settings) -> set[str]:
+        select = self.options.select if self.options.select is not None else settings.select
+        codes: set[str] = set()
+        for sel in select if select is not None else ["ALL"]:
+            codes |= expand_selector(sel) or set()
+        for sel in self.options.extend_select:
+            codes |= expand_selector(sel) or set()
+        for ign in list(settings.ignore) + list(self.options.ignore):
+            codes -= expand_selector(ign) or set()
+        return codes
+
+    def _select(self, diags: list[Diagnostic], settings: Settings) -> list[Diagnostic]:
+        codes = self.selected_codes(settings)
+        self._codes = codes
+        return [d for d in diags if d.code in codes]
+
+    def _suppress(self, diags: list[Diagnostic], suppressions, settings: Settings) -> list[Diagnostic]:
+        kept = []
+        for d in diags:
+            hit = None
+            for s in suppressions:
+                if d.code not in s.codes or d.code == "SGL002":
+                    continue
+                same_file = s.span.source.path == d.span.source.path
+                if same_file and s.line in (d.span.line, d.span.line - 1):
+                    hit = s
+                elif d.launch is not None and s.span.source.path == d.launch.source.path and \
+                        s.line in (d.launch.first_line, d.launch.first_line - 1):
+                    hit = s
+                if hit:
+                    break
+            if hit:
+                hit.used.add(d.code)
+            else:
+                kept.append(d)
+        codes = self._codes
+        if "SGL002" in codes:
+            for s in suppressions:
+                if s.unknown:
+                    kept.append(self._meta(UnusedSuppression, f"suppression names unknown code(s) "
+                                           f"{', '.join(s.unknown)}; see lint-configs --list-rules", s.span))
+                unused = sorted(c for c in s.codes - s.used if c in codes)
+                if s.written and not s.used and unused and not s.unknown:
+                    kept.append(self._meta(UnusedSuppression, f"unused suppression: no {', '.join(s.written)} finding "
+                                           "on this line, the next line or a launch starting there", s.span))
+        return kept
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen = set()
+    out = []
+    for d in diags:
+        key = (d.code, d.span.key(), d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+__all__ = ["Engine", "RunOptions", "FileResult", "BY_CODE"]

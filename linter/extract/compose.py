@@ -1,0 +1,356 @@
+"""docker-compose files: the SGLang launches in each service's ``entrypoint`` and ``command``.
+
+What compose does, and so what this module reproduces (Compose Specification, compose-go):
+
+* a service's argv is ``entrypoint`` followed by ``command``; each is a string (split with shell
+  quoting rules) or a list (one argument per item);
+* YAML anchors, aliases and ``<<`` merge keys are resolved (keys of the mapping itself win, then
+  the merged mappings in order); top-level ``x-*`` fields are not services;
+* ``${VAR}``, ``${VAR:-default}``, ``${VAR-default}``, ``${VAR:?err}``, ``${VAR:+alt}``, ``$VAR``
+  and ``$$`` are interpolated before a string is split, with values from the ``.env`` file beside
+  the compose file. The linter never reads its own environment, so a variable that ``.env`` does not
+  set takes the default written in the file, and without one it is unknown;
+* ``sh -c "…"`` / ``bash -c "…"`` wrappers: the script is cut into simple commands and each is
+  checked for an entry point.
+
+Every token keeps, for each character, its position in the compose file (or in ``.env``), also
+inside folded ``>`` and literal ``|`` block scalars, quoted scalars and CRLF files: the decoded value
+ruamel.yaml gives is aligned with the scalar's source text, and a character counts as exact only
+where the source holds that very character.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from linter.extract.words import SplitError, split_commands, split_words
+from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
+from linter.sglang.entrypoints import match_entry_point
+from linter.source import SourceFile, Span
+from linter.workspace import Workspace
+
+_TOP_SERVICES = re.compile(r"^services[ \t]*:", re.MULTILINE)
+_SHELLS = re.compile(r"^(?:.*/)?(?:sh|bash|dash|zsh|ash)$")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PREFIX_COMMANDS = {"exec", "nohup", "time", "command"}
+
+
+def looks_like_compose(text: str) -> bool:
+    """A YAML file is a compose file when its top level has ``services:``."""
+    return _TOP_SERVICES.search(text) is not None
+
+
+# ------------------------------------------------------------------------------------------------
+# scalars with origins
+
+
+def align(value: str, source: SourceFile, start: int, end: int) -> list:
+    """For each character of a decoded scalar ``value``, the source offset it came from (or None).
+
+    Greedy: each value character is matched with the next source character equal to it; a space or
+    line break produced by folding matches the source line break. Exactness is checked later
+    (:meth:`MStr.span_of` compares the source text), so an imperfect match only costs precision.
+    """
+    text = source.text
+    out: list = []
+    p = start
+    for v in value:
+        q = p
+        while q < end:
+            c = text[q]
+            if c == v or (v in " \n" and c in "\r\n"):
+                break
+            q += 1
+        if q < end:
+            out.append((source, q))
+            p = q + 1
+        else:
+            out.append(None)
+    return out
+
+
+def scalar_mstr(node, source: SourceFile) -> MStr:
+    """The value of a ruamel ScalarNode with per-character origins."""
+    value = node.value if isinstance(node.value, str) else str(node.value)
+    if node.style == ">":
+        value = value.replace("\a", "")  # ruamel marks fold points with BEL for round-tripping
+    start, end = node.start_mark.index, node.end_mark.index
+    return MStr(value, align(value, source, start, end), Span(source, start, end))
+
+
+# ------------------------------------------------------------------------------------------------
+# interpolation
+
+
+def interpolate(s: MStr, env: dict[str, MStr]) -> MStr:
+    """Compose interpolation of ``s`` with variables from ``env`` (the ``.env`` file)."""
+    text = s.text
+    if "$" not in text:
+        return s
+    parts: list[MStr] = []
+    i = 0
+    n = len(text)
+    lit = 0
+    while i < n:
+        if text[i] != "$":
+            i += 1
+            continue
+        parts.append(s[lit:i])
+        if i + 1 < n and text[i + 1] == "$":
+            parts.append(s[i + 1:i + 2])
+            i += 2
+        elif i + 1 < n and text[i + 1] == "{":
+            j, depth = i + 2, 1
+            while j < n and depth:
+                if text[j] == "{":
+                    depth += 1
+                elif text[j] == "}":
+                    depth -= 1
+                j += 1
+            if depth:  # unterminated: compose reports an error; keep the text as unknown
+                parts.append(MStr.unknown(s.location(i, n)))
+                i = lit = n
+                continue
+            parts.append(_expand(s, i, j, s[i + 2:j - 1], env))
+            i = j
+        else:
+            m = _NAME.match(text, i + 1)
+            if m:
+                parts.append(_lookup(m.group(), None, None, s.location(i, m.end()), env))
+                i = m.end()
+            else:
+                parts.append(s[i:i + 1])
+                i += 1
+        lit = i
+    parts.append(s[lit:])
+    return MStr.join(parts, s.where)
+
+
+def _expand(s: MStr, i: int, j: int, body: MStr, env: dict[str, MStr]) -> MStr:
+    m = _NAME.match(body.text)
+    where = s.location(i, j)
+    if not m:
+        return MStr.unknown(where)
+    name = m.group()
+    rest = body[m.end():]
+    for op in (":-", ":?", ":+", "-", "?", "+"):
+        if rest.text.startswith(op):
+            return _lookup(name, op, interpolate(rest[len(op):], env), where, env)
+    if rest.text:
+        return MStr.unknown(where)
+    return _lookup(name, None, None, where, env)
+
+
+def _lookup(name: str, op: str | None, word: MStr | None, where: Span | None, env: dict[str, MStr]) -> MStr:
+    value = env.get(name)
+    empty = value is not None and value.text == ""
+    if op in (":-", "-"):
+        if value is not None and not (op == ":-" and empty):
+            return value
+        return word
+    if op in (":+", "+"):
+        if value is not None and not (op == ":+" and empty):
+            return word
+        return MStr.plain("", where)
+    if value is not None and not (op == ":?" and empty):
+        return value
+    return MStr.unknown(where)
+
+
+def parse_dotenv(source: SourceFile) -> dict[str, MStr]:
+    """Variables of a compose ``.env`` file: ``KEY=VALUE`` lines, ``export`` allowed, ``#`` comments,
+    single quotes literal, double quotes with escapes, unquoted values end at `` #``; double-quoted
+    and unquoted values are interpolated with the variables above them."""
+    env: dict[str, MStr] = {}
+    text = source.text
+    pos = 0
+    for raw in text.splitlines(keepends=True):
+        line_start = pos
+        pos += len(raw)
+        line = raw.rstrip("\r\n")
+        stripped = line.lstrip()
+        off = line_start + len(line) - len(stripped)
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.startswith("export "):
+            k = len("export ")
+            stripped, off = stripped[k:].lstrip(), off + k + (len(stripped[k:]) - len(stripped[k:].lstrip()))
+        m = re.match(r"([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*=[ \t]*", stripped)
+        if not m:
+            continue
+        key = m.group(1)
+        vstart = off + m.end()
+        value = stripped[m.end():]
+        if value.startswith("'"):
+            close = value.find("'", 1)
+            close = len(value) if close < 0 else close
+            env[key] = MStr.literal(source, vstart + 1, vstart + close)
+        elif value.startswith('"'):
+            chars, origins, k = [], [], 1
+            escapes = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$"}
+            while k < len(value) and value[k] != '"':
+                if value[k] == "\\" and k + 1 < len(value) and value[k + 1] in escapes:
+                    chars.append(escapes[value[k + 1]])
+                    origins.append((source, vstart + k + 1))
+                    k += 2
+                    continue
+                chars.append(value[k])
+                origins.append((source, vstart + k))
+                k += 1
+            env[key] = interpolate(MStr("".join(chars), origins, Span(source, vstart, vstart + k + 1)), env)
+        else:
+            cut = re.search(r"[ \t]#", value)
+            value = value[:cut.start()] if cut else value
+            value = value.rstrip()
+            env[key] = interpolate(MStr.literal(source, vstart, vstart + len(value)), env)
+    return env
+
+
+# ------------------------------------------------------------------------------------------------
+# YAML structure
+
+
+def _mapping_items(node) -> list[tuple[object, object]]:
+    """(key node, value node) pairs of a MappingNode with ``<<`` merges resolved (own keys first)."""
+    from ruamel.yaml.nodes import MappingNode, SequenceNode
+
+    own, merged = [], []
+    for k, v in node.value:
+        if getattr(k, "tag", "") == "tag:yaml.org,2002:merge" or getattr(k, "value", None) == "<<":
+            sources = v.value if isinstance(v, SequenceNode) else [v]
+            for src in sources:
+                if isinstance(src, MappingNode):
+                    merged.extend(_mapping_items(src))
+        else:
+            own.append((k, v))
+    seen = set()
+    out = []
+    for k, v in own + merged:
+        key = getattr(k, "value", None)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((k, v))
+    return out
+
+
+def _get(node, key: str):
+    for k, v in _mapping_items(node):
+        if getattr(k, "value", None) == key:
+            return k, v
+    return None, None
+
+
+def _tokens(node, source: SourceFile, env: dict[str, MStr]) -> list[Token] | None:
+    """The argv words of a command/entrypoint node, or None when it is absent or not text."""
+    from ruamel.yaml.nodes import ScalarNode, SequenceNode
+
+    if isinstance(node, ScalarNode):
+        if node.tag == "tag:yaml.org,2002:null" or node.value in ("", None):
+            return None
+        return split_words(interpolate(scalar_mstr(node, source), env))
+    if isinstance(node, SequenceNode):
+        words = []
+        for item in node.value:
+            if not isinstance(item, ScalarNode):
+                return None
+            words.append(Token(interpolate(scalar_mstr(item, source), env)))
+        return words
+    return None
+
+
+def _launches_in_argv(words: list[Token]) -> list[tuple[str, list[Token]]]:
+    """(program, server-argument tokens) for each SGLang launch in an argv (directly or in ``sh -c``)."""
+    entry = match_entry_point(words)
+    if entry:
+        return [(entry.program, words[entry.args_start:])]
+    if words and words[0].value and _SHELLS.match(words[0].value):
+        for k in range(1, len(words)):
+            flag = words[k].value or ""
+            if re.fullmatch(r"-[a-zA-Z]*c[a-zA-Z]*", flag) and k + 1 < len(words):
+                out = []
+                for command in split_commands(words[k + 1].text):
+                    while command and (command[0].value or "") and (
+                            _ASSIGNMENT.match(command[0].value) or command[0].value in _PREFIX_COMMANDS):
+                        command = command[1:]
+                    inner = match_entry_point(command)
+                    if inner:
+                        out.append((inner.program, command[inner.args_start:]))
+                return out
+            if not flag.startswith("-"):
+                break
+    return []
+
+
+def extract(source: SourceFile, ws: Workspace) -> Extraction:
+    """The launches of a compose file. YAML errors are reported at the parser's problem position."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.nodes import MappingNode
+
+    result = Extraction()
+    try:
+        root = YAML(typ="rt").compose(source.text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        offset = min(mark.index, len(source.text)) if mark is not None else 0
+        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        result.problems.append(Problem(f"invalid YAML: {problem}", Span(source, offset, offset)))
+        return result
+    except YAMLError as exc:
+        result.problems.append(Problem(f"invalid YAML: {exc}", Span(source, 0, 0)))
+        return result
+    if not isinstance(root, MappingNode):
+        return result
+    _, services = _get(root, "services")
+    if not isinstance(services, MappingNode):
+        return result
+    env: dict[str, MStr] = {}
+    dotenv = ws.try_read(Path(source.path).parent / ".env")
+    if dotenv is not None:
+        env = parse_dotenv(dotenv)
+        result.related.append(dotenv)
+    seen: dict[tuple[int, int], Launch] = {}
+    for name_node, service in _mapping_items(services):
+        if not isinstance(service, MappingNode):
+            continue
+        name = str(name_node.value)
+        ep_key, ep = _get(service, "entrypoint")
+        cmd_key, cmd = _get(service, "command")
+        if ep is None and cmd is None:
+            continue
+        identity = (id(ep), id(cmd))
+        if identity in seen:
+            seen[identity].key += f",{name}"
+            continue
+        try:
+            ep_words = _tokens(ep, source, env) if ep is not None else None
+            cmd_words = _tokens(cmd, source, env) if cmd is not None else None
+            argv = (ep_words or []) + (cmd_words or [])
+            found = _launches_in_argv(argv)
+        except SplitError as exc:
+            node = ep if ep is not None else cmd
+            result.problems.append(Problem(f"service {name!r}: cannot split the command: {exc}",
+                                           Span(source, node.start_mark.index, node.start_mark.index)))
+            continue
+        if not found:
+            continue
+        keys = [k for k in (ep_key, cmd_key) if k is not None]
+        values = [v for v in (ep, cmd) if v is not None]
+        start = min(k.start_mark.index for k in keys)
+        end = max(v.end_mark.index for v in values)
+        _, image_node = _get(service, "image")
+        image = None
+        if image_node is not None and getattr(image_node, "tag", "").endswith(":str"):
+            image = interpolate(scalar_mstr(image_node, source), env)
+        for k, (program, args) in enumerate(found):
+            launch = Launch(source=source, program=program, span=Span(source, start, end), args=args,
+                            key=f"services.{name}" + (f"#{k}" if k else ""), image=image)
+            seen[identity] = launch
+            result.launches.append(launch)
+    return result
+
+
+__all__ = ["extract", "looks_like_compose", "interpolate", "parse_dotenv", "align", "UNKNOWN_CHAR"]

@@ -1,0 +1,127 @@
+"""Shell-like word splitting over :class:`~linter.launch.MStr`, keeping each character's origin.
+
+This is the splitting docker compose applies to a string ``command``/``entrypoint`` (compose-go
+parses it with shell quoting rules: blanks separate words, ``'…'`` is literal, ``"…"`` honours
+``\\`` before ``"``, ``\\``, ``$`` and a line break, and a backslash outside quotes escapes the next
+character). :func:`split_commands` also cuts a ``sh -c`` script at unquoted ``;``, ``&&``, ``||``,
+``|``, ``&`` and line breaks, and drops ``#`` comments, which is enough to find simple launches in
+compose ``sh -c`` strings; shell scripts themselves go through the real shell parser.
+
+No expansion is performed: ``$`` is an ordinary character here. Expansions were done before (compose
+interpolation) or are done by the caller.
+"""
+
+from __future__ import annotations
+
+from linter.launch import UNKNOWN_CHAR, MStr, Token
+
+
+class SplitError(ValueError):
+    """Unbalanced quotes. ``index`` is the position (in the input string) of the opening quote."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+_BLANK = " \t\r\n"
+_OPERATORS = (";", "&&", "||", "|", "&", "\n")
+
+
+def split_words(s: MStr) -> list[Token]:
+    """Split ``s`` into words as compose does. Raises :class:`SplitError`."""
+    commands = _split(s, operators=False)
+    return commands[0] if commands else []
+
+
+def split_commands(s: MStr) -> list[list[Token]]:
+    """Split a small shell script into simple commands (lists of words). Raises :class:`SplitError`."""
+    return _split(s, operators=True)
+
+
+def _split(s: MStr, operators: bool) -> list[list[Token]]:
+    text = s.text
+    n = len(text)
+    commands: list[list[Token]] = []
+    words: list[Token] = []
+    chars: list[int] = []  # indices into s of the current word's characters
+    quoted = False  # the current word had a quote (so an empty word still counts)
+    in_word = False
+    unquoted_unknown = False
+
+    def end_word() -> None:
+        nonlocal chars, quoted, in_word, unquoted_unknown
+        if in_word:
+            text_ = "".join(text[k] for k in chars)
+            origins = [s.origins[k] for k in chars]
+            m = MStr(text_, origins, s.where)
+            lone = text_ == UNKNOWN_CHAR and unquoted_unknown and not quoted
+            words.append(Token(m, splat=lone))
+        chars, quoted, in_word, unquoted_unknown = [], False, False, False
+
+    def end_command() -> None:
+        nonlocal words
+        end_word()
+        if words:
+            commands.append(words)
+        words = []
+
+    i = 0
+    while i < n:
+        c = text[i]
+        if c == "\n" and operators:
+            end_command()
+            i += 1
+        elif c in _BLANK:
+            end_word()
+            i += 1
+        elif operators and not in_word and c == "#":
+            while i < n and text[i] != "\n":
+                i += 1
+        elif operators and any(text.startswith(op, i) for op in _OPERATORS[:5]):
+            op = next(op for op in _OPERATORS[:5] if text.startswith(op, i))
+            end_command()
+            i += len(op)
+        elif c == "'":
+            in_word = quoted = True
+            j = text.find("'", i + 1)
+            if j < 0:
+                raise SplitError("unterminated single quote", i)
+            chars.extend(range(i + 1, j))
+            i = j + 1
+        elif c == '"':
+            in_word = quoted = True
+            j = i + 1
+            while True:
+                if j >= n:
+                    raise SplitError("unterminated double quote", i)
+                d = text[j]
+                if d == '"':
+                    break
+                if d == "\\" and j + 1 < n and text[j + 1] in '"\\$`\n':
+                    if text[j + 1] != "\n":
+                        chars.append(j + 1)
+                    j += 2
+                    continue
+                chars.append(j)
+                j += 1
+            i = j + 1
+        elif c == "\\":
+            in_word = True
+            if i + 1 < n:
+                if text[i + 1] == "\n":
+                    i += 2
+                    continue
+                if text[i + 1] == "\r" and i + 2 < n and text[i + 2] == "\n":
+                    i += 3
+                    continue
+                chars.append(i + 1)
+            i += 2
+        else:
+            in_word = True
+            if c == UNKNOWN_CHAR:
+                unquoted_unknown = True
+            chars.append(i)
+            i += 1
+    end_command()
+    return commands

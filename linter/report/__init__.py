@@ -1,0 +1,1 @@
+"""Output formats: ``text`` (rich), ``concise``, ``json``, ``sarif`` and ``github``."""

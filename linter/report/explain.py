@@ -1,0 +1,74 @@
+"""``--explain PATH[:LINE]``: how each launch there was resolved, so a user can see why a finding is
+or is not reported — the release and CUDA build, the model and its architecture, the targets and
+their compute capability, and the attention backend SGLang ends up with on each target."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from linter.launch import UNKNOWN
+from linter.rules.deterministic import analyse
+from linter.sglang.decision import HYPOTHETICAL, Hardware, deterministic, evaluate
+
+
+def _value(v) -> str:
+    if v is UNKNOWN:
+        return "unknown"
+    return repr(v)
+
+
+def render(results: dict[Path, object], line: int | None) -> str:
+    out = []
+    for res in results.values():
+        if res.source is None:
+            continue
+        for ctx in res.contexts:
+            launch = ctx.launch
+            span = launch.span
+            first, last = span.start_line_col[0], span.end_line_col[0]
+            if line is not None and not first <= line <= last:
+                continue
+            out.append(f"{launch.source.display}:{first}: {launch.program} ({launch.key or 'launch'})")
+            cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
+            out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")
+            m = ctx.model
+            arch = m.architecture or "unknown"
+            out.append(f"  model:     {m.path or 'unknown'} -> {arch}{' (DSA)' if m.dsa else ''}; {m.origin}"
+                       + (f" ({m.evidence})" if m.evidence else ""))
+            mla = ctx.model.architecture in ctx.table.list("absorbed_mla_architectures")
+            out.append(f"             absorbed MLA (in SGLang {ctx.table.version}'s list): "
+                       f"{'yes' if mla else 'no' if m.architecture else 'unknown'}")
+            if ctx.targets:
+                for t in ctx.targets:
+                    cc = f"compute capability {t.gpu.cc[0]}.{t.gpu.cc[1]}" if t.gpu and t.gpu.cc else \
+                        ("ROCm (not CUDA)" if t.gpu else "unknown to the catalog")
+                    out.append(f"  target:    {t.name} -> {t.gpu.canonical if t.gpu else '?'} ({cc}); "
+                               f"{t.decl.how}")
+            else:
+                out.append("  target:    none declared (use '# lint-configs: target-gpu=NAME', --target-gpu or "
+                           "'target-gpus' in the configuration)")
+            on, setting = deterministic(ctx.parsed)
+            how = f" (by {setting.spelled})" if setting is not None and on is True else ""
+            out.append(f"  deterministic inference: {_value(on) if on is UNKNOWN else ('on' if on else 'off')}{how}")
+            for dest in ("attention_backend", "prefill_attention_backend", "decode_attention_backend"):
+                s = ctx.parsed.get(dest)
+                if s is not None:
+                    out.append(f"  {dest}: {_value(s.value)} (written as {s.spelled})")
+            for p in ctx.parsed.problems:
+                out.append(f"  parser:    {p.message}")
+            if on is True and not ctx.model.skip_checks:
+                hws = [(t.name, t.hardware(ctx.assumed_cuda)) for t in ctx.known_targets]
+                if ctx.has_unknown_target:
+                    hws += [(f"if {h.label}", Hardware(h.label, h.cuda, h.major, ctx.assumed_cuda)) for h in HYPOTHETICAL]
+                for name, hw in hws:
+                    o = evaluate(ctx.parsed, ctx.table, m.architecture, m.dsa, hw)
+                    if o is None:
+                        out.append(f"  on {name}: depends on a value that is not known")
+                    else:
+                        verdict = f"error {o.error}: {o.message}" if o.error else "accepted"
+                        out.append(f"  on {name}: attention backend {o.backend} (chosen by {o.chosen_by}) -> {verdict}")
+            analyse(ctx)
+            out.append("")
+    if not out:
+        return "no SGLang launch found there\n"
+    return "\n".join(out)

@@ -1,0 +1,34 @@
+"""``--format json``: one JSON array on stdout (the contract in DESIGN.md).
+
+Each element: ``path`` (relative to the working directory, ``/`` separators), ``line``, ``column``,
+``end_line``, ``end_column`` (1-based, columns in characters, end exclusive), ``code``, ``name``,
+``severity``, ``message``, and ``fix`` (null, or ``applicability``, ``message`` and ``edits`` with the
+same location fields plus ``content``).
+"""
+
+from __future__ import annotations
+
+import json
+
+from linter.rules.base import Diagnostic
+from linter.source import Span
+
+
+def location(span: Span) -> dict:
+    line, col = span.start_line_col
+    end_line, end_col = span.end_line_col
+    return {"path": span.source.display, "line": line, "column": col, "end_line": end_line, "end_column": end_col}
+
+
+def as_dict(d: Diagnostic) -> dict:
+    out = {**location(d.span), "code": d.code, "name": d.name, "severity": d.severity, "message": d.message}
+    if d.fix is None:
+        out["fix"] = None
+    else:
+        out["fix"] = {"applicability": d.fix.applicability, "message": d.fix.message,
+                      "edits": [{**location(e.span), "content": e.content} for e in d.fix.edits]}
+    return out
+
+
+def render(diagnostics: list[Diagnostic]) -> str:
+    return json.dumps([as_dict(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"

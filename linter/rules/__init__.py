@@ -1,0 +1,42 @@
+"""All rules, by code. A code never changes meaning; each also has a kebab-case name."""
+
+from __future__ import annotations
+
+from linter.rules.base import Rule
+from linter.rules.deterministic import (
+    DeterministicBackend,
+    DeterministicMlaBackend,
+    Fa4DeterministicMlaNeedsSm100,
+    UnverifiableLaunch,
+)
+from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
+
+META_RULES: list[type[Rule]] = [UnparseableFile, UnusedSuppression, UnknownGpu]
+LAUNCH_RULES: list[type[Rule]] = [
+    Fa4DeterministicMlaNeedsSm100,
+    DeterministicMlaBackend,
+    DeterministicBackend,
+    UnverifiableLaunch,
+]
+ALL_RULES: list[type[Rule]] = sorted(META_RULES + LAUNCH_RULES, key=lambda r: r.code)
+BY_CODE: dict[str, type[Rule]] = {r.code: r for r in ALL_RULES}
+BY_NAME: dict[str, type[Rule]] = {r.name: r for r in ALL_RULES}
+
+
+def rule_for(code_or_name: str) -> type[Rule] | None:
+    """The rule with this code (``SGL101``, case-insensitive) or kebab-case name, or None."""
+    key = code_or_name.strip()
+    return BY_CODE.get(key.upper()) or BY_NAME.get(key.lower())
+
+
+def expand_selector(selector: str) -> set[str] | None:
+    """Codes a ``--select``/``--ignore`` value names: a code, a name, a prefix such as ``SGL1`` or
+    ``ALL``. None when it names nothing."""
+    key = selector.strip()
+    if key.upper() == "ALL":
+        return set(BY_CODE)
+    rule = rule_for(key)
+    if rule is not None:
+        return {rule.code}
+    matched = {c for c in BY_CODE if c.startswith(key.upper())} if key.upper().startswith("SGL") else set()
+    return matched or None

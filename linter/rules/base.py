@@ -1,0 +1,125 @@
+"""What every rule is made of: :class:`Rule`, :class:`Diagnostic`, :class:`Fix`, :class:`LaunchContext`.
+
+A rule (Fixit 2 style) is a small class whose docstring is its documentation — with the sections
+*What it does*, *Why it fails*, *Example*, *Fix safety*, *References* — and whose ``VALID`` and
+``INVALID`` examples are launches that must not / must be reported; the test-suite runs every
+example through the whole linter. A rule knows SGLang and nothing of file formats: it reads a
+resolved :class:`LaunchContext` and yields diagnostics, each with an optional fix made of text edits.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import ClassVar, Iterable
+
+from linter.gpus.targets import Target
+from linter.launch import Launch
+from linter.sglang.models import ModelInfo
+from linter.sglang.options import OptionTable, ParsedArgs
+from linter.source import Edit, Span
+
+SAFE = "safe"
+UNSAFE = "unsafe"
+
+
+@dataclass
+class Fix:
+    """Edits that remove a diagnostic. ``applicability`` is ``safe`` (applied by ``--fix``) or
+    ``unsafe`` (applied only with ``--unsafe-fixes``); ``message`` says what the fix does."""
+
+    applicability: str
+    message: str
+    edits: list[Edit]
+
+
+@dataclass
+class Diagnostic:
+    """One finding. ``span`` is the literal text that produced the offending value (where a fix
+    edits); ``key`` is a line-independent identity (path, rule, launch, option) for baselines and
+    SARIF fingerprints; ``notes`` are extra lines (the release and CUDA build a finding assumed)."""
+
+    code: str
+    name: str
+    severity: str
+    message: str
+    span: Span
+    fix: Fix | None = None
+    launch: Launch | None = None
+    key: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def path(self) -> str:
+        return self.span.source.display
+
+    def sort_key(self) -> tuple:
+        line, col = self.span.start_line_col
+        return (self.path, line, col, self.code)
+
+
+@dataclass(frozen=True)
+class Example:
+    """A launch for a rule's documentation and tests: the server arguments ``args`` (after
+    ``python -m sglang.launch_server``), the ``targets``, and for an invalid example the arguments
+    expected after the fix (``fixed``; None when there is no fix)."""
+
+    args: str
+    targets: tuple[str, ...] = ("H100",)
+    fixed: str | None = None
+    sglang: str | None = None
+
+
+@dataclass
+class LaunchContext:
+    """Everything a rule needs about one launch, already resolved.
+
+    ``cuda_build`` is torch's CUDA build read from the image tag, or None (then 12.8+ is assumed);
+    ``version_origin`` and ``target_origin`` say in words where the release and targets came from.
+    """
+
+    launch: Launch
+    table: OptionTable
+    parsed: ParsedArgs
+    model: ModelInfo
+    targets: list[Target]
+    target_origin: str
+    cuda_build: tuple[int, int] | None = None
+    version_origin: str = ""
+
+    @property
+    def assumed_cuda(self) -> tuple[int, int]:
+        return self.cuda_build or (12, 9)
+
+    @property
+    def known_targets(self) -> list[Target]:
+        return [t for t in self.targets if t.gpu is not None]
+
+    @property
+    def has_unknown_target(self) -> bool:
+        return not self.targets or any(t.gpu is None for t in self.targets)
+
+
+class Rule:
+    """Base class. Subclasses set ``code``, ``name``, ``severity``, ``summary`` and ``check``."""
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    severity: ClassVar[str] = "error"
+    summary: ClassVar[str] = ""
+    fixable: ClassVar[str] = "never"  # "never" | "sometimes" | "always"
+    VALID: ClassVar[list[Example]] = []
+    INVALID: ClassVar[list[Example]] = []
+
+    def check(self, ctx: LaunchContext) -> Iterable[Diagnostic]:
+        return ()
+
+    @classmethod
+    def docs(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    def diagnostic(self, message: str, span: Span, ctx: LaunchContext | None = None, fix: Fix | None = None,
+                   key: str = "", notes: list[str] | None = None) -> Diagnostic:
+        launch = ctx.launch if ctx else None
+        full_key = f"{launch.key if launch else ''}:{key}" if key or launch else ""
+        return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [])

@@ -1,0 +1,417 @@
+"""SGLang's start-up errors for deterministic inference: SGL101, SGL102, SGL103 and SGL901.
+
+All four read one analysis (:func:`analyse`): SGLang's decision (``linter.sglang.decision``) run for
+every declared target GPU, and — when the target or the model is unknown — for one GPU of each class
+SGLang tells apart and for each kind of architecture, to see whether the outcome depends on what is
+missing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from linter.gpus.targets import Target
+from linter.launch import UNKNOWN
+from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule
+from linter.sglang.decision import HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate
+from linter.sglang.options import Setting
+from linter.source import Edit, Span
+
+_CANDIDATE_ARCHS = (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM", True), (None, False))
+
+
+@dataclass
+class Analysis:
+    """Per-target outcomes of one deterministic launch.
+
+    ``known`` pairs each known target with its outcome; ``uncertain`` lists the errors that some
+    unknown target or architecture would raise (``(error, what is unknown)``); ``det`` is the setting
+    that turned deterministic inference on.
+    """
+
+    det: Setting | None
+    known: list[tuple[Target, Outcome]] = field(default_factory=list)
+    uncertain: list[tuple[Outcome, str]] = field(default_factory=list)
+
+
+def analyse(ctx: LaunchContext) -> Analysis | None:
+    """None when the launch is not deterministic (or that cannot be known), or the model skips checks."""
+    cached = getattr(ctx, "_det_analysis", False)
+    if cached is not False:
+        return cached
+    result = _analyse(ctx)
+    ctx._det_analysis = result  # type: ignore[attr-defined]
+    return result
+
+
+def _analyse(ctx: LaunchContext) -> Analysis | None:
+    on, setting = deterministic(ctx.parsed)
+    if on is not True or ctx.model.skip_checks:
+        return None
+    analysis = Analysis(setting)
+    model = ctx.model
+    archs = [(model.architecture, model.dsa)] if model.architecture else list(_CANDIDATE_ARCHS)
+    for target in ctx.known_targets:
+        hw = target.hardware(ctx.assumed_cuda)
+        outcomes = [evaluate(ctx.parsed, ctx.table, a, d, hw) for a, d in archs]
+        if model.architecture:
+            if outcomes[0] is not None:
+                analysis.known.append((target, outcomes[0]))
+        else:
+            for o in outcomes:
+                if o is not None and o.error:
+                    analysis.uncertain.append((o, "the model's architecture"))
+    if ctx.has_unknown_target:
+        for hw in HYPOTHETICAL:
+            hw = Hardware(hw.label, hw.cuda, hw.major, ctx.assumed_cuda)
+            for a, d in archs:
+                o = evaluate(ctx.parsed, ctx.table, a, d, hw)
+                if o is not None and o.error:
+                    what = "the target GPU" if model.architecture else "the target GPU and the model's architecture"
+                    analysis.uncertain.append((o, what))
+    return analysis
+
+
+def replacement_backend(ctx: LaunchContext) -> str:
+    """A backend every target runs for an absorbed-MLA model: ``fa3`` when every target is SM90
+    (fa3 asserts SM90 for MLA models at load, attention_registry.py:209-221), else ``triton``."""
+    known = ctx.known_targets
+    if known and not ctx.has_unknown_target and all(t.hardware(ctx.assumed_cuda).sm90 for t in known):
+        return "fa3"
+    return "triton"
+
+
+def _targets_text(targets: list[Target]) -> str:
+    return "; ".join(t.describe() for t in targets)
+
+
+def _assumptions(ctx: LaunchContext) -> list[str]:
+    cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA 12.8 or newer (assumed)"
+    return [f"assumed SGLang {ctx.table.version} ({ctx.version_origin or 'newest known release'}), torch built for {cuda}"]
+
+
+def _model_text(ctx: LaunchContext) -> str:
+    m = ctx.model
+    return f"{m.path} ({m.architecture}, from {m.origin})" if m.path else f"{m.architecture}"
+
+
+def _backend_fix(ctx: LaunchContext, setting: Setting, replacement: str, applicability: str) -> Fix | None:
+    span = setting.value_span()
+    if span is None:
+        return None
+    return Fix(applicability, f"Use --attention-backend {replacement}", [Edit(span, replacement)])
+
+
+class _StartupRule(Rule):
+    error = ""
+
+    def check(self, ctx: LaunchContext):
+        analysis = analyse(ctx)
+        if analysis is None:
+            return
+        failing = [(t, o) for t, o in analysis.known if o.error == self.error]
+        if not failing:
+            return
+        yield self.report(ctx, analysis, failing)
+
+    def report(self, ctx, analysis, failing) -> Diagnostic:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class Fa4DeterministicMlaNeedsSm100(_StartupRule):
+    """Deterministic inference with an absorbed-MLA model on ``fa4`` needs an SM100/SM110 GPU.
+
+    ## What it does
+    Reports a launch that turns on deterministic inference (``--enable-deterministic-inference``,
+    or ``--rl-on-policy-target`` with any value, or ``enable_deterministic_inference`` truthy in
+    Python), serves a model whose ``architectures[0]`` is in SGLang's absorbed-MLA list
+    (DeepSeek-V2/V3/R1/V3.1/V3.2, Kimi-K2, GLM-4.7-Flash, GLM-5, Mistral-Large-3 …), sets
+    ``--attention-backend fa4``, and targets a GPU whose compute-capability major is not 10 or 11
+    (or an image whose torch is built for CUDA older than 12.8).
+
+    ## Why it fails
+    SGLang refuses to start (``ServerArgs`` post-init, 0.5.18 ``server_args.py:8245-8251``; 0.5.19+
+    ``arg_groups/attention_hook.py``): "Deterministic inference with absorbed-MLA models on the fa4
+    attention backend requires SM100/SM110: it runs absorbed MLA, whose qv argument flash_attn.cute
+    only implements on those archs." B200, GB200, B300, GB300 (SM100/SM103) and Jetson Thor (SM110)
+    pass; Hopper, Ampere, Ada, SM120/SM121 Blackwell (RTX PRO 6000, RTX 50xx, GB10) and AMD fail.
+
+    ## Example
+    ```yaml
+    # lint-configs: target-gpu=H100
+    command: python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3
+      --attention-backend fa4 --enable-deterministic-inference
+    ```
+    Use instead ``--attention-backend fa3`` on Hopper, ``triton`` elsewhere.
+
+    ## Fix safety
+    The fix replaces ``fa4`` where it is written with ``fa3`` when every target is SM90, otherwise
+    ``triton`` (SGLang's fa3 backend asserts SM90 for MLA models when the model loads). It is safe
+    when fa4 fails on every target, and unsafe when some target would have run it (the edit changes
+    that target's backend too) or a target is unknown.
+
+    ## References
+    - sglang-semantics.md §1.1 (the predicate) and §5 (SM predicates)
+    - PR sgl-project/sglang#30817 (FA4 as a deterministic backend for DeepSeek MLA)
+    """
+
+    code = "SGL101"
+    name = "fa4-deterministic-mla-needs-sm100"
+    summary = "fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU"
+    fixable = "sometimes"
+    error = "C"
+    VALID = [
+        Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference",
+                ("B200",)),
+        Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference",
+                ("Jetson AGX Thor",)),
+        Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4", ("H100",)),
+        Example("--model-path Qwen/Qwen3-8B --attention-backend fa4 --enable-deterministic-inference", ("H100",)),
+        Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa3 --enable-deterministic-inference",
+                ("H100",)),
+    ]
+    INVALID = [
+        Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference",
+                ("H100",), "--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa3 --enable-deterministic-inference"),
+        Example("--model-path zai-org/GLM-4.7-Flash --attention-backend=fa4 --rl-on-policy-target fsdp",
+                ("RTX PRO 6000 Blackwell",),
+                "--model-path zai-org/GLM-4.7-Flash --attention-backend=triton --rl-on-policy-target fsdp"),
+        Example("--model moonshotai/Kimi-K2-Instruct --attention-b fa4 --enable-deterministic",
+                ("A100",), "--model moonshotai/Kimi-K2-Instruct --attention-b triton --enable-deterministic"),
+    ]
+
+    def report(self, ctx, analysis, failing):
+        setting = ctx.parsed.get("attention_backend")
+        targets = [t for t, _ in failing]
+        every = len(failing) == len(ctx.targets) and not ctx.has_unknown_target
+        replacement = replacement_backend(ctx)
+        fix = _backend_fix(ctx, setting, replacement, SAFE if every else UNSAFE)
+        reasons = []
+        for t in targets:
+            hw = t.hardware(ctx.assumed_cuda)
+            if hw.cuda and hw.major in (10, 11):
+                reasons.append(f"{t.describe()}: torch's CUDA build {ctx.assumed_cuda[0]}.{ctx.assumed_cuda[1]} is "
+                               "older than the 12.8 SGLang requires")
+            else:
+                reasons.append(t.describe())
+        msg = (f"SGLang {ctx.table.version} refuses to start: fa4 with deterministic inference and the absorbed-MLA "
+               f"model {_model_text(ctx)} needs an SM100/SM110 GPU (B200, GB200, B300, GB300, Jetson Thor); "
+               f"the target is {'; '.join(reasons)}. SGLang says: \"{failing[0][1].message}\"")
+        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend",
+                               notes=_assumptions(ctx))
+
+
+class DeterministicMlaBackend(_StartupRule):
+    """Deterministic inference with an absorbed-MLA model accepts only ascend, fa3, fa4 and triton.
+
+    ## What it does
+    Reports a deterministic launch of an absorbed-MLA model (``architectures[0]`` in SGLang's list)
+    whose ``--attention-backend`` is in SGLang's deterministic list but not in its radix-supported
+    list — in practice ``flashinfer`` (and ``intel_xpu`` from 0.5.19), and ``fa4`` on 0.5.16.
+
+    ## Why it fails
+    SGLang refuses to start (error B; 0.5.18 ``server_args.py:8238-8244``): "Currently only
+    ['ascend', 'fa3', 'fa4', 'triton'] attention backends are supported for deterministic inference
+    with absorbed-MLA models. But you're using flashinfer." It does not depend on the GPU.
+
+    ## Example
+    ``--model-path deepseek-ai/DeepSeek-V3 --attention-backend flashinfer --enable-deterministic-inference``
+
+    ## Fix safety
+    The fix writes ``fa3`` when every target is SM90 and ``triton`` otherwise. It is safe when the
+    targets are known (the launch fails on every GPU, and the replacement runs on each), unsafe
+    when they are not.
+
+    ## References
+    - sglang-semantics.md §1 step 5.6, §1.2 (outcome matrix)
+    """
+
+    code = "SGL102"
+    name = "deterministic-mla-backend"
+    summary = "deterministic inference with an absorbed-MLA model needs ascend, fa3, fa4 or triton"
+    fixable = "sometimes"
+    error = "B"
+    VALID = [
+        Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend triton --enable-deterministic-inference"),
+        Example("--model-path Qwen/Qwen3-8B --attention-backend flashinfer --enable-deterministic-inference"),
+    ]
+    INVALID = [
+        Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend flashinfer --enable-deterministic-inference",
+                ("H100",), "--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa3 --enable-deterministic-inference"),
+        Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference",
+                ("B200",), "--model-path deepseek-ai/DeepSeek-V3 --attention-backend triton --enable-deterministic-inference",
+                sglang="0.5.16"),
+    ]
+
+    def report(self, ctx, analysis, failing):
+        setting = ctx.parsed.get("attention_backend")
+        outcome = failing[0][1]
+        replacement = replacement_backend(ctx)
+        fix = _backend_fix(ctx, setting, replacement, UNSAFE if ctx.has_unknown_target else SAFE)
+        msg = (f"SGLang {ctx.table.version} refuses to start: deterministic inference with the absorbed-MLA model "
+               f"{_model_text(ctx)} does not accept attention backend {outcome.backend!r} on any GPU. "
+               f"SGLang says: \"{outcome.message}\" Use {replacement} instead.")
+        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend",
+                               notes=_assumptions(ctx))
+
+
+class DeterministicBackend(_StartupRule):
+    """Deterministic inference accepts only the release's deterministic attention backends.
+
+    ## What it does
+    Reports a deterministic launch whose attention backend is outside SGLang's deterministic list
+    (0.5.18: ascend, fa3, fa4, flashinfer, triton; 0.5.19+: also intel_xpu) — whether the user
+    wrote it (``--attention-backend flashmla``) or SGLang chose it for the model: ``trtllm_mla`` for
+    the DeepSeek-V3 family (DeepSeek-V3/R1/V3.1, Kimi-K2, Mistral-Large-3) on SM100/SM103 when no
+    backend option is given, and ``dsa`` for DSA models (DeepSeek-V3.2, GLM-5) on every GPU. A
+    backend SGLang chose is reported at the option that turned deterministic inference on.
+
+    ## Why it fails
+    SGLang refuses to start (error A; 0.5.18 ``arg_groups/overrides.py:2102-2106``): "Currently only
+    [...] attention backends are supported for deterministic inference, but you explicitly specified
+    'trtllm_mla'." — even when the user specified nothing.
+
+    ## Example
+    ``--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference`` on B200.
+
+    ## Fix safety
+    Where the user wrote the backend, the fix replaces it with one every target runs (``fa3`` on
+    SM90 only, else ``triton``); where SGLang chose it, the fix adds ``--attention-backend`` after the
+    deterministic option when that option is a word of a command string. Both are unsafe: they
+    change a backend choice. DSA models have no deterministic backend to offer, so no fix.
+
+    ## References
+    - sglang-semantics.md §1 steps 3 and 5.4, §1.2, §10 pitfall 2
+    """
+
+    code = "SGL103"
+    name = "deterministic-backend"
+    summary = "deterministic inference needs a backend from the release's deterministic list"
+    fixable = "sometimes"
+    error = "A"
+    VALID = [
+        Example("--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference", ("H100",)),
+        Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend triton --enable-deterministic-inference",
+                ("B200",)),
+    ]
+    INVALID = [
+        Example("--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference", ("B200",),
+                "--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference --attention-backend triton"),
+        Example("--model-path deepseek-ai/DeepSeek-V3.2 --enable-deterministic-inference", ("H100",), None),
+        Example("--model-path Qwen/Qwen3-8B --attention-backend flashmla --enable-deterministic-inference", ("H100",),
+                "--model-path Qwen/Qwen3-8B --attention-backend fa3 --enable-deterministic-inference"),
+    ]
+
+    def report(self, ctx, analysis, failing):
+        outcome = failing[0][1]
+        targets = [t for t, o in failing]
+        replacement = replacement_backend(ctx)
+        notes = _assumptions(ctx)
+        if outcome.chosen_by == "user":
+            setting = ctx.parsed.get("attention_backend")
+            fix = _backend_fix(ctx, setting, replacement, UNSAFE)
+            msg = (f"SGLang {ctx.table.version} refuses to start: attention backend {outcome.backend!r} is not one of "
+                   f"its deterministic backends. SGLang says: \"{outcome.message}\" Use {replacement} instead.")
+            return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
+        det = analysis.det
+        why = ("the model is a DSA model (index_topk in its config), for which SGLang picks 'dsa' on every GPU"
+               if outcome.backend == "dsa" else
+               f"SGLang picks {outcome.backend!r} for {ctx.model.architecture} on SM100/SM103 when no attention "
+               "backend is given")
+        fix = None
+        if outcome.backend != "dsa" and det is not None and det.flag is not None:
+            span = det.flag.span_of()
+            if span is not None and det.flag.text.where is not None and _is_word_in_string(span):
+                fix = Fix(UNSAFE, f"Add --attention-backend {replacement}",
+                          [Edit(Span(span.source, span.end, span.end), f" --attention-backend {replacement}")])
+        msg = (f"SGLang {ctx.table.version} refuses to start on {_targets_text(targets)}: deterministic inference is on "
+               f"and no attention backend is given, so {why}; that backend is not deterministic. "
+               f"SGLang says: \"{outcome.message}\""
+               + ("" if outcome.backend == "dsa" else f" Give --attention-backend {replacement}."))
+        loc = det.option_location() if det is not None else ctx.launch.span
+        return self.diagnostic(msg, loc, ctx, fix, key="enable_deterministic_inference", notes=notes)
+
+
+def _is_word_in_string(span: Span) -> bool:
+    """True when the option is a blank-separated word inside a longer command string, so text can
+    be inserted after it (not a YAML list item or a Python list element of its own)."""
+    text = span.source.text
+    after = text[span.end:span.end + 1]
+    before = text[span.start - 1:span.start] if span.start else ""
+    return after in (" ", "\t", "\n", "\r") and before in (" ", "\t", "\n")
+
+
+class UnverifiableLaunch(Rule):
+    """SGLang's start-up checks would pass on some GPUs or models and fail on others, and the target
+    GPU or the model is not known.
+
+    ## What it does
+    Warns when a deterministic launch would hit SGL101, SGL102 or SGL103 for some GPU class or
+    architecture, and the file does not say which GPU it runs on (or names one the catalog does not
+    know), or the model's architecture cannot be read (a local path with no ``config.json`` in the
+    repository, a model name outside the catalog, a value from the environment). It is located
+    where the rule would be: the backend value, or the option that turned deterministic inference on.
+
+    ## Why it fails
+    It may not fail — that is the point: the linter cannot tell. Declare the target GPU with a
+    ``# lint-configs: target-gpu=H100`` comment in the file, ``--target-gpu`` on the command line or
+    ``target-gpus`` in the configuration, and a private model with the ``models`` configuration table.
+
+    ## Fix safety
+    No fix: the missing fact has to come from the user.
+
+    ## References
+    - DESIGN.md "Declaring the target GPU"
+    """
+
+    code = "SGL901"
+    name = "unverifiable-launch"
+    severity = "warning"
+    summary = "the launch passes or fails depending on a target GPU or model that is not known"
+    VALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference",
+                     ("B200",))]
+    INVALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference",
+                       ())]
+
+    def check(self, ctx: LaunchContext):
+        analysis = analyse(ctx)
+        if analysis is None or not analysis.uncertain:
+            return
+        if any(o.error for _, o in analysis.known):
+            return  # a definite finding already covers this launch
+        outcome, what = analysis.uncertain[0]
+        rule = {"C": "SGL101", "B": "SGL102", "A": "SGL103"}[outcome.error]
+        setting = ctx.parsed.get("attention_backend")
+        if outcome.chosen_by == "user" and setting is not None:
+            loc = setting.value_location()
+        elif analysis.det is not None:
+            loc = analysis.det.option_location()
+        else:
+            loc = ctx.launch.span
+        missing = []
+        if "target" in what:
+            unknown = [t.name for t in ctx.targets if t.gpu is None]
+            missing.append(f"the target GPU ({'unknown: ' + ', '.join(unknown) if unknown else 'none declared'}; "
+                           "declare it with a '# lint-configs: target-gpu=NAME' comment, --target-gpu or "
+                           "'target-gpus' in the configuration)")
+        if "architecture" in what:
+            missing.append(f"the model's architecture ({ctx.model.origin}; declare it in the 'models' table of the "
+                           "configuration)")
+        failing = sorted({hw_label for hw_label in _failing_labels(ctx, analysis, outcome.error)})
+        msg = (f"cannot verify this launch: SGLang {ctx.table.version} would refuse it ({rule}) "
+               + (f"on {', '.join(failing)} " if failing else "")
+               + "but not everywhere, and the linter does not know " + " and ".join(missing) + ".")
+        yield self.diagnostic(msg, loc, ctx, None, key=rule, notes=_assumptions(ctx))
+
+
+def _failing_labels(ctx: LaunchContext, analysis: Analysis, error: str) -> list[str]:
+    labels = []
+    for hw in HYPOTHETICAL:
+        hw = Hardware(hw.label, hw.cuda, hw.major, ctx.assumed_cuda)
+        arch = [(ctx.model.architecture, ctx.model.dsa)] if ctx.model.architecture else list(_CANDIDATE_ARCHS)
+        for a, d in arch:
+            o = evaluate(ctx.parsed, ctx.table, a, d, hw)
+            if o is not None and o.error == error:
+                labels.append(hw.label)
+                break
+    return labels if ctx.has_unknown_target else []

@@ -1,0 +1,76 @@
+"""Codes the linter itself reports about files and declarations: SGL001, SGL002, SGL003.
+
+They have no ``check``: the engine emits them (a parse problem, a suppression that suppresses
+nothing, a target GPU the catalog does not know). Their classes exist for their documentation.
+"""
+
+from __future__ import annotations
+
+from linter.rules.base import Rule
+
+
+class UnparseableFile(Rule):
+    """A file of a linted format cannot be parsed, or only partly.
+
+    ## What it does
+    Reports the parser's problem position in a compose, shell or Python file that lint-configs
+    cannot read (a YAML syntax error, unbalanced quotes in a command string, a Python syntax error,
+    text that is not UTF-8). The run goes on with the other files; launches that could still be
+    read in a partly readable file are linted.
+
+    ## Why it fails
+    Docker compose, bash and Python would reject the file too, and any launch in it goes unchecked.
+
+    ## Fix safety
+    No fix.
+    """
+
+    code = "SGL001"
+    name = "unparseable-file"
+    summary = "a file of a linted format cannot be parsed"
+
+
+class UnusedSuppression(Rule):
+    """A ``# lint-configs: ignore[CODE]`` comment that suppresses nothing, or names an unknown code.
+
+    ## What it does
+    Reports a suppression comment whose codes match no finding on its line, the line below, or the
+    launch that starts there, and a suppression naming a code or rule name that does not exist.
+
+    ## Why it fails
+    A stale suppression hides the next real finding at that place, and a misspelt code suppresses
+    nothing while looking as if it did.
+
+    ## Fix safety
+    No automatic fix: the comment may hold a reason someone wants to keep.
+
+    ## References
+    - ruff RUF100 (unused-noqa)
+    """
+
+    code = "SGL002"
+    name = "unused-suppression"
+    severity = "warning"
+    summary = "a suppression comment that suppresses nothing or names an unknown code"
+
+
+class UnknownGpu(Rule):
+    """A target GPU name the catalog does not know.
+
+    ## What it does
+    Reports a GPU named in a ``lint-configs: target-gpu=`` directive or another declaration
+    (``#SBATCH --gres``, Modal ``gpu=``) that the GPU catalog (``linter/gpus/catalog.json``) does not
+    know, or that names a family rather than a GPU ("Blackwell" covers SM100 and SM120 parts). The
+    target counts as unknown, so findings that depend on it become SGL901.
+
+    ## Why it fails
+    The linter cannot tell which compute capability the launch will meet.
+
+    ## Fix safety
+    No fix; name the product (``B200``, ``RTX PRO 6000 Blackwell``, ``NVIDIA-H100-80GB-HBM3`` …).
+    """
+
+    code = "SGL003"
+    name = "unknown-gpu"
+    severity = "warning"
+    summary = "a target GPU name the catalog does not know"

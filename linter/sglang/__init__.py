@@ -1,0 +1,1 @@
+"""SGLang knowledge: option tables, entry points, models, the start-up decision."""

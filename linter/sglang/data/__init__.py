@@ -1,0 +1,1 @@
+"""Data files (generated option tables, model catalog, semantics), each with its provenance."""

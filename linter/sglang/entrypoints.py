@@ -1,0 +1,67 @@
+"""Which argument vectors start an SGLang server, and where its server arguments begin.
+
+Entry points (sglang-semantics.md §7.1, SGLang 0.5.18–0.5.23):
+
+* ``python[3][.X] [-u|-O|-B …] -m sglang.launch_server ARGS`` (``python/sglang/launch_server.py``),
+  with any path to the interpreter (``/opt/venv/bin/python3``);
+* ``sglang serve [MODEL] ARGS`` (console script ``sglang = sglang.cli.main:main``;
+  ``python/sglang/cli/serve.py`` turns a first non-option token into ``--model-path``);
+* ``python -m sglang.cli.main serve …`` behaves as ``sglang serve``.
+
+Other programs that merely share flag names (trainers, ``sglang_router.launch_router``,
+``sglang.bench_*``) are not launches.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from linter.launch import Token
+
+_PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
+_SGLANG = re.compile(r"^(?:.*/)?sglang$")
+# Interpreter options that may stand between ``python`` and ``-m`` (they take no argument).
+_PY_FLAGS = {"-u", "-O", "-OO", "-B", "-s", "-S", "-E", "-I", "-q", "-b", "-bb", "-P"}
+
+LAUNCH_SERVER = "python -m sglang.launch_server"
+SERVE = "sglang serve"
+
+
+@dataclass(frozen=True)
+class EntryPoint:
+    """``program`` is :data:`LAUNCH_SERVER` or :data:`SERVE`; ``args_start`` indexes the first server argument."""
+
+    program: str
+    args_start: int
+
+
+def match_entry_point(words: Sequence[Token]) -> EntryPoint | None:
+    """Recognise an SGLang server entry point at the start of ``words``.
+
+    Returns None when the command is something else or when the program itself is unknown.
+    """
+    if not words:
+        return None
+    first = words[0].value
+    if first is None:
+        return None
+    if _SGLANG.match(first):
+        if len(words) > 1 and words[1].value == "serve":
+            return EntryPoint(SERVE, 2)
+        return None
+    if not _PYTHON.match(first):
+        return None
+    i = 1
+    while i < len(words) and words[i].value in _PY_FLAGS:
+        i += 1
+    if i + 1 < len(words) and words[i].value == "-m":
+        module = words[i + 1].value
+        if module == "sglang.launch_server":
+            return EntryPoint(LAUNCH_SERVER, i + 2)
+        if module == "sglang.cli.main" and i + 2 < len(words) and words[i + 2].value == "serve":
+            return EntryPoint(SERVE, i + 3)
+    if i < len(words) and words[i].value == "-msglang.launch_server":
+        return EntryPoint(LAUNCH_SERVER, i + 1)
+    return None

@@ -1,0 +1,381 @@
+"""SGLang's server options per release, and argparse's reading of a launch's argument tokens.
+
+The tables are data files, ``linter/sglang/data/options-<version>.json``, generated from the
+published ``sglang`` wheels by ``scripts/generate_sglang_options.py`` (each records the wheel and
+its sha256). :func:`parse_args` reproduces what SGLang's parser does with an argument list:
+``prepare_server_args`` builds ``argparse.ArgumentParser(prog="sglang serve")`` with the default
+``allow_abbrev=True`` and calls ``ServerArgs.add_cli_args`` (0.5.18
+``python/sglang/srt/server_args.py:9770-9803``), so
+
+* ``--opt value`` and ``--opt=value`` are both accepted for options that take a value;
+* a unique prefix of an option string is accepted (``--tp`` → ``--tp-size``), a prefix shared by
+  several options is an error (``--attention``); an exact option string always wins;
+* store-true flags take no value (``--flag=true`` is an error; ``--flag true`` leaves ``true`` as an
+  unrecognised argument);
+* the last occurrence of an option wins.
+
+``sglang serve`` first removes ``--model-type X`` and turns a first non-option token into
+``--model-path`` (``python/sglang/cli/serve.py:23-59``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Sequence
+
+from linter.launch import UNKNOWN, KwArg, MStr, Token
+
+_DATA = "linter.sglang.data"
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One argparse action of SGLang's parser (a row of the generated table)."""
+
+    dest: str
+    option_strings: tuple[str, ...]
+    action: str
+    type: str | None
+    choices: tuple[str, ...] | None
+    default: object
+    nargs: object
+    required: bool
+    deprecated: bool
+    help: str | None
+
+    @property
+    def takes_value(self) -> bool:
+        return self.action not in ("store_true", "store_false", "store_const", "count", "help", "version")
+
+    @property
+    def primary(self) -> str:
+        return self.option_strings[0]
+
+
+@dataclass
+class OptionTable:
+    """All options of one SGLang release plus the lists its start-up checks use.
+
+    ``lists`` holds ``attention_backend_choices``, ``deterministic_attention_backends``,
+    ``radix_supported_deterministic_attention_backends``, ``absorbed_mla_architectures`` and
+    ``rl_on_policy_target_choices`` as read from that release's source.
+    """
+
+    version: str
+    options: list[Option]
+    fields: tuple[str, ...]
+    lists: dict[str, list[str] | None]
+    source: dict
+    by_string: dict[str, Option] = field(default_factory=dict)
+    by_dest: dict[str, Option] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for opt in self.options:
+            for s in opt.option_strings:
+                self.by_string[s] = opt
+            self.by_dest.setdefault(opt.dest, opt)
+        self._sorted = sorted(self.by_string)
+
+    def prefix_matches(self, prefix: str) -> list[str]:
+        """Option strings that start with ``prefix`` (argparse ``_get_option_tuples`` for ``--``)."""
+        import bisect
+
+        i = bisect.bisect_left(self._sorted, prefix)
+        out = []
+        while i < len(self._sorted) and self._sorted[i].startswith(prefix):
+            out.append(self._sorted[i])
+            i += 1
+        return out
+
+    def list(self, name: str) -> list[str]:
+        return list(self.lists.get(name) or [])
+
+    @property
+    def version_tuple(self) -> tuple[int, ...]:
+        return version_tuple(self.version)
+
+
+def version_tuple(version: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", version)[:3])
+
+
+@functools.cache
+def available_versions() -> tuple[str, ...]:
+    """Versions with a table, oldest first."""
+    names = [p.name for p in resources.files(_DATA).iterdir() if p.name.startswith("options-")]
+    versions = [n[len("options-"):-len(".json")] for n in names if n.endswith(".json")]
+    return tuple(sorted(versions, key=version_tuple))
+
+
+def newest_version() -> str:
+    return available_versions()[-1]
+
+
+@functools.cache
+def load_table(version: str) -> OptionTable:
+    """Load the table of ``version`` (e.g. ``"0.5.18"``). Raises KeyError for a version with no table."""
+    if version not in available_versions():
+        raise KeyError(version)
+    raw = json.loads(resources.files(_DATA).joinpath(f"options-{version}.json").read_text("utf-8"))
+    options = [
+        Option(
+            dest=o["dest"], option_strings=tuple(o["option_strings"]), action=o["action"], type=o.get("type"),
+            choices=tuple(o["choices"]) if o.get("choices") else None, default=o.get("default"),
+            nargs=o.get("nargs"), required=bool(o.get("required")), deprecated=bool(o.get("deprecated")),
+            help=o.get("help"),
+        )
+        for o in raw["options"]
+    ]
+    return OptionTable(version=raw["sglang_version"], options=options, fields=tuple(raw.get("fields") or ()),
+                       lists=raw.get("lists") or {}, source=raw.get("source") or {})
+
+
+# --------------------------------------------------------------------------------------------
+# argparse semantics
+
+
+@dataclass
+class Setting:
+    """One occurrence of an option in a launch.
+
+    ``value`` is a ``str`` (an option with a value), ``True`` (a store-true flag), a Python value
+    (keyword-argument launches) or :data:`UNKNOWN`. ``flag`` is the token that named the option
+    (None for a keyword argument or a synthesised ``--model-path``); ``value_token`` holds the value
+    and ``value_range`` the characters of it that are the value (``--opt=value`` → after ``=``).
+    """
+
+    dest: str
+    value: object
+    spelled: str
+    index: int
+    flag: Token | None = None
+    value_token: Token | None = None
+    value_range: tuple[int, int] | None = None
+    kwarg: KwArg | None = None
+
+    @property
+    def value_text(self) -> MStr | None:
+        """The value's characters with their origins, when the value is a string."""
+        if self.kwarg is not None:
+            return self.kwarg.value_text
+        if self.value_token is None or self.value_range is None:
+            return None
+        i, j = self.value_range
+        return self.value_token.text[i:j]
+
+    def value_location(self):
+        """The span to report the value at (exact when possible)."""
+        text = self.value_text
+        if text is not None and len(text):
+            loc = text.location()
+            if loc is not None:
+                return loc
+        return self.option_location()
+
+    def value_span(self):
+        """The exact span of the value's literal text, or None (then no fix can edit it)."""
+        text = self.value_text
+        return text.span_of() if text is not None and len(text) else None
+
+    def option_location(self):
+        """The span to report the option itself at."""
+        if self.kwarg is not None:
+            return self.kwarg.name_span or self.kwarg.where
+        if self.flag is not None:
+            loc = self.flag.location(0, len(self.spelled)) if self.flag.raw.startswith(self.spelled) else None
+            return loc or self.flag.location()
+        if self.value_token is not None:
+            return self.value_token.location()
+        return None
+
+
+@dataclass
+class ArgProblem:
+    """Something SGLang's parser rejects or ignores. ``kind`` is one of ``unknown-option``,
+    ``ambiguous-option``, ``invalid-choice``, ``unexpected-value``, ``missing-value``,
+    ``config-equals-ignored``, ``unrecognized-argument``; ``token`` is where it is."""
+
+    kind: str
+    token: Token
+    message: str
+    candidates: tuple[str, ...] = ()
+    option: Option | None = None
+    range: tuple[int, int] | None = None
+
+
+@dataclass
+class ParsedArgs:
+    """The options of one launch as SGLang's parser reads them."""
+
+    table: OptionTable
+    settings: list[Setting] = field(default_factory=list)
+    problems: list[ArgProblem] = field(default_factory=list)
+    unknown_words: list[Token] = field(default_factory=list)
+    """Splat tokens (``$EXTRA_ARGS``) that may add any options at all."""
+
+    def all(self, dest: str) -> list[Setting]:
+        return [s for s in self.settings if s.dest == dest]
+
+    def get(self, dest: str) -> Setting | None:
+        """The occurrence that wins (the last one), or None when the option is not given."""
+        found = self.all(dest)
+        return found[-1] if found else None
+
+    def value(self, dest: str, default: object = None) -> object:
+        s = self.get(dest)
+        return default if s is None else s.value
+
+
+def _is_option_like(word: str | None) -> bool:
+    if word is None or not word.startswith("-") or len(word) < 2:
+        return False
+    if _NEGATIVE_NUMBER.match(word) or " " in word:
+        return False
+    return True
+
+
+def _match(table: OptionTable, word: str) -> tuple[Option | None, str, str | None, tuple[str, ...]]:
+    """(option, spelled, explicit value, ambiguous candidates) for an option-like word."""
+    if word in table.by_string:
+        return table.by_string[word], word, None, ()
+    name, eq, explicit = word.partition("=")
+    if eq and name in table.by_string:
+        return table.by_string[name], name, explicit, ()
+    if word.startswith("--"):
+        matches = table.prefix_matches(name)
+        if len(matches) == 1:
+            return table.by_string[matches[0]], name, explicit if eq else None, ()
+        if len(matches) > 1:
+            return None, name, explicit if eq else None, tuple(matches)
+    return None, name, explicit if eq else None, ()
+
+
+def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -> ParsedArgs:
+    """Read ``tokens`` (the words after the entry point) as SGLang's parser would."""
+    from linter.sglang.entrypoints import SERVE
+
+    parsed = ParsedArgs(table)
+    words = list(tokens)
+    synthetic_model: Token | None = None
+    if program == SERVE:
+        kept = []
+        i = 0
+        while i < len(words):
+            v = words[i].value
+            if v == "--model-type":
+                i += 2
+                continue
+            if v is not None and v.startswith("--model-type="):
+                i += 1
+                continue
+            kept.append(words[i])
+            i += 1
+        words = kept
+        if words and words[0].value is not None and not words[0].value.startswith("-") and not words[0].splat:
+            synthetic_model = words[0]
+            words = words[1:]
+            parsed.settings.append(Setting("model_path", synthetic_model.value, "MODEL", -1,
+                                           value_token=synthetic_model, value_range=(0, len(synthetic_model.raw))))
+    i = 0
+    n = len(words)
+    while i < n:
+        tok = words[i]
+        word = tok.value
+        if tok.splat:
+            parsed.unknown_words.append(tok)
+            i += 1
+            continue
+        if word is None:
+            # An option whose name is unknown: it may be anything; its value (if any) too.
+            parsed.unknown_words.append(tok)
+            i += 1
+            continue
+        if word == "--":
+            parsed.problems.append(ArgProblem("unrecognized-argument", tok, "'--' ends the options; "
+                                              "SGLang's parser takes no positional arguments"))
+            i += 1
+            continue
+        if not _is_option_like(word):
+            parsed.problems.append(ArgProblem("unrecognized-argument", tok, f"unrecognized argument {word!r}"))
+            i += 1
+            continue
+        option, spelled, explicit, candidates = _match(table, word)
+        if candidates:
+            parsed.problems.append(ArgProblem("ambiguous-option", tok, f"ambiguous option: {spelled} could match "
+                                              + ", ".join(candidates), candidates=candidates))
+            i += 1
+            # argparse stops here with an error; skip a following value so it is not misread.
+            if explicit is None and i < n and not _is_option_like(words[i].value):
+                i += 1
+            continue
+        if option is None:
+            parsed.problems.append(ArgProblem("unknown-option", tok, f"unrecognized option {spelled!r}",
+                                              range=(0, len(spelled))))
+            i += 1
+            if explicit is None and i < n and words[i].value is not None and not _is_option_like(words[i].value):
+                # Probably its value; argparse would report it as unrecognized too.
+                i += 1
+            continue
+        if not option.takes_value:
+            if explicit is not None:
+                parsed.problems.append(ArgProblem("unexpected-value", tok, f"argument {option.primary}: ignored "
+                                                  f"explicit argument {explicit!r}", option=option,
+                                                  range=(len(spelled), len(tok.raw))))
+            else:
+                parsed.settings.append(Setting(option.dest, option.action != "store_false", spelled, i, flag=tok))
+            i += 1
+            continue
+        # An option with a value.
+        if explicit is not None:
+            start = len(spelled) + 1
+            value = explicit if tok.text[start:].known else UNKNOWN
+            parsed.settings.append(Setting(option.dest, value, spelled, i, flag=tok, value_token=tok,
+                                           value_range=(start, len(tok.raw))))
+            i += 1
+            continue
+        nargs = option.nargs
+        values: list[Token] = []
+        j = i + 1
+        if nargs in (None, "?", 1):
+            if j < n and not words[j].splat and not _is_option_like(words[j].value):
+                values.append(words[j])
+                j += 1
+        elif nargs in ("*", "+"):
+            while j < n and not words[j].splat and not _is_option_like(words[j].value):
+                values.append(words[j])
+                j += 1
+        elif isinstance(nargs, int):
+            while j < n and len(values) < nargs and not _is_option_like(words[j].value):
+                values.append(words[j])
+                j += 1
+        if not values and nargs not in ("?", "*"):
+            parsed.problems.append(ArgProblem("missing-value", tok, f"argument {option.primary}: expected one "
+                                              "argument", option=option))
+            i += 1
+            continue
+        if len(values) == 1 and nargs in (None, "?", 1):
+            v = values[0]
+            parsed.settings.append(Setting(option.dest, v.value if v.value is not None else UNKNOWN, spelled, i,
+                                           flag=tok, value_token=v, value_range=(0, len(v.raw))))
+        else:
+            joined = [v.value for v in values]
+            value = UNKNOWN if any(x is None for x in joined) else joined
+            parsed.settings.append(Setting(option.dest, value, spelled, i, flag=tok,
+                                           value_token=values[0] if values else None,
+                                           value_range=(0, len(values[0].raw)) if values else None))
+        i = j
+    return parsed
+
+
+def settings_from_kwargs(table: OptionTable, kwargs: Sequence[KwArg]) -> ParsedArgs:
+    """Keyword arguments of ``ServerArgs``/``Engine`` are dataclass fields: no abbreviation,
+    no ``choices`` check, values as Python gives them (0.5.18 ``srt/entrypoints/engine.py:232-251``)."""
+    parsed = ParsedArgs(table)
+    for i, kw in enumerate(kwargs):
+        parsed.settings.append(Setting(kw.name, kw.value, kw.name, i, kwarg=kw))
+    return parsed

@@ -1,0 +1,99 @@
+"""Which SGLang release a launch runs, and which CUDA build its torch has.
+
+In order (issue "option tables"; DESIGN.md "resolve"): ``--sglang-version``; the ``sglang-version``
+configuration key for the file's path; what the file itself pins — an image tag such as
+``lmsysorg/sglang:v0.5.18-cu129`` (the image the launch runs in, else the only SGLang image the file
+names) or ``sglang==0.5.18`` / ``sglang[all]==…`` in the file or in a ``requirements*.txt`` /
+``pyproject.toml`` beside it; else the newest release with a table. ``latest``, ``dev`` and digests
+mean the newest table.
+
+The image's ``-cuXYZ`` suffix is torch's CUDA build (``cu126`` → 12.6, ``cu130`` → 13.0). SGLang's
+SM predicates compare ``torch.version.cuda`` (0.5.18 ``python/sglang/srt/utils/common.py:258-322``),
+so a ``-cu126`` image fails the SM100/SM110 test even on a B200.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from linter.sglang.options import OptionTable, available_versions, load_table, version_tuple
+
+_IMAGE = re.compile(r"(?:^|[\s/\"'=])(?:lmsysorg/)?sglang:(?P<tag>[A-Za-z0-9_.\-]+)")
+_PIN = re.compile(r"\bsglang(?:\[[^\]]*\])?[ \t]*==[ \t]*v?(?P<ver>\d+\.\d+\.\d+(?:\.post\d+)?)")
+_VERSION = re.compile(r"^v?(?P<ver>\d+\.\d+\.\d+)(?:\.post\d+|rc\d+)?")
+_CUDA = re.compile(r"-cu(?P<cuda>\d{3})(?![0-9])")
+
+
+@dataclass(frozen=True)
+class Release:
+    """The table to use, the CUDA build when known, and in words where both came from."""
+
+    table: OptionTable
+    cuda_build: tuple[int, int] | None
+    origin: str
+
+
+def parse_image_tag(tag: str) -> tuple[str | None, tuple[int, int] | None]:
+    """(version or None, CUDA build or None) of an ``lmsysorg/sglang`` tag (``v0.5.18-cu129``)."""
+    m = _VERSION.match(tag)
+    version = m.group("ver") if m else None
+    c = _CUDA.search(tag)
+    cuda = None
+    if c:
+        digits = c.group("cuda")
+        cuda = (int(digits[:2]), int(digits[2:]))
+    return version, cuda
+
+
+def table_for(version: str) -> tuple[OptionTable, str]:
+    """The table for ``version``: exact, else the newest older one (or the oldest)."""
+    known = available_versions()
+    if version in known:
+        return load_table(version), ""
+    older = [v for v in known if version_tuple(v) <= version_tuple(version)]
+    chosen = older[-1] if older else known[0]
+    return load_table(chosen), f" (no table for {version}; using {chosen})"
+
+
+def detect(*, cli_version: str | None, config_version: str | None, config_origin: str, image: str | None,
+           file_text: str, folder: Path | None, read_text=None) -> Release:
+    """Decide the release of one launch. ``image`` is the image the launch runs in, if known;
+    ``read_text(path) -> str | None`` reads a file beside the linted one."""
+    cuda = None
+    tag_text = image
+    if tag_text is None:
+        tags = {m.group("tag") for m in _IMAGE.finditer(file_text)}
+        if len(tags) == 1:
+            tag_text = "sglang:" + tags.pop()
+    tag_version = None
+    if tag_text:
+        m = _IMAGE.search(" " + tag_text)
+        if m:
+            tag_version, cuda = parse_image_tag(m.group("tag"))
+    if cli_version:
+        table, note = table_for(cli_version)
+        return Release(table, cuda, f"--sglang-version {cli_version}{note}")
+    if config_version:
+        table, note = table_for(config_version)
+        return Release(table, cuda, f"'sglang-version' in {config_origin}{note}")
+    if tag_version:
+        table, note = table_for(tag_version)
+        return Release(table, cuda, f"image tag {tag_text.strip()}{note}")
+    pins = {m.group("ver") for m in _PIN.finditer(file_text)}
+    origin = "an sglang== pin in the file"
+    if not pins and folder is not None and read_text is not None:
+        for name in ("requirements.txt", "requirements-serve.txt", "requirements.in", "pyproject.toml"):
+            text = read_text(folder / name)
+            if text:
+                pins = {m.group("ver") for m in _PIN.finditer(text)}
+                if pins:
+                    origin = f"an sglang== pin in {name}"
+                    break
+    if len(pins) == 1:
+        version = pins.pop()
+        table, note = table_for(version)
+        return Release(table, cuda, f"{origin} ({version}){note}")
+    newest = available_versions()[-1]
+    return Release(load_table(newest), cuda, "newest known release")

@@ -1,0 +1,78 @@
+"""File access for one run: every file is read and decoded once, and the fixer can replace a file's
+text in memory to re-lint it before anything is written."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from linter.source import DecodeError, SourceFile
+
+MAX_BYTES = 8 * 1024 * 1024
+"""Files larger than this are skipped with a reason (no launch file is that large)."""
+
+
+class Workspace:
+    """Reads files relative to ``cwd`` and caches them as :class:`SourceFile` objects."""
+
+    def __init__(self, cwd: Path | None = None) -> None:
+        self.cwd = (cwd or Path.cwd()).resolve()
+        self._files: dict[Path, SourceFile] = {}
+        self._json: dict[Path, dict | None] = {}
+
+    def display(self, path: Path) -> str:
+        """``path`` relative to the working directory with ``/`` separators (absolute if outside)."""
+        try:
+            return Path(os.path.relpath(path, self.cwd)).as_posix() if _is_under(path, self.cwd) else path.as_posix()
+        except ValueError:  # pragma: no cover - other drive on Windows
+            return path.as_posix()
+
+    def read(self, path: Path) -> SourceFile:
+        """The decoded file. Raises OSError (unreadable), DecodeError (not UTF-8 text) or
+        ValueError (too large)."""
+        path = path.resolve() if not path.is_absolute() else path
+        cached = self._files.get(path)
+        if cached is not None:
+            return cached
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise ValueError(f"file is {size} bytes, larger than the {MAX_BYTES} bytes lint-configs reads")
+        source = SourceFile.from_bytes(path, self.display(path), path.read_bytes())
+        self._files[path] = source
+        return source
+
+    def try_read(self, path: Path) -> SourceFile | None:
+        try:
+            return self.read(path)
+        except (OSError, ValueError, DecodeError):
+            return None
+
+    def read_json(self, path: Path) -> dict | None:
+        """A JSON object from a file (a model's ``config.json``), or None when missing or invalid."""
+        path = path if path.is_absolute() else (self.cwd / path)
+        if path not in self._json:
+            source = self.try_read(path) if path.is_file() else None
+            try:
+                value = json.loads(source.text) if source is not None else None
+            except ValueError:
+                value = None
+            self._json[path] = value if isinstance(value, dict) else None
+        return self._json[path]
+
+    def replace(self, source: SourceFile, text: str) -> SourceFile:
+        """Swap in new text for a file (in memory only) and return the new :class:`SourceFile`."""
+        new = SourceFile(path=source.path, display=source.display, text=text, bom=source.bom)
+        self._files[source.path] = new
+        return new
+
+    def forget(self, path: Path) -> None:
+        self._files.pop(path, None)
+
+
+def _is_under(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+        return True
+    except ValueError:
+        return False

@@ -1,0 +1,1171 @@
+#!/usr/bin/env python3
+"""Generate SGLang's per-release CLI option tables for the linter.
+
+What
+----
+For every SGLang release given on the command line this script writes
+``linter/sglang/data/options-<VERSION>.json``: the argparse options that
+``sglang serve`` / ``python -m sglang.launch_server`` accept (one element per
+``argparse.Action``, in the parser's own order, ``-h/--help`` excluded), every
+``ServerArgs`` field name (for Python ``Engine(**kwargs)`` validation), and the
+attention-backend lists that the linter's deterministic-inference rules need.
+With ``--record-parser-fixture VERSION`` it also writes
+``tests/fixtures/sglang_parser_<VERSION>.json``: what the real parser does with
+a fixed sample of command lines (abbreviations, aliases, ambiguous prefixes,
+choice errors, store_true misuse, ...).
+
+Provenance
+----------
+1. ``pip download sglang==VERSION --no-deps`` fetches the published wheel from
+   PyPI. The platform tag is pinned (``cp311`` / ``manylinux_2_34_x86_64``,
+   the only kind of wheel SGLang 0.5.16+ publishes for CPython 3.11), so every
+   machine gets the same file. The wheel's file name and sha256 go into
+   ``source``. ``--wheel-dir`` lets you point at wheels you already have; the
+   hash is then computed from those files.
+2. The wheel is unpacked into a temporary directory. Nothing is installed.
+
+Method ``argparse-dump`` (used for every version from 0.5.16 to 0.5.23)
+------------------------------------------------------------------------
+SGLang's own declaration code builds the parser, exactly as
+``prepare_server_args`` does::
+
+    parser = argparse.ArgumentParser(prog="sglang serve")
+    ServerArgs.add_cli_args(parser)
+
+and the table is a dump of ``parser._actions``. Importing
+``sglang.srt.server_args`` normally needs torch, transformers, flashinfer,
+sgl-kernel, ... (about 11 GB). Instead, a worker process runs inside a small
+throwaway venv (default ``/tmp/sglang-options-venv``) that holds only a pinned
+handful of light pure-Python dependencies the declaration code really
+executes (``msgspec``, ``pydantic``, ``PyYAML``, ``packaging``, ``dill``; see
+``VENV_PACKAGES``). Every other *required* dependency of the wheel (read from
+its ``Requires-Dist`` metadata, plus a few packages those pull in, see
+``_DIST_TO_MODULES``) is replaced by an import-time stub: a module whose
+attributes are permissive placeholder classes (callable, subclassable,
+iterable-as-empty, falsy). Modules that are *not* dependencies of the wheel
+(``torch_npu``, ...) stay absent, as on a real CUDA install, so optional
+feature probes see what they would see there. ``torch`` is shaped like a CPU
+build (``torch.version.cuda is None``, no ``torch.npu``; a stub's ``__version__``
+is the wheel's ``==`` pin, e.g. ``torch==2.13.0``); none of this affects
+argparse declarations, which are static apart from the plugin hooks. The
+worker runs with an empty environment (``PATH``, ``HOME``, ``LANG`` and
+``PYTHONHASHSEED=0`` only) so ``SGLANG_*`` variables cannot change choices or
+defaults. If a stub ever leaked into a table value (a choice, default or
+type), the worker fails instead of writing a wrong table. No native extension
+module of the wheel is loaded (checked for 0.5.18 and 0.5.23).
+
+Method ``static-ast`` (fallback, ``--method static-ast``)
+----------------------------------------------------------
+Reads the ``ServerArgs`` dataclass with ``ast`` (``A[...]``/``Arg(...)``
+annotations and the literal ``parser.add_argument`` calls in
+``add_cli_args``). It is an approximation (no computed choices, no custom
+type names) and only understands the single-file dataclass layout of
+<= 0.5.19 (for 0.5.20+ it stops with an error rather than write a partial
+table); ``source.method`` says which method produced a table. It is used only
+when explicitly requested or when ``--method auto`` sees the argparse-dump
+fail. Checked against the dump for 0.5.18: the same 506 option strings in the
+same order, but about 50 options differ in choices/defaults/type names.
+None of the committed tables uses it.
+
+Lists
+-----
+``lists`` are read with ``ast`` from the wheel's source, never typed by hand:
+the module-level constants ``ATTENTION_BACKEND_CHOICES``,
+``DETERMINISTIC_ATTENTION_BACKEND_CHOICES``,
+``RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND`` and
+``RL_ON_POLICY_TARGET_CHOICES`` (``sglang/srt/server_args.py`` up to 0.5.19,
+``sglang/srt/arg_groups/choices.py`` from 0.5.20), and the architecture list
+literal in ``is_deepseek_model = model_arch in [...]`` inside
+``ServerArgs._handle_deterministic_inference`` (server_args.py, <= 0.5.18) or
+``handle_deterministic_inference`` (``arg_groups/attention_hook.py``,
+0.5.19+). With the argparse-dump method each constant is also compared with
+the value the imported module really holds. ``lists_source`` gives the
+``file:line`` of each list.
+
+Determinism
+-----------
+Keys are written in a fixed order, options in argparse action order, set-valued
+choices sorted (``--sampling-backend`` is declared with a ``set`` of choices,
+whose order in a real process depends on the hash seed), and the output is
+``json.dumps(..., indent=1)`` plus a newline, so re-running the generator
+reproduces the committed files byte for byte (``--check`` verifies that
+without writing).
+
+Usage
+-----
+::
+
+    # what produced the committed files (all DEFAULT_VERSIONS + two fixtures):
+    python3 scripts/generate_sglang_options.py \\
+        --record-parser-fixture 0.5.18 --record-parser-fixture 0.5.23
+    python3 scripts/generate_sglang_options.py 0.5.18 0.5.23    # some versions
+    # reproduce and compare byte for byte, writing nothing (exit 1 on a difference):
+    python3 scripts/generate_sglang_options.py --check \\
+        --record-parser-fixture 0.5.18 --record-parser-fixture 0.5.23
+
+Takes about 45 s for all eight versions on two cores (downloading ~220 MB of
+wheels and unpacking them dominates; each worker run is 1-4 s), plus ~10 s
+the first time to create the worker venv.
+
+Needs CPython 3.11 (the wheels' native extension modules are cp311) and PyPI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+GENERATOR = "scripts/generate_sglang_options.py"
+DEFAULT_VERSIONS = [
+    "0.5.16",
+    "0.5.17",
+    "0.5.18",
+    "0.5.19",
+    "0.5.20",
+    "0.5.21",
+    "0.5.22",
+    "0.5.23",
+]
+DEFAULT_OUT_DIR = REPO_ROOT / "linter" / "sglang" / "data"
+DEFAULT_FIXTURE_DIR = REPO_ROOT / "tests" / "fixtures"
+DEFAULT_VENV = Path(tempfile.gettempdir()) / "sglang-options-venv"
+
+# The wheel to fetch: SGLang publishes one binary wheel per CPython version.
+WHEEL_PLATFORM = "manylinux_2_34_x86_64"
+WHEEL_PYTHON = "3.11"
+WHEEL_ABI = "cp311"
+
+# Light, real dependencies for the worker venv (installed --no-deps, pinned, so
+# the environment is the same everywhere). Everything else is stubbed.
+VENV_PACKAGES = [
+    "annotated-types==0.8.0",
+    "dill==0.4.1",
+    "msgspec==0.23.0",
+    "packaging==26.4",
+    "pydantic==2.14.4",
+    "pydantic_core==2.50.5",
+    "PyYAML==6.0.4",
+    "typing-inspection==0.4.5",
+    "typing_extensions==4.16.0",
+]
+
+# name in the table -> constant name in SGLang's source
+LIST_CONSTANTS = {
+    "attention_backend_choices": "ATTENTION_BACKEND_CHOICES",
+    "deterministic_attention_backends": "DETERMINISTIC_ATTENTION_BACKEND_CHOICES",
+    "radix_supported_deterministic_attention_backends": (
+        "RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND"
+    ),
+    "rl_on_policy_target_choices": "RL_ON_POLICY_TARGET_CHOICES",
+}
+LIST_ORDER = [
+    "attention_backend_choices",
+    "deterministic_attention_backends",
+    "radix_supported_deterministic_attention_backends",
+    "absorbed_mla_architectures",
+    "rl_on_policy_target_choices",
+]
+# Where the module-level constants may live, in lookup order.
+LIST_CONSTANT_FILES = [
+    "sglang/srt/server_args.py",
+    "sglang/srt/arg_groups/choices.py",
+]
+# Where the deterministic handler may live, and its names.
+DETERMINISTIC_HANDLER_FILES = [
+    "sglang/srt/server_args.py",
+    "sglang/srt/arg_groups/attention_hook.py",
+]
+DETERMINISTIC_HANDLER_NAMES = (
+    "_handle_deterministic_inference",
+    "handle_deterministic_inference",
+)
+
+# Command lines recorded by --record-parser-fixture. Each runs through the real
+# parser built by SGLang's add_cli_args; "--model-path m" satisfies the one
+# required option unless the case is about model_path itself.
+PARSER_SAMPLES = [
+    ("tp_abbrev", ["--model-path", "m", "--tp", "8"]),
+    ("tp_abbrev_equals", ["--model-path", "m", "--tp=8"]),
+    ("tp_size", ["--model-path", "m", "--tp-size", "2"]),
+    ("tp_alias_tensor_parallel_size", ["--model-path", "m", "--tensor-parallel-size", "4"]),
+    ("tp_single_dash", ["--model-path", "m", "-tp", "8"]),
+    ("attention_ambiguous", ["--model-path", "m", "--attention", "fa4"]),
+    ("attention_b_abbrev", ["--model-path", "m", "--attention-b", "fa4"]),
+    ("attention_backend", ["--model-path", "m", "--attention-backend", "fa4"]),
+    ("attention_backend_equals", ["--model-path", "m", "--attention-backend=fa4"]),
+    ("attention_backend_uppercase", ["--model-path", "m", "--attention-backend", "FA4"]),
+    ("attention_backend_underscore", ["--model-path", "m", "--attention_backend", "fa3"]),
+    ("attention_backend_last_wins", ["--model-path", "m", "--attention-backend", "fa4", "--attention-backend", "triton"]),
+    ("attention_backend_cutlass_mla", ["--model-path", "m", "--attention-backend", "cutlass_mla"]),
+    ("attention_backend_intel_xpu", ["--model-path", "m", "--attention-backend", "intel_xpu"]),
+    ("split_backends", ["--model-path", "m", "--prefill-attention-backend", "fa4", "--decode-attention-backend", "triton"]),
+    ("prefill_abbrev", ["--model-path", "m", "--prefill-attention", "fa4"]),
+    ("decode_abbrev_ambiguous", ["--model-path", "m", "--decode", "fa4"]),
+    ("mem_fraction_abbrev", ["--model-path", "m", "--mem-fraction", "0.8"]),
+    ("model_alias", ["--model", "x"]),
+    ("model_abbrev_ambiguous", ["--mod", "x"]),
+    ("missing_model_path", []),
+    ("enable_deterministic_abbrev", ["--model-path", "m", "--enable-deterministic"]),
+    ("enable_deterministic_inference", ["--model-path", "m", "--enable-deterministic-inference"]),
+    ("enable_deterministic_inference_equals_true", ["--model-path", "m", "--enable-deterministic-inference=true"]),
+    ("enable_deterministic_inference_space_true", ["--model-path", "m", "--enable-deterministic-inference", "true"]),
+    ("deterministic_fa4", ["--model-path", "m", "--enable-deterministic-inference", "--attention-backend", "fa4"]),
+    ("rl_on_policy_target", ["--model-path", "m", "--rl-on-policy-target", "fsdp"]),
+    ("rl_on_policy_target_bad", ["--model-path", "m", "--rl-on-policy-target", "megatron"]),
+    ("pp_abbrev", ["--model-path", "m", "--pp", "2"]),
+    ("pp_size", ["--model-path", "m", "--pp-size", "2"]),
+    ("dp_abbrev", ["--model-path", "m", "--dp", "2"]),
+    ("ep_alias", ["--model-path", "m", "--ep", "4"]),
+    ("disable_radix_abbrev", ["--model-path", "m", "--disable-radix"]),
+    ("nccl_init_abbrev", ["--model-path", "m", "--nccl-init", "1.2.3.4:5"]),
+    ("json_model_override_args", ["--model-path", "m", "--json-model-override-args", '{"architectures": ["DeepseekV3ForCausalLM"]}']),
+    ("kv_cache_dtype", ["--model-path", "m", "--kv-cache-dtype", "fp8_e4m3"]),
+    ("kv_cache_dtype_bad", ["--model-path", "m", "--kv-cache-dtype", "fp9"]),
+    ("quantization", ["--model-path", "m", "--quantization", "fp8"]),
+    ("config_flag", ["--model-path", "m", "--config", "x.yaml"]),
+    ("config_equals", ["--model-path", "m", "--config=x.yaml"]),
+    ("unknown_flag", ["--model-path", "m", "--no-such-flag"]),
+]
+
+
+# ---------------------------------------------------------------------------
+# Parent process: download, unpack, run the worker, read lists, write JSON
+# ---------------------------------------------------------------------------
+
+
+def _log(msg: str) -> None:
+    print(f"[generate_sglang_options] {msg}", file=sys.stderr, flush=True)
+
+
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _wheel_glob(version: str) -> str:
+    return f"sglang-{version}-{WHEEL_ABI}-{WHEEL_ABI}-{WHEEL_PLATFORM}.whl"
+
+
+def download_wheel(version: str, dest: Path) -> Path:
+    """``pip download sglang==VERSION --no-deps`` with the platform tag pinned."""
+    existing = sorted(dest.glob(_wheel_glob(version)))
+    if existing:
+        return existing[0]
+    cmd = [
+        sys.executable, "-m", "pip", "download", f"sglang=={version}",
+        "--no-deps", "--only-binary=:all:", "-d", str(dest),
+        "--platform", WHEEL_PLATFORM, "--python-version", WHEEL_PYTHON,
+        "--implementation", "cp", "--abi", WHEEL_ABI, "-q",
+    ]
+    _log("running: " + " ".join(cmd))
+    subprocess.run(cmd, check=True)
+    found = sorted(dest.glob(_wheel_glob(version)))
+    if not found:
+        raise RuntimeError(f"pip download produced no {_wheel_glob(version)} in {dest}")
+    return found[0]
+
+
+def unpack_wheel(wheel: Path, dest: Path) -> None:
+    with zipfile.ZipFile(wheel) as z:
+        z.extractall(dest)
+
+
+def ensure_venv(venv: Path) -> Path:
+    """Create (once) the throwaway venv with the pinned light dependencies."""
+    py = venv / "bin" / "python"
+    stamp = venv / "sglang-options-packages.txt"
+    want = "\n".join(VENV_PACKAGES) + "\n"
+    if py.exists() and stamp.exists() and stamp.read_text() == want:
+        return py
+    if venv.exists():
+        shutil.rmtree(venv)
+    _log(f"creating worker venv {venv}")
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "--no-deps", *VENV_PACKAGES],
+        check=True,
+    )
+    stamp.write_text(want)
+    return py
+
+
+def _worker_env(home: Path) -> dict:
+    return {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
+def run_worker(python: Path, src: Path, request: dict, home: Path) -> dict:
+    cmd = [str(python), "-s", "-B", str(Path(__file__).resolve()), "--_worker", str(src)]
+    proc = subprocess.run(
+        cmd,
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        env=_worker_env(home),
+        cwd=str(home),
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(
+            f"worker failed (rc={proc.returncode}):\n{proc.stderr[-6000:]}"
+        )
+    return json.loads(proc.stdout)
+
+
+# ----------------------------- lists (ast) ---------------------------------
+
+
+def _literal_list(node: ast.AST):
+    value = ast.literal_eval(node)
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"not a list literal: {ast.dump(node)[:80]}")
+    return list(value)
+
+
+def find_module_constant(src: Path, name: str):
+    """Return (value, "file:line") of a module-level ``NAME = [...]``."""
+    hits = []
+    for rel in LIST_CONSTANT_FILES:
+        path = src / rel
+        if not path.exists():
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
+        for node in tree.body:
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+                value = node.value
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                targets = [node.target]
+                value = node.value
+            for t in targets:
+                if isinstance(t, ast.Name) and t.id == name:
+                    hits.append((_literal_list(value), f"{rel}:{node.lineno}"))
+    if not hits:
+        return None, f"not found: no module-level {name} in {', '.join(LIST_CONSTANT_FILES)}"
+    # Should a name be bound twice, the last binding is what the module holds
+    # (and what the argparse-dump cross-check compares against).
+    return hits[-1]
+
+
+def find_absorbed_mla_architectures(src: Path):
+    """The list literal in ``is_deepseek_model = model_arch in [...]``."""
+    for rel in DETERMINISTIC_HANDLER_FILES:
+        path = src / rel
+        if not path.exists():
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if fn.name not in DETERMINISTIC_HANDLER_NAMES:
+                continue
+            for node in ast.walk(fn):
+                if not isinstance(node, ast.Assign):
+                    continue
+                if not any(isinstance(t, ast.Name) and t.id == "is_deepseek_model" for t in node.targets):
+                    continue
+                cmp_ = node.value
+                if (
+                    isinstance(cmp_, ast.Compare)
+                    and len(cmp_.ops) == 1
+                    and isinstance(cmp_.ops[0], ast.In)
+                    and isinstance(cmp_.comparators[0], (ast.List, ast.Tuple))
+                ):
+                    lst = cmp_.comparators[0]
+                    return _literal_list(lst), f"{rel}:{lst.lineno}"
+    return None, (
+        "not found: no 'is_deepseek_model = model_arch in [...]' in "
+        + "/".join(DETERMINISTIC_HANDLER_NAMES)
+        + " of "
+        + ", ".join(DETERMINISTIC_HANDLER_FILES)
+    )
+
+
+def read_lists(src: Path):
+    lists, sources = {}, {}
+    for key in LIST_ORDER:
+        if key == "absorbed_mla_architectures":
+            value, where = find_absorbed_mla_architectures(src)
+        else:
+            value, where = find_module_constant(src, LIST_CONSTANTS[key])
+        lists[key] = value
+        sources[key] = where
+    return lists, sources
+
+
+def _module_of(rel: str) -> str:
+    return rel[: -len(".py")].replace("/", ".")
+
+
+# ----------------------------- static fallback ------------------------------
+
+
+def static_ast_table(src: Path) -> dict:
+    """Approximate the parser from the ServerArgs dataclass source (<= 0.5.19).
+
+    Only literal metadata is understood: ``A[T, "help"]``, ``A[T, Arg(...)]``
+    with literal keyword values or module-level list constants, and
+    ``parser.add_argument(...)`` calls with literal arguments in
+    ``add_cli_args``. Computed choices become null.
+    """
+    rel = "sglang/srt/server_args.py"
+    text = (src / rel).read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    consts = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            try:
+                consts[node.targets[0].id] = ast.literal_eval(node.value)
+            except Exception:
+                pass
+    cls = next(
+        (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ServerArgs"),
+        None,
+    )
+    if cls is None:
+        raise RuntimeError("static-ast: no 'class ServerArgs' in server_args.py (msgspec layout?)")
+
+    def lit(node):
+        if isinstance(node, ast.Name) and node.id in consts:
+            return consts[node.id]
+        try:
+            return ast.literal_eval(node)
+        except Exception:
+            return None
+
+    def type_name(node):
+        s = ast.unparse(node)
+        m = re.fullmatch(r"Optional\[(.*)\]", s)
+        optional_inner = m.group(1) if m else s
+        return optional_inner
+
+    fields, options = [], []
+    for node in cls.body:
+        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
+            continue
+        name = node.target.id
+        fields.append(name)
+        ann = node.annotation
+        if not (isinstance(ann, ast.Subscript) and ast.unparse(ann.value) in ("A", "Annotated")):
+            continue
+        elts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        inner, meta = elts[0], {}
+        for e in elts[1:]:
+            if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                meta = {"help": e.value}
+                break
+            if isinstance(e, ast.Call) and ast.unparse(e.func) == "Arg":
+                meta = {kw.arg: kw.value for kw in e.keywords}
+                meta["help"] = lit(meta["help"]) if "help" in meta else ""
+                break
+        else:
+            continue
+        if meta.get("no_cli") is not None and lit(meta["no_cli"]):
+            continue
+        cli = lit(meta["cli_name"]) if "cli_name" in meta else None
+        cli = cli or "--" + name.replace("_", "-")
+        aliases = lit(meta["aliases"]) if "aliases" in meta else None
+        default = lit(node.value) if node.value is not None else None
+        tn = type_name(inner)
+        action, typ, nargs, choices = "store", "str", None, None
+        if "action" in meta:
+            action = "custom:" + ast.unparse(meta["action"]).split(".")[-1]
+            typ = None
+        elif tn == "bool":
+            action, typ, nargs = "store_true", None, 0
+        elif tn.startswith("Literal["):
+            choices = lit(ast.parse(tn[len("Literal"):], mode="eval").body)
+            choices = list(choices) if isinstance(choices, tuple) else [choices]
+        elif tn.startswith(("List[", "list[")):
+            nargs = lit(meta["nargs"]) if "nargs" in meta else "+"
+            typ = {"int": "int", "float": "float"}.get(tn[5:-1], "str")
+        else:
+            typ = {"int": "int", "float": "float"}.get(tn, "str")
+        if "type_parser" in meta:
+            typ = ast.unparse(meta["type_parser"]).split(".")[-1]
+        if "choices" in meta:
+            c = lit(meta["choices"])
+            choices = list(c) if isinstance(c, (list, tuple)) else None
+        if "nargs" in meta and action == "store":
+            nargs = lit(meta["nargs"])
+        help_ = meta.get("help") or None
+        strings = [cli] + list(aliases or [])
+        if action == "custom:BooleanOptionalAction":  # argparse adds --no-X itself
+            strings = [x for s_ in strings for x in (s_, "--no-" + s_[2:])]
+        options.append({
+            "dest": name,
+            "option_strings": strings,
+            "action": action,
+            "type": typ,
+            "choices": choices,
+            "default": default,
+            "nargs": nargs,
+            "required": node.value is None,
+            "deprecated": action.startswith("custom:Deprecated"),
+            "help": help_.strip().splitlines()[0] if help_ and help_.strip() else None,
+        })
+    if not fields:
+        raise RuntimeError(
+            "static-ast: ServerArgs declares no fields in server_args.py; this "
+            "version assembles them elsewhere (arg_groups/fields, msgspec), which "
+            "the static fallback does not read"
+        )
+    # manual parser.add_argument calls in add_cli_args
+    add_cli = next(
+        (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "add_cli_args"),
+        None,
+    )
+    for call in ast.walk(add_cli) if add_cli else []:
+        if not (isinstance(call, ast.Call) and ast.unparse(call.func).endswith("add_argument")):
+            continue
+        strs = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if not strs:
+            continue
+        kw = {k.arg: k.value for k in call.keywords if k.arg}
+        dest = lit(kw["dest"]) if "dest" in kw else strs[0].lstrip("-").replace("-", "_")
+        act = ast.unparse(kw["action"]).strip("\"'") if "action" in kw else "store"
+        if act not in ("store", "store_true", "store_false", "append"):
+            act = "custom:" + act.split(".")[-1]
+        help_ = lit(kw["help"]) if "help" in kw else None
+        ch = lit(kw["choices"]) if "choices" in kw else None
+        options.append({
+            "dest": dest,
+            "option_strings": strs,
+            "action": act,
+            "type": ast.unparse(kw["type"]).split(".")[-1] if "type" in kw else None,
+            "choices": sorted(ch) if isinstance(ch, (set, frozenset)) else (list(ch) if isinstance(ch, (list, tuple)) else None),
+            "default": lit(kw["default"]) if "default" in kw else None,
+            "nargs": lit(kw["nargs"]) if "nargs" in kw else (0 if act in ("store_true", "store_false") else None),
+            "required": bool(lit(kw["required"])) if "required" in kw else False,
+            "deprecated": act.startswith("custom:Deprecated"),
+            "help": help_.strip().splitlines()[0] if isinstance(help_, str) and help_.strip() else None,
+        })
+    return {
+        "options": options,
+        "fields": fields,
+        "files": [rel],
+        "runtime_lists": {},
+    }
+
+
+# ----------------------------- assemble ------------------------------------
+
+
+def dumps(obj) -> str:
+    return json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
+
+
+def build_table(version: str, wheel: Path, sha: str, method: str, worker: dict,
+                lists: dict, lists_source: dict) -> dict:
+    files = list(worker["files"])
+    for key in LIST_ORDER:
+        where = lists_source[key]
+        if lists[key] is not None:
+            f = where.rsplit(":", 1)[0]
+            if f not in files:
+                files.append(f)
+    head = [f for f in files if f == "sglang/srt/server_args.py"]
+    files = head + sorted(f for f in files if f not in head)
+    return {
+        "sglang_version": version,
+        "source": {
+            "wheel": wheel.name,
+            "sha256": sha,
+            "generator": GENERATOR,
+            "method": method,
+            "files": files,
+        },
+        "options": worker["options"],
+        "fields": worker["fields"],
+        "lists": {k: lists[k] for k in LIST_ORDER},
+        "lists_source": {k: lists_source[k] for k in LIST_ORDER},
+    }
+
+
+def generate_version(version: str, args, python: Path | None, workdir: Path,
+                     fixture_versions: set) -> tuple[dict, dict | None]:
+    wheel_dir = Path(args.wheel_dir) if args.wheel_dir else workdir / "wheels"
+    wheel_dir.mkdir(parents=True, exist_ok=True)
+    wheel = download_wheel(version, wheel_dir)
+    sha = sha256_of(wheel)
+    src = workdir / f"src-{version}"
+    if src.exists():
+        shutil.rmtree(src)
+    src.mkdir(parents=True)
+    unpack_wheel(wheel, src)
+    home = workdir / "home"
+    home.mkdir(exist_ok=True)
+
+    lists, lists_source = read_lists(src)
+    want_fixture = version in fixture_versions
+    method = args.method
+    worker = None
+    if method in ("auto", "argparse-dump"):
+        request = {
+            "check_constants": {
+                key: [_module_of(lists_source[key].rsplit(":", 1)[0]), LIST_CONSTANTS[key]]
+                for key in LIST_CONSTANTS
+                if lists[key] is not None
+            },
+            "samples": PARSER_SAMPLES if want_fixture else [],
+        }
+        try:
+            worker = run_worker(python, src, request, home)
+            method = "argparse-dump"
+        except Exception as e:  # noqa: BLE001
+            if args.method == "argparse-dump":
+                raise
+            _log(f"{version}: argparse-dump failed, falling back to static-ast: {e}")
+            method = "static-ast"
+    if method == "static-ast":
+        if want_fixture:
+            raise RuntimeError("a parser fixture needs the argparse-dump method")
+        worker = static_ast_table(src)
+
+    for key, runtime in worker.get("runtime_lists", {}).items():
+        if runtime != lists[key]:
+            raise RuntimeError(
+                f"{version}: {key} read by ast ({lists[key]}) differs from the "
+                f"imported module's value ({runtime})"
+            )
+    table = build_table(version, wheel, sha, method, worker, lists, lists_source)
+    fixture = None
+    if want_fixture:
+        fixture = {
+            "sglang_version": version,
+            "source": {
+                "wheel": wheel.name,
+                "sha256": sha,
+                "generator": GENERATOR,
+                "method": "argparse-dump",
+                "parser": 'argparse.ArgumentParser(prog="sglang serve"); ServerArgs.add_cli_args(parser); parser.parse_args(argv)',
+                "python": worker["python"],
+                "note": (
+                    "parser only: prepare_server_args' --config YAML merge and "
+                    "ServerArgs resolution are not run. 'namespace' lists only "
+                    "the dests whose parsed value differs from the parser default."
+                ),
+            },
+            "cases": worker["samples"],
+        }
+    shutil.rmtree(src, ignore_errors=True)
+    return table, fixture
+
+
+def main(argv=None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["--_worker"]:
+        return _worker_main(argv[1:])
+    p = argparse.ArgumentParser(
+        prog="generate_sglang_options.py",
+        description="Generate linter/sglang/data/options-<VERSION>.json from SGLang wheels.",
+    )
+    p.add_argument("versions", nargs="*", help=f"SGLang versions (default: {' '.join(DEFAULT_VERSIONS)})")
+    p.add_argument("--out-dir", default=str(DEFAULT_OUT_DIR))
+    p.add_argument("--fixture-dir", default=str(DEFAULT_FIXTURE_DIR))
+    p.add_argument("--wheel-dir", help="reuse/keep downloaded wheels here (default: a temp dir)")
+    p.add_argument("--venv", default=str(DEFAULT_VENV), help="worker venv (created if missing)")
+    p.add_argument("--method", choices=["auto", "argparse-dump", "static-ast"], default="auto")
+    p.add_argument(
+        "--record-parser-fixture", action="append", default=[], metavar="VERSION",
+        help="also write tests/fixtures/sglang_parser_VERSION.json (repeatable)",
+    )
+    p.add_argument("--check", action="store_true", help="compare with the files on disk; write nothing")
+    args = p.parse_args(argv)
+    versions = args.versions or list(DEFAULT_VERSIONS)
+    fixture_versions = set(args.record_parser_fixture)
+    for v in fixture_versions - set(versions):
+        versions.append(v)
+    if sys.version_info[:2] != (3, 11):
+        print("error: run this with CPython 3.11 (the wheels are cp311)", file=sys.stderr)
+        return 2
+
+    t0 = time.monotonic()
+    python = ensure_venv(Path(args.venv)) if args.method != "static-ast" else None
+    out_dir, fix_dir = Path(args.out_dir), Path(args.fixture_dir)
+    mismatches = 0
+    with tempfile.TemporaryDirectory(prefix="sglang-options-") as tmp:
+        workdir = Path(tmp)
+        for version in versions:
+            t = time.monotonic()
+            table, fixture = generate_version(version, args, python, workdir, fixture_versions)
+            outputs = [(out_dir / f"options-{version}.json", table)]
+            if fixture is not None:
+                outputs.append((fix_dir / f"sglang_parser_{version}.json", fixture))
+            for path, obj in outputs:
+                text = dumps(obj)
+                if args.check:
+                    same = path.exists() and path.read_text(encoding="utf-8") == text
+                    mismatches += not same
+                    _log(f"{path}: {'identical' if same else 'DIFFERS'}")
+                else:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(text, encoding="utf-8")
+                    _log(f"wrote {path}")
+            _log(
+                f"{version}: {len(table['options'])} options, {len(table['fields'])} fields, "
+                f"method {table['source']['method']}, {time.monotonic() - t:.1f}s"
+            )
+    _log(f"done in {time.monotonic() - t0:.1f}s")
+    return 1 if mismatches else 0
+
+
+# ---------------------------------------------------------------------------
+# Worker process (runs in the throwaway venv, imports the unpacked wheel)
+# ---------------------------------------------------------------------------
+
+# Requires-Dist name -> top-level modules it provides (default: name with - -> _).
+# A few entries also list what the package itself pulls in, so that a module a
+# real install would have (triton with torch, huggingface_hub with
+# transformers, ...) is stubbed instead of absent.
+_DIST_TO_MODULES = {
+    "aiohttp": ["aiohttp", "multidict", "yarl", "aiosignal"],
+    "apache-tvm-ffi": ["tvm_ffi"],
+    "cuda-python": ["cuda"],
+    "cuda-tile": ["cuda"],
+    "datasets": ["datasets", "pyarrow", "pandas", "fsspec", "multiprocess"],
+    "decord2": ["decord"],
+    "fastapi": ["fastapi", "starlette"],
+    "flash-attn-4": ["flash_attn"],
+    "flashinfer-python": ["flashinfer"],
+    "humming-kernels": ["humming"],
+    "ipython": ["IPython"],
+    "numba": ["numba", "llvmlite"],
+    "nvidia-cutlass-dsl": ["cutlass"],
+    "nvidia-mathdx": ["nvmath"],
+    "nvidia-ml-py": ["pynvml"],
+    "nvshmem4py-cu13": ["nvshmem"],
+    "openai": ["openai", "httpx", "jiter", "distro"],
+    "openai-harmony": ["openai_harmony"],
+    "outlines": ["outlines", "jinja2", "cloudpickle"],
+    "pillow": ["PIL"],
+    "prometheus-client": ["prometheus_client"],
+    "py-spy": [],
+    "python-dateutil": ["dateutil"],
+    "python-multipart": ["multipart", "python_multipart"],
+    "pyzmq": ["zmq"],
+    "quack-kernels": ["quack"],
+    "requests": ["requests", "urllib3", "certifi", "idna", "charset_normalizer"],
+    "sgl-deep-ep": ["deep_ep"],
+    "sgl-deep-gemm": ["deep_gemm"],
+    "sgl-flash-mla": ["flash_mla"],
+    "sglang-kernel": ["sgl_kernel"],
+    "smg-grpc-servicer": ["smg_grpc_servicer", "grpc", "google"],
+    "torch": ["torch", "triton", "sympy", "networkx", "functorch", "torchgen"],
+    "transformers": ["transformers", "huggingface_hub", "tokenizers", "safetensors", "regex"],
+}
+# torch is shaped like a CPU build: these attributes do not exist ...
+_STUB_ABSENT = {"torch.npu", "torch.hpu", "torch.musa", "torch.mlu", "triton.runtime.driver"}
+# ... and these have fixed values.
+_STUB_VALUES = {
+    "torch.version.cuda": None,
+    "torch.version.hip": None,
+    "torch.version.git_version": "0",
+}
+_STUB_DUNDER_VALUES = {"__class_validators__": []}
+
+
+def _install_stubs(src: str):
+    """Install the import-time stubs for the wheel's heavy dependencies."""
+    import abc
+    import importlib.abc
+    import importlib.machinery
+    import re as _re
+    import types
+
+    from packaging.requirements import Requirement
+
+    present = set()
+    versions = {}
+    meta = glob.glob(os.path.join(src, "sglang-*.dist-info", "METADATA"))[0]
+    env = {"sys_platform": "linux", "platform_machine": "x86_64", "python_version": "3.11",
+           "platform_system": "Linux", "implementation_name": "cpython", "os_name": "posix",
+           "platform_python_implementation": "CPython", "python_full_version": "3.11.7",
+           "extra": ""}
+    with open(meta, encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith("Requires-Dist:"):
+                continue
+            req = Requirement(line.split(":", 1)[1].strip())
+            if req.marker is not None and not req.marker.evaluate(env):
+                continue
+            key = _re.sub(r"[-_.]+", "-", req.name).lower()
+            modules = _DIST_TO_MODULES.get(key, [key.replace("-", "_")])
+            present.update(modules)
+            pins = [s.version for s in req.specifier if s.operator == "=="]
+            if pins and modules:  # e.g. torch==2.13.0 -> torch.__version__
+                versions.setdefault(modules[0], pins[0])
+
+    cache = {}
+    stubbed = set()
+
+    def attr(prefix, name):
+        full = prefix + "." + name
+        if full in _STUB_ABSENT:
+            raise AttributeError(full)
+        if full in _STUB_VALUES:
+            return _STUB_VALUES[full]
+        return make(full)
+
+    class StubMeta(abc.ABCMeta):
+        def __getattr__(cls, name):
+            if name in _STUB_DUNDER_VALUES:
+                return _STUB_DUNDER_VALUES[name]
+            if name.startswith("__") and name.endswith("__"):
+                raise AttributeError(name)
+            return attr(cls._stub_name, name)
+
+        def __call__(cls, *a, **k):
+            if "_stub_name" not in cls.__dict__:  # a real subclass of a stub
+                return type.__call__(cls, *a, **k)
+            if len(a) == 1 and not k and callable(a[0]):  # used as a decorator
+                return a[0]
+            return make(cls._stub_name + "()")
+
+        def __getitem__(cls, k):
+            return make(cls._stub_name + "[]")
+
+        def __iter__(cls):
+            return iter(())
+
+        def __len__(cls):
+            return 0
+
+        def __bool__(cls):
+            return False
+
+        def __contains__(cls, x):
+            return False
+
+        def __int__(cls):
+            return 0
+
+        def __index__(cls):
+            return 0
+
+        def __float__(cls):
+            return 0.0
+
+        def __repr__(cls):
+            return "<stub %s>" % cls._stub_name
+
+        def __or__(cls, o):
+            return make(cls._stub_name + "|")
+
+        __ror__ = __or__
+
+        def __lt__(cls, o):
+            return False
+
+        __le__ = __gt__ = __ge__ = __lt__
+
+        def __add__(cls, o):
+            return make(cls._stub_name + "+")
+
+        __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __add__
+        __truediv__ = __rtruediv__ = __floordiv__ = __mod__ = __pow__ = __add__
+        __and__ = __rand__ = __add__
+
+        def __neg__(cls):
+            return make(cls._stub_name + "-")
+
+        __pos__ = __invert__ = __abs__ = __neg__
+
+        def __enter__(cls):
+            return cls
+
+        def __exit__(cls, *a):
+            return False
+
+        def register(cls, *a, **k):  # ABCMeta.register / registry.register(...)
+            return a[-1] if a else None
+
+        def __setitem__(cls, k, v):
+            pass
+
+        def __delitem__(cls, k):
+            pass
+
+        def __hash__(cls):
+            return id(cls)
+
+        def __eq__(cls, o):
+            return cls is o
+
+    def _init(self, *a, **k):
+        pass
+
+    def _init_subclass(cls, **k):
+        pass
+
+    def _pydantic_schema(cls, source, handler):
+        from pydantic_core import core_schema
+
+        return core_schema.any_schema()
+
+    def make(name):
+        s = cache.get(name)
+        if s is None:
+            s = StubMeta(
+                name.rsplit(".", 1)[-1] or "stub",
+                (),
+                {
+                    "_stub_name": name,
+                    "__init__": _init,
+                    "__init_subclass__": classmethod(_init_subclass),
+                    "__get_pydantic_core_schema__": classmethod(_pydantic_schema),
+                    "__module__": name.rsplit(".", 1)[0],
+                },
+            )
+            cache[name] = s
+        return s
+
+    class StubModule(types.ModuleType):
+        def __getattr__(self, name):
+            if name.startswith("__") and name.endswith("__"):
+                raise AttributeError(name)
+            return attr(self.__name__, name)
+
+    class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, fullname, path=None, target=None):
+            if fullname.split(".")[0] not in present:
+                return None
+            stubbed.add(fullname.split(".")[0])
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+
+        def create_module(self, spec):
+            m = StubModule(spec.name)
+            m.__path__ = []
+            m.__all__ = []
+            m.__version__ = versions.get(spec.name, "0.0.0")
+            return m
+
+        def exec_module(self, module):
+            pass
+
+    sys.meta_path.append(Finder())  # last: real modules (stdlib, venv, wheel) win
+    return StubMeta, stubbed
+
+
+def _worker_main(argv) -> int:
+    import dataclasses
+    import inspect
+    import io
+    import contextlib
+    import importlib
+
+    src = os.path.abspath(argv[0])
+    request = json.loads(sys.stdin.read() or "{}")
+    sys.path.insert(0, src)
+    StubMeta, stubbed = _install_stubs(src)
+
+    def is_stub(x):
+        return isinstance(x, StubMeta)
+
+    def rel(path):
+        path = os.path.abspath(path)
+        return os.path.relpath(path, src) if path.startswith(src + os.sep) else None
+
+    def jsonable(v):
+        """JSON value for argparse data; repr (address-free) for anything else."""
+        if is_stub(v):
+            raise RuntimeError(f"stub leaked into the table: {v!r}")
+        if v is None or isinstance(v, (bool, int, str)):
+            return v
+        if isinstance(v, float):
+            return v if v == v and v not in (float("inf"), float("-inf")) else repr(v)
+        if isinstance(v, (list, tuple)):
+            return [jsonable(x) for x in v]
+        if isinstance(v, (set, frozenset)):
+            return sorted((jsonable(x) for x in v), key=lambda x: json.dumps(x, sort_keys=True))
+        if isinstance(v, dict):
+            return {str(k): jsonable(x) for k, x in v.items()}
+        if callable(v) and hasattr(v, "__qualname__"):
+            return f"<{getattr(v, '__module__', '?')}.{v.__qualname__}>"
+        r = repr(v)
+        return re.sub(r" at 0x[0-9a-f]+", "", r)
+
+    log = io.StringIO()
+    with contextlib.redirect_stdout(log):
+        from sglang.srt.server_args import ServerArgs
+        import sglang.srt.server_args as server_args_mod
+
+        parser = argparse.ArgumentParser(prog="sglang serve")
+        ServerArgs.add_cli_args(parser)
+
+    std_actions = {
+        argparse._StoreAction: "store",
+        argparse._StoreTrueAction: "store_true",
+        argparse._StoreFalseAction: "store_false",
+        argparse._AppendAction: "append",
+        argparse._StoreConstAction: "store_const",
+        argparse._AppendConstAction: "append_const",
+        argparse._CountAction: "count",
+    }
+    files = set()
+    for obj in (ServerArgs, ServerArgs.add_cli_args):
+        f = rel(inspect.getsourcefile(obj))
+        if f:
+            files.add(f)
+    arg_utils = sys.modules.get("sglang.srt.arg_groups.arg_utils")
+    if arg_utils is not None:
+        files.add(rel(arg_utils.__file__))
+    for name, mod in sys.modules.items():
+        if name.startswith("sglang.srt.arg_groups.fields.") and getattr(mod, "__file__", None):
+            files.add(rel(mod.__file__))
+
+    def type_name(t):
+        if t is None:
+            return None
+        if t is json.loads:
+            return "json"
+        if t in (str, int, float):
+            return t.__name__
+        if is_stub(t):
+            raise RuntimeError(f"stub type leaked into the table: {t!r}")
+        mod = getattr(t, "__module__", "") or ""
+        if mod.startswith("sglang") and mod in sys.modules:
+            f = rel(sys.modules[mod].__file__)
+            if f:
+                files.add(f)
+        return getattr(t, "__name__", None) or jsonable(t)
+
+    options = []
+    for a in parser._actions:
+        if isinstance(a, argparse._HelpAction):
+            continue
+        cls = type(a)
+        if cls in std_actions:
+            action = std_actions[cls]
+        else:
+            action = "custom:" + cls.__name__
+            f = rel(inspect.getsourcefile(cls)) if cls.__module__.startswith("sglang") else None
+            if f:
+                files.add(f)
+        choices = a.choices
+        if isinstance(choices, (set, frozenset, dict)):
+            choices = sorted(choices)
+        help_ = a.help
+        if isinstance(help_, str) and help_.strip():
+            help_ = help_.strip().splitlines()[0]
+        else:
+            help_ = None
+        options.append({
+            "dest": a.dest,
+            "option_strings": list(a.option_strings),
+            "action": action,
+            "type": type_name(a.type),
+            "choices": None if choices is None else jsonable(list(choices)),
+            "default": jsonable(a.default),
+            "nargs": a.nargs,
+            "required": bool(a.required),
+            "deprecated": bool(getattr(a, "deprecated", False)) or cls.__name__.startswith("Deprecated"),
+            "help": help_,
+        })
+
+    if arg_utils is not None and hasattr(arg_utils, "record_fields"):
+        field_names = [f.name for f in arg_utils.record_fields(ServerArgs)]
+    elif dataclasses.is_dataclass(ServerArgs):
+        field_names = [f.name for f in dataclasses.fields(ServerArgs)]
+    else:
+        import msgspec
+
+        field_names = [f.name for f in msgspec.structs.fields(ServerArgs)]
+
+    runtime_lists = {}
+    for key, (modname, const) in request.get("check_constants", {}).items():
+        mod = importlib.import_module(modname)
+        runtime_lists[key] = jsonable(list(getattr(mod, const)))
+
+    samples = []
+    for case_id, sample_argv in request.get("samples", []):
+        samples.append(_parse_sample(ServerArgs, case_id, sample_argv, jsonable))
+
+    out = {
+        "options": options,
+        "fields": field_names,
+        "files": sorted(f for f in files if f),
+        "runtime_lists": runtime_lists,
+        "samples": samples,
+        "python": sys.version.split()[0],
+        "stubbed": sorted(stubbed),
+    }
+    sys.stdout.write(json.dumps(out))
+    return 0
+
+
+class _ParseError(Exception):
+    pass
+
+
+def _parse_sample(ServerArgs, case_id, sample_argv, jsonable) -> dict:
+    """Run one argv through a fresh parser exactly as prepare_server_args builds it."""
+    import contextlib
+    import io
+
+    parser = argparse.ArgumentParser(prog="sglang serve")
+    ServerArgs.add_cli_args(parser)
+
+    def error(message):
+        raise _ParseError(message)
+
+    def exit_(status=0, message=None):
+        raise _ParseError(message or f"exit {status}")
+
+    parser.error = error
+    parser.exit = exit_
+    # The namespace argparse would produce with no option given (first action
+    # per dest wins; string defaults go through the action's type), so that
+    # "namespace" below holds only what the argv changed.
+    defaults = {}
+    for a in parser._actions:
+        if a.dest is not argparse.SUPPRESS and a.dest not in defaults and a.default is not argparse.SUPPRESS:
+            defaults[a.dest] = a.default
+            if isinstance(a.default, str):
+                try:
+                    defaults[a.dest] = parser._get_value(a, a.default)
+                except Exception:  # noqa: BLE001
+                    pass
+    for dest, value in parser._defaults.items():
+        defaults.setdefault(dest, value)
+    result = {"id": case_id, "argv": list(sample_argv)}
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            ns = parser.parse_args(list(sample_argv))
+        except _ParseError as e:
+            result["ok"] = False
+            result["error"] = str(e)
+            return result
+    result["ok"] = True
+    result["namespace"] = {
+        k: jsonable(v)
+        for k, v in sorted(vars(ns).items())
+        if k not in defaults or v != defaults[k]
+    }
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -83,7 +83,7 @@ class MStr:
         It exists when the characters come from one file at consecutive offsets and the source text
         there equals them (so an escape such as ``\\"`` or a folded line break does not qualify).
         """
-        j = len(self.text) if j is None else j
+        j = len(self.text) if j is None else min(j, len(self.text))
         if i >= j:
             return None
         first = self.origins[i]

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from linter.gpus.targets import Target
-from linter.launch import UNKNOWN
 from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule
 from linter.sglang.decision import HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate
 from linter.sglang.options import Setting
@@ -81,18 +80,9 @@ def replacement_backend(ctx: LaunchContext) -> str:
     return "triton"
 
 
-def _targets_text(targets: list[Target]) -> str:
-    return "; ".join(t.describe() for t in targets)
-
-
 def _assumptions(ctx: LaunchContext) -> list[str]:
     cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA 12.8 or newer (assumed)"
     return [f"assumed SGLang {ctx.table.version} ({ctx.version_origin or 'newest known release'}), torch built for {cuda}"]
-
-
-def _model_text(ctx: LaunchContext) -> str:
-    m = ctx.model
-    return f"{m.path} ({m.architecture}, from {m.origin})" if m.path else f"{m.architecture}"
 
 
 def _backend_fix(ctx: LaunchContext, setting: Setting, replacement: str, applicability: str) -> Fix | None:
@@ -186,19 +176,30 @@ class Fa4DeterministicMlaNeedsSm100(_StartupRule):
         every = len(failing) == len(ctx.targets) and not ctx.has_unknown_target
         replacement = replacement_backend(ctx)
         fix = _backend_fix(ctx, setting, replacement, SAFE if every else UNSAFE)
-        reasons = []
+        on = []
         for t in targets:
             hw = t.hardware(ctx.assumed_cuda)
             if hw.cuda and hw.major in (10, 11):
-                reasons.append(f"{t.describe()}: torch's CUDA build {ctx.assumed_cuda[0]}.{ctx.assumed_cuda[1]} is "
-                               "older than the 12.8 SGLang requires")
+                on.append(f"{t.label} with torch built for CUDA {ctx.assumed_cuda[0]}.{ctx.assumed_cuda[1]} (12.8+ needed)")
             else:
-                reasons.append(t.describe())
-        msg = (f"SGLang {ctx.table.version} refuses to start: fa4 with deterministic inference and the absorbed-MLA "
-               f"model {_model_text(ctx)} needs an SM100/SM110 GPU (B200, GB200, B300, GB300, Jetson Thor); "
-               f"the target is {'; '.join(reasons)}. SGLang says: \"{failing[0][1].message}\"")
-        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend",
-                               notes=_assumptions(ctx))
+                on.append(t.label)
+        msg = (f"fa4 with deterministic inference and the absorbed-MLA model {_model_short(ctx)} needs an SM100/SM110 "
+               f"GPU (B200, GB200, B300, GB300, Jetson Thor): SGLang {ctx.table.version} refuses to start on "
+               f"{', '.join(on)}")
+        notes = [f"SGLang says: \"{failing[0][1].message}\""] + _where(ctx, targets) + _assumptions(ctx)
+        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
+
+
+def _model_short(ctx: LaunchContext) -> str:
+    m = ctx.model
+    return f"{m.path} ({m.architecture})" if m.path else f"({m.architecture})"
+
+
+def _where(ctx: LaunchContext, targets: list[Target]) -> list[str]:
+    out = [f"target {t.describe()}" for t in targets]
+    if ctx.model.architecture:
+        out.append(f"model architecture {ctx.model.architecture}: from {ctx.model.origin}")
+    return out
 
 
 class DeterministicMlaBackend(_StartupRule):
@@ -248,11 +249,11 @@ class DeterministicMlaBackend(_StartupRule):
         outcome = failing[0][1]
         replacement = replacement_backend(ctx)
         fix = _backend_fix(ctx, setting, replacement, UNSAFE if ctx.has_unknown_target else SAFE)
-        msg = (f"SGLang {ctx.table.version} refuses to start: deterministic inference with the absorbed-MLA model "
-               f"{_model_text(ctx)} does not accept attention backend {outcome.backend!r} on any GPU. "
-               f"SGLang says: \"{outcome.message}\" Use {replacement} instead.")
-        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend",
-                               notes=_assumptions(ctx))
+        msg = (f"deterministic inference with the absorbed-MLA model {_model_short(ctx)} accepts only "
+               f"{', '.join(ctx.table.list('radix_supported_deterministic_attention_backends'))}: SGLang "
+               f"{ctx.table.version} refuses to start with {outcome.backend!r} on every GPU; use {replacement}")
+        notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, []) + _assumptions(ctx)
+        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
 
 
 class DeterministicBackend(_StartupRule):
@@ -310,8 +311,9 @@ class DeterministicBackend(_StartupRule):
         if outcome.chosen_by == "user":
             setting = ctx.parsed.get("attention_backend")
             fix = _backend_fix(ctx, setting, replacement, UNSAFE)
-            msg = (f"SGLang {ctx.table.version} refuses to start: attention backend {outcome.backend!r} is not one of "
-                   f"its deterministic backends. SGLang says: \"{outcome.message}\" Use {replacement} instead.")
+            msg = (f"attention backend {outcome.backend!r} is not deterministic: SGLang {ctx.table.version} refuses to "
+                   f"start with --enable-deterministic-inference; use {replacement}")
+            notes = [f"SGLang says: \"{outcome.message}\""] + notes
             return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
         det = analysis.det
         why = ("the model is a DSA model (index_topk in its config), for which SGLang picks 'dsa' on every GPU"
@@ -324,10 +326,10 @@ class DeterministicBackend(_StartupRule):
             if span is not None and det.flag.text.where is not None and _is_word_in_string(span):
                 fix = Fix(UNSAFE, f"Add --attention-backend {replacement}",
                           [Edit(Span(span.source, span.end, span.end), f" --attention-backend {replacement}")])
-        msg = (f"SGLang {ctx.table.version} refuses to start on {_targets_text(targets)}: deterministic inference is on "
-               f"and no attention backend is given, so {why}; that backend is not deterministic. "
-               f"SGLang says: \"{outcome.message}\""
-               + ("" if outcome.backend == "dsa" else f" Give --attention-backend {replacement}."))
+        msg = (f"deterministic inference with no attention backend: {why}, which is not deterministic, so SGLang "
+               f"{ctx.table.version} refuses to start on {', '.join(t.label for t in targets)}"
+               + ("" if outcome.backend == "dsa" else f"; give --attention-backend {replacement}"))
+        notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, targets) + notes
         loc = det.option_location() if det is not None else ctx.launch.span
         return self.diagnostic(msg, loc, ctx, fix, key="enable_deterministic_inference", notes=notes)
 
@@ -391,17 +393,23 @@ class UnverifiableLaunch(Rule):
         missing = []
         if "target" in what:
             unknown = [t.name for t in ctx.targets if t.gpu is None]
-            missing.append(f"the target GPU ({'unknown: ' + ', '.join(unknown) if unknown else 'none declared'}; "
-                           "declare it with a '# lint-configs: target-gpu=NAME' comment, --target-gpu or "
-                           "'target-gpus' in the configuration)")
+            missing.append(f"the target GPU ({'unknown: ' + ', '.join(unknown) if unknown else 'none declared'})")
         if "architecture" in what:
-            missing.append(f"the model's architecture ({ctx.model.origin}; declare it in the 'models' table of the "
-                           "configuration)")
-        failing = sorted({hw_label for hw_label in _failing_labels(ctx, analysis, outcome.error)})
-        msg = (f"cannot verify this launch: SGLang {ctx.table.version} would refuse it ({rule}) "
-               + (f"on {', '.join(failing)} " if failing else "")
-               + "but not everywhere, and the linter does not know " + " and ".join(missing) + ".")
-        yield self.diagnostic(msg, loc, ctx, None, key=rule, notes=_assumptions(ctx))
+            missing.append(f"the model's architecture ({ctx.model.origin})")
+        failing = _failing_labels(ctx, analysis, outcome.error)
+        passing = [hw.label for hw in HYPOTHETICAL if hw.label not in failing]
+        where = (f" on {', '.join(failing)} GPUs but not on {', '.join(passing)}"
+                 if failing and passing and ctx.has_unknown_target else "")
+        msg = (f"cannot verify: SGLang {ctx.table.version} refuses this launch ({rule}){where}, and the linter "
+               f"does not know {' or '.join(missing)}")
+        notes = []
+        if "target" in what:
+            notes.append("declare the target with a '# lint-configs: target-gpu=NAME' comment in the file, "
+                         "--target-gpu NAME, or 'target-gpus' in the configuration")
+        if "architecture" in what:
+            notes.append("declare a private model in the 'models' table of the configuration "
+                         "(model path = \"DeepseekV3ForCausalLM\")")
+        yield self.diagnostic(msg, loc, ctx, None, key=rule, notes=notes + _assumptions(ctx))
 
 
 def _failing_labels(ctx: LaunchContext, analysis: Analysis, error: str) -> list[str]:

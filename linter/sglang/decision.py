@@ -77,12 +77,12 @@ class Hardware:
 
 # Representative GPUs for a target that is not known: one per class SGLang tells apart.
 HYPOTHETICAL = (
-    Hardware("SM90 (H100/H200)", True, 9),
-    Hardware("SM100/SM103 (B200/B300)", True, 10),
-    Hardware("SM110 (Jetson Thor)", True, 11),
-    Hardware("SM120 (RTX PRO 6000 Blackwell, RTX 50xx)", True, 12),
-    Hardware("SM80/SM89 (A100, L40S)", True, 8),
-    Hardware("ROCm (AMD Instinct)", False, None),
+    Hardware("SM80/SM89", True, 8),
+    Hardware("SM90", True, 9),
+    Hardware("SM100/SM103", True, 10),
+    Hardware("SM110", True, 11),
+    Hardware("SM120", True, 12),
+    Hardware("ROCm", False, None),
 )
 
 
@@ -152,6 +152,9 @@ def evaluate(parsed: ParsedArgs, table: OptionTable, architecture: str | None, d
     is_mla = architecture in mla_list
     det_list = table.list("deterministic_attention_backends")
     radix = table.list("radix_supported_deterministic_attention_backends")
+    has_c = table.version_tuple >= version_tuple(semantics()["error_c_since"]["value"])
+    if not has_c:  # 0.5.16 checks its own DeepSeek list instead of the radix list
+        radix = semantics()["mla_deterministic_backends_before_0_5_17"]["value"]
     new_wording = table.version_tuple >= version_tuple(semantics()["mla_wording_since"]["value"])
     models = "absorbed-MLA models" if new_wording else "DeepSeek models"
     msgs = semantics()["messages"]
@@ -166,7 +169,6 @@ def evaluate(parsed: ParsedArgs, table: OptionTable, architecture: str | None, d
     if is_mla:
         if backend not in radix:
             return Outcome("B", backend, chosen, msgs["B"].format(radix=repr(radix), models=models, backend=backend))
-        has_c = table.version_tuple >= version_tuple(semantics()["error_c_since"]["value"])
         if has_c and backend == "fa4" and not hw.sm100_or_sm110:
             return Outcome("C", backend, chosen, msgs["C"].format(models=models))
     return Outcome(None, backend, chosen)

@@ -33,7 +33,7 @@ KIMI25 = ("KimiK25ForConditionalGeneration", False)
 
 
 def tokens(line: str) -> list[Token]:
-    return [Token(MStr.plain(w)) for w in line.split()]
+    return [Token(MStr.plain(w)) for w in ("--model-path m " + line).split()]
 
 
 def outcome(args: str, arch, gpu: Hardware, version: str = "0.5.23"):

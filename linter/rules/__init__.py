@@ -10,6 +10,15 @@ from linter.rules.deterministic import (
     UnverifiableLaunch,
 )
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
+from linter.rules.options import (
+    AmbiguousOption,
+    ConfigEqualsIgnored,
+    InvalidChoice,
+    MissingValue,
+    RepeatedOption,
+    UnexpectedValue,
+    UnknownOption,
+)
 
 META_RULES: list[type[Rule]] = [UnparseableFile, UnusedSuppression, UnknownGpu]
 LAUNCH_RULES: list[type[Rule]] = [
@@ -17,6 +26,13 @@ LAUNCH_RULES: list[type[Rule]] = [
     DeterministicMlaBackend,
     DeterministicBackend,
     UnverifiableLaunch,
+    UnknownOption,
+    AmbiguousOption,
+    InvalidChoice,
+    UnexpectedValue,
+    MissingValue,
+    ConfigEqualsIgnored,
+    RepeatedOption,
 ]
 ALL_RULES: list[type[Rule]] = sorted(META_RULES + LAUNCH_RULES, key=lambda r: r.code)
 BY_CODE: dict[str, type[Rule]] = {r.code: r for r in ALL_RULES}

@@ -334,6 +334,9 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
         if explicit is not None:
             start = len(spelled) + 1
             value = explicit if tok.text[start:].known else UNKNOWN
+            if option.choices and isinstance(value, str) and value not in option.choices:
+                parsed.problems.append(ArgProblem("invalid-choice", tok, f"argument {option.primary}: invalid "
+                                                  f"choice: {value!r}", option=option))
             parsed.settings.append(Setting(option.dest, value, spelled, i, flag=tok, value_token=tok,
                                            value_range=(start, len(tok.raw))))
             i += 1
@@ -342,7 +345,8 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
         values: list[Token] = []
         j = i + 1
         if nargs in (None, "?", 1):
-            if j < n and not words[j].splat and not _is_option_like(words[j].value):
+            # An unknown expansion right after the option most likely holds its value.
+            if j < n and (words[j].splat or not _is_option_like(words[j].value)):
                 values.append(words[j])
                 j += 1
         elif nargs in ("*", "+"):
@@ -360,6 +364,9 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             continue
         if len(values) == 1 and nargs in (None, "?", 1):
             v = values[0]
+            if option.choices and v.value is not None and v.value not in option.choices:
+                parsed.problems.append(ArgProblem("invalid-choice", v, f"argument {option.primary}: invalid choice: "
+                                                  f"{v.value!r}", option=option))
             parsed.settings.append(Setting(option.dest, v.value if v.value is not None else UNKNOWN, spelled, i,
                                            flag=tok, value_token=v, value_range=(0, len(v.raw))))
         else:
@@ -369,6 +376,11 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
                                            value_token=values[0] if values else None,
                                            value_range=(0, len(values[0].raw)) if values else None))
         i = j
+    if not parsed.unknown_words:
+        for opt in table.options:
+            if opt.required and parsed.get(opt.dest) is None:
+                parsed.problems.append(ArgProblem("missing-required", None, "the following arguments are required: "
+                                                  + "/".join(opt.option_strings), option=opt))
     return parsed
 
 

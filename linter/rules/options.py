@@ -1,0 +1,348 @@
+"""What SGLang's argument parser rejects or silently ignores: SGL201–SGL207.
+
+SGLang parses the server arguments with ``argparse.ArgumentParser(prog="sglang serve")`` (default
+``allow_abbrev=True``) built by ``ServerArgs.add_cli_args`` (0.5.18 ``server_args.py:9770-9803``);
+a parse error stops the server before anything loads. The options come from the launch's release
+table (``linter/sglang/data/options-<version>.json``), so abbreviations and ambiguity are exactly
+those of that release. Keyword-argument launches (``Engine``/``ServerArgs``) do not go through
+argparse: only SGL201 applies to them (a keyword that is not a ``ServerArgs`` field).
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule
+from linter.sglang.options import ArgProblem
+from linter.source import Edit, Span
+
+_TRUE = {"true", "1", "yes", "y", "on", "True"}
+
+
+def _in_string(span: Span) -> bool:
+    """The word stands between blanks inside a longer string (so it can be split or removed)."""
+    text = span.source.text
+    after = text[span.end:span.end + 1]
+    before = text[span.start - 1:span.start] if span.start else ""
+    return after in (" ", "\t", "\n", "\r", "") and before in (" ", "\t")
+
+
+def _problems(ctx: LaunchContext, kind: str) -> list[ArgProblem]:
+    if ctx.launch.style != "cli":
+        return []
+    return [p for p in ctx.parsed.problems if p.kind == kind]
+
+
+def _suggest(ctx: LaunchContext, spelled: str) -> tuple[str | None, bool]:
+    """(suggestion, certain): the dashed spelling of an underscore option is certain."""
+    table = ctx.table
+    dashed = "--" + spelled.lstrip("-").replace("_", "-")
+    if dashed != spelled:
+        if dashed in table.by_string:
+            return dashed, True
+        matches = table.prefix_matches(dashed)
+        if len(matches) == 1:
+            return matches[0], True
+    close = difflib.get_close_matches(spelled, list(table.by_string), n=1, cutoff=0.75)
+    return (close[0] if close else None), False
+
+
+class UnknownOption(Rule):
+    """An option the launch's SGLang release does not have.
+
+    ## What it does
+    Reports a command-line option that is neither an option string nor a unique prefix of one in the
+    release's parser — typically a misspelling or the underscore spelling of a real option
+    (``--attention_backend``) — and, for ``Engine(...)``/``ServerArgs(...)``, a keyword that is not a
+    ``ServerArgs`` field.
+
+    ## Why it fails
+    SGLang's parser stops with ``error: unrecognized arguments: --attention_backend fa3`` (there are
+    no underscore aliases; sglang-semantics.md §7.3); ``ServerArgs(foo=1)`` raises ``TypeError``.
+
+    ## Example
+    ``python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --attention_backend fa3``
+
+    ## Fix safety
+    The underscore spelling of an existing option is fixed to its dashed spelling (safe: that is the
+    only option the text can mean). Other misspellings get a "did you mean" and no fix.
+
+    ## References
+    - sglang-semantics.md §7.3, §7.4
+    """
+
+    code = "SGL201"
+    name = "unknown-option"
+    summary = "an option that the launch's SGLang release does not have"
+    fixable = "sometimes"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --attention-backend fa3 --tp 2")]
+    INVALID = [
+        Example("--model-path Qwen/Qwen3-8B --attention_backend fa3",
+                fixed="--model-path Qwen/Qwen3-8B --attention-backend fa3"),
+        Example("--model-path Qwen/Qwen3-8B --atention-backend fa3"),
+    ]
+
+    def check(self, ctx: LaunchContext):
+        if ctx.launch.style == "kwargs":
+            fields = set(ctx.table.fields)
+            for kw in ctx.launch.kwargs:
+                if fields and kw.name not in fields:
+                    close = difflib.get_close_matches(kw.name, sorted(fields), n=1, cutoff=0.75)
+                    hint = f"; did you mean {close[0]!r}?" if close else ""
+                    yield self.diagnostic(f"{kw.name!r} is not a ServerArgs field in SGLang {ctx.table.version}: "
+                                          f"ServerArgs/Engine raise TypeError{hint}",
+                                          kw.name_span or kw.where, ctx, key=f"kw:{kw.name}")
+            return
+        for p in _problems(ctx, "unknown-option"):
+            spelled = p.token.raw[:p.range[1]] if p.range else p.token.raw
+            suggestion, certain = _suggest(ctx, spelled)
+            fix = None
+            span = p.token.span_of(0, len(spelled))
+            if certain and span is not None:
+                fix = Fix(SAFE, f"Write {suggestion}", [Edit(span, suggestion)])
+            hint = f"; did you mean {suggestion}?" if suggestion else ""
+            why = " (SGLang has no underscore spellings)" if "_" in spelled and certain else ""
+            yield self.diagnostic(f"unknown option {spelled}{why}: SGLang {ctx.table.version}'s parser stops with "
+                                  f"'unrecognized arguments'{hint}", p.token.location(0, len(spelled)), ctx, fix,
+                                  key=f"opt:{spelled}")
+
+
+class AmbiguousOption(Rule):
+    """A prefix that matches several options of the release.
+
+    ## What it does
+    Reports an abbreviated option that is a prefix of more than one option string, such as
+    ``--attention`` (``--attention-backend`` and ``--attention-context-parallel-size``) or ``--pp``.
+
+    ## Why it fails
+    argparse accepts unique prefixes only: ``error: ambiguous option: --attention could match
+    --attention-backend, --attention-context-parallel-size``. A prefix that is unique in one release
+    can become ambiguous in the next when an option is added.
+
+    ## Fix safety
+    No fix: the linter cannot know which option was meant. Write the option in full.
+    """
+
+    code = "SGL202"
+    name = "ambiguous-option"
+    summary = "an abbreviated option that matches several options"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --attention-b fa3")]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --attention fa3")]
+
+    def check(self, ctx: LaunchContext):
+        for p in _problems(ctx, "ambiguous-option"):
+            spelled = p.token.raw.partition("=")[0]
+            yield self.diagnostic(f"ambiguous option {spelled}: it could be {', '.join(p.candidates)} in SGLang "
+                                  f"{ctx.table.version}; write the option in full", p.token.location(0, len(spelled)),
+                                  ctx, key=f"opt:{spelled}")
+
+
+class InvalidChoice(Rule):
+    """A value outside the option's choices.
+
+    ## What it does
+    Reports a value that argparse rejects because it is not one of the option's ``choices`` in the
+    launch's release — compared case-sensitively (``--attention-backend FA4``), and including
+    backends a release removed (``cutlass_mla`` from 0.5.20).
+
+    ## Why it fails
+    ``error: argument --attention-backend: invalid choice: 'FA4' (choose from ...)``.
+
+    ## Fix safety
+    When the value differs from one choice only by case, the fix writes that choice (safe).
+    """
+
+    code = "SGL203"
+    name = "invalid-choice"
+    summary = "a value outside the option's choices"
+    fixable = "sometimes"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --attention-backend fa3")]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --attention-backend FA3",
+                       fixed="--model-path Qwen/Qwen3-8B --attention-backend fa3")]
+
+    def check(self, ctx: LaunchContext):
+        if ctx.launch.style != "cli":
+            return
+        for s in ctx.parsed.settings:
+            opt = ctx.table.by_dest.get(s.dest)
+            if opt is None or not opt.choices or not isinstance(s.value, str) or s.flag is None:
+                continue
+            if s.value in opt.choices:
+                continue
+            same_case = [c for c in opt.choices if c.lower() == s.value.lower()]
+            fix = None
+            span = s.value_span()
+            if len(same_case) == 1 and span is not None:
+                fix = Fix(SAFE, f"Write {same_case[0]}", [Edit(span, same_case[0])])
+            hint = f"; did you mean {same_case[0]!r}?" if same_case else ""
+            yield self.diagnostic(f"invalid choice {s.value!r} for {opt.primary} in SGLang {ctx.table.version} (choose "
+                                  f"from {', '.join(opt.choices)}){hint}", s.value_location(), ctx, fix,
+                                  key=f"choice:{s.dest}")
+
+
+class UnexpectedValue(Rule):
+    """A value given to a store-true flag, or a word the parser cannot place.
+
+    ## What it does
+    Reports ``--enable-deterministic-inference=true`` and ``--enable-deterministic-inference true``:
+    boolean options are store-true flags that take no value. Also any other stray word among the
+    server arguments (SGLang's parser has no positional arguments).
+
+    ## Why it fails
+    ``error: argument --enable-deterministic-inference: ignored explicit argument 'true'`` or
+    ``error: unrecognized arguments: true`` — the server does not start.
+
+    ## Fix safety
+    ``--flag=true`` (or ``=1``/``yes``) is fixed to ``--flag`` — unsafe, because it turns the flag on
+    where SGLang currently refuses to start. ``=false`` gets no fix: the right edit is to delete the
+    flag, which the linter leaves to you.
+    """
+
+    code = "SGL204"
+    name = "unexpected-value"
+    summary = "a value given to a store-true flag, or a stray word"
+    fixable = "sometimes"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --enable-deterministic-inference")]
+    INVALID = [
+        Example("--model-path Qwen/Qwen3-8B --enable-metrics=true", fixed="--model-path Qwen/Qwen3-8B --enable-metrics"),
+        Example("--model-path Qwen/Qwen3-8B --enable-metrics true"),
+    ]
+
+    def check(self, ctx: LaunchContext):
+        for p in _problems(ctx, "unexpected-value"):
+            flag = p.token.raw[:p.range[0]]
+            value = p.token.raw[p.range[0] + 1:]
+            fix = None
+            span = p.token.span_of(p.range[0], p.range[1])
+            if value in _TRUE and span is not None:
+                fix = Fix(UNSAFE, f"Write {flag} without a value", [Edit(span, "")])
+            yield self.diagnostic(f"{p.option.primary} is a flag and takes no value: SGLang's parser stops with "
+                                  f"'ignored explicit argument {value!r}'", p.token.location(), ctx, fix,
+                                  key=f"value:{p.option.dest}")
+        previous = {id(s.flag): s for s in ctx.parsed.settings if s.flag is not None}
+        for p in _problems(ctx, "unrecognized-argument"):
+            words = [t for t in ctx.launch.args]
+            idx = next((i for i, t in enumerate(words) if t is p.token), -1)
+            before = words[idx - 1] if idx > 0 else None
+            setting = previous.get(id(before)) if before is not None else None
+            if setting is not None and setting.value is True:
+                opt = ctx.table.by_dest.get(setting.dest)
+                msg = (f"{opt.primary if opt else setting.spelled} is a flag and takes no value: SGLang's parser stops "
+                       f"with 'unrecognized arguments: {p.token.raw}'")
+            else:
+                msg = f"stray argument {p.token.raw!r}: SGLang's parser takes no positional arguments and stops"
+            yield self.diagnostic(msg, p.token.location(), ctx, key=f"stray:{p.token.raw}")
+
+
+class MissingValue(Rule):
+    """An option that needs a value, at the end of the command or followed by another option.
+
+    ## What it does
+    Reports ``--model-path`` with nothing after it, ``--attention-backend --tp 2``, and a launch
+    without the one required option, ``--model-path`` (or ``--model``, or ``sglang serve MODEL``).
+
+    ## Why it fails
+    ``error: argument --attention-backend: expected one argument``.
+
+    ## Fix safety
+    No fix.
+    """
+
+    code = "SGL205"
+    name = "missing-value"
+    summary = "an option that needs a value has none"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --tp 2")]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --tp")]
+
+    def check(self, ctx: LaunchContext):
+        for p in _problems(ctx, "missing-value"):
+            yield self.diagnostic(f"{p.option.primary} needs a value: SGLang's parser stops with 'expected one "
+                                  "argument'", p.token.location(), ctx, key=f"missing:{p.option.dest}")
+        for p in _problems(ctx, "missing-required"):
+            yield self.diagnostic(f"{p.option.primary} is required: SGLang's parser stops with 'the following "
+                                  f"arguments are required: {'/'.join(p.option.option_strings)}'", ctx.launch.span,
+                                  ctx, key=f"required:{p.option.dest}")
+
+
+class ConfigEqualsIgnored(Rule):
+    """``--config=file.yaml`` is silently ignored.
+
+    ## What it does
+    Reports ``--config=FILE``. SGLang merges a YAML config only when the exact token ``--config`` is
+    in argv (``if "--config" in argv``, 0.5.18 ``server_args.py:9785``); with ``=``, argparse stores the
+    value and ``from_cli_args`` drops it, so every setting in the file is ignored without a word.
+
+    ## Why it fails
+    The server starts without the file's settings.
+
+    ## Fix safety
+    In a command string the fix writes ``--config FILE`` (safe: it is what the text asks for). In
+    an argv list it cannot split the item, so no fix.
+    """
+
+    code = "SGL206"
+    name = "config-equals-ignored"
+    summary = "--config=FILE is silently ignored; only --config FILE is read"
+    fixable = "sometimes"
+    VALID = [Example("--config serve.yaml")]
+    INVALID = [Example("--config=serve.yaml", fixed="--config serve.yaml")]
+
+    def check(self, ctx: LaunchContext):
+        if ctx.launch.style != "cli":
+            return
+        for s in ctx.parsed.all("config"):
+            if s.flag is None or s.value_token is not s.flag:
+                continue
+            raw = s.flag.raw
+            eq = raw.find("=")
+            fix = None
+            whole = s.flag.span_of()
+            eq_span = s.flag.span_of(eq, eq + 1)
+            if whole is not None and eq_span is not None and _in_string(whole):
+                fix = Fix(SAFE, "Write --config FILE", [Edit(eq_span, " ")])
+            yield self.diagnostic(f"{raw} is ignored: SGLang reads a config file only from the separate token "
+                                  "--config FILE", s.flag.location(), ctx, fix, key="config")
+
+
+class RepeatedOption(Rule):
+    """The same option twice with different values.
+
+    ## What it does
+    Warns when an option is given more than once with different values (also through aliases and
+    abbreviations: ``--tp 4 … --tensor-parallel-size 8``).
+
+    ## Why it fails
+    It does not fail: argparse keeps the last value. But one of the two was written for a reason,
+    and a reader of the file cannot tell which wins.
+
+    ## Fix safety
+    No fix.
+    """
+
+    code = "SGL207"
+    name = "repeated-option"
+    severity = "warning"
+    summary = "the same option twice with different values (the last one wins)"
+    VALID = [Example("--tp 8 --tp 8")]
+    INVALID = [Example("--tp 4 --tensor-parallel-size 8")]
+
+    def check(self, ctx: LaunchContext):
+        if ctx.launch.style != "cli":
+            return
+        seen: dict[str, list] = {}
+        for s in ctx.parsed.settings:
+            if s.flag is not None:
+                seen.setdefault(s.dest, []).append(s)
+        for dest, settings in seen.items():
+            values = {repr(s.value) for s in settings}
+            if len(settings) < 2 or len(values) < 2:
+                continue
+            last = settings[-1]
+            for s in settings[:-1]:
+                yield self.diagnostic(f"{s.spelled} {_show(s.value)} is overridden by {last.spelled} {_show(last.value)} "
+                                      f"later in the command (the last one wins)", s.option_location(), ctx,
+                                      key=f"repeat:{dest}")
+
+
+def _show(value) -> str:
+    return value if isinstance(value, str) else "" if value is True else repr(value)

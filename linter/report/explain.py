@@ -9,6 +9,7 @@ from pathlib import Path
 from linter.launch import UNKNOWN
 from linter.rules.deterministic import analyse
 from linter.sglang.decision import HYPOTHETICAL, Hardware, deterministic, evaluate
+from linter.sglang.gates import effective, load_gates, startup_gates
 
 
 def _value(v) -> str:
@@ -56,17 +57,26 @@ def render(results: dict[Path, object], line: int | None) -> str:
                     out.append(f"  {dest}: {_value(s.value)} (written as {s.spelled})")
             for p in ctx.parsed.problems:
                 out.append(f"  parser:    {p.message}")
-            if on is True and not ctx.model.skip_checks:
+            if not ctx.model.skip_checks:
                 hws = [(t.name, t.hardware(ctx.assumed_cuda)) for t in ctx.known_targets]
                 if ctx.has_unknown_target:
                     hws += [(f"if {h.label}", Hardware(h.label, h.cuda, h.major, ctx.assumed_cuda)) for h in HYPOTHETICAL]
                 for name, hw in hws:
-                    o = evaluate(ctx.parsed, ctx.table, m.architecture, m.dsa, hw)
-                    if o is None:
-                        out.append(f"  on {name}: depends on a value that is not known")
-                    else:
-                        verdict = f"error {o.error}: {o.message}" if o.error else "accepted"
-                        out.append(f"  on {name}: attention backend {o.backend} (chosen by {o.chosen_by}) -> {verdict}")
+                    o = evaluate(ctx.parsed, ctx.table, m.architecture, m.dsa, hw) if on is True else None
+                    if o is not None and o.error:
+                        out.append(f"  on {name}: attention backend {o.backend} (chosen by {o.chosen_by}) -> "
+                                   f"refused at start-up (error {o.error}): {o.message}")
+                        continue
+                    b = effective(ctx.parsed, m.architecture, m.dsa, hw, o)
+                    if b is None:
+                        out.append(f"  on {name}: the backend depends on a value that is not known")
+                        continue
+                    gate = startup_gates(ctx.parsed, ctx.table, b, hw) or load_gates(ctx.parsed, b, m.architecture, hw)
+                    verdict = "accepted" if gate is None else (
+                        f"{'asserts at model load' if gate.at_load else 'refused at start-up'} ({gate.gate}): "
+                        f"{gate.message}")
+                    out.append(f"  on {name}: attention backend {b.attention} (chosen by {b.chosen_by}; prefill "
+                               f"{b.prefill}, decode {b.decode}) -> {verdict}")
             analyse(ctx)
             out.append("")
     if not out:

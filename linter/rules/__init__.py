@@ -9,6 +9,7 @@ from linter.rules.deterministic import (
     Fa4DeterministicMlaNeedsSm100,
     UnverifiableLaunch,
 )
+from linter.rules.gates import GATE_RULES
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
 from linter.rules.options import (
     AmbiguousOption,
@@ -25,6 +26,7 @@ LAUNCH_RULES: list[type[Rule]] = [
     Fa4DeterministicMlaNeedsSm100,
     DeterministicMlaBackend,
     DeterministicBackend,
+    *GATE_RULES,
     UnverifiableLaunch,
     UnknownOption,
     AmbiguousOption,
@@ -56,3 +58,11 @@ def expand_selector(selector: str) -> set[str] | None:
         return {rule.code}
     matched = {c for c in BY_CODE if c.startswith(key.upper())} if key.upper().startswith("SGL") else set()
     return matched or None
+
+
+def markdown_table() -> str:
+    """The README's rule table, made from the rules themselves (code, name, summary, fix)."""
+    rows = ["| code | name | severity | fix | what |", "|---|---|---|---|---|"]
+    for rule in ALL_RULES:
+        rows.append(f"| {rule.code} | {rule.name} | {rule.severity} | {rule.fixable} | {rule.summary} |")
+    return "\n".join(rows) + "\n"

@@ -1,0 +1,315 @@
+"""Attention backend × GPU gates: SGL104–SGL111.
+
+Each runs SGLang's resolution for every declared target GPU (``linter.sglang.gates``), in SGLang's
+order: a target that already fails a start-up check of SGL101–SGL103 gets nothing here (SGLang
+stops there first), then the first server-args gate that fails, then — if SGLang would start — the
+asserts it hits when the model loads. Gates are reported only for declared, known targets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from linter.gpus.targets import Target
+from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule
+from linter.rules.deterministic import _is_word_in_string, analyse
+from linter.sglang.gates import GateFailure, effective, load_gates, startup_gates, uses_mla
+from linter.source import Edit, Span
+
+
+@dataclass
+class _Hit:
+    target: Target
+    failure: GateFailure
+
+
+def gate_failures(ctx: LaunchContext) -> list[_Hit]:
+    """Per known target, the first gate SGLang fails on (after the deterministic checks)."""
+    cached = getattr(ctx, "_gate_hits", None)
+    if cached is not None:
+        return cached
+    hits: list[_Hit] = []
+    det = analyse(ctx)
+    startup_by_target = {id(t): o for t, o in det.known} if det is not None else {}
+    if ctx.model.skip_checks:
+        ctx._gate_hits = hits  # type: ignore[attr-defined]
+        return hits
+    for target in ctx.known_targets:
+        hw = target.hardware(ctx.assumed_cuda)
+        startup = startup_by_target.get(id(target))
+        if det is not None and startup is None:
+            continue  # deterministic, but its outcome depends on something unknown
+        if startup is not None and startup.error:
+            continue
+        b = effective(ctx.parsed, ctx.model.architecture, ctx.model.dsa, hw, startup)
+        if b is None:
+            continue
+        failure = startup_gates(ctx.parsed, ctx.table, b, hw) or load_gates(ctx.parsed, b, ctx.model.architecture, hw)
+        if failure is not None:
+            hits.append(_Hit(target, failure))
+    ctx._gate_hits = hits  # type: ignore[attr-defined]
+    return hits
+
+
+def _replacement(ctx: LaunchContext, failing: list[Target], backend: str) -> str | None:
+    """A backend every declared target runs, for the backends the linter knows how to replace."""
+    if backend not in ("fa3", "trtllm_mla"):
+        return None
+    mla = uses_mla(ctx.model.architecture)
+    if mla is None:
+        return None
+    hws = [t.hardware(ctx.assumed_cuda) for t in ctx.known_targets]
+    if backend == "trtllm_mla" and all(h.sm90 for h in hws):
+        return "fa3"
+    return "triton" if mla else "flashinfer"
+
+
+class _GateRule(Rule):
+    gate = ""
+
+    def check(self, ctx: LaunchContext):
+        hits = [h for h in gate_failures(ctx) if h.failure.gate == self.code]
+        if not hits:
+            return
+        by_dest: dict[object, list[_Hit]] = {}
+        for h in hits:
+            by_dest.setdefault(h.failure.dest, []).append(h)
+        for dest, group in by_dest.items():
+            f = group[0].failure
+            targets = [h.target for h in group]
+            setting = ctx.parsed.get(dest) if dest else None
+            fix = None
+            if setting is not None:
+                loc = setting.value_location() if setting.kwarg is None or setting.value_text is not None \
+                    else setting.option_location()
+                replacement = _replacement(ctx, targets, f.backend or "")
+                span = setting.value_span()
+                if replacement and span is not None:
+                    every = len(group) == len(ctx.targets) and not ctx.has_unknown_target
+                    fix = Fix(SAFE if every else UNSAFE, f"Use {replacement}", [Edit(span, replacement)])
+            else:
+                det = analyse(ctx)
+                loc = det.det.option_location() if det is not None and det.det is not None else ctx.launch.span
+                replacement = _replacement(ctx, targets, f.backend or "")
+                flag = det.det.flag if det is not None and det.det is not None else None
+                span = flag.span_of() if flag is not None else None
+                if replacement and span is not None and _is_word_in_string(span):
+                    fix = Fix(UNSAFE, f"Add --attention-backend {replacement}",
+                              [Edit(Span(span.source, span.end, span.end), f" --attention-backend {replacement}")])
+            what = (f"SGLang {ctx.table.version} starts, then asserts when the model loads"
+                    if f.at_load else f"SGLang {ctx.table.version} refuses to start")
+            chosen = "" if setting is not None else f" (the {f.backend} SGLang picks for this launch)"
+            subject = f"{f.backend}{chosen}" if f.backend else self.subject(ctx, dest)
+            msg = (f"{subject} does not run on {', '.join(t.label for t in targets)}: {what}; "
+                   f"it runs on {f.passes}")
+            notes = [f"SGLang says: \"{f.message}\""] + [f"target {t.describe()}" for t in targets]
+            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes)
+
+    def subject(self, ctx: LaunchContext, dest) -> str:
+        s = ctx.parsed.get(dest) if dest else None
+        opt = ctx.table.by_dest.get(dest) if dest else None
+        if s is None or opt is None:
+            return "this option"
+        return f"{opt.primary} {s.value}" if isinstance(s.value, str) else opt.primary
+
+
+class Fa3UnsupportedGpu(_GateRule):
+    """``fa3`` on a GPU its kernels assert against when the model loads.
+
+    ## What it does
+    Reports the fa3 attention backend — written by the user, or SGLang's deterministic default on a
+    GPU that is neither SM100 nor SM120 — on an NVIDIA GPU whose compute-capability major is neither 8
+    nor 9 (Blackwell and Thor included), or on SM8x (A100, A10, L40S, RTX 4090) with an MLA model
+    (SGLang's wider MLA list: DeepSeek, Kimi-K2 and K2.5, GLM-4.7-Flash, MiniCPM3 …).
+
+    ## Why it fails
+    SGLang starts, then asserts in the model runner (``attention_registry.py:209-221``):
+    "FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend
+    flashinfer`." — minutes after the launch, once the weights are loaded.
+
+    ## Example
+    Deterministic DeepSeek-V3 with no backend on A100: SGLang fills ``fa3`` and the model load fails.
+
+    ## Fix safety
+    A written ``fa3`` is replaced by ``triton`` for MLA models and ``flashinfer`` otherwise — safe when
+    fa3 fails on every target, unsafe otherwise. Where SGLang chose fa3 itself, the fix adds
+    ``--attention-backend triton`` after the deterministic option when that is a word of a command
+    string (unsafe: it changes a choice SGLang made).
+
+    ## References
+    - sglang-semantics.md §4.3, §8 item 24; field-notes.md Part 2 §C
+    """
+
+    code = "SGL104"
+    name = "fa3-unsupported-gpu"
+    summary = "fa3 on a GPU its kernels assert against when the model loads"
+    fixable = "sometimes"
+    VALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa3", ("H100",)),
+             Example("--model-path Qwen/Qwen3-8B --attention-backend fa3", ("A100",))]
+    INVALID = [
+        Example("--model-path Qwen/Qwen3-8B --attention-backend fa3", ("B200",),
+                "--model-path Qwen/Qwen3-8B --attention-backend flashinfer"),
+        Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa3", ("A100",),
+                "--model-path deepseek-ai/DeepSeek-V3 --attention-backend triton"),
+        Example("--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference", ("A100",),
+                "--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference --attention-backend triton"),
+    ]
+
+
+class TrtllmMlaNeedsBlackwell(_GateRule):
+    """``trtllm_mla`` off Blackwell.
+
+    ## What it does
+    Reports ``--attention-backend trtllm_mla`` (or ``--decode-attention-backend trtllm_mla``) on a GPU
+    that is not Blackwell (compute-capability major 10, 11 or 12 with torch for CUDA 12.8+).
+
+    ## Why it fails
+    SGLang refuses to start (``overrides.py:2209-2226``): "TRTLLM MLA backend is only supported on
+    Blackwell GPUs (SM100/SM12x). Please use a different backend."
+
+    ## Fix safety
+    Replaced by ``fa3`` when every target is SM90, else ``triton``; safe when it fails on every target.
+    """
+
+    code = "SGL105"
+    name = "trtllm-mla-needs-blackwell"
+    summary = "trtllm_mla runs only on Blackwell GPUs"
+    fixable = "sometimes"
+    VALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend trtllm_mla", ("B200",))]
+    INVALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend trtllm_mla", ("H100",),
+                       "--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa3")]
+
+
+class TokenspeedMlaNeedsBlackwell(_GateRule):
+    """``tokenspeed_mla`` off Blackwell.
+
+    ## What it does
+    Reports the ``tokenspeed_mla`` backend on a GPU that is not Blackwell (major 10, 11 or 12).
+
+    ## Why it fails
+    SGLang refuses to start (``overrides.py:2227-2238``): "tokenspeed_mla backend is only supported
+    on Blackwell GPUs (SM100/SM12x)."
+
+    ## Fix safety
+    No fix.
+    """
+
+    code = "SGL106"
+    name = "tokenspeed-mla-needs-blackwell"
+    summary = "tokenspeed_mla runs only on Blackwell GPUs"
+    VALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3",
+                     ("B200",))]
+    INVALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3",
+                       ("H100",))]
+
+
+class CutedslMlaNeedsSm100(_GateRule):
+    """``cutedsl_mla`` as a prefill backend, or off SM100.
+
+    ## What it does
+    Reports ``cutedsl_mla`` given as the prefill backend, or on a GPU whose major is not 10.
+
+    ## Why it fails
+    SGLang refuses to start (``overrides.py:2254-2284``): "CuteDSL MLA only supports decoding for now"
+    / "CuteDSL MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend."
+
+    ## Fix safety
+    No fix.
+    """
+
+    code = "SGL107"
+    name = "cutedsl-mla-needs-sm100"
+    summary = "cutedsl_mla is decode-only and runs only on SM100"
+    VALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --decode-attention-backend cutedsl_mla", ("B200",))]
+    INVALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --decode-attention-backend cutedsl_mla", ("RTX 5090",))]
+
+
+class TrtllmMhaGpu(_GateRule):
+    """``trtllm_mha`` for prefill or decode on a GPU it does not support.
+
+    ## What it does
+    Reports ``trtllm_mha`` as the prefill backend off SM100 (0.5.18) or off SM90/SM100/SM120 (0.5.19+),
+    and as the decode backend off SM90/SM100/SM120.
+
+    ## Why it fails
+    SGLang refuses to start (0.5.18 ``server_args.py:6015-6025``): "TRTLLM MHA backend for prefill is
+    only supported on Blackwell GPUs (SM100). Please use a different prefill backend." / "TRTLLM MHA
+    backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and (SM120) GPUs."
+
+    ## Fix safety
+    No fix.
+    """
+
+    code = "SGL108"
+    name = "trtllm-mha-gpu"
+    summary = "trtllm_mha runs only on some GPUs (per release and phase)"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --attention-backend trtllm_mha", ("B200",))]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --attention-backend trtllm_mha", ("A100",))]
+
+
+class KvCacheDtypeGpu(_GateRule):
+    """``--kv-cache-dtype mxfp8`` or ``nvfp4`` on a GPU without the kernels.
+
+    ## What it does
+    Reports ``--kv-cache-dtype mxfp8`` off Blackwell and ``--kv-cache-dtype nvfp4`` off SM100/SM120.
+
+    ## Why it fails
+    SGLang refuses to start (0.5.18 ``server_args.py:6055-6083``): "--kv-cache-dtype mxfp8 requires an
+    SM100+ (Blackwell) GPU …" / "--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120. Use
+    --kv-cache-dtype=fp4_mx_block16 for the block-size-16 FP4 recipe."
+
+    ## Fix safety
+    No fix: another KV-cache format changes memory and accuracy.
+    """
+
+    code = "SGL109"
+    name = "kv-cache-dtype-gpu"
+    summary = "--kv-cache-dtype mxfp8/nvfp4 needs a Blackwell GPU"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --kv-cache-dtype fp8_e4m3", ("H100",))]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --kv-cache-dtype nvfp4", ("H100",))]
+
+
+class Nvfp4OnlineNeedsSm100(_GateRule):
+    """``--quantization nvfp4_online`` off SM100/SM103.
+
+    ## What it does
+    Reports online NVFP4 quantization on a GPU whose major is not 10.
+
+    ## Why it fails
+    SGLang refuses to start (``overrides.py:2466-2470``): "--quantization nvfp4_online is supported
+    only on NVIDIA Blackwell SM100/SM103 GPUs."
+
+    ## Fix safety
+    No fix.
+    """
+
+    code = "SGL110"
+    name = "nvfp4-online-needs-sm100"
+    summary = "--quantization nvfp4_online runs only on SM100/SM103"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --quantization nvfp4_online", ("B300",))]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --quantization nvfp4_online", ("RTX PRO 6000 Blackwell",))]
+
+
+class Fp4IndexerGpu(_GateRule):
+    """``--enable-deepseek-v4-fp4-indexer`` off SM100/SM120.
+
+    ## What it does
+    Reports the DeepSeek-V4 FP4 indexer on a GPU whose major is neither 10 nor 12.
+
+    ## Why it fails
+    SGLang refuses to start (0.5.18 ``server_args.py:8091-8097``): "--enable-deepseek-v4-fp4-indexer
+    requires SM100 or SM120 GPUs with DeepGEMM FP4 indexer support."
+
+    ## Fix safety
+    No fix.
+    """
+
+    code = "SGL111"
+    name = "fp4-indexer-gpu"
+    summary = "--enable-deepseek-v4-fp4-indexer runs only on SM100/SM120"
+    VALID = [Example("--model-path deepseek-ai/DeepSeek-V4-Flash --enable-deepseek-v4-fp4-indexer", ("B200",))]
+    INVALID = [Example("--model-path deepseek-ai/DeepSeek-V4-Flash --enable-deepseek-v4-fp4-indexer", ("H200",))]
+
+
+GATE_RULES = [Fa3UnsupportedGpu, TrtllmMlaNeedsBlackwell, TokenspeedMlaNeedsBlackwell, CutedslMlaNeedsSm100,
+              TrtllmMhaGpu, KvCacheDtypeGpu, Nvfp4OnlineNeedsSm100, Fp4IndexerGpu]

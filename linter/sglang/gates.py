@@ -1,0 +1,213 @@
+"""The effective attention backends of a launch on one GPU, and SGLang's hardware gates on them.
+
+Effective backend (sglang-semantics.md §1, §3.3, §4.2; 0.5.18 ``server_args.py`` and
+``arg_groups/overrides.py``): the user's ``--attention-backend``; else the model-family declaration
+(DSA → ``dsa``; the DeepSeek-V3 family on SM100 → ``trtllm_mla``; only when no backend option is
+given); else, with deterministic inference on, SGLang's deterministic fill; else
+``_get_default_attn_backend`` (0.5.18 ``server_args.py:5870-5942``). Then ``_attention_backend_default``
+(``overrides.py:2112-2126``): equal ``--prefill-/--decode-attention-backend`` replace it, and each phase
+uses its own option or inherits ``attention_backend`` (``attention_backends_of``, ``overrides.py:277-291``).
+
+Gates, each with SGLang's own message (sglang-semantics.md §4.3 and §8):
+
+* start-up (``ServerArgs`` post-init, after the deterministic checks): ``trtllm_mla`` off Blackwell,
+  ``tokenspeed_mla`` off Blackwell or without an fp8_e4m3 KV cache, ``cutedsl_mla`` as prefill or off
+  SM100, ``trtllm_mha`` prefill/decode off their GPUs (per release), ``--kv-cache-dtype mxfp8`` off
+  Blackwell, ``--kv-cache-dtype nvfp4`` off SM100/SM120, ``--quantization nvfp4_online`` off SM100,
+  ``--enable-deepseek-v4-fp4-indexer`` off SM100/SM120;
+* model load (``python/sglang/srt/layers/attention/attention_registry.py:209-221``): ``fa3`` asserts
+  ``(major == 8 and not use_mla) or major == 9``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from linter.launch import UNKNOWN
+from linter.sglang.decision import Hardware, Outcome, any_backend_option, semantics
+from linter.sglang.options import OptionTable, ParsedArgs, Setting, version_tuple
+
+
+@dataclass(frozen=True)
+class Backends:
+    """The backends SGLang runs on one GPU; ``chosen_by`` is ``user``, ``model``, ``sglang`` (the
+    deterministic fill) or ``default`` (``_get_default_attn_backend``)."""
+
+    attention: str
+    prefill: str
+    decode: str
+    chosen_by: str
+
+
+def uses_mla(architecture: str | None) -> bool | None:
+    """SGLang's wider MLA list (``use_mla_backend``); None when the architecture is unknown."""
+    if architecture is None:
+        return None
+    return architecture in semantics()["mla_architectures"]["value"]
+
+
+def default_backend(architecture: str | None, hw: Hardware) -> str | None:
+    """``_get_default_attn_backend`` for a model without special-casing (None when it depends on
+    something unknown, e.g. the KV-head count on ROCm)."""
+    mla = uses_mla(architecture)
+    if mla is None:
+        return None
+    if mla:
+        if hw.cuda and hw.major == 9 and hw.cuda_build >= (12, 3):
+            return "fa3"
+        if hw.sm100:
+            return "flashinfer"
+        if not hw.cuda:
+            return None  # aiter or triton by KV heads per TP rank
+        return "triton"
+    if hw.cuda and hw.major == 9 and hw.cuda_build >= (12, 3):
+        return "fa3"
+    if hw.sm100:
+        return "trtllm_mha"
+    if not hw.cuda:
+        return "aiter"
+    return "flashinfer"
+
+
+def _str(setting: Setting | None) -> str | None | object:
+    if setting is None:
+        return None
+    return setting.value if isinstance(setting.value, str) else UNKNOWN
+
+
+def effective(parsed: ParsedArgs, architecture: str | None, dsa: bool, hw: Hardware,
+              startup: Outcome | None) -> Backends | None:
+    """The backends on ``hw``; ``startup`` is the deterministic outcome (None when not deterministic)."""
+    user = _str(parsed.get("attention_backend"))
+    pre = _str(parsed.get("prefill_attention_backend"))
+    dec = _str(parsed.get("decode_attention_backend"))
+    if UNKNOWN in (user, pre, dec):
+        return None
+    if startup is not None:
+        attention, chosen = startup.backend, startup.chosen_by
+    elif user is not None:
+        attention, chosen = user, "user"
+    else:
+        family = semantics()["deepseek_family_override_architectures"]["value"]
+        attention, chosen = None, "default"
+        if not any_backend_option(parsed) and architecture in family:
+            if dsa:
+                attention, chosen = "dsa", "model"
+            elif hw.sm100:
+                attention, chosen = "trtllm_mla", "model"
+        if attention is None:
+            attention = default_backend(architecture, hw)
+            if attention is None and pre is None and dec is None:
+                return None
+    if pre is not None and pre == dec:
+        attention = pre
+    prefill = pre or attention
+    decode = dec or attention
+    if prefill is None or decode is None:
+        return None
+    return Backends(attention or prefill, prefill, decode, chosen)
+
+
+@dataclass(frozen=True)
+class GateFailure:
+    """``gate`` names the check (the rule code that reports it), ``dest`` the option to point at
+    (None when SGLang chose the value), ``message`` SGLang's text, ``passes`` the GPUs that pass,
+    ``at_load`` True for an assert when the model loads (SGLang starts first)."""
+
+    gate: str
+    dest: str | None
+    backend: str | None
+    message: str
+    passes: str
+    at_load: bool = False
+
+
+def _value(parsed: ParsedArgs, dest: str) -> object:
+    s = parsed.get(dest)
+    return None if s is None else s.value
+
+
+def startup_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardware) -> GateFailure | None:
+    """The first server-args gate that fails on ``hw`` (their order in ``__post_init__``)."""
+    kv = _value(parsed, "kv_cache_dtype")
+    kv = kv if isinstance(kv, str) else ("auto" if kv is None else None)
+    newer = table.version_tuple >= version_tuple("0.5.19")
+    user_dest = "attention_backend"
+
+    def dest_for(value: str, phase: str) -> str | None:
+        for d in ((f"{phase}_attention_backend", user_dest) if phase else (user_dest,)):
+            if _value(parsed, d) == value:
+                return d
+        return None
+
+    # trtllm_mha (0.5.18 server_args.py:6015-6025; git 001067ff/0.5.19+ allow SM90/SM120 for prefill)
+    if b.prefill == "trtllm_mha":
+        ok = (hw.sm90 or hw.sm100 or hw.sm120) if newer else hw.sm100
+        if not ok:
+            msg = ("TRTLLM MHA backend for prefill requires Hopper (SM90), Blackwell (SM100), or SM120 GPUs. Please use a "
+                   "different prefill backend." if newer else
+                   "TRTLLM MHA backend for prefill is only supported on Blackwell GPUs (SM100). Please use a different "
+                   "prefill backend.")
+            return GateFailure("SGL108", dest_for("trtllm_mha", "prefill"), "trtllm_mha", msg,
+                               "SM90, SM100/SM103, SM120" if newer else "SM100/SM103")
+    if b.decode == "trtllm_mha" and not (hw.sm90 or hw.sm100 or hw.sm120):
+        return GateFailure("SGL108", dest_for("trtllm_mha", "decode"), "trtllm_mha",
+                           "TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and "
+                           "(SM120) GPUs. Please use a different decode backend.", "SM90, SM100/SM103, SM120")
+    # trtllm_mla (overrides.py:2209-2226)
+    if "trtllm_mla" in (b.attention, b.decode):
+        if not hw.blackwell:
+            return GateFailure("SGL105", dest_for("trtllm_mla", "decode"), "trtllm_mla",
+                               "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a "
+                               "different backend.", "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
+    # tokenspeed_mla (overrides.py:2227-2238)
+    if "tokenspeed_mla" in (b.attention, b.decode, b.prefill):
+        if not hw.blackwell:
+            return GateFailure("SGL106", dest_for("tokenspeed_mla", "decode"), "tokenspeed_mla",
+                               "tokenspeed_mla backend is only supported on Blackwell GPUs (SM100/SM12x).",
+                               "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
+    # cutedsl_mla (overrides.py:2254-2284)
+    if "cutedsl_mla" in (b.attention, b.decode, b.prefill):
+        if _value(parsed, "prefill_attention_backend") == "cutedsl_mla":
+            return GateFailure("SGL107", "prefill_attention_backend", "cutedsl_mla",
+                               "CuteDSL MLA only supports decoding for now", "none (decode only)")
+        if not hw.sm100:
+            return GateFailure("SGL107", dest_for("cutedsl_mla", "decode"), "cutedsl_mla",
+                               "CuteDSL MLA backend is only supported on Blackwell GPUs (SM100). Please use a "
+                               "different backend.", "SM100/SM103 (CUDA 12.8+)")
+    # --kv-cache-dtype (server_args.py:6055-6083)
+    if kv == "mxfp8" and not hw.blackwell:
+        return GateFailure("SGL109", "kv_cache_dtype", None,
+                           "--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled operands used "
+                           "by the FA4 MXFP8 attention path.", "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
+    if kv == "nvfp4" and hw.cuda and not (hw.sm100 or hw.sm120):
+        return GateFailure("SGL109", "kv_cache_dtype", None,
+                           "--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120. Use --kv-cache-dtype=fp4_mx_block16 "
+                           "for the block-size-16 FP4 recipe.", "SM100/SM103, SM120/SM121 (CUDA 12.8+)")
+    # --quantization nvfp4_online (overrides.py:2466-2470)
+    if _value(parsed, "quantization") == "nvfp4_online" and not hw.sm100:
+        return GateFailure("SGL110", "quantization", None,
+                           "--quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs.",
+                           "SM100/SM103 (CUDA 12.8+)")
+    # --enable-deepseek-v4-fp4-indexer (server_args.py:8091-8097)
+    if _value(parsed, "enable_deepseek_v4_fp4_indexer") is True and not (hw.sm100 or hw.sm120):
+        return GateFailure("SGL111", "enable_deepseek_v4_fp4_indexer", None,
+                           "--enable-deepseek-v4-fp4-indexer requires SM100 or SM120 GPUs with DeepGEMM FP4 indexer "
+                           "support.", "SM100/SM103, SM120/SM121 (CUDA 12.8+)")
+    return None
+
+
+def load_gates(parsed: ParsedArgs, b: Backends, architecture: str | None, hw: Hardware) -> GateFailure | None:
+    """Asserts when the model loads: fa3 on NVIDIA needs SM90, or SM8x for non-MLA models
+    (``attention_registry.py:209-221``)."""
+    if "fa3" not in (b.prefill, b.decode) or not hw.cuda:
+        return None
+    mla = uses_mla(architecture)
+    ok = hw.major == 9 or (hw.major == 8 and mla is False)
+    if ok or (hw.major == 8 and mla is None):
+        return None
+    dest = next((d for d in ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
+                 if _value(parsed, d) == "fa3"), None)
+    return GateFailure("SGL104", dest, "fa3",
+                       "FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend "
+                       "flashinfer`.", "SM90" + ("" if mla else ", SM80/SM86/SM89"), at_load=True)

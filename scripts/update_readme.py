@@ -1,0 +1,29 @@
+"""Rewrite the rule table of README.md (between <!-- rules:start --> and <!-- rules:end -->) from
+the rules' own metadata, so README, ``--list-rules`` and the SARIF rule descriptions agree."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from linter.rules import markdown_table  # noqa: E402
+
+PATTERN = re.compile(r"(<!-- rules:start -->\n).*?(<!-- rules:end -->)", re.S)
+
+
+def main(argv: list[str] | None = None) -> int:
+    readme = ROOT / "README.md"
+    text = readme.read_text("utf-8")
+    new = PATTERN.sub(lambda m: m.group(1) + markdown_table() + m.group(2), text)
+    if new != text:
+        readme.write_text(new, "utf-8")
+        print("README.md: rule table updated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

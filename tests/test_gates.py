@@ -1,0 +1,101 @@
+"""Backends SGLang picks itself and the hardware gates (SGL103 implicit, SGL104–SGL111), per target."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import lint_json, run, write_tree
+
+
+def compose(args: str, targets: str | None, image: str = "lmsysorg/sglang:latest") -> str:
+    head = f"# lint-configs: target-gpu={targets}\n" if targets else ""
+    return f"{head}services:\n  s:\n    image: {image}\n    command: >\n      python3 -m sglang.launch_server {args}\n"
+
+
+@pytest.mark.parametrize("gpu", ["H100", "B200", "B300", "Jetson AGX Thor", "RTX PRO 6000 Blackwell", "A100",
+                                 "L40S", "MI300X"])
+def test_deepseek_v32_deterministic_without_backend_is_sgl103_on_every_gpu(tmp_path, capsys, gpu):
+    write_tree(tmp_path, {"compose.yaml": compose("--model-path deepseek-ai/DeepSeek-V3.2 "
+                                                  "--enable-deterministic-inference", gpu)})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [d["code"] for d in diags] == ["SGL103"]
+    assert "'dsa'" in diags[0]["message"] and diags[0]["fix"] is None
+    assert diags[0]["line"] == 6  # the option that turned deterministic inference on
+
+
+@pytest.mark.parametrize("gpu,codes", [
+    ("B200", ["SGL103"]),   # SGLang picks trtllm_mla on SM100, then rejects it (error A)
+    ("B300", ["SGL103"]),
+    ("H100", []),           # fa3 fill, fine on Hopper
+    ("A100", ["SGL104"]),   # fa3 fill asserts for MLA off SM90 at load
+    ("Jetson AGX Thor", ["SGL104"]),
+    ("RTX 5090", []),       # triton fill on SM120
+])
+def test_deepseek_v3_deterministic_without_backend(tmp_path, capsys, gpu, codes):
+    write_tree(tmp_path, {"compose.yaml": compose("--model-path deepseek-ai/DeepSeek-V3 --tp 8 "
+                                                  "--enable-deterministic-inference", gpu)})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [d["code"] for d in diags] == codes
+
+
+def test_same_launch_resolves_differently_per_target(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": compose("--model-path deepseek-ai/DeepSeek-V3 "
+                                                  "--enable-deterministic-inference", "H100, B200, A100")})
+    _, diags = lint_json(tmp_path, capsys)
+    assert sorted(d["code"] for d in diags) == ["SGL103", "SGL104"]
+    by_code = {d["code"]: d["message"] for d in diags}
+    assert "B200" in by_code["SGL103"] and "A100" in by_code["SGL104"] and "H100" not in by_code["SGL104"]
+
+
+def test_implicit_trtllm_mla_fix_adds_a_backend(tmp_path, capsys):
+    text = compose("--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference", "B200")
+    write_tree(tmp_path, {"compose.yaml": text})
+    run(tmp_path, capsys, "--fix", ".")
+    assert (tmp_path / "compose.yaml").read_text() == text  # unsafe: plain --fix leaves it
+    run(tmp_path, capsys, "--fix", "--unsafe-fixes", ".")
+    assert (tmp_path / "compose.yaml").read_text() == text.replace(
+        "--enable-deterministic-inference", "--enable-deterministic-inference --attention-backend triton")
+    assert lint_json(tmp_path, capsys) == (0, [])
+
+
+@pytest.mark.parametrize("args,gpu,code", [
+    ("--model-path Qwen/Qwen3-8B --attention-backend fa3", "B200", "SGL104"),
+    ("--model-path moonshotai/Kimi-K2.5 --attention-backend fa3", "A100", "SGL104"),  # wider MLA list
+    ("--model-path deepseek-ai/DeepSeek-V3 --attention-backend trtllm_mla", "H100", "SGL105"),
+    ("--model-path deepseek-ai/DeepSeek-V3 --decode-attention-backend trtllm_mla", "A100", "SGL105"),
+    ("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3", "H200",
+     "SGL106"),
+    ("--model-path deepseek-ai/DeepSeek-V3 --prefill-attention-backend cutedsl_mla", "B200", "SGL107"),
+    ("--model-path deepseek-ai/DeepSeek-V3 --attention-backend cutedsl_mla", "RTX PRO 6000 Blackwell", "SGL107"),
+    ("--model-path Qwen/Qwen3-8B --prefill-attention-backend trtllm_mha", "A100", "SGL108"),
+    ("--model-path Qwen/Qwen3-8B --kv-cache-dtype mxfp8", "H100", "SGL109"),
+    ("--model-path Qwen/Qwen3-8B --kv-cache-dtype nvfp4", "L40S", "SGL109"),
+    ("--model-path Qwen/Qwen3-8B --quantization nvfp4_online", "GB10", "SGL110"),
+    ("--model-path deepseek-ai/DeepSeek-V4-Flash --enable-deepseek-v4-fp4-indexer", "H100", "SGL111"),
+])
+def test_gates(tmp_path, capsys, args, gpu, code):
+    write_tree(tmp_path, {"compose.yaml": compose(args, gpu)})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [d["code"] for d in diags] == [code]
+    assert "runs on" in diags[0]["message"]
+
+
+def test_trtllm_mha_prefill_gate_follows_the_release(tmp_path, capsys):
+    args = "--model-path Qwen/Qwen3-8B --prefill-attention-backend trtllm_mha"
+    write_tree(tmp_path, {"a/compose.yaml": compose(args, "H100", "lmsysorg/sglang:v0.5.18-cu129"),
+                          "b/compose.yaml": compose(args, "H100", "lmsysorg/sglang:v0.5.23-cu129")})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["path"], d["code"]) for d in diags] == [("a/compose.yaml", "SGL108")]
+
+
+def test_gates_are_reported_only_for_declared_targets(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": compose("--model-path Qwen/Qwen3-8B --attention-backend fa3", None)})
+    assert lint_json(tmp_path, capsys) == (0, [])
+
+
+def test_startup_error_comes_first(tmp_path, capsys):
+    # fa4 + deterministic + DeepSeek on A100 fails error C at start-up; nothing else is reported.
+    write_tree(tmp_path, {"compose.yaml": compose("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
+                                                  "--enable-deterministic-inference --kv-cache-dtype mxfp8", "A100")})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [d["code"] for d in diags] == ["SGL101"]

@@ -1,6 +1,6 @@
 """Which files to lint, and in which format.
 
-Folders are walked with ``.gitignore`` files respected (pathspec, gitwildmatch) and the usual
+Folders are walked with ``.gitignore`` files respected (pathspec, gitignore rules) and the usual
 tool folders skipped (``.git``, ``.venv``, ``node_modules`` …, as ruff does), plus the configuration's
 ``exclude``/``extend-exclude`` globs. A file named on the command line is linted even when excluded,
 unless ``--force-exclude`` is given (pre-commit passes files one by one).
@@ -72,7 +72,7 @@ class _Ignore:
         import pathspec
 
         self.root = root
-        self.spec = pathspec.PathSpec.from_lines("gitwildmatch", lines)
+        self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
 
     def matches(self, path: Path, is_dir: bool) -> bool:
         try:

@@ -1,0 +1,28 @@
+"""The bundled examples/ tree (the README's first command) shows its failing launches with fixes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from tests.helpers import codes_at, lint_json, run
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def test_examples_report_the_failing_launches_with_fixes(tmp_path, capsys):
+    tree = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, tree)
+    code, diags = lint_json(tree, capsys)
+    assert code == 1
+    found = {(p, c) for p, _, c in codes_at(diags)}
+    assert ("inference/docker-compose.yml", "SGL101") in found
+    assert ("rl/docker-compose.rollout.yml", "SGL101") in found
+    assert ("bench/compose.yaml", "SGL901") in found
+    assert not any(p == "inference/compose.b200.yml" for p, _ in found)  # B200 runs it
+    fixes = {d["path"]: d["fix"]["edits"][0]["content"] for d in diags if d["fix"]}
+    assert fixes["inference/docker-compose.yml"] == "fa3"            # H100 (p5.48xlarge)
+    assert fixes["rl/docker-compose.rollout.yml"] == "triton"        # SM120
+    run(tree, capsys, "--fix", ".")
+    code, diags = lint_json(tree, capsys)
+    assert all(d["fix"] is None for d in diags)

@@ -51,6 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force-exclude", action="store_true",
                    help="apply excludes (configuration and .gitignore) to files named on the command line too")
     p.add_argument("--no-ignores", action="store_true", help="disregard '# lint-configs: ignore[...]' comments")
+    p.add_argument("--baseline", type=Path, default=None, metavar="FILE",
+                   help="report only findings that are not recorded in this baseline file")
+    p.add_argument("--write-baseline", type=Path, default=None, metavar="FILE",
+                   help="record the current findings in this baseline file and exit 0")
     p.add_argument("--explain", metavar="PATH[:LINE]", default=None,
                    help="show how each launch in PATH (at LINE) was resolved: release, model, targets, backend")
     p.add_argument("--show-rule", metavar="CODE", default=None, help="print a rule's documentation")
@@ -175,7 +179,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
             rel = path.resolve().relative_to(cfg.root).as_posix()
         except ValueError:
             return False
-        spec = pathspec.PathSpec.from_lines("gitwildmatch", cfg.exclude)
+        spec = pathspec.GitIgnoreSpec.from_lines(cfg.exclude)
         return spec.match_file(rel + "/" if is_dir else rel)
 
     results = {}
@@ -211,6 +215,18 @@ def _lint(args, configs, select, ignore, extend) -> int:
             d.notes.append(f"the fix was not applied: {reason}")
 
     diagnostics = sorted((d for r in results.values() for d in r.diagnostics), key=lambda d: d.sort_key())
+    if args.write_baseline or args.baseline:
+        from linter import baseline
+
+        try:
+            if args.write_baseline:
+                n = baseline.write(args.write_baseline, diagnostics)
+                print(f"lint-configs: recorded {n} finding{'s' if n != 1 else ''} in {args.write_baseline}",
+                      file=sys.stderr)
+                return 0
+            diagnostics = baseline.load(args.baseline).filter(diagnostics)
+        except baseline.BaselineError as exc:
+            raise UsageError(str(exc)) from None
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     stream = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
     try:

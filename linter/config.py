@@ -14,7 +14,7 @@ key or an unknown GPU name raises :class:`ConfigError` (the CLI exits 2).
 
 from __future__ import annotations
 
-import fnmatch
+import functools
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,14 +72,16 @@ class Config:
 
 
 def _glob_match(rel: str, pattern: str) -> bool:
-    pattern = pattern.lstrip("./") if pattern.startswith("./") else pattern
-    if fnmatch.fnmatchcase(rel, pattern):
-        return True
-    if pattern.endswith("/**") or pattern.endswith("/"):
-        return rel.startswith(pattern.rstrip("*").rstrip("/") + "/")
-    if "/" not in pattern:
-        return fnmatch.fnmatchcase(rel.rsplit("/", 1)[-1], pattern)
-    return False
+    """gitignore-style glob (as ruff's per-file settings): ``**/`` matches zero or more folders, a
+    pattern without ``/`` matches at any depth, ``dir/`` or ``dir/**`` everything below ``dir``."""
+    return _spec(pattern).match_file(rel)
+
+
+@functools.cache
+def _spec(pattern: str):
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines([pattern.removeprefix("./")])
 
 
 def _apply(s: Settings, table: dict) -> None:
@@ -122,6 +124,7 @@ def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
         elif key == "sglang-version":
             if not isinstance(value, str):
                 raise ConfigError(f"{k}: expected a version string such as \"0.5.18\", got {value!r}")
+            value = value.removeprefix("v")
             if value not in available_versions():
                 raise ConfigError(f"{k}: no option table for SGLang {value!r}; known releases: "
                                   f"{', '.join(available_versions())}")

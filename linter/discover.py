@@ -92,6 +92,8 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
                 continue
             if root.name == ".env" or root.name.endswith(".env"):
                 for sibling in sorted(root.parent.iterdir()):
+                    if force_exclude and (excluded(sibling, False) or _git_ignored(sibling)):
+                        continue
                     if sibling.suffix.lower() in _YAML_EXT and sibling not in seen:
                         seen.add(sibling)
                         yield Candidate(sibling, True)

@@ -108,6 +108,8 @@ class Engine:
                                                  Span(source, 0, 0)))
         result.related = list(extraction.related)
         found = directives.scan(source, extraction.comments)
+        # Values can be written in another file (a compose .env): its suppressions apply to them.
+        related_suppressions = [s for rel in extraction.related for s in directives.scan(rel).suppressions]
         diags: list[Diagnostic] = []
         for problem in extraction.problems:
             diags.append(self._meta(UnparseableFile, problem.message, problem.span))
@@ -124,7 +126,7 @@ class Engine:
         diags = _dedupe(diags)
         diags = self._select(diags, settings)
         if not self.options.no_ignores:
-            diags = self._suppress(diags, found.suppressions, settings)
+            diags = self._suppress(diags, found.suppressions, settings, related_suppressions)
         result.diagnostics.extend(diags)
         return result
 
@@ -190,11 +192,14 @@ class Engine:
         self._codes = codes
         return [d for d in diags if d.code in codes]
 
-    def _suppress(self, diags: list[Diagnostic], suppressions, settings: Settings) -> list[Diagnostic]:
+    def _suppress(self, diags: list[Diagnostic], suppressions, settings: Settings,
+                  related: list | None = None) -> list[Diagnostic]:
+        """Drop suppressed diagnostics; report unknown and unused suppressions of this file (SGL002).
+        ``related`` are suppressions in files this one reads (they are reported with those files)."""
         kept = []
         for d in diags:
             hit = None
-            for s in suppressions:
+            for s in list(suppressions) + list(related or []):
                 if d.code not in s.codes or d.code == "SGL002":
                     continue
                 same_file = s.span.source.path == d.span.source.path

@@ -128,6 +128,9 @@ class Token:
 
     text: MStr
     splat: bool = False
+    joinable: bool = False
+    """True when the token is an unquoted word of a string that is split on blanks (a compose command
+    string, a ``sh -c`` script, ``shlex.split``): text inserted after it becomes new words."""
 
     @property
     def value(self) -> str | None:

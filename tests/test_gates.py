@@ -99,3 +99,11 @@ def test_startup_error_comes_first(tmp_path, capsys):
                                                   "--enable-deterministic-inference --kv-cache-dtype mxfp8", "A100")})
     _, diags = lint_json(tmp_path, capsys)
     assert [d["code"] for d in diags] == ["SGL101"]
+
+
+def test_no_insertion_fix_into_a_list_item(tmp_path, capsys):
+    text = ("# lint-configs: target-gpu=B200\nservices:\n  s:\n    command: [\"python3\", \"-m\", \"sglang.launch_server\", "
+            "\"--model-path\", \"deepseek-ai/DeepSeek-V3\", \"--enable-deterministic-inference\"]\n")
+    write_tree(tmp_path, {"compose.yaml": text})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["code"], d["fix"]) for d in diags] == [("SGL103", None)]

@@ -46,18 +46,19 @@ def _split(s: MStr, operators: bool) -> list[list[Token]]:
     words: list[Token] = []
     chars: list[int] = []  # indices into s of the current word's characters
     quoted = False  # the current word had a quote (so an empty word still counts)
+    escaped = False  # a backslash escape in the word (its source text is not its value)
     in_word = False
     unquoted_unknown = False
 
     def end_word() -> None:
-        nonlocal chars, quoted, in_word, unquoted_unknown
+        nonlocal chars, quoted, in_word, unquoted_unknown, escaped
         if in_word:
             text_ = "".join(text[k] for k in chars)
             origins = [s.origins[k] for k in chars]
             m = MStr(text_, origins, s.where)
             lone = text_ == UNKNOWN_CHAR and unquoted_unknown and not quoted
-            words.append(Token(m, splat=lone))
-        chars, quoted, in_word, unquoted_unknown = [], False, False, False
+            words.append(Token(m, splat=lone, joinable=not quoted and not escaped))
+        chars, quoted, in_word, unquoted_unknown, escaped = [], False, False, False, False
 
     def end_command() -> None:
         nonlocal words
@@ -108,6 +109,8 @@ def _split(s: MStr, operators: bool) -> list[list[Token]]:
             i = j + 1
         elif c == "\\":
             in_word = True
+            if i + 1 < n and text[i + 1] not in "\r\n":
+                escaped = True
             if i + 1 < n:
                 if text[i + 1] == "\n":
                     i += 2

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from linter.gpus.targets import Target
-from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule
+from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule, insertion_point
 from linter.sglang.decision import HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate
 from linter.sglang.options import Setting
 from linter.source import Edit, Span
@@ -321,26 +321,15 @@ class DeterministicBackend(_StartupRule):
                f"SGLang picks {outcome.backend!r} for {ctx.model.architecture} on SM100/SM103 when no attention "
                "backend is given")
         fix = None
-        if outcome.backend != "dsa" and det is not None and det.flag is not None:
-            span = det.flag.span_of()
-            if span is not None and det.flag.text.where is not None and _is_word_in_string(span):
-                fix = Fix(UNSAFE, f"Add --attention-backend {replacement}",
-                          [Edit(Span(span.source, span.end, span.end), f" --attention-backend {replacement}")])
+        point = insertion_point(det.flag) if outcome.backend != "dsa" and det is not None else None
+        if point is not None:
+            fix = Fix(UNSAFE, f"Add --attention-backend {replacement}", [Edit(point, f" --attention-backend {replacement}")])
         msg = (f"deterministic inference with no attention backend: {why}, which is not deterministic, so SGLang "
                f"{ctx.table.version} refuses to start on {', '.join(t.label for t in targets)}"
                + ("" if outcome.backend == "dsa" else f"; give --attention-backend {replacement}"))
         notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, targets) + notes
         loc = det.option_location() if det is not None else ctx.launch.span
         return self.diagnostic(msg, loc, ctx, fix, key="enable_deterministic_inference", notes=notes)
-
-
-def _is_word_in_string(span: Span) -> bool:
-    """True when the option is a blank-separated word inside a longer command string, so text can
-    be inserted after it (not a YAML list item or a Python list element of its own)."""
-    text = span.source.text
-    after = text[span.end:span.end + 1]
-    before = text[span.start - 1:span.start] if span.start else ""
-    return after in (" ", "\t", "\n", "\r") and before in (" ", "\t", "\n")
 
 
 class UnverifiableLaunch(Rule):

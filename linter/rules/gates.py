@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from linter.gpus.targets import Target
-from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule
-from linter.rules.deterministic import _is_word_in_string, analyse
+from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, insertion_point
+from linter.rules.deterministic import analyse
 from linter.sglang.gates import GateFailure, effective, load_gates, startup_gates, uses_mla
-from linter.source import Edit, Span
+from linter.source import Edit
 
 
 @dataclass
@@ -91,11 +91,10 @@ class _GateRule(Rule):
                 det = analyse(ctx)
                 loc = det.det.option_location() if det is not None and det.det is not None else ctx.launch.span
                 replacement = _replacement(ctx, targets, f.backend or "")
-                flag = det.det.flag if det is not None and det.det is not None else None
-                span = flag.span_of() if flag is not None else None
-                if replacement and span is not None and _is_word_in_string(span):
+                point = insertion_point(det.det.flag) if det is not None and det.det is not None else None
+                if replacement and point is not None:
                     fix = Fix(UNSAFE, f"Add --attention-backend {replacement}",
-                              [Edit(Span(span.source, span.end, span.end), f" --attention-backend {replacement}")])
+                              [Edit(point, f" --attention-backend {replacement}")])
             what = (f"SGLang {ctx.table.version} starts, then asserts when the model loads"
                     if f.at_load else f"SGLang {ctx.table.version} refuses to start")
             chosen = "" if setting is not None else f" (the {f.backend} SGLang picks for this launch)"

@@ -12,19 +12,11 @@ from __future__ import annotations
 
 import difflib
 
-from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule
+from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, insertion_point
 from linter.sglang.options import ArgProblem
-from linter.source import Edit, Span
+from linter.source import Edit
 
 _TRUE = {"true", "1", "yes", "y", "on", "True"}
-
-
-def _in_string(span: Span) -> bool:
-    """The word stands between blanks inside a longer string (so it can be split or removed)."""
-    text = span.source.text
-    after = text[span.end:span.end + 1]
-    before = text[span.start - 1:span.start] if span.start else ""
-    return after in (" ", "\t", "\n", "\r", "") and before in (" ", "\t")
 
 
 def _problems(ctx: LaunchContext, kind: str) -> list[ArgProblem]:
@@ -296,9 +288,8 @@ class ConfigEqualsIgnored(Rule):
             raw = s.flag.raw
             eq = raw.find("=")
             fix = None
-            whole = s.flag.span_of()
             eq_span = s.flag.span_of(eq, eq + 1)
-            if whole is not None and eq_span is not None and _in_string(whole):
+            if eq_span is not None and insertion_point(s.flag) is not None:
                 fix = Fix(SAFE, "Write --config FILE", [Edit(eq_span, " ")])
             yield self.diagnostic(f"{raw} is ignored: SGLang reads a config file only from the separate token "
                                   "--config FILE", s.flag.location(), ctx, fix, key="config")

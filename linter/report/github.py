@@ -1,0 +1,55 @@
+"""``--format github``: GitHub Actions workflow commands, one annotation per diagnostic.
+
+Each diagnostic becomes one line::
+
+    ::error file=deploy/compose.yaml,line=9,col=27,endLine=9,endColumn=30,title=lint-configs (SGL101)::message
+
+(``::warning`` for warnings). ``col`` and ``endColumn`` are given only when the finding starts and
+ends on the same line (as ruff does; GitHub misplaces a multi-line column range). The message is
+followed by the fix and the notes, on their own lines of the annotation. Escaping follows
+``@actions/core``: in the message ``%``, ``\\r``, ``\\n`` become ``%25``, ``%0D``, ``%0A``; property
+values also escape ``:`` and ``,`` (``%3A``, ``%2C``).
+
+GitHub shows at most 10 error and 10 warning annotations per step, so the output ends with a
+plain summary line (``lint-configs: Found 2 errors.``), which the log always shows.
+cli.py selects this format when ``GITHUB_ACTIONS=true`` and no ``--format`` is given.
+"""
+
+from __future__ import annotations
+
+from linter.report.text import summary
+from linter.rules.base import SAFE, Diagnostic
+
+
+def escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(d: Diagnostic) -> str:
+    line, col = d.span.start_line_col
+    end_line, end_col = d.span.end_line_col
+    props = [("file", d.path), ("line", str(line))]
+    if line == end_line:
+        props.append(("col", str(col)))
+    props.append(("endLine", str(end_line)))
+    if line == end_line:
+        props.append(("endColumn", str(end_col)))
+    props.append(("title", f"lint-configs ({d.code})"))
+    message = [d.message]
+    if d.fix is not None:
+        how = "fix" if d.fix.applicability == SAFE else "unsafe fix (with --unsafe-fixes)"
+        message.append(f"{how}: {d.fix.message}")
+    message.extend(f"note: {n}" for n in d.notes)
+    command = "error" if d.severity == "error" else "warning"
+    return (f"::{command} " + ",".join(f"{k}={escape_property(v)}" for k, v in props)
+            + "::" + escape_data("\n".join(message)))
+
+
+def render(diagnostics: list[Diagnostic]) -> str:
+    lines = [annotation(d) for d in diagnostics]
+    lines.append("lint-configs: " + summary(diagnostics, unsafe_fixes=False))
+    return "".join(x + "\n" for x in lines)

@@ -1,0 +1,138 @@
+"""``--format sarif``: one SARIF 2.1.0 log on stdout (or in ``--output-file``), and nothing else there.
+
+The log has one run. ``runs[0].tool.driver`` lists every rule (not only those that fired), with
+its code as ``id``, its kebab-case ``name``, its summary, its documentation (the rule's docstring)
+as ``help`` and its severity as ``defaultConfiguration.level``. Each result has ``ruleId`` and
+``ruleIndex``, ``level``, ``message``, one location with a 1-based region whose ``endColumn`` is
+exclusive (as in the JSON output; columns count Unicode code points, which the run declares with
+``columnKind``), ``partialFingerprints`` and, when the finding has a fix, ``fixes``.
+
+The fingerprint (``lintConfigs/v1``) hashes the path, the rule code and ``Diagnostic.key`` (the
+launch and the option, never a line number), so an alert keeps its identity when lines are added
+above it; the n-th finding with the same identity in one file gets ``:n`` appended.
+A run with no findings still has ``results: []`` (GitHub rejects a run without it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from urllib.parse import quote
+
+from linter import __version__
+from linter.rules.base import SAFE, Diagnostic
+from linter.source import Span
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+FINGERPRINT = "lintConfigs/v1"
+_LEVELS = {"error": "error", "warning": "warning", "info": "note", "note": "note"}
+
+
+def information_uri() -> str:
+    """The project's home page from the installed distribution's metadata, else its PyPI page."""
+    try:
+        from importlib.metadata import PackageNotFoundError, metadata
+
+        urls = metadata("lint-configs").get_all("Project-URL") or []
+    except (ImportError, PackageNotFoundError):  # pragma: no cover - running from a source tree
+        urls = []
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() in ("homepage", "home", "repository", "source") and url.strip():
+            return url.strip()
+    return "https://pypi.org/project/lint-configs/"
+
+
+def _uri(path: str) -> str:
+    """A relative (or ``file://`` absolute) URI for a display path."""
+    if path.startswith("/"):
+        return "file://" + quote(path)
+    return quote(path)
+
+
+def _region(span: Span) -> dict:
+    line, col = span.start_line_col
+    end_line, end_col = span.end_line_col
+    return {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col}
+
+
+def _rule(rule) -> dict:
+    docs = rule.docs()
+    first = docs.split("\n\n", 1)[0].strip()
+    what = re.search(r"^## What it does\n(.*?)(?=^## |\Z)", docs, re.M | re.S)
+    full = " ".join((what.group(1) if what else first).split()) or rule.summary
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": full[:1024]},
+        "help": {"text": docs, "markdown": docs},
+        "defaultConfiguration": {"level": _LEVELS.get(rule.severity, "warning")},
+        "properties": {"precision": "high", "problem.severity": "error" if rule.severity == "error" else "warning",
+                       "tags": ["sglang", "correctness"]},
+    }
+
+
+def fingerprint(d: Diagnostic, occurrence: int = 0) -> str:
+    """A line-independent identity: hash of path, rule code and ``Diagnostic.key``."""
+    raw = "\0".join((d.path, d.code, d.key or d.code))
+    digest = hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32]
+    return digest if occurrence == 0 else f"{digest}:{occurrence}"
+
+
+def _fixes(d: Diagnostic) -> list[dict]:
+    if d.fix is None or not d.fix.edits:
+        return []
+    by_file: dict[str, list[dict]] = {}
+    for edit in d.fix.edits:
+        by_file.setdefault(edit.span.source.display, []).append(
+            {"deletedRegion": _region(edit.span), "insertedContent": {"text": edit.content}})
+    text = d.fix.message + ("" if d.fix.applicability == SAFE else " (unsafe fix)")
+    return [{"description": {"text": text},
+             "artifactChanges": [{"artifactLocation": {"uri": _uri(path)}, "replacements": reps}
+                                 for path, reps in by_file.items()]}]
+
+
+def log(diagnostics: list[Diagnostic]) -> dict:
+    """The SARIF log as a dict."""
+    from linter.rules import ALL_RULES
+
+    index = {r.code: i for i, r in enumerate(ALL_RULES)}
+    seen: dict[tuple[str, str, str], int] = {}
+    results = []
+    for d in diagnostics:
+        ident = (d.path, d.code, d.key or d.code)
+        occurrence = seen.get(ident, 0)
+        seen[ident] = occurrence + 1
+        message = d.message
+        if d.notes:
+            message += "\n" + "\n".join(d.notes)
+        result: dict = {
+            "ruleId": d.code,
+            "level": _LEVELS.get(d.severity, "warning"),
+            "message": {"text": message},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(d.path)},
+                                                "region": _region(d.span)}}],
+            "partialFingerprints": {FINGERPRINT: fingerprint(d, occurrence)},
+        }
+        if d.code in index:
+            result["ruleIndex"] = index[d.code]
+        fixes = _fixes(d)
+        if fixes:
+            result["fixes"] = fixes
+        results.append(result)
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "lint-configs", "version": __version__, "semanticVersion": __version__,
+                                "informationUri": information_uri(), "rules": [_rule(r) for r in ALL_RULES]}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+
+
+def render(diagnostics: list[Diagnostic]) -> str:
+    return json.dumps(log(diagnostics), indent=2, ensure_ascii=False) + "\n"

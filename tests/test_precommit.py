@@ -1,0 +1,223 @@
+"""``.pre-commit-hooks.yaml`` with the real pre-commit framework, and README/manifest agreement.
+
+The slow tests make a committed git copy of this checkout (tracked files plus untracked files that
+are not ignored, as they are in the working tree: ``pre-commit try-repo`` would copy uncommitted
+changes to tracked files but not new files, and on a fresh clone everything is committed anyway),
+then run ``pre-commit try-repo COPY lint-configs`` and ``pre-commit run`` (with a
+``.pre-commit-config.yaml`` naming the copy and its commit) in temporary consumer repositories.
+pre-commit installs the hook's virtual environment from the copy with pip (dependencies from
+PyPI): ``try-repo`` always uses a throw-away store, so it builds one; the ``pre-commit run`` tests
+share one ``PRE_COMMIT_HOME`` and build another — two builds per session.
+Deselect with ``-m 'not slow'``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / ".pre-commit-hooks.yaml"
+
+BAD = """\
+# lint-configs: target-gpu=H100
+services:
+  sglang:
+    image: lmsysorg/sglang:v0.5.23-cu129
+    command: >
+      python3 -m sglang.launch_server
+      --model-path deepseek-ai/DeepSeek-V3
+      --tp 8
+      --attention-backend fa4
+      --enable-deterministic-inference
+      --host 0.0.0.0 --port 30000
+"""
+GOOD = BAD.replace("--attention-backend fa4", "--attention-backend fa3")
+SKIP_DIRS = {".git", ".venv", ".ci-venv", "venv", "__pycache__", ".pytest_cache", ".ruff_cache", "build", "dist"}
+
+
+def _manifest() -> list[dict]:
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe").load(MANIFEST.read_text(encoding="utf-8"))
+
+
+# --- fast checks ---------------------------------------------------------------------------------------
+
+def test_readme_lists_the_same_hook_ids():
+    ids = [h["id"] for h in _manifest()]
+    assert ids == ["lint-configs", "lint-configs-fix"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("<!-- hooks:start -->", 1)[1].split("<!-- hooks:end -->", 1)[0]
+    in_readme = re.findall(r"^\s*- id: (\S+)", section, re.M)
+    assert sorted(in_readme) == sorted(ids)
+    for hook_id in ids:
+        assert f"`{hook_id}`" in section
+
+
+def test_manifest_is_valid_for_pre_commit():
+    clientlib = pytest.importorskip("pre_commit.clientlib")
+    hooks = clientlib.load_manifest(str(MANIFEST))
+    by_id = {h["id"]: h for h in hooks}
+    assert by_id["lint-configs"]["entry"] == "lint-configs --force-exclude"
+    assert by_id["lint-configs-fix"]["entry"] == "lint-configs --force-exclude --fix"
+    for h in hooks:
+        assert h["language"] == "python"
+        assert h["require_serial"] is True
+        assert h["pass_filenames"] is True
+        assert h["minimum_pre_commit_version"] == "3.2.0"
+
+
+@pytest.mark.parametrize(("name", "selected"), [
+    ("docker-compose.yml", True), ("deploy/compose.prod.yaml", True), ("deploy/.env", True),
+    ("deploy/prod.env", True), ("slurm/serve.sbatch", True), ("slurm/serve.slurm", True),
+    ("scripts/serve.sh", True), ("launch.py", True), ("bin/serve", True), ("serve-deepseek", True),
+    ("README.md", False), ("models/config.json", False), ("pyproject.toml", False), ("notes.txt", False),
+])
+def test_manifest_file_selection(name, selected):
+    """pre-commit ANDs ``files`` with ``types``; these names are text files, so ``files`` decides."""
+    for hook in _manifest():
+        assert hook["types"] == ["text"]
+        assert bool(re.search(hook["files"], name)) is selected, (hook["id"], name)
+
+
+# --- the real pre-commit ---------------------------------------------------------------------------------
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") and k not in ("PRE_COMMIT",)}
+    env.pop("GITHUB_ACTIONS", None)
+    env.update(GIT_CONFIG_NOSYSTEM="1", NO_COLOR="1", GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com", **extra)
+    return env
+
+
+def _git(cwd: Path, env: dict, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True,
+                          timeout=120).stdout
+
+
+def _source_files() -> list[Path]:
+    """The files of this checkout: git's tracked and untracked-not-ignored files, else a walk."""
+    if (ROOT / ".git").exists() and shutil.which("git"):
+        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                             capture_output=True, check=True, env=_clean_env()).stdout
+        names = [n for n in out.decode("utf-8", "surrogateescape").split("\0") if n]
+        return [ROOT / n for n in names if (ROOT / n).is_file()]
+    files = []
+    for dirpath, dirnames, filenames in os.walk(ROOT):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.endswith(".egg-info")]
+        files.extend(Path(dirpath) / f for f in filenames)
+    return files
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory) -> tuple[Path, str, dict]:
+    pytest.importorskip("pre_commit")
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    base = tmp_path_factory.mktemp("precommit")
+    src = base / "lint-configs"
+    for f in _source_files():
+        dest = src / f.relative_to(ROOT)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(f, dest)
+    env = _clean_env(PRE_COMMIT_HOME=str(base / "pre-commit-home"), HOME=os.environ.get("HOME", str(base)))
+    _git(src, env, "init", "-q", "-b", "main")
+    _git(src, env, "add", "-A")
+    _git(src, env, "commit", "-q", "-m", "lint-configs under test")
+    rev = _git(src, env, "rev-parse", "HEAD").strip()
+    return src, rev, env
+
+
+@pytest.fixture
+def consumer(tmp_path, hook_repo) -> Path:
+    _, _, env = hook_repo
+    repo = tmp_path / "deploy-repo"
+    repo.mkdir()
+    _git(repo, env, "init", "-q", "-b", "main")
+    return repo
+
+
+def _pre_commit(repo: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=repo, env=env, capture_output=True,
+                          text=True, timeout=900)
+
+
+@pytest.mark.slow
+def test_try_repo_check_hook_fails_on_a_staged_bad_compose_file(hook_repo, consumer):
+    src, _, env = hook_repo
+    (consumer / "docker-compose.yml").write_text(BAD)
+    (consumer / "README.md").write_text("# deploy\n")
+    _git(consumer, env, "add", ".")
+    r = _pre_commit(consumer, env, "try-repo", str(src), "lint-configs")
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out
+    assert re.search(r"^lint-configs \(SGLang launch configurations\)\.+Failed$", out, re.M), out
+    assert "- exit code: 1" in out
+    assert "docker-compose.yml:9:27: SGL101 [*] fa4 with deterministic inference and the absorbed-MLA model " \
+           "deepseek-ai/DeepSeek-V3" in out
+    assert "9 |       --attention-backend fa4" in out
+    assert (consumer / "docker-compose.yml").read_text() == BAD  # the check hook changes nothing
+
+
+def _configure(consumer: Path, src: Path, rev: str, env: dict) -> None:
+    (consumer / ".pre-commit-config.yaml").write_text(
+        "repos:\n"
+        f"  - repo: {src.as_posix()}\n"
+        f"    rev: {rev}\n"
+        "    hooks:\n"
+        "      - id: lint-configs-fix\n"
+        "      - id: lint-configs\n")
+    _git(consumer, env, "add", ".pre-commit-config.yaml")
+
+
+@pytest.mark.slow
+def test_fix_hook_rewrites_the_file_and_fails_the_run(hook_repo, consumer):
+    src, rev, env = hook_repo
+    _configure(consumer, src, rev, env)
+    (consumer / "deploy").mkdir()
+    (consumer / "deploy" / "docker-compose.yml").write_text(BAD)
+    _git(consumer, env, "add", ".")
+    r = _pre_commit(consumer, env, "run", "lint-configs-fix")
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out
+    assert re.search(r"^lint-configs --fix \(SGLang launch configurations\)\.+Failed$", out, re.M), out
+    assert "- files were modified by this hook" in out
+    assert "- exit code" not in out  # nothing remains after the fix: lint-configs itself exited 0
+    assert (consumer / "deploy" / "docker-compose.yml").read_text() == GOOD
+    # the fixed file, staged, passes both hooks
+    _git(consumer, env, "add", ".")
+    r = _pre_commit(consumer, env, "run")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.slow
+def test_configured_hooks_pass_on_clean_files(hook_repo, consumer):
+    src, rev, env = hook_repo
+    _configure(consumer, src, rev, env)
+    (consumer / "deploy").mkdir()
+    (consumer / "deploy" / "docker-compose.yml").write_text(
+        GOOD.replace("--attention-backend fa3", "--attention-backend ${ATTENTION_BACKEND:-fa3}"))
+    (consumer / "deploy" / ".env").write_text("ATTENTION_BACKEND=fa3\n")
+    (consumer / "serve").write_text("#!/bin/sh\nexec python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B\n")
+    (consumer / "README.md").write_text("# deploy\n")
+    _git(consumer, env, "add", ".")
+    r = _pre_commit(consumer, env, "run")
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out
+    assert re.search(r"^lint-configs --fix \(SGLang launch configurations\)\.+Passed$", out, re.M), out
+    assert re.search(r"^lint-configs \(SGLang launch configurations\)\.+Passed$", out, re.M), out
+
+    # a bad value in the staged .env fails the run, reported where it is written
+    (consumer / "deploy" / ".env").write_text("ATTENTION_BACKEND=fa4\n")
+    _git(consumer, env, "add", ".")
+    r = _pre_commit(consumer, env, "run", "lint-configs")
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out
+    assert "deploy/.env:1:19: SGL101" in out

@@ -10,8 +10,9 @@ What compose does, and so what this module reproduces (Compose Specification, co
   and ``$$`` are interpolated before a string is split, with values from the ``.env`` file beside
   the compose file. The linter never reads its own environment, so a variable that ``.env`` does not
   set takes the default written in the file, and without one it is unknown;
-* ``sh -c "…"`` / ``bash -c "…"`` wrappers: the script is cut into simple commands and each is
-  checked for an entry point.
+* ``sh -c "…"`` / ``bash -c "…"`` wrappers: the script is read by the shell extractor
+  (:func:`linter.extract.shell.launches_in_script`, tree-sitter-bash), so its variables, quoting,
+  prefixes and wrappers work as in a shell script, with spans mapped back into this file.
 
 Every token keeps, for each character, its position in the compose file (or in ``.env``), also
 inside folded ``>`` and literal ``|`` block scalars, quoted scalars and CRLF files: the decoded value
@@ -24,7 +25,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from linter.extract.words import SplitError, split_commands, split_words
+from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
@@ -32,9 +33,7 @@ from linter.workspace import Workspace
 
 _TOP_SERVICES = re.compile(r"^services[ \t]*:", re.MULTILINE)
 _SHELLS = re.compile(r"^(?:.*/)?(?:sh|bash|dash|zsh|ash)$")
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_PREFIX_COMMANDS = {"exec", "nohup", "time", "command"}
 
 
 def looks_like_compose(text: str) -> bool:
@@ -270,15 +269,15 @@ def _launches_in_argv(words: list[Token]) -> list[tuple[str, list[Token]]]:
         for k in range(1, len(words)):
             flag = words[k].value or ""
             if re.fullmatch(r"-[a-zA-Z]*c[a-zA-Z]*", flag) and k + 1 < len(words):
-                out = []
-                for command in split_commands(words[k + 1].text):
-                    while command and (command[0].value or "") and (
-                            _ASSIGNMENT.match(command[0].value) or command[0].value in _PREFIX_COMMANDS):
-                        command = command[1:]
-                    inner = match_entry_point(command)
-                    if inner:
-                        out.append((inner.program, command[inner.args_start:]))
-                return out
+                # the script goes through the shell extractor's parser (tree-sitter-bash)
+                from linter.extract.shell import launches_in_script
+
+                script = words[k + 1].text
+                source = script.where.source if script.where is not None else \
+                    next((o[0] for o in script.origins if o is not None), None)
+                if source is None:
+                    return []
+                return [(program, args) for program, args, _image in launches_in_script(script, source)]
             if not flag.startswith("-"):
                 break
     return []

@@ -1,0 +1,957 @@
+"""Python launch code (linter/extract/python.py): every call form and value form the extractor
+understands, exact spans inside string literals, fixes checked byte for byte, Modal targets, code that
+only mentions SGLang, syntax errors, and that libcst is never imported for a YAML-only tree."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from linter.extract import python as py
+from linter.launch import UNKNOWN, UNKNOWN_CHAR, MStr
+from linter.source import SourceFile
+from linter.workspace import Workspace
+from tests.helpers import codes_at, lint_json, run, write_tree
+
+DSV3 = "deepseek-ai/DeepSeek-V3"
+H100 = ["--target-gpu", "H100"]
+
+
+def src(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def extract(tmp_path: Path, text: str, name: str = "launch.py"):
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(src(text).encode())
+    ws = Workspace(tmp_path)
+    source = ws.read(path)
+    path.unlink()  # the tests that also run the CLI write their own files
+    return py.extract(source, ws)
+
+
+def values(launch) -> list[str | None]:
+    return [t.value for t in launch.args]
+
+
+def kw(launch) -> dict:
+    return {k.name: k.value for k in launch.kwargs}
+
+
+def fix(tmp_path: Path, capsys, files: dict[str, str], *args: str) -> dict[str, str]:
+    """Write ``files``, run ``--fix``, return every file's new text (and check a second run changes nothing)."""
+    write_tree(tmp_path, {k: src(v) for k, v in files.items()})
+    run(tmp_path, capsys, "--fix", *args, ".")
+    after = {k: (tmp_path / k).read_text() for k in files}
+    run(tmp_path, capsys, "--fix", *args, ".")
+    assert {k: (tmp_path / k).read_text() for k in files} == after
+    return after
+
+
+def col(text: str, line: int, needle: str) -> int:
+    """1-based column of ``needle`` on 1-based ``line`` of ``src(text)``."""
+    return src(text).splitlines()[line - 1].index(needle) + 1
+
+
+# --- the three acceptance shapes ---------------------------------------------------------------------
+
+C08 = """
+    import subprocess
+
+    MODEL = "deepseek-ai/DeepSeek-V3"
+
+
+    def start_server(port: int) -> subprocess.Popen:
+        cmd = [
+            "python3", "-m", "sglang.launch_server",
+            "--model-path", MODEL,
+            "--attention-backend", "fa4",
+            "--enable-deterministic-inference",
+            "--port", str(port),
+        ]
+        return subprocess.Popen(cmd)
+    """
+
+
+def test_argv_list_bound_to_a_name(tmp_path):
+    ex = extract(tmp_path, C08)
+    [launch] = ex.launches
+    assert launch.program == "python -m sglang.launch_server"
+    assert launch.style == "cli"
+    assert values(launch) == ["--model-path", DSV3, "--attention-backend", "fa4",
+                              "--enable-deterministic-inference", "--port", None]
+    assert launch.args[-1].splat is False  # str(port) is one unknown word
+    model = launch.args[1].span_of()
+    assert (model.line, model.text) == (3, DSV3)  # where the constant was written
+    assert launch.span.line == 14 and launch.key == "start_server"
+    assert ex.problems == [] and ex.comments == []
+
+
+def test_argv_list_diagnostic_and_fix(tmp_path, capsys):
+    write_tree(tmp_path, {"launch.py": src(C08)})
+    code, diags = lint_json(tmp_path, capsys, *H100)
+    assert code == 1
+    [d] = diags
+    assert (d["path"], d["line"], d["column"], d["end_column"], d["code"]) == ("launch.py", 10, 33, 36, "SGL101")
+    assert d["fix"]["applicability"] == "safe" and d["fix"]["edits"][0]["content"] == "fa3"
+    after = fix(tmp_path, capsys, {"launch.py": C08}, *H100)
+    assert after["launch.py"] == src(C08).replace('"fa4"', '"fa3"')
+
+
+C09 = """
+    import sglang as sgl
+
+    # lint-configs: target-gpu=H200
+
+
+    def build_engine():
+        return sgl.Engine(
+            model_path="moonshotai/Kimi-K2-Instruct",
+            tp_size=8,
+            attention_backend="fa4",
+            enable_deterministic_inference=True,
+        )
+
+
+    def build_reference_engine():
+        return sgl.Engine(
+            model_path="moonshotai/Kimi-K2-Instruct",
+            attention_backend="fa4",
+            enable_deterministic_inference=False,
+        )
+    """
+
+
+def test_engine_kwargs(tmp_path, capsys):
+    ex = extract(tmp_path, C09, "engine.py")
+    first, second = ex.launches
+    assert (first.style, first.program, first.key, second.key) == ("kwargs", "sglang.Engine", "build_engine",
+                                                                     "build_reference_engine")
+    assert kw(first) == {"model_path": "moonshotai/Kimi-K2-Instruct", "tp_size": 8, "attention_backend": "fa4",
+                         "enable_deterministic_inference": True}
+    backend = first.kwargs[2]
+    assert backend.value_text.span_of().text == "fa4" and backend.name_span.text == "attention_backend"
+    assert [c.text for c in ex.comments] == ["# lint-configs: target-gpu=H200"]
+    write_tree(tmp_path, {"engine.py": src(C09)})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1
+    assert codes_at(diags) == [("engine.py", 10, "SGL101")]
+    assert diags[0]["column"] == 28
+    after = fix(tmp_path, capsys, {"engine.py": C09})
+    assert after["engine.py"] == src(C09).replace('attention_backend="fa4",\n        enable_deterministic_inference=True',
+                                                  'attention_backend="fa3",\n        enable_deterministic_inference=True')
+
+
+C10 = """
+    from sglang.test.test_utils import DEFAULT_URL_FOR_TEST, popen_launch_server
+
+    COMMON_SERVER_ARGS = ["--enable-deterministic-inference", "--tp", "4"]
+    MODEL = "zai-org/GLM-4.7-Flash"
+
+
+    class TestDeterministicFa4:
+        @classmethod
+        def setUpClass(cls):
+            cls.process = popen_launch_server(
+                MODEL,
+                DEFAULT_URL_FOR_TEST,
+                timeout=600,
+                other_args=COMMON_SERVER_ARGS + ["--attention-backend", "fa4"],
+            )
+    """
+
+
+def test_popen_launch_server(tmp_path, capsys):
+    ex = extract(tmp_path, C10, "tests/test_det.py")
+    [launch] = ex.launches
+    assert launch.program == "sglang serve"
+    assert values(launch) == ["--model-path", "zai-org/GLM-4.7-Flash", "--enable-deterministic-inference", "--tp",
+                              "4", "--attention-backend", "fa4"]
+    assert launch.args[0].span_of() is None  # made up, never edited
+    assert launch.args[1].span_of().line == 4
+    assert launch.key == "TestDeterministicFa4.setUpClass"
+    write_tree(tmp_path, {"tests/test_det.py": src(C10)})
+    code, diags = lint_json(tmp_path, capsys, "--target-gpu", "A100-80GB")
+    assert code == 1
+    assert codes_at(diags) == [("tests/test_det.py", 14, "SGL101")]
+    after = fix(tmp_path, capsys, {"tests/test_det.py": C10}, "--target-gpu", "A100-80GB")
+    assert after["tests/test_det.py"] == src(C10).replace('"fa4"]', '"triton"]')
+
+
+def test_popen_launch_server_keywords_and_positional_other_args(tmp_path):
+    ex = extract(tmp_path, """
+        from sglang.test import test_utils as tu
+        from sglang.test.test_utils import popen_launch_server
+
+        popen_launch_server(model="Qwen/Qwen3-8B", base_url="http://x", timeout=60, other_args=("--tp", "2"))
+        tu.popen_launch_server("m", "http://x", 60, None, ["--dp", "2"])
+        popen_launch_server("m", "http://x", other_args=get_args())
+        """)
+    a, b, c = ex.launches
+    assert values(a) == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+    assert values(b) == ["--model-path", "m", "--dp", "2"]
+    assert values(c) == ["--model-path", "m", None] and c.args[2].splat
+
+
+# --- imports and aliases ----------------------------------------------------------------------------
+
+ARGV = '["python3", "-m", "sglang.launch_server", "--attention-backend", "fa4"]'
+
+
+@pytest.mark.parametrize("header, call", [
+    ("import subprocess", f"subprocess.Popen({ARGV})"),
+    ("import subprocess as sp", f"sp.run({ARGV}, check=True)"),
+    ("from subprocess import Popen as P", f"P({ARGV})"),
+    ("from subprocess import call", f"call(args={ARGV})"),
+    ("import subprocess\nrun = subprocess.check_call", f"run({ARGV})"),
+    ("from subprocess import check_output", f"check_output(tuple({ARGV}))"),
+    ("from subprocess import *", f"Popen({ARGV})"),
+    ("import os", f'os.execvp("python3", {ARGV})'),
+    ("import os, sys", f"os.execv(sys.executable, [sys.executable] + {ARGV}[1:])"),
+    ("import os", 'os.execlp("python3", "python3", "-m", "sglang.launch_server", "--attention-backend", "fa4")'),
+    ("import os", f'os.spawnvp(os.P_NOWAIT, "python3", {ARGV})'),
+    ("import os", 'os.spawnl(os.P_WAIT, "/usr/bin/python3", "python3", "-m", "sglang.launch_server", '
+                  '"--attention-backend", "fa4")'),
+    ("import asyncio", f"asyncio.create_subprocess_exec(*{ARGV})"),
+])
+def test_argv_call_forms(tmp_path, header, call):
+    ex = extract(tmp_path, header + "\n" + call + "\n")
+    if "[1:]" in call:  # a slice is not resolved: the launch is not recognised, nothing is guessed
+        assert ex.launches == []
+        return
+    [launch] = ex.launches
+    assert launch.program == "python -m sglang.launch_server"
+    assert values(launch) == ["--attention-backend", "fa4"]
+    assert launch.args[1].span_of().text == "fa4"
+
+
+def test_sys_executable_is_a_python(tmp_path):
+    ex = extract(tmp_path, """
+        import os, sys
+        os.execv(sys.executable, [sys.executable, "-m", "sglang.launch_server", "--tp", "2"])
+        """)
+    assert values(ex.launches[0]) == ["--tp", "2"]
+
+
+@pytest.mark.parametrize("code", [
+    # an unrelated Engine class, and names that are not the sglang ones
+    "class Engine:\n    pass\n\nEngine(attention_backend='fa4', enable_deterministic_inference=True)\n",
+    "from mylib import Engine\nEngine(attention_backend='fa4')\n",
+    "import sglang\nimport mylib as sgl\nsgl.Engine(attention_backend='fa4')\n",
+    "def Popen(x):\n    pass\nPopen(['python3', '-m', 'sglang.launch_server'])\n",
+    "import subprocess\nsubprocess.Popen(['python3', '-m', 'sglang.bench_serving', '--attention-backend', 'fa4'])\n",
+    "import subprocess\nsubprocess.Popen('python3 -m sglang.launch_server --tp 2')\n",  # no shell: one program name
+])
+def test_only_the_real_callees_count(tmp_path, code):
+    assert extract(tmp_path, code).launches == []
+
+
+def test_mentions_only_no_finding(tmp_path, capsys):
+    text = '''
+        """Serving notes: run sglang.Engine(attention_backend="fa4", enable_deterministic_inference=True).
+
+        # lint-configs: ignore[SGL101] this is inside a docstring, not a comment
+        """
+        # subprocess.Popen(["python3", "-m", "sglang.launch_server", "--attention-backend", "fa4"])
+        HELP = "python -m sglang.launch_server --attention-backend fa4 --enable-deterministic-inference"
+
+
+        class Engine:
+            def __init__(self, **kwargs):
+                self.kwargs = kwargs
+
+
+        def build():
+            return Engine(model_path="deepseek-ai/DeepSeek-V3", attention_backend="fa4",
+                          enable_deterministic_inference=True)
+        '''
+    assert extract(tmp_path, text).launches == []
+    write_tree(tmp_path, {"notes.py": src(text)})
+    code, diags = lint_json(tmp_path, capsys, *H100)
+    assert (code, diags) == (0, [])
+
+
+# --- value forms -------------------------------------------------------------------------------------
+
+
+def test_straight_line_list_building(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+
+        BASE = ("python3", "-m", "sglang.launch_server")
+        FLAGS = ["--enable-deterministic-inference"]
+
+
+        def main(port):
+            cmd = list(BASE) + ["--model-path", "deepseek-ai/DeepSeek-V3"]
+            cmd += ["--attention-backend"]
+            cmd.append("fa4")
+            cmd.extend(FLAGS)
+            cmd.insert(3, "--trust-remote-code")
+            cmd = cmd + ["--port", str(port)]
+            subprocess.run(cmd)
+        """)
+    [launch] = ex.launches
+    assert values(launch) == ["--trust-remote-code", "--model-path", DSV3, "--attention-backend", "fa4",
+                              "--enable-deterministic-inference", "--port", None]
+    assert launch.args[4].span_of().line == 10
+
+
+def test_values_that_differ_by_branch_or_loop_are_unknown(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+
+        def main(debug, backends):
+            cmd = ["python3", "-m", "sglang.launch_server"]
+            extra = []
+            backend = "fa4"
+            if debug:
+                backend = "triton"
+            for b in backends:
+                extra.append(b)
+            subprocess.run(cmd + extra + ["--attention-backend", backend])
+            subprocess.run(extra + cmd)  # the program itself is unknown: not a launch
+        """)
+    [launch] = ex.launches
+    assert values(launch) == [None, "--attention-backend", None]
+    assert launch.args[0].splat and not launch.args[2].splat
+
+
+def test_call_inside_a_branch_sees_the_branch(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+
+        def main(debug):
+            cmd = ["python3", "-m", "sglang.launch_server"]
+            if debug:
+                cmd.append("--attention-backend")
+                cmd.append("triton")
+                subprocess.run(cmd)
+            else:
+                subprocess.run(cmd + ["--attention-backend", "fa4"])
+        """)
+    a, b = ex.launches
+    assert values(a) == ["--attention-backend", "triton"]
+    assert values(b) == ["--attention-backend", "fa4"]
+    assert (a.key, b.key) == ("main", "main#1")
+
+
+def test_later_module_binding_is_seen_from_a_function(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+
+        def start():
+            subprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp-size", str(GPU_COUNT), "--port", PORT])
+
+        GPU_COUNT = 8
+        PORT = 30000
+        """)
+    # an int in an argv list is not a str: subprocess would refuse it, so it is no known word
+    assert values(ex.launches[0]) == ["--tp-size", "8", "--port", None]
+    assert ex.launches[0].args[1].span_of().line == 6
+
+
+def test_class_attributes(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+
+
+        class Base:
+            model = "deepseek-ai/DeepSeek-V3"
+            backend = "fa4"
+            extra = ["--enable-deterministic-inference"]
+
+            def start(self):
+                return subprocess.Popen(["sglang", "serve", self.model, "--attention-backend", self.backend]
+                                        + Base.extra)
+
+            @classmethod
+            def start_cls(cls):
+                return subprocess.Popen(["sglang", "serve", cls.model, "--attention-backend", cls.backend])
+
+
+        class Triton(Base):
+            backend = "triton"
+        """)
+    a, b = ex.launches
+    assert a.program == "sglang serve" and (a.key, b.key) == ("Base.start", "Base.start_cls")
+    # the model is known; the backend is overridden in a subclass, so it is unknown for the base method
+    assert values(a) == [DSV3, "--attention-backend", None, "--enable-deterministic-inference"]
+    assert values(b) == [DSV3, "--attention-backend", None]
+
+
+def test_inherited_class_attribute(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+
+        class Base:
+            backend = "fa4"
+
+        class Child(Base):
+            def start(self):
+                subprocess.Popen(["sglang", "serve", "m", "--attention-backend", self.backend])
+        """)
+    assert values(ex.launches[0]) == ["m", "--attention-backend", "fa4"]
+
+
+def test_module_list_mutated_in_place_by_a_function_is_not_trusted(tmp_path):
+    # sglang test/srt/test_deepseek_v3_deterministic.py: args = COMMON; args.extend([...]) in each class
+    ex = extract(tmp_path, """
+        from sglang.test.test_utils import popen_launch_server
+
+        COMMON = ["--enable-deterministic-inference"]
+
+        class A:
+            def args(self):
+                args = COMMON
+                args.extend(["--attention-backend", "fa3"])
+                return args
+
+        def launch():
+            popen_launch_server("m", "u", other_args=COMMON + ["--attention-backend", "triton"])
+        """)
+    [launch] = ex.launches
+    assert values(launch) == ["--model-path", "m", None, "--attention-backend", "triton"]
+    assert launch.args[2].splat
+
+
+def test_strings_implicit_concatenation_and_fstrings(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+
+        BACKEND = "fa4"
+        TP = 8
+
+        def main(port):
+            subprocess.run(
+                "python3 -m sglang.launch_server "
+                f"--attention-backend {BACKEND} "
+                f"--tp {TP} --port {port} "
+                '--model-path deepseek-ai/DeepSeek-V3',
+                shell=True,
+            )
+        """)
+    [launch] = ex.launches
+    assert values(launch) == ["--attention-backend", "fa4", "--tp", "8", "--port", None, "--model-path", DSV3]
+    assert launch.args[1].span_of().line == 3  # substituted from the constant
+    assert launch.args[3].span_of().text == "8"
+    assert launch.args[5].splat is False
+
+
+def test_escapes_are_decoded_and_never_exact(tmp_path):
+    source = SourceFile(tmp_path / "x.py", "x.py", 'a = "f\\x614 b\\\\c\\nd"\n')
+    m = py.decode_literal(source, source.text[5:-2], 5, raw=False)
+    assert m.text == "fa4 b\\c\nd"
+    assert m.span_of(0, 3) is None  # \x61 is not written as "a"
+    assert m.span_of(4, 5).text == "b"
+    assert m.span_of(5, 6) is None  # the backslash of "\\"
+    raw = py.decode_literal(source, "a\\nb", 0, raw=True)
+    assert raw.text == "a\\nb"
+
+
+def test_an_escaped_value_is_reported_but_not_fixed(tmp_path, capsys):
+    text = 'import subprocess\nsubprocess.run(["python3", "-m", "sglang.launch_server", "--model-path", ' \
+           '"deepseek-ai/DeepSeek-V3", "--attention-backend", "f\\x614", "--enable-deterministic-inference"])\n'
+    write_tree(tmp_path, {"x.py": text})
+    code, diags = lint_json(tmp_path, capsys, *H100)
+    assert code == 1
+    assert [(d["code"], d["fix"]) for d in diags] == [("SGL101", None)]
+
+
+def test_dict_spread_into_server_args(tmp_path, capsys):
+    text = """
+        from sglang.srt.server_args import ServerArgs
+
+        BASE = {
+            "model_path": "deepseek-ai/DeepSeek-V3",
+            "attention_backend": "flashinfer",
+            "enable_deterministic_inference": "false",
+        }
+
+
+        def make():
+            return ServerArgs(**BASE, attention_backend='fa4')
+        """
+    ex = extract(tmp_path, text)
+    [launch] = ex.launches
+    assert launch.program == "ServerArgs"
+    assert kw(launch) == {"model_path": DSV3, "enable_deterministic_inference": "false", "attention_backend": "fa4"}
+    assert launch.kwargs[1].value_text.span_of().line == 6  # the "false" in the dict literal
+    write_tree(tmp_path, {"sa.py": src(text)})
+    code, diags = lint_json(tmp_path, capsys, *H100)
+    assert code == 1
+    # the string "false" is truthy: SGLang turns deterministic inference on
+    assert codes_at(diags) == [("sa.py", 11, "SGL101")]
+    after = fix(tmp_path, capsys, {"sa.py": text}, *H100)
+    assert after["sa.py"] == src(text).replace("attention_backend='fa4'", "attention_backend='fa3'")
+
+
+def test_server_args_positional_model_dict_call_runtime_and_server_args_engine(tmp_path):
+    ex = extract(tmp_path, """
+        import sglang as sgl
+        from sglang import Engine
+        from sglang.srt.server_args import ServerArgs
+
+        OPTS = dict(attention_backend="fa4", tp_size=2)
+        OPTS["enable_deterministic_inference"] = True
+
+        ServerArgs("deepseek-ai/DeepSeek-V3", **OPTS)
+        sgl.Runtime("Qwen/Qwen3-8B", attention_backend="triton", mem_fraction_static=0.8)
+        Engine(server_args=ServerArgs(model_path="m", rl_on_policy_target=None))
+        sgl.Engine(**unknown_kwargs, attention_backend=pick())
+        """)
+    a, b, c, d = ex.launches
+    assert (a.program, b.program, c.program, d.program) == ("ServerArgs", "sgl.Runtime", "ServerArgs", "sglang.Engine")
+    assert kw(a) == {"model_path": DSV3, "attention_backend": "fa4", "tp_size": 2,
+                     "enable_deterministic_inference": True}
+    assert kw(b) == {"model_path": "Qwen/Qwen3-8B", "attention_backend": "triton", "mem_fraction_static": 0.8}
+    assert kw(c) == {"model_path": "m", "rl_on_policy_target": None}
+    assert kw(d) == {"attention_backend": UNKNOWN}
+
+
+@pytest.mark.parametrize("value, found", [("True", True), ('"false"', True), ("1", True), ('""', False),
+                                          ("0", False), ("None", False), ("flag()", "unknown")])
+def test_kwargs_booleans_follow_python_truthiness(tmp_path, capsys, value, found):
+    write_tree(tmp_path, {"e.py": (
+        "import sglang\n# lint-configs: target-gpu=H100\n"
+        "sglang.Engine(model_path='deepseek-ai/DeepSeek-V3', attention_backend='fa4',\n"
+        f"              enable_deterministic_inference={value})\n")})
+    code, diags = lint_json(tmp_path, capsys)
+    expected = {True: ["SGL101"], False: [], "unknown": []}[found]
+    assert [d["code"] for d in diags] == expected
+    assert code == (1 if expected else 0)
+
+
+# --- command strings ---------------------------------------------------------------------------------
+
+SHLEX = """
+    import shlex
+    import subprocess
+
+    MODEL = "deepseek-ai/DeepSeek-V3"
+    CMD = f"python3 -m sglang.launch_server --model-path {MODEL} --attention-backend 'fa4' --enable-deterministic-inference"
+
+
+    def main():
+        return subprocess.Popen(shlex.split(CMD))
+    """
+
+
+def test_shlex_split_command_string(tmp_path, capsys):
+    ex = extract(tmp_path, SHLEX)
+    [launch] = ex.launches
+    assert values(launch) == ["--model-path", DSV3, "--attention-backend", "fa4", "--enable-deterministic-inference"]
+    span = launch.args[3].span_of()
+    assert (span.line, span.text) == (5, "fa4")
+    write_tree(tmp_path, {"s.py": src(SHLEX)})
+    code, diags = lint_json(tmp_path, capsys, *H100)
+    assert code == 1
+    assert [(d["line"], d["column"]) for d in diags] == [(5, col(SHLEX, 5, "fa4'"))]
+    after = fix(tmp_path, capsys, {"s.py": SHLEX}, *H100)
+    assert after["s.py"] == src(SHLEX).replace("'fa4'", "'fa3'")
+
+
+@pytest.mark.parametrize("call", [
+    'os.system("cd /srv && CUDA_VISIBLE_DEVICES=0 nohup python3 -m sglang.launch_server {A} > log 2>&1 &")',
+    'os.popen("exec python3 -m sglang.launch_server {A}")',
+    'subprocess.run("python3 -m sglang.launch_server {A}", shell=True)',
+    'subprocess.Popen(["bash", "-c", "python3 -m sglang.launch_server {A}"])',
+    'subprocess.check_call(["python3 -m sglang.launch_server {A}"], shell=True)',
+    'subprocess.Popen(" ".join(["python3", "-m", "sglang.launch_server", "{A}"]), shell=True)',
+    'subprocess.run("python3 -m sglang.launch_server {A}".split())',
+])
+def test_shell_command_strings(tmp_path, call):
+    a = "--tp 2 --attention-backend fa4"
+    ex = extract(tmp_path, "import os, subprocess\n" + call.replace("{A}", a) + "\n")
+    [launch] = ex.launches
+    assert values(launch)[:4] == ["--tp", "2", "--attention-backend", "fa4"]
+    assert launch.args[3].span_of().text == "fa4"
+
+
+def test_join_of_an_unknown_list_is_any_number_of_words(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+        def f(extra):
+            cmd = ["python3", "-m", "sglang.launch_server", "--tp", "2"] + extra
+            subprocess.Popen(" ".join(cmd), shell=True)
+        """)
+    [launch] = ex.launches
+    assert values(launch) == ["--tp", "2", None]
+    assert launch.args[2].splat
+
+
+LSC = '''
+    from sglang.utils import launch_server_cmd, wait_for_server
+
+    server_process, port = launch_server_cmd(
+        """
+    SGLANG_LOG=1 CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server \\\\
+        --model-path deepseek-ai/DeepSeek-V3 \\\\
+        --attention-backend fa4 --enable-deterministic-inference
+    """
+    )
+    wait_for_server(f"http://localhost:{port}")
+    '''
+
+
+def test_launch_server_cmd_triple_quoted(tmp_path, capsys):
+    assert "\\\\\n" in src(LSC)  # the file holds backslash-backslash-newline: the value backslash-newline
+    ex = extract(tmp_path, LSC)
+    [launch] = ex.launches
+    assert launch.program == "python -m sglang.launch_server"
+    assert values(launch) == ["--model-path", DSV3, "--attention-backend", "fa4", "--enable-deterministic-inference"]
+    assert launch.span.line == 3
+    write_tree(tmp_path, {"nb.py": src(LSC)})
+    code, diags = lint_json(tmp_path, capsys, *H100)
+    assert code == 1
+    assert codes_at(diags) == [("nb.py", 7, "SGL101")]
+    after = fix(tmp_path, capsys, {"nb.py": LSC}, *H100)
+    assert after["nb.py"] == src(LSC).replace("backend fa4", "backend fa3")
+
+
+def test_launch_server_cmd_splits_on_whitespace_only(tmp_path):
+    # no shell quoting: the quotes stay in the words, as SGLang's execute_shell_command leaves them
+    ex = extract(tmp_path, """
+        from sglang.utils import launch_server_cmd
+        launch_server_cmd("python -m sglang.launch_server --model-path 'my model' --tp 2")
+        """)
+    assert values(ex.launches[0]) == ["--model-path", "'my", "model'", "--tp", "2"]
+
+
+def test_split_whitespace_backslashes():
+    m = MStr.plain("a \\\nb\\c  d")
+    assert [w.text for w in py.split_whitespace(m, backslash=True)] == ["a", "b", "c", "d"]
+    assert [w.text for w in py.split_whitespace(m)] == ["a", "\\", "b\\c", "d"]
+
+
+def test_unbalanced_quote_in_a_shell_string_is_reported(tmp_path):
+    ex = extract(tmp_path, "import os\nos.system('python3 -m sglang.launch_server --served-model-name \"x')\n")
+    assert ex.launches == []
+    [problem] = ex.problems
+    assert "unterminated double quote" in problem.message and problem.span.line == 2
+
+
+# --- Modal -------------------------------------------------------------------------------------------
+
+MODAL = """
+    import subprocess
+
+    import modal
+
+    GPU_TYPE, N_GPUS = "H100!", 2
+    GPU = f"{GPU_TYPE}:{N_GPUS}"
+    MODEL = "deepseek-ai/DeepSeek-V3"
+    app = modal.App("sglang")
+
+
+    def _start_server():
+        cmd = ["python3", "-m", "sglang.launch_server", "--model-path", MODEL,
+               "--attention-backend", "fa4", "--enable-deterministic-inference"]
+        subprocess.Popen(" ".join(cmd), shell=True)
+
+
+    @app.function(gpu=GPU, timeout=600)
+    @modal.web_server(port=30000)
+    def serve():
+        _start_server()
+
+
+    @app.cls(gpu=["B200+", "H100:8"])
+    class Model:
+        @modal.enter()
+        def start(self):
+            self.proc = subprocess.Popen(["sglang", "serve", MODEL, "--attention-backend", "fa4",
+                                          "--enable-deterministic-inference"])
+
+
+    @app.server(gpu="B200")
+    def ok():
+        subprocess.Popen(["sglang", "serve", MODEL, "--attention-backend", "fa4", "--enable-deterministic-inference"])
+    """
+
+
+def test_modal_gpu_declarations(tmp_path, capsys):
+    ex = extract(tmp_path, MODAL)
+    helper, cls, ok = ex.launches
+    assert [(d.name, d.span.line, d.span.text, d.how) for d in helper.gpu_decls] == [
+        ("H100!", 5, "H100!", "Modal gpu= on serve")]
+    assert [(d.name, d.span.text) for d in cls.gpu_decls] == [("B200+", "B200+"), ("H100", "H100")]
+    assert [d.name for d in ok.gpu_decls] == ["B200"]
+    write_tree(tmp_path, {"app.py": src(MODAL)})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1
+    # H100! (the helper called by serve) and the H100 fallback of Model fail; B200 alone passes
+    assert codes_at(diags) == [("app.py", 13, "SGL101"), ("app.py", 27, "SGL101")]
+    assert [d["fix"]["applicability"] for d in diags] == ["safe", "unsafe"]
+
+
+def test_modal_unknown_gpu_name_and_legacy_object(tmp_path, capsys):
+    text = """
+        import subprocess
+        import modal
+
+        stub = modal.Stub()
+
+        @stub.function(gpu="H10")
+        def a():
+            subprocess.Popen(["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--attention-backend", "fa4",
+                              "--enable-deterministic-inference"])
+
+        @stub.function(gpu=modal.gpu.A100(count=2))
+        def b():
+            subprocess.Popen(["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--attention-backend", "fa4",
+                              "--enable-deterministic-inference"])
+        """
+    ex = extract(tmp_path, text)
+    assert [d.name for d in ex.launches[1].gpu_decls] == ["A100"]
+    write_tree(tmp_path, {"app.py": src(text)})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1
+    assert codes_at(diags) == [("app.py", 6, "SGL003"), ("app.py", 8, "SGL901"), ("app.py", 13, "SGL101")]
+    assert diags[0]["column"] == col(text, 6, "H10")
+
+
+def test_not_a_modal_app_is_no_declaration(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+        app = make_app()
+
+        @app.function(gpu="H100")
+        def a():
+            subprocess.Popen(["sglang", "serve", "m"])
+        """)
+    assert ex.launches[0].gpu_decls == []
+
+
+# --- suppressions, syntax errors, comments -----------------------------------------------------------
+
+
+def test_suppression_on_the_launch_line(tmp_path, capsys):
+    text = src(C08).replace("    return subprocess.Popen(cmd)",
+                            "    # lint-configs: ignore[SGL101] patched flash_attn on this host\n"
+                            "    return subprocess.Popen(cmd)")
+    assert "ignore[SGL101]" in text
+    write_tree(tmp_path, {"launch.py": text})
+    code, diags = lint_json(tmp_path, capsys, *H100)
+    assert (code, diags) == (0, [])
+
+
+def test_syntax_error_is_sgl001_at_the_parser_position(tmp_path, capsys):
+    write_tree(tmp_path, {"bad.py": "import sglang as sgl\n\ndef f(:\n    sgl.Engine(attention_backend='fa4')\n",
+                          "good.py": src(C08)})
+    code, diags = lint_json(tmp_path, capsys, *H100)
+    assert code == 1
+    assert codes_at(diags) == [("bad.py", 3, "SGL001"), ("good.py", 10, "SGL101")]
+    bad = diags[0]
+    assert bad["column"] == 7 and bad["message"] == "Python syntax error: invalid syntax"
+
+
+def test_syntax_error_in_a_file_that_does_not_mention_sglang_is_not_parsed(tmp_path, capsys):
+    write_tree(tmp_path, {"other.py": "def f(:\n"})
+    assert lint_json(tmp_path, capsys) == (0, [])
+
+
+def test_comments_are_listed_exactly(tmp_path):
+    ex = extract(tmp_path, 'x = "# not a comment"  # a comment\n# another\n')
+    assert [(c.line, c.text) for c in ex.comments] == [(1, "# a comment"), (2, "# another")]
+
+
+def test_crlf_and_non_ascii_spans(tmp_path, capsys):
+    text = ('import subprocess\r\n# lint-configs: target-gpu=H100\r\nNAME = "modèle"\r\n'
+            'subprocess.run(["python3", "-m", "sglang.launch_server", "--served-model-name", NAME, '
+            '"--model-path", "deepseek-ai/DeepSeek-V3", "--attention-backend", "fa4", '
+            '"--enable-deterministic-inference"])\r\n')
+    write_tree(tmp_path, {"x.py": text})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1
+    [d] = diags
+    assert (d["line"], d["column"]) == (4, text.split("\r\n")[3].index("fa4") + 1)
+    run(tmp_path, capsys, "--fix", ".")
+    assert (tmp_path / "x.py").read_bytes() == text.replace('"fa4"', '"fa3"').encode()
+
+
+# --- libcst stays out of YAML-only runs --------------------------------------------------------------
+
+
+def test_libcst_is_not_imported_for_a_yaml_tree(tmp_path):
+    write_tree(tmp_path, {
+        "docker-compose.yml": "services:\n  s:\n    command: python3 -m sglang.launch_server --model-path "
+                              "deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference\n",
+        "tools/helper.py": "print('no launch here')\n",
+    })
+    res = subprocess.run([sys.executable, "-X", "importtime", "-m", "linter", str(tmp_path)], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 1, res.stderr[-500:]
+    assert "ruamel" in res.stderr  # the YAML parser was needed (and the import log works)
+    assert "libcst" not in res.stderr
+
+
+# --- more scopes and statement forms -----------------------------------------------------------------
+
+
+def test_imports_inside_functions_try_blocks_with_blocks_and_lambdas(tmp_path):
+    ex = extract(tmp_path, """
+        import threading
+
+        try:
+            import sglang as sgl
+        except ImportError:  # pragma: no cover
+            sgl = None
+
+
+        def offline():
+            from sglang.srt.server_args import ServerArgs as SA
+            return SA(model_path="m", attention_backend="fa4")
+
+
+        def served(log_path):
+            import subprocess
+            cmd = ["sglang", "serve", "m"]
+            with open(log_path, "w") as log:
+                cmd.append("--tp=2")
+                subprocess.Popen(cmd, stdout=log)
+            threading.Thread(target=lambda: subprocess.run(cmd + ["--dp", "2"])).start()
+
+
+        engine = sgl.Engine(model_path="m", attention_backend="triton")
+        other = sgl.Engine(model_path="m2")
+        """)
+    a, b, c, d, e = ex.launches
+    assert (a.program, kw(a)) == ("ServerArgs", {"model_path": "m", "attention_backend": "fa4"})
+    assert values(b) == ["m", "--tp=2"]
+    assert values(c) == ["m", "--tp=2", "--dp", "2"]
+    assert kw(d) == {"model_path": "m", "attention_backend": "triton"} and kw(e) == {"model_path": "m2"}
+    assert [x.key for x in ex.launches] == ["offline", "served", "served#1", "<module>", "<module>#1"]
+
+
+def test_instance_attributes_are_unknown(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+
+        class Server:
+            backend = "fa4"
+
+            def __init__(self, backend):
+                self.backend = backend
+
+            def start(self):
+                subprocess.Popen(["sglang", "serve", "m", "--attention-backend", self.backend])
+        """)
+    assert values(ex.launches[0]) == ["m", "--attention-backend", None]
+
+
+def test_fstring_parts(tmp_path, capsys):
+    text = """
+        import subprocess
+        # lint-configs: target-gpu=H100
+        MODEL = "deepseek-ai/DeepSeek-V3"
+        TP = 8
+
+        def go(port):
+            subprocess.run(f"python3 -m sglang.launch_server --model-path {MODEL} --tp {TP:d} --port={port} "
+                           f"--attention-backend fa4 --enable-deterministic-inference", shell=True)
+        """
+    ex = extract(tmp_path, text)
+    assert values(ex.launches[0]) == ["--model-path", DSV3, "--tp", None, None, "--attention-backend", "fa4",
+                                      "--enable-deterministic-inference"]
+    assert ex.launches[0].args[4].raw == "--port=" + UNKNOWN_CHAR
+    after = fix(tmp_path, capsys, {"f.py": text})
+    assert after["f.py"] == src(text).replace("backend fa4", "backend fa3")
+
+
+def test_dict_built_in_straight_line_code(tmp_path):
+    ex = extract(tmp_path, """
+        import sglang
+
+        def make(extra):
+            kwargs = {"model_path": "m"}
+            kwargs["attention_backend"] = "fa4"
+            kwargs.update(tp_size=2)
+            kwargs |= {"enable_deterministic_inference": True}
+            sglang.Engine(**kwargs)
+            kwargs.update(extra)
+            sglang.Engine(**kwargs)
+        """)
+    a, b = ex.launches
+    assert kw(a) == {"model_path": "m", "attention_backend": "fa4", "tp_size": 2, "enable_deterministic_inference": True}
+    # update() with an unknown dict may replace any key: every value is unknown now
+    assert kw(b) == {"model_path": UNKNOWN, "attention_backend": UNKNOWN, "tp_size": UNKNOWN,
+                     "enable_deterministic_inference": UNKNOWN}
+
+
+def test_list_passed_to_a_local_helper_is_no_longer_known(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess, logging
+
+        def add_flags(cmd):
+            cmd.append("--attention-backend")
+            cmd.append("fa4")
+
+        def go():
+            cmd = ["sglang", "serve", "m"]
+            logging.info("starting %s", cmd)
+            print(cmd)
+            subprocess.run(list(cmd))
+            add_flags(cmd)
+            subprocess.run(cmd)
+        """)
+    [launch] = ex.launches  # the second argv is unknown as a whole: no program, no launch
+    assert values(launch) == ["m"]
+
+
+def test_options_can_be_added_inside_a_split_string_but_not_to_a_list_item(tmp_path, capsys):
+    # B200 with no backend: SGLang picks trtllm_mla, which is not deterministic (SGL103); the fix adds one
+    text = """
+        import shlex, subprocess
+        # lint-configs: target-gpu=B200
+        subprocess.Popen(shlex.split("python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference"))
+        subprocess.Popen("sglang serve deepseek-ai/DeepSeek-V3 --enable-deterministic-inference --tp 8".split())
+        subprocess.Popen(["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--enable-deterministic-inference"])
+        """
+    write_tree(tmp_path, {"x.py": src(text)})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1
+    assert [(d["line"], d["code"], d["fix"] and d["fix"]["applicability"]) for d in diags] == [
+        (3, "SGL103", "unsafe"), (4, "SGL103", "unsafe"), (5, "SGL103", None)]
+    after = fix(tmp_path, capsys, {"x.py": text}, "--unsafe-fixes")
+    assert after["x.py"] == src(text).replace(
+        'inference"))', 'inference --attention-backend triton"))').replace(
+        "inference --tp 8", "inference --attention-backend triton --tp 8")
+
+
+def test_aliases_see_in_place_changes(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+
+        def go():
+            cmd = ["sglang", "serve", "m"]
+            alias = cmd
+            alias.append("--tp=2")
+            subprocess.run(cmd)
+            alias.pop()
+            subprocess.run(cmd)
+            other = ("sglang", "serve", "m")
+            same = other
+            same += ("--dp=2",)  # a tuple is rebound, not changed
+            subprocess.run(other)
+            subprocess.run(same)
+        """)
+    assert [values(x) for x in ex.launches] == [["m", "--tp=2"], ["m"], ["m", "--dp=2"]]
+
+
+def test_an_unknown_dict_merged_later_may_replace_any_key(tmp_path):
+    ex = extract(tmp_path, """
+        import sglang
+
+        def make(overrides):
+            sglang.Engine(**{"attention_backend": "fa4", **overrides, "tp_size": 2})
+            sglang.Engine(**{**overrides, "attention_backend": "fa4"})
+            sglang.Engine(**overrides, attention_backend="fa4")  # a repeated keyword is a TypeError
+        """)
+    assert [kw(x) for x in ex.launches] == [{"attention_backend": UNKNOWN, "tp_size": 2},
+                                           {"attention_backend": "fa4"}, {"attention_backend": "fa4"}]

@@ -1,0 +1,42 @@
+"""Every launch rule's invalid examples in each format — compose, shell and Python — with the fix
+checked byte for byte (unsafe fixes applied with --unsafe-fixes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from linter.rules import LAUNCH_RULES
+from tests.helpers import lint_json, run, write_tree
+
+
+def render(fmt: str, example) -> tuple[str, str]:
+    targets = ", ".join(example.targets)
+    head = f"# lint-configs: target-gpu={targets}\n" if targets else ""
+    image = f"lmsysorg/sglang:v{example.sglang}-cu129" if example.sglang else "lmsysorg/sglang:latest"
+    if fmt == "compose":
+        return "compose.yaml", (f"{head}services:\n  sglang:\n    image: {image}\n"
+                                f"    command: python3 -m sglang.launch_server {example.args}\n")
+    if fmt == "shell":
+        return "serve.sh", (f"#!/bin/bash\n{head}# image: {image}\nset -euo pipefail\n"
+                            f"python3 -m sglang.launch_server {example.args}\n")
+    return "launch.py", (f"{head}# image: {image}\nimport shlex\nimport subprocess\n\n\ndef start():\n"
+                         f"    return subprocess.Popen(shlex.split(\"python3 -m sglang.launch_server {example.args}\"))\n")
+
+
+CASES = [(fmt, rule, ex) for fmt in ("compose", "shell", "python") for rule in LAUNCH_RULES for ex in rule.INVALID]
+
+
+@pytest.mark.parametrize("fmt,rule,example", CASES,
+                         ids=[f"{f}-{r.code}-{i}" for i, (f, r, _) in enumerate(CASES)])
+def test_invalid_example_in_every_format(tmp_path, capsys, fmt, rule, example):
+    name, text = render(fmt, example)
+    write_tree(tmp_path, {name: text})
+    _, diags = lint_json(tmp_path, capsys)
+    mine = [d for d in diags if d["code"] == rule.code]
+    assert len(mine) == 1, diags
+    if example.fixed is None:
+        assert mine[0]["fix"] is None
+        return
+    flags = ["--fix"] + (["--unsafe-fixes"] if mine[0]["fix"]["applicability"] == "unsafe" else [])
+    run(tmp_path, capsys, *flags, ".")
+    assert (tmp_path / name).read_text() == text.replace(example.args, example.fixed)

@@ -86,6 +86,64 @@ SCENARIOS = {
                                 "--enable-deterministic-inference\n")},
         expect=[("compose.yaml", 4, "SGL101")],
         fixed={"compose.yaml": ("backend fa4", "backend fa3")}),
+    "Slurm script: gres target, model through a variable, continuations; a comment is not a launch": dict(
+        files={"jobs/serve.sbatch": (
+            "#!/usr/bin/env bash\n#SBATCH --job-name=v3\n#SBATCH --gres=gpu:h100:8\nset -euo pipefail\n\n"
+            "MODEL=deepseek-ai/DeepSeek-V3\nPORT=${PORT:-30000}\n# on B200 we run: --attention-backend fa4\n"
+            "python3 -m sglang.launch_server \\\n  --model-path \"$MODEL\" \\\n  --attention-backend fa4 \\\n"
+            "  --enable-deterministic-inference \\\n  --port \"$PORT\"\n")},
+        expect=[("jobs/serve.sbatch", 11, "SGL101")],
+        fixed={"jobs/serve.sbatch": ("  --attention-backend fa4 \\", "  --attention-backend fa3 \\")}),
+    "shell default in a variable on SM120, flags from an array -> triton": dict(
+        files={"run.sh": (
+            "#!/bin/bash\n# lint-configs: target-gpu=RTX PRO 6000 Blackwell\nBACKEND=${BACKEND:-fa4}\nFLAGS=(\n"
+            "  --model-path zai-org/GLM-4.7-Flash\n  --enable-deterministic-inference\n)\n"
+            "exec python3 -m sglang.launch_server \"${FLAGS[@]}\" --attention-backend \"$BACKEND\"\n")},
+        expect=[("run.sh", 3, "SGL101")],
+        fixed={"run.sh": ("${BACKEND:-fa4}", "${BACKEND:-triton}")}),
+    "shell with no target: SGL901": dict(
+        files={"serve.sh": ("#!/bin/bash\npython3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
+                            "--attention-backend fa4 --enable-deterministic-inference\n")},
+        expect=[("serve.sh", 2, "SGL901")]),
+    "GB300 gres is SM103: accepted": dict(
+        files={"gb300.sh": ("#!/bin/bash\n#SBATCH --gres=gpu:gb300:4\npython3 -m sglang.launch_server --model-path "
+                            "zai-org/GLM-4.7-Flash --attention-backend fa4 --enable-deterministic-inference\n")},
+        expect=[]),
+    "suppression with a reason, and an unused one": dict(
+        files={"serve.sh": (
+            "#!/bin/bash\n# lint-configs: target-gpu=H100\n# lint-configs: ignore[SGL101] patched flash_attn here\n"
+            "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
+            "--enable-deterministic-inference\n# lint-configs: ignore[fa4-deterministic-mla-needs-sm100] stale\n"
+            "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --attention-backend fa3\n")},
+        expect=[("serve.sh", 5, "SGL002")]),
+    "Python argv list with a module constant on H100": dict(
+        files={"launch.py": (
+            "import subprocess\n\nMODEL = \"deepseek-ai/DeepSeek-V3\"\n\n\ndef start(port):\n    argv = [\n"
+            "        \"python3\", \"-m\", \"sglang.launch_server\",\n        \"--model-path\", MODEL,\n"
+            "        \"--attention-backend\", \"fa4\",\n        \"--enable-deterministic-inference\",\n"
+            "        \"--port\", str(port),\n    ]\n    return subprocess.Popen(argv)\n")},
+        args=["--target-gpu", "H100"],
+        expect=[("launch.py", 10, "SGL101")],
+        fixed={"launch.py": ('"--attention-backend", "fa4"', '"--attention-backend", "fa3"')}),
+    "Engine keywords: only the deterministic engine is rejected": dict(
+        files={"engine.py": (
+            "import sglang as sgl\n\n# lint-configs: target-gpu=H200\n\n\ndef det():\n    return sgl.Engine(\n"
+            "        model_path=\"moonshotai/Kimi-K2-Instruct\",\n        attention_backend=\"fa4\",\n"
+            "        enable_deterministic_inference=True,\n    )\n\n\ndef ref():\n    return sgl.Engine(\n"
+            "        model_path=\"moonshotai/Kimi-K2-Instruct\",\n        attention_backend=\"fa4\",\n"
+            "        enable_deterministic_inference=False,\n    )\n")},
+        expect=[("engine.py", 9, "SGL101")],
+        fixed={"engine.py": ('attention_backend="fa4",\n        enable_deterministic_inference=True',
+                             'attention_backend="fa3",\n        enable_deterministic_inference=True')}),
+    "popen_launch_server with list concatenation on A100 -> triton": dict(
+        files={"tests/test_x.py": (
+            "from sglang.test.test_utils import DEFAULT_URL_FOR_TEST, popen_launch_server\n\n"
+            "BASE = [\"--enable-deterministic-inference\", \"--tp\", \"4\"]\nMODEL = \"zai-org/GLM-4.7-Flash\"\n\n\n"
+            "def setup():\n    return popen_launch_server(\n        MODEL,\n        DEFAULT_URL_FOR_TEST,\n"
+            "        other_args=BASE + [\"--attention-backend\", \"fa4\"],\n    )\n")},
+        args=["--target-gpu", "A100-80GB"],
+        expect=[("tests/test_x.py", 11, "SGL101")],
+        fixed={"tests/test_x.py": ('"fa4"]', '"triton"]')}),
 }
 
 

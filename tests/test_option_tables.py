@@ -22,7 +22,6 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "linter" / "sglang" / "data"
 FIXTURES = REPO / "tests" / "fixtures"
-SEMANTICS = REPO.parent / "shared" / "reference" / "sglang-semantics.md"
 
 VERSIONS = ["0.5.16", "0.5.17", "0.5.18", "0.5.19", "0.5.20", "0.5.21", "0.5.22", "0.5.23"]
 FIXTURE_VERSIONS = ["0.5.18", "0.5.23"]
@@ -448,32 +447,6 @@ def test_fixture_version_differences():
     assert "invalid choice: 'cutlass_mla'" in _case("0.5.23", "attention_backend_cutlass_mla")["error"]
     assert "--attention-data-parallel-size" not in _case("0.5.18", "attention_ambiguous")["error"]
     assert "--attention-data-parallel-size" in _case("0.5.23", "attention_ambiguous")["error"]
-
-
-# --------------------------------------------------------------------------
-# Appendix A of the semantics reference (static approximation of 0.5.18)
-# --------------------------------------------------------------------------
-
-
-@pytest.mark.skipif(not SEMANTICS.exists(), reason="shared/reference/sglang-semantics.md not present")
-def test_0_5_18_option_strings_match_appendix_a():
-    text = SEMANTICS.read_text(encoding="utf-8")
-    appendix = text[text.index("## Appendix A"):]
-    listing = [line for line in appendix.splitlines() if line.strip()][-1]
-    appendix_strings = set(re.findall(r"`(--[a-z0-9-]+)`", listing))
-    assert len(appendix_strings) == 503
-    table_strings = {s for o in table("0.5.18")["options"] for s in o["option_strings"]}
-    # The appendix was derived statically. It misses the --no-X strings that
-    # argparse.BooleanOptionalAction adds, and lists two fields that have no
-    # help text in their annotation and so get no CLI flag.
-    assert table_strings - appendix_strings == {
-        "--no-dcp-replicate-q-proj",
-        "--no-dllm-fdfo",
-        "--no-enable-tp-lm-head-all-to-all",
-        "--no-experts-shared-outer-loras",
-        "--no-lora-strict-loading",
-    }
-    assert appendix_strings - table_strings == {"--custom-sigquit-handler", "--stat-loggers"}
 
 
 # --------------------------------------------------------------------------

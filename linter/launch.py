@@ -61,7 +61,7 @@ class MStr:
             origins.extend(p.origins)
         if where is None:
             wheres = [p.where for p in parts if p.where is not None]
-            where = _hull(wheres)
+            where = hull(wheres)
         return cls(text, origins, where)
 
     def __getitem__(self, item: slice) -> MStr:
@@ -106,14 +106,15 @@ class MStr:
         j = len(self.text) if j is None else j
         spans = [Span(o[0], o[1], o[1] + 1) for o in self.origins[i:j] if o is not None]
         if spans and all(s.source is spans[0].source for s in spans):
-            return _hull(spans)
+            return hull(spans)
         return self.where
 
     def __repr__(self) -> str:
         return f"MStr({self.text!r})"
 
 
-def _hull(spans: list[Span]) -> Span | None:
+def hull(spans) -> Span | None:
+    """The smallest span covering the given spans of the first one's file (None when there are none)."""
     spans = [s for s in spans if s is not None]
     if not spans:
         return None

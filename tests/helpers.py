@@ -9,6 +9,21 @@ from pathlib import Path
 
 from linter.cli import main
 
+# The folded-command launch SGLang rejects: DeepSeek-V3, fa4 + deterministic, target H100.
+FOLDED_H100 = """\
+# lint-configs: target-gpu=H100
+services:
+  sglang:
+    image: lmsysorg/sglang:v0.5.23-cu129
+    command: >
+      python3 -m sglang.launch_server
+      --model-path deepseek-ai/DeepSeek-V3
+      --tp 8
+      --attention-backend fa4
+      --enable-deterministic-inference
+      --host 0.0.0.0 --port 30000
+"""
+
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> None:
     for name, content in files.items():

@@ -14,25 +14,14 @@ from linter.report import github, sarif
 from linter.rules import ALL_RULES
 from linter.rules.base import Diagnostic, Fix
 from linter.source import Edit, SourceFile, Span
-from tests.helpers import run, write_tree
+from tests.helpers import FOLDED_H100, run, write_tree
 
 DATA = Path(__file__).parent / "data"
 SCHEMA_SHA256 = "c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e"
 
 # c01 (folded command, DeepSeek-V3, fa4 + deterministic, H100 from a directive) plus a second
 # service with a suppression that suppresses nothing (SGL002, a warning).
-COMPOSE = """\
-# lint-configs: target-gpu=H100
-services:
-  sglang:
-    image: lmsysorg/sglang:v0.5.23-cu129
-    command: >
-      python3 -m sglang.launch_server
-      --model-path deepseek-ai/DeepSeek-V3
-      --tp 8
-      --attention-backend fa4
-      --enable-deterministic-inference
-      --host 0.0.0.0 --port 30000
+COMPOSE = FOLDED_H100 + """\
   # lint-configs: ignore[SGL103] kept from the old config
   qwen:
     image: lmsysorg/sglang:v0.5.23-cu129

@@ -13,24 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import FOLDED_H100
+
 from linter.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOK = ROOT / "hooks" / "pre-commit"
 
-BAD = """\
-# lint-configs: target-gpu=H100
-services:
-  sglang:
-    image: lmsysorg/sglang:v0.5.23-cu129
-    command: >
-      python3 -m sglang.launch_server
-      --model-path deepseek-ai/DeepSeek-V3
-      --tp 8
-      --attention-backend fa4
-      --enable-deterministic-inference
-      --host 0.0.0.0 --port 30000
-"""
+BAD = FOLDED_H100
 GOOD = BAD.replace("--attention-backend fa4", "--attention-backend fa3")
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

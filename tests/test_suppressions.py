@@ -8,7 +8,6 @@ unknown code or a suppression that suppresses nothing is SGL002; ``--no-ignores`
 
 from __future__ import annotations
 
-import pytest
 
 from tests.helpers import lint_json, write_tree
 

@@ -47,9 +47,9 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable
 
-from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, MStr, Problem, Token
+from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, MStr, Problem, Token, hull
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 
@@ -131,15 +131,6 @@ class _Doc:
     def node_text(self, node) -> str:
         i, j = self.rng(node)
         return self.text[i:j]
-
-
-def _hull(spans: Iterable[Span | None]) -> Span | None:
-    spans = [s for s in spans if s is not None]
-    if not spans:
-        return None
-    src = spans[0].source
-    same = [s for s in spans if s.source is src]
-    return Span(src, min(s.start for s in same), max(s.end for s in same))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -276,7 +267,7 @@ def _assemble(segs: list) -> list[Token]:
     def emit() -> None:
         nonlocal chars, origins, wheres, started, fixed, unk, splat
         if started:
-            out.append(Token(MStr("".join(chars), origins, _hull(wheres)), splat=splat or (unk and not fixed)))
+            out.append(Token(MStr("".join(chars), origins, hull(wheres)), splat=splat or (unk and not fixed)))
         chars, origins, wheres = [], [], []
         started = fixed = unk = splat = False
 
@@ -343,7 +334,7 @@ def _scalar(segs: list, where: Span | None) -> MStr:
             parts.append(MStr.unknown(seg[1].where or where))
     if not parts:
         return MStr.plain("", where)
-    return MStr.join(parts, _hull([p.where for p in parts]) or where)
+    return MStr.join(parts, hull([p.where for p in parts]) or where)
 
 
 def _join_tokens(tokens: list[Token], where: Span | None) -> MStr:
@@ -1582,7 +1573,7 @@ _SLURM_VALUES = {
     "--network", "--reservation", "--comment", "--time-min", "--signal", "--tres-per-task", "--tres-per-node",
     "--wrap", "--array", "-a", "--mail-type", "--mail-user", "--gres-flags", "--mem-bind", "--cluster-constraint",
     "--prolog", "--epilog", "--task-prolog", "--task-epilog", "--nice", "--priority", "--switches", "--wckey",
-    "--deadline", "--delay-boot", "--dependency", "--uid", "--gid", "--cores-per-socket", "--sockets-per-node",
+    "--deadline", "--delay-boot", "--uid", "--gid", "--cores-per-socket", "--sockets-per-node",
     "--threads-per-core", "--extra-node-info", "-B", "--jobid", "--open-mode", "--profile", "--propagate",
     "--bcast", "--compress", "--accel-bind", "--acctg-freq", "--cpu-freq", "--mcs-label", "--burst-buffer",
     "--bb", "--bbf", "--container", "--container-id", "--resv-ports", "--tmp", "--use-min-nodes",
@@ -1811,7 +1802,7 @@ def extract(source: SourceFile, ws=None) -> Extraction:
 def launches_in_script(script: MStr, source: SourceFile) -> list[tuple[str, list[Token], MStr | None]]:
     """(program, server-argument tokens, image) of each SGLang launch in a shell script given as an
     :class:`MStr` (a compose ``sh -c`` string), with every character mapped back to ``source``."""
-    fallback = script.where or _hull([Span(o[0], o[1], o[1] + 1) for o in script.origins if o is not None]) \
+    fallback = script.where or hull([Span(o[0], o[1], o[1] + 1) for o in script.origins if o is not None]) \
         or Span(source, 0, 0)
     doc = _Doc(source, script.text, script, fallback)
     tree = parse_script(doc.data)

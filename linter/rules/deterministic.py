@@ -14,7 +14,7 @@ from linter.gpus.targets import Target
 from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule, insertion_point
 from linter.sglang.decision import HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate
 from linter.sglang.options import Setting
-from linter.source import Edit, Span
+from linter.source import Edit
 
 _CANDIDATE_ARCHS = (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM", True), (None, False))
 

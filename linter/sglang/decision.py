@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from importlib import resources
 
 from linter.launch import UNKNOWN
-from linter.sglang.models import ModelInfo
 from linter.sglang.options import OptionTable, ParsedArgs, Setting, version_tuple
 
 

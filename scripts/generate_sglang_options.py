@@ -1010,7 +1010,6 @@ def _worker_main(argv) -> int:
     log = io.StringIO()
     with contextlib.redirect_stdout(log):
         from sglang.srt.server_args import ServerArgs
-        import sglang.srt.server_args as server_args_mod
 
         parser = argparse.ArgumentParser(prog="sglang serve")
         ServerArgs.add_cli_args(parser)

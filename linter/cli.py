@@ -170,17 +170,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
             raise UsageError(f"{p}: no such file or folder")
 
     def excluded(path: Path, is_dir: bool) -> bool:
-        cfg = configs.for_dir(path.parent if not is_dir else path.parent)
-        if cfg is None or not cfg.exclude:
-            return False
-        import pathspec
-
-        try:
-            rel = path.resolve().relative_to(cfg.root).as_posix()
-        except ValueError:
-            return False
-        spec = pathspec.GitIgnoreSpec.from_lines(cfg.exclude)
-        return spec.match_file(rel + "/" if is_dir else rel)
+        cfg = configs.for_dir(path.parent)
+        return cfg is not None and cfg.excluded(path, is_dir)
 
     results = {}
     for cand in walk(paths, excluded, args.force_exclude):
@@ -228,7 +219,10 @@ def _lint(args, configs, select, ignore, extend) -> int:
         except baseline.BaselineError as exc:
             raise UsageError(str(exc)) from None
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    stream = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
+    try:
+        stream = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
+    except OSError as exc:
+        raise UsageError(f"--output-file {args.output_file}: {exc.strerror or exc}") from None
     try:
         _emit(fmt, diagnostics, stream, args, fixed)
     finally:

@@ -8,7 +8,8 @@ Keys: ``target-gpus`` (list of GPU names), ``sglang-version``, ``models`` (table
 ``architectures[0]``), ``select``, ``ignore`` (codes or names), ``exclude``, ``extend-exclude``
 (gitignore-style globs relative to the configuration's folder), and ``[[tool.lint-configs.overrides]]``
 tables with ``paths`` (globs relative to the configuration's folder) and any of ``target-gpus``,
-``sglang-version``, ``models``, ``select``, ``ignore``. Later overrides win. An invalid file, an unknown
+``sglang-version``, ``models``, ``select``, ``ignore``, ``exclude``, ``extend-exclude``. Later
+overrides win; an override's excludes apply to the files its ``paths`` match. An invalid file, an unknown
 key or an unknown GPU name raises :class:`ConfigError` (the CLI exits 2).
 """
 
@@ -25,7 +26,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 KEYS = ("target-gpus", "sglang-version", "models", "select", "ignore", "exclude", "extend-exclude", "overrides")
-OVERRIDE_KEYS = ("paths", "target-gpus", "sglang-version", "models", "select", "ignore")
+OVERRIDE_KEYS = ("paths", "target-gpus", "sglang-version", "models", "select", "ignore", "exclude", "extend-exclude")
 
 
 class ConfigError(Exception):
@@ -56,6 +57,23 @@ class Config:
     @property
     def exclude(self) -> list[str]:
         return list(self.base.get("exclude", [])) + list(self.base.get("extend-exclude", []))
+
+    def excluded(self, path: Path, is_dir: bool) -> bool:
+        """True when ``path`` matches ``exclude``/``extend-exclude`` (or those of an override whose
+        ``paths`` match it). Patterns are gitignore-style, relative to the configuration's folder."""
+        try:
+            rel = path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return False
+        if is_dir:
+            rel += "/"
+        if any(_glob_match(rel, pat) for pat in self.exclude):
+            return True
+        for ov in self.overrides:
+            pats = list(ov.get("exclude", [])) + list(ov.get("extend-exclude", []))
+            if pats and any(_glob_match(rel, p) for p in ov["paths"]) and any(_glob_match(rel, p) for p in pats):
+                return True
+        return False
 
     def settings_for(self, file: Path) -> Settings:
         """Settings for ``file``: the base keys, then every override whose ``paths`` match."""
@@ -201,6 +219,23 @@ class ConfigResolver:
             found = self.for_dir(folder.parent)
         self._cache[folder] = found
         return found
+
+    def excluded(self, path: Path, is_dir: bool) -> bool:
+        """True when ``path`` matches ``exclude``/``extend-exclude`` (or those of an override whose
+        ``paths`` match it). Patterns are gitignore-style, relative to the configuration's folder."""
+        try:
+            rel = path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return False
+        if is_dir:
+            rel += "/"
+        if any(_glob_match(rel, pat) for pat in self.exclude):
+            return True
+        for ov in self.overrides:
+            pats = list(ov.get("exclude", [])) + list(ov.get("extend-exclude", []))
+            if pats and any(_glob_match(rel, p) for p in ov["paths"]) and any(_glob_match(rel, p) for p in pats):
+                return True
+        return False
 
     def settings_for(self, file: Path) -> Settings:
         cfg = self.for_dir(file.parent)

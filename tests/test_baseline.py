@@ -142,3 +142,13 @@ def test_bad_baselines_exit_2(tmp_path, capsys):
     code, _, err = run(tmp_path, capsys, "--baseline", "bad-entry.json", ".")
     assert code == 2
     assert err.startswith("lint-configs: error: bad-entry.json: findings[0]: expected path, code and key strings")
+
+
+def test_shell_launch_identity_survives_a_launch_added_above(tmp_path, capsys):
+    bad = ("python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
+           "--enable-deterministic-inference\n")
+    clean = "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --attention-backend fa3\n"
+    write_tree(tmp_path, {"serve.sh": "#!/bin/bash\n# lint-configs: target-gpu=H100\n" + bad})
+    assert run(tmp_path, capsys, "--write-baseline", "baseline.json", ".")[0] == 0
+    write_tree(tmp_path, {"serve.sh": "#!/bin/bash\n# lint-configs: target-gpu=H100\n" + clean + "\n" + bad})
+    assert lint_json(tmp_path, capsys, "--baseline", "baseline.json") == (0, [])

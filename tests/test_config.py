@@ -204,9 +204,9 @@ def test_config_option_forces_one_file(tmp_path, capsys):
     ("pyproject.toml", pyproject('target-gpus = ["H100"]\ntarget-gpu = ["B200"]\n'),
      ["pyproject.toml [tool.lint-configs]: unknown key 'target-gpu'; allowed keys are: target-gpus, sglang-version, "
       "models, select, ignore, exclude, extend-exclude, overrides"]),
-    (".lint-configs.toml", '[[overrides]]\npaths = ["a/**"]\nexclude = ["b"]\n',
-     [".lint-configs.toml: overrides[0]: unknown key 'exclude'; allowed keys are: paths, target-gpus, "
-      "sglang-version, models, select, ignore"]),
+    (".lint-configs.toml", '[[overrides]]\npaths = ["a/**"]\nexcludes = ["b"]\n',
+     [".lint-configs.toml: overrides[0]: unknown key 'excludes'; allowed keys are: paths, target-gpus, "
+      "sglang-version, models, select, ignore, exclude, extend-exclude"]),
     (".lint-configs.toml", '[[overrides]]\ntarget-gpus = ["B200"]\n',
      [".lint-configs.toml: overrides[0]: missing 'paths' (a list of globs)"]),
     ("pyproject.toml", pyproject('target-gpus = ["H100", "Blackwell"]\n'),
@@ -273,3 +273,18 @@ def test_override_path_with_leading_double_star_matches_nested_folders(tmp_path,
     write_tree(tmp_path, {"deploy/compose.b200.yml": COMPOSE, "pyproject.toml": pyproject(
         'target-gpus = ["H100"]\n\n[[tool.lint-configs.overrides]]\npaths = ["**/*.b200.yml"]\ntarget-gpus = ["B200"]\n')})
     assert lint_json(tmp_path, capsys) == (0, [])
+
+
+def test_override_excludes_apply_to_their_paths(tmp_path, capsys):
+    from tests.helpers import FOLDED_H100
+
+    write_tree(tmp_path, {
+        "pyproject.toml": ('[tool.lint-configs]\nexclude = ["vendor/"]\n\n[[tool.lint-configs.overrides]]\n'
+                           'paths = ["legacy/**"]\nextend-exclude = ["*.old.yml"]\n'),
+        "vendor/compose.yaml": FOLDED_H100,
+        "legacy/compose.old.yml": FOLDED_H100,
+        "legacy/compose.yml": FOLDED_H100,
+        "compose.old.yml": FOLDED_H100,
+    })
+    _, diags = lint_json(tmp_path, capsys)
+    assert sorted(d["path"] for d in diags) == ["compose.old.yml", "legacy/compose.yml"]

@@ -283,3 +283,21 @@ def test_github_escaping_and_multi_line_spans():
 def test_github_escape_tables(raw, data, prop):
     assert github.escape_data(raw) == data
     assert github.escape_property(raw) == prop
+
+
+def test_github_lists_findings_past_the_annotation_limit_in_the_log(tmp_path, capsys):
+    line = ("python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
+            "--enable-deterministic-inference\n")
+    write_tree(tmp_path, {"serve.sh": "#!/bin/bash\n# lint-configs: target-gpu=H100\n" + line * 12})
+    code, out, _ = run(tmp_path, capsys, "--format", "github", ".")
+    lines = out.splitlines()
+    assert sum(1 for x in lines if x.startswith("::error ")) == 12
+    assert lines[12] == "lint-configs: 2 more findings than GitHub annotates in one step:"
+    assert lines[13].startswith("serve.sh:13:") and lines[14].startswith("serve.sh:14:")
+    assert lines[-1].startswith("lint-configs: Found 12 errors.")
+
+
+def test_output_file_in_a_missing_folder_is_a_usage_error(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": FOLDED_H100})
+    code, _, err = run(tmp_path, capsys, "--output-file", "nodir/out.json", ".")
+    assert code == 2 and "internal error" not in err and "nodir/out.json" in err

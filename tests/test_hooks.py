@@ -247,3 +247,43 @@ def test_gitlab_ci_template():
     assert [a.format for a in parsed] == ["sarif", "concise"]
     assert parsed[0].exit_zero and not parsed[1].exit_zero
     assert job["artifacts"]["paths"] == [str(parsed[0].output_file)]
+
+
+ENV_COMPOSE = ("# lint-configs: target-gpu=H100\nservices:\n  s:\n    command: python3 -m sglang.launch_server "
+               "--model-path deepseek-ai/DeepSeek-V3 --attention-backend ${ATTN:-fa4} --enable-deterministic-inference\n")
+
+
+@needs_git
+@pytest.mark.parametrize("folder", ["deploy", "deploy/gpu[0]"])
+def test_deleting_a_dotenv_lints_the_compose_file_beside_it(repo, folder):
+    repo.write(f"{folder}/docker-compose.yml", ENV_COMPOSE)
+    repo.write(f"{folder}/.env", "ATTN=fa3\n")
+    repo.git("add", "-A")
+    assert repo.commit().returncode == 0
+    repo.git("rm", "-q", f"{folder}/.env")
+    r = repo.commit()
+    assert r.returncode == 1 and f"{folder}/docker-compose.yml:4:" in r.stdout + r.stderr
+
+
+@needs_git
+def test_a_configuration_change_lints_every_launch(repo):
+    repo.write("deploy/docker-compose.yml", ENV_COMPOSE.replace("# lint-configs: target-gpu=H100\n", ""))
+    repo.write("pyproject.toml", '[tool.lint-configs]\ntarget-gpus = ["B200"]\n')
+    repo.git("add", "-A")
+    assert repo.commit().returncode == 0
+    repo.write("pyproject.toml", '[tool.lint-configs]\ntarget-gpus = ["H100"]\n')
+    repo.git("add", "pyproject.toml")
+    r = repo.commit()
+    assert r.returncode == 1 and "deploy/docker-compose.yml:3:" in r.stdout + r.stderr
+
+
+@needs_git
+def test_a_tracked_baseline_is_used(repo):
+    repo.write("deploy/docker-compose.yml", BAD)
+    subprocess.run(lint_configs_command().split() + ["--write-baseline", ".lint-configs-baseline.json", "."],
+                   cwd=repo.path, env=repo.env, check=True, capture_output=True)
+    repo.git("add", "-A")
+    assert repo.commit().returncode == 0, "the baselined finding does not block"
+    repo.write("deploy/other.yml", BAD)
+    repo.git("add", "-A")
+    assert repo.commit().returncode == 1, "a new finding does"

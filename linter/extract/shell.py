@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, MStr, Problem, Token, hull
-from linter.sglang.entrypoints import match_entry_point
+from linter.sglang.entrypoints import SERVE, match_entry_point
 from linter.source import SourceFile, Span
 
 __all__ = ["extract", "launches_in_script", "parse_script"]
@@ -823,10 +823,13 @@ class _Walker:
     def _record(self, program: str, args: list[Token], span: Span, image: MStr | None) -> None:
         if self.silent:
             return
-        k = self.shared.counts.get(self.scope, 0)
-        self.shared.counts[self.scope] = k + 1
+        # A line-independent identity (baselines, SARIF fingerprints): the scope and the model the
+        # launch serves, numbered only among launches that share both.
+        base = f"{self.scope}:{_model_of(program, args) or program}"
+        k = self.shared.counts.get(base, 0)
+        self.shared.counts[base] = k + 1
         self.shared.launches.append(Launch(source=self.shared.source, program=program, span=span, args=list(args),
-                                           key=f"{self.scope}#{k}", image=image))
+                                           key=base if k == 0 else f"{base}#{k}", image=image))
 
     def _decl(self, decl: GpuDecl) -> None:
         if not self.silent:
@@ -1772,6 +1775,19 @@ def _walk_all(shared: _Shared, doc: _Doc, root, env: _Env, launch_span: Span | N
         inner = _Walker(shared, fn.doc, f"{fn.name}()", fn.launch_span, fn.image)
         for child in fn.body.named_children:
             inner.visit(child, fenv)
+
+
+def _model_of(program: str, args: list[Token]) -> str | None:
+    """The model path a launch names, when it is written plainly (for the launch's identity)."""
+    if program == SERVE and args and args[0].value and not args[0].value.startswith("-"):
+        return args[0].value
+    for i, t in enumerate(args):
+        v = t.value or ""
+        if v in ("--model-path", "--model") and i + 1 < len(args):
+            return args[i + 1].value
+        if v.startswith(("--model-path=", "--model=")):
+            return v.split("=", 1)[1]
+    return None
 
 
 def extract(source: SourceFile, ws=None) -> Extraction:

@@ -10,8 +10,9 @@ followed by the fix and the notes, on their own lines of the annotation. Escapin
 ``@actions/core``: in the message ``%``, ``\\r``, ``\\n`` become ``%25``, ``%0D``, ``%0A``; property
 values also escape ``:`` and ``,`` (``%3A``, ``%2C``).
 
-GitHub shows at most 10 error and 10 warning annotations per step, so the output ends with a
-plain summary line (``lint-configs: Found 2 errors.``), which the log always shows.
+GitHub shows at most 10 error and 10 warning annotations per step, so every finding past the
+tenth of its kind is also printed as a plain ``path:line:col: CODE message`` log line, and the output
+ends with a summary line (``lint-configs: Found 2 errors.``), which the log always shows.
 cli.py selects this format when ``GITHUB_ACTIONS=true`` and no ``--format`` is given.
 """
 
@@ -49,7 +50,22 @@ def annotation(d: Diagnostic) -> str:
             + "::" + escape_data("\n".join(message)))
 
 
+ANNOTATION_LIMIT = 10
+
+
 def render(diagnostics: list[Diagnostic]) -> str:
     lines = [annotation(d) for d in diagnostics]
+    shown = {"error": 0, "warning": 0}
+    hidden = []
+    for d in diagnostics:
+        kind = "error" if d.severity == "error" else "warning"
+        shown[kind] += 1
+        if shown[kind] > ANNOTATION_LIMIT:
+            line, col = d.span.start_line_col
+            hidden.append(f"{d.path}:{line}:{col}: {d.code} {d.message}")
+    if hidden:
+        lines.append(f"lint-configs: {len(hidden)} more finding{'s' if len(hidden) != 1 else ''} than GitHub "
+                     "annotates in one step:")
+        lines.extend(hidden)
     lines.append("lint-configs: " + summary(diagnostics, unsafe_fixes=False))
     return "".join(x + "\n" for x in lines)

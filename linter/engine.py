@@ -121,9 +121,12 @@ class Engine:
         for launch in extraction.launches:
             ctx = self._context(launch, settings, file_decls)
             result.contexts.append(ctx)
+            if ctx.parsed.help:
+                continue  # --help: SGLang prints its usage and starts nothing
             for rule_cls in LAUNCH_RULES:
                 diags.extend(rule_cls().check(ctx))
         diags = _dedupe(diags)
+        _reconcile_shared_fixes(diags, result.contexts)
         diags = self._select(diags, settings)
         if not self.options.no_ignores:
             diags = self._suppress(diags, found.suppressions, settings, related_suppressions)
@@ -225,6 +228,49 @@ class Engine:
                     kept.append(self._meta(UnusedSuppression, f"unused suppression: no {', '.join(s.written)} finding "
                                            "on this line, the next line or a launch starting there", s.span))
         return kept
+
+
+def _reconcile_shared_fixes(diags: list[Diagnostic], contexts: list[LaunchContext]) -> None:
+    """A value written once and used by several launches (a module constant, a shell variable, an
+    anchor) is one edit for all of them. A fix that would write different texts there is dropped; a
+    fix that also changes a launch it was not computed for is made unsafe (ruff's rule: a fix that
+    may change behaviour the user relies on is unsafe)."""
+    users: dict[tuple, set[str]] = {}
+    for ctx in contexts:
+        for s in ctx.parsed.settings:
+            text = s.value_text
+            if text is None:
+                continue
+            for k in range(len(text)):
+                o = text.origins[k]
+                if o is not None:
+                    users.setdefault((str(o[0].path), o[1]), set()).add(ctx.launch.key)
+    by_edit: dict[tuple, list[Diagnostic]] = {}
+    for d in diags:
+        if d.fix is None:
+            continue
+        for e in d.fix.edits:
+            by_edit.setdefault((d.code, e.span.key()), []).append(d)
+    for group in by_edit.values():
+        contents = {tuple(e.content for e in d.fix.edits) for d in group if d.fix is not None}
+        if len(contents) > 1:
+            for d in group:
+                if d.fix is not None:
+                    d.notes.append("no fix: this value is shared by launches that need different replacements")
+                    d.fix = None
+            continue
+        fixed_for = {d.launch.key for d in group if d.launch is not None}
+        for d in group:
+            if d.fix is None:
+                continue
+            touched = set()
+            for e in d.fix.edits:
+                for off in range(e.span.start, max(e.span.end, e.span.start + 1)):
+                    touched |= users.get((str(e.span.source.path), off), set())
+            others = touched - fixed_for
+            if others and d.fix.applicability == "safe":
+                d.fix.applicability = "unsafe"
+                d.notes.append("the fix is unsafe: the value is shared with " + ", ".join(sorted(others)))
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -33,6 +33,10 @@ class Target:
         if self.gpu is None:
             return None
         major = self.gpu.cc[0] if self.gpu.cc else None
+        if major == 11 and cuda_build < (13, 0):
+            # Jetson Thor is sm_101 (major 10) under CUDA 12.8-12.9 and sm_110 from CUDA 13.0
+            # (gpu-names.md §2, NVIDIA cuRANDDx/nvCOMPDx release notes).
+            major = 10
         return Hardware(self.label, self.gpu.is_cuda, major, cuda_build)
 
     @property

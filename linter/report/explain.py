@@ -57,7 +57,12 @@ def render(results: dict[Path, object], line: int | None) -> str:
                     out.append(f"  {dest}: {_value(s.value)} (written as {s.spelled})")
             for p in ctx.parsed.problems:
                 out.append(f"  parser:    {p.message}")
-            if not ctx.model.skip_checks:
+            if ctx.parsed.unknown_words:
+                words = ", ".join(t.raw.replace("\ue000", "?") or "?" for t in ctx.parsed.unknown_words[:3])
+                out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
+            if on is UNKNOWN:
+                out.append("  verdict:   unknown: the start-up checks depend on whether deterministic inference is on")
+            elif not ctx.model.skip_checks:
                 hws = [(t.name, t.hardware(ctx.assumed_cuda)) for t in ctx.known_targets]
                 if ctx.has_unknown_target:
                     hws += [(f"if {h.label}", Hardware(h.label, h.cuda, h.major, ctx.assumed_cuda)) for h in HYPOTHETICAL]

@@ -89,7 +89,7 @@ class LaunchContext:
 
     @property
     def assumed_cuda(self) -> tuple[int, int]:
-        return self.cuda_build or (12, 9)
+        return self.cuda_build or (13, 0)  # unknown: "12.8 or newer" (13.0 keeps Jetson Thor at sm_110)
 
     @property
     def known_targets(self) -> list[Target]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from linter.gpus.targets import Target
 from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule, insertion_point
-from linter.sglang.decision import HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate
+from linter.sglang.decision import HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate, mla_backends
 from linter.sglang.options import Setting
 from linter.source import Edit
 
@@ -250,7 +250,7 @@ class DeterministicMlaBackend(_StartupRule):
         replacement = replacement_backend(ctx)
         fix = _backend_fix(ctx, setting, replacement, UNSAFE if ctx.has_unknown_target else SAFE)
         msg = (f"deterministic inference with the absorbed-MLA model {_model_short(ctx)} accepts only "
-               f"{', '.join(ctx.table.list('radix_supported_deterministic_attention_backends'))}: SGLang "
+               f"{', '.join(mla_backends(ctx.table))}: SGLang "
                f"{ctx.table.version} refuses to start with {outcome.backend!r} on every GPU; use {replacement}")
         notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, []) + _assumptions(ctx)
         return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)

@@ -260,7 +260,7 @@ class ConfigEqualsIgnored(Rule):
     """``--config=file.yaml`` is silently ignored.
 
     ## What it does
-    Reports ``--config=FILE``. SGLang merges a YAML config only when the exact token ``--config`` is
+    Reports ``--config=FILE`` and abbreviations such as ``--conf FILE``. SGLang merges a YAML config only when the exact token ``--config`` is
     in argv (``if "--config" in argv``, 0.5.18 ``server_args.py:9785``); with ``=``, argparse stores the
     value and ``from_cli_args`` drops it, so every setting in the file is ignored without a word.
 
@@ -268,8 +268,9 @@ class ConfigEqualsIgnored(Rule):
     The server starts without the file's settings.
 
     ## Fix safety
-    In a command string the fix writes ``--config FILE`` (safe: it is what the text asks for). In
-    an argv list it cannot split the item, so no fix.
+    ``--conf FILE`` becomes ``--config FILE`` (safe). For ``--config=FILE`` in a command string the
+    fix writes ``--config FILE`` (safe: it is what the text asks for); in an argv list it cannot split
+    the item, so no fix.
     """
 
     code = "SGL206"
@@ -277,13 +278,25 @@ class ConfigEqualsIgnored(Rule):
     summary = "--config=FILE is silently ignored; only --config FILE is read"
     fixable = "sometimes"
     VALID = [Example("--config serve.yaml")]
-    INVALID = [Example("--config=serve.yaml", fixed="--config serve.yaml")]
+    INVALID = [Example("--config=serve.yaml", fixed="--config serve.yaml"),
+               Example("--conf serve.yaml", fixed="--config serve.yaml")]
 
     def check(self, ctx: LaunchContext):
         if ctx.launch.style != "cli":
             return
         for s in ctx.parsed.all("config"):
-            if s.flag is None or s.value_token is not s.flag:
+            if s.flag is None:
+                continue
+            if s.value_token is not s.flag and s.spelled != "--config":
+                # An abbreviation (--conf FILE): argparse accepts it, SGLang's merger looks for the
+                # exact token --config and never reads the file.
+                span = s.flag.span_of(0, len(s.spelled))
+                fix = Fix(SAFE, "Write --config", [Edit(span, "--config")]) if span is not None else None
+                yield self.diagnostic(f"{s.spelled} {s.value} is ignored: SGLang reads a config file only from the "
+                                      "exact token --config", s.flag.location(0, len(s.spelled)), ctx, fix,
+                                      key="config")
+                continue
+            if s.value_token is not s.flag:
                 continue
             raw = s.flag.raw
             eq = raw.find("=")
@@ -330,6 +343,8 @@ class RepeatedOption(Rule):
                 continue
             last = settings[-1]
             for s in settings[:-1]:
+                if repr(s.value) == repr(last.value):
+                    continue
                 yield self.diagnostic(f"{s.spelled} {_show(s.value)} is overridden by {last.spelled} {_show(last.value)} "
                                       f"later in the command (the last one wins)", s.option_location(), ctx,
                                       key=f"repeat:{dest}")

@@ -112,7 +112,9 @@ def deterministic(parsed: ParsedArgs) -> tuple[object, Setting | None]:
             return UNKNOWN, rl
     det = parsed.get("enable_deterministic_inference")
     if det is None:
-        return False, None
+        # Arguments that are not known statically ($EXTRA_ARGS, a --config file, a list from a
+        # function) could turn it on: unknown, not off.
+        return (UNKNOWN if parsed.unknown_words else False), None
     if det.value is UNKNOWN:
         return UNKNOWN, det
     return bool(det.value), det
@@ -127,6 +129,14 @@ def any_backend_option(parsed: ParsedArgs) -> bool:
                                                    "decode_attention_backend"))
 
 
+def mla_backends(table: OptionTable) -> list[str]:
+    """The backends a deterministic absorbed-MLA launch may use in ``table``'s release (error B's list):
+    the radix-supported list, except 0.5.16, which checks its own ``["fa3", "triton"]``."""
+    if table.version_tuple < version_tuple(semantics()["error_c_since"]["value"]):
+        return list(semantics()["mla_deterministic_backends_before_0_5_17"]["value"])
+    return table.list("radix_supported_deterministic_attention_backends")
+
+
 def evaluate(parsed: ParsedArgs, table: OptionTable, architecture: str | None, dsa: bool,
              hw: Hardware) -> Outcome | None:
     """SGLang's outcome for a deterministic launch on ``hw``; None when an input it needs is unknown.
@@ -139,6 +149,8 @@ def evaluate(parsed: ParsedArgs, table: OptionTable, architecture: str | None, d
         if backend is UNKNOWN or not isinstance(backend, str):
             return None
         chosen = "user"
+    elif parsed.unknown_words:
+        return None  # an argument that is not known statically may set the backend
     else:
         backend, chosen = None, ""
         family = semantics()["deepseek_family_override_architectures"]["value"]
@@ -150,11 +162,9 @@ def evaluate(parsed: ParsedArgs, table: OptionTable, architecture: str | None, d
     mla_list = table.list("absorbed_mla_architectures")
     is_mla = architecture in mla_list
     det_list = table.list("deterministic_attention_backends")
-    radix = table.list("radix_supported_deterministic_attention_backends")
     has_c = table.version_tuple >= version_tuple(semantics()["error_c_since"]["value"])
-    if not has_c:  # 0.5.16 checks its own DeepSeek list instead of the radix list
-        radix = semantics()["mla_deterministic_backends_before_0_5_17"]["value"]
     new_wording = table.version_tuple >= version_tuple(semantics()["mla_wording_since"]["value"])
+    radix = mla_backends(table)
     models = "absorbed-MLA models" if new_wording else "DeepSeek models"
     msgs = semantics()["messages"]
     if backend is None:

@@ -87,6 +87,8 @@ def effective(parsed: ParsedArgs, architecture: str | None, dsa: bool, hw: Hardw
         attention, chosen = startup.backend, startup.chosen_by
     elif user is not None:
         attention, chosen = user, "user"
+    elif parsed.unknown_words:
+        return None  # an argument that is not known statically may set the backend
     else:
         family = semantics()["deepseek_family_override_architectures"]["value"]
         attention, chosen = None, "default"

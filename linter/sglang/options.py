@@ -216,7 +216,9 @@ class ParsedArgs:
     settings: list[Setting] = field(default_factory=list)
     problems: list[ArgProblem] = field(default_factory=list)
     unknown_words: list[Token] = field(default_factory=list)
-    """Splat tokens (``$EXTRA_ARGS``) that may add any options at all."""
+    """Splat tokens (``$EXTRA_ARGS``) and ``--config FILE`` values that may add any options at all."""
+    help: bool = False
+    """``-h``/``--help`` (or a prefix of it) is given: argparse prints the help and exits."""
 
     def all(self, dest: str) -> list[Setting]:
         return [s for s in self.settings if s.dest == dest]
@@ -281,6 +283,12 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             words = words[1:]
             parsed.settings.append(Setting("model_path", synthetic_model.value, "MODEL", -1,
                                            value_token=synthetic_model, value_range=(0, len(synthetic_model.raw))))
+    for tok in words:
+        v = tok.value
+        if v is not None and (v == "-h" or (len(v) > 3 and "--help".startswith(v.partition("=")[0]))):
+            # argparse prints the help and exits before checking anything else.
+            parsed.help = True
+            return parsed
     i = 0
     n = len(words)
     while i < n:
@@ -376,6 +384,11 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
                                            value_token=values[0] if values else None,
                                            value_range=(0, len(values[0].raw)) if values else None))
         i = j
+    for s in parsed.all("config"):
+        if s.spelled == "--config" and s.value_token is not s.flag:
+            # SGLang merges the YAML file's options in front of the command line (0.5.18
+            # server_args.py:9785, server_args_config_parser.py:83): they are not known here.
+            parsed.unknown_words.append(s.value_token or s.flag)
     if not parsed.unknown_words:
         for opt in table.options:
             if opt.required and parsed.get(opt.dest) is None:

@@ -98,8 +98,10 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
                         seen.add(sibling)
                         yield Candidate(sibling, True)
                 continue
-            if root not in seen:
+            real = root.resolve()
+            if root not in seen and real not in seen:
                 seen.add(root)
+                seen.add(real)
                 yield Candidate(root, True)
             continue
         if not root.is_dir():
@@ -126,9 +128,13 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
                 p = here / f
                 if p in seen or any(i.matches(p, False) for i in chain) or excluded(p, False):
                     continue
-                if p.is_symlink() and not p.exists():
+                if not p.is_file():  # dangling links, FIFOs, devices: never opened
+                    continue
+                real = p.resolve()
+                if real in seen:
                     continue
                 seen.add(p)
+                seen.add(real)
                 yield Candidate(p, False)
 
 

@@ -125,12 +125,14 @@ class Engine:
                 continue  # --help: SGLang prints its usage and starts nothing
             for rule_cls in LAUNCH_RULES:
                 diags.extend(rule_cls().check(ctx))
-        diags = _dedupe(diags)
-        _reconcile_shared_fixes(diags, result.contexts)
         diags = self._select(diags, settings)
         if not self.options.no_ignores:
+            # Before merging findings of different launches at one place: a suppression on one
+            # launch must not hide another launch's finding there.
             diags = self._suppress(diags, found.suppressions, settings, related_suppressions)
+        diags = _dedupe(diags)
         result.diagnostics.extend(diags)
+        reconcile_shared_fixes([result])
         return result
 
     # -- pieces -----------------------------------------------------------------------------------
@@ -230,21 +232,25 @@ class Engine:
         return kept
 
 
-def _reconcile_shared_fixes(diags: list[Diagnostic], contexts: list[LaunchContext]) -> None:
-    """A value written once and used by several launches (a module constant, a shell variable, an
-    anchor) is one edit for all of them. A fix that would write different texts there is dropped; a
-    fix that also changes a launch it was not computed for is made unsafe (ruff's rule: a fix that
-    may change behaviour the user relies on is unsafe)."""
+def reconcile_shared_fixes(results) -> None:
+    """A value written once and used by several launches (a module constant, a shell variable, a
+    compose ``.env`` read by two compose files) is one edit for all of them. Across ``results`` (the
+    :class:`FileResult` objects of a run), a fix that would write different texts at one place is
+    dropped, and a fix that also changes a launch it was not computed for is made unsafe (ruff's
+    rule: a fix that may change behaviour the user relies on is unsafe)."""
     users: dict[tuple, set[str]] = {}
-    for ctx in contexts:
-        for s in ctx.parsed.settings:
-            text = s.value_text
-            if text is None:
-                continue
-            for k in range(len(text)):
-                o = text.origins[k]
-                if o is not None:
-                    users.setdefault((str(o[0].path), o[1]), set()).add(ctx.launch.key)
+    diags: list[Diagnostic] = []
+    for res in results:
+        diags.extend(res.diagnostics)
+        for ctx in res.contexts:
+            who = f"{ctx.launch.source.display}:{ctx.launch.key}"
+            for s in ctx.parsed.settings:
+                text = s.value_text
+                if text is None:
+                    continue
+                for o in text.origins:
+                    if o is not None:
+                        users.setdefault((str(o[0].path), o[1]), set()).add(who)
     by_edit: dict[tuple, list[Diagnostic]] = {}
     for d in diags:
         if d.fix is None:
@@ -256,10 +262,10 @@ def _reconcile_shared_fixes(diags: list[Diagnostic], contexts: list[LaunchContex
         if len(contents) > 1:
             for d in group:
                 if d.fix is not None:
-                    d.notes.append("no fix: this value is shared by launches that need different replacements")
+                    _note(d, "no fix: this value is shared by launches that need different replacements")
                     d.fix = None
             continue
-        fixed_for = {d.launch.key for d in group if d.launch is not None}
+        fixed_for = {f"{d.launch.source.display}:{d.launch.key}" for d in group if d.launch is not None}
         for d in group:
             if d.fix is None:
                 continue
@@ -270,7 +276,12 @@ def _reconcile_shared_fixes(diags: list[Diagnostic], contexts: list[LaunchContex
             others = touched - fixed_for
             if others and d.fix.applicability == "safe":
                 d.fix.applicability = "unsafe"
-                d.notes.append("the fix is unsafe: the value is shared with " + ", ".join(sorted(others)))
+                _note(d, "the fix is unsafe: the value is shared with " + ", ".join(sorted(others)))
+
+
+def _note(d: Diagnostic, note: str) -> None:
+    if note not in d.notes:
+        d.notes.append(note)
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

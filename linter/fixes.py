@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter.engine import Engine, FileResult
+from linter.engine import Engine, FileResult, reconcile_shared_fixes
 from linter.rules.base import SAFE, Diagnostic, Fix
 from linter.source import SourceFile, apply_edits
 
@@ -50,6 +50,7 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
     refused: set[tuple] = set()
     for _ in range(MAX_ROUNDS):
         progress = False
+        reconcile_shared_fixes(list(results.values()))
         for path in sorted(results):
             res = results[path]
             fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _identity(d) not in refused]
@@ -117,7 +118,7 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
 
 def write_atomic(source: SourceFile, text: str) -> None:
     """Write ``text`` over ``source.path`` atomically, keeping the mode and the BOM. Raises OSError."""
-    path = source.path
+    path = Path(os.path.realpath(source.path))  # a symlink stays a symlink: write its target
     data = source.encode(text)
     mode = os.stat(path).st_mode & 0o7777
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".lint-configs", dir=path.parent)

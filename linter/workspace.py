@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 from linter.source import DecodeError, SourceFile
@@ -35,7 +36,10 @@ class Workspace:
         cached = self._files.get(path)
         if cached is not None:
             return cached
-        size = path.stat().st_size
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError("not a regular file (a FIFO, device or folder)")
+        size = st.st_size
         if size > MAX_BYTES:
             raise ValueError(f"file is {size} bytes, larger than the {MAX_BYTES} bytes lint-configs reads")
         source = SourceFile.from_bytes(path, self.display(path), path.read_bytes())

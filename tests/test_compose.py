@@ -211,3 +211,30 @@ def test_align_marks_escapes_as_inexact(tmp_path):
     m = MStr(value, compose.align(value, source, 3, 13))
     assert m.span_of(4, 7).text == "fa4"
     assert m.span_of(0, 3) is None  # the \t escape is not the source text
+
+
+def test_directives_inside_yaml_strings_are_text(tmp_path, capsys):
+    text = ("services:\n  a:\n    environment:\n      NOTE: \"# lint-configs: target-gpu=B200\"\n"
+            "      OTHER: 'x # lint-configs: ignore[SGL101]'\n"
+            "    command: python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
+            "--enable-deterministic-inference  # lint-configs: target-gpu=H100\n")
+    write_tree(tmp_path, {"compose.yaml": text})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["code"], d["line"]) for d in diags] == [("SGL101", 6)]
+
+
+def test_an_unreadable_dotenv_is_reported(tmp_path, capsys):
+    write_tree(tmp_path, {".env": b"ATTN=fa4\n\xff\n", "compose.yaml": H100 + (
+        "services:\n  s:\n    command: python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
+        "--attention-backend ${ATTN} --enable-deterministic-inference\n")})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["path"], d["code"]) for d in diags] == [("compose.yaml", "SGL001")]
+    assert "not UTF-8" in diags[0]["message"]
+
+
+def test_fifo_and_device_links_are_skipped(tmp_path, capsys):
+    import os
+
+    os.mkfifo(tmp_path / "x.sh")
+    (tmp_path / "zero.sh").symlink_to("/dev/zero")
+    assert lint_json(tmp_path, capsys) == (0, [])

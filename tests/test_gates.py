@@ -107,3 +107,20 @@ def test_no_insertion_fix_into_a_list_item(tmp_path, capsys):
     write_tree(tmp_path, {"compose.yaml": text})
     _, diags = lint_json(tmp_path, capsys)
     assert [(d["code"], d["fix"]) for d in diags] == [("SGL103", None)]
+
+
+def test_no_insertion_fix_into_a_block_list_item(tmp_path, capsys):
+    text = ("# lint-configs: target-gpu=B200\nservices:\n  c:\n    command:\n      - python3\n      - -m\n"
+            "      - sglang.launch_server\n      - --model-path=moonshotai/Kimi-K2.5\n      - --enable-deterministic-inference\n")
+    write_tree(tmp_path, {"compose.yaml": text})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["code"], d["fix"]) for d in diags] == [("SGL103", None)]
+
+
+def test_insertion_fix_after_an_unquoted_shell_word_only(tmp_path, capsys):
+    text = ("#!/bin/bash\n# lint-configs: target-gpu=B200\npython3 -m sglang.launch_server --model-path "
+            "deepseek-ai/DeepSeek-V3 --enable-deterministic-inference --port 1\npython3 -m sglang.launch_server "
+            "--model-path deepseek-ai/DeepSeek-V3 \"--enable-deterministic-inference\" --port 2\n")
+    write_tree(tmp_path, {"serve.sh": text})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["line"], d["fix"] is not None) for d in diags] == [(3, True), (4, False)]

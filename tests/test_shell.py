@@ -498,13 +498,14 @@ f
 
 
 def test_positional_substitution_arithmetic_are_unknown():
+    # ${1:-sglang}: a default written in the file is taken as the value (DESIGN.md "resolve")
     text = ('ENGINE=${1:-sglang}\nTP=$((8 * 2))\nNODE=$(hostname)\nOLD=`date`\n'
             'python -m sglang.launch_server --a "$ENGINE" --b "$TP" --c "$NODE" --d "$OLD" --e "$2" --f "$*" '
             '--g ${#ENGINE} --h "${ENGINE/x/y}" "$@"\n')
     _, ex = _extract(text)
     (launch,) = ex.launches
     values = launch.args[1::2]
-    assert [t.value for t in values] == [None] * 8
+    assert [t.value for t in values] == ["sglang"] + [None] * 7
     assert launch.args[-1].splat
 
 
@@ -890,3 +891,14 @@ def test_compose_sh_c_shell_default_is_fixed_in_the_compose_file(repo):
     assert _found(diags) == [("compose.yaml", 6, "SGL101")]
     repo.fix()
     assert repo.read("compose.yaml") == text.replace(":-fa4}", ":-fa3}").encode()
+
+
+def test_positional_parameter_default_is_taken_as_the_value(tmp_path, capsys):
+    from tests.helpers import lint_json, write_tree
+
+    text = ("#!/bin/bash\n# lint-configs: target-gpu=H100\nbackend=\"${2:-fa4}\"\nmodel=${1:-deepseek-ai/DeepSeek-V3}\n"
+            "python3 -m sglang.launch_server --model-path \"$model\" --attention-backend \"$backend\" "
+            "--enable-deterministic-inference\n")
+    write_tree(tmp_path, {"serve.sh": text})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["code"], d["line"], d["column"]) for d in diags] == [("SGL101", 3, 15)]

@@ -117,3 +117,33 @@ def test_an_explicit_notebook_is_skipped_with_a_reason(tmp_path, capsys):
     write_tree(tmp_path, {"serve.ipynb": '{"cells": [{"source": ["import sglang"]}]}'})
     code, _, err = run(tmp_path, capsys, "serve.ipynb")
     assert code == 0 and "serve.ipynb: skipped" in err
+
+
+def test_a_dotenv_value_shared_by_compose_files_on_different_gpus_gets_an_unsafe_fix(tmp_path, capsys):
+    cmd = ("services:\n  s:\n    command: python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
+           "--attention-backend ${ATTN} --enable-deterministic-inference\n")
+    write_tree(tmp_path, {".env": "ATTN=fa4\n", "compose.yaml": "# lint-configs: target-gpu=H100\n" + cmd,
+                          "compose.b200.yaml": "# lint-configs: target-gpu=B200\n" + cmd})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["path"], d["code"], d["fix"]["applicability"]) for d in diags] == [(".env", "SGL101", "unsafe")]
+    run(tmp_path, capsys, "--fix", ".")
+    assert (tmp_path / ".env").read_text() == "ATTN=fa4\n"
+
+
+def test_a_suppression_on_one_launch_does_not_hide_another_launch_at_the_same_value(tmp_path, capsys):
+    text = ("#!/bin/bash\n# lint-configs: target-gpu=H100\nB=fa4\n# lint-configs: ignore[SGL101] the canary\n"
+            f"python3 -m sglang.launch_server {DSV3} --attention-backend $B --enable-deterministic-inference --port 1\n"
+            f"python3 -m sglang.launch_server {DSV3} --attention-backend $B --enable-deterministic-inference --port 2\n")
+    write_tree(tmp_path, {"serve.sh": text})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["code"], d["line"]) for d in diags] == [("SGL101", 3)]
+
+
+def test_fix_writes_through_a_symlink(tmp_path, capsys):
+    from tests.helpers import FOLDED_H100
+
+    write_tree(tmp_path, {"real/compose.yaml": FOLDED_H100})
+    (tmp_path / "compose.yaml").symlink_to("real/compose.yaml")
+    run(tmp_path, capsys, "--fix", "compose.yaml")
+    assert (tmp_path / "compose.yaml").is_symlink()
+    assert "--attention-backend fa3" in (tmp_path / "real/compose.yaml").read_text()

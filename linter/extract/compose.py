@@ -211,6 +211,43 @@ def parse_dotenv(source: SourceFile) -> dict[str, MStr]:
 # YAML structure
 
 
+_COMMENT = re.compile(r"(?:^|(?<=[ \t]))#[^\r\n]*", re.MULTILINE)
+
+
+def _comments(source: SourceFile, root) -> list[Span]:
+    """The spans of the file's comments: a ``#`` at a line start or after a blank that is not inside
+    a scalar (so ``NOTE: "# lint-configs: ..."`` is text, not a directive)."""
+    import bisect
+
+    scalars: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        value = node.value
+        if isinstance(value, list):
+            for item in value:
+                stack.extend(item if isinstance(item, tuple) else (item,))
+        else:
+            start = node.start_mark.index
+            if node.style in ("|", ">"):  # the header line (`command: >  # ...`) may end in a comment
+                nl = source.text.find("\n", start)
+                start = len(source.text) if nl < 0 else nl + 1
+            scalars.append((start, node.end_mark.index))
+    scalars.sort()
+    starts = [a for a, _ in scalars]
+    out = []
+    for m in _COMMENT.finditer(source.text):
+        k = bisect.bisect_right(starts, m.start()) - 1
+        if k >= 0 and scalars[k][0] <= m.start() < scalars[k][1]:
+            continue
+        out.append(Span(source, m.start(), m.end()))
+    return out
+
+
 def _mapping_items(node) -> list[tuple[object, object]]:
     """(key node, value node) pairs of a MappingNode with ``<<`` merges resolved (own keys first)."""
     from ruamel.yaml.nodes import MappingNode, SequenceNode
@@ -301,16 +338,26 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     except YAMLError as exc:
         result.problems.append(Problem(f"invalid YAML: {exc}", Span(source, 0, 0)))
         return result
+    result.comments = _comments(source, root)
     if not isinstance(root, MappingNode):
         return result
     _, services = _get(root, "services")
     if not isinstance(services, MappingNode):
         return result
     env: dict[str, MStr] = {}
-    dotenv = ws.try_read(Path(source.path).parent / ".env")
+    env_path = Path(source.path).parent / ".env"
+    dotenv = ws.try_read(env_path)
     if dotenv is not None:
         env = parse_dotenv(dotenv)
         result.related.append(dotenv)
+    elif env_path.is_file():
+        try:
+            ws.read(env_path)
+            why = "cannot be read"
+        except Exception as exc:  # noqa: BLE001 - the reason goes into the diagnostic
+            why = str(exc)
+        result.problems.append(Problem(f"the .env beside this file is not read ({why}); the variables it sets "
+                                       "are unknown", Span(source, 0, 0)))
     seen: dict[tuple[int, int], Launch] = {}
     for name_node, service in _mapping_items(services):
         if not isinstance(service, MappingNode):

@@ -828,7 +828,8 @@ class _Walker:
         base = f"{self.scope}:{_model_of(program, args) or program}"
         k = self.shared.counts.get(base, 0)
         self.shared.counts[base] = k + 1
-        self.shared.launches.append(Launch(source=self.shared.source, program=program, span=span, args=list(args),
+        self.shared.launches.append(Launch(source=self.shared.source, program=program, span=span,
+                                           args=[_mark_joinable(t) for t in args],
                                            key=base if k == 0 else f"{base}#{k}", image=image))
 
     def _decl(self, decl: GpuDecl) -> None:
@@ -1277,6 +1278,9 @@ class _Walker:
                 if name_text == "@" and quoted:
                     return [("splat", MStr.unknown(where))]
                 return unknown()
+            if name_text.isdigit() and name_text != "0" and op_node is not None and op_node.type in (":-", "-"):
+                # ``${2:-fa4}``: a default written in the file is taken as the value (DESIGN.md, resolve)
+                return self._operand(node, op_node, env, quoted)
             return unknown()
         value = env.get(name_text)
         op = op_node.type if op_node is not None else None
@@ -1775,6 +1779,18 @@ def _walk_all(shared: _Shared, doc: _Doc, root, env: _Env, launch_span: Span | N
         inner = _Walker(shared, fn.doc, f"{fn.name}()", fn.launch_span, fn.image)
         for child in fn.body.named_children:
             inner.visit(child, fenv)
+
+
+def _mark_joinable(token: Token) -> Token:
+    """An unquoted shell word written between blanks: text inserted after it makes new words."""
+    span = token.span_of()
+    if span is not None and not token.joinable:
+        text = span.source.text
+        after = text[span.end:span.end + 1]
+        before = text[span.start - 1:span.start] if span.start else ""
+        if after in ("", " ", "\t", "\n", "\r", ";", "&", "|", ")") and before in (" ", "\t", "\n"):
+            token.joinable = True
+    return token
 
 
 def _model_of(program: str, args: list[Token]) -> str | None:

@@ -102,19 +102,14 @@ class LaunchContext:
 
 def insertion_point(token) -> Span | None:
     """Where text can be inserted after ``token`` so that it becomes new words of the command: the end
-    of its exact span, when the token is an unquoted word of a split string or a blank-delimited word
-    in the source (a shell word); None for a list item of its own (YAML, Python) or a quoted word."""
+    of its exact span, when the extractor marked the token ``joinable`` (an unquoted word of a split
+    string, an unquoted shell word); None for a list item of its own (YAML, Python) or a quoted word."""
     if token is None:
         return None
     span = token.span_of()
-    if span is None:
+    if span is None or not token.joinable:
         return None
-    text = span.source.text
-    after = text[span.end:span.end + 1]
-    before = text[span.start - 1:span.start] if span.start else ""
-    if token.joinable or (after in (" ", "\t", "\n", "\r") and before in (" ", "\t", "\n")):
-        return Span(span.source, span.end, span.end)
-    return None
+    return Span(span.source, span.end, span.end)
 
 
 class Rule:

@@ -14,6 +14,7 @@ so a ``-cu126`` image fails the SM100/SM110 test even on a B200.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,17 @@ def parse_image_tag(tag: str) -> tuple[str | None, tuple[int, int] | None]:
     return version, cuda
 
 
+@functools.lru_cache(maxsize=64)
+def _file_tags(text: str) -> frozenset[str]:
+    """SGLang image tags a file names (once per file, however many launches it has)."""
+    return frozenset(m.group("tag") for m in _IMAGE.finditer(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _file_pins(text: str) -> frozenset[str]:
+    return frozenset(m.group("ver") for m in _PIN.finditer(text))
+
+
 def table_for(version: str) -> tuple[OptionTable, str]:
     """The table for ``version``: exact, else the newest older one (or the oldest)."""
     known = available_versions()
@@ -64,9 +76,9 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
     cuda = None
     tag_text = image
     if tag_text is None:
-        tags = {m.group("tag") for m in _IMAGE.finditer(file_text)}
+        tags = _file_tags(file_text)
         if len(tags) == 1:
-            tag_text = "sglang:" + tags.pop()
+            tag_text = "sglang:" + next(iter(tags))
     tag_version = None
     if tag_text:
         m = _IMAGE.search(" " + tag_text)
@@ -81,7 +93,7 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
     if tag_version:
         table, note = table_for(tag_version)
         return Release(table, cuda, f"image tag {tag_text.strip()}{note}")
-    pins = {m.group("ver") for m in _PIN.finditer(file_text)}
+    pins = set(_file_pins(file_text))
     origin = "an sglang== pin in the file"
     if not pins and folder is not None and read_text is not None:
         for name in ("requirements.txt", "requirements-serve.txt", "requirements.in", "pyproject.toml"):
@@ -96,4 +108,6 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
         table, note = table_for(version)
         return Release(table, cuda, f"{origin} ({version}){note}")
     newest = available_versions()[-1]
-    return Release(load_table(newest), cuda, "newest known release")
+    several = len(_file_tags(file_text)) > 1 or len(pins) > 1
+    return Release(load_table(newest), cuda, "newest known release" + (
+        " (the file names several SGLang images or pins; set --sglang-version or 'sglang-version')" if several else ""))

@@ -238,3 +238,18 @@ def test_fifo_and_device_links_are_skipped(tmp_path, capsys):
     os.mkfifo(tmp_path / "x.sh")
     (tmp_path / "zero.sh").symlink_to("/dev/zero")
     assert lint_json(tmp_path, capsys) == (0, [])
+
+
+def test_sh_c_sees_the_service_environment_and_env_file(tmp_path, capsys):
+    text = H100 + ("services:\n  a:\n    environment:\n      ATTN: fa4\n    command: [\"sh\", \"-c\", \"python3 -m "
+                   "sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend $$ATTN "
+                   "--enable-deterministic-inference\"]\n"
+                   "  b:\n    env_file: [b.env]\n    environment:\n      - MODEL=deepseek-ai/DeepSeek-V3\n"
+                   "    command: sh -c 'python3 -m sglang.launch_server --model-path $$MODEL --attention-backend "
+                   "$$ATTN --enable-deterministic-inference'\n")
+    write_tree(tmp_path, {"compose.yaml": text, "b.env": "ATTN=fa4\n"})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["path"], d["line"]) for d in diags] == [("b.env", 1), ("compose.yaml", 5)]
+    run(tmp_path, capsys, "--fix", ".")
+    assert (tmp_path / "b.env").read_text() == "ATTN=fa3\n"
+    assert "ATTN: fa3" in (tmp_path / "compose.yaml").read_text()

@@ -297,7 +297,41 @@ def _tokens(node, source: SourceFile, env: dict[str, MStr]) -> list[Token] | Non
     return None
 
 
-def _launches_in_argv(words: list[Token]) -> list[tuple[str, list[Token]]]:
+def _container_env(service, source: SourceFile, env: dict[str, MStr], ws: Workspace,
+                   related: list[SourceFile]) -> dict[str, MStr]:
+    """The variables a service's container starts with, as far as the files say: ``env_file``
+    entries (read like ``.env``), then ``environment`` (a mapping or ``KEY=VALUE`` list), which wins.
+    A key given without a value takes the deploying shell's value: unknown, so left out."""
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    out: dict[str, MStr] = {}
+    _, files = _get(service, "env_file")
+    items = files.value if isinstance(files, SequenceNode) else ([files] if files is not None else [])
+    for item in items:
+        node = item
+        if isinstance(item, MappingNode):
+            _, node = _get(item, "path")
+        if isinstance(node, ScalarNode) and isinstance(node.value, str):
+            f = ws.try_read(Path(source.path).parent / node.value)
+            if f is not None:
+                out.update(parse_dotenv(f))
+                related.append(f)
+    _, environment = _get(service, "environment")
+    if isinstance(environment, MappingNode):
+        for k, v in _mapping_items(environment):
+            if isinstance(v, ScalarNode) and v.tag != "tag:yaml.org,2002:null":
+                out[str(k.value)] = interpolate(scalar_mstr(v, source), env)
+    elif isinstance(environment, SequenceNode):
+        for v in environment.value:
+            if isinstance(v, ScalarNode) and "=" in str(v.value):
+                m = interpolate(scalar_mstr(v, source), env)
+                k = m.text.index("=")
+                out[m.text[:k]] = m[k + 1:]
+    return out
+
+
+def _launches_in_argv(words: list[Token], container_env: dict[str, MStr] | None = None
+                      ) -> list[tuple[str, list[Token]]]:
     """(program, server-argument tokens) for each SGLang launch in an argv (directly or in ``sh -c``)."""
     entry = match_entry_point(words)
     if entry:
@@ -314,7 +348,7 @@ def _launches_in_argv(words: list[Token]) -> list[tuple[str, list[Token]]]:
                     next((o[0] for o in script.origins if o is not None), None)
                 if source is None:
                     return []
-                return [(program, args) for program, args, _image in launches_in_script(script, source)]
+                return [(program, args) for program, args, _image in launches_in_script(script, source, container_env)]
             if not flag.startswith("-"):
                 break
     return []
@@ -375,7 +409,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             ep_words = _tokens(ep, source, env) if ep is not None else None
             cmd_words = _tokens(cmd, source, env) if cmd is not None else None
             argv = (ep_words or []) + (cmd_words or [])
-            found = _launches_in_argv(argv)
+            found = _launches_in_argv(argv, _container_env(service, source, env, ws, result.related))
         except SplitError as exc:
             node = ep if ep is not None else cmd
             result.problems.append(Problem(f"service {name!r}: cannot split the command: {exc}",

@@ -1831,13 +1831,17 @@ def extract(source: SourceFile, ws=None) -> Extraction:
     return result
 
 
-def launches_in_script(script: MStr, source: SourceFile) -> list[tuple[str, list[Token], MStr | None]]:
+def launches_in_script(script: MStr, source: SourceFile,
+                       env: dict[str, MStr] | None = None) -> list[tuple[str, list[Token], MStr | None]]:
     """(program, server-argument tokens, image) of each SGLang launch in a shell script given as an
-    :class:`MStr` (a compose ``sh -c`` string), with every character mapped back to ``source``."""
+    :class:`MStr` (a compose ``sh -c`` string), with every character mapped back to ``source``.
+    ``env`` holds the variables the script's process starts with (a compose service's
+    ``environment``/``env_file``)."""
     fallback = script.where or hull([Span(o[0], o[1], o[1] + 1) for o in script.origins if o is not None]) \
         or Span(source, 0, 0)
     doc = _Doc(source, script.text, script, fallback)
     tree = parse_script(doc.data)
     shared = _Shared(source)
-    _walk_all(shared, doc, tree.root_node, _Env(), launch_span=fallback)
+    start = _Env({k: v for k, v in (env or {}).items()}, exported=set(env or ()))
+    _walk_all(shared, doc, tree.root_node, start, launch_span=fallback)
     return [(launch.program, launch.args, launch.image) for launch in shared.launches]

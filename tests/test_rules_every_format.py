@@ -40,3 +40,28 @@ def test_invalid_example_in_every_format(tmp_path, capsys, fmt, rule, example):
     flags = ["--fix"] + (["--unsafe-fixes"] if mine[0]["fix"]["applicability"] == "unsafe" else [])
     run(tmp_path, capsys, *flags, ".")
     assert (tmp_path / name).read_text() == text.replace(example.args, example.fixed)
+
+
+@pytest.mark.parametrize("fmt", ["compose", "shell", "python"])
+def test_option_resolution_in_every_format(tmp_path, capsys, fmt):
+    from linter.rules.base import Example
+
+    # --model (alias), --tp and --mem-fraction (unique prefixes) resolve: nothing to report ...
+    ok = Example("--model Qwen/Qwen3-8B --tp 8 --mem-fraction 0.8", ())
+    name, text = render(fmt, ok)
+    write_tree(tmp_path, {name: text})
+    assert lint_json(tmp_path, capsys) == (0, [])
+    # ... --attention is ambiguous, and --tp then --tensor-parallel-size repeat one option.
+    bad = Example("--model Qwen/Qwen3-8B --attention fa3 --tp 4 --tensor-parallel-size 8", ())
+    name, text = render(fmt, bad)
+    write_tree(tmp_path, {name: text})
+    _, diags = lint_json(tmp_path, capsys)
+    assert sorted(d["code"] for d in diags) == ["SGL202", "SGL207"]
+
+
+def test_version_dependent_abbreviation_in_a_docker_run_script(tmp_path, capsys):
+    text = ("#!/bin/bash\ndocker run --gpus all lmsysorg/sglang:{tag} python3 -m sglang.launch_server "
+            "--model-path Qwen/Qwen3-8B --cont 32768\n")
+    write_tree(tmp_path, {"a.sh": text.format(tag="v0.5.18-cu129"), "b.sh": text.format(tag="v0.5.23-cu129")})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["path"], d["code"]) for d in diags] == [("b.sh", "SGL202")]

@@ -757,7 +757,7 @@ def test_syntax_error_in_a_file_that_does_not_mention_sglang_is_not_parsed(tmp_p
 
 
 def test_comments_are_listed_exactly(tmp_path):
-    ex = extract(tmp_path, 'x = "# not a comment"  # a comment\n# another\n')
+    ex = extract(tmp_path, 'x = "# not a comment"  # a comment\n# another\nsubprocess.run(x)\n')
     assert [(c.line, c.text) for c in ex.comments] == [(1, "# a comment"), (2, "# another")]
 
 
@@ -941,7 +941,7 @@ def test_aliases_see_in_place_changes(tmp_path):
             subprocess.run(other)
             subprocess.run(same)
         """)
-    assert [values(x) for x in ex.launches] == [["m", "--tp=2"], ["m"], ["m", "--dp=2"]]
+    assert [values(x) for x in ex.launches] == [["m", "--tp=2"], ["m"], ["m"], ["m", "--dp=2"]]
 
 
 def test_an_unknown_dict_merged_later_may_replace_any_key(tmp_path):
@@ -955,3 +955,494 @@ def test_an_unknown_dict_merged_later_may_replace_any_key(tmp_path):
         """)
     assert [kw(x) for x in ex.launches] == [{"attention_backend": UNKNOWN, "tp_size": 2},
                                            {"attention_backend": "fa4"}, {"attention_backend": "fa4"}]
+
+
+# --- argv lists and kwargs dicts changed inside compound statements ----------------------------------
+
+BRANCH = """
+    import os, subprocess
+    # lint-configs: target-gpu=H100
+    cmd = ["python3", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+           "--enable-deterministic-inference", "--attention-backend", "fa4"]
+    if os.environ.get("DEBUG"):
+        cmd.append("--log-level=debug")
+    subprocess.Popen(cmd)
+    """
+KNOWN = ["--model-path", DSV3, "--enable-deterministic-inference", "--attention-backend", "fa4"]
+
+
+def test_list_grown_in_a_branch_keeps_its_known_words_and_gets_an_unknown_tail(tmp_path, capsys):
+    [launch] = extract(tmp_path, BRANCH).launches
+    assert values(launch) == KNOWN + [None]
+    assert launch.args[-1].splat and launch.args[-1].text.where.line == 5  # the `if` statement
+    assert launch.args[4].span_of().line == 4
+    write_tree(tmp_path, {"b.py": src(BRANCH)})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1
+    [d] = diags
+    assert (d["line"], d["column"], d["end_column"], d["code"]) == (4, col(BRANCH, 4, "fa4"), col(BRANCH, 4, "fa4") + 3,
+                                                                    "SGL101")
+    after = fix(tmp_path, capsys, {"b.py": BRANCH})
+    assert after["b.py"] == src(BRANCH).replace('"fa4"', '"fa3"')
+
+
+@pytest.mark.parametrize("change, tail", [
+    # a branch may add words: an unknown tail of any length
+    ('if os.environ.get("DEBUG"):\n    cmd.append("--log-level=debug")', "splat"),
+    ('if DEBUG:\n    cmd += ["--log-level", "debug"]\nelif TRACE:\n    cmd.extend(["--log-level", "trace"])', "splat"),
+    ('for extra in EXTRA:\n    cmd += ["--served-model-name", extra]', "splat"),
+    ('for i in range(3):\n    if i:\n        cmd.insert(5, "--x")', "splat"),
+    ('while retries:\n    cmd.extend(["--log-level", "debug"])\n    retries -= 1\nelse:\n    cmd.append("--y")', "splat"),
+    ('try:\n    import flashinfer\n    cmd.append("--enable-flashinfer")\nexcept ImportError:\n    pass', "splat"),
+    # no handler: only a body that ran to its end reaches the launch
+    ('try:\n    cmd.append(os.environ["EXTRA"])\nfinally:\n    print("x")', "word"),
+    ('with contextlib.suppress(KeyError):\n    cmd.append(os.environ["EXTRA"])', "splat"),
+    ('match MODE:\n    case "debug":\n        cmd.append("--log-level=debug")\n    case _:\n        pass', "splat"),
+    ('async def f():\n    pass\nwith open("extra.txt") as fh:\n    cmd.append(fh.read())', "word"),
+    # both branches add exactly one word: one unknown word
+    ('if DEBUG:\n    cmd.append("--x")\nelse:\n    cmd.append("--y")', "word"),
+    # a branch that raises or returns does not reach the launch
+    ('if not DEBUG:\n    raise SystemExit("no")\ncmd.append("--z")', "--z"),
+    # nothing added on any path
+    ('if DEBUG:\n    print(cmd)\nfor x in EXTRA:\n    print(x)', None),
+])
+def test_list_changed_in_compound_statements(tmp_path, change, tail):
+    text = ("import contextlib, os, subprocess\n"
+            'cmd = ["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--attention-backend", "fa4"]\n'
+            + change + "\nsubprocess.Popen(cmd)\n")
+    [launch] = py.extract(SourceFile(tmp_path / "c.py", "c.py", text), Workspace(tmp_path)).launches
+    assert values(launch)[:3] == [DSV3, "--attention-backend", "fa4"]
+    assert launch.args[2].span_of().line == 2
+    rest = launch.args[3:]
+    if tail is None:
+        assert rest == []
+    elif tail == "splat":
+        assert len(rest) == 1 and rest[0].splat, rest
+    elif tail == "word":
+        assert len(rest) == 1 and rest[0].value is None and not rest[0].splat, rest
+    else:
+        assert [t.value for t in rest] == [tail]
+
+
+@pytest.mark.parametrize("change, expect", [
+    # a branch replaces the whole list: which program runs is unknown, so no launch
+    ('if DEBUG:\n    cmd = ["sglang", "serve", "other"]', None),
+    # which word a branch removes is unknown: the whole list is unknown
+    ('if DEBUG:\n    cmd.remove("--attention-backend")', None),
+    # a known element replaced or removed: unknown from there
+    ('if DEBUG:\n    cmd[-1] = "triton"', [DSV3, "--attention-backend", "?"]),
+    ('if DEBUG:\n    cmd.pop()', [DSV3, "--attention-backend", "*"]),
+    ('if DEBUG:\n    del cmd[3]', [DSV3, "*"]),
+    ('for b in BACKENDS:\n    cmd.insert(3, b)', [DSV3, "*"]),
+    # straight-line replacements stay exact
+    ('cmd[-1] = "triton"', [DSV3, "--attention-backend", "triton"]),
+    ('cmd.pop(3)\ncmd.pop()', [DSV3]),
+])
+def test_words_removed_or_replaced_in_branches(tmp_path, change, expect):
+    text = ("import subprocess\n"
+            'cmd = ["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--attention-backend", "fa4"]\n'
+            + change + "\nsubprocess.Popen(cmd)\n")
+    launches = py.extract(SourceFile(tmp_path / "c.py", "c.py", text), Workspace(tmp_path)).launches
+    if expect is None:
+        assert launches == []
+        return
+    [launch] = launches
+    assert ["*" if t.splat else "?" if t.value is None else t.value for t in launch.args] == expect
+
+
+def test_calls_in_handlers_and_finally_see_every_path(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+
+        def start(extra):
+            cmd = ["sglang", "serve", "m", "--attention-backend", "fa4"]
+            try:
+                cmd.append("--a")
+                check(extra)
+                cmd.append("--b")
+            except ValueError:
+                subprocess.run(cmd)  # stopped anywhere in the body
+            else:
+                subprocess.run(cmd)  # the body ran to its end
+            finally:
+                subprocess.run(cmd)
+            for flag in extra:
+                subprocess.run(cmd)
+                break
+            else:
+                subprocess.run(["sglang", "serve", "m", flag])
+        """)
+    handler, orelse, final, loop, after = ex.launches
+    assert [t.value for t in handler.args] == ["m", "--attention-backend", "fa4", None] and handler.args[3].splat
+    assert values(orelse) == ["m", "--attention-backend", "fa4", "--a", "--b"]
+    assert [t.value for t in final.args] == ["m", "--attention-backend", "fa4", None] and final.args[3].splat
+    assert [t.value for t in loop.args] == ["m", "--attention-backend", "fa4", None] and loop.args[3].splat
+    assert values(after) == ["m", None] and not after.args[1].splat
+
+
+def test_changes_made_inside_expressions_are_seen(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+        a = ["sglang", "serve", "m", "--tp", "2"]
+        print(a.pop())  # a change inside an expression: a is unknown from here
+        subprocess.run(a)
+        b = ["sglang", "serve", "m"]
+        print(b.append("--y"))
+        subprocess.run(b)
+        c = ["sglang", "serve", "m"]
+        while c.pop() != "m":
+            pass
+        subprocess.run(c)
+        d = ["sglang", "serve", "m"]
+        if (d := ["sglang", "serve", "other"]):
+            pass
+        subprocess.run(d)
+        e = ["sglang", "serve", "m"]
+        match CFG:
+            case {"backend": backend, **rest}:
+                e += ["--attention-backend", backend]
+            case [first, *others] if first:
+                e.append(first)
+        subprocess.run(e + [backend])
+        """)
+    [launch] = ex.launches  # a, b, c and d are unknown: no program, no launch
+    assert [t.value for t in launch.args] == ["m", None, None] and launch.args[1].splat and not launch.args[2].splat
+
+
+def test_pop_into_a_name(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess, sglang
+        cmd = ["sglang", "serve", "m", "--tp", "2"]
+        last = cmd.pop()
+        subprocess.run(cmd)
+        kwargs = {"model_path": "m", "attention_backend": "fa4", "tp_size": 2}
+        model = kwargs.pop("model_path")
+        sglang.Engine(model_path="other", **kwargs)
+        """)
+    a, b = ex.launches
+    assert values(a) == ["m", "--tp"]
+    assert kw(b) == {"attention_backend": "fa4", "tp_size": 2, "model_path": "other"}
+
+
+def test_function_level_branches_and_loops(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+
+        def start(extra, debug):
+            cmd = ["sglang", "serve", "m", "--attention-backend", "fa4"]
+            for flag in extra:
+                if flag.startswith("--"):
+                    cmd.append(flag)
+            if debug:
+                cmd += ["--log-level", "debug"]
+                subprocess.run(cmd)
+            subprocess.run(cmd)
+        """)
+    inner, outer = ex.launches
+    assert [t.value for t in inner.args] == ["m", "--attention-backend", "fa4", None, "--log-level", "debug"]
+    assert inner.args[3].splat
+    assert [t.value for t in outer.args] == ["m", "--attention-backend", "fa4", None] and outer.args[3].splat
+
+
+def test_dict_key_set_in_a_branch_is_unknown(tmp_path, capsys):
+    text = """
+        import sglang
+        # lint-configs: target-gpu=H100
+        kwargs = {"model_path": "deepseek-ai/DeepSeek-V3", "attention_backend": "fa4",
+                  "enable_deterministic_inference": True}
+        if FAST:
+            kwargs["tp_size"] = 8
+            kwargs.update(disable_cuda_graph=False)
+        for n in range(2):
+            kwargs["max_running_requests"] = 8 * n
+        engine = sglang.Engine(**kwargs)
+        """
+    [launch] = extract(tmp_path, text).launches
+    assert kw(launch) == {"model_path": DSV3, "attention_backend": "fa4", "enable_deterministic_inference": True,
+                          "tp_size": UNKNOWN, "disable_cuda_graph": UNKNOWN, "max_running_requests": UNKNOWN}
+    write_tree(tmp_path, {"e.py": src(text)})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1 and [(d["line"], d["column"], d["code"]) for d in diags] == [(3, col(text, 3, "fa4"), "SGL101")]
+
+
+def test_dict_value_changed_in_a_branch_is_unknown(tmp_path):
+    ex = extract(tmp_path, """
+        import sglang
+        kwargs = dict(model_path="m", attention_backend="fa4")
+        try:
+            import flashinfer
+        except ImportError:
+            kwargs["attention_backend"] = "triton"
+        sglang.Engine(**kwargs)
+        """)
+    assert kw(ex.launches[0]) == {"model_path": "m", "attention_backend": UNKNOWN}
+
+
+def test_name_bound_in_both_branches_stays_unknown_but_imports_count(tmp_path):
+    ex = extract(tmp_path, """
+        import subprocess
+        try:
+            import sglang as sgl
+        except ImportError:
+            sgl = None
+        if FAST:
+            backend = "fa3"
+        else:
+            backend = "fa4"
+        subprocess.run(["sglang", "serve", "m", "--attention-backend", backend])
+        sgl.Engine(model_path="m", attention_backend=backend)
+        """)
+    a, b = ex.launches
+    assert values(a) == ["m", "--attention-backend", None] and not a.args[2].splat
+    assert kw(b) == {"model_path": "m", "attention_backend": UNKNOWN}
+
+
+# --- str.format and % ------------------------------------------------------------------------------------
+
+FORMAT = """
+    import subprocess
+    # lint-configs: target-gpu=H100
+    M = "deepseek-ai/DeepSeek-V3"
+    subprocess.run("python3 -m sglang.launch_server --model-path {} --attention-backend {} "
+                   "--enable-deterministic-inference".format(M, "fa4"), shell=True)
+    """
+
+
+def test_str_format_resolves_with_origins(tmp_path, capsys):
+    [launch] = extract(tmp_path, FORMAT).launches
+    assert values(launch) == KNOWN[:2] + ["--attention-backend", "fa4", "--enable-deterministic-inference"]
+    assert launch.args[1].span_of().line == 3 and launch.args[3].span_of().line == 5
+    write_tree(tmp_path, {"f.py": src(FORMAT)})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1
+    [d] = diags
+    assert (d["code"], d["line"], d["column"]) == ("SGL101", 5, col(FORMAT, 5, '"fa4"') + 1)
+    after = fix(tmp_path, capsys, {"f.py": FORMAT})
+    assert after["f.py"] == src(FORMAT).replace('"fa4"', '"fa3"')
+
+
+PERCENT = """
+    import os
+    # lint-configs: target-gpu=H100
+    BACKEND = "fa4"
+    os.system("python3 -m sglang.launch_server --model-path %s --attention-backend %s --tp %d %s" % (
+        "deepseek-ai/DeepSeek-V3", BACKEND, 8, "--enable-deterministic-inference"))
+    """
+
+
+def test_percent_formatting_resolves_with_origins(tmp_path, capsys):
+    [launch] = extract(tmp_path, PERCENT).launches
+    assert values(launch) == KNOWN[:2] + ["--attention-backend", "fa4", "--tp", "8",
+                                          "--enable-deterministic-inference"]
+    assert launch.args[3].span_of().line == 3 and launch.args[5].span_of().text == "8"
+    write_tree(tmp_path, {"p.py": src(PERCENT)})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1
+    assert [(d["code"], d["line"], d["column"]) for d in diags] == [("SGL101", 3, col(PERCENT, 3, "fa4"))]
+    after = fix(tmp_path, capsys, {"p.py": PERCENT})
+    assert after["p.py"] == src(PERCENT).replace('BACKEND = "fa4"', 'BACKEND = "fa3"')
+
+
+@pytest.mark.parametrize("expr, words", [
+    ('"sglang serve {m} --tp {tp}".format(m="x", tp=2)', ["x", "--tp", "2"]),
+    ('"sglang serve {0} --served-model-name {0}".format("x")', ["x", "--served-model-name", "x"]),
+    ('"sglang serve {{x}} {}".format("y")', ["{x}", "y"]),
+    ('"sglang serve {!r}".format("x")', [None]),
+    ('"sglang serve {:>5}".format("x")', [None]),
+    ('"sglang serve {}".format(UNKNOWN_NAME)', [None]),
+    ('"sglang serve {} {}".format(*ARGS)', [None, None]),
+    ('"sglang serve %(m)s --tp %(tp)d" % {"m": "x", "tp": 2}', ["x", "--tp", "2"]),
+    ('"sglang serve %s" % "x"', ["x"]),
+    ('"sglang serve %s 100%%" % ("x",)', ["x", "100%"]),
+    ('"sglang serve %r" % ("x",)', [None]),
+    ('"sglang serve %s --tp %s" % ARGS', [None, "--tp", None]),
+])
+def test_format_forms(tmp_path, expr, words):
+    text = f"import subprocess\nsubprocess.run({expr}, shell=True)\n"
+    [launch] = py.extract(SourceFile(tmp_path / "c.py", "c.py", text), Workspace(tmp_path)).launches
+    assert values(launch) == words
+
+
+@pytest.mark.parametrize("expr", ['"sglang serve {} {}".format("x")', '"sglang serve %s %s" % ("x",)',
+                                  '"sglang serve {".format("x")', '"sglang serve %(m)s" % ("x",)',
+                                  '"sglang serve {0} {}".format("x", "y")'])
+def test_format_errors_are_unknown(tmp_path, expr):
+    # Python raises for these: the whole string is unknown, so there is no program and no launch
+    text = f"import subprocess\nsubprocess.run({expr}, shell=True)\n"
+    assert py.extract(SourceFile(tmp_path / "c.py", "c.py", text), Workspace(tmp_path)).launches == []
+
+
+# --- Modal images ----------------------------------------------------------------------------------------
+
+MODAL_IMAGES = """
+    import subprocess
+    import modal
+
+    app = modal.App("sglang")
+    OLD = "lmsysorg/sglang:v0.5.18-cu129"
+    old_image = modal.Image.from_registry(OLD).pip_install("requests")
+    new_image = (
+        modal.Image.from_registry("lmsysorg/sglang:v0.5.23-cu130", add_python="3.12")
+        .env({"HF_HOME": "/cache"})
+    )
+    CMD = ["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--attention-backend", "fa4",
+           "--enable-deterministic-inference"]
+
+
+    @app.function(gpu="H100", image=old_image)
+    def old():
+        subprocess.Popen(CMD)
+
+
+    @app.cls(gpu="H100", image=new_image)
+    class New:
+        @modal.enter()
+        def start(self):
+            subprocess.Popen(CMD)
+
+
+    def helper():
+        subprocess.Popen(CMD)
+
+
+    @app.function(image=modal.Image.debian_slim().pip_install("sglang==0.5.20"))
+    def third():
+        helper()
+    """
+
+
+def test_modal_image_sets_the_release_per_function(tmp_path, capsys):
+    old, new, helper = extract(tmp_path, MODAL_IMAGES).launches
+    assert old.image.text == "lmsysorg/sglang:v0.5.18-cu129" and old.image.span_of().line == 5
+    assert new.image.text == "lmsysorg/sglang:v0.5.23-cu130" and new.image.span_of().line == 8
+    assert helper.image is None
+    write_tree(tmp_path, {"app.py": src(MODAL_IMAGES)})
+    code, out, _ = run(tmp_path, capsys, "--explain", "app.py")
+    assert code == 0
+    blocks = out.split("\napp.py:")
+    assert "app.py:17: sglang serve (old)" in out
+    assert "release:   SGLang 0.5.18, from image tag lmsysorg/sglang:v0.5.18-cu129; torch built for CUDA 12.9" in blocks[0]
+    assert "release:   SGLang 0.5.23, from image tag lmsysorg/sglang:v0.5.23-cu130; torch built for CUDA 13.0" in blocks[1]
+    assert "0.5.20" in blocks[2]
+
+
+# --- launches that a test expects SGLang to refuse ----------------------------------------------------
+
+def test_launches_inside_expect_raises_blocks_are_not_launches(tmp_path, capsys):
+    text = """
+        import subprocess, unittest
+        import pytest
+        import sglang as sgl
+        from pytest import raises
+        # lint-configs: target-gpu=H100
+        DSV3 = "deepseek-ai/DeepSeek-V3"
+
+
+        def test_refused():
+            with pytest.raises(ValueError, match="SM100"):
+                sgl.Engine(model_path=DSV3, attention_backend="fa4", enable_deterministic_inference=True)
+            with raises(ValueError):
+                sgl.Engine(model_path=DSV3, attention_backend="fa4", enable_deterministic_inference=True)
+
+
+        class T(unittest.TestCase):
+            def test_refused(self):
+                with self.assertRaises(SystemExit), open("log") as log:
+                    subprocess.run(["sglang", "serve", DSV3, "--attention-backend", "fa4",
+                                    "--enable-deterministic-inference"], check=True, stdout=log)
+                with self.assertRaisesRegex(ValueError, "fa4"):
+                    sgl.Engine(model_path=DSV3, attention_backend="fa4", enable_deterministic_inference=True)
+                sgl.Engine(model_path=DSV3, attention_backend="fa4", enable_deterministic_inference=True)
+        """
+    [launch] = extract(tmp_path, text).launches
+    assert launch.span.line == 23
+    write_tree(tmp_path, {"test_x.py": src(text)})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1
+    assert [(d["line"], d["code"]) for d in diags] == [(23, "SGL101")]
+    after = fix(tmp_path, capsys, {"test_x.py": text})
+    lines = src(text).splitlines(keepends=True)
+    lines[22] = lines[22].replace('"fa4"', '"fa3"')
+    assert after["test_x.py"] == "".join(lines)
+
+
+# --- PEP 263 coding declarations --------------------------------------------------------------------------
+
+LATIN1 = ('# -*- coding: latin-1 -*-\n# lint-configs: target-gpu=H100\nimport subprocess\n'
+          'NAME = "mod\u00e8le"\n'
+          'subprocess.run(["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--served-model-name", NAME, '
+          '"--attention-backend", "fa4", "--enable-deterministic-inference"])\n')
+
+
+def test_coding_declaration_is_not_a_crash(tmp_path, capsys):
+    # The text (decoded by source.py) is what is analysed; the declaration itself changes nothing.
+    [launch] = py.extract(SourceFile(tmp_path / "l.py", "l.py", LATIN1), Workspace(tmp_path)).launches
+    assert values(launch)[:4] == [DSV3, "--served-model-name", "mod\u00e8le", "--attention-backend"]
+    # ASCII-only text under a latin-1 declaration reads the same in both codecs: linted as usual
+    write_tree(tmp_path, {"ascii.py": LATIN1.replace("\u00e8", "e"), "latin.py": LATIN1.encode("latin-1")})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1
+    # latin-1 bytes are not UTF-8: source.py refuses the file (SGL001), the extractor is never reached
+    assert codes_at(diags) == [("ascii.py", 5, "SGL101"), ("latin.py", 4, "SGL001")]
+
+
+# --- the cheap early exit ---------------------------------------------------------------------------------
+
+def test_no_recognised_call_name_means_no_parse(tmp_path):
+    rows = "\n".join(f'    {{"engine": "sglang", "model": "m{i}", "runs": {i}}},' for i in range(50))
+    text = f'"""sglang benchmark results (sglang.launch_server runs)."""  # a comment\nROWS = [\n{rows}\n]\n'
+    ex = py.extract(SourceFile(tmp_path / "r.py", "r.py", text), Workspace(tmp_path))
+    assert ex.launches == [] and ex.problems == [] and ex.comments is None
+    # with a directive in the file, its comments are still listed exactly (a string is no comment)
+    text2 = text + 'NOTE = "# lint-configs: ignore[SGL101]"  # lint-configs: target-gpu=H100\n'
+    ex = py.extract(SourceFile(tmp_path / "r.py", "r.py", text2), Workspace(tmp_path))
+    assert ex.launches == [] and [c.text for c in ex.comments] == ["# a comment", "# lint-configs: target-gpu=H100"]
+    # a broken file without any call name is not parsed either (as a file that does not mention SGLang)
+    ex = py.extract(SourceFile(tmp_path / "r.py", "r.py", "X = {'sglang': (\n"), Workspace(tmp_path))
+    assert ex.launches == [] and ex.problems == []
+    # the names only in strings and comments: not code, not parsed
+    text3 = '"""How to run sglang.Engine."""\nX = ["Popen", "check_output"]  # os.system\n'
+    ex = py.extract(SourceFile(tmp_path / "r.py", "r.py", text3), Workspace(tmp_path))
+    assert ex.launches == [] and ex.problems == [] and [c.text for c in ex.comments] == ["# os.system"]
+    # a name in code, even an unknown one, is parsed (a syntax error is then reported)
+    ex = py.extract(SourceFile(tmp_path / "r.py", "r.py", text3 + "run(\n"), Workspace(tmp_path))
+    assert [p.span.line for p in ex.problems] == [3]
+    script = ("from pathlib import Path; from linter.extract import python as py;"
+              "from linter.source import SourceFile; from linter.workspace import Workspace;"
+              f"py.extract(SourceFile(Path('r.py'), 'r.py', {text!r}), Workspace(Path('.')))")
+    res = subprocess.run([sys.executable, "-X", "importtime", "-c", script], capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert res.returncode == 0, res.stderr[-500:]
+    assert "libcst" not in res.stderr
+
+
+@pytest.mark.parametrize("code", [
+    "from subprocess import Popen as P\nP(['sglang', 'serve', 'm'])\n",
+    "import subprocess as sp\nsp.run(['sglang', 'serve', 'm'])\n",
+    "import subprocess\nr = subprocess.check_output\nr(['sglang', 'serve', 'm'])\n",
+    "import os\nos.execvp('sglang', ['sglang', 'serve', 'm'])\n",
+    "from sglang import Engine as E\nE(model_path='m')\n",
+    "from sglang.test.test_utils import popen_launch_server as pls\npls('m', 'http://x')\n",
+    "import subprocess\nx = f\"{subprocess.run(['sglang', 'serve', 'm'])}\"\n",
+])
+def test_early_exit_keeps_aliased_calls(tmp_path, code):
+    ex = py.extract(SourceFile(tmp_path / "c.py", "c.py", code), Workspace(tmp_path))
+    assert len(ex.launches) == 1
+
+
+def test_deeply_nested_loops_are_not_followed_and_stay_fast(tmp_path):
+    def nest(depth: int) -> str:
+        lines = ["import subprocess", "def f(xs):", "    cmd = ['sglang', 'serve', 'm']"]
+        ind = "    "
+        for d in range(depth):
+            lines += [f"{ind}for x{d} in xs:", f"{ind}    cmd.append(x{d})"]
+            ind += "    "
+        return "\n".join(lines + [f"{ind}subprocess.run(cmd)"]) + "\n"
+
+    import time
+    [launch] = py.extract(SourceFile(tmp_path / "n.py", "n.py", nest(3)), Workspace(tmp_path)).launches
+    # each loop may have run any number of rounds before the next one starts
+    assert ["*" if t.splat else t.value for t in launch.args] == ["m", "*", None, "*", None, "*", None]
+    start = time.perf_counter()
+    assert py.extract(SourceFile(tmp_path / "n.py", "n.py", nest(25)), Workspace(tmp_path)).launches == []
+    assert time.perf_counter() - start < 10  # following every nested loop was exponential in the depth

@@ -21,12 +21,27 @@ does not):
 * ``sglang.test.test_utils.popen_launch_server(model, base_url, ..., other_args=[...])``, which
   runs ``sglang serve --model-path MODEL *other_args``.
 
-Values are resolved within the module only: literals (with implicit concatenation and f-strings whose
-parts are known), names bound at module level or in the enclosing function (in straight-line code
-before the call), class attributes (``cls.X``, ``self.X``, ``Class.X``), ``+`` of lists, tuples and
-strings, ``+=``, ``.append``, ``.extend``, ``.insert``, ``**`` of a dict literal or ``dict(...)``.
-Anything else — calls, attributes of other modules, loop variables, values that differ by branch,
-a module list that some function mutates in place — is unknown, never guessed.
+Values are resolved within the module only: literals (with implicit concatenation, f-strings,
+``"...".format(...)`` and ``"..." % (...)`` whose parts are known), names bound at module level or
+in the enclosing function before the call, class attributes (``cls.X``, ``self.X``, ``Class.X``),
+``+`` of lists, tuples and strings, ``+=``, ``.append``, ``.extend``, ``.insert``, ``.pop``,
+``x[i] = …``, ``del x[i]``, ``**`` of a dict literal or ``dict(...)``. Anything else — calls,
+attributes of other modules, loop variables, a module list that some function mutates in place — is
+unknown, never guessed.
+
+Compound statements (``if``, ``for``, ``while``, ``try``, ``with``, ``match``) are followed along
+each of their paths, and the paths are joined where they meet again: what every path agrees on stays
+known, with its origin. A list keeps the words known before the branch; what a branch (or a round of
+a loop) may add becomes an unknown tail of any length; a word replaced or removed on some path makes
+the list unknown from there, and a change that cannot be placed (``.remove(x)``, a whole new list)
+makes it unknown as a whole. A dict key set on some path has an unknown value; a name bound to
+different values on different paths is unknown. A path that ends in ``return`` or ``raise`` does not
+reach what follows; a ``try`` handler (and a ``with contextlib.suppress(...)`` body) may start after
+any statement of the body. Loops are run until the join settles (loops nested more than three deep
+are not followed: what they change is unknown).
+
+Calls inside ``with pytest.raises(...)`` / ``with self.assertRaises(...)`` are tests that expect
+SGLang to refuse the configuration: they are not launches.
 
 Every resolved character keeps the offset of the source character it came from, so a diagnostic
 points at — and a fix edits — the word inside the string literal where it was written (an escape
@@ -35,7 +50,11 @@ sequence such as ``\\n`` is not exact, so no fix edits it).
 Target GPUs: Modal's ``gpu=`` on ``@app.function(...)``, ``@app.cls(...)`` or ``@app.server(...)``
 (``app`` bound to ``modal.App(...)``/``modal.Stub(...)``) applies to the launches inside that
 function or class and in the module functions it calls; ``"H100:8"`` names ``H100``, ``"H100!"``
-and ``"B200+"`` are kept as written, a list of fallbacks gives several candidates.
+and ``"B200+"`` are kept as written, a list of fallbacks gives several candidates. The ``image=``
+there (or of the ``modal.App``), a ``modal.Image`` chain whose calls name ``lmsysorg/sglang:TAG``,
+becomes the launch's image, from which the release and torch's CUDA build are read.
+
+A file that holds none of the call names above as a word cannot start a launch and is not parsed.
 
 libcst is imported only inside :func:`extract`, so linting a tree without Python launch files
 never pays for it.
@@ -84,6 +103,8 @@ _LAUNCH_SERVER_CMD = {"sglang.utils.launch_server_cmd", "sglang.test.doc_patch.l
 _POPEN_LAUNCH_SERVER = {"sglang.test.test_utils.popen_launch_server"}
 _MODAL_APPS = {"modal.App", "modal.Stub"}
 _MODAL_DECORATORS = {"function", "cls", "server"}
+_MODAL_IMAGE = "modal.Image"
+_SGLANG_IMAGE = re.compile(r"(?:^|[\s/\"'=:])(?P<ref>lmsysorg/sglang:[A-Za-z0-9_.\-\ue000]+)")
 
 _SHELLS = re.compile(r"^(?:.*/)?(?:sh|bash|dash|zsh|ash)$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -94,6 +115,8 @@ _MUTATORS = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "re
 _CALL_NAMES = {q.rsplit(".", 1)[1] for q in (_POPEN | _SHELL_CALLS | set(_EXEC) | {_CREATE_EXEC} | _ENGINE
                                          | _SERVER_ARGS | _RUNTIME | _LAUNCH_SERVER_CMD | _POPEN_LAUNCH_SERVER)}
 """Last names of the callables above: a call named otherwise is a launch only through an alias."""
+_CALL_NAME_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _CALL_NAMES), key=len, reverse=True)) + r")\b")
+"""Any of the names above as a whole word: a file without one holds no launch (the early exit)."""
 _HARMLESS = {"info", "debug", "warning", "warn", "error", "exception", "critical", "log", "print", "write",
              "join", "dumps", "format", "echo", "len", "repr", "str", "copy", "deepcopy"}
 
@@ -180,9 +203,12 @@ class Ref(_V):
 
 @dataclass(eq=False)
 class Instance(_V):
-    """An object made by a known call (``modal.App(...)``)."""
+    """An object made by a known call (``modal.App(...)``, ``modal.Image.from_registry(...)``) or a
+    method of one (``qual`` ends in ``#method``). ``image`` is the ``lmsysorg/sglang:TAG`` reference a
+    Modal image is built from, when its source names one."""
 
     qual: str
+    image: MStr | None = None
 
 
 @dataclass(eq=False)
@@ -196,6 +222,99 @@ class ClassV(_V):
 
 
 _NOTFOUND = object()
+
+
+# ------------------------------------------------------------------------------------------------
+# joining the values that different paths of the code leave in a name
+
+
+def _same(a, b) -> bool:
+    """``a`` and ``b`` are the same value with the same origins (so either may stand for both)."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (Unk, Splat)):
+        return True
+    if isinstance(a, Str):
+        return a.joinable == b.joinable and a.m.text == b.m.text and a.m.origins == b.m.origins
+    if isinstance(a, Const):
+        return type(a.value) is type(b.value) and a.value == b.value and a.span == b.span
+    if isinstance(a, Ref):
+        return a.qual == b.qual
+    if isinstance(a, Instance):
+        return a.qual == b.qual and (a.image is b.image or (a.image is not None and b.image is not None and
+                                                            a.image.origins == b.image.origins))
+    if isinstance(a, FuncV):
+        return a.node is b.node
+    if isinstance(a, ClassV):
+        return a.scope is b.scope
+    if isinstance(a, Seq):
+        return a.kind == b.kind and len(a.items) == len(b.items) and all(map(_same, a.items, b.items))
+    if isinstance(a, DictV):
+        return a.open == b.open and [e.key for e in a.entries] == [e.key for e in b.entries] and \
+            all(_same(x.value, y.value) for x, y in zip(a.entries, b.entries))
+    return False
+
+
+def _join(a, b, where: Span | None, memo: dict):
+    """A value that stands for both ``a`` (one path) and ``b`` (another path); ``a`` itself when they
+    are the same.
+
+    A list keeps the words both paths agree on: position by position when both have the same number
+    of words, else the common first words followed by a :class:`Splat` (any number of unknown words),
+    so a list that only one path grew keeps what it had and gets an unknown tail. A dict keeps each key
+    whose value both paths agree on; a key only one path set, or set differently, has an unknown value.
+    A module reference (an import in a ``try`` or an ``if``) counts on the path where it is bound.
+    Anything else that differs is unknown.
+    """
+    if _same(a, b):
+        return a
+    key = (id(a), id(b))
+    got = memo.get(key)
+    if got is not None:
+        return got[0]
+    if isinstance(b, (Ref, Instance)):
+        out = b  # the later binding of a module or a known object
+    elif isinstance(a, (Ref, Instance, Unk)):
+        out = a
+    elif isinstance(a, Seq) and isinstance(b, Seq) and a.kind == b.kind:
+        out = Seq(_join_items(a.items, b.items, where, memo), a.kind)
+    elif isinstance(a, DictV) and isinstance(b, DictV):
+        out = _join_dicts(a, b, where, memo)
+    else:
+        out = Unk(None)
+    memo[key] = (out, a, b)  # a and b kept alive: their ids stay theirs
+    return out
+
+
+def _join_items(a: list, b: list, where: Span | None, memo: dict) -> list:
+    if len(a) == len(b) and all(isinstance(x, Splat) == isinstance(y, Splat) for x, y in zip(a, b)):
+        return [x if isinstance(x, Splat) else _join(x, y, where, memo) for x, y in zip(a, b)]
+    k = 0
+    while k < len(a) and k < len(b) and _same(a[k], b[k]):
+        k += 1
+    items = list(a[:k])
+    if not (items and isinstance(items[-1], Splat)):
+        items.append(Splat(where))
+    return items
+
+
+def _join_dicts(a: DictV, b: DictV, where: Span | None, memo: dict) -> DictV:
+    out = DictV([], a.open or b.open)
+    theirs = {e.key: e for e in b.entries}
+    for e in a.entries:
+        other = theirs.pop(e.key, None)
+        if other is not None and _same(e.value, other.value):
+            out.entries.append(e)
+            continue
+        value = _join(e.value, other.value, where, memo) if other is not None else Unk(None)
+        if isinstance(value, Unk):
+            value = Unk(e.value_span or e.where)
+        out.entries.append(Entry(e.key, value, e.where, e.name_span, e.value_span))
+    for e in theirs.values():
+        out.entries.append(Entry(e.key, Unk(e.value_span or e.where), e.where, e.name_span, e.value_span))
+    return out
 
 
 # ------------------------------------------------------------------------------------------------
@@ -214,6 +333,8 @@ class Scope:
     _locals: set[str] | None = None
     globals: set[str] = field(default_factory=set)
     decls: list[GpuDecl] = field(default_factory=list)
+    image: MStr | None = None  # Modal ``image=`` of its decorator (or of its app)
+    decorated: bool = False  # a Modal function or class
     callees: set[str] = field(default_factory=set)  # module functions / methods called by name
 
 
@@ -223,6 +344,15 @@ class Scope:
 
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of a Python file. A syntax error is reported at the parser's problem position."""
+    # The early exit. No call the extractor recognises can be written without one of the names of
+    # _CALL_NAMES in the code (an alias is bound from the real name), so a file without one (as a
+    # word, then as a name token: not in a string or a comment) holds no launch and libcst, most of the
+    # cost, is not needed. Its comments are listed only when a directive may be there.
+    if not _CALL_NAME_RE.search(source.text):
+        return Extraction(comments=_scan(source)[0] if "lint-configs" in source.text else None)
+    comments, named = _scan(source)
+    if not named:
+        return Extraction(comments=comments)
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -237,7 +367,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     except Exception as exc:  # noqa: BLE001 - libcst's native parser may fail in other ways
         result.problems.append(Problem(f"cannot parse the Python file: {exc}", Span(source, 0, 0)))
         return result
-    result.comments = _comments(source)
+    result.comments = comments
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
     _Analysis(cst, source, module, positions, result).run()
@@ -272,18 +402,30 @@ def _syntax_problem(source: SourceFile, exc) -> Problem:
     return Problem(f"Python syntax error: {message}", Span(source, offset, offset))
 
 
-def _comments(source: SourceFile) -> list[Span] | None:
-    """Spans of every ``#`` comment (exactly, from the tokenizer), or None when it fails."""
+def _scan(source: SourceFile) -> tuple[list[Span] | None, bool]:
+    """(spans of every ``#`` comment, exactly, from the tokenizer; whether a name of
+    :data:`_CALL_NAMES` is written as code). When the tokenizer fails: (None, True)."""
     out = []
+    named = False
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source.text).readline):
             if tok.type == tokenize.COMMENT:
                 start = source.offset(tok.start[0], tok.start[1] + 1)
                 end = source.offset(tok.end[0], tok.end[1] + 1)
                 out.append(Span(source, start, end))
+            elif named:
+                continue
+            elif tok.type == tokenize.NAME:
+                named = tok.string in _CALL_NAMES
+            elif tok.type == tokenize.STRING:
+                if "f" in tok.string[:len(tok.string) - len(tok.string.lstrip("rRbBuUfF"))].lower():
+                    named = bool(_CALL_NAME_RE.search(tok.string))  # code inside an f-string (Python < 3.12)
+            elif tok.type not in (tokenize.OP, tokenize.NUMBER, tokenize.STRING, tokenize.NEWLINE, tokenize.NL,
+                                  tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
+                named = bool(_CALL_NAME_RE.search(tok.string))  # f-string parts (3.12+), anything new
     except (tokenize.TokenError, SyntaxError, ValueError):
-        return None
-    return out
+        return None, True
+    return out, named
 
 
 # ------------------------------------------------------------------------------------------------
@@ -411,6 +553,10 @@ class _Analysis:
         self.star_imports: list[str] = []
         self.classes: list[Scope] = []
         self.alias_names: set[str] = set()  # names bound by ``import … as``, ``from … import`` or ``x = a.b``
+        # statement id -> (call or walrus, name) that its own expressions change in place or bind
+        self.effects: dict[int, list] = {}
+        self._loop_memo: dict[int, list] = {}  # loop id -> [(frame before it, frame at a round's start)]
+        self._loop_nesting = 0
 
     # -- positions --------------------------------------------------------------------------------
 
@@ -443,6 +589,8 @@ class _Analysis:
                 counters[scope.qual] = k + 1
                 launch.key = scope.qual if k == 0 else f"{scope.qual}#{k}"
                 launch.gpu_decls = self._decls_for(scope)
+                if launch.image is None:
+                    launch.image = self._image_for(scope)
                 self.result.launches.append(launch)
 
     def _collect(self) -> None:
@@ -460,6 +608,35 @@ class _Analysis:
             def __init__(self) -> None:
                 super().__init__(analysis.binds_of(module_scope))
                 self.stack = [module_scope]
+                self.statements: list = []  # the small or compound statements around the node
+                self.expect_raises = 0  # inside the body of ``with pytest.raises(...)`` and the like
+
+            def on_visit(self, node) -> bool:
+                if isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                    self.statements.append(node)
+                return super().on_visit(node)
+
+            def on_leave(self, node) -> None:
+                super().on_leave(node)
+                if isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                    self.statements.pop()
+
+            def effect(self, node, name: str) -> None:
+                if self.statements:
+                    analysis.effects.setdefault(id(self.statements[-1]), []).append((node, name))
+
+            def visit_NamedExpr(self, node) -> None:
+                super().visit_NamedExpr(node)
+                for name in _target_names(cst, node.target):
+                    self.effect(node, name)
+
+            def visit_With_body(self, node) -> None:
+                if any(_expects_raise(cst, item.item) for item in node.items):
+                    self.expect_raises += 1
+
+            def leave_With_body(self, node) -> None:
+                if any(_expects_raise(cst, item.item) for item in node.items):
+                    self.expect_raises -= 1
 
             def enter_def(self, node) -> bool:
                 parent = self.stack[-1]
@@ -494,8 +671,12 @@ class _Analysis:
             def visit_Call(self, node) -> None:
                 super().visit_Call(node)
                 scope = self.stack[-1]
-                analysis.calls.append((node, scope))
+                if not self.expect_raises:  # a test expecting SGLang to refuse: not a launch
+                    analysis.calls.append((node, scope))
                 func = node.func
+                if isinstance(func, cst.Attribute) and func.attr.value in _MUTATORS and \
+                        isinstance(func.value, cst.Name):
+                    self.effect(node, func.value.value)
                 if isinstance(func, cst.Name):
                     scope.callees.add(func.value)
                 elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
@@ -679,7 +860,7 @@ class _Analysis:
                 return True
         return False
 
-    # -- straight-line simulation -------------------------------------------------------------------
+    # -- simulation: straight-line code, and the paths of compound statements joined ----------------
 
     def run_block(self, stmts, frame: Frame, stop: int | None) -> bool:
         for st in stmts:
@@ -690,6 +871,7 @@ class _Analysis:
         return False
 
     def enter(self, st, frame: Frame, stop: int) -> None:
+        """Run ``st`` up to the code at ``stop`` (which it contains), on the path that leads there."""
         cst = self.cst
         if isinstance(st, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
             for small in st.body:
@@ -698,6 +880,9 @@ class _Analysis:
                 self.exec_small(small, frame)
             return
         if isinstance(st, cst.If):
+            if self.contains(st.test, stop):
+                return
+            self.header_effects(st, frame)
             if self.contains(st.body, stop):
                 self.run_block(_block_stmts(st.body), frame, stop)
             elif st.orelse is not None and self.contains(st.orelse, stop):
@@ -707,44 +892,53 @@ class _Analysis:
                     self.run_block(_block_stmts(st.orelse.body), frame, stop)
             return
         if isinstance(st, (cst.For, cst.While)):
-            self.forget(st, frame)
-            if isinstance(st, cst.For):
-                for name in _target_names(cst, st.target):
-                    frame.bind(name, Unk(self.span(st.target)))
+            if not (self.contains(st.body, stop) or (st.orelse is not None and self.contains(st.orelse, stop))):
+                return  # in the header: before the loop
+            start = self.loop_start(st, frame)
+            if start is None:
+                self.forget(st, frame)
+            else:
+                frame.absorb(start)
             if self.contains(st.body, stop):
+                self._loop_target(st, frame)
+                self.header_effects(st, frame)
                 self.run_block(_block_stmts(st.body), frame, stop)
-            elif st.orelse is not None and self.contains(st.orelse, stop):
+            else:
                 self.run_block(_block_stmts(st.orelse.body), frame, stop)
             return
-        if isinstance(st, (cst.Try, getattr(cst, "TryStar", cst.Try))):
+        if isinstance(st, _try_types(cst)):
+            body = _block_stmts(st.body)
             if self.contains(st.body, stop):
-                self.run_block(_block_stmts(st.body), frame, stop)
+                self.run_block(body, frame, stop)
                 return
             for handler in st.handlers:
                 if self.contains(handler, stop):
-                    self.forget_stmts(_block_stmts(st.body), frame)
+                    frame.absorb(self.partial_states(body, frame, self.header(st))[0])
                     if handler.name is not None:
                         for name in _target_names(cst, handler.name.name):
                             frame.bind(name, Unk(self.span(handler.name.name)))
                     self.run_block(_block_stmts(handler.body), frame, stop)
                     return
             if st.orelse is not None and self.contains(st.orelse, stop):
-                self.run_block(_block_stmts(st.body), frame, None)
+                self.run_block(body, frame, None)
                 self.run_block(_block_stmts(st.orelse.body), frame, stop)
                 return
             if st.finalbody is not None and self.contains(st.finalbody, stop):
-                self.forget(st, frame)
+                self.exec_try(st, frame, with_finally=False)
                 self.run_block(_block_stmts(st.finalbody.body), frame, stop)
             return
         if isinstance(st, cst.With):
+            if not self.contains(st.body, stop):
+                return
+            self.header_effects(st, frame)
             self._with_names(st, frame)
-            if self.contains(st.body, stop):
-                self.run_block(_block_stmts(st.body), frame, stop)
+            self.run_block(_block_stmts(st.body), frame, stop)
             return
-        if hasattr(cst, "Match") and isinstance(st, cst.Match):
+        if _is_match(cst, st):
+            self.header_effects(st, frame)
             for case in st.cases:
-                if self.contains(case, stop):
-                    self.forget(case.pattern, frame)
+                if self.contains(case.body, stop):
+                    self._pattern_names(case.pattern, frame)
                     self.run_block(_block_stmts(case.body), frame, stop)
             return
         # FunctionDef / ClassDef: a call in a decorator or a default value; nothing to do.
@@ -754,6 +948,15 @@ class _Analysis:
             if item.asname is not None:
                 for name in _target_names(self.cst, item.asname.name):
                     frame.bind(name, Unk(self.span(item.asname.name)))
+
+    def _loop_target(self, st, frame: Frame) -> None:
+        if isinstance(st, self.cst.For):
+            for name in _target_names(self.cst, st.target):
+                frame.bind(name, Unk(self.span(st.target)))
+
+    def _pattern_names(self, pattern, frame: Frame) -> None:
+        for name in _pattern_captures(self.cst, pattern):
+            frame.bind(name, Unk(self.span(pattern)))
 
     def forget(self, node, frame: Frame) -> None:
         """Every name bound or mutated inside ``node`` becomes unknown (imports there still count)."""
@@ -766,6 +969,22 @@ class _Analysis:
         for imp in info.imports:
             self.exec_small(imp, frame)
 
+    def header_effects(self, node, frame: Frame, skip=None) -> None:
+        """Names that calls in ``node``'s own expressions change in place (``x.pop()``) or bind
+        (``:=``) become unknown; ``skip`` is a call whose effect is modelled exactly."""
+        for call, name in self.effects.get(id(node), ()):
+            if call is not skip:
+                frame.rebind_mutated(name, Unk(self.span(call)))
+
+    def header(self, st) -> Span:
+        """The first line of a compound statement (where the unknown tail it may add is reported)."""
+        s, e = self.offsets(st)
+        nl = self.source.text.find("\n", s, e)
+        end = e if nl < 0 else nl
+        while end > s and self.source.text[end - 1] in " \t\r:":
+            end -= 1
+        return Span(self.source, s, end)
+
     def exec_stmt(self, st, frame: Frame) -> None:
         cst = self.cst
         if isinstance(st, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
@@ -775,29 +994,221 @@ class _Analysis:
             frame.bind(st.name.value, FuncV(st))
         elif isinstance(st, cst.ClassDef):
             frame.bind(st.name.value, ClassV(self.scope_of_node[id(st)]))
+        elif isinstance(st, cst.If):
+            self.header_effects(st, frame)
+            outs = self._if_paths(st, frame)
+            if outs:
+                frame.absorb(self.join_frames(outs, self.header(st)))
+        elif isinstance(st, (cst.For, cst.While)):
+            start = self.loop_start(st, frame)
+            if start is None:
+                self.forget(st, frame)
+                return
+            if st.orelse is not None:
+                done = start.copy()
+                self.run_block(_block_stmts(st.orelse.body), done, None)
+                start = self.join_frames([start, done], self.header(st))
+            frame.absorb(start)
+        elif isinstance(st, _try_types(cst)):
+            self.exec_try(st, frame)
         elif isinstance(st, cst.With):
+            self.header_effects(st, frame)
             self._with_names(st, frame)
-            self.run_block(_block_stmts(st.body), frame, None)
+            body = _block_stmts(st.body)
+            if self._may_swallow(st):  # contextlib.suppress, pytest.raises …: the body may stop anywhere
+                frame.absorb(self.partial_states(body, frame, self.header(st))[0])
+            else:
+                self.run_block(body, frame, None)
+        elif _is_match(cst, st):
+            self.header_effects(st, frame)
+            outs = []
+            for case in st.cases:
+                branch = frame.fork()
+                self._pattern_names(case.pattern, branch)
+                self.run_block(_block_stmts(case.body), branch, None)
+                if not _ends(cst, case.body):
+                    outs.append(branch)
+            if not (st.cases and _irrefutable(cst, st.cases[-1])):
+                outs.append(frame.fork())
+            if outs:
+                frame.absorb(self.join_frames(outs, self.header(st)))
         else:
             self.forget(st, frame)
+
+    def _if_paths(self, st, frame: Frame) -> list[Frame]:
+        """The frames after each branch of ``if``/``elif``/``else`` that reaches the next statement."""
+        cst = self.cst
+        outs = []
+        branch = frame.fork()
+        self.run_block(_block_stmts(st.body), branch, None)
+        if not _ends(cst, st.body):
+            outs.append(branch)
+        orelse = st.orelse
+        if orelse is None:
+            outs.append(frame.fork())
+        elif isinstance(orelse, cst.If):
+            other = frame.fork()
+            self.header_effects(orelse, other)
+            for f in self._if_paths(orelse, other):
+                f.changed |= other.changed
+                outs.append(f)
+        else:
+            other = frame.fork()
+            self.run_block(_block_stmts(orelse.body), other, None)
+            if not _ends(cst, orelse.body):
+                outs.append(other)
+        return outs
+
+    _LOOP_ROUNDS = 4
+    _LOOP_NESTING = 3  # loops simulated inside one another (each inner one runs once per outer round)
+
+    def loop_start(self, st, frame: Frame) -> Frame | None:
+        """The frame at the start of any round of a ``for``/``while`` loop (and after it, before its
+        ``else``): the join of the frames after 0, 1, 2 … rounds, or None when that does not settle
+        (or the loop is nested too deep to simulate: its names are then forgotten)."""
+        is_for = isinstance(st, self.cst.For)
+        if is_for:
+            self.header_effects(st, frame)  # the iterable is evaluated once, before the loop
+        memo = self._loop_memo.setdefault(id(st), [])
+        for entry, result in memo:
+            if entry.same_as(frame):
+                return None if result is None else result.copy()
+        if self._loop_nesting >= self._LOOP_NESTING:
+            return None
+        entry = frame.snapshot()
+        self._loop_nesting += 1
+        try:
+            result = self._loop_fixpoint(st, is_for, frame)
+        finally:
+            self._loop_nesting -= 1
+        if len(memo) < 4:
+            memo.append((entry, result))
+        return None if result is None else result.copy()
+
+    def _loop_fixpoint(self, st, is_for: bool, frame: Frame) -> Frame | None:
+        where = self.header(st)
+        cur = frame.fork()
+        body = _block_stmts(st.body)
+        for _ in range(self._LOOP_ROUNDS):
+            step = cur.copy()
+            self._loop_target(st, step)
+            if not is_for:
+                self.header_effects(st, step)  # the test runs before every round
+            self.run_block(body, step, None)
+            new = self.join_frames([cur, step], where)
+            if new.same_as(cur, step.changed):
+                if not is_for:
+                    self.header_effects(st, cur)  # and once more to end the loop
+                return cur
+            cur = new
+        return None
+
+    def partial_states(self, stmts, frame: Frame, where: Span | None) -> tuple[Frame, Frame]:
+        """(the join of the frames before and after each statement of ``stmts`` run from ``frame`` —
+        where an exception may leave the block —, the frame at its end)."""
+        caught = frame.fork()
+        cur = frame.fork()
+        total: set[str] = set()
+        for st in stmts:
+            cur.changed = set()
+            self.exec_stmt(st, cur)
+            total |= cur.changed
+            # only what this statement changed can differ from what the join holds already
+            snap = cur.snapshot()
+            caught = self.join_frames([caught, snap], where, names=snap.changed)
+        cur.changed = total
+        return caught, cur
+
+    def exec_try(self, st, frame: Frame, with_finally: bool = True) -> None:
+        cst = self.cst
+        where = self.header(st)
+        body = _block_stmts(st.body)
+        caught, cur = self.partial_states(body, frame, where)
+        outs = []
+        if not _ends(cst, st.body):
+            if st.orelse is not None:
+                self.run_block(_block_stmts(st.orelse.body), cur, None)
+            if st.orelse is None or not _ends(cst, st.orelse.body):
+                outs.append(cur)
+        if st.handlers:
+            for handler in st.handlers:
+                branch = caught.copy()
+                if handler.name is not None:
+                    for name in _target_names(cst, handler.name.name):
+                        branch.bind(name, Unk(self.span(handler.name.name)))
+                self.run_block(_block_stmts(handler.body), branch, None)
+                if not _ends(cst, handler.body):
+                    outs.append(branch)
+        if not outs:  # no path reaches the next statement; what follows is not run
+            outs = [caught]
+        after = self.join_frames(outs, where)
+        if with_finally and st.finalbody is not None:
+            self.run_block(_block_stmts(st.finalbody.body), after, None)
+        frame.absorb(after)
+
+    def _may_swallow(self, st) -> bool:
+        return any(_swallows(self.cst, item.item) for item in st.items)
+
+    def join_frames(self, frames: list[Frame], where: Span | None, names: set[str] | None = None) -> Frame:
+        """One frame that stands for all of ``frames`` (forks of one frame run along different paths).
+        Only the names they changed since (or ``names``, when only those may need a join) are looked at."""
+        first = frames[0]
+        out = first.copy()
+        if len(frames) == 1:
+            return out
+        memo: dict = {}
+        changed: set[str] = set()
+        for f in frames:  # they are forks of one frame: no other name differs between them
+            changed |= f.changed
+        out.changed = changed
+        for table in ("vars", "overrides"):
+            tables = [getattr(f, table) for f in frames]
+            result = getattr(out, table)
+            for name in sorted(changed if names is None else names):
+                vals = [t.get(name, _NOTFOUND) for t in tables]
+                v = vals[0]
+                if all(x is v for x in vals):
+                    continue
+                vals = [f.lookup(name, None) if x is _NOTFOUND else x for f, x in zip(frames, vals)]
+                acc = vals[0]
+                for x in vals[1:]:
+                    acc = _join(acc, x, where, memo)
+                if acc is _NOTFOUND:
+                    result.pop(name, None)
+                else:
+                    result[name] = acc
+        return out
 
     def exec_small(self, small, frame: Frame) -> None:
         cst = self.cst
         if isinstance(small, cst.Assign):
             value = self.ev(small.value, frame)
+            v = small.value
+            if isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value == "pop" and \
+                    isinstance(v.func.value, cst.Name):  # x = cmd.pop() / kwargs.pop("k", None)
+                self.header_effects(small, frame, skip=v)
+                self.call_effects(v, frame)
+            else:
+                self.header_effects(small, frame)
             for t in small.targets:
                 self.assign(t.target, value, frame)
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
-                self.assign(small.target, self.ev(small.value, frame), frame)
+                value = self.ev(small.value, frame)
+                self.header_effects(small, frame)
+                self.assign(small.target, value, frame)
         elif isinstance(small, cst.AugAssign):
+            self.header_effects(small, frame)
             self.aug_assign(small, frame)
         elif isinstance(small, cst.Expr):
             value = small.value
             if isinstance(value, cst.Await):
                 value = value.expression
             if isinstance(value, cst.Call):
+                self.header_effects(small, frame, skip=value)
                 self.call_effects(value, frame)
+            else:
+                self.header_effects(small, frame)
         elif isinstance(small, cst.Import):
             for alias in small.names:
                 full = _dotted(alias.name)
@@ -819,8 +1230,50 @@ class _Analysis:
                 name = alias.asname.name.value if alias.asname is not None else orig
                 frame.bind(name, Ref(f"{mod}.{orig}"))
         elif isinstance(small, cst.Del):
-            for name in _target_names(cst, small.target):
-                frame.bind(name, Unk(self.span(small)))
+            for t in (small.target.elements if isinstance(small.target, cst.Tuple) else [small.target]):
+                t = t.value if isinstance(t, cst.BaseElement) else t
+                if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name):
+                    self.del_item(t, frame)
+                for name in _target_names(cst, t):
+                    frame.bind(name, Unk(self.span(small)))
+        else:
+            self.header_effects(small, frame)  # return, assert …
+
+    def _list_index(self, seq: Seq, node, frame: Frame) -> int | None:
+        """The position ``seq[node]`` names, when it is known: an int within a list whose words
+        up to there (from the start, or from the end for a negative index) are all known words."""
+        idx = self.ev(node, frame)
+        if not (isinstance(idx, Const) and type(idx.value) is int):
+            return None
+        k = idx.value + len(seq.items) if idx.value < 0 else idx.value
+        if not 0 <= k < len(seq.items):
+            return None
+        around = seq.items[k:] if idx.value < 0 else seq.items[:k + 1]
+        return None if any(isinstance(i, Splat) for i in around) else k
+
+    def _subscript_index(self, target) -> object | None:
+        """The index node of ``x[i]`` (one plain index, no slice)."""
+        if len(target.slice) == 1 and isinstance(target.slice[0].slice, self.cst.Index):
+            return target.slice[0].slice.value
+        return None
+
+    def del_item(self, target, frame: Frame) -> None:
+        name = target.value.value
+        cur = frame.own(frame.lookup(name, None))
+        node = self._subscript_index(target)
+        if isinstance(cur, Seq) and cur.kind == "list" and node is not None:
+            k = self._list_index(cur, node, frame)
+            if k is not None:
+                del cur.items[k]
+                frame.rebind_mutated(name, cur)
+                return
+        if isinstance(cur, DictV) and node is not None:
+            key = self.ev(node, frame)
+            if isinstance(key, Str) and key.m.known and not cur.open:
+                cur.entries = [e for e in cur.entries if e.key != key.m.text]
+                frame.rebind_mutated(name, cur)
+                return
+        frame.rebind_mutated(name, Unk(self.span(target)))
 
     def assign(self, target, value: _V, frame: Frame) -> None:
         cst = self.cst
@@ -839,11 +1292,19 @@ class _Analysis:
         elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
             name = target.value.value
             cur = frame.own(frame.lookup(name, None))
-            if isinstance(cur, DictV) and len(target.slice) == 1 and \
-                    isinstance(target.slice[0].slice, cst.Index):
-                key = self.ev(target.slice[0].slice.value, frame)
+            node = self._subscript_index(target)
+            if isinstance(cur, DictV) and node is not None:
+                key = self.ev(node, frame)
                 if isinstance(key, Str) and key.m.known:
                     cur.set(Entry(key.m.text, value, self.span(target), key.m.span_of(), None))
+                else:  # a key not known: it may replace any value
+                    cur.merge(None)
+                frame.rebind_mutated(name, cur)
+                return
+            if isinstance(cur, Seq) and cur.kind == "list" and node is not None:
+                k = self._list_index(cur, node, frame)
+                if k is not None:
+                    cur.items[k] = value
                     frame.rebind_mutated(name, cur)
                     return
             frame.rebind_mutated(name, Unk(self.span(target)))
@@ -896,12 +1357,25 @@ class _Analysis:
                         else:
                             cur.items.append(Splat(self.span(args[0].value)))
                         new = cur
+                    elif method == "pop" and len(args) == len(call.args) <= 1:
+                        k = self._list_index(cur, args[0].value, frame) if args else \
+                            (len(cur.items) - 1 if cur.items and not isinstance(cur.items[-1], Splat) else None)
+                        if k is not None:
+                            del cur.items[k]
+                            new = cur
                     elif method == "insert" and len(args) == 2 and len(call.args) == 2:
                         idx = self.ev(args[0].value, frame)
-                        if isinstance(idx, Const) and isinstance(idx.value, int) and not isinstance(idx.value, bool) \
-                                and not any(isinstance(i, Splat) for i in cur.items):
+                        if isinstance(idx, Const) and type(idx.value) is int and (
+                                0 <= idx.value <= len(cur.items) and
+                                not any(isinstance(i, Splat) for i in cur.items[:idx.value])
+                                or not any(isinstance(i, Splat) for i in cur.items)):
                             cur.items.insert(idx.value, self.ev(args[1].value, frame))
                             new = cur
+                elif isinstance(cur, DictV) and method == "pop" and 1 <= len(args) == len(call.args) <= 2:
+                    key = self.ev(args[0].value, frame)
+                    if isinstance(key, Str) and key.m.known:  # gone, whether it was there or not
+                        cur.entries = [e for e in cur.entries if e.key != key.m.text]
+                        new = cur
                 elif isinstance(cur, DictV) and method == "update":
                     new = cur
                     for a in call.args:
@@ -1003,6 +1477,11 @@ class _Analysis:
             return Unk(self.span(node))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             return self.add(self.ev(node.left, frame), self.ev(node.right, frame), self.span(node))
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+            left = self.ev(node.left, frame)
+            if isinstance(left, Str):
+                return self.percent_format(left.m, self.ev(node.right, frame), self.span(node))
+            return Unk(self.span(node))
         if isinstance(node, cst.Call):
             return self.call_value(node, frame)
         if isinstance(node, cst.NamedExpr):
@@ -1065,6 +1544,8 @@ class _Analysis:
             return Ref(f"{base.qual}.{attr}")
         if isinstance(base, ClassV):
             return self.class_attr(base.scope, attr, where, virtual=False)
+        if isinstance(base, Instance) and base.qual == _MODAL_IMAGE:
+            return Instance(_MODAL_IMAGE + "#method", base.image)
         return Unk(where)
 
     def add(self, left: _V, right: _V, where: Span | None) -> _V:
@@ -1094,9 +1575,11 @@ class _Analysis:
         if isinstance(func, cst.Attribute):
             method = func.attr.value
             base_v = None
-            if method in ("join", "split", "strip", "lstrip", "rstrip"):
+            if method in ("join", "split", "strip", "lstrip", "rstrip", "format"):
                 base_v = self.ev(func.value, frame)
             if isinstance(base_v, Str):
+                if method == "format":
+                    return self.str_format(base_v.m, node, frame, where)
                 if method == "join" and len(args) == 1 and positional:
                     return self.join(base_v.m, self.ev(positional[0].value, frame), where)
                 if method == "split" and not args:
@@ -1143,9 +1626,171 @@ class _Analysis:
                     else:
                         d.merge(None)
                 return d
-            if q in _MODAL_APPS:
-                return Instance(q)
+            if q in _MODAL_APPS:  # modal.App(..., image=IMAGE): the default image of its functions
+                image = next((self.ev(a.value, frame) for a in args if a.keyword is not None
+                              and a.keyword.value == "image"), None)
+                return Instance(q, image.image if isinstance(image, Instance) else None)
+            if q.startswith(_MODAL_IMAGE + "."):  # modal.Image.from_registry(...) and the like
+                return Instance(_MODAL_IMAGE, self._image_ref(node, frame))
+        if isinstance(callee, Instance) and callee.qual == _MODAL_IMAGE + "#method":  # image.pip_install(...)
+            return Instance(_MODAL_IMAGE, self._image_ref(node, frame) or callee.image)
         return Unk(where)
+
+    def _image_ref(self, call, frame: Frame) -> MStr | None:
+        """The last ``lmsysorg/sglang:TAG`` written in the arguments of a Modal image call."""
+        found = None
+        for a in call.args:
+            v = self.ev(a.value, frame)
+            for item in (v.items if isinstance(v, Seq) else [v]):
+                if isinstance(item, Str):
+                    for m in _SGLANG_IMAGE.finditer(item.m.text):
+                        found = item.m[m.start("ref"):m.end("ref")]
+        return found
+
+    def str_format(self, fmt: MStr, call, frame: Frame, where: Span) -> _V:
+        """``fmt.format(...)``: replacement fields ``{}``, ``{0}``, ``{name}`` (``!s`` allowed) of known
+        values become their text, with the origins of the values; any other field (a conversion, a
+        format spec, an attribute or an index, a value not known) becomes unknown text. What Python
+        would refuse (a missing argument, mixed numbering, an unbalanced brace) is unknown as a whole."""
+        positional: list = []
+        keywords: dict = {}
+        open_args = False  # a *x or **x whose items are not all known
+        for a in call.args:
+            if a.keyword is not None:
+                keywords[a.keyword.value] = self.ev(a.value, frame)
+            elif a.star == "*":
+                v = self.ev(a.value, frame)
+                if isinstance(v, Seq) and not any(isinstance(i, Splat) for i in v.items):
+                    positional.extend(v.items)
+                else:
+                    open_args = True
+            elif a.star == "**":
+                v = self.ev(a.value, frame)
+                if isinstance(v, DictV) and not v.open:
+                    keywords.update({e.key: e.value for e in v.entries})
+                else:
+                    open_args = True
+            else:
+                positional.append(self.ev(a.value, frame))
+        text = fmt.text
+        parts: list[MStr] = []
+        auto = 0
+        numbering = None
+        i = lit = 0
+        n = len(text)
+        while i < n:
+            c = text[i]
+            if c in "{}" and text[i + 1:i + 2] == c:  # {{ and }}: one brace, not written as such
+                parts.append(fmt[lit:i])
+                parts.append(MStr.plain(c, fmt.where))
+                i += 2
+                lit = i
+                continue
+            if c == "}":
+                return Unk(where)  # a single '}' is a ValueError
+            if c != "{":
+                i += 1
+                continue
+            parts.append(fmt[lit:i])
+            depth, j = 1, i + 1
+            while j < n and depth:
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+                j += 1
+            if depth:
+                return Unk(where)
+            field = text[i + 1:j - 1]
+            name, conv, spec = field, None, ""
+            if ":" in name:
+                name, spec = name.split(":", 1)
+            if "!" in name:
+                name, conv = name.split("!", 1)
+            head = re.match(r"[^.\[]*", name).group()
+            if head == "":
+                if numbering == "manual":
+                    return Unk(where)
+                numbering, key = "auto", auto
+                auto += 1
+            elif head.isdigit():
+                if numbering == "auto":
+                    return Unk(where)
+                numbering, key = "manual", int(head)
+            else:
+                key = head
+            if isinstance(key, int):
+                value = positional[key] if key < len(positional) else None
+                if value is None and not open_args:
+                    return Unk(where)  # IndexError
+            else:
+                value = keywords.get(key)
+                if value is None and not open_args:
+                    return Unk(where)  # KeyError
+            simple = name == head and conv in (None, "s") and spec == ""
+            m = self.as_text(value) if simple and value is not None and not isinstance(value, Splat) else None
+            loc = fmt.location(i, j)
+            parts.append(m if m is not None else MStr.unknown(loc))
+            i = lit = j
+        parts.append(fmt[lit:])
+        return Str(MStr.join(parts, where))
+
+    _PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-#0 +]*)(?P<width>\*|\d+)?"
+                          r"(?:\.(?P<prec>\*|\d+))?[hlL]?(?P<conv>[diouxXeEfFgGcrsa%])")
+
+    def percent_format(self, fmt: MStr, right: _V, where: Span) -> _V:
+        """``fmt % right``: ``%s`` of a known value (``%d``/``%i`` of an int) becomes its text with its
+        origins, ``%%`` a percent sign; any other conversion, or a value not known, unknown text.
+        Python's errors (too few or too many values, a bad conversion) make the whole string unknown."""
+        text = fmt.text
+        specs = list(self._PERCENT.finditer(text))
+        # every % must start a conversion
+        if text.count("%") != sum(2 if m.group("conv") == "%" else 1 for m in specs) or \
+                any(m.group("conv") == "%" and m.end() - m.start() != 2 for m in specs):
+            return Unk(where)
+        used = [m for m in specs if m.group("conv") != "%"]
+        star = any(m.group("width") == "*" or m.group("prec") == "*" for m in used)
+        mapping = any(m.group("key") is not None for m in used)
+        values: list | None = None
+        if mapping:
+            if not all(m.group("key") is not None for m in used) or star:
+                return Unk(where)
+            if isinstance(right, DictV) and not right.open:
+                table = {e.key: e.value for e in right.entries}
+                if any(m.group("key") not in table for m in used):
+                    return Unk(where)
+                values = [table[m.group("key")] for m in used]
+            elif isinstance(right, (Str, Const, Seq)):
+                return Unk(where)  # TypeError: format requires a mapping
+        elif isinstance(right, Seq) and right.kind == "tuple":
+            if any(isinstance(i, Splat) for i in right.items):
+                values = None
+            elif len(right.items) != len(used) or star:
+                return Unk(where)
+            else:
+                values = list(right.items)
+        elif isinstance(right, (Str, Const)) or (isinstance(right, Seq) and right.kind == "list") or \
+                isinstance(right, DictV):
+            if len(used) != 1 or star:
+                return Unk(where)
+            values = [right]
+        parts: list[MStr] = []
+        lit = 0
+        k = 0
+        for m in specs:
+            parts.append(fmt[lit:m.start()])
+            lit = m.end()
+            if m.group("conv") == "%":
+                parts.append(MStr.plain("%", fmt.where))
+                continue
+            value = values[k] if values is not None else None
+            k += 1
+            plain = m.end() - m.start() == 2 + (len(m.group("key")) + 2 if m.group("key") is not None else 0)
+            conv = m.group("conv")
+            t = None
+            if value is not None and plain and (
+                    conv == "s" or (conv in "di" and isinstance(value, Const) and type(value.value) is int)):
+                t = self.as_text(value)
+            parts.append(t if t is not None else MStr.unknown(fmt.location(m.start(), m.end())))
+        parts.append(fmt[lit:])
+        return Str(MStr.join(parts, where))
 
     def _kw_entry(self, arg, frame: Frame) -> Entry:
         return Entry(arg.keyword.value, self.ev(arg.value, frame), self.span(arg), self.span(arg.keyword),
@@ -1444,9 +2089,14 @@ class _Analysis:
                 app = self.ev(d.func.value, module)
                 if not (isinstance(app, Instance) and app.qual in _MODAL_APPS):
                     continue
+                scope.decorated = True
+                scope.image = app.image
                 for a in d.args:
                     if a.keyword is not None and a.keyword.value == "gpu":
                         scope.decls.extend(self._gpu_decls(a.value, module, scope.qual))
+                    if a.keyword is not None and a.keyword.value == "image":
+                        image = self.ev(a.value, module)
+                        scope.image = image.image if isinstance(image, Instance) else None
 
     def _gpu_decls(self, node, frame: Frame, owner: str) -> list[GpuDecl]:
         how = f"Modal gpu= on {owner}"
@@ -1489,6 +2139,35 @@ class _Analysis:
                     todo.append(caller)
         return out
 
+    def _image_for(self, scope: Scope) -> MStr | None:
+        """The SGLang image a launch in ``scope`` runs in: the Modal ``image=`` of the scope or of a
+        class or function around it; else the one image of every decorated function that calls it."""
+        s: Scope | None = scope
+        while s is not None and s.kind != "module":
+            if s.image is not None:
+                return s.image
+            if s.decorated:
+                return None  # a Modal function built from an image without an SGLang tag
+            s = s.parent
+        images: dict[str, MStr] = {}
+        seen: set[int] = set()
+        todo = [scope]
+        while todo:
+            s = todo.pop()
+            if id(s) in seen:
+                continue
+            seen.add(id(s))
+            if s is not scope and (s.image is not None or s.decorated):
+                if s.image is None:
+                    return None
+                images.setdefault(s.image.text, s.image)
+                continue
+            if s.parent is not None and s.parent.kind != "module":
+                todo.append(s.parent)
+            if s.kind == "function":
+                todo.extend(self._callers(s))
+        return next(iter(images.values())) if len(images) == 1 else None
+
     def _callers(self, scope: Scope) -> list[Scope]:
         name = scope.node.name.value
         out = []
@@ -1517,6 +2196,7 @@ class Frame:
         self.overrides: dict[str, _V] = {}
         self.owned: set[int] | None = None  # None: every value is this frame's own
         self._keep: list = []
+        self.changed: set[str] = set()  # names bound or changed since the last fork (a superset)
 
     def copy(self) -> Frame:
         """A frame to run on from here; lists and dicts are copied when it first mutates them."""
@@ -1524,7 +2204,43 @@ class Frame:
         other.vars = dict(self.vars)
         other.overrides = dict(self.overrides)
         other.owned = set()
+        other.changed = set(self.changed)
         return other
+
+    def fork(self) -> Frame:
+        """A copy to run one path on, counting its changes from here (for :meth:`_Analysis.join_frames`)."""
+        other = self.copy()
+        other.changed = set()
+        return other
+
+    def snapshot(self) -> Frame:
+        """A copy of this frame as it is now; this frame then copies a list or dict before it next
+        changes one in place (so the snapshot keeps what it saw)."""
+        other = self.copy()
+        self.owned = set()
+        return other
+
+    def absorb(self, other: Frame) -> None:
+        """Take the names of ``other`` (a copy of this frame run on, or a join of such copies). Its
+        lists and dicts may be shared (with a remembered loop start), so each is copied before this
+        frame first changes it."""
+        self.vars = dict(other.vars)
+        self.overrides = dict(other.overrides)
+        self.owned = set()
+        self.changed |= other.changed
+
+    def same_as(self, other: Frame, names=None) -> bool:
+        """Every name (of ``names``, when only those may differ) holds the same value (with the same
+        origins) in both frames."""
+        for mine, theirs in ((self.vars, other.vars), (self.overrides, other.overrides)):
+            if mine == theirs:  # the same objects (values compare by identity)
+                continue
+            if mine.keys() != theirs.keys():
+                return False
+            for k in (mine if names is None else names):
+                if k in mine and not _same(mine[k], theirs[k]):
+                    return False
+        return True
 
     def own(self, value):
         """``value`` made private to this frame before an in-place change (every name bound to the
@@ -1536,11 +2252,13 @@ class Frame:
             for k, v in table.items():
                 if v is value:
                     table[k] = clone
+                    self.changed.add(k)
         self.owned.add(id(clone))
         self._keep.append(clone)
         return clone
 
     def bind(self, name: str, value: _V) -> None:
+        self.changed.add(name)
         scope = self.scope
         if scope.kind == "function" and (name in scope.globals or name not in self.a.locals_of(scope)):
             self.overrides[name] = value
@@ -1550,11 +2268,13 @@ class Frame:
     def rebind_mutated(self, name: str, value: _V) -> None:
         """``name``'s object was changed in place into ``value``: every alias of it sees the change."""
         old = self.vars.get(name, self.overrides.get(name))
+        self.changed.add(name)
         if isinstance(old, (Seq, DictV)) and old is not value:
             for table in (self.vars, self.overrides):
                 for k, v in table.items():
                     if v is old:
                         table[k] = value
+                        self.changed.add(k)
         if name in self.vars or self.scope.kind == "module" or name in self.a.locals_of(self.scope):
             self.vars[name] = value
         else:
@@ -1606,6 +2326,81 @@ def _block_stmts(block) -> list:
     if isinstance(body, (list, tuple)) and body and not hasattr(block, "header"):
         return [block]
     return list(body) if isinstance(body, (list, tuple)) else [block]
+
+
+def _try_types(cst) -> tuple:
+    return (cst.Try, cst.TryStar) if hasattr(cst, "TryStar") else (cst.Try,)
+
+
+def _is_match(cst, st) -> bool:
+    return hasattr(cst, "Match") and isinstance(st, cst.Match)
+
+
+def _ends(cst, block) -> bool:
+    """The block never reaches the statement after it: it ends in ``return`` or ``raise`` (also in
+    every branch of a final ``if``/``else``)."""
+    stmts = _block_stmts(block)
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+    if isinstance(last, cst.If):
+        orelse = last.orelse
+        if orelse is None or not _ends(cst, last.body):
+            return False
+        return _ends(cst, orelse) if isinstance(orelse, cst.If) else _ends(cst, orelse.body)
+    return False
+
+
+def _irrefutable(cst, case) -> bool:
+    """``case _:`` or ``case name:`` (no guard): the case always matches."""
+    p = case.pattern
+    return case.guard is None and isinstance(p, cst.MatchAs) and p.pattern is None
+
+
+def _pattern_captures(cst, pattern) -> list[str]:
+    """Names a ``case`` pattern binds."""
+    out: list[str] = []
+
+    def walk(node) -> None:
+        if isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
+            out.append(node.name.value)
+        if isinstance(node, cst.MatchMapping) and node.rest is not None:
+            out.append(node.rest.value)
+        for child in node.children:
+            if not isinstance(child, cst.BaseExpression):
+                walk(child)
+
+    walk(pattern)
+    return out
+
+
+_EXPECT_RAISES = {"assertRaises", "assertRaisesRegex", "assertRaisesRegexp"}
+
+
+def _expects_raise(cst, node) -> bool:
+    """``pytest.raises(...)``, ``raises(...)`` or ``self.assertRaises[Regex](...)``: a with-item of a
+    test that expects its body to fail."""
+    if not isinstance(node, cst.Call):
+        return False
+    f = node.func
+    if isinstance(f, cst.Attribute):
+        if f.attr.value in _EXPECT_RAISES:
+            return True
+        return f.attr.value == "raises" and isinstance(f.value, cst.Name) and f.value.value == "pytest"
+    return isinstance(f, cst.Name) and f.value == "raises"
+
+
+def _swallows(cst, node) -> bool:
+    """A with-item that may stop its body anywhere and go on after it."""
+    if _expects_raise(cst, node):
+        return True
+    if isinstance(node, cst.Call):
+        f = node.func
+        name = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else None
+        return name == "suppress"
+    return False
 
 
 def _param_names(params) -> list[str]:

@@ -1446,3 +1446,19 @@ def test_deeply_nested_loops_are_not_followed_and_stay_fast(tmp_path):
     start = time.perf_counter()
     assert py.extract(SourceFile(tmp_path / "n.py", "n.py", nest(25)), Workspace(tmp_path)).launches == []
     assert time.perf_counter() - start < 10  # following every nested loop was exponential in the depth
+
+
+def test_nesting_deeper_than_python_allows_is_sgl001_not_a_crash(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "deep.py").write_text("x = " + "[" * 2000 + "]" * 2000 + "\nimport subprocess\n"
+                                      "subprocess.run(['python3', '-m', 'sglang.launch_server'])\n")
+    (tmp_path / "unary.py").write_text("import subprocess\nx = " + "-" * 20000 + "1\n"
+                                       "subprocess.run(['python3', '-m', 'sglang.launch_server'])\n")
+    res = subprocess.run([sys.executable, "-m", "linter", "--format", "json", "."], cwd=tmp_path,
+                         capture_output=True, text=True)
+    assert res.returncode == 1, res.stderr
+    assert sorted((d["path"], d["code"]) for d in json.loads(res.stdout)) == [("deep.py", "SGL001"),
+                                                                               ("unary.py", "SGL001")]

@@ -357,6 +357,22 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     from libcst.metadata import MetadataWrapper, PositionProvider
 
     result = Extraction()
+    # Python's own parser first: it refuses what libcst's native parser may crash on (nesting deeper
+    # than the interpreter allows) and only builds a tree; nothing is run.
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(source.text)
+    except SyntaxError:
+        result.problems.append(_syntax_problem(source, None))
+        return result
+    except (RecursionError, MemoryError, ValueError) as exc:
+        what = "nested too deeply" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
+        result.problems.append(Problem(f"cannot parse the Python file: {what}", Span(source, 0, 0)))
+        return result
     try:
         module = cst.parse_module(source.text)
     except cst.ParserSyntaxError as exc:
@@ -395,6 +411,8 @@ def _syntax_problem(source: SourceFile, exc) -> Problem:
             return Problem(f"Python syntax error: {err.msg}", Span(source, offset, offset))
     except (ValueError, RecursionError, MemoryError):
         pass
+    if exc is None:
+        return Problem("Python syntax error", Span(source, 0, 0))
     line = max(1, int(getattr(exc, "raw_line", 1) or 1))
     col = max(0, int(getattr(exc, "raw_column", 0) or 0))
     offset = source.offset(line, col + 1)

@@ -220,23 +220,6 @@ class ConfigResolver:
         self._cache[folder] = found
         return found
 
-    def excluded(self, path: Path, is_dir: bool) -> bool:
-        """True when ``path`` matches ``exclude``/``extend-exclude`` (or those of an override whose
-        ``paths`` match it). Patterns are gitignore-style, relative to the configuration's folder."""
-        try:
-            rel = path.resolve().relative_to(self.root).as_posix()
-        except ValueError:
-            return False
-        if is_dir:
-            rel += "/"
-        if any(_glob_match(rel, pat) for pat in self.exclude):
-            return True
-        for ov in self.overrides:
-            pats = list(ov.get("exclude", [])) + list(ov.get("extend-exclude", []))
-            if pats and any(_glob_match(rel, p) for p in ov["paths"]) and any(_glob_match(rel, p) for p in pats):
-                return True
-        return False
-
     def settings_for(self, file: Path) -> Settings:
         cfg = self.for_dir(file.parent)
         return cfg.settings_for(file) if cfg is not None else Settings()

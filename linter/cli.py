@@ -187,8 +187,9 @@ def _lint(args, configs, select, ignore, extend) -> int:
     if args.explain:
         from linter.report.explain import render as explain
 
-        sys.stdout.write(explain(results, explain_line))
-        return 0
+        text = explain(results, explain_line, paths[0].absolute())
+        sys.stdout.write(text)
+        return 1 if text.startswith("no SGLang launch") else 0
 
     fixed = 0
     if args.fix or args.diff:

@@ -116,8 +116,6 @@ def _apply(s: Settings, table: dict) -> None:
 
 
 def _str_list(value, where: str) -> list[str]:
-    if isinstance(value, str):
-        value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where}: expected a list of strings, got {value!r}")
     return value
@@ -150,6 +148,11 @@ def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
         elif key == "models":
             if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
                 raise ConfigError(f"{k}: expected a table of model path = \"ArchitectureName\"")
+            for path, arch in value.items():
+                near = _known_architecture_case(arch)
+                if near is not None and near != arch:
+                    raise ConfigError(f"{k}: {path!r} = {arch!r}: architecture names are case-sensitive in "
+                                      f"SGLang; did you mean {near!r}?")
             out[key] = dict(value)
         elif key in ("select", "ignore"):
             codes = _str_list(value, k)
@@ -170,6 +173,22 @@ def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
                     raise ConfigError(f"{where}: overrides[{i}]: missing 'paths' (a list of globs)")
                 out[key].append(ov)
     return out
+
+
+def _known_architecture_case(arch: str) -> str | None:
+    """The spelling of a known architecture that equals ``arch`` ignoring case (None if none)."""
+    import json
+    from importlib import resources
+
+    from linter.sglang.decision import semantics
+    from linter.sglang.options import available_versions, load_table
+
+    known = set(semantics()["mla_architectures"]["value"]) | set(
+        semantics()["deepseek_family_override_architectures"]["value"])
+    known |= set(load_table(available_versions()[-1]).list("absorbed_mla_architectures"))
+    raw = json.loads(resources.files("linter.sglang.data").joinpath("models.json").read_text("utf-8"))
+    known |= {m["architecture"] for m in raw["models"] + raw.get("patterns", [])}
+    return next((k for k in sorted(known) if k.lower() == arch.lower()), None)
 
 
 def load(path: Path) -> Config | None:

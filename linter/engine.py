@@ -229,6 +229,10 @@ class Engine:
                 if s.written and not s.used and unused and not s.unknown:
                     kept.append(self._meta(UnusedSuppression, f"unused suppression: no {', '.join(s.written)} finding "
                                            "on this line, the next line or a launch starting there", s.span))
+                elif s.used and unused and len(s.written) > 1:
+                    # As ruff's RUF100: each code of a suppression must suppress something.
+                    kept.append(self._meta(UnusedSuppression, f"unused code(s) in suppression: {', '.join(unused)} "
+                                           "(no such finding here)", s.span))
         return kept
 
 
@@ -266,6 +270,12 @@ def reconcile_shared_fixes(results) -> None:
                     d.fix = None
             continue
         fixed_for = {f"{d.launch.source.display}:{d.launch.key}" for d in group if d.launch is not None}
+        if any(d.fix is not None and d.fix.applicability != "safe" for d in group):
+            # One edit serves every launch here: it is unsafe if it is unsafe for any of them.
+            for d in group:
+                if d.fix is not None and d.fix.applicability == "safe":
+                    d.fix.applicability = "unsafe"
+                    _note(d, "the fix is unsafe: the same edit changes another launch that is unsafe to change")
         for d in group:
             if d.fix is None:
                 continue

@@ -104,10 +104,13 @@ class MStr:
         if exact is not None:
             return exact
         j = len(self.text) if j is None else j
-        spans = [Span(o[0], o[1], o[1] + 1) for o in self.origins[i:j] if o is not None]
-        if spans and all(s.source is spans[0].source for s in spans):
+        origins = self.origins[i:j]
+        spans = [Span(o[0], o[1], o[1] + 1) for o in origins if o is not None]
+        if spans and len(spans) == len(origins) and all(s.source is spans[0].source for s in spans):
             return hull(spans)
-        return self.where
+        # Some characters have no origin (an escape the alignment could not place): the whole
+        # literal they came from, rather than a piece of it.
+        return self.where or hull(spans)
 
     def __repr__(self) -> str:
         return f"MStr({self.text!r})"

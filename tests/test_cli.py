@@ -107,7 +107,8 @@ def test_explain(tmp_path, capsys):
     assert "model:     deepseek-ai/DeepSeek-V3 -> DeepseekV3ForCausalLM" in out
     assert "target:    H100 -> NVIDIA H100 SXM5 80GB (compute capability 9.0)" in out
     assert "on H100: attention backend fa4 (chosen by user) -> refused at start-up (error C)" in out
-    _, out, _ = run(tmp_path, capsys, "--explain", "compose.yaml:1")
+    code, out, _ = run(tmp_path, capsys, "--explain", "compose.yaml:1")
+    assert code == 1
     assert out == "no SGLang launch found there\n"
 
 
@@ -162,3 +163,16 @@ def test_no_traceback_and_module_entry_point(tmp_path):
                          capture_output=True, text=True)
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert [d["code"] for d in json.loads(res.stdout)] == ["SGL001"]
+
+
+def test_explain_at_the_place_a_value_was_written(tmp_path, capsys):
+    write_tree(tmp_path, {"deploy/.env": "# backends\nATTN=fa4\n", "deploy/compose.yaml": (
+        "# lint-configs: target-gpu=H100\nservices:\n  s:\n    command: python3 -m sglang.launch_server "
+        "--model-path deepseek-ai/DeepSeek-V3 --attention-backend ${ATTN} --enable-deterministic-inference\n")})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["path"], d["line"]) for d in diags] == [("deploy/.env", 2)]
+    code, out, _ = run(tmp_path, capsys, "--explain", "deploy/.env:2")
+    assert code == 0 and out.startswith("deploy/compose.yaml:4: python -m sglang.launch_server (services.s)")
+    assert "attention_backend: 'fa4'" in out
+    code, out, _ = run(tmp_path, capsys, "--explain", "deploy/.env:1")
+    assert (code, out) == (1, "no SGLang launch found there\n")

@@ -37,7 +37,7 @@ FORMS = {
     "double-quoted": '    command: "python3 -m sglang.launch_server {args}"\n',
     "single-quoted": "    command: 'python3 -m sglang.launch_server {args}'\n",
     "folded": "    command: >\n      python3 -m sglang.launch_server\n      {args}\n",
-    "literal": "    command: |\n      python3 -m sglang.launch_server \\\n      {args}\n",
+    "literal": "    command: |\n      python3 -m sglang.launch_server\n      {args}\n",
     "multi-line plain": "    command: python3 -m sglang.launch_server\n      {args}\n",
     "flow list": '    command: ["python3", "-m", "sglang.launch_server", {list}]\n',
     "block list": "    command:\n      - python3\n      - -m\n      - sglang.launch_server\n{block}",
@@ -253,3 +253,23 @@ def test_sh_c_sees_the_service_environment_and_env_file(tmp_path, capsys):
     run(tmp_path, capsys, "--fix", ".")
     assert (tmp_path / "b.env").read_text() == "ATTN=fa3\n"
     assert "ATTN: fa3" in (tmp_path / "compose.yaml").read_text()
+
+
+def test_backslash_line_ends_in_a_literal_command_are_newline_arguments(tmp_path, capsys):
+    # compose splits with go-shellwords: "\\\n" is an escaped newline, an argument of its own.
+    text = ("services:\n  e:\n    command: |\n      python3 -m sglang.launch_server \\\n"
+            "        --model-path Qwen/Qwen3-8B \\\n        --tp 2\n")
+    write_tree(tmp_path, {"docker-compose.yml": text})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["code"], d["line"]) for d in diags] == [("SGL204", 4), ("SGL204", 5)]
+    assert "backslash at a line end" in diags[0]["message"]
+
+
+def test_a_value_written_with_an_escape_is_located_at_its_whole_literal(tmp_path, capsys):
+    text = H100 + ('services:\n  a:\n    command: ["python3", "-m", "sglang.launch_server", "--model-path", '
+                   '"deepseek-ai/DeepSeek-V3", "--attention-backend", "\\x66a4", "--enable-deterministic-inference"]\n')
+    write_tree(tmp_path, {"compose.yaml": text})
+    _, diags = lint_json(tmp_path, capsys)
+    d = diags[0]
+    line = text.splitlines()[d["line"] - 1]
+    assert line[d["column"] - 1:d["end_column"] - 1] == '"\\x66a4"' and d["fix"] is None

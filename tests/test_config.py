@@ -288,3 +288,15 @@ def test_override_excludes_apply_to_their_paths(tmp_path, capsys):
     })
     _, diags = lint_json(tmp_path, capsys)
     assert sorted(d["path"] for d in diags) == ["compose.old.yml", "legacy/compose.yml"]
+
+
+def test_model_architecture_case_typo_exits_2(tmp_path, capsys):
+    write_tree(tmp_path, {"pyproject.toml": '[tool.lint-configs]\nmodels = { "/m" = "DeepseekV3ForCausalLm" }\n'})
+    code, _, err = run(tmp_path, capsys, ".")
+    assert code == 2 and "did you mean 'DeepseekV3ForCausalLM'" in err
+
+
+def test_a_string_where_a_list_is_expected_exits_2(tmp_path, capsys):
+    write_tree(tmp_path, {"pyproject.toml": '[tool.lint-configs]\ntarget-gpus = "H100"\n'})
+    code, _, err = run(tmp_path, capsys, ".")
+    assert code == 2 and "expected a list of strings" in err

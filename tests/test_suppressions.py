@@ -108,8 +108,10 @@ def test_kebab_case_name(tmp_path, capsys):
 
 
 def test_several_codes_one_used(tmp_path, capsys):
+    # The used code is suppressed; the unused one is reported, as ruff's RUF100 does.
     text = folded(key_comment="  # lint-configs: ignore[SGL103, SGL101] B200 nodes only")
-    assert lint(tmp_path, capsys, text) == (0, [])
+    code, diags = lint(tmp_path, capsys, text)
+    assert [d["code"] for d in diags] == ["SGL002"] and "SGL103" in diags[0]["message"]
 
 
 def test_launch_suppression_covers_a_value_written_in_dotenv(tmp_path, capsys):
@@ -219,3 +221,13 @@ def test_suppression_in_one_service_does_not_cover_another(tmp_path, capsys):
             + service.replace("  sglang:", "  sglang-canary:"))
     code, diags = lint(tmp_path, capsys, text)
     assert found(diags) == [(17, "SGL101")]
+
+
+def test_each_code_of_a_suppression_must_suppress_something(tmp_path, capsys):
+    from tests.helpers import FOLDED_H100
+
+    text = FOLDED_H100.replace("    command: >\n", "    command: >  # lint-configs: ignore[SGL101, SGL105] ok\n")
+    write_tree(tmp_path, {"compose.yaml": text})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["code"], d["line"]) for d in diags] == [("SGL002", 5)]
+    assert "SGL105" in diags[0]["message"] and "SGL101" not in diags[0]["message"]

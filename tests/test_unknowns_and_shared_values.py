@@ -147,3 +147,17 @@ def test_fix_writes_through_a_symlink(tmp_path, capsys):
     run(tmp_path, capsys, "--fix", "compose.yaml")
     assert (tmp_path / "compose.yaml").is_symlink()
     assert "--attention-backend fa3" in (tmp_path / "real/compose.yaml").read_text()
+
+
+def test_one_edit_for_two_launches_is_unsafe_if_unsafe_for_either(tmp_path, capsys):
+    text = ('import subprocess\n\nimport modal\n\napp = modal.App("x")\nBACKEND = "fa4"\n\n\n'
+            '@app.function(gpu="A100")\ndef a():\n    subprocess.run(["python3", "-m", "sglang.launch_server", '
+            '"--model-path", "deepseek-ai/DeepSeek-V3", "--attention-backend", BACKEND, '
+            '"--enable-deterministic-inference"])\n\n\n@app.function(gpu=["H100", "B200"])\ndef b():\n'
+            '    subprocess.run(["python3", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3", '
+            '"--attention-backend", BACKEND, "--enable-deterministic-inference"])\n')
+    write_tree(tmp_path, {"serve.py": text})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["line"], d["fix"]["applicability"]) for d in diags] == [(6, "unsafe"), (6, "unsafe")]
+    run(tmp_path, capsys, "--fix", ".")
+    assert (tmp_path / "serve.py").read_text() == text

@@ -3,9 +3,10 @@
 This is the splitting docker compose applies to a string ``command``/``entrypoint`` (compose-go
 parses it with shell quoting rules: blanks separate words, ``'…'`` is literal, ``"…"`` honours
 ``\\`` before ``"``, ``\\``, ``$`` and a line break, and a backslash outside quotes escapes the next
-character). :func:`split_commands` also cuts a ``sh -c`` script at unquoted ``;``, ``&&``, ``||``,
+character — also a line break, which then stays in the word as a newline, as ``shlex.split`` does).
+:func:`split_commands` also cuts a ``sh -c`` script at unquoted ``;``, ``&&``, ``||``,
 ``|``, ``&`` and line breaks, and drops ``#`` comments, which is enough to find simple launches in
-compose ``sh -c`` strings; shell scripts themselves go through the real shell parser.
+a Python ``shell=True`` string; shell scripts and compose ``sh -c`` go through the shell parser.
 
 No expansion is performed: ``$`` is an ordinary character here. Expansions were done before (compose
 interpolation) or are done by the caller.
@@ -108,16 +109,20 @@ def _split(s: MStr, operators: bool) -> list[list[Token]]:
                 j += 1
             i = j + 1
         elif c == "\\":
+            nxt = text[i + 1] if i + 1 < n else ""
+            crlf = nxt == "\r" and text[i + 2:i + 3] == "\n"
+            if nxt == "\n" or crlf:
+                step = 3 if crlf else 2
+                if not operators:
+                    # compose (go-shellwords) and shlex.split keep an escaped line break as a literal
+                    # newline: `\` at a line end becomes an argument of its own, not a continuation.
+                    in_word = escaped = True
+                    chars.append(i + step - 1)
+                i += step
+                continue
             in_word = True
-            if i + 1 < n and text[i + 1] not in "\r\n":
+            if nxt:
                 escaped = True
-            if i + 1 < n:
-                if text[i + 1] == "\n":
-                    i += 2
-                    continue
-                if text[i + 1] == "\r" and i + 2 < n and text[i + 2] == "\n":
-                    i += 3
-                    continue
                 chars.append(i + 1)
             i += 2
         else:

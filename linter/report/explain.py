@@ -18,7 +18,21 @@ def _value(v) -> str:
     return repr(v)
 
 
-def render(results: dict[Path, object], line: int | None) -> str:
+def _writes_line(ctx, path: Path, line: int) -> bool:
+    """True when a value of the launch was written on ``line`` of ``path`` (a variable, a .env)."""
+    for s in ctx.parsed.settings:
+        text = s.value_text
+        if text is None:
+            continue
+        for o in text.origins:
+            if o is not None and o[0].path == path and o[0].line_of(o[1]) == line:
+                return True
+    return False
+
+
+def render(results: dict[Path, object], line: int | None, path: Path | None = None) -> str:
+    """The explanation of every launch in ``path`` (at ``line``), and of launches elsewhere whose
+    values were written on that line. ``no SGLang launch found there`` when there is none."""
     out = []
     for res in results.values():
         if res.source is None:
@@ -27,7 +41,12 @@ def render(results: dict[Path, object], line: int | None) -> str:
             launch = ctx.launch
             span = launch.span
             first, last = span.start_line_col[0], span.end_line_col[0]
-            if line is not None and not first <= line <= last:
+            here = path is None or launch.source.path == path
+            if line is not None:
+                inside = here and first <= line <= last
+                if not inside and not (path is not None and _writes_line(ctx, path, line)):
+                    continue
+            elif not here and path is not None and path.name != ".env" and not path.name.endswith(".env"):
                 continue
             out.append(f"{launch.source.display}:{first}: {launch.program} ({launch.key or 'launch'})")
             cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
@@ -65,7 +84,7 @@ def render(results: dict[Path, object], line: int | None) -> str:
             elif not ctx.model.skip_checks:
                 hws = [(t.name, t.hardware(ctx.assumed_cuda)) for t in ctx.known_targets]
                 if ctx.has_unknown_target:
-                    hws += [(f"if {h.label}", Hardware(h.label, h.cuda, h.major, ctx.assumed_cuda)) for h in HYPOTHETICAL]
+                    hws += [(f"a {h.label} GPU (if that were the target)", Hardware(h.label, h.cuda, h.major, ctx.assumed_cuda)) for h in HYPOTHETICAL]
                 for name, hw in hws:
                     o = evaluate(ctx.parsed, ctx.table, m.architecture, m.dsa, hw) if on is True else None
                     if o is not None and o.error:

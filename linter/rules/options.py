@@ -221,6 +221,10 @@ class UnexpectedValue(Rule):
                 opt = ctx.table.by_dest.get(setting.dest)
                 msg = (f"{opt.primary if opt else setting.spelled} is a flag and takes no value: SGLang's parser stops "
                        f"with 'unrecognized arguments: {p.token.raw}'")
+            elif p.token.raw.strip() == "" and "\n" in p.token.raw:
+                msg = ("a backslash at a line end inside a command string is passed as a newline argument "
+                       "(compose and shlex.split do not join lines as a shell does), and SGLang's parser stops on "
+                       "it; remove the backslashes (a folded '>' scalar already joins the lines)")
             else:
                 msg = f"stray argument {p.token.raw!r}: SGLang's parser takes no positional arguments and stops"
             yield self.diagnostic(msg, p.token.location(), ctx, key=f"stray:{p.token.raw}")

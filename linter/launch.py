@@ -20,7 +20,6 @@ from linter.source import SourceFile, Span
 UNKNOWN_CHAR = "\ue000"
 """Placeholder for text whose value is not known (a Unicode private-use character)."""
 
-Origin = "tuple[SourceFile, int] | None"
 
 
 class MStr:

@@ -8,6 +8,7 @@ without being parsed (the heavy parsers are imported only for files that need th
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,9 +119,9 @@ class Engine:
         file_decls = found.targets + extraction.gpu_decls
         for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
             diags.extend(self._unknown_gpu(decl))
-        for launch in extraction.launches:
-            ctx = self._context(launch, settings, file_decls)
-            result.contexts.append(ctx)
+        result.contexts = [self._context(launch, settings, file_decls) for launch in extraction.launches]
+        _identify(result.contexts)
+        for ctx in result.contexts:
             if ctx.parsed.help:
                 continue  # --help: SGLang prints its usage and starts nothing
             for rule_cls in LAUNCH_RULES:
@@ -234,6 +235,19 @@ class Engine:
                     kept.append(self._meta(UnusedSuppression, f"unused code(s) in suppression: {', '.join(unused)} "
                                            "(no such finding here)", s.span))
         return kept
+
+
+def _identify(contexts: list[LaunchContext]) -> None:
+    """Give each launch a line-independent identity for baselines and SARIF fingerprints: the
+    extractor's scope (a compose service, a shell function, a Python function) and the model it
+    serves, numbered only among launches that share both."""
+    counts: dict[str, int] = {}
+    for ctx in contexts:
+        scope = re.sub(r"#\d+$", "", ctx.launch.key) or "launch"
+        base = f"{scope}:{ctx.model.path or ctx.launch.program}"
+        k = counts.get(base, 0)
+        counts[base] = k + 1
+        ctx.launch.key = base if k == 0 else f"{base}#{k}"
 
 
 def reconcile_shared_fixes(results) -> None:

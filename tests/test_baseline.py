@@ -39,9 +39,9 @@ def test_write_baseline(tmp_path, capsys):
     assert err == "lint-configs: recorded 2 findings in lint-configs-baseline.json\n"
     text = (tmp_path / "lint-configs-baseline.json").read_text("utf-8")
     assert json.loads(text) == {"version": 1, "tool": "lint-configs", "findings": [
-        {"path": "b200/docker-compose.yml", "code": "SGL102", "key": "services.sglang:attention_backend",
+        {"path": "b200/docker-compose.yml", "code": "SGL102", "key": "services.sglang:deepseek-ai/DeepSeek-V3:attention_backend",
          "count": 1},
-        {"path": "deploy/docker-compose.yml", "code": "SGL101", "key": "services.sglang:attention_backend",
+        {"path": "deploy/docker-compose.yml", "code": "SGL101", "key": "services.sglang:deepseek-ai/DeepSeek-V3:attention_backend",
          "count": 1},
     ]}
     assert text.endswith("}\n")
@@ -124,7 +124,8 @@ def test_write_baseline_with_a_baseline_rewrites_it(tmp_path, capsys):
     code, out, err = run(tmp_path, capsys, "--baseline", "baseline.json", "--write-baseline", "baseline.json", ".")
     assert code == 0
     assert [f["key"] for f in json.loads((tmp_path / "baseline.json").read_text())["findings"]] == [
-        "services.sglang-small:attention_backend", "services.sglang:attention_backend"]
+        "services.sglang-small:deepseek-ai/DeepSeek-V3:attention_backend",
+        "services.sglang:deepseek-ai/DeepSeek-V3:attention_backend"]
 
 
 def test_bad_baselines_exit_2(tmp_path, capsys):

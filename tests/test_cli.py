@@ -172,7 +172,7 @@ def test_explain_at_the_place_a_value_was_written(tmp_path, capsys):
     _, diags = lint_json(tmp_path, capsys)
     assert [(d["path"], d["line"]) for d in diags] == [("deploy/.env", 2)]
     code, out, _ = run(tmp_path, capsys, "--explain", "deploy/.env:2")
-    assert code == 0 and out.startswith("deploy/compose.yaml:4: python -m sglang.launch_server (services.s)")
+    assert code == 0 and out.startswith("deploy/compose.yaml:4: python -m sglang.launch_server (services.s:deepseek-ai/DeepSeek-V3)")
     assert "attention_backend: 'fa4'" in out
     code, out, _ = run(tmp_path, capsys, "--explain", "deploy/.env:1")
     assert (code, out) == (1, "no SGLang launch found there\n")

@@ -113,7 +113,7 @@ def test_sarif_is_valid_and_complete(tmp_path, capsys, sarif_schema):
         "artifactChanges": [{"artifactLocation": {"uri": "deploy/docker-compose.yml"}, "replacements": [{
             "deletedRegion": {"startLine": 9, "startColumn": 27, "endLine": 9, "endColumn": 30},
             "insertedContent": {"text": "fa3"}}]}]}]
-    expected_fp = hashlib.sha256("deploy/docker-compose.yml\0SGL101\0services.sglang:attention_backend"
+    expected_fp = hashlib.sha256("deploy/docker-compose.yml\0SGL101\0services.sglang:deepseek-ai/DeepSeek-V3:attention_backend"
                                  .encode()).hexdigest()[:32]
     assert error["partialFingerprints"] == {"lintConfigs/v1": expected_fp}
 

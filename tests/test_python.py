@@ -1320,7 +1320,7 @@ def test_modal_image_sets_the_release_per_function(tmp_path, capsys):
     code, out, _ = run(tmp_path, capsys, "--explain", "app.py")
     assert code == 0
     blocks = out.split("\napp.py:")
-    assert "app.py:17: sglang serve (old)" in out
+    assert "app.py:17: sglang serve (old:deepseek-ai/DeepSeek-V3)" in out
     assert "release:   SGLang 0.5.18, from image tag lmsysorg/sglang:v0.5.18-cu129; torch built for CUDA 12.9" in blocks[0]
     assert "release:   SGLang 0.5.23, from image tag lmsysorg/sglang:v0.5.23-cu130; torch built for CUDA 13.0" in blocks[1]
     assert "0.5.20" in blocks[2]

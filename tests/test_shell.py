@@ -148,7 +148,7 @@ def test_variable_default_tokens():
     assert _values(launch) == ["--model-path", "zai-org/GLM-4.7-Flash", DET, "--attention-backend", "fa4"]
     assert _span(launch.args[1]) == ("zai-org/GLM-4.7-Flash", 5)
     assert _span(launch.args[4]) == ("fa4", 3)
-    assert launch.span.line == 8 and launch.key == "script:zai-org/GLM-4.7-Flash"
+    assert launch.span.line == 8 and launch.key == "script"
 
 
 def test_no_target_declared_warns(repo):
@@ -268,16 +268,16 @@ start
     _, ex = _extract(text)
     kinds = [(l.args[1].value, l.span.line, l.key) for l in ex.launches]
     assert kinds == [
-        ("fn", 3, "start():python -m sglang.launch_server"),
-        ("list", 5, "script:python -m sglang.launch_server"), ("or", 5, "script:python -m sglang.launch_server#1"),
-        ("pipe", 6, "script:python -m sglang.launch_server#2"), ("bg", 7, "script:python -m sglang.launch_server#3"),
-        ("subshell", 8, "script:python -m sglang.launch_server#4"),
-        ("loop", 10, "script:python -m sglang.launch_server#5"), ("for", 13, "script:python -m sglang.launch_server#6"),
-        ("then", 15, "script:python -m sglang.launch_server#7"), ("elif", 17, "script:python -m sglang.launch_server#8"),
-        ("else", 19, "script:python -m sglang.launch_server#9"),
-        ("case1", 22, "script:python -m sglang.launch_server#10"),
-        ("case2", 23, "script:python -m sglang.launch_server#11"),
-        ("subst", 25, "script:python -m sglang.launch_server#12"),
+        ("fn", 3, "start()"),
+        ("list", 5, "script"), ("or", 5, "script"),
+        ("pipe", 6, "script"), ("bg", 7, "script"),
+        ("subshell", 8, "script"),
+        ("loop", 10, "script"), ("for", 13, "script"),
+        ("then", 15, "script"), ("elif", 17, "script"),
+        ("else", 19, "script"),
+        ("case1", 22, "script"),
+        ("case2", 23, "script"),
+        ("subst", 25, "script"),
     ]
     fn = ex.launches[0]
     assert fn.args[2].splat  # "$@"
@@ -588,7 +588,7 @@ launch 30000
 """
     _, ex = _extract(text)
     (launch,) = ex.launches
-    assert launch.key == "launch():Qwen/Qwen3-8B"
+    assert launch.key == "launch()"
     assert _values(launch) == ["--model-path", "Qwen/Qwen3-8B", "--attention-backend", "fa3", "--port", None]
     _, ex2 = _extract(text.replace("launch 30000", "setup\nlaunch 30000"))
     assert _value_after(ex2.launches[0], "--attention-backend").value is None

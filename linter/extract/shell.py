@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, MStr, Problem, Token, hull
-from linter.sglang.entrypoints import SERVE, match_entry_point
+from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 
 __all__ = ["extract", "launches_in_script", "parse_script"]
@@ -372,7 +372,6 @@ class _Shared:
     launches: list[Launch] = field(default_factory=list)
     decls: list[GpuDecl] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
     functions: dict[str, _Fn] = field(default_factory=dict)
     fn_order: list[_Fn] = field(default_factory=list)
     decl_keys: set = field(default_factory=set)
@@ -823,14 +822,9 @@ class _Walker:
     def _record(self, program: str, args: list[Token], span: Span, image: MStr | None) -> None:
         if self.silent:
             return
-        # A line-independent identity (baselines, SARIF fingerprints): the scope and the model the
-        # launch serves, numbered only among launches that share both.
-        base = f"{self.scope}:{_model_of(program, args) or program}"
-        k = self.shared.counts.get(base, 0)
-        self.shared.counts[base] = k + 1
+        # The scope only: the engine adds the model and numbers launches that share both.
         self.shared.launches.append(Launch(source=self.shared.source, program=program, span=span,
-                                           args=[_mark_joinable(t) for t in args],
-                                           key=base if k == 0 else f"{base}#{k}", image=image))
+                                           args=[_mark_joinable(t) for t in args], key=self.scope, image=image))
 
     def _decl(self, decl: GpuDecl) -> None:
         if not self.silent:
@@ -1792,18 +1786,6 @@ def _mark_joinable(token: Token) -> Token:
             token.joinable = True
     return token
 
-
-def _model_of(program: str, args: list[Token]) -> str | None:
-    """The model path a launch names, when it is written plainly (for the launch's identity)."""
-    if program == SERVE and args and args[0].value and not args[0].value.startswith("-"):
-        return args[0].value
-    for i, t in enumerate(args):
-        v = t.value or ""
-        if v in ("--model-path", "--model") and i + 1 < len(args):
-            return args[i + 1].value
-        if v.startswith(("--model-path=", "--model=")):
-            return v.split("=", 1)[1]
-    return None
 
 
 def extract(source: SourceFile, ws=None) -> Extraction:

@@ -213,7 +213,6 @@ class Launch:
     key: str = ""
     gpu_decls: list[GpuDecl] = field(default_factory=list)
     image: MStr | None = None
-    anchor_lines: tuple[int, ...] = ()
 
     @property
     def first_line(self) -> int:

@@ -273,3 +273,12 @@ def test_a_value_written_with_an_escape_is_located_at_its_whole_literal(tmp_path
     d = diags[0]
     line = text.splitlines()[d["line"] - 1]
     assert line[d["column"] - 1:d["end_column"] - 1] == '"\\x66a4"' and d["fix"] is None
+
+
+def test_a_shell_syntax_error_in_sh_c_is_sgl001(tmp_path, capsys):
+    text = ("services:\n  a:\n    command: [\"sh\", \"-c\", \"python3 -m sglang.launch_server --model-path "
+            "Qwen/Qwen3-8B --served-model-name 'x\"]\n")
+    write_tree(tmp_path, {"compose.yaml": text})
+    _, diags = lint_json(tmp_path, capsys)
+    [problem] = [d for d in diags if d["code"] == "SGL001"]
+    assert problem["line"] == 3 and problem["message"].startswith("shell syntax error")

@@ -630,10 +630,10 @@ def test_split_whitespace_backslashes():
 
 
 def test_unbalanced_quote_in_a_shell_string_is_reported(tmp_path):
+    # The string goes through the shell parser, which keeps what it can read and reports the rest.
     ex = extract(tmp_path, "import os\nos.system('python3 -m sglang.launch_server --served-model-name \"x')\n")
-    assert ex.launches == []
     [problem] = ex.problems
-    assert "unterminated double quote" in problem.message and problem.span.line == 2
+    assert problem.message.startswith("shell syntax error") and problem.span.line == 2
 
 
 # --- Modal -------------------------------------------------------------------------------------------

@@ -330,8 +330,8 @@ def _container_env(service, source: SourceFile, env: dict[str, MStr], ws: Worksp
     return out
 
 
-def _launches_in_argv(words: list[Token], container_env: dict[str, MStr] | None = None
-                      ) -> list[tuple[str, list[Token]]]:
+def _launches_in_argv(words: list[Token], container_env: dict[str, MStr] | None = None,
+                      problems: list[Problem] | None = None) -> list[tuple[str, list[Token]]]:
     """(program, server-argument tokens) for each SGLang launch in an argv (directly or in ``sh -c``)."""
     entry = match_entry_point(words)
     if entry:
@@ -348,7 +348,7 @@ def _launches_in_argv(words: list[Token], container_env: dict[str, MStr] | None 
                     next((o[0] for o in script.origins if o is not None), None)
                 if source is None:
                     return []
-                return [(program, args) for program, args, _image in launches_in_script(script, source, container_env)]
+                return [(program, args) for program, args, _image in launches_in_script(script, source, container_env, problems)]
             if not flag.startswith("-"):
                 break
     return []
@@ -409,7 +409,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             ep_words = _tokens(ep, source, env) if ep is not None else None
             cmd_words = _tokens(cmd, source, env) if cmd is not None else None
             argv = (ep_words or []) + (cmd_words or [])
-            found = _launches_in_argv(argv, _container_env(service, source, env, ws, result.related))
+            found = _launches_in_argv(argv, _container_env(service, source, env, ws, result.related), result.problems)
         except SplitError as exc:
             node = ep if ep is not None else cmd
             result.problems.append(Problem(f"service {name!r}: cannot split the command: {exc}",

@@ -69,7 +69,7 @@ import tokenize
 import unicodedata
 from dataclasses import dataclass, field
 
-from linter.extract.words import SplitError, split_commands, split_words
+from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, Extraction, GpuDecl, KwArg, Launch, MStr, Problem, Token
 from linter.sglang.entrypoints import SERVE, match_entry_point
 from linter.source import SourceFile, Span
@@ -2016,20 +2016,12 @@ class _Analysis:
         return []
 
     def _launches_in_script(self, script: MStr) -> list[tuple[str, list[Token]]]:
-        try:
-            commands = split_commands(script)
-        except SplitError as exc:
-            loc = script.location(exc.index, exc.index + 1) or script.where
-            if loc is not None:
-                self.result.problems.append(Problem(f"cannot split the command string: {exc}", loc))
-            return []
-        out = []
-        for command in commands:
-            command = self._strip_prefix(self.fix_splats(command))
-            entry = match_entry_point(command)
-            if entry:
-                out.append((entry.program, command[entry.args_start:]))
-        return out
+        """Launches in a string a shell runs (``shell=True``, ``os.system``, ``bash -c``): parsed by the
+        shell extractor's parser (tree-sitter-bash), as compose ``sh -c`` strings are."""
+        from linter.extract.shell import launches_in_script
+
+        return [(program, self.fix_splats(args))
+                for program, args, _image in launches_in_script(script, self.source, problems=self.result.problems)]
 
     @staticmethod
     def _strip_prefix(words: list[Token]) -> list[Token]:

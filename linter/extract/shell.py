@@ -1813,12 +1813,13 @@ def extract(source: SourceFile, ws=None) -> Extraction:
     return result
 
 
-def launches_in_script(script: MStr, source: SourceFile,
-                       env: dict[str, MStr] | None = None) -> list[tuple[str, list[Token], MStr | None]]:
+def launches_in_script(script: MStr, source: SourceFile, env: dict[str, MStr] | None = None,
+                       problems: list[Problem] | None = None) -> list[tuple[str, list[Token], MStr | None]]:
     """(program, server-argument tokens, image) of each SGLang launch in a shell script given as an
     :class:`MStr` (a compose ``sh -c`` string), with every character mapped back to ``source``.
     ``env`` holds the variables the script's process starts with (a compose service's
-    ``environment``/``env_file``)."""
+    ``environment``/``env_file``); shell syntax errors of a fully known script are appended to
+    ``problems`` (located through the script's origins)."""
     fallback = script.where or hull([Span(o[0], o[1], o[1] + 1) for o in script.origins if o is not None]) \
         or Span(source, 0, 0)
     doc = _Doc(source, script.text, script, fallback)
@@ -1826,4 +1827,12 @@ def launches_in_script(script: MStr, source: SourceFile,
     shared = _Shared(source)
     start = _Env({k: v for k, v in (env or {}).items()}, exported=set(env or ()))
     _walk_all(shared, doc, tree.root_node, start, launch_span=fallback)
+    if problems is not None:
+        problems.extend(p for p in shared.problems if p.span.source is source)
+        bad = _first_error(tree.root_node) if script.known else None
+        if bad is not None:
+            message, i = _error_message(bad, doc)
+            origin = doc.origin(i) if i < len(doc.text) else None
+            at = Span(source, origin[1], origin[1]) if origin is not None and origin[0] is source else fallback
+            problems.append(Problem(f"{message} (in the shell command string)", at))
     return [(launch.program, launch.args, launch.image) for launch in shared.launches]

@@ -4,9 +4,7 @@ This is the splitting docker compose applies to a string ``command``/``entrypoin
 parses it with shell quoting rules: blanks separate words, ``'…'`` is literal, ``"…"`` honours
 ``\\`` before ``"``, ``\\``, ``$`` and a line break, and a backslash outside quotes escapes the next
 character — also a line break, which then stays in the word as a newline, as ``shlex.split`` does).
-:func:`split_commands` also cuts a ``sh -c`` script at unquoted ``;``, ``&&``, ``||``,
-``|``, ``&`` and line breaks, and drops ``#`` comments, which is enough to find simple launches in
-a Python ``shell=True`` string; shell scripts and compose ``sh -c`` go through the shell parser.
+Strings a shell runs (compose ``sh -c``, Python ``shell=True``) go through the shell parser instead.
 
 No expansion is performed: ``$`` is an ordinary character here. Expansions were done before (compose
 interpolation) or are done by the caller.
@@ -26,24 +24,12 @@ class SplitError(ValueError):
 
 
 _BLANK = " \t\r\n"
-_OPERATORS = (";", "&&", "||", "|", "&", "\n")
 
 
 def split_words(s: MStr) -> list[Token]:
     """Split ``s`` into words as compose does. Raises :class:`SplitError`."""
-    commands = _split(s, operators=False)
-    return commands[0] if commands else []
-
-
-def split_commands(s: MStr) -> list[list[Token]]:
-    """Split a small shell script into simple commands (lists of words). Raises :class:`SplitError`."""
-    return _split(s, operators=True)
-
-
-def _split(s: MStr, operators: bool) -> list[list[Token]]:
     text = s.text
     n = len(text)
-    commands: list[list[Token]] = []
     words: list[Token] = []
     chars: list[int] = []  # indices into s of the current word's characters
     quoted = False  # the current word had a quote (so an empty word still counts)
@@ -61,29 +47,12 @@ def _split(s: MStr, operators: bool) -> list[list[Token]]:
             words.append(Token(m, splat=lone, joinable=not quoted and not escaped))
         chars, quoted, in_word, unquoted_unknown, escaped = [], False, False, False, False
 
-    def end_command() -> None:
-        nonlocal words
-        end_word()
-        if words:
-            commands.append(words)
-        words = []
-
     i = 0
     while i < n:
         c = text[i]
-        if c == "\n" and operators:
-            end_command()
-            i += 1
-        elif c in _BLANK:
+        if c in _BLANK:
             end_word()
             i += 1
-        elif operators and not in_word and c == "#":
-            while i < n and text[i] != "\n":
-                i += 1
-        elif operators and any(text.startswith(op, i) for op in _OPERATORS[:5]):
-            op = next(op for op in _OPERATORS[:5] if text.startswith(op, i))
-            end_command()
-            i += len(op)
         elif c == "'":
             in_word = quoted = True
             j = text.find("'", i + 1)
@@ -113,11 +82,10 @@ def _split(s: MStr, operators: bool) -> list[list[Token]]:
             crlf = nxt == "\r" and text[i + 2:i + 3] == "\n"
             if nxt == "\n" or crlf:
                 step = 3 if crlf else 2
-                if not operators:
-                    # compose (go-shellwords) and shlex.split keep an escaped line break as a literal
-                    # newline: `\` at a line end becomes an argument of its own, not a continuation.
-                    in_word = escaped = True
-                    chars.append(i + step - 1)
+                # compose (go-shellwords) and shlex.split keep an escaped line break as a literal
+                # newline: `\` at a line end becomes an argument of its own, not a continuation.
+                in_word = escaped = True
+                chars.append(i + step - 1)
                 i += step
                 continue
             in_word = True
@@ -131,5 +99,5 @@ def _split(s: MStr, operators: bool) -> list[list[Token]]:
                 unquoted_unknown = True
             chars.append(i)
             i += 1
-    end_command()
-    return commands
+    end_word()
+    return words

@@ -23,6 +23,7 @@ class UsageError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``lint-configs`` (``allow_abbrev=False``: options are spelled in full)."""
     p = argparse.ArgumentParser(
         prog="lint-configs", allow_abbrev=False,
         description="Find SGLang launches in compose files, shell/Slurm scripts and Python code, and report what "

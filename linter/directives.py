@@ -41,6 +41,7 @@ class Suppression:
 
 @dataclass
 class Directives:
+    """The directives of one file: target GPUs it declares, its suppressions, and malformed ones (span, message)."""
     targets: list[GpuDecl] = field(default_factory=list)
     suppressions: list[Suppression] = field(default_factory=list)
     malformed: list[tuple[Span, str]] = field(default_factory=list)

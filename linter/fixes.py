@@ -36,6 +36,7 @@ class FixReport:
 
 
 def applicable(d: Diagnostic, unsafe: bool) -> bool:
+    """True when ``--fix`` applies ``d``'s fix: it has edits and is safe, or ``unsafe`` is allowed."""
     return d.fix is not None and bool(d.fix.edits) and (d.fix.applicability == SAFE or unsafe)
 
 

@@ -6,6 +6,7 @@ from linter.rules.base import Diagnostic
 
 
 def render(diagnostics: list[Diagnostic]) -> str:
+    """One ``path:line:col: CODE [*] message`` line per diagnostic (``[*]``: a safe fix exists)."""
     lines = []
     for d in diagnostics:
         line, col = d.span.start_line_col

@@ -23,14 +23,17 @@ from linter.rules.base import SAFE, Diagnostic
 
 
 def escape_data(value: str) -> str:
+    """Escape a workflow-command message (``%``, CR, LF), as ``@actions/core`` does."""
     return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(value: str) -> str:
+    """Escape a workflow-command property value: the message escapes plus ``:`` and ``,``."""
     return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
 def annotation(d: Diagnostic) -> str:
+    """The ``::error``/``::warning`` line of one diagnostic (columns only on single-line spans)."""
     line, col = d.span.start_line_col
     end_line, end_col = d.span.end_line_col
     props = [("file", d.path), ("line", str(line))]
@@ -54,6 +57,7 @@ ANNOTATION_LIMIT = 10
 
 
 def render(diagnostics: list[Diagnostic]) -> str:
+    """All annotations, plain log lines for those past GitHub's per-step limit, and the summary line."""
     lines = [annotation(d) for d in diagnostics]
     shown = {"error": 0, "warning": 0}
     hidden = []

@@ -15,12 +15,14 @@ from linter.source import Span
 
 
 def location(span: Span) -> dict:
+    """``path``, ``line``, ``column``, ``end_line``, ``end_column`` of a span (1-based, characters, end exclusive)."""
     line, col = span.start_line_col
     end_line, end_col = span.end_line_col
     return {"path": span.source.display, "line": line, "column": col, "end_line": end_line, "end_column": end_col}
 
 
 def as_dict(d: Diagnostic) -> dict:
+    """One element of the JSON array (DESIGN.md contract); ``fix`` is null when there is none."""
     out = {**location(d.span), "code": d.code, "name": d.name, "severity": d.severity, "message": d.message}
     if d.fix is None:
         out["fix"] = None
@@ -31,4 +33,5 @@ def as_dict(d: Diagnostic) -> dict:
 
 
 def render(diagnostics: list[Diagnostic]) -> str:
+    """The JSON array of all diagnostics, with a final newline; nothing else goes to stdout."""
     return json.dumps([as_dict(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"

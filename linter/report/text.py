@@ -42,6 +42,7 @@ def _lines(d: Diagnostic, unsafe_fixes: bool) -> list[list[Segment]]:
 
 
 def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0) -> str:
+    """The closing line: counts by severity, fixed findings, and how many more ``--fix``/``--unsafe-fixes`` would fix."""
     errors = sum(1 for d in diagnostics if d.severity == "error")
     warnings = len(diagnostics) - errors
     safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability == SAFE)
@@ -67,6 +68,7 @@ def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0) -
 
 
 def use_color(stream: TextIO) -> bool:
+    """Colour only on a terminal, never with ``NO_COLOR``, always with ``FORCE_COLOR``."""
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):

@@ -121,10 +121,12 @@ def deterministic(parsed: ParsedArgs) -> tuple[object, Setting | None]:
 
 
 def backend_setting(parsed: ParsedArgs) -> Setting | None:
+    """The winning ``--attention-backend`` occurrence (the only backend field SGLang's deterministic checks read)."""
     return parsed.get("attention_backend")
 
 
 def any_backend_option(parsed: ParsedArgs) -> bool:
+    """SGLang's ``not is_attention_backend_not_set()``: any of the three backend options is given (server_args.py:9058)."""
     return any(parsed.get(d) is not None for d in ("attention_backend", "prefill_attention_backend",
                                                    "decode_attention_backend"))
 

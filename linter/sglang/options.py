@@ -101,6 +101,7 @@ class OptionTable:
 
 
 def version_tuple(version: str) -> tuple[int, ...]:
+    """``"0.5.18"`` -> ``(0, 5, 18)`` (a ``v`` prefix and ``.postN`` suffixes are ignored)."""
     return tuple(int(x) for x in re.findall(r"\d+", version)[:3])
 
 
@@ -113,6 +114,7 @@ def available_versions() -> tuple[str, ...]:
 
 
 def newest_version() -> str:
+    """The newest release with a table (used when a launch pins none)."""
     return available_versions()[-1]
 
 

@@ -2131,9 +2131,9 @@ class _Analysis:
                 out.append(GpuDecl(callee.qual.rsplit(".", 1)[1], self.span(attr), how))
         return out
 
-    def _decls_for(self, scope: Scope) -> list[GpuDecl]:
-        """Modal declarations of the scope, its enclosing scopes and the decorated functions that call it."""
-        out: list[GpuDecl] = []
+    def _reachable(self, scope: Scope, stop=lambda s: False):
+        """``scope``, the classes and functions around it, and the functions that call it, each once;
+        the walk does not go on from a scope (other than ``scope``) for which ``stop`` is true."""
         seen: set[int] = set()
         todo = [scope]
         while todo:
@@ -2141,13 +2141,17 @@ class _Analysis:
             if id(s) in seen:
                 continue
             seen.add(id(s))
-            out.extend(s.decls)
+            yield s
+            if s is not scope and stop(s):
+                continue
             if s.parent is not None and s.parent.kind != "module":
                 todo.append(s.parent)
             if s.kind == "function":
-                for caller in self._callers(s):
-                    todo.append(caller)
-        return out
+                todo.extend(self._callers(s))
+
+    def _decls_for(self, scope: Scope) -> list[GpuDecl]:
+        """Modal declarations of the scope, its enclosing scopes and the decorated functions that call it."""
+        return [d for s in self._reachable(scope) for d in s.decls]
 
     def _image_for(self, scope: Scope) -> MStr | None:
         """The SGLang image a launch in ``scope`` runs in: the Modal ``image=`` of the scope or of a
@@ -2160,22 +2164,11 @@ class _Analysis:
                 return None  # a Modal function built from an image without an SGLang tag
             s = s.parent
         images: dict[str, MStr] = {}
-        seen: set[int] = set()
-        todo = [scope]
-        while todo:
-            s = todo.pop()
-            if id(s) in seen:
-                continue
-            seen.add(id(s))
+        for s in self._reachable(scope, stop=lambda s: s.image is not None or s.decorated):
             if s is not scope and (s.image is not None or s.decorated):
                 if s.image is None:
                     return None
                 images.setdefault(s.image.text, s.image)
-                continue
-            if s.parent is not None and s.parent.kind != "module":
-                todo.append(s.parent)
-            if s.kind == "function":
-                todo.extend(self._callers(s))
         return next(iter(images.values())) if len(images) == 1 else None
 
     def _callers(self, scope: Scope) -> list[Scope]:

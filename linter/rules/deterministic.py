@@ -24,13 +24,14 @@ class Analysis:
     """Per-target outcomes of one deterministic launch.
 
     ``known`` pairs each known target with its outcome; ``uncertain`` lists the errors that some
-    unknown target or architecture would raise (``(error, what is unknown)``); ``det`` is the setting
+    unknown target or architecture would raise (``(outcome, what is unknown, hypothetical GPU class
+    label or None)``); ``det`` is the setting
     that turned deterministic inference on.
     """
 
     det: Setting | None
     known: list[tuple[Target, Outcome]] = field(default_factory=list)
-    uncertain: list[tuple[Outcome, str]] = field(default_factory=list)
+    uncertain: list[tuple[Outcome, str, str | None]] = field(default_factory=list)
 
 
 def analyse(ctx: LaunchContext) -> Analysis | None:
@@ -59,7 +60,7 @@ def _analyse(ctx: LaunchContext) -> Analysis | None:
         else:
             for o in outcomes:
                 if o is not None and o.error:
-                    analysis.uncertain.append((o, "the model's architecture"))
+                    analysis.uncertain.append((o, "the model's architecture", None))
     if ctx.has_unknown_target:
         for hw in HYPOTHETICAL:
             hw = Hardware(hw.label, hw.cuda, hw.major, ctx.assumed_cuda)
@@ -67,7 +68,7 @@ def _analyse(ctx: LaunchContext) -> Analysis | None:
                 o = evaluate(ctx.parsed, ctx.table, a, d, hw)
                 if o is not None and o.error:
                     what = "the target GPU" if model.architecture else "the target GPU and the model's architecture"
-                    analysis.uncertain.append((o, what))
+                    analysis.uncertain.append((o, what, hw.label))
     return analysis
 
 
@@ -370,7 +371,7 @@ class UnverifiableLaunch(Rule):
             return
         if any(o.error for _, o in analysis.known):
             return  # a definite finding already covers this launch
-        outcome, what = analysis.uncertain[0]
+        outcome, what, _ = analysis.uncertain[0]
         rule = {"C": "SGL101", "B": "SGL102", "A": "SGL103"}[outcome.error]
         setting = ctx.parsed.get("attention_backend")
         if outcome.chosen_by == "user" and setting is not None:
@@ -385,7 +386,9 @@ class UnverifiableLaunch(Rule):
             missing.append(f"the target GPU ({'unknown: ' + ', '.join(unknown) if unknown else 'none declared'})")
         if "architecture" in what:
             missing.append(f"the model's architecture ({ctx.model.origin})")
-        failing = _failing_labels(ctx, analysis, outcome.error)
+        # The GPU classes on which SGLang raises this error, from the analysis already made.
+        failing = list(dict.fromkeys(label for o, _, label in analysis.uncertain
+                                     if label is not None and o.error == outcome.error))
         passing = [hw.label for hw in HYPOTHETICAL if hw.label not in failing]
         where = (f" on {', '.join(failing)} GPUs but not on {', '.join(passing)}"
                  if failing and passing and ctx.has_unknown_target else "")
@@ -399,16 +402,3 @@ class UnverifiableLaunch(Rule):
             notes.append("declare a private model in the 'models' table of the configuration "
                          "(model path = \"DeepseekV3ForCausalLM\")")
         yield self.diagnostic(msg, loc, ctx, None, key=rule, notes=notes + _assumptions(ctx))
-
-
-def _failing_labels(ctx: LaunchContext, analysis: Analysis, error: str) -> list[str]:
-    labels = []
-    for hw in HYPOTHETICAL:
-        hw = Hardware(hw.label, hw.cuda, hw.major, ctx.assumed_cuda)
-        arch = [(ctx.model.architecture, ctx.model.dsa)] if ctx.model.architecture else list(_CANDIDATE_ARCHS)
-        for a, d in arch:
-            o = evaluate(ctx.parsed, ctx.table, a, d, hw)
-            if o is not None and o.error == error:
-                labels.append(hw.label)
-                break
-    return labels if ctx.has_unknown_target else []

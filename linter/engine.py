@@ -15,6 +15,7 @@ from pathlib import Path
 from linter import directives
 from linter.config import ConfigResolver, Settings
 from linter.discover import detect_format, mentions_sglang
+from linter.formats import by_name, claims_name, names_text
 from linter.gpus.targets import choose
 from linter.launch import UNKNOWN, Extraction, GpuDecl, Launch
 from linter.rules import BY_CODE, LAUNCH_RULES, expand_selector
@@ -26,9 +27,6 @@ from linter.sglang.options import parse_args, settings_from_kwargs
 from linter.source import DecodeError, SourceFile, Span
 from linter.workspace import Workspace
 
-_FORMAT_MODULES = {"compose": "linter.extract.compose", "shell": "linter.extract.shell",
-                   "python": "linter.extract.python"}
-_NAMED_FORMAT_SUFFIXES = {".yml", ".yaml", ".sh", ".bash", ".slurm", ".sbatch", ".py"}
 
 
 @dataclass
@@ -72,7 +70,7 @@ class Engine:
         try:
             source = self.ws.read(path)
         except DecodeError as exc:
-            if path.suffix.lower() in _NAMED_FORMAT_SUFFIXES:
+            if claims_name(path):
                 data = path.read_bytes()
                 text = data.decode("utf-8", "replace").replace("\x00", "\ufffd")
                 fake = SourceFile(path, self.ws.display(path), text)
@@ -90,14 +88,14 @@ class Engine:
         fmt = detect_format(path, source.text)
         result.fmt = fmt
         if fmt is None:
-            result.skipped = "not a compose, shell or Python file"
+            result.skipped = f"not a file of a linted format ({names_text()})"
             return result
         if not mentions_sglang(source.text):
             result.skipped = "does not mention SGLang"
             return result
         settings = self.configs.settings_for(path)
         try:
-            module = importlib.import_module(_FORMAT_MODULES[fmt])
+            module = importlib.import_module(by_name(fmt).module)
         except ImportError as exc:  # a format whose module is not available
             result.skipped = f"no {fmt} support: {exc}"
             return result

@@ -24,8 +24,18 @@ EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
 
 needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 
-sys.path.insert(0, str(HELPER.parent))
-import github_action  # noqa: E402  (hooks/ is not a package: the action runs the file)
+
+def _load_helper():
+    """hooks/github_action.py as a module (hooks/ is not a package: the action runs the file)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("github_action", HELPER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+github_action = _load_helper()
 
 
 def _yaml(path: Path):

@@ -26,8 +26,8 @@ import re
 from pathlib import Path
 
 from linter.extract.words import SplitError, split_words
-from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.formats import looks_like_compose  # noqa: F401 - part of this module's interface
+from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.recognize import launches
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace

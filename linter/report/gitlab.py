@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 
 from linter.report.sarif import fingerprint
-from linter.rules.base import SAFE, Diagnostic
+from linter.rules.base import SAFE, UNSAFE, Diagnostic
 
 SEVERITY = {"error": "major", "warning": "minor", "info": "info", "note": "info"}
 
@@ -41,7 +41,8 @@ def issues(diagnostics: list[Diagnostic]) -> list[dict]:
         seen[ident] = occurrence + 1
         lines = [d.message]
         if d.fix is not None:
-            how = "fix" if d.fix.applicability == SAFE else "unsafe fix (with --unsafe-fixes)"
+            how = {SAFE: "fix", UNSAFE: "unsafe fix (with --unsafe-fixes)"}.get(d.fix.applicability,
+                                                                             "suggestion (not applied by --fix)")
             lines.append(f"{how}: {d.fix.message}")
         lines.extend(f"note: {n}" for n in d.notes)
         begin, _ = d.span.start_line_col

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from linter import __version__
 
-FORMATS = ("text", "concise", "json", "sarif", "github")
+FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab")
 
 
 class UsageError(Exception):
@@ -254,6 +254,10 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int) -> None:
         stream.write(render(diagnostics))
     elif fmt == "github":
         from linter.report.github import render
+
+        stream.write(render(diagnostics))
+    elif fmt == "gitlab":
+        from linter.report.gitlab import render
 
         stream.write(render(diagnostics))
     else:

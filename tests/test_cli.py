@@ -68,7 +68,9 @@ def test_concise_output(tmp_path, capsys):
     write_tree(tmp_path, {"compose.yaml": BAD})
     _, out, _ = run(tmp_path, capsys, "--format", "concise", ".")
     assert out.startswith("compose.yaml:4:103: SGL101 [*] fa4 with deterministic inference")
-    assert len(out.splitlines()) == 1
+    assert out.splitlines()[1:] == ["Found 1 error. [*] 1 fixable with `lint-configs --fix`."]
+    write_tree(tmp_path, {"compose.yaml": GOOD})
+    assert run(tmp_path, capsys, "--format", "concise", ".") == (0, "All checks passed!\n", "")
 
 
 def test_diff_changes_nothing_and_exits_1(tmp_path, capsys):
@@ -176,3 +178,27 @@ def test_explain_at_the_place_a_value_was_written(tmp_path, capsys):
     assert "attention_backend: 'fa4'" in out
     code, out, _ = run(tmp_path, capsys, "--explain", "deploy/.env:1")
     assert (code, out) == (1, "no SGLang launch found there\n")
+
+
+def test_files_from_reads_nul_and_newline_lists_and_stdin(tmp_path, capsys, monkeypatch):
+    write_tree(tmp_path, {"a b/compose.yaml": BAD, "c/compose.yaml": BAD, "d/compose.yaml": BAD})
+    (tmp_path / "list0").write_bytes(b"a b/compose.yaml\0c/compose.yaml\0")
+    (tmp_path / "list-lines").write_bytes(b"a b/compose.yaml\r\nc/compose.yaml\n\n")
+    for listing in ("list0", "list-lines"):
+        code, out, _ = run(tmp_path, capsys, "--format", "concise", "--files-from", listing)
+        assert code == 1
+        assert [line.split(":")[0] for line in out.splitlines()[:-1]] == ["a b/compose.yaml", "c/compose.yaml"]
+    # with PATHs too, both are linted; '-' is standard input
+    import io
+
+    class Stdin:
+        buffer = io.BytesIO(b"c/compose.yaml\0")
+
+    monkeypatch.setattr(sys, "stdin", Stdin)
+    code, out, _ = run(tmp_path, capsys, "--format", "concise", "--files-from", "-", "d/compose.yaml")
+    assert [line.split(":")[0] for line in out.splitlines()[:-1]] == ["c/compose.yaml", "d/compose.yaml"]
+    # an empty list lints nothing (not the whole folder)
+    (tmp_path / "empty").write_bytes(b"")
+    assert run(tmp_path, capsys, "--files-from", "empty")[0] == 0
+    code, _, err = run(tmp_path, capsys, "--files-from", "no-such-list")
+    assert code == 2 and "--files-from no-such-list" in err

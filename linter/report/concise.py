@@ -1,15 +1,20 @@
-"""``--format concise``: one line per diagnostic, ``path:line:col: CODE message``."""
+"""``--format concise``: one line per diagnostic, ``path:line:col: CODE [*] message``, then the summary
+line of the text format (``Found 1 error. [*] 1 fixable with `lint-configs --fix`.``, or ``All checks
+passed!``), as ruff's concise output ends."""
 
 from __future__ import annotations
 
-from linter.rules.base import Diagnostic
+from linter.report.text import summary
+from linter.rules.base import SAFE, Diagnostic
 
 
-def render(diagnostics: list[Diagnostic]) -> str:
-    """One ``path:line:col: CODE [*] message`` line per diagnostic (``[*]``: a safe fix exists)."""
+def render(diagnostics: list[Diagnostic], unsafe_fixes: bool = False, fixed: int = 0) -> str:
+    """One ``path:line:col: CODE [*] message`` line per diagnostic (``[*]``: a fix ``--fix`` applies:
+    a safe one, or any with ``unsafe_fixes``), then the summary line."""
     lines = []
     for d in diagnostics:
         line, col = d.span.start_line_col
-        mark = " [*]" if d.fix is not None and d.fix.applicability == "safe" else ""
-        lines.append(f"{d.path}:{line}:{col}: {d.code}{mark} {d.message}")
+        fixable = d.fix is not None and (d.fix.applicability == SAFE or unsafe_fixes)
+        lines.append(f"{d.path}:{line}:{col}: {d.code}{' [*]' if fixable else ''} {d.message}")
+    lines.append(summary(diagnostics, unsafe_fixes, fixed))
     return "".join(x + "\n" for x in lines)

@@ -28,7 +28,18 @@ def test_json_contract(tmp_path, capsys):
         "fix": {"applicability": "safe", "message": "Use --attention-backend fa3",
                 "edits": [{"path": "deploy/compose.yaml", "line": 4, "column": 103, "end_line": 4,
                            "end_column": 106, "content": "fa3"}]},
+        "notes": diags[0]["notes"],
+        "labels": [
+            {"path": "deploy/compose.yaml", "line": 4, "column": 59, "end_line": 4, "end_column": 82,
+             "message": "model: DeepseekV3ForCausalLM"},
+            {"path": "deploy/compose.yaml", "line": 4, "column": 107, "end_line": 4, "end_column": 139,
+             "message": "turns on deterministic inference"},
+            {"path": "deploy/compose.yaml", "line": 1, "column": 28, "end_line": 1, "end_column": 32,
+             "message": "target H100 (SM90)"}],
+        "url": "https://github.com/OWNER/lint-configs/blob/main/docs/rules/SGL101.md",
     }]
+    assert diags[0]["notes"][0].startswith('SGLang says: "Deterministic inference with absorbed-MLA models on the fa4')
+    assert diags[0]["notes"][-1].startswith("assumed SGLang 0.5.23 (newest known release)")
     assert "H100 (SM90)" in diags[0]["message"] and "DeepseekV3ForCausalLM" in diags[0]["message"]
 
 
@@ -53,12 +64,14 @@ def test_exit_codes(tmp_path, capsys):
 
 def test_text_output_shows_source_caret_fix_and_summary(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "200")
     write_tree(tmp_path, {"compose.yaml": BAD})
     code, out, _ = run(tmp_path, capsys, ".")
     lines = out.splitlines()
-    assert lines[0].startswith("compose.yaml:4:103: SGL101 [*] fa4 with deterministic inference")
-    assert lines[2].startswith("4 |     command: python3 -m sglang.launch_server")
-    assert lines[3] == "  |" + " " * (1 + 102) + "^^^"
+    assert lines[0] == "error[SGL101]: fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU"
+    assert lines[1] == " --> compose.yaml:4:103"
+    assert lines[6].startswith("4 |     command: python3 -m sglang.launch_server")  # 200 columns: the whole line
+    assert lines[7].startswith("  |" + " " * (1 + 58) + "-" * 23 + " " * 21 + "^^^ " + "-" * 32)
     assert "  = fix: Use --attention-backend fa3" in lines
     assert lines[-1] == "Found 1 error. [*] 1 fixable with `lint-configs --fix`."
     assert "\x1b[" not in out

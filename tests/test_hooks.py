@@ -94,7 +94,8 @@ def test_staged_bad_version_blocks_even_when_the_working_tree_is_fixed(repo):
     assert r.returncode == 1
     assert repo.commits() == 0
     out = r.stdout + r.stderr
-    assert "deploy/docker-compose.yml:9:27: SGL101 [*] fa4 with deterministic inference" in out
+    assert ("error[SGL101]: fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU\n"
+            "  --> deploy/docker-compose.yml:9:27\n") in out
     assert "9 |       --attention-backend fa4" in out  # the staged text, not the working tree's
     assert "lint-configs hook: commit blocked" in out
     assert list(repo.tmpdir.iterdir()) == []  # the temporary checkout is removed
@@ -141,7 +142,7 @@ def test_staged_dotenv_is_linted_through_the_compose_file_beside_it(repo):
     repo.write("deploy/.env", "ATTENTION_BACKEND=fa3\n")
     r = repo.commit()
     assert r.returncode == 1
-    assert "deploy/.env:1:19: SGL101" in r.stdout + r.stderr
+    assert "error[SGL101]" in r.stderr and "--> deploy/.env:1:19\n" in r.stderr
     # the reverse: a good staged .env with a bad working tree passes
     repo.write("deploy/.env", "ATTENTION_BACKEND=fa3\nSGLANG_PORT=30000\n")
     repo.git("add", "deploy/.env")
@@ -167,9 +168,11 @@ def test_configuration_and_model_config_come_from_the_index(repo):
     out = r.stdout + r.stderr
     assert r.returncode == 1
     # target from the committed pyproject.toml, architecture from the committed config.json
-    assert "clusters/main/my compose.yml:8:27: SGL101" in out
-    assert "./models/house-dsv3 (DeepseekV3ForCausalLM)" in out
-    assert "'target-gpus' in pyproject.toml" in out
+    assert "error[SGL101]" in out and "--> clusters/main/my compose.yml:8:27\n" in out
+    flat = " ".join(out.split())  # the text output wraps notes at the width
+    assert "model: DeepseekV3ForCausalLM" in out  # the label under --model-path
+    assert "model architecture DeepseekV3ForCausalLM: from " in flat and "house-dsv3/config.json" in flat
+    assert "'target-gpus' in pyproject.toml" in flat
     # a configuration change that is staged counts too (B200 runs fa4)
     repo.write("pyproject.toml", '[tool.lint-configs]\ntarget-gpus = ["B200"]\n')
     repo.git("add", "pyproject.toml")

@@ -150,8 +150,9 @@ def test_try_repo_check_hook_fails_on_a_staged_bad_compose_file(hook_repo, consu
     assert r.returncode == 1, out
     assert re.search(r"^lint-configs \(SGLang launch configurations\)\.+Failed$", out, re.M), out
     assert "- exit code: 1" in out
-    assert "docker-compose.yml:9:27: SGL101 [*] fa4 with deterministic inference and the absorbed-MLA model " \
-           "deepseek-ai/DeepSeek-V3" in out
+    assert ("error[SGL101]: fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU\n"
+            "  --> docker-compose.yml:9:27\n") in out
+    assert "fa4 with deterministic inference and the absorbed-MLA model deepseek-ai/DeepSeek-V3" in out
     assert "9 |       --attention-backend fa4" in out
     assert (consumer / "docker-compose.yml").read_text() == BAD  # the check hook changes nothing
 
@@ -210,4 +211,4 @@ def test_configured_hooks_pass_on_clean_files(hook_repo, consumer):
     r = _pre_commit(consumer, env, "run", "lint-configs")
     out = r.stdout + r.stderr
     assert r.returncode == 1, out
-    assert "deploy/.env:1:19: SGL101" in out
+    assert "error[SGL101]" in out and "--> deploy/.env:1:19\n" in out

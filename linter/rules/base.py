@@ -37,7 +37,10 @@ class Fix:
 class Diagnostic:
     """One finding. ``span`` is the literal text that produced the offending value (where a fix
     edits); ``key`` is a line-independent identity (path, rule, launch, option) for baselines and
-    SARIF fingerprints; ``notes`` are extra lines (the release and CUDA build a finding assumed)."""
+    SARIF fingerprints; ``notes`` are extra lines (the release and CUDA build a finding assumed);
+    ``labels`` are the other places the verdict rests on — the model, the option that turned
+    deterministic inference on, a target declaration — each ``(span, short label)``, in any file (the
+    text output draws those in the finding's file under their source lines)."""
 
     code: str
     name: str
@@ -48,6 +51,7 @@ class Diagnostic:
     launch: Launch | None = None
     key: str = ""
     notes: list[str] = field(default_factory=list)
+    labels: list[tuple[Span, str]] = field(default_factory=list)
 
     @property
     def path(self) -> str:
@@ -131,7 +135,11 @@ class Rule:
         return inspect.cleandoc(cls.__doc__ or "")
 
     def diagnostic(self, message: str, span: Span, ctx: LaunchContext | None = None, fix: Fix | None = None,
-                   key: str = "", notes: list[str] | None = None) -> Diagnostic:
+                   key: str = "", notes: list[str] | None = None,
+                   labels: list[tuple[Span | None, str]] | None = None) -> Diagnostic:
+        """A diagnostic of this rule; ``labels`` with a None span (a value with no place) are dropped."""
         launch = ctx.launch if ctx else None
         full_key = f"{launch.key if launch else ''}:{key}" if key or launch else ""
-        return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [])
+        kept = [(s, text) for s, text in labels or () if s is not None]
+        return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [],
+                          kept)

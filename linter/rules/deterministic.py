@@ -188,12 +188,29 @@ class Fa4DeterministicMlaNeedsSm100(_StartupRule):
                f"GPU (B200, GB200, B300, GB300, Jetson Thor): SGLang {ctx.table.version} refuses to start on "
                f"{', '.join(on)}")
         notes = [f"SGLang says: \"{failing[0][1].message}\""] + _where(ctx, targets) + _assumptions(ctx)
-        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
+        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes,
+                               labels=labels(ctx, analysis.det, targets))
 
 
 def _model_short(ctx: LaunchContext) -> str:
     m = ctx.model
     return f"{m.path} ({m.architecture})" if m.path else f"({m.architecture})"
+
+
+def labels(ctx: LaunchContext, det: Setting | None = None, targets: list[Target] | tuple = (),
+           model: bool = True) -> list[tuple[object, str]]:
+    """The secondary spans a verdict rests on, for :attr:`Diagnostic.labels`: where the model is
+    given, the option that turned deterministic inference on, and where each target GPU is
+    declared (spans may be None; :meth:`Rule.diagnostic` drops those)."""
+    out: list[tuple[object, str]] = []
+    if model and ctx.model.span is not None:
+        arch = ctx.model.architecture
+        out.append((ctx.model.span, f"model: {arch}" if arch else "model: architecture not known"))
+    if det is not None:
+        out.append((det.option_location(), "turns on deterministic inference"))
+    for t in targets:
+        out.append((t.decl.span, f"target {t.label}"))
+    return out
 
 
 def _where(ctx: LaunchContext, targets: list[Target]) -> list[str]:
@@ -254,7 +271,8 @@ class DeterministicMlaBackend(_StartupRule):
                f"{', '.join(mla_backends(ctx.table))}: SGLang "
                f"{ctx.table.version} refuses to start with {outcome.backend!r} on every GPU; use {replacement}")
         notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, []) + _assumptions(ctx)
-        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
+        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes,
+                               labels=labels(ctx, analysis.det))
 
 
 class DeterministicBackend(_StartupRule):
@@ -315,7 +333,8 @@ class DeterministicBackend(_StartupRule):
             msg = (f"attention backend {outcome.backend!r} is not deterministic: SGLang {ctx.table.version} refuses to "
                    f"start with --enable-deterministic-inference; use {replacement}")
             notes = [f"SGLang says: \"{outcome.message}\""] + notes
-            return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
+            return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes,
+                                   labels=labels(ctx, analysis.det, model=False))
         det = analysis.det
         why = ("the model is a DSA model (index_topk in its config), for which SGLang picks 'dsa' on every GPU"
                if outcome.backend == "dsa" else
@@ -330,7 +349,8 @@ class DeterministicBackend(_StartupRule):
                + ("" if outcome.backend == "dsa" else f"; give --attention-backend {replacement}"))
         notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, targets) + notes
         loc = det.option_location() if det is not None else ctx.launch.span
-        return self.diagnostic(msg, loc, ctx, fix, key="enable_deterministic_inference", notes=notes)
+        return self.diagnostic(msg, loc, ctx, fix, key="enable_deterministic_inference", notes=notes,
+                               labels=labels(ctx, None, targets))
 
 
 class UnverifiableLaunch(Rule):
@@ -401,4 +421,5 @@ class UnverifiableLaunch(Rule):
         if "architecture" in what:
             notes.append("declare a private model in the 'models' table of the configuration "
                          "(model path = \"DeepseekV3ForCausalLM\")")
-        yield self.diagnostic(msg, loc, ctx, None, key=rule, notes=notes + _assumptions(ctx))
+        yield self.diagnostic(msg, loc, ctx, None, key=rule, notes=notes + _assumptions(ctx),
+                              labels=labels(ctx, analysis.det))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from linter.gpus.targets import Target
 from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, insertion_point
-from linter.rules.deterministic import analyse
+from linter.rules.deterministic import analyse, labels
 from linter.sglang.gates import GateFailure, effective, load_gates, startup_gates, uses_mla
 from linter.source import Edit
 
@@ -102,7 +102,9 @@ class _GateRule(Rule):
             msg = (f"{subject} does not run on {', '.join(t.label for t in targets)}: {what}; "
                    f"it runs on {f.passes}")
             notes = [f"SGLang says: \"{f.message}\""] + [f"target {t.describe()}" for t in targets]
-            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes)
+            det = analyse(ctx)
+            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes,
+                                  labels=labels(ctx, det.det if det is not None else None, targets))
 
     def subject(self, ctx: LaunchContext, dest) -> str:
         s = ctx.parsed.get(dest) if dest else None

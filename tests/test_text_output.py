@@ -119,3 +119,13 @@ def test_a_long_line_is_shown_as_a_window_around_the_span(tmp_path, capsys, monk
         assert src.startswith("2 | …") and src.endswith("…")
         assert src[marks.index("^^^"):marks.index("^^^") + 3] == "fa4"
     assert "2 - … " in out and "--attention-backend fa3 --enable" in out  # the fix, windowed too
+
+
+def test_the_readme_example_is_the_real_output(tmp_path, capsys, monkeypatch):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+    section = readme[readme.index("### Output\n"):]
+    example = section[section.index("```\n") + 4:section.index("\n```\n", section.index("```\n") + 4) + 1]
+    write_tree(tmp_path, {"deploy/compose.yaml": ONE_LINE})
+    assert text(tmp_path, capsys, monkeypatch, 100) == example

@@ -5,16 +5,16 @@ passed!``), as ruff's concise output ends."""
 from __future__ import annotations
 
 from linter.report.text import summary
-from linter.rules.base import SAFE, Diagnostic
+from linter.rules.base import SAFE, UNSAFE, Diagnostic
 
 
 def render(diagnostics: list[Diagnostic], unsafe_fixes: bool = False, fixed: int = 0) -> str:
     """One ``path:line:col: CODE [*] message`` line per diagnostic (``[*]``: a fix ``--fix`` applies:
-    a safe one, or any with ``unsafe_fixes``), then the summary line."""
+    a safe one, or an unsafe one with ``unsafe_fixes``), then the summary line."""
     lines = []
     for d in diagnostics:
         line, col = d.span.start_line_col
-        fixable = d.fix is not None and (d.fix.applicability == SAFE or unsafe_fixes)
+        fixable = d.fix is not None and (d.fix.applicability == SAFE or (unsafe_fixes and d.fix.applicability == UNSAFE))
         lines.append(f"{d.path}:{line}:{col}: {d.code}{' [*]' if fixable else ''} {d.message}")
     lines.append(summary(diagnostics, unsafe_fixes, fixed))
     return "".join(x + "\n" for x in lines)

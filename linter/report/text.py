@@ -46,7 +46,7 @@ from typing import TextIO
 from rich.cells import get_character_cell_size
 
 from linter.report.links import rule_url
-from linter.rules.base import SAFE, Diagnostic
+from linter.rules.base import SAFE, UNSAFE, Diagnostic
 from linter.source import Edit, SourceFile, Span, apply_edits
 
 Segment = tuple[str, str]  # (text, rich style)
@@ -396,8 +396,12 @@ def _lines(d: Diagnostic, unsafe_fixes: bool, width: int) -> list[Row]:
         out.append([(f"{pad} |", _GUTTER_STYLE)])
     eq = f"{pad} = "
     if d.fix is not None:
-        what = "fix" if d.fix.applicability == SAFE else "unsafe fix" + ("" if unsafe_fixes else
-                                                                          " (with --unsafe-fixes)")
+        if d.fix.applicability == SAFE:
+            what = "fix"
+        elif d.fix.applicability == UNSAFE:
+            what = "unsafe fix" + ("" if unsafe_fixes else " (with --unsafe-fixes)")
+        else:
+            what = "suggestion (never applied by --fix)"
         out.extend(_labelled(eq, what, d.fix.message, "bold cyan", width))
         if fix_rows:
             out.append([(f"{pad} |", _GUTTER_STYLE)])
@@ -429,7 +433,7 @@ def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0) -
     errors = sum(1 for d in diagnostics if d.severity == "error")
     warnings = len(diagnostics) - errors
     safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability == SAFE)
-    unsafe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability != SAFE)
+    unsafe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability == UNSAFE)
     parts = []
     if fixed:
         parts.append(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.")

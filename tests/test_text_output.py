@@ -49,7 +49,7 @@ def test_header_location_labels_fix_diff_notes_and_help(tmp_path, capsys, monkey
         "  |",
     ]
     assert lines[20].startswith('  = note: SGLang says: "Deterministic inference with absorbed-MLA models on the fa4')
-    assert "  = help: see https://github.com/OWNER/lint-configs/blob/main/docs/rules/SGL101.md" in lines
+    assert "  = help: https://github.com/OWNER/lint-configs/blob/main/docs/rules/SGL101.md" in lines
     assert lines[-1] == "Found 1 error. [*] 1 fixable with `lint-configs --fix`."
 
 

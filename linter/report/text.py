@@ -17,7 +17,7 @@
     9 +       --attention-backend fa3
       |
       = note: assumed SGLang 0.5.23 (…)
-      = help: for more on SGL101, see https://…/docs/rules/SGL101.md
+      = help: https://…/docs/rules/SGL101.md
 
 The header names the severity as a word (and in colour on a terminal), the rule's code and its short
 summary; the finding's own message labels the primary span (``^``). The secondary spans
@@ -245,7 +245,8 @@ def _snippet_line(shown: _Shown, marks: list[_Mark], room: int, sev: str) -> lis
             if m.primary:
                 deferred = (m.label, style)
                 continue
-            c0 = max(0, room - _MIN_LABEL_WIDTH)
+            if room - c0 < _MIN_LABEL_WIDTH // 2:  # too narrow even to wrap: move it left
+                c0 = max(0, room - _MIN_LABEL_WIDTH)
         for text in _wrap(m.label, room - c0):
             grid = _connectors(pending)
             _place(grid, c0, text)
@@ -414,7 +415,7 @@ def _lines(d: Diagnostic, unsafe_fixes: bool, width: int) -> list[Row]:
             out.append([(f"{pad} |", _GUTTER_STYLE)])
     for note in d.notes:
         out.extend(_labelled(eq, "note", note, "bold", width))
-    out.extend(_labelled(eq, "help", f"see {rule_url(d.code)}", "bold", width))
+    out.extend(_labelled(eq, "help", rule_url(d.code), "bold", width))
     out.append([])
     return out
 
@@ -448,7 +449,8 @@ def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0) -
     parts.append(f"Found {' and '.join(found)}.")
     fixable = safe + (unsafe if unsafe_fixes else 0)
     if fixable:
-        parts.append(f"[*] {fixable} fixable with `lint-configs --fix`{' --unsafe-fixes' if unsafe_fixes and unsafe else ''}.")
+        flags = "--fix --unsafe-fixes" if unsafe_fixes and unsafe else "--fix"
+        parts.append(f"[*] {fixable} fixable with `lint-configs {flags}`.")
     if unsafe and not unsafe_fixes:
         parts.append(f"({unsafe} more fix{'es' if unsafe != 1 else ''} available with --unsafe-fixes.)")
     return " ".join(parts)
@@ -488,7 +490,7 @@ def render(diagnostics: list[Diagnostic], stream: TextIO = sys.stdout, unsafe_fi
     for d in diagnostics:
         rows.extend(_lines(d, unsafe_fixes, width))
     if show_summary:
-        rows.append([(summary(diagnostics, unsafe_fixes, fixed), "bold")])
+        rows.extend([(line, "bold")] for line in _wrap(summary(diagnostics, unsafe_fixes, fixed), width))
     if use_color(stream):
         from rich.console import Console
         from rich.text import Text

@@ -14,7 +14,8 @@ def render(diagnostics: list[Diagnostic], unsafe_fixes: bool = False, fixed: int
     lines = []
     for d in diagnostics:
         line, col = d.span.start_line_col
-        fixable = d.fix is not None and (d.fix.applicability == SAFE or (unsafe_fixes and d.fix.applicability == UNSAFE))
+        how = d.fix.applicability if d.fix is not None else None
+        fixable = how == SAFE or (unsafe_fixes and how == UNSAFE)
         lines.append(f"{d.path}:{line}:{col}: {d.code}{' [*]' if fixable else ''} {d.message}")
     lines.append(summary(diagnostics, unsafe_fixes, fixed))
     return "".join(x + "\n" for x in lines)

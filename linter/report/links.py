@@ -22,5 +22,6 @@ def rule_doc_path(code: str) -> str:
 
 
 def rule_url(code: str) -> str:
-    """The web address of a rule's page, e.g. ``https://github.com/OWNER/lint-configs/blob/main/docs/rules/SGL101.md``."""
+    """The web address of a rule's page:
+    ``https://github.com/OWNER/lint-configs/blob/main/docs/rules/SGL101.md``."""
     return f"{REPOSITORY}/blob/{BRANCH}/{rule_doc_path(code)}"

@@ -71,10 +71,16 @@ def window(text: str, start: int, end: int, focus: tuple[int, int], room: int, a
     n = end - start
     f0 = max(0, min(focus[0], n))
     f1 = max(f0, min(focus[1], n))
-    lo, hi = max(0, f0 - 2 * room), min(n, f1 + 2 * room)
+    # Every character but a zero-width one takes a cell: a room's worth of characters on each side
+    # of the focus (or of its first room, when it is wider) is all a window can show.
+    lo, hi = max(0, f0 - room), min(n, min(f1, f0 + room) + room)
     if at is not None:
         lo = max(0, min(lo, at))
-    cells = [_cell(c) for c in text[start + lo:start + hi]]
+    chunk = text[start + lo:start + hi]
+    if chunk.isascii() and chunk.isprintable():  # the common case: one cell each, shown as is
+        cells = [(c, 1) for c in chunk]
+    else:
+        cells = [_cell(c) for c in chunk]
 
     def w(i: int) -> int:
         return cells[i - lo][1]
@@ -148,10 +154,9 @@ def wrap(text: str, width: int) -> list[str]:
 
 def _place(row: list[str], col: int, text: str) -> None:
     """Write ``text`` into the character grid ``row`` from display column ``col``."""
-    while len(row) < col + len(text):
-        row.append(" ")
-    for i, ch in enumerate(text):
-        row[col + i] = ch
+    if len(row) < col + len(text):
+        row.extend(" " * (col + len(text) - len(row)))
+    row[col:col + len(text)] = text
 
 
 def _snippet_line(shown: _Shown, marks: list[_Mark], room: int, sev: str) -> list[tuple[str, str]]:

@@ -228,8 +228,11 @@ def _connectors(cols: list[int]) -> list[str]:
     return grid
 
 
-def snippet_rows(d: Diagnostic, room_for: int, sev: str) -> tuple[list[tuple[str, str, str]], int]:
-    """The snippet rows as (gutter number or ``""`` or ``"..."``, text, style), and the widest line number."""
+def snippet_rows(d: Diagnostic, room_for: int, sev: str) -> list[tuple[str, str, str]]:
+    """The rows under the finding's header, ``room_for`` cells wide after the gutter, as (line number,
+    ``""`` for a marker or label row, or ``"..."`` for elided lines; text; rich style): the lines of
+    the primary span and of the labels in the same file, in order, each with its marks and labels.
+    ``sev`` is the style of the primary marks and message."""
     source = d.span.source
     by_line = _marks_by_line(d)
     lines = sorted(by_line)
@@ -253,7 +256,7 @@ def snippet_rows(d: Diagnostic, room_for: int, sev: str) -> tuple[list[tuple[str
         for text, style in _snippet_line(shown, marks, room_for, sev):
             out.append(("", text, style))
         prev = line
-    return out, max(lines) if lines else 0
+    return out
 
 
 # --- a fix, as the lines it changes -----------------------------------------------------------------------

@@ -3,24 +3,33 @@
 ::
 
     error[SGL101]: fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU
-     --> deploy/docker-compose.yml:9:27
-      |
-    1 | # lint-configs: target-gpu=H100
-      |                            ---- target H100 (SM90)
+      --> docker-compose.yml:9:27
+       |
+     1 | # lint-configs: target-gpu=H100
+       |                            ---- target H100 (SM90)
     ...
-    9 |       --attention-backend fa4
-      |                           ^^^ fa4 with deterministic inference and the absorbed-MLA model …
-      |
-      = fix: Use --attention-backend fa3
-      |
-    9 -       --attention-backend fa4
-    9 +       --attention-backend fa3
-      |
-      = note: assumed SGLang 0.5.23 (…)
-      = help: https://…/docs/rules/SGL101.md
+     7 |       --model-path deepseek-ai/DeepSeek-V3
+       |                    ----------------------- model: DeepseekV3ForCausalLM
+     8 |       --tp 8
+     9 |       --attention-backend fa4
+       |                           ^^^
+       | fa4 with deterministic inference and the absorbed-MLA model deepseek-ai/DeepSeek-V3
+       | (DeepseekV3ForCausalLM) needs an SM100/SM110 GPU (B200, GB200, B300, GB300, Jetson Thor):
+       | SGLang 0.5.23 refuses to start on H100 (SM90)
+    10 |       --enable-deterministic-inference
+       |       -------------------------------- turns on deterministic inference
+       |
+       = fix: Use --attention-backend fa3
+       |
+     9 -       --attention-backend fa4
+     9 +       --attention-backend fa3
+       |
+       = note: assumed SGLang 0.5.23 (image tag lmsysorg/sglang:v0.5.23-cu129), torch built for CUDA 12.9
+       = help: https://github.com/OWNER/lint-configs/blob/main/docs/rules/SGL101.md
 
 The header names the severity as a word (and in colour on a terminal), the rule's code and its short
-summary; the finding's own message labels the primary span (``^``). The secondary spans
+summary; the finding's own message labels the primary span (``^``) — beside the caret when it is
+short, else below it across the width. The secondary spans
 (``Diagnostic.labels``: the model, the deterministic option, the target declaration) are drawn with
 ``-`` under their own lines when they are in the same file. The fix is shown as the lines it changes.
 
@@ -80,7 +89,7 @@ def _lines(d: Diagnostic, unsafe_fixes: bool, width: int) -> list[Row]:
     for more in wrapped[1:]:
         out.append([(" " * len(head) + more, "bold")])
     has_text = bool(d.span.source.text)
-    snippet, last_line = ([], line)
+    snippet: list[tuple[str, str, str]] = []
     fix_lines: list[tuple[str, str, str, str]] = []
     gw = len(str(line))
     if has_text:
@@ -89,7 +98,7 @@ def _lines(d: Diagnostic, unsafe_fixes: bool, width: int) -> list[Row]:
                      max((s.end_line_col[0] for s, _ in d.labels if s.source is d.span.source), default=0))
         gw = len(str(widest))
         room = max(MIN_WIDTH - gw - 3, width - gw - 3)
-        snippet, last_line = snippet_rows(d, room, sev)
+        snippet = snippet_rows(d, room, sev)
         if d.fix is not None:
             fix_lines = fix_rows(d, room)
     pad = " " * gw

@@ -165,10 +165,11 @@ class Rule:
     def diagnostic(self, message: str, span: Span, ctx: LaunchContext | None = None, fix: Fix | None = None,
                    key: str = "", notes: list[str] | None = None,
                    labels: list[tuple[Span | None, str]] | None = None) -> Diagnostic:
-        """A diagnostic of this rule; ``labels`` with a None span (a value with no place) are dropped."""
+        """A diagnostic of this rule; ``labels`` with a None span (a value with no place) or with the
+        finding's own span are dropped."""
         launch = ctx.launch if ctx else None
         ident = ctx.identity if ctx else ""
         full_key = f"{ident}:{key}" if key or launch else ""
-        kept = [(s, text) for s, text in labels or () if s is not None]
+        kept = [(s, text) for s, text in labels or () if s is not None and s != span]
         return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [],
                           ident, kept)

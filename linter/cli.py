@@ -30,6 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "SGLang would reject or crash on for the target GPU, with fixes.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to lint (default: .)")
+    p.add_argument("--files-from", metavar="FILE", default=None,
+                   help="also lint the paths listed in FILE ('-': standard input), NUL-separated, or one per line "
+                        "when the list holds no NUL; with it, no PATH means only the listed ones")
     p.add_argument("--fix", action="store_true", help="apply safe fixes")
     p.add_argument("--unsafe-fixes", action="store_true",
                    help="with --fix or --diff also apply unsafe fixes; without them, show unsafe fixes as available")
@@ -71,6 +74,29 @@ def _split_codes(values: list[str] | None) -> list[str] | None:
     for v in values:
         out.extend(x.strip() for x in v.split(",") if x.strip())
     return out
+
+
+def read_file_list(source: str) -> list[str]:
+    """The paths listed in ``source`` (a file name, or ``-`` for standard input).
+
+    Entries are separated by NUL bytes (``git diff -z``, ``find -print0``); a list without any NUL
+    is read one path per line (``\\r\\n`` or ``\\n``). Empty entries are dropped; names are decoded as
+    the file system does (``os.fsdecode``), so any name git can list is kept. Raises
+    :class:`UsageError` when the file cannot be read.
+    """
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(source, "rb") as f:
+                data = f.read()
+    except OSError as exc:
+        raise UsageError(f"--files-from {source}: {exc.strerror or exc}") from None
+    if b"\0" in data:
+        entries = data.split(b"\0")
+    else:
+        entries = [e[:-1] if e.endswith(b"\r") else e for e in data.split(b"\n")]
+    return [os.fsdecode(e) for e in entries if e]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -158,7 +184,11 @@ def _lint(args, configs, select, ignore, extend) -> int:
     engine = Engine(ws, options, configs)
 
     explain_line = None
-    paths = [Path(p) for p in (args.paths or ["."])]
+    listed = read_file_list(args.files_from) if args.files_from is not None else None
+    if listed is None:
+        paths = [Path(p) for p in (args.paths or ["."])]
+    else:
+        paths = [Path(p) for p in args.paths] + [Path(p) for p in listed]
     if args.explain:
         target, _, line = args.explain.rpartition(":")
         if target and line.isdigit():
@@ -247,7 +277,7 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int) -> None:
     elif fmt == "concise":
         from linter.report.concise import render
 
-        stream.write(render(diagnostics))
+        stream.write(render(diagnostics, unsafe_fixes=args.unsafe_fixes, fixed=fixed))
     elif fmt == "sarif":
         from linter.report.sarif import render
 

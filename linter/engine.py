@@ -21,6 +21,7 @@ from linter.rules import BY_CODE, LAUNCH_RULES, expand_selector
 from linter.rules.base import Diagnostic, LaunchContext
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
 from linter.sglang import release as release_mod
+from linter.sglang.decision import parser_only_note
 from linter.sglang.models import resolve_model
 from linter.sglang.options import parse_args, settings_from_kwargs
 from linter.source import DecodeError, SourceFile, Span
@@ -124,8 +125,11 @@ class Engine:
         for ctx in result.contexts:
             if ctx.parsed.help:
                 continue  # --help: SGLang prints its usage and starts nothing
-            for rule_cls in LAUNCH_RULES:
-                diags.extend(rule_cls().check(ctx))
+            found_here = [d for rule_cls in LAUNCH_RULES for d in rule_cls().check(ctx)]
+            note = parser_only_note(ctx.table)
+            for d in found_here if note else ():
+                d.notes.append(note)
+            diags.extend(found_here)
         diags = self._select(diags, settings)
         if not self.options.no_ignores:
             # Before merging findings of different launches at one place: a suppression on one
@@ -180,7 +184,8 @@ class Engine:
         config = [GpuDecl(n, None, f"'target-gpus' in {settings.origin}") for n in settings.target_gpus]
         targets, origin = choose(cli, file_decls + launch.gpu_decls, config)
         return LaunchContext(launch=launch, table=table, parsed=parsed, model=model, targets=targets,
-                             target_origin=origin, cuda_build=rel.cuda_build, version_origin=rel.origin)
+                             target_origin=origin, cuda_build=rel.cuda_build, version_origin=rel.origin,
+                             version_written=rel.written)
 
     def selected_codes(self, settings: Settings) -> set[str]:
         select = self.options.select if self.options.select is not None else settings.select

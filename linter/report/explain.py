@@ -8,7 +8,7 @@ from pathlib import Path
 
 from linter.launch import UNKNOWN
 from linter.rules.deterministic import analyse
-from linter.sglang.decision import HYPOTHETICAL, Hardware, deterministic, evaluate
+from linter.sglang.decision import HYPOTHETICAL, Hardware, deterministic, evaluate, parser_only_note
 from linter.sglang.gates import effective, load_gates, startup_gates
 
 
@@ -51,6 +51,8 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             out.append(f"{launch.source.display}:{first}: {launch.program} ({launch.key or 'launch'})")
             cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
             out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")
+            if (parser_only := parser_only_note(ctx.table)) is not None:
+                out.append(f"             {parser_only}")
             m = ctx.model
             arch = m.architecture or "unknown"
             out.append(f"  model:     {m.path or 'unknown'} -> {arch}{' (DSA)' if m.dsa else ''}; {m.origin}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TextIO
+from typing import Sequence, TextIO
 
 from linter.rules.base import SAFE, Diagnostic
 
@@ -77,11 +77,13 @@ def use_color(stream: TextIO) -> bool:
 
 
 def render(diagnostics: list[Diagnostic], stream: TextIO = sys.stdout, unsafe_fixes: bool = False,
-           fixed: int = 0, show_summary: bool = True) -> None:
-    """Print diagnostics (and the summary) to ``stream``."""
+           fixed: int = 0, show_summary: bool = True, assumptions: Sequence[str] = ()) -> None:
+    """Print diagnostics (and the summary) to ``stream``; ``assumptions`` are lines printed just
+    before the summary (which SGLang release was assumed, ``linter.report.releases``)."""
     rows: list[list[Segment]] = []
     for d in diagnostics:
         rows.extend(_lines(d, unsafe_fixes))
+    rows.extend([(line, "")] for line in assumptions if show_summary)
     if show_summary:
         rows.append([(summary(diagnostics, unsafe_fixes, fixed), "bold")])
     if use_color(stream):

@@ -86,6 +86,7 @@ class LaunchContext:
     target_origin: str
     cuda_build: tuple[int, int] | None = None
     version_origin: str = ""
+    version_written: str | None = None  # the release named in/beside the file or config (None: none)
 
     @property
     def assumed_cuda(self) -> tuple[int, int]:

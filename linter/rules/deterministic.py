@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 
 from linter.gpus.targets import Target
 from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule, insertion_point
-from linter.sglang.decision import HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate, mla_backends
+from linter.sglang.decision import (
+    HYPOTHETICAL,
+    Hardware,
+    Outcome,
+    deterministic,
+    evaluate,
+    mla_backends,
+    startup_checks_documented,
+)
 from linter.sglang.options import Setting
 from linter.source import Edit
 
@@ -45,6 +53,8 @@ def analyse(ctx: LaunchContext) -> Analysis | None:
 
 
 def _analyse(ctx: LaunchContext) -> Analysis | None:
+    if not startup_checks_documented(ctx.table):
+        return None  # a release whose start-up checks are not documented: its parser only
     on, setting = deterministic(ctx.parsed)
     if on is not True or ctx.model.skip_checks:
         return None

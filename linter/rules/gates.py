@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from linter.gpus.targets import Target
 from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, insertion_point
 from linter.rules.deterministic import analyse
+from linter.sglang.decision import startup_checks_documented
 from linter.sglang.gates import GateFailure, effective, load_gates, startup_gates, uses_mla
 from linter.source import Edit
 
@@ -31,7 +32,7 @@ def gate_failures(ctx: LaunchContext) -> list[_Hit]:
     hits: list[_Hit] = []
     det = analyse(ctx)
     startup_by_target = {id(t): o for t, o in det.known} if det is not None else {}
-    if ctx.model.skip_checks:
+    if ctx.model.skip_checks or not startup_checks_documented(ctx.table):
         ctx._gate_hits = hits  # type: ignore[attr-defined]
         return hits
     for target in ctx.known_targets:

@@ -3,7 +3,9 @@
 
 What
 ----
-For every SGLang release given on the command line this script writes
+For every SGLang release given on the command line (default: every release the
+data folder covers; ``--since 0.4.0``: every final release on PyPI from 0.4.0,
+``.postN`` included) this script writes
 ``linter/sglang/data/options-<VERSION>.json``: the argparse options that
 ``sglang serve`` / ``python -m sglang.launch_server`` accept (one element per
 ``argparse.Action``, in the parser's own order, ``-h/--help`` excluded), every
@@ -14,18 +16,24 @@ With ``--record-parser-fixture VERSION`` it also writes
 a fixed sample of command lines (abbreviations, aliases, ambiguous prefixes,
 choice errors, store_true misuse, ...).
 
+A release whose parser cannot be dumped gets no table: it is recorded in
+``linter/sglang/data/unavailable.json`` with its wheel, sha256 and the reason
+(the worker's exception and the line of the wheel that raised it). The linter
+then uses the nearest older table and says so. Nothing is ever guessed.
+
 Provenance
 ----------
 1. ``pip download sglang==VERSION --no-deps`` fetches the published wheel from
    PyPI. The platform tag is pinned (``cp311`` / ``manylinux_2_34_x86_64``,
-   the only kind of wheel SGLang 0.5.16+ publishes for CPython 3.11), so every
-   machine gets the same file. The wheel's file name and sha256 go into
+   the only kind of wheel SGLang 0.5.11+ publishes for CPython 3.11; older
+   releases publish one ``py3-none-any`` wheel), so every machine gets the
+   same file. The wheel's file name and sha256 go into
    ``source``. ``--wheel-dir`` lets you point at wheels you already have; the
    hash is then computed from those files.
 2. The wheel is unpacked into a temporary directory. Nothing is installed.
 
-Method ``argparse-dump`` (used for every version from 0.5.16 to 0.5.23)
-------------------------------------------------------------------------
+Method ``argparse-dump`` (used for every committed table, 0.4.0 to 0.5.23)
+--------------------------------------------------------------------------
 SGLang's own declaration code builds the parser, exactly as
 ``prepare_server_args`` does::
 
@@ -87,27 +95,38 @@ Determinism
 Keys are written in a fixed order, options in argparse action order, set-valued
 choices sorted (``--sampling-backend`` is declared with a ``set`` of choices,
 whose order in a real process depends on the hash seed), and the output is
-``json.dumps(..., indent=1)`` plus a newline, so re-running the generator
-reproduces the committed files byte for byte (``--check`` verifies that
-without writing).
+``dumps_table`` (one compact line per option, without help text and without
+keys at their default, see ``OPTION_DEFAULTS``: 91 tables take ~3.1 MB instead
+of ~20 MB), so re-running the generator reproduces the committed files byte
+for byte (``--check`` verifies that without writing, unavailable.json included).
 
 Usage
 -----
 ::
 
-    # what produced the committed files (all DEFAULT_VERSIONS + two fixtures):
-    python3 scripts/generate_sglang_options.py \\
+    # what produced the committed files (every release from 0.4.0 + two fixtures):
+    python3 scripts/generate_sglang_options.py --since 0.4.0 --wheel-dir /tmp/sglang-wheels \\
         --record-parser-fixture 0.5.18 --record-parser-fixture 0.5.23
-    python3 scripts/generate_sglang_options.py 0.5.18 0.5.23    # some versions
-    # reproduce and compare byte for byte, writing nothing (exit 1 on a difference):
-    python3 scripts/generate_sglang_options.py --check \\
+    python3 scripts/generate_sglang_options.py 0.5.18 0.4.5.post2    # some versions
+    # reproduce the data folder byte for byte, writing nothing (exit 1 on a difference):
+    python3 scripts/generate_sglang_options.py --check --wheel-dir /tmp/sglang-wheels \\
         --record-parser-fixture 0.5.18 --record-parser-fixture 0.5.23
 
-Takes about 45 s for all eight versions on two cores (downloading ~220 MB of
-wheels and unpacking them dominates; each worker run is 1-4 s), plus ~10 s
-the first time to create the worker venv.
+One release at a time (the worker runs are 1-6 s each). For the 92 releases
+0.4.0-0.5.23 with the wheels already in ``--wheel-dir`` (0.44 GB; downloading
+them took ~15 min), ``--check`` took 6 min of wall time on a shared two-core
+machine (47 s user CPU; unpacking the wheels dominates), plus ~10 s the first
+time to create the worker venv.
 
 Needs CPython 3.11 (the wheels' native extension modules are cp311) and PyPI.
+
+Old layouts (0.4.0-0.5.9): ``ServerArgs.add_cli_args`` is a run of plain
+``parser.add_argument`` calls and the runtime dependencies sit in the ``srt``
+extra (``pip install "sglang[all]"``), so the stubs cover the base and ``srt``
+dependencies (following ``sglang[...]`` self-references) and what vLLM and
+xgrammar pulled in (``_DIST_TO_MODULES``). Two import-time quirks need fixed
+stub values: 0.5.2-0.5.7 look up ``torch.ops.<library name>`` and 0.5.11-0.5.13
+patch ``PretrainedConfig.from_dict.__func__``.
 """
 
 from __future__ import annotations

@@ -222,7 +222,8 @@ def test_options_across_releases():
     assert have("--enable-ep-moe")[0] == "0.4.0.post1" and have("--enable-ep-moe")[-1] == "0.5.4"
     assert have("--disable-mla")[0] == "0.4.0" and have("--disable-mla")[-1] == "0.4.5.post1"
     assert have("--enable-deterministic-inference")[0] == "0.5.3"
-    assert "0.5.9" in have("--enable-piecewise-cuda-graph") and VERSIONS[-1] not in have("--enable-piecewise-cuda-graph")
+    piecewise = have("--enable-piecewise-cuda-graph")
+    assert "0.5.9" in piecewise and VERSIONS[-1] not in piecewise
     assert "--attn-dp-size" in [s for o in table(VERSIONS[-1])["options"] for s in o["option_strings"]]
     assert "0.5.9" not in have("--attn-dp-size")
     assert option("0.4.0", "attention_backend")["choices"] == ["flashinfer", "triton", "torch_native"]

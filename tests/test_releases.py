@@ -102,7 +102,8 @@ def test_start_up_checks_apply_from_the_documented_release(tmp_path, capsys):
                           "b/compose.yaml": compose("v0.5.15.post1", DEEPSEEK_FA4)})
     _, diags = lint_json(tmp_path, capsys)
     # fa4 is not in 0.5.15.post1's deterministic list (error A); 0.5.13.post1 is checked by its parser only
-    assert load_table("0.5.15.post1").list("deterministic_attention_backends") == ["flashinfer", "fa3", "triton", "ascend"]
+    det = load_table("0.5.15.post1").list("deterministic_attention_backends")
+    assert det == ["flashinfer", "fa3", "triton", "ascend"]
     assert [(d["path"], d["code"]) for d in diags] == [("b/compose.yaml", "SGL103")]
     code, out, _ = run(tmp_path / "a", capsys)
     assert code == 0
@@ -155,7 +156,8 @@ def test_release_older_than_every_table_uses_the_oldest():
     assert table.version == "0.4.0" and "the oldest known release" in note
     rel = detect(cli_version=None, config_version=None, config_origin="", image="lmsysorg/sglang:v0.5.1.post1-cu126",
                  file_text="", folder=None)
-    assert (rel.table.version, rel.written, rel.assumed, rel.cuda_build) == ("0.5.1.post1", "0.5.1.post1", False, (12, 6))
+    assert (rel.table.version, rel.written, rel.assumed, rel.cuda_build) == (
+        "0.5.1.post1", "0.5.1.post1", False, (12, 6))
 
 
 @pytest.mark.parametrize("value, ok", [

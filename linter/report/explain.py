@@ -56,8 +56,11 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             out.append(f"  model:     {m.path or 'unknown'} -> {arch}{' (DSA)' if m.dsa else ''}; {m.origin}"
                        + (f" ({m.evidence})" if m.evidence else ""))
             mla = ctx.model.architecture in ctx.table.list("absorbed_mla_architectures")
-            out.append(f"             absorbed MLA (in SGLang {ctx.table.version}'s list): "
-                       f"{'yes' if mla else 'no' if m.architecture else 'unknown'}")
+            if ctx.table.lists.get("absorbed_mla_architectures") is None:
+                pass  # older releases have no such list (the table's lists_source says where it was looked for)
+            else:
+                out.append(f"             absorbed MLA (in SGLang {ctx.table.version}'s list): "
+                           f"{'yes' if mla else 'no' if m.architecture else 'unknown'}")
             if ctx.targets:
                 for t in ctx.targets:
                     cc = f"compute capability {t.gpu.cc[0]}.{t.gpu.cc[1]}" if t.gpu and t.gpu.cc else \
@@ -79,7 +82,9 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             if ctx.parsed.unknown_words:
                 words = ", ".join(t.raw.replace("\ue000", "?") or "?" for t in ctx.parsed.unknown_words[:3])
                 out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
-            if on is UNKNOWN:
+            if parser_only_note(ctx.table) is not None:
+                pass  # the release's start-up checks are not documented: said under "release"
+            elif on is UNKNOWN:
                 out.append("  verdict:   unknown: the start-up checks depend on whether deterministic inference is on")
             elif not ctx.model.skip_checks:
                 for v in ctx.verdicts:

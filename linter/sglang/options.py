@@ -168,7 +168,8 @@ def load_table(version: str) -> OptionTable:
     options = [
         Option(
             # keys at their default are left out of the file (scripts/generate_sglang_options.py OPTION_DEFAULTS)
-            dest=o["dest"], option_strings=tuple(o["option_strings"]), action=o.get("action", "store"), type=o.get("type"),
+            dest=o["dest"], option_strings=tuple(o["option_strings"]), action=o.get("action", "store"),
+            type=o.get("type"),
             choices=tuple(o["choices"]) if o.get("choices") else None, default=o.get("default"),
             nargs=o.get("nargs"), required=bool(o.get("required")), deprecated=bool(o.get("deprecated")),
         )

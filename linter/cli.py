@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output-file", "-o", type=Path, default=None, help="write the report to this file")
     p.add_argument("--target-gpu", action="append", default=[], metavar="NAME",
                    help="the GPU the launches run on (repeatable); replaces what files and configuration declare")
-    p.add_argument("--sglang-version", metavar="X.Y.Z", default=None,
+    p.add_argument("--sglang-version", metavar="X.Y.Z[.postN]", default=None,
                    help="the SGLang release to check against (default: what the file pins, else the newest)")
     p.add_argument("--config", type=Path, default=None, metavar="FILE",
                    help="use this pyproject.toml or .lint-configs.toml for every file")
@@ -157,12 +157,12 @@ def _run(args: argparse.Namespace) -> int:
                 raise UsageError(f"--target-gpu {name!r}: {why_unknown(name)}")
         args.target_gpu = names
     if args.sglang_version:
-        from linter.sglang.options import available_versions
+        from linter.sglang.options import known_release
 
-        if args.sglang_version.lstrip("v") not in available_versions():
-            raise UsageError(f"--sglang-version {args.sglang_version!r}: no option table for it; known releases: "
-                             f"{', '.join(available_versions())}")
-        args.sglang_version = args.sglang_version.lstrip("v")
+        try:
+            args.sglang_version = known_release(args.sglang_version)
+        except ValueError as exc:
+            raise UsageError(f"--sglang-version: {exc}") from None
     try:
         configs = ConfigResolver(args.config)
     except ConfigError as exc:
@@ -260,7 +260,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
     except OSError as exc:
         raise UsageError(f"--output-file {args.output_file}: {exc.strerror or exc}") from None
     try:
-        _emit(fmt, diagnostics, stream, args, fixed)
+        _emit(fmt, diagnostics, stream, args, fixed, [c for r in results.values() for c in r.contexts])
     finally:
         if args.output_file:
             stream.close()
@@ -269,7 +269,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
     return 1
 
 
-def _emit(fmt: str, diagnostics, stream, args, fixed: int) -> None:
+def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=()) -> None:
     if fmt == "json":
         from linter.report.json import render
 
@@ -291,6 +291,7 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int) -> None:
 
         stream.write(render(diagnostics))
     else:
+        from linter.report.releases import release_lines
         from linter.report.text import render
 
-        render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed)
+        render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed, assumptions=release_lines(contexts))

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from linter.cli import main
+from linter.sglang.options import known_versions_text
 from tests.helpers import chdir, lint_json, run, write_tree
 
 BAD = ("# lint-configs: target-gpu=H100\nservices:\n  sglang:\n    command: python3 -m sglang.launch_server "
@@ -55,8 +56,12 @@ def test_exit_codes(tmp_path, capsys):
     assert code == 2 and "family" in err
     code, _, err = run(tmp_path, capsys, "--select", "SGL999", ".")
     assert code == 2 and "SGL999" in err
-    code, _, err = run(tmp_path, capsys, "--sglang-version", "0.4.0", ".")
-    assert code == 2 and "0.5.23" in err
+    code, _, err = run(tmp_path, capsys, "--sglang-version", "0.3.6", ".")
+    assert code == 2 and "'0.3.6'" in err and f"known: {known_versions_text()}" in err
+    assert known_versions_text().startswith("0.4.0 … ")
+    code, _, err = run(tmp_path, capsys, "--sglang-version", "0.5.9rc1", ".")
+    assert code == 2 and "not a release" in err
+    assert run(tmp_path / "bad", capsys, "--sglang-version", "v0.5.15.post1", ".")[0] == 1
     code, _, err = run(tmp_path, capsys, "no/such/dir")
     assert code == 2 and "no such file" in err
     assert run(tmp_path, capsys, "--no-such-option")[0] == 2

@@ -49,7 +49,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from typing import TextIO
+from typing import Sequence, TextIO
 
 from linter.report.links import rule_url
 from linter.report.snippet import fix_rows, snippet_rows, wrap
@@ -200,13 +200,16 @@ def output_width(stream: TextIO) -> int:
 
 
 def render(diagnostics: list[Diagnostic], stream: TextIO = sys.stdout, unsafe_fixes: bool = False,
-           fixed: int = 0, show_summary: bool = True, width: int | None = None) -> None:
+           fixed: int = 0, show_summary: bool = True, width: int | None = None,
+           assumptions: Sequence[str] = ()) -> None:
     """Print diagnostics (and the summary) to ``stream``, every line at most ``width`` cells (default:
-    :func:`output_width`)."""
+    :func:`output_width`); ``assumptions`` are lines printed just before the summary (which SGLang
+    release was assumed, ``linter.report.releases``)."""
     width = max(MIN_WIDTH, width or output_width(stream))
     rows: list[Row] = []
     for d in diagnostics:
         rows.extend(_lines(d, unsafe_fixes, width))
+    rows.extend([(line, "")] for line in assumptions if show_summary)
     if show_summary:
         rows.extend([(line, "bold")] for line in wrap(summary(diagnostics, unsafe_fixes, fixed), width))
     if use_color(stream):

@@ -106,8 +106,6 @@ class Engine:
                                                  Span(source, 0, 0)))
         result.related = list(extraction.related)
         found = directives.scan(source, extraction.comments)
-        # Values can be written in another file (a compose .env): its suppressions apply to them.
-        related_suppressions = [s for rel in extraction.related for s in directives.scan(rel).suppressions]
         diags: list[Diagnostic] = []
         for problem in extraction.problems:
             diags.append(self._meta(UnparseableFile, problem.message, problem.span))
@@ -117,6 +115,10 @@ class Engine:
         for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
             diags.extend(self._unknown_gpu(decl))
         result.contexts = _identify([self._context(launch, settings, file_decls) for launch in extraction.launches])
+        for ctx in result.contexts:  # a --config YAML is read for its launch: a related file
+            result.related += [f for f in ctx.parsed.config_sources if all(f.path != r.path for r in result.related)]
+        # Values can be written in another file (a compose .env, a --config YAML): its suppressions apply to them.
+        related_suppressions = [s for rel in result.related for s in directives.scan(rel).suppressions]
         for ctx in result.contexts:
             if ctx.parsed.help:
                 continue  # --help: SGLang prints its usage and starts nothing
@@ -151,7 +153,7 @@ class Engine:
     def _context(self, launch: Launch, settings: Settings, file_decls: list[GpuDecl]) -> LaunchContext:
         return resolve(launch, settings=settings, file_decls=file_decls, cli_targets=self.options.target_gpus,
                        cli_version=self.options.sglang_version, read_text=self._read_text,
-                       read_json=self.ws.read_json, cwd=self.ws.cwd)
+                       read_json=self.ws.read_json, cwd=self.ws.cwd, read_source=self.ws.try_read)
 
     def _read_text(self, path: Path) -> str | None:
         f = self.ws.try_read(path)

@@ -9,7 +9,9 @@ was declared (:mod:`linter.gpus.targets`), and SGLang's outcome on every target
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from linter.config import Settings
 from linter.gpus.targets import Target, choose
@@ -69,11 +71,13 @@ class LaunchContext:
 
 
 def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cli_targets: list[str],
-            cli_version: str | None, read_text, read_json, cwd, identity: str = "") -> LaunchContext:
+            cli_version: str | None, read_text, read_json, cwd, identity: str = "",
+            read_source=None) -> LaunchContext:
     """Resolve one launch. ``settings`` is the configuration for its file; ``file_decls`` the file's own
     target declarations (directives, ``#SBATCH`` …); ``cli_targets``/``cli_version`` come from the
     command line; ``read_text(path)``/``read_json(path)`` read files beside it (None when missing);
-    ``cwd`` is the working directory (a relative model path is looked up there too)."""
+    ``cwd`` is the working directory (a relative model path is looked up there too); ``read_source(path)``
+    reads a ``--config`` file (a :class:`~linter.source.SourceFile`, None when missing)."""
     source = launch.source
     image = launch.image.text if launch.image is not None and launch.image.known else None
     rel = release_mod.detect(
@@ -87,7 +91,7 @@ def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cl
     elif hydra is not None:
         parsed = settings_from_kwargs(table, hydra_kwargs(hydra, launch.args))
     else:
-        parsed = parse_args(table, launch.args, launch.program)
+        parsed = parse_args(table, launch.args, launch.program, open_config=_config_opener(launch, read_source, cwd))
     model = _model(launch, parsed, settings, read_json, cwd)
     cli = [GpuDecl(n, None, "given with --target-gpu") for n in cli_targets]
     config = [GpuDecl(n, None, f"'target-gpus' in {settings.origin}") for n in settings.target_gpus]
@@ -99,6 +103,36 @@ def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cl
                          version_written=rel.written,
                          identity=identity or launch.key, startup=startup,
                          verdicts=verdicts(parsed, table, model, targets, cuda, startup))
+
+
+def _config_opener(launch: Launch, read_source, cwd):
+    """``open_config(path)`` for a launch's ``--config FILE``: SGLang opens the path from its working
+    folder, which a file rarely states, so a relative path is looked up from the linted file's folder,
+    then the repository root (the nearest folder above with ``.git``), then the working directory."""
+    if read_source is None:
+        return None
+    folder = launch.source.path.parent
+
+    def open_config(path: str):
+        p = Path(path)
+        if p.is_absolute():
+            bases = [Path("/")]
+        else:
+            bases = [folder] + [b for b in (_repo_root(folder), Path(cwd) if cwd else None) if b is not None]
+        for base in bases:
+            found = read_source(Path(os.path.normpath(base / p)))
+            if found is not None:
+                return found
+        return None
+
+    return open_config
+
+
+def _repo_root(folder: Path) -> Path | None:
+    for d in (folder, *folder.parents):
+        if (d / ".git").exists():
+            return d
+    return None
 
 
 def _model(launch: Launch, parsed: ParsedArgs, settings: Settings, read_json, cwd) -> ModelInfo:

@@ -14,6 +14,7 @@ from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
 from linter.rules.options import (
     AmbiguousOption,
     ConfigEqualsIgnored,
+    ConfigFileRejected,
     InvalidChoice,
     MissingValue,
     RepeatedOption,
@@ -34,6 +35,7 @@ LAUNCH_RULES: list[type[Rule]] = [
     UnexpectedValue,
     MissingValue,
     ConfigEqualsIgnored,
+    ConfigFileRejected,
     RepeatedOption,
 ]
 ALL_RULES: list[type[Rule]] = sorted(META_RULES + LAUNCH_RULES, key=lambda r: r.code)

@@ -93,7 +93,12 @@ class UnknownOption(Rule):
             suggestion, certain = _suggest(ctx, spelled)
             fix = None
             span = p.token.span_of(0, len(spelled))
-            if certain and span is not None:
+            if certain and span is None and p.token.text.origins[:2] == (None, None):
+                # a --config YAML key: "--" is the merger's, the key is written in the file
+                key_span = p.token.span_of(2, len(spelled))
+                if key_span is not None:
+                    fix = Fix(SAFE, f"Write {suggestion[2:]}", [Edit(key_span, suggestion[2:])])
+            elif certain and span is not None:
                 fix = Fix(SAFE, f"Write {suggestion}", [Edit(span, suggestion)])
             hint = f"; did you mean {suggestion}?" if suggestion else ""
             why = " (SGLang has no underscore spellings)" if "_" in spelled and certain else ""
@@ -216,7 +221,7 @@ class UnexpectedValue(Rule):
                                   key=f"value:{p.option.dest}")
         previous = {id(s.flag): s for s in ctx.parsed.settings if s.flag is not None}
         for p in _problems(ctx, "unrecognized-argument"):
-            words = [t for t in ctx.launch.args]
+            words = ctx.parsed.words or list(ctx.launch.args)
             idx = next((i for i, t in enumerate(words) if t is p.token), -1)
             before = words[idx - 1] if idx > 0 else None
             setting = previous.get(id(before)) if before is not None else None
@@ -352,9 +357,48 @@ class RepeatedOption(Rule):
             for s in settings[:-1]:
                 if repr(s.value) == repr(last.value):
                     continue
+                if id(s.flag) in ctx.parsed.from_config and id(last.flag) not in ctx.parsed.from_config:
+                    continue  # the command line overriding the --config file is SGLang's documented precedence
                 yield self.diagnostic(f"{s.spelled} {_show(s.value)} is overridden by {last.spelled} {_show(last.value)} "
                                       f"later in the command (the last one wins)", s.option_location(), ctx,
                                       key=f"repeat:{dest}")
+
+
+class ConfigFileRejected(Rule):
+    """A ``--config`` file SGLang's config merger refuses.
+
+    ## What it does
+    Reports what ``ConfigArgumentMerger`` raises before any option is parsed: two ``--config``
+    tokens, ``--config`` with no file after it, a file that does not end in ``.yaml``/``.yml``, a file
+    that is not valid YAML or not a mapping, and a key whose option SGLang's merger does not support
+    (a flag with a custom argparse action, such as ``--no-…`` boolean pairs or deprecated flags). The
+    keys it accepts are those of the launch's release: 0.5.23 changed which (see
+    ``linter/sglang/config_file.py``). A finding in the YAML is located at its key.
+
+    ## Why it fails
+    ``ValueError: Multiple config files specified! Only one allowed.``, ``Config file must be YAML
+    format, got: .json``, ``Config file must contain a dictionary at root level``, ``Unsupported config
+    option 'disable_cuda_graph' with action 'DeprecatedStoreTrueAction'`` — the server does not start.
+
+    ## Fix safety
+    No fix.
+
+    ## References
+    - sglang-semantics.md §7.2; 0.5.23 ``sglang/srt/utils/server_args_config_parser.py``
+    """
+
+    code = "SGL208"
+    name = "config-file-rejected"
+    summary = "a --config file (or a key in it) that SGLang's config merger refuses"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --config serve.yaml")]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --config a.yaml --config b.yaml"),
+               Example("--model-path Qwen/Qwen3-8B --config serve.json")]
+
+    def check(self, ctx: LaunchContext):
+        for p in _problems(ctx, "config-file"):
+            where = p.span if p.span is not None else p.token.location()
+            yield self.diagnostic(f"SGLang {ctx.table.version} refuses the --config file: {p.message}", where, ctx,
+                                  key=f"config:{p.message}")
 
 
 def _show(value) -> str:

@@ -49,6 +49,8 @@ class Option:
 
     @property
     def takes_value(self) -> bool:
+        if self.nargs == 0:  # a custom action that takes no value (BooleanOptionalAction, deprecated flags)
+            return False
         return self.action not in ("store_true", "store_false", "store_const", "count", "help", "version")
 
     @property
@@ -252,6 +254,8 @@ class ArgProblem:
     range: tuple[int, int] | None = None
     detail: str = ""
     """A finding's whole message when the general wording does not fit (a framework's dialect)."""
+    span: object = None
+    """Where to report a ``config-file`` problem (a key in the ``--config`` YAML), when not at ``token``."""
 
 
 @dataclass
@@ -265,6 +269,12 @@ class ParsedArgs:
     """Splat tokens (``$EXTRA_ARGS``) and ``--config FILE`` values that may add any options at all."""
     help: bool = False
     """``-h``/``--help`` (or a prefix of it) is given: argparse prints the help and exits."""
+    words: list[Token] = field(default_factory=list)
+    """The tokens argparse reads, after the ``--config`` file's options were merged in front."""
+    config_sources: list = field(default_factory=list)
+    """The ``--config`` YAML files read (:class:`~linter.source.SourceFile`)."""
+    from_config: set[int] = field(default_factory=set)
+    """``id()`` of the tokens that came from the ``--config`` file."""
 
     def all(self, dest: str) -> list[Setting]:
         return [s for s in self.settings if s.dest == dest]
@@ -303,8 +313,11 @@ def _match(table: OptionTable, word: str) -> tuple[Option | None, str, str | Non
     return None, name, explicit if eq else None, ()
 
 
-def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -> ParsedArgs:
-    """Read ``tokens`` (the words after the entry point) as SGLang's parser would."""
+def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", open_config=None) -> ParsedArgs:
+    """Read ``tokens`` (the words after the entry point) as SGLang's parser would.
+
+    ``open_config(path) -> SourceFile | None`` finds a ``--config`` file (:mod:`linter.sglang.config_file`
+    merges it as the release does); without it, or when it returns None, the file's options are unknown."""
     from linter.sglang.dialects import by_program, translate
     from linter.sglang.entrypoints import FOREIGN_OPTION_PREFIXES, LENIENT_UNKNOWN_OPTIONS, SERVE
 
@@ -343,6 +356,16 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             words = words[1:]
             parsed.settings.append(Setting("model_path", synthetic_model.value, "MODEL", -1,
                                            value_token=synthetic_model, value_range=(0, len(synthetic_model.raw))))
+    from linter.sglang.config_file import merge
+
+    merged = merge(table, words, open_config)
+    words = merged.words
+    parsed.words = list(words)
+    parsed.config_sources = merged.sources
+    parsed.from_config = merged.from_config
+    parsed.unknown_words.extend(merged.unknown)
+    for cp in merged.problems:
+        parsed.problems.append(ArgProblem("config-file", cp.token, cp.message, span=cp.where))
     for tok in words:
         v = tok.value
         if v is not None and (v == "-h" or (len(v) > 3 and "--help".startswith(v.partition("=")[0]))):
@@ -407,7 +430,10 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
                                                   f"explicit argument {explicit!r}", option=option,
                                                   range=(len(spelled), len(tok.raw))))
             else:
-                parsed.settings.append(Setting(option.dest, option.action != "store_false", spelled, i, flag=tok))
+                # argparse.BooleanOptionalAction stores False for its --no- spelling
+                off = option.action == "store_false" or (option.action.endswith("BooleanOptionalAction")
+                                                         and word.startswith("--no-"))
+                parsed.settings.append(Setting(option.dest, not off, spelled, i, flag=tok))
             i += 1
             continue
         # An option with a value.
@@ -457,9 +483,8 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
                                            value_range=(0, len(values[0].raw)) if values else None))
         i = j
     for s in parsed.all("config"):
-        if s.spelled == "--config" and s.value_token is not s.flag:
-            # SGLang merges the YAML file's options in front of the command line (0.5.18
-            # server_args.py:9785, server_args_config_parser.py:83): they are not known here.
+        if s.spelled == "--config" and s.value_token is not s.flag and merged.problems:
+            # A --config the merger refused (two of them): SGLang stops; its options are not known.
             parsed.unknown_words.append(s.value_token or s.flag)
     if not parsed.unknown_words:
         for opt in table.options:

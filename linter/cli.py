@@ -241,7 +241,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
         for d, reason in report.refused:
             d.notes.append(f"the fix was not applied: {reason}")
 
-    diagnostics = sorted((d for r in results.values() for d in r.diagnostics), key=lambda d: d.sort_key())
+    diagnostics = _unique(sorted((d for r in results.values() for d in r.diagnostics), key=lambda d: d.sort_key()))
     if args.write_baseline or args.baseline:
         from linter import baseline
 
@@ -267,6 +267,19 @@ def _lint(args, configs, select, ignore, extend) -> int:
     if not diagnostics or args.exit_zero:
         return 0
     return 1
+
+
+def _unique(diagnostics: list) -> list:
+    """One finding per code, place and message: a compose base and its override (or two files that
+    include one) are each linted as the same stack, and report its findings alike."""
+    seen: set = set()
+    out = []
+    for d in diagnostics:
+        key = (d.code, d.span.key(), d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
 
 
 def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=()) -> None:

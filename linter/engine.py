@@ -251,18 +251,32 @@ def readers_beside(engine: Engine, results) -> list[FileResult]:
     readers: list[FileResult] = []
     seen: set[Path] = set()
     for path in sorted(shared):
-        try:
-            siblings = sorted(path.parent.iterdir())
-        except OSError:
-            continue
-        for cand in siblings:
+        for cand in _beside(path):
             if cand in linted or cand in seen or not claims_name(cand) or not cand.is_file():
                 continue
             seen.add(cand)
             res = engine.lint(cand)
-            if any(rel.path == path for rel in res.related):
+            # the shared file itself (a compose base linted as its own stack) reads its values too
+            if cand == path or any(rel.path == path for rel in res.related):
                 readers.append(res)
     return readers
+
+
+def _beside(path: Path, levels: int = 2) -> list[Path]:
+    """The files in ``path``'s folder and in up to ``levels`` folders above it, not above the
+    repository root (a ``--config`` YAML in ``configs/`` or a compose base in ``common/`` is read
+    by launch files one folder up)."""
+    out: list[Path] = []
+    folder = path.parent
+    for _ in range(levels + 1):
+        try:
+            out += sorted(p for p in folder.iterdir() if p.is_file())
+        except OSError:
+            break
+        if (folder / ".git").exists() or folder.parent == folder:
+            break
+        folder = folder.parent
+    return out
 
 
 def reconcile_with_readers(engine: Engine, results) -> None:

@@ -132,6 +132,7 @@ def test_overrides(tmp_path, capsys):
         "docker-compose.yml": COMPOSE,
         "clusters/b200/docker-compose.yml": COMPOSE,
         "clusters/h100/docker-compose.override.yml": COMPOSE,
+        "clusters/h100/docker-compose.yml": "services: {}\n",  # the override's base (an override is never run alone)
         "clusters/a100/docker-compose.yml": COMPOSE,
         "clusters/private/docker-compose.yml": LAUNCH.format(model="/models/house-dsv3"),
         "clusters/public/docker-compose.yml": LAUNCH.format(model="/models/house-dsv3"),

@@ -22,6 +22,7 @@ where the source holds that very character.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -291,44 +292,51 @@ def _tokens(node, source: SourceFile, env: dict[str, MStr]) -> list[Token] | Non
     return None
 
 
-def _container_env(service, source: SourceFile, env: dict[str, MStr], ws: Workspace,
-                   related: list[SourceFile]) -> dict[str, MStr]:
-    """The variables a service's container starts with, as far as the files say: ``env_file``
-    entries (read like ``.env``), then ``environment`` (a mapping or ``KEY=VALUE`` list), which wins.
+def _container_env(svc, ws: Workspace, related: list[SourceFile]) -> dict[str, MStr]:
+    """The variables a service's container starts with, as far as the files say: every layer's
+    ``env_file`` entries (read like ``.env``, relative to that layer's file), then every layer's
+    ``environment`` (a mapping or ``KEY=VALUE`` list), which wins; later layers win over earlier ones.
     A key given without a value takes the deploying shell's value: unknown, so left out."""
     from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
     out: dict[str, MStr] = {}
-    _, files = _get(service, "env_file")
-    items = files.value if isinstance(files, SequenceNode) else ([files] if files is not None else [])
-    for item in items:
-        node = item
-        if isinstance(item, MappingNode):
-            _, node = _get(item, "path")
-        if isinstance(node, ScalarNode) and isinstance(node.value, str):
-            f = ws.try_read(Path(source.path).parent / node.value)
-            if f is not None:
-                out.update(parse_dotenv(f))
-                related.append(f)
-    _, environment = _get(service, "environment")
-    if isinstance(environment, MappingNode):
-        for k, v in _mapping_items(environment):
-            if isinstance(v, ScalarNode) and v.tag != "tag:yaml.org,2002:null":
-                out[str(k.value)] = interpolate(scalar_mstr(v, source), env)
-    elif isinstance(environment, SequenceNode):
-        for v in environment.value:
-            if isinstance(v, ScalarNode) and "=" in str(v.value):
-                m = interpolate(scalar_mstr(v, source), env)
-                k = m.text.index("=")
-                out[m.text[:k]] = m[k + 1:]
+    for layer in svc.layers:
+        _, files = _get(layer.node, "env_file")
+        items = files.value if isinstance(files, SequenceNode) else ([files] if files is not None else [])
+        for item in items:
+            node = item
+            if isinstance(item, MappingNode):
+                _, node = _get(item, "path")
+            if isinstance(node, ScalarNode) and isinstance(node.value, str):
+                f = ws.try_read(layer.folder / node.value)
+                if f is not None:
+                    out.update(parse_dotenv(f))
+                    related.append(f)
+    for layer in svc.layers:
+        source, env = layer.source, layer.env
+        _, environment = _get(layer.node, "environment")
+        if isinstance(environment, MappingNode):
+            for k, v in _mapping_items(environment):
+                if isinstance(v, ScalarNode) and v.tag != "tag:yaml.org,2002:null":
+                    out[str(k.value)] = interpolate(scalar_mstr(v, source), env)
+        elif isinstance(environment, SequenceNode):
+            for v in environment.value:
+                if isinstance(v, ScalarNode) and "=" in str(v.value):
+                    m = interpolate(scalar_mstr(v, source), env)
+                    k = m.text.index("=")
+                    out[m.text[:k]] = m[k + 1:]
     return out
 
 
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
-    """The launches of a compose file. YAML errors are reported at the parser's problem position."""
+    """The launches of a compose file, each service as the compose stack it belongs to runs it
+    (:mod:`linter.extract.compose_stack`). YAML errors are reported at the parser's problem position."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.nodes import MappingNode
+
+    from linter import directives
+    from linter.extract.compose_stack import build
 
     result = Extraction()
     try:
@@ -345,16 +353,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     result.comments = _comments(source, root)
     if not isinstance(root, MappingNode):
         return result
-    _, services = _get(root, "services")
-    if not isinstance(services, MappingNode):
-        return result
-    env: dict[str, MStr] = {}
     env_path = Path(source.path).parent / ".env"
-    dotenv = ws.try_read(env_path)
-    if dotenv is not None:
-        env = parse_dotenv(dotenv)
-        result.related.append(dotenv)
-    elif env_path.is_file():
+    if ws.try_read(env_path) is None and env_path.is_file():
         try:
             ws.read(env_path)
             why = "cannot be read"
@@ -362,54 +362,72 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             why = str(exc)
         result.problems.append(Problem(f"the .env beside this file is not read ({why}); the variables it sets "
                                        "are unknown", Span(source, 0, 0)))
+    stacks = build(source, root, ws, result.problems)
+    for stack in stacks:
+        for f in stack.related:
+            if all(f.path != r.path for r in result.related):
+                result.related.append(f)
+        _stack_launches(stack, source, ws, result, directives, several=len(stacks) > 1)
+    return result
+
+
+def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction, directives, several: bool) -> None:
     # Services that share one command through an alias or merge key are one launch, named by all.
     sharing: dict[tuple[int, int], list[str]] = {}
-    for name_node, service in _mapping_items(services):
-        if isinstance(service, MappingNode):
-            _, ep = _get(service, "entrypoint")
-            _, cmd = _get(service, "command")
-            if ep is not None or cmd is not None:
-                sharing.setdefault((id(ep), id(cmd)), []).append(str(name_node.value))
+    for name, svc in stack.services.items():
+        _, ep, _ = svc.get("entrypoint")
+        _, cmd, _ = svc.get("command")
+        if ep is not None or cmd is not None:
+            sharing.setdefault((id(ep), id(cmd)), []).append(name)
     done: set[tuple[int, int]] = set()
-    for name_node, service in _mapping_items(services):
-        if not isinstance(service, MappingNode):
-            continue
-        ep_key, ep = _get(service, "entrypoint")
-        cmd_key, cmd = _get(service, "command")
+    for name, svc in stack.services.items():
+        ep_key, ep, ep_layer = svc.get("entrypoint")
+        cmd_key, cmd, cmd_layer = svc.get("command")
         if ep is None and cmd is None:
             continue
         identity = (id(ep), id(cmd))
         if identity in done:
             continue
         done.add(identity)
-        name = ",".join(sharing[identity])
+        names = ",".join(sharing[identity])
         try:
-            ep_words = _tokens(ep, source, env) if ep is not None else None
-            cmd_words = _tokens(cmd, source, env) if cmd is not None else None
+            ep_words = _tokens(ep, ep_layer.source, ep_layer.env) if ep is not None else None
+            cmd_words = _tokens(cmd, cmd_layer.source, cmd_layer.env) if cmd is not None else None
             argv = (ep_words or []) + (cmd_words or [])
-            found = launches(argv, source, env=_container_env(service, source, env, ws, result.related),
-                             problems=result.problems)
+            found = launches(argv, source, env=_container_env(svc, ws, result.related), problems=result.problems)
         except SplitError as exc:
-            node = ep if ep is not None else cmd
+            node, layer = (ep, ep_layer) if ep is not None else (cmd, cmd_layer)
             result.problems.append(Problem(f"service {sharing[identity][0]!r}: cannot split the command: {exc}",
-                                           Span(source, node.start_mark.index, node.start_mark.index)))
+                                           Span(layer.source, node.start_mark.index, node.start_mark.index)))
             continue
         if not found:
             continue
-        keys = [k for k in (ep_key, cmd_key) if k is not None]
-        values = [v for v in (ep, cmd) if v is not None]
-        start = min(k.start_mark.index for k in keys)
-        end = max(v.end_mark.index for v in values)
-        _, image_node = _get(service, "image")
+        # The launch is anchored in one file: the linted one when it writes the command or entry
+        # point, else the file that does (the command's, when both come from elsewhere).
+        parts = [(k, v, layer) for k, v, layer in ((ep_key, ep, ep_layer), (cmd_key, cmd, cmd_layer)) if k is not None]
+        home = next((layer.source for _, _, layer in parts if layer.source.path == source.path), parts[-1][2].source)
+        here = [(k, v) for k, v, layer in parts if layer.source is home]
+        start = min(k.start_mark.index for k, _ in here)
+        end = max(v.end_mark.index for _, v in here)
+        _, image_node, image_layer = svc.get("image")
         image = None
         if image_node is not None and getattr(image_node, "tag", "").endswith(":str"):
-            image = interpolate(scalar_mstr(image_node, source), env)
+            image = interpolate(scalar_mstr(image_node, image_layer.source), image_layer.env)
+        # target GPUs declared in the stack's other files (the linted file's own are the engine's)
+        decls = []
+        for f in {layer.source.path: layer.source for layer in svc.layers}.values():
+            if f.path != source.path:
+                decls += directives.scan(f).targets
+        scope = f"services.{names}" + (f"@{stack.how}" if several else "")
+        if stack.incomplete:
+            # an override without its base: the base's values (a --model-path …) are unknown, not absent
+            missing = Token(MStr.unknown(Span(source, 0, 0)), splat=True)
+            found = [dataclasses.replace(got, args=list(got.args) + [missing]) for got in found]
         for k, got in enumerate(found):
-            launch = Launch(source=source, program=got.program, span=Span(source, start, end), args=got.args,
-                            key=f"services.{name}" + (f"#{k}" if k else ""),
-                            image=got.image if got.image is not None else image, gpu_decls=got.gpu_decls)
+            launch = Launch(source=home, program=got.program, span=Span(home, start, end), args=got.args,
+                            key=scope + (f"#{k}" if k else ""),
+                            image=got.image if got.image is not None else image, gpu_decls=list(got.gpu_decls) + decls)
             result.launches.append(launch)
-    return result
 
 
 __all__ = ["extract", "looks_like_compose", "interpolate", "parse_dotenv", "align", "UNKNOWN_CHAR"]

@@ -1,0 +1,313 @@
+"""The compose files ``docker compose`` reads together, and each service as their merge defines it.
+
+A compose file is rarely run alone. What this module reproduces (compose-go v2, the loader of
+``docker compose``; Compose Specification, "Merge and override", "Extend", "Include"):
+
+* **which files** (compose-go ``cli/options.go``, ``ProjectOptions.getConfigPaths``): ``COMPOSE_FILE``
+  in the project's ``.env`` names them (split on ``COMPOSE_PATH_SEPARATOR``, default ``:``; relative
+  to the project folder); without it, the first of ``compose.yaml``, ``compose.yml``,
+  ``docker-compose.yml``, ``docker-compose.yaml`` in the folder (``DefaultFileNames``) followed by
+  the first of ``compose.override.yml``, ``compose.override.yaml``, ``docker-compose.override.yml``,
+  ``docker-compose.override.yaml`` (``DefaultOverrideFileNames``) when there is one. A file in no
+  such stack is taken alone (``docker compose -f FILE``);
+* **each file** is loaded with its ``include:`` (every listed file's services are added, loaded from
+  that file's folder with the ``.env`` there) and its services' ``extends:`` (``extends: NAME`` in the
+  same file, ``extends: {service: NAME, file: PATH}`` from another file relative to this one; the
+  extended service is merged under the extending one; a cycle is an error);
+* then the files are **merged in order**, each over the ones before: ``command`` and ``entrypoint``
+  (and every scalar such as ``image``) are replaced, ``environment`` is merged by key, ``env_file``
+  entries are appended. A service is therefore a list of *layers* (one service mapping per file or
+  extends step, earliest first); a value is read from the last layer that sets it, so a finding is
+  located in the file that wrote the value.
+
+Interpolation uses the ``.env`` of the project folder (the first file's) for every file of a stack
+and of its ``extends``; an included file uses the ``.env`` of its own folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from linter.launch import MStr, Problem
+from linter.source import SourceFile, Span
+from linter.workspace import Workspace
+
+DEFAULT_FILES = ("compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml")
+OVERRIDE_FILES = ("compose.override.yml", "compose.override.yaml", "docker-compose.override.yml",
+                  "docker-compose.override.yaml")
+MAX_DEPTH = 16
+"""How deep ``extends``/``include`` may nest before it is reported (compose itself has no limit)."""
+
+
+@dataclass
+class Layer:
+    """One service mapping of one file: ``node`` (a ruamel MappingNode) in ``source``, interpolated
+    with ``env``; relative paths in it resolve from ``folder``."""
+
+    node: object
+    source: SourceFile
+    env: dict[str, MStr]
+    folder: Path
+
+
+@dataclass
+class Service:
+    """A service as the stack runs it: ``layers`` earliest first (a base, then what overrides it)."""
+
+    name: str
+    layers: list[Layer] = field(default_factory=list)
+
+    def get(self, key: str):
+        """``(key node, value node, layer)`` of the last layer that sets ``key``, or ``(None, None, None)``."""
+        from linter.extract.compose import _get
+
+        for layer in reversed(self.layers):
+            k, v = _get(layer.node, key)
+            if k is not None:
+                return k, v, layer
+        return None, None, None
+
+
+@dataclass
+class Stack:
+    """The files compose reads together (``how`` says why, in words) and the services they define."""
+
+    files: list[SourceFile]
+    how: str
+    services: dict[str, Service] = field(default_factory=dict)
+    related: list[SourceFile] = field(default_factory=list)
+    incomplete: bool = False
+    """An override whose base is missing: a base would supply values the linter cannot see."""
+
+
+class _Loader:
+    """Reads and parses compose files once per extraction; collects problems at ``origin`` (the linted
+    file) when the problem lies in another file that cannot be parsed."""
+
+    def __init__(self, ws: Workspace, origin: SourceFile, origin_root, problems: list[Problem]) -> None:
+        self.ws = ws
+        self.origin = origin
+        self.problems = problems
+        self.roots: dict[Path, tuple[SourceFile, object]] = {Path(_norm(origin.path)): (origin, origin_root)}
+        self.related: list[SourceFile] = []
+        self.envs: dict[Path, dict[str, MStr]] = {}
+
+    def relate(self, f: SourceFile) -> None:
+        if f is not self.origin and all(r.path != f.path for r in self.related):
+            self.related.append(f)
+
+    def load(self, path: Path, where: Span | None):
+        """(source, root node) of a compose file, or None (reported at ``where``)."""
+        from ruamel.yaml import YAML
+        from ruamel.yaml.error import YAMLError
+
+        path = Path(_norm(path))
+        if path in self.roots:
+            return self.roots[path]
+        source = self.ws.try_read(path)
+        if source is None:
+            self.problems.append(Problem(f"{_show(self.ws, path)} cannot be read (missing or not text); the services "
+                                         "it defines are not checked", where or Span(self.origin, 0, 0)))
+            self.roots[path] = None
+            return None
+        try:
+            root = YAML(typ="rt").compose(source.text)
+        except (YAMLError, RecursionError, ValueError) as exc:
+            self.problems.append(Problem(f"{source.display} is not valid YAML ({str(exc).splitlines()[0] if str(exc) else ''}); "
+                                         "the services it defines are not checked", where or Span(self.origin, 0, 0)))
+            self.roots[path] = None
+            return None
+        self.roots[path] = (source, root)
+        self.relate(source)
+        return source, root
+
+    def dotenv(self, folder: Path) -> dict[str, MStr]:
+        from linter.extract.compose import parse_dotenv
+
+        folder = Path(_norm(folder))
+        if folder not in self.envs:
+            f = self.ws.try_read(folder / ".env")
+            self.envs[folder] = parse_dotenv(f) if f is not None else {}
+            if f is not None:
+                self.relate(f)
+        return self.envs[folder]
+
+
+def _norm(path: Path) -> str:
+    import os
+
+    return os.path.normpath(str(path))
+
+
+def _show(ws: Workspace, path: Path) -> str:
+    return ws.display(Path(_norm(path)))
+
+
+def stack_paths(source: SourceFile, ws: Workspace) -> tuple[list[list[Path]], str, list[str]]:
+    """The stacks ``source`` belongs to, as lists of paths (in merge order), a word on how they were
+    found, and problems in words (an override with no base)."""
+    from linter.extract.compose import parse_dotenv
+
+    folder = source.path.parent
+    me = Path(_norm(source.path))
+    dotenv = ws.try_read(folder / ".env")
+    env = parse_dotenv(dotenv) if dotenv is not None else {}
+    problems: list[str] = []
+    compose_file = env.get("COMPOSE_FILE")
+    if compose_file is not None and compose_file.known and compose_file.text.strip():
+        sep_value = env.get("COMPOSE_PATH_SEPARATOR")
+        sep = sep_value.text if sep_value is not None and sep_value.known and sep_value.text else ":"
+        files = [Path(_norm(folder / p.strip())) for p in compose_file.text.split(sep) if p.strip()]
+        if me in files:
+            return [files], "COMPOSE_FILE in .env", problems
+        return [[me]], "", problems
+    base = next((folder / n for n in DEFAULT_FILES if _exists(ws, folder / n)), None)
+    override = next((folder / n for n in OVERRIDE_FILES if _exists(ws, folder / n)), None)
+    if source.path.name in OVERRIDE_FILES:
+        if base is None:
+            problems.append(f"{source.path.name} is an override file but there is no compose.yaml (or "
+                            "docker-compose.yml) beside it: docker compose never reads it alone; its services "
+                            "are checked on their own")
+            return [[me]], "", problems
+        return [[Path(_norm(base)), me]], "", problems
+    if base is not None and Path(_norm(base)) == me and override is not None:
+        return [[me, Path(_norm(override))]], "", problems
+    return [[me]], "", problems
+
+
+def _exists(ws: Workspace, path: Path) -> bool:
+    return path.is_file() or ws.try_read(path) is not None
+
+
+def build(source: SourceFile, root, ws: Workspace, problems: list[Problem]) -> list[Stack]:
+    """The stacks of ``source`` (parsed as ``root``) with their services merged."""
+    paths_list, how, words = stack_paths(source, ws)
+    for w in words:
+        problems.append(Problem(w, Span(source, 0, 0)))
+    out = []
+    for paths in paths_list:
+        loader = _Loader(ws, source, root, problems)
+        project = paths[0].parent
+        env = loader.dotenv(project)
+        stack = Stack(files=[], how=how or " + ".join(p.name for p in paths), incomplete=bool(words))
+        for p in paths:
+            got = loader.load(p, Span(source, 0, 0))
+            if got is None:
+                continue
+            f, r = got
+            stack.files.append(f)
+            for name, svc in _file_services(loader, f, r, env, p.parent, depth=0, seen_files=(p,)).items():
+                if name in stack.services:
+                    stack.services[name].layers.extend(svc.layers)
+                else:
+                    stack.services[name] = svc
+        stack.related = list(loader.related)
+        out.append(stack)
+    return out
+
+
+def _file_services(loader: _Loader, source: SourceFile, root, env, folder: Path, depth: int,
+                   seen_files: tuple) -> dict[str, Service]:
+    """The services of one file: its ``include``s first, then its own (with ``extends`` resolved)."""
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    from linter.extract.compose import _get, _mapping_items
+
+    services: dict[str, Service] = {}
+    if not isinstance(root, MappingNode):
+        return services
+    _, include = _get(root, "include")
+    if include is not None:
+        items = include.value if isinstance(include, SequenceNode) else [include]
+        for item in items:
+            paths = []
+            if isinstance(item, ScalarNode):
+                paths = [item]
+            elif isinstance(item, MappingNode):
+                _, p = _get(item, "path")
+                paths = p.value if isinstance(p, SequenceNode) else ([p] if p is not None else [])
+            for pnode in paths:
+                if not isinstance(pnode, ScalarNode) or not isinstance(pnode.value, str):
+                    continue
+                where = Span(source, pnode.start_mark.index, pnode.end_mark.index)
+                target = Path(_norm(folder / pnode.value))
+                if target in seen_files or depth >= MAX_DEPTH:
+                    loader.problems.append(Problem(f"include of {pnode.value} loops back to a file already being "
+                                                   "read (compose stops with an error)", where))
+                    continue
+                got = loader.load(target, where) if _is_file(loader, target) else None
+                if got is None:
+                    if not _is_file(loader, target):
+                        loader.problems.append(Problem(f"include of {pnode.value}: no such file (docker compose stops "
+                                                       "with an error); the rest is checked", where))
+                    continue
+                inc_source, inc_root = got
+                inc_env = loader.dotenv(target.parent)
+                for name, svc in _file_services(loader, inc_source, inc_root, inc_env, target.parent, depth + 1,
+                                                seen_files + (target,)).items():
+                    services.setdefault(name, svc)
+    _, svcs = _get(root, "services")
+    if not isinstance(svcs, MappingNode):
+        return services
+    for name_node, node in _mapping_items(svcs):
+        if not isinstance(node, MappingNode):
+            continue
+        name = str(name_node.value)
+        layers = _extends(loader, Layer(node, source, env, folder), name, svcs, depth, ((source.path, name),))
+        services[name] = Service(name, layers)
+    return services
+
+
+def _is_file(loader: _Loader, path: Path) -> bool:
+    return path.is_file() or loader.ws.try_read(path) is not None
+
+
+def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: tuple) -> list[Layer]:
+    """``layer`` with the layers of the service it extends in front (recursively)."""
+    from ruamel.yaml.nodes import MappingNode, ScalarNode
+
+    from linter.extract.compose import _get
+
+    key, ext = _get(layer.node, "extends")
+    if key is None:
+        return [layer]
+    target_name, file_node = None, None
+    if isinstance(ext, ScalarNode):
+        target_name = ext.value
+    elif isinstance(ext, MappingNode):
+        _, s = _get(ext, "service")
+        _, file_node = _get(ext, "file")
+        target_name = s.value if isinstance(s, ScalarNode) else None
+    where = Span(layer.source, key.start_mark.index, ext.end_mark.index)
+    if not isinstance(target_name, str):
+        loader.problems.append(Problem(f"service {name!r}: extends names no service", where))
+        return [layer]
+    source, folder, services_node = layer.source, layer.folder, svcs
+    if isinstance(file_node, ScalarNode) and isinstance(file_node.value, str):
+        path = Path(_norm(layer.folder / file_node.value))
+        got = loader.load(path, where) if _is_file(loader, path) else None
+        if got is None:
+            if not _is_file(loader, path):
+                loader.problems.append(Problem(f"service {name!r}: extends from {file_node.value}: no such file "
+                                               "(docker compose stops with an error)", where))
+            return [layer]
+        source, root = got
+        folder = path.parent
+        _, services_node = _get(root, "services") if isinstance(root, MappingNode) else (None, None)
+    if (source.path, target_name) in chain or depth >= MAX_DEPTH:
+        steps = " -> ".join(f"{Path(p).name}:{n}" for p, n in chain + ((source.path, target_name),))
+        loader.problems.append(Problem(f"service {name!r}: extends makes a cycle ({steps}); docker compose stops "
+                                       "with an error", where))
+        return [layer]
+    _, base = _get(services_node, target_name) if isinstance(services_node, MappingNode) else (None, None)
+    if not isinstance(base, MappingNode):
+        loader.problems.append(Problem(f"service {name!r}: extends {target_name!r}, which "
+                                       f"{source.display} does not define (docker compose stops with an error)", where))
+        return [layer]
+    base_layer = Layer(base, source, layer.env, folder)
+    return _extends(loader, base_layer, target_name, services_node, depth + 1,
+                    chain + ((source.path, target_name),)) + [layer]
+
+
+__all__ = ["Layer", "Service", "Stack", "build", "stack_paths", "DEFAULT_FILES", "OVERRIDE_FILES"]

@@ -251,7 +251,7 @@ def readers_beside(engine: Engine, results) -> list[FileResult]:
     readers: list[FileResult] = []
     seen: set[Path] = set()
     for path in sorted(shared):
-        for cand in _beside(path):
+        for cand in _beside(path, engine.ws.cwd):
             if cand in linted or cand in seen or not claims_name(cand) or not cand.is_file():
                 continue
             seen.add(cand)
@@ -262,20 +262,49 @@ def readers_beside(engine: Engine, results) -> list[FileResult]:
     return readers
 
 
-def _beside(path: Path, levels: int = 2) -> list[Path]:
-    """The files in ``path``'s folder and in up to ``levels`` folders above it, not above the
-    repository root (a ``--config`` YAML in ``configs/`` or a compose base in ``common/`` is read
-    by launch files one folder up)."""
-    out: list[Path] = []
-    folder = path.parent
-    for _ in range(levels + 1):
+def _beside(path: Path, stop: Path | None = None, levels: int = 2, depth: int = 3, limit: int = 2000) -> list[Path]:
+    """Files that may read ``path``: every file in its folder (a compose ``.env`` is read by the
+    compose files beside it), and the files under the folder up to ``levels`` above it (not above the
+    repository root nor ``stop``, the run's working folder; at most ``depth`` folders down, ``limit``
+    files) whose text names it — a ``--config configs/x.yaml``, an ``extends: {file:
+    ../common/x.yaml}``, an ``include``."""
+    try:
+        out = sorted(p for p in path.parent.iterdir() if p.is_file())
+    except OSError:
+        return []
+    top = path.parent
+    for _ in range(levels):
+        if (top / ".git").exists() or top.parent == top or top == stop:
+            break
+        top = top.parent
+    name = path.name.encode()
+    seen = set(out)
+    budget = [limit]
+
+    def walk(folder: Path, left: int) -> None:
         try:
-            out += sorted(p for p in folder.iterdir() if p.is_file())
+            entries = sorted(folder.iterdir())
         except OSError:
-            break
-        if (folder / ".git").exists() or folder.parent == folder:
-            break
-        folder = folder.parent
+            return
+        for p in entries:
+            if budget[0] <= 0:
+                return
+            if p.name.startswith(".") or p.name in ("node_modules", "__pycache__", "venv"):
+                continue
+            if p.is_dir():
+                if left > 0:
+                    walk(p, left - 1)
+            elif p not in seen and p.is_file():
+                budget[0] -= 1
+                try:
+                    if p.stat().st_size < 1 << 20 and name in p.read_bytes():
+                        out.append(p)
+                        seen.add(p)
+                except OSError:
+                    pass
+
+    if top != path.parent:
+        walk(top, depth)
     return out
 
 

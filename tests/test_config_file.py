@@ -165,3 +165,17 @@ def test_config_found_from_the_repository_root(tmp_path):
         engine = Engine(Workspace(tmp_path / "configs"), RunOptions(target_gpus=["H100"]), ConfigResolver(isolated=True))
         result = engine.lint(tmp_path / "scripts/run.sh")
     assert [(d.code, d.span.source.path.name) for d in result.diagnostics] == [("SGL201", "c.yaml")]
+
+
+def test_a_config_file_read_by_two_launches_is_a_shared_value(tmp_path, capsys):
+    # scripts/h100.sh is staged alone; scripts/b200.sh reads the same YAML (found one folder up)
+    launch = "# lint-configs: target-gpu={gpu}\npython3 -m sglang.launch_server --config ../configs/glm.yaml\n"
+    write_tree(tmp_path, {"scripts/h100.sh": launch.format(gpu="H100"), "scripts/b200.sh": launch.format(gpu="B200"),
+                          "configs/glm.yaml": YAML})
+    with chdir(tmp_path):
+        from linter.cli import main
+
+        capsys.readouterr()
+        main(["--format", "json", "scripts/h100.sh"])
+    diags = json.loads(capsys.readouterr().out)
+    assert [(d["path"], d["code"], d["fix"]["applicability"]) for d in diags] == [("configs/glm.yaml", "SGL101", "unsafe")]

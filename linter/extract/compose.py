@@ -413,12 +413,16 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         image = None
         if image_node is not None and getattr(image_node, "tag", "").endswith(":str"):
             image = interpolate(scalar_mstr(image_node, image_layer.source), image_layer.env)
-        # target GPUs declared in the stack's other files (the linted file's own are the engine's)
+        # target GPUs declared in the service's other files, when the linted file declares none (its
+        # own are the engine's, and win: a shared base's directive is a default for what extends it)
         decls = []
-        for f in {layer.source.path: layer.source for layer in svc.layers}.values():
-            if f.path != source.path:
-                decls += directives.scan(f).targets
+        if not directives.scan(source).targets:
+            for f in {layer.source.path: layer.source for layer in svc.layers}.values():
+                if f.path != source.path:
+                    decls += directives.scan(f).targets
         scope = f"services.{names}" + (f"@{stack.how}" if several else "")
+        if home is not source:  # anchored in a base that other stacks share: which stack this is
+            scope += f"@{source.display}"
         if stack.incomplete:
             # an override without its base: the base's values (a --model-path …) are unknown, not absent
             missing = Token(MStr.unknown(Span(source, 0, 0)), splat=True)

@@ -1,0 +1,153 @@
+"""Compose stacks: an override over its base, COMPOSE_FILE, extends and include (linter/extract/compose_stack.py)."""
+
+from __future__ import annotations
+
+from tests.helpers import lint_json, run, write_tree
+
+BASE = """\
+# lint-configs: target-gpu=H100
+services:
+  sglang:
+    image: lmsysorg/sglang:v0.5.23-cu129
+    entrypoint: python3 -m sglang.launch_server
+    command: --model-path deepseek-ai/DeepSeek-V3 --tp 8
+    environment:
+      HF_HOME: /data
+"""
+OVERRIDE = """\
+services:
+  sglang:
+    entrypoint: python3 -m sglang.launch_server --attention-backend fa4 --enable-deterministic-inference
+"""
+
+
+def where(diags):
+    return [(d["path"], d["line"], d["column"], d["code"]) for d in diags]
+
+
+def test_an_override_adding_the_fatal_flags_is_found_located_and_fixed_in_the_override(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": BASE, "compose.override.yaml": OVERRIDE})
+    for args in ((), ("compose.override.yaml",), ("compose.yaml",)):
+        code, diags = lint_json(tmp_path, capsys, *args) if not args else \
+            _lint_files(tmp_path, capsys, *args)
+        assert where(diags) == [("compose.override.yaml", 3, 69, "SGL101")], args
+    code, out, _ = run(tmp_path, capsys, "--fix", "compose.override.yaml")
+    assert code == 0, out
+    assert (tmp_path / "compose.override.yaml").read_text() == OVERRIDE.replace("fa4", "fa3")
+    assert (tmp_path / "compose.yaml").read_text() == BASE
+
+
+def _lint_files(root, capsys, *files):
+    import json
+
+    from tests.helpers import chdir
+    from linter.cli import main
+
+    capsys.readouterr()
+    with chdir(root):
+        code = main(["--format", "json", *files])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_an_override_alone_is_not_judged_without_its_base(tmp_path, capsys):
+    # with its base beside it: the base supplies --model-path, so no SGL205
+    write_tree(tmp_path, {"compose.yaml": BASE.replace("--tp 8", "--tp 8 --attention-backend fa3"),
+                          "compose.override.yaml": OVERRIDE.replace(" --attention-backend fa4", "")})
+    code, diags = _lint_files(tmp_path, capsys, "compose.override.yaml")
+    assert (code, diags) == (0, [])
+
+
+def test_an_override_without_a_base_is_reported_and_the_rest_linted(tmp_path, capsys):
+    write_tree(tmp_path, {"docker-compose.override.yml": OVERRIDE.replace("--attention-backend fa4",
+                                                                          "--attention_backend fa4")})
+    code, diags = lint_json(tmp_path, capsys, "--target-gpu", "H100")
+    assert [d["code"] for d in diags] == ["SGL001", "SGL201"]  # no SGL205: the base would give the model
+    assert "override file but there is no compose.yaml" in diags[0]["message"]
+
+
+EXTENDED = """\
+# lint-configs: target-gpu=H100
+services:
+  sglang:
+    extends:
+      file: common/sglang.yaml
+      service: server
+    environment:
+      EXTRA: "1"
+"""
+COMMON = """\
+services:
+  server:
+    image: lmsysorg/sglang:v0.5.23-cu129
+    command: >
+      python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3
+      --attention-backend fa4 --enable-deterministic-inference
+"""
+
+
+def test_extends_from_another_file(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": EXTENDED, "common/sglang.yaml": COMMON})
+    code, diags = _lint_files(tmp_path, capsys, "compose.yaml")
+    assert where(diags) == [("common/sglang.yaml", 6, 27, "SGL101")]
+
+
+def test_extends_in_the_same_file_and_a_cycle(tmp_path, capsys):
+    text = COMMON.replace("services:\n", "# lint-configs: target-gpu=H100\nservices:\n") + """\
+  worker:
+    extends: server
+  a:
+    extends: b
+  b:
+    extends: a
+"""
+    write_tree(tmp_path, {"compose.yaml": text})
+    code, diags = lint_json(tmp_path, capsys)
+    assert [(d["line"], d["code"]) for d in diags] == [(7, "SGL101"), (11, "SGL001"), (13, "SGL001")]
+    assert "extends makes a cycle" in diags[1]["message"]
+
+
+def test_a_base_in_two_stacks_is_linted_in_each_and_its_fix_is_unsafe(tmp_path, capsys):
+    # common/sglang.yaml is extended by an H100 stack and a B200 stack: fa3 there would change the B200 one
+    write_tree(tmp_path, {"h100/compose.yaml": EXTENDED.replace("common/", "../common/"),
+                          "b200/compose.yaml": EXTENDED.replace("common/", "../common/").replace("H100", "B200"),
+                          "common/sglang.yaml": "# lint-configs: target-gpu=H100\n" + COMMON})
+    code, diags = _lint_files(tmp_path, capsys, "h100/compose.yaml")
+    assert where(diags) == [("common/sglang.yaml", 7, 27, "SGL101")]
+    # pre-commit passes only the H100 file; the B200 one reads the same value (found one folder up)
+    assert diags[0]["fix"]["applicability"] == "unsafe"
+    assert any("shared with common/sglang.yaml:services.sglang@b200/compose.yaml" in n for n in diags[0]["notes"])
+    code, diags = _lint_files(tmp_path, capsys, "h100/compose.yaml", "b200/compose.yaml")
+    assert where(diags) == [("common/sglang.yaml", 7, 27, "SGL101")]  # the B200 stack passes
+
+
+def test_include(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": "# lint-configs: target-gpu=H100\ninclude:\n  - sglang/compose.yaml\n"
+                                          "  - path: missing.yaml\nservices:\n  web:\n    image: nginx\n",
+                          "sglang/compose.yaml": COMMON})
+    code, diags = _lint_files(tmp_path, capsys, "compose.yaml")
+    assert where(diags) == [("compose.yaml", 4, 11, "SGL001"), ("sglang/compose.yaml", 6, 27, "SGL101")]
+    assert "include of missing.yaml: no such file" in diags[0]["message"]
+
+
+def test_compose_file_in_dotenv_names_the_stack(tmp_path, capsys):
+    write_tree(tmp_path, {".env": "COMPOSE_FILE=compose.yaml:gpu.yaml\nBACKEND=fa4\n",
+                          "compose.yaml": BASE,
+                          "gpu.yaml": "services:\n  sglang:\n    entrypoint: python3 -m sglang.launch_server "
+                                      "--attention-backend ${BACKEND} --enable-deterministic-inference\n",
+                          # not in COMPOSE_FILE: docker compose does not read it
+                          "compose.override.yaml": "services:\n  sglang:\n    command: --model-path Qwen/Qwen3-8B\n"})
+    code, diags = _lint_files(tmp_path, capsys, "gpu.yaml")
+    assert where(diags) == [(".env", 2, 9, "SGL101")]
+    code, diags = _lint_files(tmp_path, capsys, "compose.yaml")
+    assert where(diags) == [(".env", 2, 9, "SGL101")]
+
+
+def test_environment_is_merged_by_key(tmp_path, capsys):
+    base = BASE.replace("    entrypoint: python3 -m sglang.launch_server\n    command: --model-path deepseek-ai/DeepSeek-V3 --tp 8\n",
+                        "    command: sh -c 'python3 -m sglang.launch_server --model-path $$MODEL "
+                        "--attention-backend $$BACKEND --enable-deterministic-inference'\n") \
+        .replace("      HF_HOME: /data\n", "      MODEL: deepseek-ai/DeepSeek-V3\n      BACKEND: fa3\n")
+    write_tree(tmp_path, {"compose.yaml": base,
+                          "compose.override.yaml": "services:\n  sglang:\n    environment:\n      BACKEND: fa4\n"})
+    code, diags = lint_json(tmp_path, capsys)
+    assert where(diags) == [("compose.override.yaml", 4, 16, "SGL101")]

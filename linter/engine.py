@@ -89,7 +89,7 @@ class Engine:
         if fmt is None:
             result.skipped = f"not a file of a linted format ({names_text()})"
             return result
-        if not mentions_sglang(source.text):
+        if not mentions_sglang(source.text) and not (fmt == "compose" and self._stack_mentions(source)):
             result.skipped = "does not mention SGLang"
             return result
         settings = self.configs.settings_for(path)
@@ -127,7 +127,7 @@ class Engine:
             for d in found_here if note else ():
                 d.notes.append(note)
             diags.extend(found_here)
-        diags = self._select(diags, settings)
+        diags = self._select(diags, settings, source.path)
         if not self.options.no_ignores:
             # Before merging findings of different launches at one place: a suppression on one
             # launch must not hide another launch's finding there.
@@ -138,6 +138,18 @@ class Engine:
         return result
 
     # -- pieces -----------------------------------------------------------------------------------
+
+    def _stack_mentions(self, source: SourceFile) -> bool:
+        """True when a compose file that does not mention SGLang runs with files that do (an override
+        that only changes the environment of its base's SGLang service)."""
+        from linter.extract.compose_stack import stack_paths
+
+        for paths in stack_paths(source, self.ws)[0]:
+            for p in paths:
+                other = self.ws.try_read(p) if p != source.path else None
+                if other is not None and mentions_sglang(other.text):
+                    return True
+        return False
 
     def _meta(self, rule, message: str, span: Span, key: str = "") -> Diagnostic:
         return Diagnostic(rule.code, rule.name, rule.severity, message, span, key=key or rule.code)
@@ -170,10 +182,20 @@ class Engine:
             codes -= expand_selector(ign) or set()
         return codes
 
-    def _select(self, diags: list[Diagnostic], settings: Settings) -> list[Diagnostic]:
+    def _select(self, diags: list[Diagnostic], settings: Settings, linted: Path | None = None) -> list[Diagnostic]:
         codes = self.selected_codes(settings)
         self._codes = codes
-        return [d for d in diags if d.code in codes]
+        # A finding located in another file (a compose override, a --config YAML) follows that file's
+        # select/ignore, as a per-file ignore in ruff follows the file the finding is in.
+        elsewhere: dict = {}
+        out = []
+        for d in diags:
+            path = d.span.source.path
+            if linted is not None and path != linted and path not in elsewhere:
+                elsewhere[path] = self.selected_codes(self.configs.settings_for(path))
+            if d.code in elsewhere.get(path, codes):
+                out.append(d)
+        return out
 
     def _suppress(self, diags: list[Diagnostic], suppressions, settings: Settings,
                   related: list | None = None) -> list[Diagnostic]:

@@ -215,6 +215,10 @@ class Launch:
     key: str = ""
     gpu_decls: list[GpuDecl] = field(default_factory=list)
     image: MStr | None = None
+    workdir: str | None = None
+    """The folder the launch runs in as far as the file says (a shell ``cd``): an absolute path, a
+    path relative to the file's folder (``./..``), ``""`` when a ``cd`` went somewhere not known
+    statically, None when the file does not say."""
 
     @property
     def first_line(self) -> int:

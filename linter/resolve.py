@@ -107,8 +107,9 @@ def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cl
 
 def _config_opener(launch: Launch, read_source, cwd):
     """``open_config(path)`` for a launch's ``--config FILE``: SGLang opens the path from its working
-    folder, which a file rarely states, so a relative path is looked up from the linted file's folder,
-    then the repository root (the nearest folder above with ``.git``), then the working directory."""
+    folder. Where the file states it (a shell ``cd``, :attr:`Launch.workdir`) only that folder is
+    looked in; otherwise a relative path is looked up from the linted file's folder, then the
+    repository root (the nearest folder above with ``.git``), then the working directory."""
     if read_source is None:
         return None
     folder = launch.source.path.parent
@@ -117,6 +118,10 @@ def _config_opener(launch: Launch, read_source, cwd):
         p = Path(path)
         if p.is_absolute():
             bases = [Path("/")]
+        elif launch.workdir == "":
+            return None  # a cd to a folder the file does not name: where the path points is unknown
+        elif launch.workdir is not None:
+            bases = [folder / launch.workdir]  # an absolute workdir replaces the folder
         else:
             bases = [folder] + [b for b in (_repo_root(folder), Path(cwd) if cwd else None) if b is not None]
         for base in bases:

@@ -151,3 +151,6 @@ def test_environment_is_merged_by_key(tmp_path, capsys):
                           "compose.override.yaml": "services:\n  sglang:\n    environment:\n      BACKEND: fa4\n"})
     code, diags = lint_json(tmp_path, capsys)
     assert where(diags) == [("compose.override.yaml", 4, 16, "SGL101")]
+    # staged alone, the override (which does not mention SGLang) is still linted as its stack
+    code, diags = _lint_files(tmp_path, capsys, "compose.override.yaml")
+    assert where(diags) == [("compose.override.yaml", 4, 16, "SGL101")]

@@ -179,3 +179,17 @@ def test_a_config_file_read_by_two_launches_is_a_shared_value(tmp_path, capsys):
         main(["--format", "json", "scripts/h100.sh"])
     diags = json.loads(capsys.readouterr().out)
     assert [(d["path"], d["code"], d["fix"]["applicability"]) for d in diags] == [("configs/glm.yaml", "SGL101", "unsafe")]
+
+
+@pytest.mark.parametrize("cd,found", [
+    ('cd "$(dirname "$0")/.."\n', True),  # the repository root, as the script says
+    ("cd /opt/app\n", False),  # a folder the repository does not hold: unknown
+    ('cd "$(dirname "$0")"\n', False),  # scripts/configs/glm.yaml does not exist
+    ("", True),  # no cd: the repository root is one of the places looked in
+])
+def test_a_cd_before_the_launch_says_where_the_path_starts(tmp_path, capsys, cd, found):
+    write_tree(tmp_path, {".git/HEAD": "ref: refs/heads/main\n", "configs/glm.yaml": YAML,
+                          "scripts/run.sh": "# lint-configs: target-gpu=H100\n" + cd +
+                                            "python3 -m sglang.launch_server --config configs/glm.yaml\n"})
+    code, diags = lint_json(tmp_path, capsys)
+    assert [(d["path"], d["code"]) for d in diags] == ([("configs/glm.yaml", "SGL101")] if found else [])

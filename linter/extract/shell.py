@@ -194,6 +194,36 @@ class _Env:
         return out
 
 
+_CWD = "\x00cwd"
+"""The pseudo-variable holding the folder a ``cd`` moved to: an MStr path (absolute, or relative to
+the script's folder when it starts with ``.``), or UNKNOWN_V."""
+_SCRIPT_DIR = re.compile(r'"?\$\((?P<inner>.*)\)"?(?P<rest>(?:/[^\s"$]*)?)"?', re.S)
+
+
+def _cd_target(arg: Token | None, previous, doc) -> object:
+    """Where ``cd ARG`` goes, as far as the file says: an absolute path; ``$(dirname "$0")``-style
+    words (also with ``BASH_SOURCE`` and a ``/..`` after them) are the script's folder; a relative
+    path is relative to the previous ``cd`` (the folder the script was started in is unknown)."""
+    import posixpath
+
+    if arg is None:
+        return UNKNOWN_V  # cd with no argument: $HOME
+    value = arg.value
+    if value is not None:
+        if value.startswith("/"):
+            return MStr.plain(posixpath.normpath(value))
+        if value in ("-",) or value.startswith("~") or not isinstance(previous, MStr):
+            return UNKNOWN_V
+        return MStr.plain(posixpath.normpath(posixpath.join(previous.text, value)) if previous.text.startswith("/")
+                          else "./" + posixpath.normpath(posixpath.join(previous.text, value)))
+    where = arg.text.where
+    raw = where.source.text[where.start:where.end] if where is not None else ""
+    m = _SCRIPT_DIR.fullmatch(raw.strip())
+    if m and "dirname" in m.group("inner") and ("$0" in m.group("inner") or "BASH_SOURCE" in m.group("inner")):
+        return MStr.plain("./" + posixpath.normpath("." + m.group("rest")))
+    return UNKNOWN_V
+
+
 def _same(a, b) -> bool:
     if a is b:
         return True
@@ -764,6 +794,7 @@ class _Walker:
             # or only what a wrapper sets (env -i, docker run -e …)
             return env.child({**(extra if inherit else {}), **(more or {})}, inherit)
 
+        self._cwd = env.get(_CWD)
         self._dispatch(tokens, span, child_env, self.image)
 
     def _builtin_effects(self, tokens: list[Token], env: _Env) -> None:
@@ -809,6 +840,8 @@ class _Walker:
                     env.allexport = False
                 elif a in ("-o", "+o") and k + 1 < len(args) and args[k + 1] == "allexport":
                     env.allexport = a == "-o"
+        elif head in ("cd", "pushd"):
+            env.set(_CWD, _cd_target(tokens[1] if len(tokens) > 1 else None, env.get(_CWD), self.doc))
         elif head in ("export", "readonly", "declare", "typeset", "local"):
             # when tree-sitter did not recognise the declaration (e.g. a quoted assignment word)
             for t in tokens[1:]:
@@ -822,8 +855,11 @@ class _Walker:
         if self.silent:
             return
         # The scope only: the engine adds the model and numbers launches that share both.
+        cwd = getattr(self, "_cwd", ABSENT)
+        workdir = None if cwd is ABSENT else (cwd.text if isinstance(cwd, MStr) else "")
         self.shared.launches.append(Launch(source=self.shared.source, program=program, span=span,
-                                           args=[_mark_joinable(t) for t in args], key=self.scope, image=image))
+                                           args=[_mark_joinable(t) for t in args], key=self.scope, image=image,
+                                           workdir=workdir))
 
     def _decl(self, decl: GpuDecl) -> None:
         if not self.silent:

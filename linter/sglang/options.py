@@ -31,6 +31,9 @@ from linter.launch import UNKNOWN, KwArg, MStr, Token
 
 _DATA = "linter.sglang.data"
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+# argparse's built-in actions that consume no value (Python 3.10-3.13 ``argparse``).
+_NO_VALUE_ACTIONS = frozenset({"store_true", "store_false", "store_const", "append_const", "count", "help",
+                               "version"})
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,34 @@ class Option:
 
     @property
     def takes_value(self) -> bool:
-        return self.action not in ("store_true", "store_false", "store_const", "count", "help", "version")
+        """Whether argparse consumes a value for this option.
+
+        argparse's own no-value actions never take one; any other action (SGLang's custom
+        ``DeprecatedStoreTrueAction``, ``BooleanOptionalAction``, ...) takes none exactly when it
+        was registered with ``nargs=0``, which the table records (e.g. ``--enable-dp-attention`` in
+        0.5.22+, ``--disable-cuda-graph`` in 0.5.23: ``custom:DeprecatedStoreTrueAction``, nargs 0).
+        """
+        return self.action not in _NO_VALUE_ACTIONS and self.nargs != 0
+
+    def allows(self, text: str) -> bool:
+        """Whether the command-line word ``text`` passes ``choices`` (argparse converts it with
+        ``type`` first, so ``--log-requests-level 0`` matches the int choice 0)."""
+        if not self.choices:
+            return True
+        return text in {str(c) for c in self.choices}
+
+    def flag_value(self, option_string: str) -> object:
+        """The value a no-value option stores when given as ``option_string`` (a full string of it).
+
+        ``store_false`` and the ``--no-X`` form of a ``BooleanOptionalAction`` store False;
+        every other flag is read as True (``store_const``/``count`` values are not in the table,
+        and the rules only ask whether such a flag is on).
+        """
+        if self.action == "store_false":
+            return False
+        if self.action.endswith("BooleanOptionalAction") and option_string.startswith("--no-"):
+            return False
+        return True
 
     @property
     def primary(self) -> str:
@@ -337,14 +367,15 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
                                                   f"explicit argument {explicit!r}", option=option,
                                                   range=(len(spelled), len(tok.raw))))
             else:
-                parsed.settings.append(Setting(option.dest, option.action != "store_false", spelled, i, flag=tok))
+                full = spelled if spelled in table.by_string else table.prefix_matches(spelled)[0]
+                parsed.settings.append(Setting(option.dest, option.flag_value(full), spelled, i, flag=tok))
             i += 1
             continue
         # An option with a value.
         if explicit is not None:
             start = len(spelled) + 1
             value = explicit if tok.text[start:].known else UNKNOWN
-            if option.choices and isinstance(value, str) and value not in option.choices:
+            if option.choices and isinstance(value, str) and not option.allows(value):
                 parsed.problems.append(ArgProblem("invalid-choice", tok, f"argument {option.primary}: invalid "
                                                   f"choice: {value!r}", option=option))
             parsed.settings.append(Setting(option.dest, value, spelled, i, flag=tok, value_token=tok,
@@ -374,7 +405,7 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             continue
         if len(values) == 1 and nargs in (None, "?", 1):
             v = values[0]
-            if option.choices and v.value is not None and v.value not in option.choices:
+            if option.choices and v.value is not None and not option.allows(v.value):
                 parsed.problems.append(ArgProblem("invalid-choice", v, f"argument {option.primary}: invalid choice: "
                                                   f"{v.value!r}", option=option))
             parsed.settings.append(Setting(option.dest, v.value if v.value is not None else UNKNOWN, spelled, i,

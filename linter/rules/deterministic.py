@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 
 from linter.gpus.targets import Target
 from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule, insertion_point
-from linter.sglang.decision import HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate, mla_backends
+from linter.sglang.decision import (
+    DECISION_DESTS,
+    HYPOTHETICAL,
+    Hardware,
+    Outcome,
+    deterministic,
+    evaluate,
+    mla_backends,
+)
 from linter.sglang.options import Setting
 from linter.source import Edit
 
@@ -35,7 +43,8 @@ class Analysis:
 
 
 def analyse(ctx: LaunchContext) -> Analysis | None:
-    """None when the launch is not deterministic (or that cannot be known), or the model skips checks."""
+    """None when the launch is not deterministic (or that cannot be known), the model skips checks,
+    or argparse rejects one of the options the decision reads."""
     cached = getattr(ctx, "_det_analysis", False)
     if cached is not False:
         return cached
@@ -45,6 +54,8 @@ def analyse(ctx: LaunchContext) -> Analysis | None:
 
 
 def _analyse(ctx: LaunchContext) -> Analysis | None:
+    if not ctx.parsed.judged(*DECISION_DESTS):
+        return None  # the parser already rejects a value the decision reads (SGL202-SGL205 say so)
     on, setting = deterministic(ctx.parsed)
     if on is not True or ctx.model.skip_checks:
         return None

@@ -1,9 +1,11 @@
 """Attention backend × GPU gates: SGL104–SGL111.
 
-Each runs SGLang's resolution for every declared target GPU (``linter.sglang.gates``), in SGLang's
-order: a target that already fails a start-up check of SGL101–SGL103 gets nothing here (SGLang
-stops there first), then the first server-args gate that fails, then — if SGLang would start — the
-asserts it hits when the model loads. Gates are reported only for declared, known targets.
+Each runs SGLang's resolution for every declared target GPU (``linter.sglang.gates``). SGLang stops
+at its first error; these rules report every failure that is independent of the others, so one
+edit-and-run cycle fixes the launch: each failing gate on an option of its own (``--kv-cache-dtype``,
+``--quantization``, the FP4 indexer), and the first gate on the attention backends — unless a
+start-up check of SGL101–SGL103 already fails on that backend — or else the assert SGLang hits when
+the model loads. Gates are reported only for declared, known targets.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from dataclasses import dataclass
 from linter.gpus.targets import Target
 from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, insertion_point
 from linter.rules.deterministic import analyse
-from linter.sglang.gates import GateFailure, effective, load_gates, startup_gates, uses_mla
+from linter.sglang.decision import DECISION_DESTS
+from linter.sglang.gates import GateFailure, backend_gates, effective, load_gates, option_gates, uses_mla
 from linter.source import Edit
 
 
@@ -24,7 +27,13 @@ class _Hit:
 
 
 def gate_failures(ctx: LaunchContext) -> list[_Hit]:
-    """Per known target, the first gate SGLang fails on (after the deterministic checks)."""
+    """Per known target, every independent gate SGLang fails on.
+
+    SGLang stops at its first error; the linter reports each failure that fixing another would not
+    remove: every failing option gate (``option_gates``), and — when the deterministic checks pass
+    and argparse accepts the backend options — the first failing backend gate, or else the fa3
+    assert at model load. Gates on a value argparse rejects are left to the parser's rule.
+    """
     cached = getattr(ctx, "_gate_hits", None)
     if cached is not None:
         return cached
@@ -34,9 +43,13 @@ def gate_failures(ctx: LaunchContext) -> list[_Hit]:
     if ctx.model.skip_checks:
         ctx._gate_hits = hits  # type: ignore[attr-defined]
         return hits
+    backends_judged = ctx.parsed.judged(*DECISION_DESTS)
     for target in ctx.known_targets:
         hw = target.hardware(ctx.assumed_cuda)
+        hits.extend(_Hit(target, f) for f in option_gates(ctx.parsed, hw) if ctx.parsed.judged(f.dest))
         startup = startup_by_target.get(id(target))
+        if not backends_judged:
+            continue
         if det is not None and startup is None:
             continue  # deterministic, but its outcome depends on something unknown
         if startup is not None and startup.error:
@@ -44,7 +57,7 @@ def gate_failures(ctx: LaunchContext) -> list[_Hit]:
         b = effective(ctx.parsed, ctx.model.architecture, ctx.model.dsa, hw, startup)
         if b is None:
             continue
-        failure = startup_gates(ctx.parsed, ctx.table, b, hw) or load_gates(ctx.parsed, b, ctx.model.architecture, hw)
+        failure = backend_gates(ctx.parsed, ctx.table, b, hw) or load_gates(ctx.parsed, b, ctx.model.architecture, hw)
         if failure is not None:
             hits.append(_Hit(target, failure))
     ctx._gate_hits = hits  # type: ignore[attr-defined]

@@ -251,6 +251,23 @@ class ParsedArgs:
     """Splat tokens (``$EXTRA_ARGS``) and ``--config FILE`` values that may add any options at all."""
     help: bool = False
     """``-h``/``--help`` (or a prefix of it) is given: argparse prints the help and exits."""
+    rejected: set[str] = field(default_factory=set)
+    """Dests whose occurrence argparse rejects (invalid choice, missing or unexpected value, every
+    candidate of an ambiguous prefix). SGLang stops in the parser, so no later check sees these
+    values: rules that would judge them again stay silent (:meth:`judged`)."""
+
+    def judged(self, *dests: str) -> bool:
+        """True when none of ``dests`` is rejected by the parser, so later checks may read them."""
+        return not self.rejected.intersection(dests)
+
+    def _reject(self, problem: ArgProblem) -> None:
+        self.problems.append(problem)
+        if problem.option is not None:
+            self.rejected.add(problem.option.dest)
+        for c in problem.candidates:
+            opt = self.table.by_string.get(c)
+            if opt is not None:
+                self.rejected.add(opt.dest)
 
     def all(self, dest: str) -> list[Setting]:
         return [s for s in self.settings if s.dest == dest]
@@ -346,7 +363,7 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             continue
         option, spelled, explicit, candidates = _match(table, word)
         if candidates:
-            parsed.problems.append(ArgProblem("ambiguous-option", tok, f"ambiguous option: {spelled} could match "
+            parsed._reject(ArgProblem("ambiguous-option", tok, f"ambiguous option: {spelled} could match "
                                               + ", ".join(candidates), candidates=candidates))
             i += 1
             # argparse stops here with an error; skip a following value so it is not misread.
@@ -363,7 +380,7 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             continue
         if not option.takes_value:
             if explicit is not None:
-                parsed.problems.append(ArgProblem("unexpected-value", tok, f"argument {option.primary}: ignored "
+                parsed._reject(ArgProblem("unexpected-value", tok, f"argument {option.primary}: ignored "
                                                   f"explicit argument {explicit!r}", option=option,
                                                   range=(len(spelled), len(tok.raw))))
             else:
@@ -376,7 +393,7 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             start = len(spelled) + 1
             value = explicit if tok.text[start:].known else UNKNOWN
             if option.choices and isinstance(value, str) and not option.allows(value):
-                parsed.problems.append(ArgProblem("invalid-choice", tok, f"argument {option.primary}: invalid "
+                parsed._reject(ArgProblem("invalid-choice", tok, f"argument {option.primary}: invalid "
                                                   f"choice: {value!r}", option=option))
             parsed.settings.append(Setting(option.dest, value, spelled, i, flag=tok, value_token=tok,
                                            value_range=(start, len(tok.raw))))
@@ -399,14 +416,14 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
                 values.append(words[j])
                 j += 1
         if not values and nargs not in ("?", "*"):
-            parsed.problems.append(ArgProblem("missing-value", tok, f"argument {option.primary}: expected one "
+            parsed._reject(ArgProblem("missing-value", tok, f"argument {option.primary}: expected one "
                                               "argument", option=option))
             i += 1
             continue
         if len(values) == 1 and nargs in (None, "?", 1):
             v = values[0]
             if option.choices and v.value is not None and not option.allows(v.value):
-                parsed.problems.append(ArgProblem("invalid-choice", v, f"argument {option.primary}: invalid choice: "
+                parsed._reject(ArgProblem("invalid-choice", v, f"argument {option.primary}: invalid choice: "
                                                   f"{v.value!r}", option=option))
             parsed.settings.append(Setting(option.dest, v.value if v.value is not None else UNKNOWN, spelled, i,
                                            flag=tok, value_token=v, value_range=(0, len(v.raw))))

@@ -31,15 +31,16 @@ _CANDIDATE_ARCHS = (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM",
 class Analysis:
     """Per-target outcomes of one deterministic launch.
 
-    ``known`` pairs each known target with its outcome; ``uncertain`` lists the errors that some
-    unknown target or architecture would raise (``(outcome, what is unknown, hypothetical GPU class
-    label or None)``); ``det`` is the setting
-    that turned deterministic inference on.
+    ``known`` pairs each known target with its outcome (also when the architecture is unknown but
+    every candidate architecture gives the same outcome: the verdict does not depend on it);
+    ``uncertain`` lists the errors that some unknown target or architecture would raise, as
+    ``(outcome, what is unknown, hypothetical GPU class label or None, candidate architecture or
+    None, candidate is DSA)``; ``det`` is the setting that turned deterministic inference on.
     """
 
     det: Setting | None
     known: list[tuple[Target, Outcome]] = field(default_factory=list)
-    uncertain: list[tuple[Outcome, str, str | None]] = field(default_factory=list)
+    uncertain: list[tuple[Outcome, str, str | None, str | None, bool]] = field(default_factory=list)
 
 
 def analyse(ctx: LaunchContext) -> Analysis | None:
@@ -51,6 +52,15 @@ def analyse(ctx: LaunchContext) -> Analysis | None:
     result = _analyse(ctx)
     ctx._det_analysis = result  # type: ignore[attr-defined]
     return result
+
+
+def _same_verdict(outcomes: list[Outcome | None]) -> Outcome | None:
+    """The common outcome when every candidate architecture gives the same one, else None."""
+    if not outcomes or any(o is None for o in outcomes):
+        return None
+    first = outcomes[0]
+    same = all((o.error, o.backend, o.chosen_by) == (first.error, first.backend, first.chosen_by) for o in outcomes)
+    return first if same else None
 
 
 def _analyse(ctx: LaunchContext) -> Analysis | None:
@@ -65,21 +75,24 @@ def _analyse(ctx: LaunchContext) -> Analysis | None:
     for target in ctx.known_targets:
         hw = target.hardware(ctx.assumed_cuda)
         outcomes = [evaluate(ctx.parsed, ctx.table, a, d, hw) for a, d in archs]
-        if model.architecture:
-            if outcomes[0] is not None:
-                analysis.known.append((target, outcomes[0]))
-        else:
-            for o in outcomes:
-                if o is not None and o.error:
-                    analysis.uncertain.append((o, "the model's architecture", None))
+        common = outcomes[0] if model.architecture else _same_verdict(outcomes)
+        if common is not None:
+            analysis.known.append((target, common))
+            continue
+        for (a, d), o in zip(archs, outcomes):
+            if o is not None and o.error:
+                analysis.uncertain.append((o, "the model's architecture", None, a, d))
     if ctx.has_unknown_target:
         for hw in HYPOTHETICAL:
             hw = Hardware(hw.label, hw.cuda, hw.major, ctx.assumed_cuda)
-            for a, d in archs:
-                o = evaluate(ctx.parsed, ctx.table, a, d, hw)
+            outcomes = [evaluate(ctx.parsed, ctx.table, a, d, hw) for a, d in archs]
+            arch_free = model.architecture is not None or _same_verdict(outcomes) is not None
+            for (a, d), o in zip(archs, outcomes):
                 if o is not None and o.error:
-                    what = "the target GPU" if model.architecture else "the target GPU and the model's architecture"
-                    analysis.uncertain.append((o, what, hw.label))
+                    what = "the target GPU" if arch_free else "the target GPU and the model's architecture"
+                    analysis.uncertain.append((o, what, hw.label, None if arch_free else a, d))
+                    if arch_free:
+                        break
     return analysis
 
 
@@ -97,11 +110,26 @@ def _assumptions(ctx: LaunchContext) -> list[str]:
     return [f"assumed SGLang {ctx.table.version} ({ctx.version_origin or 'newest known release'}), torch built for {cuda}"]
 
 
+def applicability_for(ctx: LaunchContext, applicability: str) -> str:
+    """``applicability``, made unsafe when the verdict rests on an architecture inferred from the
+    checkpoint's name (the name may not be the checkpoint's real architecture)."""
+    return UNSAFE if ctx.model.inferred_from is not None else applicability
+
+
+def model_notes(ctx: LaunchContext) -> list[str]:
+    """Where the model's architecture came from, phrased as an inference when it is one."""
+    m = ctx.model
+    if m.inference_note:
+        return [m.inference_note]
+    return [f"model architecture {m.architecture}: from {m.origin}"] if m.architecture else []
+
+
 def _backend_fix(ctx: LaunchContext, setting: Setting, replacement: str, applicability: str) -> Fix | None:
     span = setting.value_span()
     if span is None:
         return None
-    return Fix(applicability, f"Use --attention-backend {replacement}", [Edit(span, replacement)])
+    return Fix(applicability_for(ctx, applicability), f"Use --attention-backend {replacement}",
+               [Edit(span, replacement)])
 
 
 class _StartupRule(Rule):
@@ -208,10 +236,7 @@ def _model_short(ctx: LaunchContext) -> str:
 
 
 def _where(ctx: LaunchContext, targets: list[Target]) -> list[str]:
-    out = [f"target {t.describe()}" for t in targets]
-    if ctx.model.architecture:
-        out.append(f"model architecture {ctx.model.architecture}: from {ctx.model.origin}")
-    return out
+    return [f"target {t.describe()}" for t in targets] + model_notes(ctx)
 
 
 class DeterministicMlaBackend(_StartupRule):
@@ -382,7 +407,7 @@ class UnverifiableLaunch(Rule):
             return
         if any(o.error for _, o in analysis.known):
             return  # a definite finding already covers this launch
-        outcome, what, _ = analysis.uncertain[0]
+        outcome, what, _, candidate, candidate_dsa = analysis.uncertain[0]
         rule = {"C": "SGL101", "B": "SGL102", "A": "SGL103"}[outcome.error]
         setting = ctx.parsed.get("attention_backend")
         if outcome.chosen_by == "user" and setting is not None:
@@ -398,13 +423,20 @@ class UnverifiableLaunch(Rule):
         if "architecture" in what:
             missing.append(f"the model's architecture ({ctx.model.origin})")
         # The GPU classes on which SGLang raises this error, from the analysis already made.
-        failing = list(dict.fromkeys(label for o, _, label in analysis.uncertain
+        failing = list(dict.fromkeys(label for o, _, label, _, _ in analysis.uncertain
                                      if label is not None and o.error == outcome.error))
         passing = [hw.label for hw in HYPOTHETICAL if hw.label not in failing]
         where = (f" on {', '.join(failing)} GPUs but not on {', '.join(passing)}"
                  if failing and passing and ctx.has_unknown_target else "")
-        msg = (f"cannot verify: SGLang {ctx.table.version} refuses this launch ({rule}){where}, and the linter "
-               f"does not know {' or '.join(missing)}")
+        condition = ""
+        if candidate is not None:
+            # Only some architectures fail: say which, never that SGLang refuses this model.
+            name = ctx.model.path or "the model"
+            kind = ("a DSA model (index_topk in its config: DeepSeek-V3.2, GLM-5)" if candidate_dsa else
+                    "an absorbed-MLA model (DeepSeek-V2/V3/R1, Kimi-K2, GLM-4.7-Flash …)")
+            condition = f"if {name} is {kind}, "
+        msg = (f"cannot verify: {condition}SGLang {ctx.table.version} refuses this launch ({rule}){where}, and the "
+               f"linter does not know {' or '.join(missing)}")
         notes = []
         if "target" in what:
             notes.append("declare the target with a '# lint-configs: target-gpu=NAME' comment in the file, "

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from linter.gpus.targets import Target
 from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, insertion_point
-from linter.rules.deterministic import analyse
+from linter.rules.deterministic import analyse, applicability_for, model_notes
 from linter.sglang.decision import DECISION_DESTS
 from linter.sglang.gates import GateFailure, backend_gates, effective, load_gates, option_gates, uses_mla
 from linter.source import Edit
@@ -99,7 +99,8 @@ class _GateRule(Rule):
                 span = setting.value_span()
                 if replacement and span is not None:
                     every = len(group) == len(ctx.targets) and not ctx.has_unknown_target
-                    fix = Fix(SAFE if every else UNSAFE, f"Use {replacement}", [Edit(span, replacement)])
+                    fix = Fix(applicability_for(ctx, SAFE if every else UNSAFE), f"Use {replacement}",
+                              [Edit(span, replacement)])
             else:
                 det = analyse(ctx)
                 loc = det.det.option_location() if det is not None and det.det is not None else ctx.launch.span
@@ -115,6 +116,8 @@ class _GateRule(Rule):
             msg = (f"{subject} does not run on {', '.join(t.label for t in targets)}: {what}; "
                    f"it runs on {f.passes}")
             notes = [f"SGLang says: \"{f.message}\""] + [f"target {t.describe()}" for t in targets]
+            if f.backend is not None:  # the backend SGLang runs depends on the architecture
+                notes += model_notes(ctx)
             yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes)
 
     def subject(self, ctx: LaunchContext, dest) -> str:

@@ -230,7 +230,9 @@ def _lint(args, configs, select, ignore, extend) -> int:
     except OSError as exc:
         raise UsageError(f"--output-file {args.output_file}: {exc.strerror or exc}") from None
     try:
-        _emit(fmt, diagnostics, stream, args, fixed)
+        from linter.coverage import measure
+
+        _emit(fmt, diagnostics, stream, args, fixed, measure(results.values()))
     finally:
         if args.output_file:
             stream.close()
@@ -239,7 +241,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
     return 1
 
 
-def _emit(fmt: str, diagnostics, stream, args, fixed: int) -> None:
+def _emit(fmt: str, diagnostics, stream, args, fixed: int, checked=None) -> None:
     if fmt == "json":
         from linter.report.json import render
 
@@ -259,4 +261,4 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int) -> None:
     else:
         from linter.report.text import render
 
-        render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed)
+        render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed, checked=checked)

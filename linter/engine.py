@@ -94,6 +94,9 @@ class Engine:
             return result
         if not mentions_sglang(source.text):
             result.skipped = "does not mention SGLang"
+            unused = self._unused_targets(directives.scan(source).targets)
+            if unused:
+                result.diagnostics = self._select(unused, self.configs.settings_for(path))
             return result
         settings = self.configs.settings_for(path)
         try:
@@ -116,6 +119,8 @@ class Engine:
             diags.append(self._meta(UnparseableFile, problem.message, problem.span))
         for span, message in found.malformed:
             diags.append(self._meta(UnusedSuppression, message, span))
+        if not extraction.launches:
+            diags.extend(self._unused_targets(found.targets))
         file_decls = found.targets + extraction.gpu_decls
         for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
             diags.extend(self._unknown_gpu(decl))
@@ -140,6 +145,12 @@ class Engine:
 
     def _meta(self, rule, message: str, span: Span, key: str = "") -> Diagnostic:
         return Diagnostic(rule.code, rule.name, rule.severity, message, span, key=key or rule.code)
+
+    def _unused_targets(self, targets: list[GpuDecl]) -> list[Diagnostic]:
+        """SGL002 for each ``target-gpu=`` directive of a file in which no launch was found."""
+        return [self._meta(UnusedSuppression, f"unused target-gpu directive: no SGLang launch found in this file, so "
+                                              f"{d.name!r} is the target of nothing", d.span, key=f"target:{d.name}")
+                for d in targets if d.span is not None]
 
     def _unknown_gpu(self, decl: GpuDecl) -> list[Diagnostic]:
         from linter.gpus.catalog import lookup, why_unknown

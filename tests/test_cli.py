@@ -60,7 +60,7 @@ def test_text_output_shows_source_caret_fix_and_summary(tmp_path, capsys, monkey
     assert lines[2].startswith("4 |     command: python3 -m sglang.launch_server")
     assert lines[3] == "  |" + " " * (1 + 102) + "^^^"
     assert "  = fix: Use --attention-backend fa3" in lines
-    assert lines[-1] == "Found 1 error. [*] 1 fixable with `lint-configs --fix`."
+    assert lines[-1] == "Found 1 error. [*] 1 fixable with `lint-configs --fix`. Checked 1 launch in 1 file."
     assert "\x1b[" not in out
 
 

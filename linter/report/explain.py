@@ -96,11 +96,24 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                         out.append(f"  on {name}: the backend depends on a value that is not known")
                         continue
                     gate = startup_gates(ctx.parsed, ctx.table, b, hw) or load_gates(ctx.parsed, b, m.architecture, hw)
-                    verdict = "accepted" if gate is None else (
-                        f"{'asserts at model load' if gate.at_load else 'refused at start-up'} ({gate.gate}): "
-                        f"{gate.message}")
+                    verdict = ("accepted" + (" if the model is not absorbed MLA" if m.architecture is None else "")
+                               if gate is None else
+                               f"{'asserts at model load' if gate.at_load else 'refused at start-up'} ({gate.gate}): "
+                               f"{gate.message}")
                     out.append(f"  on {name}: attention backend {b.attention} (chosen by {b.chosen_by}; prefill "
                                f"{b.prefill}, decode {b.decode}) -> {verdict}")
+                    if on is True and m.architecture is None:
+                        # The line above is for a model outside SGLang's absorbed-MLA list; say what
+                        # the unknown architecture could change.
+                        for arch, dsa in (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM", True)):
+                            alt = evaluate(ctx.parsed, ctx.table, arch, dsa, hw)
+                            if alt is not None and alt.error and (o is None or alt.error != o.error):
+                                out.append(f"    if the model were {arch}{' (DSA)' if dsa else ''}: refused at "
+                                           f"start-up (error {alt.error}): {alt.message}")
+            from linter.coverage import unverified_reasons
+
+            for reason in unverified_reasons(ctx):
+                out.append(f"  not fully verified: {reason}")
             analyse(ctx)
             out.append("")
     if not out:

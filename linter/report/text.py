@@ -41,8 +41,14 @@ def _lines(d: Diagnostic, unsafe_fixes: bool) -> list[list[Segment]]:
     return out
 
 
-def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0) -> str:
-    """The closing line: counts by severity, fixed findings, and how many more ``--fix``/``--unsafe-fixes`` would fix."""
+def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0, checked=None) -> str:
+    """The closing line: counts by severity, fixed findings, how many more ``--fix``/``--unsafe-fixes``
+    would fix, and what was checked (``checked``, a :class:`linter.coverage.Coverage`, when given)."""
+    line = _summary(diagnostics, unsafe_fixes, fixed, checked is None or checked.launches > 0)
+    return f"{line} {checked.describe()}".strip() if checked is not None else line
+
+
+def _summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int, any_launch: bool) -> str:
     errors = sum(1 for d in diagnostics if d.severity == "error")
     warnings = len(diagnostics) - errors
     safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability == SAFE)
@@ -51,7 +57,8 @@ def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0) -
     if fixed:
         parts.append(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.")
     if not diagnostics:
-        parts.append("All checks passed!" if not fixed else "No findings remain.")
+        if any_launch:  # a run that found no launch has passed nothing
+            parts.append("All checks passed!" if not fixed else "No findings remain.")
         return " ".join(parts)
     found = []
     if errors:
@@ -77,13 +84,13 @@ def use_color(stream: TextIO) -> bool:
 
 
 def render(diagnostics: list[Diagnostic], stream: TextIO = sys.stdout, unsafe_fixes: bool = False,
-           fixed: int = 0, show_summary: bool = True) -> None:
-    """Print diagnostics (and the summary) to ``stream``."""
+           fixed: int = 0, show_summary: bool = True, checked=None) -> None:
+    """Print diagnostics (and the summary, with ``checked``: see :func:`summary`) to ``stream``."""
     rows: list[list[Segment]] = []
     for d in diagnostics:
         rows.extend(_lines(d, unsafe_fixes))
     if show_summary:
-        rows.append([(summary(diagnostics, unsafe_fixes, fixed), "bold")])
+        rows.append([(summary(diagnostics, unsafe_fixes, fixed, checked), "bold")])
     if use_color(stream):
         from rich.console import Console
         from rich.text import Text

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from linter.rules.base import LaunchContext
+from linter.resolve import LaunchContext
 
 
 def unverified_reasons(ctx: LaunchContext) -> list[str]:

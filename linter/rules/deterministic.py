@@ -1,106 +1,42 @@
 """SGLang's start-up errors for deterministic inference: SGL101, SGL102, SGL103 and SGL901.
 
-All four read one analysis (:func:`analyse`): SGLang's decision (``linter.sglang.decision``) run for
-every declared target GPU, and — when the target or the model is unknown — for one GPU of each class
-SGLang tells apart and for each kind of architecture, to see whether the outcome depends on what is
-missing.
+All four read one analysis the resolve step made (``LaunchContext.startup``,
+:mod:`linter.sglang.analysis`): SGLang's decision run for every declared target GPU, and — when the
+target or the model is unknown — for one GPU of each class SGLang tells apart and for each kind of
+architecture, to see whether the outcome depends on what is missing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from linter.gpus.targets import Target
-from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule, insertion_point
-from linter.sglang.decision import (
-    DECISION_DESTS,
-    HYPOTHETICAL,
-    Hardware,
-    Outcome,
-    deterministic,
-    evaluate,
-    mla_backends,
+from linter.rules.base import (
+    SAFE,
+    UNSAFE,
+    Diagnostic,
+    Example,
+    Fix,
+    LaunchContext,
+    Rule,
+    Severity,
+    candidates_applicability,
+    insertion_point,
 )
+from linter.sglang.analysis import StartupAnalysis
+from linter.sglang.decision import HYPOTHETICAL, mla_backends
 from linter.sglang.options import Setting
 from linter.source import Edit
 
-_CANDIDATE_ARCHS = (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM", True), (None, False))
 
-
-@dataclass
-class Analysis:
-    """Per-target outcomes of one deterministic launch.
-
-    ``known`` pairs each known target with its outcome (also when the architecture is unknown but
-    every candidate architecture gives the same outcome: the verdict does not depend on it);
-    ``uncertain`` lists the errors that some unknown target or architecture would raise, as
-    ``(outcome, what is unknown, hypothetical GPU class label or None, candidate architecture or
-    None, candidate is DSA)``; ``det`` is the setting that turned deterministic inference on.
-    """
-
-    det: Setting | None
-    known: list[tuple[Target, Outcome]] = field(default_factory=list)
-    uncertain: list[tuple[Outcome, str, str | None, str | None, bool]] = field(default_factory=list)
-
-
-def analyse(ctx: LaunchContext) -> Analysis | None:
-    """None when the launch is not deterministic (or that cannot be known), the model skips checks,
-    or argparse rejects one of the options the decision reads."""
-    cached = getattr(ctx, "_det_analysis", False)
-    if cached is not False:
-        return cached
-    result = _analyse(ctx)
-    ctx._det_analysis = result  # type: ignore[attr-defined]
-    return result
-
-
-def _same_verdict(outcomes: list[Outcome | None]) -> Outcome | None:
-    """The common outcome when every candidate architecture gives the same one, else None."""
-    if not outcomes or any(o is None for o in outcomes):
-        return None
-    first = outcomes[0]
-    same = all((o.error, o.backend, o.chosen_by) == (first.error, first.backend, first.chosen_by) for o in outcomes)
-    return first if same else None
-
-
-def _analyse(ctx: LaunchContext) -> Analysis | None:
-    if not ctx.parsed.judged(*DECISION_DESTS):
-        return None  # the parser already rejects a value the decision reads (SGL202-SGL205 say so)
-    on, setting = deterministic(ctx.parsed)
-    if on is not True or ctx.model.skip_checks:
-        return None
-    analysis = Analysis(setting)
-    model = ctx.model
-    archs = [(model.architecture, model.dsa)] if model.architecture else list(_CANDIDATE_ARCHS)
-    for target in ctx.known_targets:
-        hw = target.hardware(ctx.assumed_cuda)
-        outcomes = [evaluate(ctx.parsed, ctx.table, a, d, hw) for a, d in archs]
-        common = outcomes[0] if model.architecture else _same_verdict(outcomes)
-        if common is not None:
-            analysis.known.append((target, common))
-            continue
-        for (a, d), o in zip(archs, outcomes):
-            if o is not None and o.error:
-                analysis.uncertain.append((o, "the model's architecture", None, a, d))
-    if ctx.has_unknown_target:
-        for hw in HYPOTHETICAL:
-            hw = Hardware(hw.label, hw.cuda, hw.major, ctx.assumed_cuda)
-            outcomes = [evaluate(ctx.parsed, ctx.table, a, d, hw) for a, d in archs]
-            arch_free = model.architecture is not None or _same_verdict(outcomes) is not None
-            for (a, d), o in zip(archs, outcomes):
-                if o is not None and o.error:
-                    what = "the target GPU" if arch_free else "the target GPU and the model's architecture"
-                    analysis.uncertain.append((o, what, hw.label, None if arch_free else a, d))
-                    if arch_free:
-                        break
-    return analysis
+def analyse(ctx: LaunchContext) -> StartupAnalysis | None:
+    """The launch's deterministic start-up analysis, computed once by the resolve step."""
+    return ctx.startup
 
 
 def replacement_backend(ctx: LaunchContext) -> str:
     """A backend every target runs for an absorbed-MLA model: ``fa3`` when every target is SM90
     (fa3 asserts SM90 for MLA models at load, attention_registry.py:209-221), else ``triton``."""
     known = ctx.known_targets
-    if known and not ctx.has_unknown_target and all(t.hardware(ctx.assumed_cuda).sm90 for t in known):
+    if known and not ctx.has_unknown_target and all(ctx.hardware(t).sm90 for t in known):
         return "fa3"
     return "triton"
 
@@ -110,7 +46,7 @@ def _assumptions(ctx: LaunchContext) -> list[str]:
     return [f"assumed SGLang {ctx.table.version} ({ctx.version_origin or 'newest known release'}), torch built for {cuda}"]
 
 
-def applicability_for(ctx: LaunchContext, applicability: str) -> str:
+def applicability_for(ctx: LaunchContext, applicability):
     """``applicability``, made unsafe when the verdict rests on an architecture inferred from the
     checkpoint's name (the name may not be the checkpoint's real architecture)."""
     return UNSAFE if ctx.model.inferred_from is not None else applicability
@@ -124,7 +60,7 @@ def model_notes(ctx: LaunchContext) -> list[str]:
     return [f"model architecture {m.architecture}: from {m.origin}"] if m.architecture else []
 
 
-def _backend_fix(ctx: LaunchContext, setting: Setting, replacement: str, applicability: str) -> Fix | None:
+def _backend_fix(ctx: LaunchContext, setting: Setting, replacement: str, applicability) -> Fix | None:
     span = setting.value_span()
     if span is None:
         return None
@@ -213,12 +149,11 @@ class Fa4DeterministicMlaNeedsSm100(_StartupRule):
     def report(self, ctx, analysis, failing):
         setting = ctx.parsed.get("attention_backend")
         targets = [t for t, _ in failing]
-        every = len(failing) == len(ctx.targets) and not ctx.has_unknown_target
         replacement = replacement_backend(ctx)
-        fix = _backend_fix(ctx, setting, replacement, SAFE if every else UNSAFE)
+        fix = _backend_fix(ctx, setting, replacement, candidates_applicability(ctx, len(failing)))
         on = []
         for t in targets:
-            hw = t.hardware(ctx.assumed_cuda)
+            hw = ctx.hardware(t)
             if hw.cuda and hw.major in (10, 11):
                 on.append(f"{t.label} with torch built for CUDA {ctx.assumed_cuda[0]}.{ctx.assumed_cuda[1]} (12.8+ needed)")
             else:
@@ -394,7 +329,7 @@ class UnverifiableLaunch(Rule):
 
     code = "SGL901"
     name = "unverifiable-launch"
-    severity = "warning"
+    severity = Severity.WARNING
     summary = "the launch passes or fails depending on a target GPU or model that is not known"
     VALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference",
                      ("B200",))]

@@ -88,9 +88,9 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                                    f"refused at start-up (error {o.error}): {o.message}")
                     elif b is None and on is True and m.architecture is None and \
                             (plain := evaluate(ctx.parsed, ctx.table, None, False, v.hardware)) is not None:
+                        said = f"refused at start-up (error {plain.error})" if plain.error else "accepted"
                         out.append(f"  on {v.label}: attention backend {plain.backend} (chosen by {plain.chosen_by}) "
-                                   f"-> {'refused at start-up (error ' + plain.error + ')' if plain.error else 'accepted'}"
-                                   " if the model is not absorbed MLA; it depends on the model's architecture")
+                                   f"-> {said} if the model is not absorbed MLA; it depends on the model's architecture")
                     elif b is None:
                         out.append(f"  on {v.label}: the backend depends on a value that is not known")
                     else:

@@ -66,8 +66,8 @@ class _GateRule(Rule):
                 replacement = _replacement(ctx, targets, f.backend or "")
                 span = setting.value_span()
                 if replacement and span is not None:
-                    fix = Fix(applicability_for(ctx, candidates_applicability(ctx, len(group))), f"Use {replacement}",
-                              [Edit(span, replacement)])
+                    applies = applicability_for(ctx, candidates_applicability(ctx, len(group)))
+                    fix = Fix(applies, f"Use {replacement}", [Edit(span, replacement)])
             else:
                 det = ctx.startup
                 loc = det.det.option_location() if det is not None and det.det is not None else ctx.launch.span

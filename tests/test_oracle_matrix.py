@@ -1,8 +1,8 @@
 """Point 7 of issue 11: lint-configs agrees with SGLang's own verdicts on a recorded matrix.
 
-``tests/fixtures/oracle_matrix_0.5.23.jsonl`` was recorded by ``scripts/record_oracle_matrix.py`` with
-the oracle of the shared workspace (SGLang 0.5.23's unmodified parser and resolution on a faked GPU
-and a synthetic checkpoint of the case's architecture). The oracle is never run here: each case is
+``tests/fixtures/oracle_matrix_<version>.jsonl`` were recorded by ``scripts/record_oracle_matrix.py``
+with the oracle of the shared workspace (that SGLang release's unmodified parser and resolution on a
+faked GPU and a synthetic checkpoint of the case's architecture). The oracle is never run here: each case is
 replayed through lint-configs (one shell file per GPU, one launch per line, the architecture in a
 local ``config.json``) and must agree:
 
@@ -24,8 +24,8 @@ import pytest
 
 from tests.helpers import write_tree
 
-FIXTURE = Path(__file__).parent / "fixtures" / "oracle_matrix_0.5.23.jsonl"
-CASES = [json.loads(line) for line in FIXTURE.read_text("utf-8").splitlines() if line.strip()]
+FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("oracle_matrix_*.jsonl"))
+CASES = [json.loads(line) for f in FIXTURES for line in f.read_text("utf-8").splitlines() if line.strip()]
 GPU = {"8.0": "A100", "9.0": "H100", "10.0": "B200", "12.0": "RTX PRO 6000 Blackwell"}
 PARSER_CODES = {"SGL201", "SGL202", "SGL203", "SGL204", "SGL205"}
 AFTER_RESOLUTION = {"SGL104"}  # asserts when the model loads: outside the oracle's scope
@@ -53,51 +53,53 @@ def oracle_code(oracle: dict) -> str | None:
 
 @pytest.fixture(scope="module")
 def linted(tmp_path_factory):
-    """{case id: sorted codes lint-configs reports for it}."""
+    """{(release, case id): sorted codes lint-configs reports for it}."""
     from contextlib import redirect_stdout
     from io import StringIO
 
     from linter.cli import main
     from tests.helpers import chdir
 
-    root = tmp_path_factory.mktemp("oracle")
-    files: dict[str, str] = {}
-    where: dict[tuple[str, int], str] = {}
-    for arch in {c["arch"] for c in CASES}:
-        files[f"ckpt/{arch}/config.json"] = json.dumps({"architectures": [arch]})
-    for cc, gpu in GPU.items():
-        lines = ["#!/bin/bash", f"# lint-configs: target-gpu={gpu}"]
-        for c in CASES:
-            if c["cc"] != cc:
-                continue
-            argv = ["python3", "-m", "sglang.launch_server", "--model-path", f"ckpt/{c['arch']}", *c["args"]]
-            lines.append(" ".join(shlex.quote(w) for w in argv))
-            where[(f"cc-{cc}.sh", len(lines))] = c["id"]
-        files[f"cc-{cc}.sh"] = "\n".join(lines) + "\n"
-    write_tree(root, files)
-    buf = StringIO()
-    with chdir(root), redirect_stdout(buf):
-        main(["--format", "json", "--sglang-version", "0.5.23", "."])
-    out: dict[str, list[str]] = {cid: [] for cid in where.values()}
-    for d in json.loads(buf.getvalue()):
-        out[where[(d["path"], d["line"])]].append(d["code"])
+    out: dict[tuple[str, str], list[str]] = {}
+    for version in sorted({c["sglang"] for c in CASES}):
+        root = tmp_path_factory.mktemp(f"oracle-{version}")
+        files: dict[str, str] = {}
+        where: dict[tuple[str, int], str] = {}
+        for arch in {c["arch"] for c in CASES}:
+            files[f"ckpt/{arch}/config.json"] = json.dumps({"architectures": [arch]})
+        for cc, gpu in GPU.items():
+            lines = ["#!/bin/bash", f"# lint-configs: target-gpu={gpu}"]
+            for c in CASES:
+                if c["cc"] != cc or c["sglang"] != version:
+                    continue
+                argv = ["python3", "-m", "sglang.launch_server", "--model-path", f"ckpt/{c['arch']}", *c["args"]]
+                lines.append(" ".join(shlex.quote(w) for w in argv))
+                where[(f"cc-{cc}.sh", len(lines))] = c["id"]
+            files[f"cc-{cc}.sh"] = "\n".join(lines) + "\n"
+        write_tree(root, files)
+        buf = StringIO()
+        with chdir(root), redirect_stdout(buf):
+            main(["--format", "json", "--sglang-version", version, "."])
+        out.update({(version, cid): [] for cid in where.values()})
+        for d in json.loads(buf.getvalue()):
+            out[(version, where[(d["path"], d["line"])])].append(d["code"])
     return {k: sorted(v) for k, v in out.items()}
 
 
 def test_the_matrix_covers_what_issue_11_asks():
-    ids = {c["id"] for c in CASES}
+    ids = {c["id"] for c in CASES if c["sglang"] == "0.5.23"}
     assert {"cutlass_mla-deterministic", "FA4-uppercase", "rl-target-invalid", "dp-attention-kimi-9.0"} <= ids
     for flag in ("--enable-dp-attention", "--disable-cuda-graph", "--enable-deterministic-inference",
                  "--no-enable-tf32-matmul"):
         assert {f"flag{flag}-bare", f"flag{flag}-eq-true", f"flag{flag}-then-true"} <= ids
     assert len(CASES) > 600
-    assert all(c["sglang"] == "0.5.23" for c in CASES)
+    assert "0.5.23" in {c["sglang"] for c in CASES}
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['sglang']}:{c['id']}" for c in CASES])
 def test_lint_configs_agrees_with_sglang(case, linted):
     want = oracle_code(case["oracle"])
-    got = [c for c in linted[case["id"]] if c not in AFTER_RESOLUTION]
+    got = [c for c in linted[(case["sglang"], case["id"])] if c not in AFTER_RESOLUTION]
     if case["scope"] == "parser":
         parser_got = sorted({c for c in got if c in PARSER_CODES})
         assert parser_got == ([want] if want in PARSER_CODES else []), case["oracle"]["error"]

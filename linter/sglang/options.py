@@ -10,8 +10,12 @@ its sha256). :func:`parse_args` reproduces what SGLang's parser does with an arg
 * ``--opt value`` and ``--opt=value`` are both accepted for options that take a value;
 * a unique prefix of an option string is accepted (``--tp`` → ``--tp-size``), a prefix shared by
   several options is an error (``--attention``); an exact option string always wins;
-* store-true flags take no value (``--flag=true`` is an error; ``--flag true`` leaves ``true`` as an
-  unrecognised argument);
+* an option whose action takes no value — argparse's ``store_true``/``store_false``/``store_const``/
+  ``count``, or any custom action registered with ``nargs=0`` (``BooleanOptionalAction`` and its
+  ``--no-`` form, ``DeprecatedStoreTrueAction`` behind 0.5.22+'s ``--enable-dp-attention``) — takes
+  none (``--flag=true`` is an error; ``--flag true`` leaves ``true`` as an unrecognised argument);
+* a value argparse rejects marks its option in :attr:`ParsedArgs.rejected`: SGLang stops in the
+  parser, so later checks do not judge it;
 * the last occurrence of an option wins.
 
 ``sglang serve`` first removes ``--model-type X`` and turns a first non-option token into

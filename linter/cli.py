@@ -101,6 +101,12 @@ def read_file_list(source: str) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run lint-configs; returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["server"]:
+        # `lint-configs server` starts the language server (a folder named server: write ./server)
+        from linter.server import main as serve
+
+        return serve()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -27,11 +27,13 @@ MAX_ROUNDS = 10
 
 @dataclass
 class FixReport:
-    """Files changed (path -> (original text, new text)), how many fixes were applied, and the
-    diagnostics whose fix was refused with the reason."""
+    """Files changed (path -> (original text, new text)), how many fixes were applied (``fixed``:
+    the diagnostics they fixed, for ``--show-fixes``), and the diagnostics whose fix was refused
+    with the reason."""
 
     changed: dict[Path, tuple[SourceFile, str]] = field(default_factory=dict)
     applied: int = 0
+    fixed: list[Diagnostic] = field(default_factory=list)
     refused: list[tuple[Diagnostic, str]] = field(default_factory=list)
 
 
@@ -102,6 +104,7 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
             for p, src in before.items():
                 originals.setdefault(p, src)
             report.applied += len(chosen)
+            report.fixed.extend(chosen)
             results[path] = new
             progress = True
             # Files that read a changed file (a compose file whose .env was edited) are linted again.

@@ -17,8 +17,8 @@ from linter.sglang.gates import effective, load_gates, startup_gates
 class TargetOutcome:
     """What SGLang does with one launch on one GPU.
 
-    ``name`` is the target as declared (``H100``), or for a launch with an unknown target a GPU class
-    (``a SM90 GPU (if that were the target)``, ``hypothetical`` True). ``status`` is ``accepted``,
+    ``name`` is the target as declared (``H100``), or for a launch with an unknown target the label of
+    a GPU class of :data:`HYPOTHETICAL` (``SM90``, ``hypothetical`` True). ``status`` is ``accepted``,
     ``refused`` (SGLang refuses to start), ``asserts-at-load`` (it starts, then asserts when the model
     loads) or ``unknown`` (the backend depends on a value not known statically). ``backend`` is the
     effective ``attention_backend``, ``chosen_by`` ``user``/``model``/``sglang``/``default``;
@@ -36,6 +36,11 @@ class TargetOutcome:
     decode: str | None = None
     check: str | None = None
     message: str = ""
+
+    @property
+    def shown(self) -> str:
+        """``H100``, or ``a SM90 GPU (if that were the target)``."""
+        return f"a {self.name} GPU (if that were the target)" if self.hypothetical else self.name
 
     @property
     def verdict(self) -> str:
@@ -60,8 +65,7 @@ def target_outcomes(ctx, on: object | None = None) -> list[TargetOutcome]:
         return []
     hws = [(t.name, False, t.hardware(ctx.assumed_cuda)) for t in ctx.known_targets]
     if ctx.has_unknown_target:
-        hws += [(f"a {h.label} GPU (if that were the target)", True, Hardware(h.label, h.cuda, h.major, ctx.assumed_cuda))
-                for h in HYPOTHETICAL]
+        hws += [(h.label, True, Hardware(h.label, h.cuda, h.major, ctx.assumed_cuda)) for h in HYPOTHETICAL]
     out = []
     for name, hypothetical, hw in hws:
         o = evaluate(ctx.parsed, ctx.table, m.architecture, m.dsa, hw) if on is True else None
@@ -151,12 +155,12 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                 out.append("  verdict:   unknown: the start-up checks depend on whether deterministic inference is on")
             for t in target_outcomes(ctx, on):
                 if t.status == "unknown":
-                    out.append(f"  on {t.name}: the backend depends on a value that is not known")
+                    out.append(f"  on {t.shown}: the backend depends on a value that is not known")
                 elif t.prefill is None:  # refused by the deterministic start-up checks
-                    out.append(f"  on {t.name}: attention backend {t.backend} (chosen by {t.chosen_by}) -> "
+                    out.append(f"  on {t.shown}: attention backend {t.backend} (chosen by {t.chosen_by}) -> "
                                f"refused at start-up ({t.check}): {t.message}")
                 else:
-                    out.append(f"  on {t.name}: attention backend {t.backend} (chosen by {t.chosen_by}; prefill "
+                    out.append(f"  on {t.shown}: attention backend {t.backend} (chosen by {t.chosen_by}; prefill "
                                f"{t.prefill}, decode {t.decode}) -> {t.verdict}")
             analyse(ctx)
             out.append("")

@@ -77,18 +77,24 @@ def use_color(stream: TextIO) -> bool:
 
 
 def render(diagnostics: list[Diagnostic], stream: TextIO = sys.stdout, unsafe_fixes: bool = False,
-           fixed: int = 0, show_summary: bool = True) -> None:
-    """Print diagnostics (and the summary) to ``stream``."""
+           fixed: int = 0, show_summary: bool = True, color: bool | None = None,
+           before_summary: list[str] = (), after_summary: list[str] = ()) -> None:
+    """Print diagnostics (and the summary) to ``stream``. ``color`` None decides by :func:`use_color`;
+    ``before_summary`` lines (``--show-fixes``) and ``after_summary`` lines (warnings) are printed
+    only with the summary."""
     rows: list[list[Segment]] = []
     for d in diagnostics:
         rows.extend(_lines(d, unsafe_fixes))
     if show_summary:
+        rows.extend([(line, "")] for line in before_summary)
         rows.append([(summary(diagnostics, unsafe_fixes, fixed), "bold")])
-    if use_color(stream):
+        rows.extend([(line, "yellow")] for line in after_summary)
+    if use_color(stream) if color is None else color:
         from rich.console import Console
         from rich.text import Text
 
-        console = Console(file=stream, highlight=False, soft_wrap=True)
+        # Decided above (terminal, NO_COLOR, FORCE_COLOR, --color): rich must not decide again.
+        console = Console(file=stream, highlight=False, soft_wrap=True, force_terminal=True, no_color=False)
         for row in rows:
             console.print(Text.assemble(*row) if row else "")
     else:

@@ -372,8 +372,11 @@ def _show_files(results, ws, fmt: str, stream) -> None:
     rows = []
     for path in sorted(results, key=lambda p: ws.display(p)):
         res = results[path]
-        rows.append({"path": ws.display(path), "format": None if res.skipped else res.fmt,
-                     "launches": len(res.contexts), "skipped": res.skipped})
+        skipped = res.skipped
+        if skipped and (path.name == ".env" or path.name.endswith(".env")):
+            skipped = "read with the compose files beside it"
+        rows.append({"path": ws.display(path), "format": None if skipped else res.fmt,
+                     "launches": len(res.contexts), "skipped": skipped})
     if fmt == "json":
         stream.write(json.dumps(rows, indent=2) + "\n")
         return

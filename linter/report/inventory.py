@@ -194,13 +194,16 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
     # Off a terminal rich would wrap at 80 columns; a file or a pipe gets room for the long cells.
     width = None if tty else int(os.environ.get("COLUMNS", "0") or 0) or 180
     console = Console(file=stream, width=width, force_terminal=color, no_color=not color, highlight=False)
-    table = Table(show_lines=True)
-    for name in ("launch", "model", "release", "deterministic", "targets: backend -> verdict"):
-        table.add_column(name, overflow="fold")
+    table = Table(show_lines=True, expand=True)
+    for name, ratio in (("launch", 4), ("model", 3), ("release", 3), ("deterministic", 3),
+                        ("targets: backend -> verdict", 5)):
+        table.add_column(name, overflow="fold", ratio=ratio)
     for r in launches:
-        where = f"{r.path}:{r.line}\n{r.format}: {r.entry_point}\n{r.scope}"
+        # The table keeps cells short; JSON and CSV carry the full provenance.
+        scope = r.scope.removesuffix(f":{r.model}") if r.model else r.scope
+        where = f"{r.path}:{r.line}\n{r.format}: {r.entry_point}\n{scope}"
         arch = (r.architecture or "unknown") + (" (DSA)" if r.dsa else "")
-        model = f"{r.model or 'unknown'}\n-> {arch}\n{r.model_origin}"
+        model = f"{r.model or 'unknown'}\n-> {arch}\n{r.model_origin.split(' (')[0]}"
         cuda = f"CUDA {r.cuda_build}" if r.cuda_build else "CUDA >= 12.8 (assumed)"
         release = f"{r.release}\n{r.release_origin}\n{cuda}"
         det = _det(r) + (f"\n{r.deterministic_by}" if r.deterministic_by else "")
@@ -208,9 +211,10 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
         for t in r.targets:
             gpu = f"{t.name} ({t.sm})" if t.sm else f"{t.name} (unknown GPU)"
             backend = f"{t.backend} ({t.chosen_by}) -> " if t.backend else ""
-            lines.append(f"{gpu}: {backend}{_short(t)}\n  {t.declared}")
+            declared = t.declared.replace(f" at {r.path}:", " at line ")
+            lines.append(f"{gpu}: {backend}{_short(t)}\n  {declared}")
         if not any(t.gpu for t in r.targets):
-            lines.append(_classes(r) + (f"\n  {r.target_origin}" if r.target_origin and not r.targets else ""))
+            lines.append(_classes(r))
         if r.findings:
             lines.append("findings: " + ", ".join(r.findings))
         table.add_row(where, model, release, det, "\n".join(lines))

@@ -45,8 +45,18 @@ class Key:
     meaning: str
 
     @property
-    def is_list(self) -> bool:
-        return self.type.startswith("list[str]")
+    def kind(self) -> str:
+        """``list`` (a list of strings), ``scalar`` (a string) or ``table``."""
+        return "list" if self.type == "list[str]" else "scalar" if self.type == "str" else "table"
+
+
+def markdown_table() -> str:
+    """README's configuration key table, made from :data:`KEYS`."""
+    where = {"top": "top level", "override": "overrides", "both": "both"}
+    rows = ["| key | type | where | in an override | meaning |", "|---|---|---|---|---|"]
+    for k in KEYS:
+        rows.append(f"| `{k.name}` | {k.type} | {where[k.where]} | {k.merge} | {k.meaning} |")
+    return "\n".join(rows) + "\n"
 
 
 KEYS: tuple[Key, ...] = (

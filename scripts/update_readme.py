@@ -1,5 +1,6 @@
 """Rewrite the rule table of README.md (between <!-- rules:start --> and <!-- rules:end -->) from
-the rules' own metadata, so README, ``--list-rules`` and the SARIF rule descriptions agree."""
+the rules' own metadata, so README, ``--list-rules`` and the SARIF rule descriptions agree; and the
+configuration key table (between <!-- config:start --> and <!-- config:end -->) from ``linter.config.KEYS``."""
 
 from __future__ import annotations
 
@@ -10,18 +11,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from linter.config import markdown_table as config_table  # noqa: E402
 from linter.rules import markdown_table  # noqa: E402
 
 PATTERN = re.compile(r"(<!-- rules:start -->\n).*?(<!-- rules:end -->)", re.S)
+CONFIG = re.compile(r"(<!-- config:start -->\n).*?(<!-- config:end -->)", re.S)
 
 
 def main(argv: list[str] | None = None) -> int:
     readme = ROOT / "README.md"
     text = readme.read_text("utf-8")
     new = PATTERN.sub(lambda m: m.group(1) + markdown_table() + m.group(2), text)
+    new = CONFIG.sub(lambda m: m.group(1) + config_table() + m.group(2), new)
     if new != text:
         readme.write_text(new, "utf-8")
-        print("README.md: rule table updated")
+        print("README.md: rule and configuration tables updated")
     return 0
 
 

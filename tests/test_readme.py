@@ -22,3 +22,24 @@ def test_readme_commands_name_the_examples_and_the_tests():
     text = README.read_text("utf-8")
     assert "lint-configs examples/" in text
     assert "pytest" in text
+
+
+def test_readme_configuration_table_matches_the_keys():
+    from linter.config import KEYS
+    from linter.config import markdown_table as config_table
+
+    text = README.read_text("utf-8")
+    table = re.search(r"<!-- config:start -->\n(.*?)<!-- config:end -->", text, re.S).group(1)
+    assert table == config_table(), "run: python scripts/update_readme.py"
+    for key in KEYS:
+        assert f"| `{key.name}` |" in table
+
+
+def test_readme_names_every_command_line_option():
+    from linter.cli import build_parser
+
+    text = README.read_text("utf-8")
+    for action in build_parser()._actions:
+        for flag in action.option_strings:
+            if flag.startswith("--") and flag not in ("--help", "--version"):
+                assert f"`{flag}" in text, f"README does not document {flag}"

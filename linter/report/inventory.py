@@ -195,7 +195,8 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
     width = None if tty else int(os.environ.get("COLUMNS", "0") or 0) or 180
     console = Console(file=stream, width=width, force_terminal=color, no_color=not color, highlight=False)
     table = Table(show_lines=True, expand=True)
-    for name, ratio in (("launch", 4), ("model", 3), ("release", 3), ("deterministic", 3),
+    # The verdicts are the point of the table: their column gets the most room.
+    for name, ratio in (("launch", 4), ("model", 3), ("release", 3), ("deterministic", 2),
                         ("targets: backend -> verdict", 5)):
         table.add_column(name, overflow="fold", ratio=ratio)
     for r in launches:

@@ -42,4 +42,17 @@ def test_readme_names_every_command_line_option():
     for action in build_parser()._actions:
         for flag in action.option_strings:
             if flag.startswith("--") and flag not in ("--help", "--version"):
-                assert f"`{flag}" in text, f"README does not document {flag}"
+                assert re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", text), f"README does not document {flag}"
+
+
+def test_readme_configuration_example_is_valid(tmp_path):
+    from linter.config import load
+
+    block = re.search(r"### Configuration\n.*?```toml\n(.*?)```", README.read_text("utf-8"), re.S).group(1)
+    (tmp_path / "pyproject.toml").write_text(block, "utf-8")
+    cfg = load(tmp_path / "pyproject.toml")
+    mixed = cfg.settings_for(tmp_path / "clusters/mixed/compose.yaml")
+    assert mixed.target_gpus == ["H100", "B200"]
+    assert cfg.settings_for(tmp_path / "clusters/b200/compose.yaml").target_gpus == ["B200"]
+    assert cfg.settings_for(tmp_path / "bench/compose.yaml").per_file_ignores == ["SGL901"]
+    assert cfg.baseline == tmp_path.resolve() / ".lint-configs-baseline.json"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from linter.formats import names_text
 from tests.helpers import run, write_tree
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -106,9 +107,10 @@ def test_show_files(tmp_path, capsys):
                           ".gitignore": "legacy/\n"})
     code, out, _ = run(tmp_path, capsys, "--show-files", ".")
     assert code == 0
+    other = f"skipped: not a file of a linted format ({names_text()})"
     assert out.splitlines() == [
-        ".gitignore: skipped: not a compose, shell or Python file",
-        "README.md: skipped: not a compose, shell or Python file",
+        f".gitignore: {other}",
+        f"README.md: {other}",
         "deploy/.env: skipped: read with the compose files beside it",
         "deploy/compose.yaml: compose, 1 launch",
         "scripts/serve.sh: shell, 1 launch",

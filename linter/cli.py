@@ -153,6 +153,11 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(f"unknown rule {code!r} in --select/--ignore (see lint-configs --list-rules)")
     if args.format == "csv" and not args.list_launches:
         raise UsageError("--format csv is for --list-launches")
+    if args.list_launches and args.format not in (None, "text", "json", "csv"):
+        raise UsageError(f"--list-launches prints text, json or csv, not {args.format}")
+    if (args.statistics or args.show_files) and args.format not in (None, "text", "concise", "json"):
+        raise UsageError(f"--{'statistics' if args.statistics else 'show-files'} prints text or json, "
+                         f"not {args.format}")
     modes = [m for m in ("explain", "list_launches", "show_files", "write_baseline") if getattr(args, m)]
     if len(modes) > 1:
         raise UsageError(f"--{modes[0].replace('_', '-')} and --{modes[1].replace('_', '-')} cannot be combined")
@@ -251,7 +256,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     color = {"auto": None, "always": True, "never": False}[args.color]
 
-    with _output(args, to_stderr=stdin_path is not None and args.fix) as stream:
+    with _output(args, to_stderr=stdin_path is not None and args.fix and not args.diff) as stream:
         if args.show_files:
             _show_files(results, ws, fmt, stream)
             return 0
@@ -277,7 +282,15 @@ def _lint(args, configs, select, ignore, extend) -> int:
         if args.fix or args.diff:
             from linter.fixes import fix_all, unified_diff, write_atomic
 
-            report = fix_all(engine, results, args.unsafe_fixes)
+            report = fix_all(engine, results, args.unsafe_fixes, within=stdin_path)
+            if stdin_path is not None:
+                for res in results.values():
+                    for d in res.diagnostics:
+                        others = sorted({e.span.source.display for e in (d.fix.edits if d.fix else [])
+                                         if e.span.source.path != stdin_path})
+                        if others:
+                            d.notes.append(f"the fix edits {', '.join(others)}: not applied when linting "
+                                           "standard input")
             if args.diff:
                 out = "".join(unified_diff(src, text) for src, text in report.changed.values())
                 if not args.silent:

@@ -46,8 +46,10 @@ def _identity(d: Diagnostic) -> tuple:
     return (d.code, d.key, d.message)
 
 
-def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> FixReport:
-    """Fix every file of ``results`` in memory (``engine.ws`` holds the new texts afterwards)."""
+def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool, within: Path | None = None) -> FixReport:
+    """Fix every file of ``results`` in memory (``engine.ws`` holds the new texts afterwards).
+    ``within``: apply only fixes whose edits all lie in that file (stdin, whose neighbours on disk
+    are read but never written)."""
     report = FixReport()
     originals: dict[Path, SourceFile] = {}
     refused: set[tuple] = set()
@@ -56,7 +58,8 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
         reconcile_shared_fixes(list(results.values()))
         for path in sorted(results):
             res = results[path]
-            fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _identity(d) not in refused]
+            fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _identity(d) not in refused
+                     and (within is None or all(e.span.source.path == within for e in d.fix.edits))]
             if not fixes:
                 continue
             chosen, taken = [], []

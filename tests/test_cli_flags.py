@@ -153,6 +153,10 @@ def test_usage_errors(tmp_path, capsys):
     write_tree(tmp_path, {"compose.yaml": BAD})
     code, _, err = run(tmp_path, capsys, "--format", "csv", ".")
     assert (code, err) == (2, "lint-configs: error: --format csv is for --list-launches\n")
+    code, _, err = run(tmp_path, capsys, "--list-launches", "--format", "sarif", ".")
+    assert (code, err) == (2, "lint-configs: error: --list-launches prints text, json or csv, not sarif\n")
+    code, _, err = run(tmp_path, capsys, "--statistics", "--format", "github", ".")
+    assert (code, err) == (2, "lint-configs: error: --statistics prints text or json, not github\n")
     code, _, err = run(tmp_path, capsys, "--list-launches", "--show-files", ".")
     assert code == 2 and "cannot be combined" in err
     code, _, err = run(tmp_path, capsys, "compose.yaml", "-")
@@ -352,3 +356,19 @@ def test_list_launches_targets_of_every_kind(tmp_path, capsys):
     [b] = json.loads(out)
     assert b["target_origin"] == "command line"
     assert b["targets"][0]["declared"] == "given with --target-gpu" and b["targets"][0]["verdict"] == "not-checked"
+
+
+def test_stdin_fix_never_writes_the_files_beside_the_name(tmp_path, capsys, monkeypatch):
+    compose = ("# lint-configs: target-gpu=H100\nservices:\n  sglang:\n    command: python3 -m sglang.launch_server "
+               "--model-path deepseek-ai/DeepSeek-V3 --attention-backend ${BACKEND} --enable-deterministic-inference\n")
+    write_tree(tmp_path, {".env": "BACKEND=fa4\n"})
+    _stdin(monkeypatch, compose.encode())
+    code, out, err = run(tmp_path, capsys, "--fix", "--stdin-filename", "compose.yaml")
+    assert code == 1
+    assert out == compose
+    assert (tmp_path / ".env").read_text() == "BACKEND=fa4\n"
+    assert ".env:1:9: SGL101" in err and "the fix edits .env: not applied when linting standard input" in err
+    # the same file on disk is fixed where the value is written
+    write_tree(tmp_path, {"compose.yaml": compose})
+    assert run(tmp_path, capsys, "--fix", ".")[0] == 0
+    assert (tmp_path / ".env").read_text() == "BACKEND=fa3\n"

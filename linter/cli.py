@@ -159,6 +159,8 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"--{'statistics' if args.statistics else 'show-files'} prints text or json, "
                          f"not {args.format}")
     modes = [m for m in ("explain", "list_launches", "show_files", "write_baseline") if getattr(args, m)]
+    if args.explain and args.stdin_filename is not None:
+        modes.append("stdin_filename")
     if len(modes) > 1:
         raise UsageError(f"--{modes[0].replace('_', '-')} and --{modes[1].replace('_', '-')} cannot be combined")
     if args.target_gpu:
@@ -346,8 +348,9 @@ def _lint(args, configs, select, ignore, extend) -> int:
         after = []
         if stale and not quiet:
             shown = ws.display(baseline_file.absolute())
-            after.append(f"{stale} baseline entr{'ies' if stale != 1 else 'y'} no longer match{'' if stale != 1 else 'es'} "
-                         f"any finding; rewrite it with `lint-configs --write-baseline {shown}`")
+            entries = "entries no longer match" if stale != 1 else "entry no longer matches"
+            after.append(f"{stale} baseline {entries} any finding; rewrite it with "
+                         f"`lint-configs --write-baseline {shown}`")
         before = _fixes_listing(report.fixed if report else None, diagnostics, args) if args.show_fixes else []
         if args.silent:
             pass

@@ -18,7 +18,7 @@ from linter.discover import detect_format, mentions_sglang
 from linter.formats import by_name, claims_name, names_text
 from linter.gpus.targets import choose
 from linter.launch import UNKNOWN, Extraction, GpuDecl, Launch
-from linter.rules import BY_CODE, LAUNCH_RULES, expand_selector
+from linter.rules import BY_CODE, LAUNCH_RULES
 from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
 from linter.sglang import release as release_mod

@@ -122,8 +122,8 @@ def _row(res, ctx) -> LaunchRow:
     cuda = f"{ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else None
     findings = sorted({d.code for d in res.diagnostics if d.launch is launch})
     return LaunchRow(
-        path=launch.source.display, line=launch.span.start_line_col[0], format=res.fmt or "", entry_point=launch.program,
-        scope=launch.key, model=m.path, architecture=m.architecture, dsa=m.dsa,
+        path=launch.source.display, line=launch.span.start_line_col[0], format=res.fmt or "",
+        entry_point=launch.program, scope=launch.key, model=m.path, architecture=m.architecture, dsa=m.dsa,
         model_origin=m.origin + (f" ({m.evidence})" if m.evidence else ""),
         release=ctx.table.version, release_origin=ctx.version_origin, cuda_build=cuda,
         deterministic=None if on is UNKNOWN else bool(on),

@@ -296,7 +296,7 @@ def test_list_launches_json(examples, capsys):
     assert (dsv3["deterministic"], dsv3["deterministic_by"]) == (True, "--enable-deterministic-inference")
     [t] = dsv3["targets"]
     assert (t["name"], t["sm"], t["backend"], t["chosen_by"], t["verdict"], t["check"]) == (
-        "p5.48xlarge", "SM90", "fa4", "user", "refused", "error C")
+        "p5.48xlarge", "SM90", "fa4", "user", "refused", "SGL101")
     assert t["declared"] == "declared by a lint-configs: target-gpu= comment at examples/inference/docker-compose.yml:2"
     assert dsv3["findings"] == ["SGL101"]
     qwen = launches[3]
@@ -321,7 +321,7 @@ def test_list_launches_csv(examples, capsys):
     by = {(r["path"], r["line"]): r for r in rows}
     dsv3 = by[("inference/docker-compose.yml", "18")]
     assert (dsv3["target"], dsv3["sm"], dsv3["backend"], dsv3["verdict"], dsv3["check"], dsv3["findings"]) == (
-        "p5.48xlarge", "SM90", "fa4", "refused", "error C", "SGL101")
+        "p5.48xlarge", "SM90", "fa4", "refused", "SGL101", "SGL101")
     assert dsv3["deterministic"] == "on" and dsv3["release"] == "0.5.23"
     bench = by[("bench/compose.yaml", "5")]
     assert bench["target"] == "" and bench["verdict"] == (
@@ -334,7 +334,7 @@ def test_list_launches_text(examples, capsys, monkeypatch):
     assert code == 0
     assert "\x1b[" not in out
     assert "inference/docker-compose.yml:18" in out
-    assert "p5.48xlarge (SM90): fa4 (user) -> refused (error C)" in out
+    assert "p5.48xlarge (SM90): fa4 (user) -> refused (SGL101)" in out
     assert "NVIDIA-B200 (SM100): fa4 (user) -> accepted" in out
     assert out.rstrip().endswith("5 launches in 4 files; 2 fail on a declared target, 1 without a known target.")
     assert "\x1b[" in run(examples, capsys, "--list-launches", "--color", "always", ".")[1]
@@ -372,3 +372,14 @@ def test_stdin_fix_never_writes_the_files_beside_the_name(tmp_path, capsys, monk
     write_tree(tmp_path, {"compose.yaml": compose})
     assert run(tmp_path, capsys, "--fix", ".")[0] == 0
     assert (tmp_path / ".env").read_text() == "BACKEND=fa3\n"
+
+
+def test_list_launches_names_the_rule_of_a_failing_gate(tmp_path, capsys):
+    write_tree(tmp_path, {"g.sh": "# lint-configs: target-gpu=H100\npython -m sglang.launch_server --model-path "
+                                  "deepseek-ai/DeepSeek-V3 --attention-backend trtllm_mla\n"})
+    _, out, _ = run(tmp_path, capsys, "--list-launches", "--format", "json", ".")
+    [t] = json.loads(out)[0]["targets"]
+    assert (t["verdict"], t["check"], t["backend"], t["prefill"], t["decode"]) == (
+        "refused", "SGL105", "trtllm_mla", "trtllm_mla", "trtllm_mla")
+    assert t["message"].startswith("TRTLLM MLA backend is only supported on Blackwell GPUs")
+    assert json.loads(out)[0]["deterministic"] is False

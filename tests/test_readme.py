@@ -56,3 +56,18 @@ def test_readme_configuration_example_is_valid(tmp_path):
     assert cfg.settings_for(tmp_path / "clusters/b200/compose.yaml").target_gpus == ["B200"]
     assert cfg.settings_for(tmp_path / "bench/compose.yaml").per_file_ignores == ["SGL901"]
     assert cfg.baseline == tmp_path.resolve() / ".lint-configs-baseline.json"
+
+
+def test_readme_inventory_example_is_the_real_output(monkeypatch):
+    import sys
+
+    sys.path.insert(0, str(README.parent / "scripts"))
+    try:
+        from update_readme import inventory_example
+    finally:
+        sys.path.pop(0)
+    monkeypatch.setenv("COLUMNS", "160")
+    text = README.read_text("utf-8")
+    block = re.search(r"<!-- inventory:start -->\n(.*?)<!-- inventory:end -->", text, re.S).group(1)
+    assert block == inventory_example(), "run: python scripts/update_readme.py"
+    assert "5 launches in 4 files" in block and "p5.48xlarge (SM90): fa4 (user) -> refused" in block

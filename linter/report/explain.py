@@ -4,84 +4,10 @@ their compute capability, and the attention backend SGLang ends up with on each 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from linter.launch import UNKNOWN
-from linter.rules.deterministic import analyse
-from linter.sglang.decision import HYPOTHETICAL, Hardware, deterministic, evaluate
-from linter.sglang.gates import effective, load_gates, startup_gates
-
-
-@dataclass(frozen=True)
-class TargetOutcome:
-    """What SGLang does with one launch on one GPU.
-
-    ``name`` is the target as declared (``H100``), or for a launch with an unknown target the label of
-    a GPU class of :data:`HYPOTHETICAL` (``SM90``, ``hypothetical`` True). ``status`` is ``accepted``,
-    ``refused`` (SGLang refuses to start), ``asserts-at-load`` (it starts, then asserts when the model
-    loads) or ``unknown`` (the backend depends on a value not known statically). ``backend`` is the
-    effective ``attention_backend``, ``chosen_by`` ``user``/``model``/``sglang``/``default``;
-    ``prefill``/``decode`` are None when the deterministic start-up checks refused before the phase
-    backends were chosen. ``check`` names the failing check (``error A``/``B``/``C`` of SGLang's
-    deterministic checks, or a gate's rule code) and ``message`` is SGLang's text for it.
-    """
-
-    name: str
-    hypothetical: bool
-    status: str
-    backend: str | None = None
-    chosen_by: str | None = None
-    prefill: str | None = None
-    decode: str | None = None
-    check: str | None = None
-    message: str = ""
-
-    @property
-    def shown(self) -> str:
-        """``H100``, or ``a SM90 GPU (if that were the target)``."""
-        return f"a {self.name} GPU (if that were the target)" if self.hypothetical else self.name
-
-    @property
-    def verdict(self) -> str:
-        """``accepted``, ``refused at start-up (SGL104): …``, ``asserts at model load (SGL104): …``."""
-        if self.status == "accepted":
-            return "accepted"
-        if self.status == "unknown":
-            return "unknown"
-        how = "asserts at model load" if self.status == "asserts-at-load" else "refused at start-up"
-        return f"{how} ({self.check}): {self.message}"
-
-
-def target_outcomes(ctx, on: object | None = None) -> list[TargetOutcome]:
-    """SGLang's outcome for the launch ``ctx`` (a ``LaunchContext``) on each known target, plus each
-    GPU class of :data:`HYPOTHETICAL` when a target is missing or unknown to the catalog. Empty when
-    the outcome cannot be computed: deterministic inference is unknown, or the model path skips
-    SGLang's checks. ``on`` is ``deterministic(ctx.parsed)[0]`` when the caller has it already."""
-    if on is None:
-        on = deterministic(ctx.parsed)[0]
-    m = ctx.model
-    if on is UNKNOWN or m.skip_checks:
-        return []
-    hws = [(t.name, False, t.hardware(ctx.assumed_cuda)) for t in ctx.known_targets]
-    if ctx.has_unknown_target:
-        hws += [(h.label, True, Hardware(h.label, h.cuda, h.major, ctx.assumed_cuda)) for h in HYPOTHETICAL]
-    out = []
-    for name, hypothetical, hw in hws:
-        o = evaluate(ctx.parsed, ctx.table, m.architecture, m.dsa, hw) if on is True else None
-        if o is not None and o.error:
-            out.append(TargetOutcome(name, hypothetical, "refused", o.backend, o.chosen_by, check=f"error {o.error}",
-                                     message=o.message))
-            continue
-        b = effective(ctx.parsed, m.architecture, m.dsa, hw, o)
-        if b is None:
-            out.append(TargetOutcome(name, hypothetical, "unknown"))
-            continue
-        gate = startup_gates(ctx.parsed, ctx.table, b, hw) or load_gates(ctx.parsed, b, m.architecture, hw)
-        status = "accepted" if gate is None else ("asserts-at-load" if gate.at_load else "refused")
-        out.append(TargetOutcome(name, hypothetical, status, b.attention, b.chosen_by, b.prefill, b.decode,
-                                 check=gate.gate if gate else None, message=gate.message if gate else ""))
-    return out
+from linter.sglang.decision import deterministic
 
 
 def _value(v) -> str:
@@ -120,7 +46,7 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                     continue
             elif not here and path is not None and path.name != ".env" and not path.name.endswith(".env"):
                 continue
-            out.append(f"{launch.source.display}:{first}: {launch.program} ({launch.key or 'launch'})")
+            out.append(f"{launch.source.display}:{first}: {launch.program} ({ctx.identity or 'launch'})")
             cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
             out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")
             m = ctx.model
@@ -153,16 +79,20 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                 out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
             if on is UNKNOWN:
                 out.append("  verdict:   unknown: the start-up checks depend on whether deterministic inference is on")
-            for t in target_outcomes(ctx, on):
-                if t.status == "unknown":
-                    out.append(f"  on {t.shown}: the backend depends on a value that is not known")
-                elif t.prefill is None:  # refused by the deterministic start-up checks
-                    out.append(f"  on {t.shown}: attention backend {t.backend} (chosen by {t.chosen_by}) -> "
-                               f"refused at start-up ({t.check}): {t.message}")
-                else:
-                    out.append(f"  on {t.shown}: attention backend {t.backend} (chosen by {t.chosen_by}; prefill "
-                               f"{t.prefill}, decode {t.decode}) -> {t.verdict}")
-            analyse(ctx)
+            elif not ctx.model.skip_checks:
+                for v in ctx.verdicts:
+                    o, b, gate = v.startup, v.backends, v.gate
+                    if o is not None and o.error:
+                        out.append(f"  on {v.label}: attention backend {o.backend} (chosen by {o.chosen_by}) -> "
+                                   f"refused at start-up (error {o.error}): {o.message}")
+                    elif b is None:
+                        out.append(f"  on {v.label}: the backend depends on a value that is not known")
+                    else:
+                        verdict = "accepted" if gate is None else (
+                            f"{'asserts at model load' if gate.at_load else 'refused at start-up'} ({gate.gate}): "
+                            f"{gate.message}")
+                        out.append(f"  on {v.label}: attention backend {b.attention} (chosen by {b.chosen_by}; "
+                                   f"prefill {b.prefill}, decode {b.decode}) -> {verdict}")
             out.append("")
     if not out:
         return "no SGLang launch found there\n"

@@ -1,8 +1,8 @@
 """``--list-launches``: the inventory of every SGLang launch found — where it is, its format and entry
 point, the model and architecture with provenance, the targets and where each was declared, the
 release and where it came from, deterministic inference, and on each target the effective attention
-backend and SGLang's verdict (from :func:`linter.report.explain.target_outcomes`, the computation
-``--explain`` shows).
+backend and SGLang's verdict (``LaunchContext.verdicts``, computed once by the resolve step and
+shown by ``--explain`` too).
 
 This module is the only place the inventory reads a ``LaunchContext``: :func:`rows` turns the run's
 results into plain :class:`LaunchRow` objects, and the three renderers (text table, JSON, CSV) read
@@ -23,7 +23,6 @@ from dataclasses import asdict, dataclass, field
 from typing import TextIO
 
 from linter.launch import UNKNOWN
-from linter.report.explain import target_outcomes
 from linter.sglang.decision import deterministic
 
 
@@ -98,33 +97,65 @@ def rows(results: dict) -> list[LaunchRow]:
     return sorted(out, key=lambda r: (r.path, r.line))
 
 
+def _check_codes() -> dict[str, str]:
+    """The rule code that reports each check: ``error C`` -> SGL101 …, a gate's name -> its code."""
+    from linter.rules import LAUNCH_RULES
+
+    out = {}
+    for rule in LAUNCH_RULES:
+        if getattr(rule, "error", None):
+            out[f"error {rule.error}"] = rule.code
+        if getattr(rule, "gate", None):
+            out[rule.gate] = rule.code
+    return out
+
+
+def _outcome(v, codes: dict[str, str]) -> dict:
+    """The verdict fields of one ``Verdict`` (see :class:`TargetRow`)."""
+    o, b, gate = v.startup, v.backends, v.gate
+    if o is not None and o.error:
+        return dict(verdict="refused", backend=o.backend, chosen_by=o.chosen_by,
+                    check=codes.get(f"error {o.error}", f"error {o.error}"), message=o.message)
+    if b is None:
+        return dict(verdict="unknown")
+    out = dict(backend=b.attention, chosen_by=b.chosen_by, prefill=b.prefill, decode=b.decode)
+    if gate is None:
+        return dict(out, verdict="accepted")
+    return dict(out, verdict="asserts-at-load" if gate.at_load else "refused", check=codes.get(gate.gate, gate.gate),
+                message=gate.message)
+
+
 def _row(res, ctx) -> LaunchRow:
     launch, m = ctx.launch, ctx.model
     on, setting = deterministic(ctx.parsed)
-    outcomes = target_outcomes(ctx, on)
-    real = iter([o for o in outcomes if not o.hypothetical])
-    skipped = "not-checked" if (on is UNKNOWN or m.skip_checks) else None
+    codes = _check_codes()
+    not_checked = on is UNKNOWN or m.skip_checks
+    by_target = {id(v.target): v for v in ctx.verdicts if v.target is not None}
     targets = []
     for t in ctx.targets:
         where = t.decl.how + (f" at {t.decl.span.source.display}:{t.decl.span.line}" if t.decl.span else "")
+        v = by_target.get(id(t))
         if t.gpu is None:
             targets.append(TargetRow(t.name, None, None, where, "unknown-gpu"))
-            continue
-        o = None if skipped else next(real, None)
-        if o is None:
-            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, skipped or "unknown"))
-            continue
-        targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, o.status, o.backend, o.chosen_by,
-                                 o.prefill, o.decode, o.check, o.message))
-    classes = [ClassRow(o.name, o.status, o.backend, o.chosen_by, o.check) for o in outcomes if o.hypothetical]
+        elif v is None or not_checked:
+            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, "not-checked" if not_checked else "unknown"))
+        else:
+            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, **_outcome(v, codes)))
+    classes = []
+    if not not_checked:
+        for v in ctx.verdicts:
+            if v.target is None:
+                c = _outcome(v, codes)
+                classes.append(ClassRow(v.hardware.label, c["verdict"], c.get("backend"), c.get("chosen_by"),
+                                        c.get("check")))
     written = ctx.parsed.get("attention_backend")
     backend = None if written is None else ("unknown" if written.value is UNKNOWN else str(written.value))
     cuda = f"{ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else None
     findings = sorted({d.code for d in res.diagnostics if d.launch is launch})
     return LaunchRow(
         path=launch.source.display, line=launch.span.start_line_col[0], format=res.fmt or "",
-        entry_point=launch.program, scope=launch.key, model=m.path, architecture=m.architecture, dsa=m.dsa,
-        model_origin=m.origin + (f" ({m.evidence})" if m.evidence else ""),
+        entry_point=launch.program, scope=ctx.identity or launch.key, model=m.path, architecture=m.architecture,
+        dsa=m.dsa, model_origin=m.origin + (f" ({m.evidence})" if m.evidence else ""),
         release=ctx.table.version, release_origin=ctx.version_origin, cuda_build=cuda,
         deterministic=None if on is UNKNOWN else bool(on),
         deterministic_by=setting.spelled if setting is not None and on is True else None,
@@ -181,9 +212,10 @@ def _short(t: TargetRow) -> str:
     return t.verdict
 
 
-def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = None) -> None:
+def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = None, width: int | None = None) -> None:
     """A rich table, one row per launch, and a closing count. ``color`` None: colour on a terminal
-    only (and never with ``NO_COLOR``)."""
+    only (and never with ``NO_COLOR``); ``width`` in columns (default: the terminal's, else
+    ``COLUMNS``, else 180)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -192,7 +224,8 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
     color = use_color(stream) if color is None else color
     tty = hasattr(stream, "isatty") and stream.isatty()
     # Off a terminal rich would wrap at 80 columns; a file or a pipe gets room for the long cells.
-    width = None if tty else int(os.environ.get("COLUMNS", "0") or 0) or 180
+    if width is None and not tty:
+        width = int(os.environ.get("COLUMNS", "0") or 0) or 180
     console = Console(file=stream, width=width, force_terminal=color, no_color=not color, highlight=False)
     table = Table(show_lines=True, expand=True)
     # The verdicts are the point of the table: their column gets the most room.

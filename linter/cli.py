@@ -192,7 +192,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _lint(args, configs, select, ignore, extend) -> int:
     from linter.discover import walk
-    from linter.engine import Engine, RunOptions, reconcile_shared_fixes
+    from linter.engine import Engine, RunOptions, reconcile_with_readers
     from linter.source import DecodeError
     from linter.workspace import Workspace
 
@@ -254,7 +254,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
                 warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
             results[cand.path] = res
 
-    reconcile_shared_fixes(list(results.values()))
+    reconcile_with_readers(engine, results.values())
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     color = {"auto": None, "always": True, "never": False}[args.color]
 

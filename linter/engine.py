@@ -18,10 +18,10 @@ from linter.config import ConfigResolver, Selection, Settings, selected_codes
 from linter.discover import detect_format, mentions_sglang
 from linter.formats import by_name, claims_name, names_text
 from linter.launch import Extraction, GpuDecl, Launch
+from linter.resolve import resolve
 from linter.rules import BY_CODE, LAUNCH_RULES
 from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
-from linter.resolve import resolve
 from linter.source import DecodeError, SourceFile, Span
 from linter.workspace import Workspace
 
@@ -217,6 +217,49 @@ def _identify(contexts: list[LaunchContext]) -> list[LaunchContext]:
         counts[base] = k + 1
         out.append(dataclasses.replace(ctx, identity=base if k == 0 else f"{base}#{k}"))
     return out
+
+
+def readers_beside(engine: Engine, results) -> list[FileResult]:
+    """Files that read a shared value this run's fixes would edit, found beside it.
+
+    A fix may edit a file other than the one linted — a compose ``.env`` or ``env_file``, later a
+    ``--config`` YAML, a chart's ``values.yaml``, a ConfigMap. Other launches may read the same value
+    even when their files are not among the files linted (pre-commit passes only the staged ones), so
+    every file in that file's folder that a format claims is linted too (not reported) and kept when it
+    reads the shared file. ``results`` are this run's :class:`FileResult` objects."""
+    results = list(results)
+    linted = {r.path for r in results}
+    shared: set[Path] = set()
+    for res in results:
+        for d in res.diagnostics:
+            if d.fix is None:
+                continue
+            for e in d.fix.edits:
+                p = e.span.source.path
+                if p != res.path and p not in linted:
+                    shared.add(p)
+    readers: list[FileResult] = []
+    seen: set[Path] = set()
+    for path in sorted(shared):
+        try:
+            siblings = sorted(path.parent.iterdir())
+        except OSError:
+            continue
+        for cand in siblings:
+            if cand in linted or cand in seen or not claims_name(cand) or not cand.is_file():
+                continue
+            seen.add(cand)
+            res = engine.lint(cand)
+            if any(rel.path == path for rel in res.related):
+                readers.append(res)
+    return readers
+
+
+def reconcile_with_readers(engine: Engine, results) -> None:
+    """:func:`reconcile_shared_fixes` over ``results`` and the other readers of the values they edit
+    (:func:`readers_beside`), so a fix's applicability does not depend on which files were named."""
+    results = list(results)
+    reconcile_shared_fixes(results + readers_beside(engine, results))
 
 
 def reconcile_shared_fixes(results) -> None:

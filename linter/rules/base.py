@@ -120,6 +120,14 @@ class Example:
     sglang: str | None = None
 
 
+def candidates_applicability(ctx: LaunchContext, failing: int) -> Applicability:
+    """The one rule for a fix when a launch has several candidate targets (an any-of set, an affinity
+    ``In`` list, a directive naming two GPUs): the caller offers a replacement only when every
+    candidate runs it; the fix is safe when every candidate failed without it (``failing`` of them, all
+    known), and unsafe when some candidate did not need it or a candidate is unknown."""
+    return SAFE if failing == len(ctx.targets) and not ctx.has_unknown_target else UNSAFE
+
+
 def insertion_point(token) -> Span | None:
     """Where text can be inserted after ``token`` so that it becomes new words of the command: the end
     of its exact span, when the extractor marked the token ``joinable`` (an unquoted word of a split

@@ -9,11 +9,23 @@ architecture, to see whether the outcome depends on what is missing.
 from __future__ import annotations
 
 from linter.gpus.targets import Target
-from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule, Severity, insertion_point
+from linter.rules.base import (
+    SAFE,
+    UNSAFE,
+    Diagnostic,
+    Example,
+    Fix,
+    LaunchContext,
+    Rule,
+    Severity,
+    candidates_applicability,
+    insertion_point,
+)
 from linter.sglang.analysis import StartupAnalysis
 from linter.sglang.decision import HYPOTHETICAL, mla_backends
 from linter.sglang.options import Setting
 from linter.source import Edit
+
 
 def analyse(ctx: LaunchContext) -> StartupAnalysis | None:
     """The launch's deterministic start-up analysis, computed once by the resolve step."""
@@ -122,9 +134,8 @@ class Fa4DeterministicMlaNeedsSm100(_StartupRule):
     def report(self, ctx, analysis, failing):
         setting = ctx.parsed.get("attention_backend")
         targets = [t for t, _ in failing]
-        every = len(failing) == len(ctx.targets) and not ctx.has_unknown_target
         replacement = replacement_backend(ctx)
-        fix = _backend_fix(ctx, setting, replacement, SAFE if every else UNSAFE)
+        fix = _backend_fix(ctx, setting, replacement, candidates_applicability(ctx, len(failing)))
         on = []
         for t in targets:
             hw = ctx.hardware(t)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from linter.gpus.targets import Target
-from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, insertion_point
+from linter.rules.base import UNSAFE, Example, Fix, LaunchContext, Rule, candidates_applicability, insertion_point
 from linter.sglang.gates import GateFailure, uses_mla
 from linter.source import Edit
 
@@ -62,8 +62,8 @@ class _GateRule(Rule):
                 replacement = _replacement(ctx, targets, f.backend or "")
                 span = setting.value_span()
                 if replacement and span is not None:
-                    every = len(group) == len(ctx.targets) and not ctx.has_unknown_target
-                    fix = Fix(SAFE if every else UNSAFE, f"Use {replacement}", [Edit(span, replacement)])
+                    fix = Fix(candidates_applicability(ctx, len(group)), f"Use {replacement}",
+                              [Edit(span, replacement)])
             else:
                 det = ctx.startup
                 loc = det.det.option_location() if det is not None and det.det is not None else ctx.launch.span

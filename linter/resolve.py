@@ -16,6 +16,7 @@ from linter.gpus.targets import Target, choose
 from linter.launch import UNKNOWN, GpuDecl, Launch
 from linter.sglang import release as release_mod
 from linter.sglang.analysis import StartupAnalysis, Verdict, hardware_of, startup_analysis, verdicts
+from linter.sglang.dialects import hydra_by_program, hydra_kwargs
 from linter.sglang.models import ModelInfo, resolve_model
 from linter.sglang.options import OptionTable, ParsedArgs, parse_args, settings_from_kwargs
 
@@ -79,8 +80,11 @@ def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cl
         image=image, file_text=source.text, folder=source.path.parent, read_text=read_text,
     )
     table = rel.table
+    hydra = hydra_by_program(launch.program)
     if launch.style == "kwargs":
         parsed = settings_from_kwargs(table, launch.kwargs)
+    elif hydra is not None:
+        parsed = settings_from_kwargs(table, hydra_kwargs(hydra, launch.args))
     else:
         parsed = parse_args(table, launch.args, launch.program)
     model = _model(launch, parsed, settings, read_json, cwd)

@@ -63,3 +63,54 @@ def test_an_option_the_trainer_does_not_expose_is_not_sglangs():
 def test_a_python_script_without_the_trainer_shape_is_not_a_launch():
     assert lint_text_result("python3 train.py --sglang-attention-backend fa4\n", "shell").contexts == []
     assert lint_text_result("python3 eval.py --hf-checkpoint m --attention-backend fa4\n", "shell").contexts == []
+
+
+def test_dynamo_workers_take_sglang_server_arguments():
+    text = ("# lint-configs: target-gpu=H100\n"
+            "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=2048 PYTHONUNBUFFERED=1 \\\n"
+            "python3 -m dynamo.sglang.worker --served-model-name deepseek-ai/DeepSeek-R1 \\\n"
+            "  --model-path deepseek-ai/DeepSeek-R1 --migration-limit 3 --endpoint dyn://ns.c.e \\\n"
+            "  --attention-backend fa4 --enable-deterministic-inference\n")
+    diags = lint_text(text, "shell")
+    assert [(d.code, d.span.text) for d in diags] == [("SGL101", "fa4")]
+
+
+def test_dynamo_decode_worker_and_module_forms():
+    for module in ("dynamo.sglang", "dynamo.sglang.decode_worker"):
+        [ctx] = lint_text_result(f"python3 -m {module} --model-path Qwen/Qwen3-8B --tp-size 8\n", "shell").contexts
+        assert ctx.parsed.get("tp_size").value == "8"
+
+
+VERL = """\
+#!/bin/bash
+# lint-configs: target-gpu={target}
+python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.model.path={model} \\
+    actor_rollout_ref.rollout.name={engine} \\
+    {extra} \\
+    actor_rollout_ref.actor.megatron.override_transformer_config.attention_backend=fused \\
+    trainer.n_gpus_per_node=8 $@
+"""
+
+
+def test_verl_default_backend_fa3_fails_on_b200():
+    text = VERL.format(target="B200", model="Qwen/Qwen3-8B", engine="sglang",
+                       extra="+actor_rollout_ref.rollout.engine_kwargs.sglang.enable_deterministic_inference=True")
+    [d] = lint_text(text, "shell")
+    assert d.code == "SGL104" and d.span.text == "actor_rollout_ref.rollout.name=sglang"
+    assert any("verl sets attention_backend='fa3'" in n for n in d.notes)
+
+
+def test_verl_override_is_located_and_fixed_where_written():
+    text = VERL.format(target="H100", model="deepseek-ai/DeepSeek-V3", engine="sglang",
+                       extra="actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=fa4 "
+                             "+actor_rollout_ref.rollout.engine_kwargs.sglang.enable_deterministic_inference=true")
+    [d] = lint_text(text, "shell")
+    assert d.code == "SGL101" and d.span.text == "fa4" and d.fix.edits[0].content == "fa3"
+
+
+def test_verl_with_another_engine_or_an_unknown_one_is_not_an_sglang_launch():
+    for engine in ("vllm", "$ENGINE"):
+        text = VERL.format(target="H100", model="deepseek-ai/DeepSeek-V3", engine=engine,
+                           extra="actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=fa4")
+        assert lint_text_result(text, "shell").contexts == []

@@ -162,6 +162,11 @@ class Rule:
                    key: str = "", notes: list[str] | None = None) -> Diagnostic:
         launch = ctx.launch if ctx else None
         ident = ctx.identity if ctx else ""
+        notes = list(notes or [])
+        if ctx is not None:
+            # a value nobody wrote (a framework's default) is explained where it is reported
+            notes += [s.kwarg.default_of for s in ctx.parsed.settings
+                      if s.kwarg is not None and s.kwarg.default_of and s.kwarg.where == span]
         full_key = f"{ident}:{key}" if key or launch else ""
         return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [],
                           ident)

@@ -4,7 +4,7 @@ The configuration file closest to the linted file wins (as in ruff): each folder
 own up to the filesystem root is searched for ``.lint-configs.toml`` (a top-level table) and then
 ``pyproject.toml`` with a ``[tool.lint-configs]`` table. ``--config FILE`` forces one file for all.
 
-Every key is a row of :data:`KEYS` (its name, type, where it may be written, how an override
+Every key is a row of :data:`KEY_TABLE` (its name, type, where it may be written, how an override
 combines it with the inherited value, and its meaning); the README's table and the JSON Schema are
 made from it. Rule selection follows ruff: the top-level table, then each matching override in
 order, then the command line are *layers*; a layer's ``select`` replaces the selection so far,
@@ -51,15 +51,15 @@ class Key:
 
 
 def markdown_table() -> str:
-    """README's configuration key table, made from :data:`KEYS`."""
+    """README's configuration key table, made from :data:`KEY_TABLE`."""
     where = {"top": "top level", "override": "overrides", "both": "both"}
     rows = ["| key | type | where | in an override | meaning |", "|---|---|---|---|---|"]
-    for k in KEYS:
+    for k in KEY_TABLE:
         rows.append(f"| `{k.name}` | {k.type} | {where[k.where]} | {k.merge} | {k.meaning} |")
     return "\n".join(rows) + "\n"
 
 
-KEYS: tuple[Key, ...] = (
+KEY_TABLE: tuple[Key, ...] = (
     Key("target-gpus", "list[str]", "both", "replace",
         "GPUs the launches run on (H100, B200, p5.48xlarge …), used when a file declares none; in an override it "
         "replaces the inherited list"),
@@ -90,9 +90,11 @@ KEYS: tuple[Key, ...] = (
         "gitignore-style globs (relative to the configuration's folder) of the files an override applies to "
         "(required)"),
 )
-BY_NAME = {k.name: k for k in KEYS}
-TOP_KEYS = tuple(k.name for k in KEYS if k.where in ("top", "both"))
-OVERRIDE_KEYS = tuple(k.name for k in KEYS if k.where in ("override", "both"))
+BY_NAME = {k.name: k for k in KEY_TABLE}
+KEYS = tuple(k.name for k in KEY_TABLE if k.where in ("top", "both"))
+"""The keys of the top-level table, in :data:`KEY_TABLE`'s order (``linter.config_schema`` reads it)."""
+OVERRIDE_KEYS = tuple(k.name for k in KEY_TABLE if k.where in ("override", "both"))
+"""The keys of an ``[[overrides]]`` table."""
 
 class ConfigError(Exception):
     """A configuration problem; the message names the file, the key and what is allowed."""
@@ -231,7 +233,7 @@ def _spec(pattern: str):
 
 
 def _apply(s: Settings, table: dict) -> None:
-    """Lay ``table`` (the top-level keys or one override) over ``s`` as :data:`KEYS` says."""
+    """Lay ``table`` (the top-level keys or one override) over ``s`` as :data:`KEY_TABLE` says."""
     if "target-gpus" in table:
         s.target_gpus = list(table["target-gpus"])
     s.target_gpus += [g for g in table.get("extend-target-gpus", []) if g not in s.target_gpus]
@@ -252,7 +254,7 @@ def _str_list(value, where: str) -> list[str]:
 
 def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
     from linter.gpus.catalog import lookup, why_unknown
-    from linter.sglang.options import available_versions
+    from linter.sglang.options import known_release
 
     out: dict = {}
     for key, value in table.items():
@@ -268,12 +270,12 @@ def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
             out[key] = names
         elif key == "sglang-version":
             if not isinstance(value, str):
-                raise ConfigError(f"{k}: expected a version string such as \"0.5.18\", got {value!r}")
-            value = value.removeprefix("v")
-            if value not in available_versions():
-                raise ConfigError(f"{k}: no option table for SGLang {value!r}; known releases: "
-                                  f"{', '.join(available_versions())}")
-            out[key] = value
+                raise ConfigError(f"{k}: expected a version string such as \"0.5.18\" or \"0.4.5.post2\", "
+                                  f"got {value!r}")
+            try:
+                out[key] = known_release(value)
+            except ValueError as exc:
+                raise ConfigError(f"{k}: {exc}") from None
         elif key == "models":
             if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
                 raise ConfigError(f"{k}: expected a table of model path = \"ArchitectureName\"")
@@ -359,7 +361,7 @@ def load(path: Path) -> Config | None:
         table, where = raw, str(path)
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: expected a table")
-    valid = _validate(table, where, TOP_KEYS)
+    valid = _validate(table, where, KEYS)
     return Config(path=path, root=path.parent.resolve(), base={k: v for k, v in valid.items() if k != "overrides"},
                   overrides=valid.get("overrides", []))
 

@@ -41,6 +41,7 @@ class LaunchContext:
     target_origin: str
     cuda_build: tuple[int, int] | None = None
     version_origin: str = ""
+    version_written: str | None = None  # the release named in/beside the file or config (None: none)
     identity: str = ""
     startup: StartupAnalysis | None = None
     verdicts: tuple[Verdict, ...] = ()
@@ -95,6 +96,7 @@ def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cl
     startup = startup_analysis(parsed, table, model, targets, cuda)
     return LaunchContext(launch=launch, table=table, parsed=parsed, model=model, targets=tuple(targets),
                          target_origin=origin, cuda_build=rel.cuda_build, version_origin=rel.origin,
+                         version_written=rel.written,
                          identity=identity or launch.key, startup=startup,
                          verdicts=verdicts(parsed, table, model, targets, cuda, startup))
 

@@ -15,7 +15,7 @@ def test_readme_rule_table_matches_the_rules():
     table = re.search(r"<!-- rules:start -->\n(.*?)<!-- rules:end -->", text, re.S).group(1)
     assert table == markdown_table(), "run: python scripts/update_readme.py"
     for rule in ALL_RULES:
-        assert f"| {rule.code} | {rule.name} |" in table
+        assert f"| [{rule.code}](docs/rules/{rule.code}.md) | {rule.name} |" in table
 
 
 def test_readme_commands_name_the_examples_and_the_tests():
@@ -25,13 +25,13 @@ def test_readme_commands_name_the_examples_and_the_tests():
 
 
 def test_readme_configuration_table_matches_the_keys():
-    from linter.config import KEYS
+    from linter.config import KEY_TABLE
     from linter.config import markdown_table as config_table
 
     text = README.read_text("utf-8")
     table = re.search(r"<!-- config:start -->\n(.*?)<!-- config:end -->", text, re.S).group(1)
     assert table == config_table(), "run: python scripts/update_readme.py"
-    for key in KEYS:
+    for key in KEY_TABLE:
         assert f"| `{key.name}` |" in table
 
 

@@ -238,3 +238,26 @@ def hydra_kwargs(dialect: HydraDialect, words: list[Token]):
                               default_of=f"{dialect.name} sets {name}={value!r} when its overrides do not "
                                          f"({dialect.source.split(' (')[0]})")
     return list(out.values())
+
+
+# -- YAML sections (AReaL) ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class YamlSection:
+    """A framework config whose one section holds ``ServerArgs`` fields (a row of ``dialects.json``
+    ``yaml_sections``), with the framework's own defaults for fields the section omits."""
+
+    name: str
+    program: str
+    section: str
+    defaults: dict
+    source: str
+
+
+@functools.cache
+def yaml_section(name: str) -> YamlSection:
+    """The ``yaml_sections`` row ``name``. Raises KeyError for an unknown name."""
+    raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
+    d = raw["yaml_sections"][name]
+    return YamlSection(name, d["program"], d["section"], dict(d["defaults"]), d["source"])

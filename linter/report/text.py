@@ -214,10 +214,9 @@ def render(diagnostics: list[Diagnostic], stream: TextIO = sys.stdout, unsafe_fi
         rows.extend(_lines(d, unsafe_fixes, width))
     if show_summary:
         rows.extend([(line, "")] for line in before_summary)
-    rows.extend([(line, "")] for line in assumptions if show_summary)
-    if show_summary:
+        rows.extend([(part, "")] for line in assumptions for part in wrap(line, width))
         rows.extend([(line, "bold")] for line in wrap(summary(diagnostics, unsafe_fixes, fixed), width))
-        rows.extend([(line, "yellow")] for line in after_summary)
+        rows.extend([(part, "yellow")] for line in after_summary for part in wrap(line, width))
     if use_color(stream) if color is None else color:
         from rich.console import Console
         from rich.text import Text

@@ -38,7 +38,9 @@ class Coverage:
 
     def describe(self) -> str:
         """One sentence for the summary, e.g. ``Checked 12 launches in 9 files; 2 launches could not be
-        fully verified, see --explain.`` or ``No SGLang launch found in 41 files.``"""
+        fully verified, see --explain.``, ``No SGLang launch found in 41 files.`` or ``No file linted.``"""
+        if not self.files:
+            return "No file linted."
         if not self.launches:
             return f"No SGLang launch found in {_n(self.files, 'file')}."
         text = f"Checked {_n(self.launches, 'launch')} in {_n(self.launch_files, 'file')}"

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from linter.gpus.targets import Target
 from linter.rules.base import UNSAFE, Example, Fix, LaunchContext, Rule, candidates_applicability, insertion_point
 from linter.rules.deterministic import applicability_for, model_notes
+from linter.rules.labels import labels
 from linter.sglang.gates import GateFailure, uses_mla
 from linter.source import Edit
 
@@ -85,7 +86,9 @@ class _GateRule(Rule):
             notes = [f"SGLang says: \"{f.message}\""] + [f"target {t.describe()}" for t in targets]
             if f.backend is not None:  # the backend SGLang runs depends on the architecture
                 notes += model_notes(ctx)
-            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes)
+            det = ctx.startup
+            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes,
+                                  labels=labels(ctx, det.det if det is not None else None, targets))
 
     def subject(self, ctx: LaunchContext, dest) -> str:
         s = ctx.parsed.get(dest) if dest else None

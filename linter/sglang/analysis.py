@@ -22,7 +22,15 @@ from dataclasses import dataclass
 
 from linter.gpus.targets import Target
 from linter.launch import UNKNOWN
-from linter.sglang.decision import DECISION_DESTS, HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate
+from linter.sglang.decision import (
+    DECISION_DESTS,
+    HYPOTHETICAL,
+    Hardware,
+    Outcome,
+    deterministic,
+    evaluate,
+    startup_checks_documented,
+)
 from linter.sglang.gates import Backends, GateFailure, backend_gates, effective, load_gates, option_gates
 from linter.sglang.models import ModelInfo
 from linter.sglang.options import OptionTable, ParsedArgs, Setting
@@ -83,6 +91,8 @@ def startup_analysis(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, t
                      cuda: tuple[int, int]) -> StartupAnalysis | None:
     """The deterministic start-up checks over the targets; None when deterministic inference is off
     (or that is unknown) or the model path skips SGLang's checks."""
+    if not startup_checks_documented(table):
+        return None  # a release whose start-up checks are not documented: its parser only
     if not parsed.judged(*DECISION_DESTS):
         return None  # the parser already rejects a value the decision reads (SGL202-SGL205 say so)
     on, setting = deterministic(parsed)
@@ -128,7 +138,10 @@ def _same_verdict(outcomes: list[Outcome | None]) -> Outcome | None:
 def verdicts(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: list[Target],
              cuda: tuple[int, int], startup: StartupAnalysis | None) -> tuple[Verdict, ...]:
     """A :class:`Verdict` per known target, then — when a target is unknown or none is declared —
-    one per hypothetical GPU class (labelled ``a SM90 GPU (if that were the target)``)."""
+    one per hypothetical GPU class (labelled ``a SM90 GPU (if that were the target)``). None at all for
+    a release whose start-up checks are not documented (:func:`~linter.sglang.decision.startup_checks_documented`)."""
+    if not startup_checks_documented(table):
+        return ()
     on, _ = deterministic(parsed)
     by_target = {id(t): o for t, o in startup.known} if startup is not None else {}
     gpus: list[tuple[str, Hardware, Target | None]] = []

@@ -207,7 +207,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
     results = {}
     for cand in walk(paths, excluded, args.force_exclude):
         res = engine.lint(cand.path)
-        if res.skipped and cand.explicit and (res.source is None or cand.path.suffix == ".ipynb"):
+        if res.skipped and cand.explicit and res.source is None:
             print(f"lint-configs: warning: {ws.display(cand.path)}: skipped: {res.skipped}", file=sys.stderr)
         results[cand.path] = res
 

@@ -16,7 +16,7 @@ import dataclasses
 import importlib
 import re
 
-from linter.launch import Extraction, MStr, Problem
+from linter.launch import UNKNOWN_CHAR, Extraction, MStr, Problem
 from linter.source import SourceFile, Span
 
 
@@ -127,6 +127,12 @@ class _Mapper:
         h = self.origins[i] if 0 <= i < len(self.origins) else None
         return (self.host, h[0]) if h is not None else None
 
+    def _wide(self, o) -> bool:
+        if o is None or o[0] is not self.vsrc or not 0 <= o[1] < len(self.origins):
+            return False
+        h = self.origins[o[1]]
+        return h is not None and h[1] - h[0] > 1
+
     def map(self, obj):
         key = id(obj)
         if key in self.memo:
@@ -140,7 +146,13 @@ class _Mapper:
             return self.span(obj)
         if isinstance(obj, MStr):
             where = self.span(obj.where) if obj.where is not None else None
-            return MStr(obj.text, [self.origin(o) for o in obj.origins], where)
+            origins = [self.origin(o) for o in obj.origins]
+            for k, ch in enumerate(obj.text):
+                # A placeholder written with several characters has no one-character place: the
+                # token is then located by its ``where`` (the whole placeholder).
+                if ch == UNKNOWN_CHAR and origins[k] is not None and self._wide(obj.origins[k]):
+                    origins[k] = None
+            return MStr(obj.text, origins, where)
         if isinstance(obj, SourceFile):
             return self.host if obj is self.vsrc else obj
         if isinstance(obj, list):

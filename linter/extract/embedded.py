@@ -172,6 +172,40 @@ def problem_at(host: SourceFile, offset: int, message: str) -> Problem:
     return Problem(message, Span(host, offset, offset))
 
 
+def python_problem(code: Virtual) -> Problem | None:
+    """The SGL001 problem of embedded Python that Python's own parser refuses (it only builds a tree;
+    nothing is run), located in the host; None when it parses."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(code.text)
+    except SyntaxError as exc:
+        return problem_at(code.host, _host_offset(code, exc.lineno or 1, exc.offset or 1),
+                          f"is not valid Python: {exc.msg}")
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return problem_at(code.host, _host_offset(code, 1, 1), f"cannot be parsed as Python: {exc or 'too deep'}")
+    return None
+
+
+def _host_offset(code: Virtual, line: int, col: int) -> int:
+    """The host offset of a 1-based line/column of ``code`` (the nearest character that has one)."""
+    text = code.text
+    i = 0
+    for _ in range(line - 1):
+        k = text.find("\n", i)
+        if k < 0:
+            break
+        i = k + 1
+    i = min(i + max(col - 1, 0), len(text))
+    for k in list(range(i, len(text))) + list(range(i - 1, -1, -1)):
+        if code.origins[k] is not None:
+            return code.origins[k][0]
+    return 0
+
+
 def merge(into: Extraction, part: Extraction) -> None:
     """Add the launches, problems, declarations, comments and related files of ``part`` to ``into``."""
     into.launches.extend(part.launches)

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 
-from linter.extract.embedded import Virtual, extract_as, merge
+from linter.discover import mentions_sglang
+from linter.extract.embedded import Virtual, extract_as, merge, python_problem
 from linter.formats import BY_NAME, REGISTRY
 from linter.launch import UNKNOWN_CHAR, Extraction
 from linter.source import SourceFile, Span
@@ -62,10 +63,16 @@ def extract(source: SourceFile, ws) -> Extraction:
         code, line_prefixes = _content(source, tok)
         prefixes.update(line_prefixes)
         lang = _lang(tok.info)
+        if not mentions_sglang(code.text):
+            continue  # a block about something else: not read, and its syntax is not ours to judge
         module, code = _route(lang, code)
         if module is None:
             continue
-        part = extract_as(module, code, ws, key_prefix=f"{lang or 'fence'}:")
+        if lang in PYTHON_LANGS:
+            bad = python_problem(code)
+            part = Extraction(problems=[bad]) if bad else extract_as(module, code, ws, key_prefix="python:")
+        else:
+            part = extract_as(module, code, ws, key_prefix=f"{lang or 'fence'}:")
         for problem in part.problems:
             problem.message = f"{problem.message} (in the {lang or 'untagged'} block at line {tok.map[0] + 1})"
         merge(result, part)

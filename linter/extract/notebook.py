@@ -15,13 +15,11 @@ and the notebook stays valid JSON in its own layout.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
-import warnings
 
 from linter.extract import jsonpos
-from linter.extract.embedded import Virtual, extract_as, merge, problem_at
+from linter.extract.embedded import Virtual, extract_as, merge, problem_at, python_problem
 from linter.formats import by_name
 from linter.launch import UNKNOWN_CHAR, Extraction
 from linter.source import SourceFile, Span
@@ -139,34 +137,12 @@ def _cell(source: SourceFile, ws, n: int, code: Virtual, program: Virtual, resul
         k += 1
     if not cell.text.endswith("\n"):
         cell.add_plain("\n")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(cell.text)
-    except SyntaxError as exc:
-        at = _offset_of(cell, exc.lineno or 1, exc.offset or 1)
-        result.problems.append(problem_at(source, at, f"cell {n} is not valid Python: {exc.msg}"))
-        return
-    except (ValueError, RecursionError, MemoryError) as exc:
-        result.problems.append(problem_at(source, _offset_of(cell, 1, 1), f"cell {n} cannot be parsed: {exc}"))
+    bad = python_problem(cell)
+    if bad is not None:
+        bad.message = f"cell {n} {bad.message}"
+        result.problems.append(bad)
         return
     program.add(cell.text, cell.origins)
-
-
-def _offset_of(cell: Virtual, line: int, col: int) -> int:
-    """The notebook offset of a 1-based line/column of the cell's virtual text."""
-    text = cell.text
-    i = 0
-    for _ in range(line - 1):
-        k = text.find("\n", i)
-        if k < 0:
-            break
-        i = k + 1
-    i = min(i + max(col - 1, 0), len(text))
-    for k in list(range(i, len(text))) + list(range(i - 1, -1, -1)):
-        if cell.origins[k] is not None:
-            return cell.origins[k][0]
-    return 0
 
 
 def _bang(source: SourceFile, ws, n: int, code: Virtual, start: int, end: int, result: Extraction) -> None:

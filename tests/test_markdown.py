@@ -129,3 +129,15 @@ def test_a_readme_is_linted_and_fixed_byte_for_byte(tmp_path, capsys):
     assert code == 1 and [(d["code"], d["line"], d["column"]) for d in diags] == [("SGL101", 7, 92)]
     run(tmp_path, capsys, "--fix", ".")
     assert (tmp_path / "README.md").read_bytes() == text.replace("backend fa4", "backend fa3").encode()
+
+
+def test_a_shell_block_showing_output_is_no_parse_problem_unless_it_holds_a_launch():
+    text = ("```shell\n============ sglang Serving Benchmark Result ============\nBackend: sglang-oai (x\n```\n\n"
+            "```shell\npython3 -m sglang.launch_server --model-path Qwen/Qwen3-8B (\n```\n")
+    assert [(d.code, d.span.line) for d in lint_text(text, "markdown", name="RUNBOOK.md")] == [("SGL001", 7)]
+
+
+def test_an_untagged_block_whose_first_command_is_continued_onto_the_entry_point():
+    text = ("```\nSGLANG_CACHE_DIT_ENABLED=true \\\nFOO=1 \\\nsglang serve --model-path Qwen/Qwen3-8B --tpp 2\n"
+            "```\n")
+    assert [(d.code, d.span.line) for d in lint_text(text, "markdown", name="RUNBOOK.md")] == [("SGL201", 4)]

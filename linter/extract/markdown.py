@@ -47,6 +47,7 @@ _PLACEHOLDER = re.compile(
 # The first command of an untagged block that is an SGLang launch.
 _ENTRY = re.compile(r"[ \t]*(?:[A-Z_][A-Z0-9_]*=\S*[ \t]+)*(?:python[\d.]*[ \t]+-m[ \t]+sglang\b|sglang[ \t]+serve\b"
                     r"|docker[ \t]+run\b[^\n]*sglang)")
+_LAUNCH_WORDS = re.compile(r"sglang\.launch_server|\bsglang[ \t]+serve\b|-m[ \t]+sglang\b")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
@@ -73,6 +74,9 @@ def extract(source: SourceFile, ws) -> Extraction:
             part = Extraction(problems=[bad]) if bad else extract_as(module, code, ws, key_prefix="python:")
         else:
             part = extract_as(module, code, ws, key_prefix=f"{lang or 'fence'}:")
+            if module == BY_NAME["shell"].module and not _LAUNCH_WORDS.search(code.text):
+                # A block tagged shell that shows a benchmark's output or a log: not a script to judge.
+                part.problems = []
         for problem in part.problems:
             problem.message = f"{problem.message} (in the {lang or 'untagged'} block at line {tok.map[0] + 1})"
         merge(result, part)
@@ -146,7 +150,8 @@ def _route(lang: str, code: Virtual) -> tuple[str | None, Virtual]:
         return (row.module if row else None), code
     if lang == "":
         shell = _shell_code(code, True)
-        first = next((ln for ln in shell.text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
+        joined = re.sub(r"\\\r?\n", " ", shell.text)  # the first command, with its continuation lines
+        first = next((ln for ln in joined.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
         if _ENTRY.match(first):
             return BY_NAME["shell"].module, shell
     return None, code

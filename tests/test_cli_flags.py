@@ -111,7 +111,7 @@ def test_show_files(tmp_path, capsys):
     other = f"skipped: not a file of a linted format ({names_text()})"
     assert out.splitlines() == [
         f".gitignore: {other}",
-        f"README.md: {other}",
+        "README.md: markdown, 0 launches",
         "deploy/.env: skipped: read with the compose files beside it",
         "deploy/compose.yaml: compose, 1 launch",
         "scripts/serve.sh: shell, 1 launch",
@@ -289,7 +289,7 @@ def test_list_launches_json(examples, capsys):
     assert [(r["path"], r["line"]) for r in launches] == [
         ("examples/bench/compose.yaml", 5), ("examples/inference/compose.b200.yml", 6),
         ("examples/inference/docker-compose.yml", 18), ("examples/inference/docker-compose.yml", 29),
-        ("examples/rl/docker-compose.rollout.yml", 6)]
+        ("examples/rl/docker-compose.rollout.yml", 6), ("examples/runbooks/deepseek-v3-h100.md", 18)]
     dsv3 = launches[2]
     assert dsv3["format"] == "compose" and dsv3["entry_point"] == "python -m sglang.launch_server"
     assert (dsv3["model"], dsv3["architecture"]) == ("deepseek-ai/DeepSeek-V3-0324", "DeepseekV3ForCausalLM")
@@ -320,7 +320,7 @@ def test_list_launches_csv(examples, capsys):
     code, out, _ = run(examples, capsys, "--list-launches", "--format", "csv", ".")
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert len(rows) == 5
+    assert len(rows) == 6
     by = {(r["path"], r["line"]): r for r in rows}
     dsv3 = by[("inference/docker-compose.yml", "18")]
     assert (dsv3["target"], dsv3["sm"], dsv3["backend"], dsv3["verdict"], dsv3["check"], dsv3["findings"]) == (

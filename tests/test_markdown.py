@@ -141,3 +141,8 @@ def test_an_untagged_block_whose_first_command_is_continued_onto_the_entry_point
     text = ("```\nSGLANG_CACHE_DIT_ENABLED=true \\\nFOO=1 \\\nsglang serve --model-path Qwen/Qwen3-8B --tpp 2\n"
             "```\n")
     assert [(d.code, d.span.line) for d in lint_text(text, "markdown", name="RUNBOOK.md")] == [("SGL201", 4)]
+
+
+def test_a_tab_indented_fence_line_is_located_at_its_text():
+    text = "- item\n\n  ```bash\n\tpython -m sglang.launch_server --model-path Qwen/Qwen3-8B --tpp 2\n  ```\n"
+    assert codes(text) == [("SGL201", 4, "--tpp")]

@@ -120,14 +120,17 @@ def _content(source: SourceFile, tok) -> tuple[Virtual, dict[int, str]]:
     for k, text in enumerate(lines):
         line = tok.map[0] + 2 + k  # 1-based: the line after the opening fence
         host = source.line_text(line)
-        if line > len(starts) or not host.endswith(text):
-            # Tabs the parser expanded: the text is kept, without a place in the file.
-            code.add_plain(text + "\n")
+        body = text.lstrip(" ")
+        if line > len(starts) or not host.endswith(body):
+            code.add_plain(text + "\n")  # no place in the file found: the text is kept, unlocated
             continue
-        col = len(host) - len(text)
+        # A tab of the indentation the parser expanded into spaces: those spaces have no place.
+        code.add_plain(text[:len(text) - len(body)] if not host.endswith(text) else "")
+        kept = text if host.endswith(text) else body
+        col = len(host) - len(kept)
         start = starts[line - 1] + col
         prefixes[line] = host[:col]
-        code.add_host(start, start + len(text))
+        code.add_host(start, start + len(kept))
         eol = starts[line - 1] + len(host)
         code.add("\n", [(eol, eol + 1)] if eol < len(source.text) else [None])
     return code, prefixes

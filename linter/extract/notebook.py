@@ -50,7 +50,8 @@ def extract(source: SourceFile, ws) -> Extraction:
         return result
     version = doc.get("nbformat") if isinstance(doc, dict) else None
     if version != 4 or not isinstance(doc.get("cells"), list):
-        what = f"nbformat {version!r}" if version is not None else "no nbformat field"
+        what = "its cells are not a list" if version == 4 else \
+            f"nbformat {version!r}" if version is not None else "no nbformat field"
         result.problems.append(problem_at(source, 0, f"not an nbformat 4 notebook ({what}); "
                                                      "only nbformat 4 notebooks are read"))
         return result

@@ -146,3 +146,11 @@ def test_an_untagged_block_whose_first_command_is_continued_onto_the_entry_point
 def test_a_tab_indented_fence_line_is_located_at_its_text():
     text = "- item\n\n  ```bash\n\tpython -m sglang.launch_server --model-path Qwen/Qwen3-8B --tpp 2\n  ```\n"
     assert codes(text) == [("SGL201", 4, "--tpp")]
+
+
+def test_continuation_prompts_and_interactive_python_sessions():
+    text = HEAD + (
+        "```console\n$ python3 -m sglang.launch_server \\\n> --model-path Qwen/Qwen3-8B --tpp 2\nerror: --tpp\n```\n\n"
+        "```pycon\n>>> import sglang as sgl\n>>> llm = sgl.Engine(model_path=\"deepseek-ai/DeepSeek-V3\",\n"
+        "...     attention_backend=\"fa4\", enable_deterministic_inference=True)\n<sglang.Engine object>\n```\n")
+    assert codes(text) == [("SGL201", 7, "--tpp"), ("SGL101", 14, "fa4")]

@@ -7,8 +7,9 @@ skip them. A fence is a piece of another format, by its info string:
 
 * ``bash``, ``sh``, ``shell``, ``zsh``, ``console`` (and ``shell-session``, ``terminal``): a shell
   script. When lines start with a prompt (``$ ``; in a console block also ``# ``), only those lines
-  (and the lines they continue with ``\\``) are commands, the prompt taken off; other lines are output;
-* ``python``/``py``: Python;
+  (and the lines they continue with ``\\``, after a ``> `` prompt if shown) are commands, the prompt
+  taken off; other lines are output;
+* ``python``/``py``/``pycon``: Python (of an interactive session, the ``>>> `` and ``... `` lines);
 * ``yaml``/``yml``: the YAML format whose sniff holds for the block (compose, Kubernetes …);
 * ``dockerfile``: a Dockerfile, when that format is registered;
 * no info string: a shell script, when its first command starts with an SGLang entry point.
@@ -32,7 +33,7 @@ from linter.source import SourceFile, Span
 SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session", "shellsession",
                          "sh-session", "terminal", "shell-script", "ksh"})
 _CONSOLE_LANGS = frozenset({"console", "shell-session", "shellsession", "sh-session", "terminal"})
-PYTHON_LANGS = frozenset({"python", "py", "python3", "ipython", "ipython3"})
+PYTHON_LANGS = frozenset({"python", "py", "python3", "ipython", "ipython3", "pycon"})
 YAML_LANGS = frozenset({"yaml", "yml"})
 DOCKERFILE_LANGS = frozenset({"dockerfile", "docker", "containerfile"})
 
@@ -40,6 +41,8 @@ DOCKERFILE_LANGS = frozenset({"dockerfile", "docker", "containerfile"})
 _PROMPT = r"[ \t]*(?:\([\w.-]+\)[ \t]*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[ \t]*)?"
 _SHELL_PROMPT = re.compile(_PROMPT + r"\$(?:[ \t]|$)")
 _CONSOLE_PROMPT = re.compile(_PROMPT + r"[$#](?:[ \t]|$)")
+_PS2 = re.compile(r"[ \t]*>[ \t]")
+_PY_PROMPT = re.compile(r"(?:>>>|\.\.\.)(?: |$)")
 _PLACEHOLDER = re.compile(
     r"<[A-Za-z_][\w.:/@+ -]*[\w.:/@+-]>|<[A-Za-z_]>"  # <MODEL>, <your model path>
     r"|(?<!\S)(?:\.\.\.|…)(?!\S)"  # ... standing for more arguments
@@ -142,7 +145,7 @@ def _route(lang: str, code: Virtual) -> tuple[str | None, Virtual]:
     if lang in SHELL_LANGS:
         return BY_NAME["shell"].module, _shell_code(code, lang in _CONSOLE_LANGS)
     if lang in PYTHON_LANGS:
-        return BY_NAME["python"].module, code
+        return BY_NAME["python"].module, _python_code(code)
     if lang in YAML_LANGS:
         for row in REGISTRY:
             if ".yaml" in row.extensions and (row.sniff is None or row.sniff(code.text)):
@@ -180,8 +183,28 @@ def _shell_code(code: Virtual, console: bool) -> Virtual:
             continued = False
             continue  # output
         start = m.end() if m else i
+        if prompted and not m:
+            cont = _PS2.match(text, i, j)  # "> " that a shell shows before a continued line
+            start = cont.end() if cont else i
         _add_line(out, code, start, j)
         continued = text[i:j].rstrip("\r\n").endswith("\\")
+    return out
+
+
+def _python_code(code: Virtual) -> Virtual:
+    """A Python block; an interactive session (``>>> `` and ``... `` prompts) gives only its input lines."""
+    text = code.text
+    if not any(_PY_PROMPT.match(ln) for ln in text.split("\n")):
+        return code
+    out = Virtual(code.host)
+    i = 0
+    while i < len(text):
+        j = text.find("\n", i)
+        j = len(text) if j < 0 else j + 1
+        m = _PY_PROMPT.match(text, i, j)
+        if m:
+            out.add(text[m.end():j], code.origins[m.end():j])
+        i = j
     return out
 
 

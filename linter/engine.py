@@ -23,7 +23,7 @@ from linter.rules import BY_CODE, LAUNCH_RULES
 from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
 from linter.sglang.decision import parser_only_note
-from linter.source import DecodeError, SourceFile, Span
+from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.workspace import Workspace
 
 
@@ -130,6 +130,8 @@ class Engine:
             for d in found_here if note else ():
                 d.notes.append(note)
             diags.extend(found_here)
+        if extraction.escape_edit is not None:
+            _escape_edits(diags, source, extraction.escape_edit)
         diags = self._select(diags, settings)
         if not self.options.no_ignores:
             # Before merging findings of different launches at one place: a suppression on one
@@ -217,6 +219,15 @@ class Engine:
                     kept.append(self._meta(UnusedSuppression, f"unused code(s) in suppression: {', '.join(unused)} "
                                            "(no such finding here)", s.span))
         return kept
+
+
+def _escape_edits(diags: list[Diagnostic], source: SourceFile, escape) -> None:
+    """Rules write a fix's new text as the value it stands for; a carrier file that writes code in
+    its own syntax (a notebook's JSON strings) says how that text is written at each place."""
+    for d in diags:
+        if d.fix is not None:
+            d.fix.edits = [Edit(e.span, escape(e.span, e.content)) if e.span.source is source else e
+                           for e in d.fix.edits]
 
 
 def _identify(contexts: list[LaunchContext]) -> list[LaunchContext]:

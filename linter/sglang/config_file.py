@@ -171,6 +171,10 @@ def _convert(table, source: SourceFile, out: Merged) -> list[Token]:
         loader = yaml.SafeLoader(source.text)
         try:
             root = loader.get_single_node()
+            if root is not None and _expanded_size(root) > MAX_NODES:
+                out.problems.append(ConfigProblem(f"the config file expands to more than {MAX_NODES} YAML nodes "
+                                                  "(aliases of aliases); it is not read", Span(source, 0, 0)))
+                return []
             if root is not None and isinstance(root, yaml.MappingNode):
                 loader.flatten_mapping(root)
                 pairs = [(k, v, loader.construct_object(k, deep=True), loader.construct_object(v, deep=True))
@@ -236,6 +240,24 @@ def _convert(table, source: SourceFile, out: Merged) -> list[Token]:
         else:
             args += [flag, Token(_text(v_node, str(value), source))]
     return args
+
+
+MAX_NODES = 100_000
+"""A bound on the nodes a config file expands to with its aliases (a "billion laughs" file)."""
+
+
+def _expanded_size(root, budget: int = MAX_NODES + 1) -> int:
+    """How many nodes ``root`` expands to, counting an aliased node at every use (stops past ``budget``)."""
+    count = 0
+    stack = [root]
+    while stack and count <= budget:
+        node = stack.pop()
+        count += 1
+        value = node.value
+        if isinstance(value, list):
+            for item in value:
+                stack.extend(item if isinstance(item, tuple) else (item,))
+    return count
 
 
 def _text(node, text: str, source: SourceFile) -> MStr:

@@ -23,7 +23,7 @@ exact token ``--config`` is in argv (0.5.18 ``srt/server_args.py:9785``; 0.5.22
 
 Which keys are store-true and which unsupported changed in 0.5.23 (``__init__``, ``:17-66``):
 
-* up to 0.5.22 (0.5.22 ``:29-43``): store-true keys are the ``dest`` of each ``_StoreTrueAction``;
+* up to 0.5.22 (0.5.22 ``:29-43``; 0.5.18's file is byte for byte the same): store-true keys are the ``dest`` of each ``_StoreTrueAction``;
   unsupported keys are the ``dest`` of each action with option strings that is neither a
   ``_StoreTrueAction`` nor a ``_StoreAction`` (SGLang's custom actions all derive from
   ``argparse.Action``), except ``--config`` and help;

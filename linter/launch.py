@@ -235,6 +235,9 @@ class Launch:
     """The folder the launch runs in as far as the file says (a shell ``cd``): an absolute path, a
     path relative to the file's folder (``./..``), ``""`` when a ``cd`` went somewhere not known
     statically, None when the file does not say."""
+    mounts: tuple = ()
+    """``(container path, host path)`` pairs of the folders a container launch sees from the
+    repository (compose bind ``volumes``), so a ``--config /configs/x.yaml`` is read from the host."""
 
     @property
     def first_line(self) -> int:

@@ -118,12 +118,14 @@ def _config_opener(launch: Launch, read_source, cwd):
 
     def open_config(path: str):
         p = Path(path)
+        if not p.is_absolute() and launch.workdir and launch.workdir.startswith("/"):
+            p = Path(launch.workdir) / p
         if p.is_absolute():
-            bases = [Path("/")]
+            return read_source(_mounted(Path(os.path.normpath(p)), launch.mounts))
         elif launch.workdir == "":
             return None  # a cd to a folder the file does not name: where the path points is unknown
         elif launch.workdir is not None:
-            bases = [folder / launch.workdir]  # an absolute workdir replaces the folder
+            bases = [folder / launch.workdir]  # relative to the file's folder (a cd "$(dirname "$0")/..")
         else:
             bases = [folder] + [b for b in (_repo_root(folder), Path(cwd) if cwd else None) if b is not None]
         for base in bases:
@@ -133,6 +135,17 @@ def _config_opener(launch: Launch, read_source, cwd):
         return None
 
     return open_config
+
+
+def _mounted(path: Path, mounts) -> Path:
+    """``path`` inside a container, as the host path a bind mount shows it at (itself when none does)."""
+    for target, host in sorted(mounts, key=lambda m: -len(m[0])):
+        try:
+            rest = path.relative_to(target)
+        except ValueError:
+            continue
+        return Path(host) / rest
+    return path
 
 
 def _repo_root(folder: Path) -> Path | None:

@@ -154,3 +154,14 @@ def test_environment_is_merged_by_key(tmp_path, capsys):
     # staged alone, the override (which does not mention SGLang) is still linted as its stack
     code, diags = _lint_files(tmp_path, capsys, "compose.override.yaml")
     assert where(diags) == [("compose.override.yaml", 4, 16, "SGL101")]
+
+
+def test_a_config_file_mounted_into_the_container_is_read_from_the_host(tmp_path, capsys):
+    write_tree(tmp_path, {
+        "compose.yaml": "# lint-configs: target-gpu=H100\nservices:\n  sglang:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+                        "    volumes:\n      - ./configs:/sgl-workspace/configs:ro\n    working_dir: /sgl-workspace\n"
+                        "    command: python3 -m sglang.launch_server --config configs/glm.yaml\n",
+        "configs/glm.yaml": "model-path: deepseek-ai/DeepSeek-V3\nattention-backend: fa4\n"
+                            "enable-deterministic-inference: true\n"})
+    code, diags = lint_json(tmp_path, capsys)
+    assert where(diags) == [("configs/glm.yaml", 2, 20, "SGL101")]

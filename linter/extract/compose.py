@@ -328,6 +328,37 @@ def _container_env(svc, ws: Workspace, related: list[SourceFile]) -> dict[str, M
     return out
 
 
+def _mounts(svc) -> tuple:
+    """``(container path, host path)`` of a service's bind mounts (``volumes``: ``./src:/dst[:mode]``
+    or ``{type: bind, source, target}``), host paths relative to the layer's file; a later layer's
+    mount at the same target wins, as compose merges volumes by target. Named volumes are skipped."""
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    out: dict[str, str] = {}
+    for layer in svc.layers:
+        _, volumes = _get(layer.node, "volumes")
+        if not isinstance(volumes, SequenceNode):
+            continue
+        for item in volumes.value:
+            src = dst = None
+            if isinstance(item, ScalarNode) and isinstance(item.value, str):
+                text = interpolate(scalar_mstr(item, layer.source), layer.env)
+                if not text.known:
+                    continue
+                parts = text.text.split(":")
+                if len(parts) >= 2:
+                    src, dst = parts[0], parts[1]
+            elif isinstance(item, MappingNode):
+                _, t = _get(item, "type")
+                _, sn = _get(item, "source")
+                _, tn = _get(item, "target")
+                if getattr(t, "value", "bind") == "bind" and isinstance(sn, ScalarNode) and isinstance(tn, ScalarNode):
+                    src, dst = str(sn.value), str(tn.value)
+            if src and dst and dst.startswith("/") and src.startswith((".", "/")):
+                out[dst] = str(layer.folder / src) if not src.startswith("/") else src
+    return tuple(out.items())
+
+
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of a compose file, each service as the compose stack it belongs to runs it
     (:mod:`linter.extract.compose_stack`). YAML errors are reported at the parser's problem position."""
@@ -427,10 +458,16 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
             # an override without its base: the base's values (a --model-path …) are unknown, not absent
             missing = Token(MStr.unknown(Span(source, 0, 0)), splat=True)
             found = [dataclasses.replace(got, args=list(got.args) + [missing]) for got in found]
+        _, wd, wd_layer = svc.get("working_dir")
+        workdir = None
+        if wd is not None and getattr(wd, "tag", "").endswith(":str"):
+            wd_text = interpolate(scalar_mstr(wd, wd_layer.source), wd_layer.env)
+            workdir = wd_text.text if wd_text.known and wd_text.text.startswith("/") else ""
         for k, got in enumerate(found):
             launch = Launch(source=home, program=got.program, span=Span(home, start, end), args=got.args,
                             key=scope + (f"#{k}" if k else ""),
-                            image=got.image if got.image is not None else image, gpu_decls=list(got.gpu_decls) + decls)
+                            image=got.image if got.image is not None else image, gpu_decls=list(got.gpu_decls) + decls,
+                            workdir=workdir, mounts=_mounts(svc))
             result.launches.append(launch)
 
 

@@ -9,7 +9,7 @@ A compose file is rarely run alone. What this module reproduces (compose-go v2, 
   ``docker-compose.yml``, ``docker-compose.yaml`` in the folder (``DefaultFileNames``) followed by
   the first of ``compose.override.yml``, ``compose.override.yaml``, ``docker-compose.override.yml``,
   ``docker-compose.override.yaml`` (``DefaultOverrideFileNames``) when there is one. A file in no
-  such stack is taken alone (``docker compose -f FILE``);
+  such stack is taken alone (``docker compose -f FILE``), an override file with its base;
 * **each file** is loaded with its ``include:`` (every listed file's services are added, loaded from
   that file's folder with the ``.env`` there) and its services' ``extends:`` (``extends: NAME`` in the
   same file, ``extends: {service: NAME, file: PATH}`` from another file relative to this one; the
@@ -161,7 +161,7 @@ def stack_paths(source: SourceFile, ws: Workspace) -> tuple[list[list[Path]], st
         files = [Path(_norm(folder / p.strip())) for p in compose_file.text.split(sep) if p.strip()]
         if me in files:
             return [files], "COMPOSE_FILE in .env", problems
-        return [[me]], "", problems
+        # not in the project's stack: run with -f; an override still needs its base (below)
     base = next((folder / n for n in DEFAULT_FILES if _exists(ws, folder / n)), None)
     override = next((folder / n for n in OVERRIDE_FILES if _exists(ws, folder / n)), None)
     if source.path.name in OVERRIDE_FILES:

@@ -298,7 +298,8 @@ class ParsedArgs:
     settings: list[Setting] = field(default_factory=list)
     problems: list[ArgProblem] = field(default_factory=list)
     unknown_words: list[Token] = field(default_factory=list)
-    """Splat tokens (``$EXTRA_ARGS``) and ``--config FILE`` values that may add any options at all."""
+    """Splat tokens (``$EXTRA_ARGS``) and ``--config FILE`` paths that could not be read: they may add
+    any options at all."""
     help: bool = False
     """``-h``/``--help`` (or a prefix of it) is given: argparse prints the help and exits."""
     words: list[Token] = field(default_factory=list)

@@ -71,7 +71,7 @@ class _Stage:
 def escape_char(text: str) -> str:
     """The line-continuation character: ``\\`` unless an ``# escape=`` parser directive at the top says
     otherwise (Dockerfile reference, "Parser directives": they end at the first non-directive line)."""
-    for line in text.splitlines():
+    for line in text.split("\n"):
         m = _ESCAPE_DIRECTIVE.match(line)
         if m:
             return m.group(1)
@@ -248,10 +248,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         return result
     global_args: dict[str, MStr | None] = {}
     stages: list[_Stage] = []
-    for ins in structure:
+    for ins in _instructions(structure, source, escape):
         kind = ins["instruction"]
-        if kind == "COMMENT":
-            continue
         value, at = instruction_text(source, ins["startline"], ins["endline"], escape)
         span = Span(source, at, _line_end(source, ins["endline"]))
         stage = stages[-1] if stages else None
@@ -341,6 +339,33 @@ def _from(value: MStr, stages: list[_Stage], global_args: dict[str, MStr | None]
     if image.text.lower() == "scratch":
         return _Stage(name, None, span=span)
     return _Stage(name, image, span=span)
+
+
+def _instructions(structure: list[dict], source: SourceFile, escape: str) -> list[dict]:
+    """The instructions of dockerfile-parse's ``structure`` (comments left out), with an instruction
+    that dockerfile-parse ends at a blank line inside a continuation joined with what follows: Docker
+    skips such blank lines (BuildKit warns "Empty continuation line") and goes on."""
+    lines = source.text.split("\n")
+    out: list[dict] = []
+    for ins in structure:
+        if ins["instruction"] == "COMMENT":
+            continue
+        if out and ins["startline"] > out[-1]["endline"] and _continues(lines, out[-1], ins["startline"], escape):
+            out[-1] = {**out[-1], "endline": ins["endline"]}
+            continue
+        out.append(ins)
+    return out
+
+
+def _continues(lines: list[str], ins: dict, before: int, escape: str) -> bool:
+    """True when the last line of ``ins`` that is not blank or a comment ends with the escape
+    character, and only blank and comment lines come between it and line ``before``."""
+    for n in range(min(before, len(lines)) - 1, ins["startline"] - 1, -1):
+        line = lines[n].strip()
+        if not line or (n > ins["startline"] and line.startswith("#")):
+            continue
+        return line.endswith(escape)
+    return False
 
 
 def _line_end(source: SourceFile, line: int) -> int:

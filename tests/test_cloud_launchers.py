@@ -197,3 +197,14 @@ def test_skypilot_accelerator_string_helper():
     assert [d.name for d in skypilot_accelerator(_m("tpu-v5-8"))] == ["tpu-v5-8"]
     assert [d.name for d in skypilot_accelerator(_m("A100:0.5"))] == ["A100"]
     assert skypilot_accelerator(_m("8")) == []
+
+
+def test_dstack_task_groups_and_expressions():
+    text = ("type: task\nimage: lmsysorg/sglang:v0.5.10.post1\nenv:\n  - MODEL_ID=zai-org/GLM-4.5-Air-FP8\n"
+            "groups:\n  - nodes: 1\n    commands:\n      - |\n        smg launch --pd-disaggregation "
+            "--prefill http://${{ groups[1].nodes[0].IP_ADDRESS }}:8000\n    resources:\n      cpu: 4\n"
+            "  - nodes: 1\n    commands:\n      - |\n        python -m sglang.launch_server --model-path $MODEL_ID \\\n"
+            "          --dist-init-addr ${{ groups[1].nodes[0].IP_ADDRESS }}:5000\n    resources:\n      gpu: H200\n")
+    result = lint_text_result(text, "dstack")
+    assert [(c.launch.key, [t.value for t in c.launch.args], [t.name for t in c.targets]) for c in result.contexts] \
+        == [("groups[1].commands", ["--model-path", "zai-org/GLM-4.5-Air-FP8", "--dist-init-addr", None], ["H200"])]

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from linter.extract.compose import interpolate
 from linter.extract.words import SplitError, split_words
-from linter.launch import Extraction, Launch, MStr, Problem, Token, hull
+from linter.launch import Extraction, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
@@ -317,8 +317,7 @@ def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span,
     key = f"stage {stage.name}" if stage.name else "CMD"
     out = argv_launches(argv, source, dict(stage.env), result, key, where, image=stage.image)
     for launch in out:
-        spans = [t.location() for t in launch.args]
-        launch.span = hull([where] + [s for s in spans if s is not None and s.source is source]) or where
+        launch.span = where  # the CMD/ENTRYPOINT instruction (its first line anchors suppressions)
     return out
 
 

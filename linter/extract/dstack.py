@@ -11,8 +11,10 @@ and dev environments):
 * ``image:`` is the container image (its tag gives the SGLang release);
 * ``resources.gpu`` declares the GPU: ``H100:8``, ``A100,H100:80GB:2``, a mapping ``{name: [H100,
   A100], count: 8}``; a count (``1``) or a memory range (``24GB..80GB``) names none;
-* a service's ``replicas:`` may be a list of replica groups, each with its own ``commands:`` and
-  ``resources:`` (prefill/decode groups), which override the top-level ones.
+* a service's ``replicas:`` and a task's ``groups:`` may be lists of groups, each with its own
+  ``commands:`` and ``resources:`` (router/prefill/decode groups), which override the top-level ones;
+* ``${{ … }}`` (``${{ groups[1].nodes[0].IP_ADDRESS }}``, ``${{ env.X }}``) is filled in by dstack
+  when it runs: unknown.
 """
 
 from __future__ import annotations
@@ -47,23 +49,30 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     if not y.is_map(root):
         return result
     _, env_node = y.get(root, "env")
-    env = y.env_section(env_node, source)
+    env = {k: y.unknown_expressions(v) for k, v in y.env_section(env_node, source).items()}
     _, image_node = y.get(root, "image")
     image = y.mstr(image_node, source) if y.is_str(image_node) else None
     _, resources = y.get(root, "resources")
     top_decls = gpu_decls(resources, source)
-    _, replicas = y.get(root, "replicas")
-    groups = [g for g in replicas.value if y.is_map(g)] if y.is_seq(replicas) else []
     for key in ("commands", "init"):
         _, commands = y.get(root, key)
-        if commands is not None:
-            result.launches.extend(y.script_launches(commands, source, env, result, key, image=image,
-                                                     gpu_decls=top_decls))
-    for i, group in enumerate(groups):
-        _, commands = y.get(group, "commands")
-        _, res = y.get(group, "resources")
-        decls = gpu_decls(res, source) if res is not None else top_decls
-        if commands is not None:
-            result.launches.extend(y.script_launches(commands, source, env, result, f"replicas[{i}].commands",
-                                                     image=image, gpu_decls=decls))
+        _script(commands, source, env, result, key, image, top_decls)
+    for section in ("replicas", "groups"):
+        _, groups = y.get(root, section)
+        if not y.is_seq(groups):
+            continue
+        for i, group in enumerate(groups.value):
+            if not y.is_map(group):
+                continue
+            _, commands = y.get(group, "commands")
+            _, res = y.get(group, "resources")
+            decls = gpu_decls(res, source) if res is not None else top_decls
+            _script(commands, source, env, result, f"{section}[{i}].commands", image, decls)
     return result
+
+
+def _script(node, source: SourceFile, env, result: Extraction, key: str, image, decls: list[GpuDecl]) -> None:
+    script = y.script_of(node, source) if node is not None else None
+    if script is not None:
+        result.launches.extend(y.script_launches_of(y.unknown_expressions(script), node, source, env, result, key,
+                                                    image=image, gpu_decls=decls))

@@ -90,9 +90,13 @@ def env_section(node, source: SourceFile, into: dict[str, MStr] | None = None) -
     return out
 
 
-def _span_of_args(args: list[Token], fallback: Span) -> Span:
+def span_of_args(args: list[Token], fallback: Span) -> Span:
+    """The launch's span: the hull of its arguments written inside ``fallback`` (the script or
+    instruction that holds the command; a value that came from a variable is written elsewhere and
+    does not move the launch), else ``fallback``."""
     spans = [t.location() for t in args]
-    spans = [s for s in spans if s is not None and s.source is fallback.source]
+    spans = [s for s in spans if s is not None and s.source is fallback.source
+             and fallback.start <= s.start and s.end <= fallback.end]
     return hull(spans) or fallback
 
 
@@ -135,7 +139,7 @@ def script_launches_of(script: MStr, node, source: SourceFile, env: dict[str, MS
     found = launches_in_script(script, source, env, result.problems)
     out = []
     for k, (program, args, img) in enumerate(found):
-        out.append(Launch(source=source, program=program, span=_span_of_args(args, fallback), args=args,
+        out.append(Launch(source=source, program=program, span=span_of_args(args, fallback), args=args,
                           key=key + (f"#{k}" if k else ""), image=img if img is not None else image,
                           gpu_decls=list(gpu_decls or [])))
     return out
@@ -149,7 +153,7 @@ def argv_launches(words: list[Token], source: SourceFile, env: dict[str, MStr] |
 
     out = []
     for k, got in enumerate(launches(words, source, env=env, image=image, span=fallback, problems=result.problems)):
-        out.append(Launch(source=source, program=got.program, span=_span_of_args(got.args, fallback), args=got.args,
+        out.append(Launch(source=source, program=got.program, span=span_of_args(got.args, fallback), args=got.args,
                           key=key + (f"#{k}" if k else ""), image=got.image if got.image is not None else image,
                           gpu_decls=list(gpu_decls or []) + list(got.gpu_decls)))
     return out

@@ -208,3 +208,10 @@ def test_dstack_task_groups_and_expressions():
     result = lint_text_result(text, "dstack")
     assert [(c.launch.key, [t.value for t in c.launch.args], [t.name for t in c.targets]) for c in result.contexts] \
         == [("groups[1].commands", ["--model-path", "zai-org/GLM-4.5-Air-FP8", "--dist-init-addr", None], ["H200"])]
+
+
+def test_skypilot_docker_image_id_gives_the_release():
+    text = ("resources:\n  image_id: docker:lmsysorg/sglang:v0.5.18-cu129\n  accelerators: H100:8\n"
+            "setup: |\n  pip install \"sglang[all]==0.4.6\"\nrun: |\n  python -m sglang.launch_server --tp 8\n")
+    (ctx,) = lint_text_result(text, "skypilot").contexts
+    assert ctx.table.version == "0.5.18" and ctx.launch.image.text == "lmsysorg/sglang:v0.5.18-cu129"

@@ -124,7 +124,7 @@ def test_arg_only_is_empty_at_run_time_env_carries_the_default():
     arg_only = IMAGE + "ARG B=fa4\nCMD python3 -m sglang.launch_server --attention-backend $B\n"
     assert argv(arg_only) == [["--attention-backend", None]]
     carried = IMAGE + "ARG B=fa4\nENV B=$B\nCMD python3 -m sglang.launch_server --attention-backend $B\n"
-    ((tok_flag, tok),) = [launch.args for launch in launches(carried)]
+    ((_tok_flag, tok),) = [launch.args for launch in launches(carried)]
     assert tok.value == "fa4" and tok.span_of().line == 2  # the fix goes to the ARG default
     no_default = IMAGE + "ARG B\nENV B=$B\nCMD python3 -m sglang.launch_server --attention-backend $B\n"
     assert argv(no_default) == [["--attention-backend", None]]

@@ -12,7 +12,9 @@ What SkyPilot does with the fields read here (docs.skypilot.co, "YAML configurat
   flow mapping whose *key* is ``A100-80GB:8`` (value null); SkyPilot reads the key, and so do we.
   ``resources.instance_type`` (``p5.48xlarge``) declares the GPU of that instance family when the GPU
   catalog knows it.
-* The release comes from an ``sglang==X`` pin anywhere in the file (``pip install "sglang[all]==0.4.2"``
+* ``resources.image_id: docker:IMAGE`` runs ``setup:`` and ``run:`` in that container image, whose
+  tag gives the SGLang release;
+* else the release comes from an ``sglang==X`` pin anywhere in the file (``pip install "sglang[all]==0.4.2"``
   in ``setup:``), which :mod:`linter.sglang.release` reads from the file text; a ``docker run`` image
   inside ``run:`` names it for that launch.
 """
@@ -76,7 +78,12 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     _, resources = y.get(root, "resources")
     decls = accelerator_decls(resources, source)
     result.gpu_decls.extend(decls)
+    image = None
+    if y.is_map(resources):
+        _, image_id = y.get(resources, "image_id")
+        if y.is_str(image_id) and str(image_id.value).startswith("docker:"):
+            image = y.mstr(image_id, source)[len("docker:"):]
     for key in ("setup", "run"):
         _, script = y.get(root, key)
-        result.launches.extend(y.script_launches(script, source, env, result, key))
+        result.launches.extend(y.script_launches(script, source, env, result, key, image=image))
     return result

@@ -12,8 +12,22 @@ from linter.extract.compose import _get, _mapping_items, scalar_mstr
 from linter.launch import Extraction, GpuDecl, Launch, MStr, Problem, Token, hull
 from linter.source import SourceFile, Span
 
-__all__ = ["load", "get", "items", "text", "mstr", "env_section", "script_launches", "argv_launches", "is_map",
-           "is_seq", "is_str", "script_of", "script_launches_of", "unknown_expressions"]
+__all__ = [
+    "argv_launches",
+    "env_section",
+    "get",
+    "is_map",
+    "is_seq",
+    "is_str",
+    "items",
+    "load",
+    "mstr",
+    "script_launches",
+    "script_launches_of",
+    "script_of",
+    "text",
+    "unknown_expressions",
+]
 
 get = _get
 items = _mapping_items

@@ -40,8 +40,8 @@ def test_an_override_adding_the_fatal_flags_is_found_located_and_fixed_in_the_ov
 def _lint_files(root, capsys, *files):
     import json
 
-    from tests.helpers import chdir
     from linter.cli import main
+    from tests.helpers import chdir
 
     capsys.readouterr()
     with chdir(root):
@@ -143,7 +143,8 @@ def test_compose_file_in_dotenv_names_the_stack(tmp_path, capsys):
 
 
 def test_environment_is_merged_by_key(tmp_path, capsys):
-    base = BASE.replace("    entrypoint: python3 -m sglang.launch_server\n    command: --model-path deepseek-ai/DeepSeek-V3 --tp 8\n",
+    base = BASE.replace("    entrypoint: python3 -m sglang.launch_server\n"
+                        "    command: --model-path deepseek-ai/DeepSeek-V3 --tp 8\n",
                         "    command: sh -c 'python3 -m sglang.launch_server --model-path $$MODEL "
                         "--attention-backend $$BACKEND --enable-deterministic-inference'\n") \
         .replace("      HF_HOME: /data\n", "      MODEL: deepseek-ai/DeepSeek-V3\n      BACKEND: fa3\n")
@@ -158,7 +159,8 @@ def test_environment_is_merged_by_key(tmp_path, capsys):
 
 def test_a_config_file_mounted_into_the_container_is_read_from_the_host(tmp_path, capsys):
     write_tree(tmp_path, {
-        "compose.yaml": "# lint-configs: target-gpu=H100\nservices:\n  sglang:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+        "compose.yaml": "# lint-configs: target-gpu=H100\nservices:\n  sglang:\n"
+                        "    image: lmsysorg/sglang:v0.5.23-cu129\n"
                         "    volumes:\n      - ./configs:/sgl-workspace/configs:ro\n    working_dir: /sgl-workspace\n"
                         "    command: python3 -m sglang.launch_server --config configs/glm.yaml\n",
         "configs/glm.yaml": "model-path: deepseek-ai/DeepSeek-V3\nattention-backend: fa4\n"

@@ -162,7 +162,8 @@ def test_config_found_from_the_repository_root(tmp_path):
         from linter.config import ConfigResolver
         from linter.engine import Engine, RunOptions
         from linter.workspace import Workspace
-        engine = Engine(Workspace(tmp_path / "configs"), RunOptions(target_gpus=["H100"]), ConfigResolver(isolated=True))
+        engine = Engine(Workspace(tmp_path / "configs"), RunOptions(target_gpus=["H100"]),
+                        ConfigResolver(isolated=True))
         result = engine.lint(tmp_path / "scripts/run.sh")
     assert [(d.code, d.span.source.path.name) for d in result.diagnostics] == [("SGL201", "c.yaml")]
 
@@ -178,7 +179,8 @@ def test_a_config_file_read_by_two_launches_is_a_shared_value(tmp_path, capsys):
         capsys.readouterr()
         main(["--format", "json", "scripts/h100.sh"])
     diags = json.loads(capsys.readouterr().out)
-    assert [(d["path"], d["code"], d["fix"]["applicability"]) for d in diags] == [("configs/glm.yaml", "SGL101", "unsafe")]
+    assert [(d["path"], d["code"], d["fix"]["applicability"]) for d in diags] == \
+        [("configs/glm.yaml", "SGL101", "unsafe")]
 
 
 @pytest.mark.parametrize("cd,found", [

@@ -114,8 +114,9 @@ class _Loader:
         try:
             root = YAML(typ="rt").compose(source.text)
         except (YAMLError, RecursionError, ValueError) as exc:
-            self.problems.append(Problem(f"{source.display} is not valid YAML ({str(exc).splitlines()[0] if str(exc) else ''}); "
-                                         "the services it defines are not checked", where or Span(self.origin, 0, 0)))
+            first = str(exc).splitlines()[0] if str(exc) else ""
+            self.problems.append(Problem(f"{source.display} is not valid YAML ({first}); the services it defines "
+                                         "are not checked", where or Span(self.origin, 0, 0)))
             self.roots[path] = None
             return None
         self.roots[path] = (source, root)

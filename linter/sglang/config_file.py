@@ -23,7 +23,8 @@ exact token ``--config`` is in argv (0.5.18 ``srt/server_args.py:9785``; 0.5.22
 
 Which keys are store-true and which unsupported changed in 0.5.23 (``__init__``, ``:17-66``):
 
-* up to 0.5.22 (0.5.22 ``:29-43``; 0.5.18's file is byte for byte the same): store-true keys are the ``dest`` of each ``_StoreTrueAction``;
+* up to 0.5.22 (0.5.22 ``:29-43``; 0.5.18's file is byte for byte the same): store-true keys are
+  the ``dest`` of each ``_StoreTrueAction``;
   unsupported keys are the ``dest`` of each action with option strings that is neither a
   ``_StoreTrueAction`` nor a ``_StoreAction`` (SGLang's custom actions all derive from
   ``argparse.Action``), except ``--config`` and help;
@@ -187,7 +188,8 @@ def _convert(table, source: SourceFile, out: Merged) -> list[Token]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         off = min(mark.index, len(source.text)) if mark is not None else 0
-        out.problems.append(ConfigProblem(f"the config file is not valid YAML: {(exc.problem or exc.context or '').strip()}",
+        why = (exc.problem or exc.context or "").strip()
+        out.problems.append(ConfigProblem(f"the config file is not valid YAML: {why}",
                                           Span(source, off, off)))
         return []
     except (yaml.YAMLError, TypeError, ValueError, RecursionError) as exc:

@@ -110,9 +110,10 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool, withi
             report.fixed.extend(chosen)
             results[path] = new
             progress = True
-            # Files that read a changed file (a compose file whose .env was edited) are linted again.
+            # Files that read a changed file (a compose file whose .env was edited), and a changed file
+            # linted on its own (a compose base fixed through its override), are linted again.
             for other, ores in list(results.items()):
-                if other != path and any(r.path in by_file for r in ores.related):
+                if other != path and (other in by_file or any(r.path in by_file for r in ores.related)):
                     results[other] = engine.lint(other)
         if not progress:
             break

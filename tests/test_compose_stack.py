@@ -167,3 +167,12 @@ def test_a_config_file_mounted_into_the_container_is_read_from_the_host(tmp_path
                             "enable-deterministic-inference: true\n"})
     code, diags = lint_json(tmp_path, capsys)
     assert where(diags) == [("configs/glm.yaml", 2, 20, "SGL101")]
+
+
+def test_fixing_an_included_file_linted_on_its_own_too(tmp_path, capsys):
+    # inc/extra.yaml is fixed through compose.yaml's finding: its own result is linted again
+    write_tree(tmp_path, {"compose.yaml": EXTENDED.replace("services:", "include:\n  - inc/extra.yaml\nservices:"),
+                          "common/sglang.yaml": COMMON, "inc/extra.yaml": COMMON.replace("server:", "other:")})
+    code, out, _ = run(tmp_path, capsys, "--fix", "--target-gpu", "H100", "--format", "concise", ".")
+    assert (code, out) == (0, "Fixed 2 findings. No findings remain.\n")
+    assert "--attention-backend fa3" in (tmp_path / "inc/extra.yaml").read_text()

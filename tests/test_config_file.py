@@ -89,13 +89,14 @@ tp: 8
 """
 
 
-def test_findings_and_fix_land_in_the_yaml(tmp_path, capsys):
+@pytest.mark.parametrize("version", ["0.5.22", "0.5.23"])
+def test_findings_and_fix_land_in_the_yaml(tmp_path, capsys, version):
     write_tree(tmp_path, {"run.sh": SCRIPT, "configs/glm.yaml": YAML})
-    code, diags = lint_json(tmp_path, capsys)
+    code, diags = lint_json(tmp_path, capsys, "--sglang-version", version)
     assert code == 1
     assert [(d["path"], d["line"], d["column"], d["code"]) for d in diags] == [("configs/glm.yaml", 3, 21, "SGL101")]
     # the command line's --tp 4 overrides the file's tp: 8 (config args come first): no SGL207
-    code, out, _ = run(tmp_path, capsys, "--fix", ".")
+    code, out, _ = run(tmp_path, capsys, "--fix", "--sglang-version", version, ".")
     assert code == 0, out
     assert (tmp_path / "configs/glm.yaml").read_text() == YAML.replace('"fa4"', '"fa3"')
     assert (tmp_path / "run.sh").read_text() == SCRIPT
@@ -124,13 +125,17 @@ def test_boolean_optional_key_per_release(tmp_path, version, code):
     assert [(d.code, d.span.source.display, d.span.line) for d in diags] == [(code, "c.yaml", 2)]
 
 
-def test_underscore_key_is_fixed_in_the_yaml(tmp_path, capsys):
-    write_tree(tmp_path, {"run.sh": "python3 -m sglang.launch_server --config c.yaml\n",
-                          "c.yaml": "model-path: Qwen/Qwen3-8B\nenable_metrics: true\n"})
-    code, diags = lint_json(tmp_path, capsys, "--target-gpu", "H100")
+@pytest.mark.parametrize("version", ["0.5.22", "0.5.23"])
+def test_underscore_key_is_fixed_in_the_yaml(tmp_path, capsys, version):
+    text = "model-path: Qwen/Qwen3-8B\nenable_metrics: true  # metrics on\n"
+    write_tree(tmp_path, {"run.sh": "python3 -m sglang.launch_server --config c.yaml\n", "c.yaml": text})
+    code, diags = lint_json(tmp_path, capsys, "--target-gpu", "H100", "--sglang-version", version)
     assert [(d["path"], d["line"], d["column"], d["end_column"], d["code"]) for d in diags] == \
         [("c.yaml", 2, 1, 15, "SGL201")]
     assert diags[0]["fix"]["edits"][0]["content"] == "enable-metrics"
+    code, out, _ = run(tmp_path, capsys, "--fix", "--target-gpu", "H100", "--sglang-version", version, ".")
+    assert code == 0, out
+    assert (tmp_path / "c.yaml").read_text() == text.replace("enable_metrics", "enable-metrics")
 
 
 @pytest.mark.parametrize("yaml_text,message", [

@@ -210,3 +210,10 @@ def test_a_billion_laughs_config_is_refused_not_expanded(tmp_path):
         diags = lint_text_result("python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --config c.yaml\n",
                                  "shell", ["H100"], name="run.sh").diagnostics
     assert [d.code for d in diags] == ["SGL208"] and "more than 100000 YAML nodes" in diags[0].message
+
+
+def test_explain_says_the_value_came_from_the_config_file(tmp_path, capsys):
+    write_tree(tmp_path, {"run.sh": SCRIPT, "configs/glm.yaml": YAML})
+    code, out, _ = run(tmp_path, capsys, "--explain", "run.sh")
+    assert "attention_backend: 'fa4' (written as --attention-backend in the --config file configs/glm.yaml:3)" in out
+    assert "--config:  configs/glm.yaml merged in front of the command line" in out

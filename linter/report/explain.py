@@ -77,9 +77,15 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             for dest in ("attention_backend", "prefill_attention_backend", "decode_attention_backend"):
                 s = ctx.parsed.get(dest)
                 if s is not None:
-                    out.append(f"  {dest}: {_value(s.value)} (written as {s.spelled})")
+                    where = ""
+                    if s.flag is not None and id(s.flag) in ctx.parsed.from_config:
+                        loc = s.flag.location()
+                        where = f" in the --config file {loc.source.display}:{loc.line}" if loc is not None else ""
+                    out.append(f"  {dest}: {_value(s.value)} (written as {s.spelled}{where})")
             for p in ctx.parsed.problems:
                 out.append(f"  parser:    {p.message}")
+            for f in ctx.parsed.config_sources:
+                out.append(f"  --config:  {f.display} merged in front of the command line (SGLang's config merger)")
             if ctx.parsed.unknown_words:
                 words = ", ".join(t.raw.replace("\ue000", "?") or "?" for t in ctx.parsed.unknown_words[:3])
                 out.append(f"  unknown:   arguments not known statically ({words}) may set any option")

@@ -174,9 +174,11 @@ def _lint(args, configs, select, ignore, extend) -> int:
         cfg = configs.for_dir(path.parent)
         return cfg is not None and cfg.excluded(path, is_dir)
 
+    from linter.isolate import crashed, lint_file
+
     results = {}
     for cand in walk(paths, excluded, args.force_exclude):
-        res = engine.lint(cand.path)
+        res = lint_file(engine, cand.path)  # one bad file never stops the run: SGL000 on it instead
         if res.skipped and cand.explicit and (res.source is None or cand.path.suffix == ".ipynb"):
             print(f"lint-configs: warning: {ws.display(cand.path)}: skipped: {res.skipped}", file=sys.stderr)
         results[cand.path] = res
@@ -192,24 +194,35 @@ def _lint(args, configs, select, ignore, extend) -> int:
         sys.stdout.write(text)
         return 1 if text.startswith("no SGLang launch") else 0
 
+    failed = any(crashed(r) for r in results.values())
     fixed = 0
     if args.fix or args.diff:
-        from linter.fixes import fix_all, unified_diff, write_atomic
+        from linter.fixes import fix_all, unified_diff, write_all
 
         report = fix_all(engine, results, args.unsafe_fixes)
+        for res in report.crashed:  # checking a fix failed: the fix was refused, the bug is reported
+            failed = True
+            target = results.setdefault(res.path, res)
+            if target is not res:
+                target.diagnostics.extend(res.diagnostics)
         if args.diff:
             out = "".join(unified_diff(src, text) for src, text in report.changed.values())
             sys.stdout.write(out)
-            return 1 if out and not args.exit_zero else 0
-        for src, text in report.changed.values():
-            try:
-                write_atomic(src, text)
-            except OSError as exc:
-                print(f"lint-configs: error: cannot write {src.display}: {exc}", file=sys.stderr)
+            if failed:
                 return 2
+            return 1 if out and not args.exit_zero else 0
+        outcome = write_all(engine, results, report)
+        for path, why in sorted(outcome.left.items()):
+            print(f"lint-configs: warning: {ws.display(path)} left unchanged: {why}", file=sys.stderr)
+        for path, why in sorted(outcome.failed.items()):
+            print(f"lint-configs: error: {ws.display(path)}: {why}", file=sys.stderr)
+            failed = True
         fixed = report.applied
         for d, reason in report.refused:
-            d.notes.append(f"the fix was not applied: {reason}")
+            note = f"the fix was not applied: {reason}"
+            if note not in d.notes:
+                d.notes.append(note)
+        failed = failed or any(crashed(r) for r in results.values())
 
     diagnostics = sorted((d for r in results.values() for d in r.diagnostics), key=lambda d: d.sort_key())
     if args.write_baseline or args.baseline:
@@ -234,6 +247,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
     finally:
         if args.output_file:
             stream.close()
+    if failed:
+        return 2  # an internal error or an unwritable file: reported above, after everything else
     if not diagnostics or args.exit_zero:
         return 0
     return 1

@@ -28,6 +28,10 @@ _SHELL_EXT = {".sh", ".bash", ".slurm", ".sbatch", ".zsh", ".ksh"}
 _YAML_EXT = {".yml", ".yaml"}
 _SHEBANG = re.compile(r"^#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?(?P<prog>[A-Za-z0-9_.+-]+)")
 
+FIXER_TEMP = re.compile(r"^\..+\.lint-configs-[A-Za-z0-9_]+\.tmp$")
+"""The names of ``--fix``'s temporary files (``.NAME.lint-configs-XXXX.tmp``, see linter/fixes.py):
+never linted, also when a killed run left one behind."""
+
 PREFILTER = ("sglang", "attention-backend", "attention_backend", "deterministic", "rl-on-policy", "rl_on_policy")
 """A file that contains none of these is not parsed: it cannot hold an SGLang launch or setting."""
 
@@ -100,6 +104,8 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
                         yield Candidate(sibling, True)
                 continue
             real = root.resolve()
+            if FIXER_TEMP.match(root.name):
+                continue
             if root not in seen and real not in seen:
                 seen.add(root)
                 seen.add(real)
@@ -127,7 +133,7 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
             dirnames[:] = kept
             for f in sorted(filenames):
                 p = here / f
-                if p in seen or any(i.matches(p, False) for i in chain) or excluded(p, False):
+                if FIXER_TEMP.match(f) or p in seen or any(i.matches(p, False) for i in chain) or excluded(p, False):
                     continue
                 if not p.is_file():  # dangling links, FIFOs, devices: never opened
                     continue

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter import directives
+from linter import directives, limits
 from linter.config import ConfigResolver, Settings
 from linter.discover import detect_format, mentions_sglang
 from linter.gpus.targets import choose
@@ -108,6 +108,10 @@ class Engine:
             result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
                                                  Span(source, 0, 0)))
         result.related = list(extraction.related)
+        for launch in [x for x in extraction.launches if len(x.args) + len(x.kwargs) > limits.MAX_WORDS_PER_LAUNCH]:
+            limits.record("MAX_WORDS_PER_LAUNCH", f"a launch of {len(launch.args) + len(launch.kwargs):,} words",
+                          Span(source, launch.span.start, launch.span.start), "this launch is not checked")
+            extraction.launches.remove(launch)
         found = directives.scan(source, extraction.comments)
         # Values can be written in another file (a compose .env): its suppressions apply to them.
         related_suppressions = [s for rel in extraction.related for s in directives.scan(rel).suppressions]

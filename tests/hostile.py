@@ -47,6 +47,11 @@ CASES: dict[str, dict[str, str]] = {
                                                       + "\\t" * 6754 + "\"]\n"},
     "words-through-env": {"compose.yaml": HEAD + "    command: " + LAUNCH + " ${ARGS}\n",
                           ".env": "ARGS=" + " ".join(f"--w{k}" for k in range(16_000)) + "\n"},
+    "words-in-shell-variable": {"run.sh": "ARGS=\"" + "\n".join(f"--w{k}" for k in range(16_000)) + "\"\n"
+                                          + LAUNCH + " $ARGS\n"},
+    "words-in-python-list": {"serve.py": "import subprocess\nA = [" + ",\n".join(f"'--w{k}'" for k in range(16_000))
+                                         + "]\nsubprocess.run(['python3', '-m', 'sglang.launch_server', *A])\n"},
+    "unclosed-flow-yaml": {"compose.yaml": HEAD + "    command: " + LAUNCH + "\n    x: " + "{" * 1500 + "\n"},
     "long-line-compose": {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name "
                                                  + "a" * 2_000_000 + "\n"},
     "long-line-shell": {"run.sh": LAUNCH + " --served-model-name " + "a" * 2_000_000 + "\n"},

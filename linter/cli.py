@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Sequence
 
@@ -80,6 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse printed the usage error (or --help/--version)
         return int(exc.code or 0) if isinstance(exc.code, int) else 2
+    previous = _on_sigterm()
     try:
         return _run(args)
     except UsageError as exc:
@@ -95,6 +98,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"lint-configs: internal error: {type(exc).__name__}: {exc} "
               "(set LINT_CONFIGS_DEBUG=1 for a traceback, and please report it)", file=sys.stderr)
         return 2
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _on_sigterm():
+    """Make SIGTERM (a cancelled CI job, a pre-commit timeout) unwind like Ctrl-C, so a ``--fix``
+    cut short removes its temporary file and leaves every file whole. Returns the previous handler
+    (None when not on the main thread, where handlers cannot be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    return signal.signal(signal.SIGTERM, stop)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -212,6 +231,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
                 return 2
             return 1 if out and not args.exit_zero else 0
         outcome = write_all(engine, results, report)
+        for path, why in sorted(outcome.warnings.items()):
+            print(f"lint-configs: warning: {ws.display(path)}: {why}", file=sys.stderr)
         for path, why in sorted(outcome.left.items()):
             print(f"lint-configs: warning: {ws.display(path)} left unchanged: {why}", file=sys.stderr)
         for path, why in sorted(outcome.failed.items()):

@@ -174,10 +174,11 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
     return report
 
 
-def write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None = None) -> None:
+def write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None = None) -> str | None:
     """Write ``text`` over ``source.path`` atomically, keeping mode, owner, group and the BOM.
 
-    ``source`` is the file as it was read and ``read_stat`` its ``os.stat`` then. Raises
+    ``source`` is the file as it was read and ``read_stat`` its ``os.stat`` then. Returns a warning
+    to print (a read-only file written by root), else None. Raises
     :class:`WriteRefused` (the file was left on purpose: it changed, was replaced or deleted since
     it was read, has several hard links, is read-only, or its owner cannot be kept) or OSError.
     The temporary file is removed on any failure.
@@ -188,8 +189,13 @@ def write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None
     if st.st_nlink > 1:
         raise WriteRefused(f"the file has {st.st_nlink} hard links; rewriting it would detach this name from "
                            "the others (apply the fix by hand)")
-    if not st.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK):
-        raise WriteRefused("the file is read-only")
+    # Read-only as the OS means it for this process: root may write a 0444 file (as every editor
+    # run as root does, and CI containers run as root), so it is written, and said so.
+    if not os.access(path, os.W_OK):
+        raise WriteRefused(f"the file is read-only (mode {stat.S_IMODE(st.st_mode):04o})")
+    warning = None
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        warning = f"the file is read-only (mode {stat.S_IMODE(st.st_mode):04o}); rewritten because lint-configs runs as root"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}{TEMP_PREFIX_TAG}", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -207,6 +213,7 @@ def write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None
         # The last look before the rename: a save by the user since the read wins over the fix.
         _check_unchanged(path, source, read_stat)
         os.replace(tmp, path)
+        return warning
     except BaseException:
         try:
             os.unlink(tmp)
@@ -239,6 +246,7 @@ class WriteOutcome:
     written: list[Path] = field(default_factory=list)
     left: dict[Path, str] = field(default_factory=dict)
     failed: dict[Path, str] = field(default_factory=dict)
+    warnings: dict[Path, str] = field(default_factory=dict)
 
 
 def write_all(engine: Engine, results: dict[Path, FileResult], report: FixReport) -> WriteOutcome:
@@ -251,8 +259,10 @@ def write_all(engine: Engine, results: dict[Path, FileResult], report: FixReport
     out = WriteOutcome()
     for path, (src, text) in sorted(report.changed.items()):
         try:
-            write_atomic(src, text, engine.ws.stat_when_read(path))
+            warning = write_atomic(src, text, engine.ws.stat_when_read(path))
             out.written.append(path)
+            if warning:
+                out.warnings[path] = warning
         except WriteRefused as exc:
             out.left[path] = str(exc)
         except OSError as exc:
@@ -282,9 +292,10 @@ def write_all(engine: Engine, results: dict[Path, FileResult], report: FixReport
 
 
 def unified_diff(source: SourceFile, text: str) -> str:
-    """A unified diff of one fixed file (``a/`` and ``b/`` prefixed display paths)."""
+    """A unified diff of one fixed file (``a/`` and ``b/`` prefixed display paths; an absolute path
+    outside the working directory loses its leading ``/`` there, as ``git diff`` prints it)."""
     return "".join(difflib.unified_diff(source.text.splitlines(keepends=True), text.splitlines(keepends=True),
-                                        f"a/{source.display}", f"b/{source.display}"))
+                                        f"a/{source.display.lstrip('/')}", f"b/{source.display.lstrip('/')}"))
 
 
 __all__ = ["fix_all", "write_atomic", "write_all", "unified_diff", "FixReport", "WriteOutcome", "WriteRefused",

@@ -165,3 +165,25 @@ def test_limits_are_documented_in_one_place():
         assert isinstance(value, int) and value > 0
         assert f"{name} = " in src
     assert {"MAX_LINE_CHARS", "MAX_YAML_NODES", "MAX_EXPANSION_CHARS", "MAX_JSON_DEPTH"} <= set(limits.ALL)
+
+
+def test_reused_anchor_is_not_printed_raw(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": "x-a: &a {image: x}\nx-b: &a {image: y}\n" + FOLDED_H100.split("\n", 1)[1]})
+    code, diags, err = _lint(tmp_path, capsys, "--target-gpu", "H100")
+    assert err == "" and {d["code"] for d in diags} == {"SGL101"}
+
+
+def test_cr_only_yaml_is_compose(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": FOLDED_H100.replace("\n", "\r")})
+    code, diags, err = _lint(tmp_path, capsys)
+    assert {d["code"] for d in diags} == {"SGL101"}
+
+
+def test_diff_of_an_absolute_path_has_one_slash(tmp_path, capsys):
+    write_tree(tmp_path, {"in/compose.yaml": FOLDED_H100})
+    (tmp_path / "cwd").mkdir()
+    capsys.readouterr()
+    with chdir(tmp_path / "cwd"):
+        code = main(["--diff", str(tmp_path / "in" / "compose.yaml")])
+    out = capsys.readouterr().out
+    assert f"--- a{tmp_path}/in/compose.yaml\n" in out and "a//" not in out and code == 1

@@ -23,6 +23,7 @@ where the source holds that very character.
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
 from linter import limits
@@ -32,7 +33,7 @@ from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
-_TOP_SERVICES = re.compile(r"^services[ \t]*:", re.MULTILINE)
+_TOP_SERVICES = re.compile(r"(?:^|(?<=\r))services[ \t]*:", re.MULTILINE)  # CR-only files too
 _SHELLS = re.compile(r"^(?:.*/)?(?:sh|bash|dash|zsh|ash)$")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -443,7 +444,10 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
                       "the file is not checked")
         return result
     try:
-        root = YAML(typ="rt").compose(source.text)
+        with warnings.catch_warnings():
+            # ReusedAnchorWarning: compose (YAML 1.2) accepts a redefined anchor; never raw on stderr
+            warnings.simplefilter("ignore")
+            root = YAML(typ="rt").compose(source.text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         offset = min(mark.index, len(source.text)) if mark is not None else 0

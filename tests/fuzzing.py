@@ -361,13 +361,13 @@ def _parses(name: str, text: str) -> bool:
 def _lint_all(root: Path):
     from linter.config import ConfigResolver
     from linter.discover import walk
-    from linter.engine import Engine, RunOptions, reconcile_shared_fixes
+    from linter.engine import Engine, RunOptions, reconcile_with_readers
     from linter.isolate import lint_file
     from linter.workspace import Workspace
 
     engine = Engine(Workspace(root), RunOptions(), ConfigResolver())
     results = {cand.path: lint_file(engine, cand.path) for cand in walk([root], lambda p, d: False, False)}
-    reconcile_shared_fixes(list(results.values()))
+    reconcile_with_readers(engine, results.values())
     return engine, results
 
 

@@ -10,9 +10,9 @@ What compose does, and so what this module reproduces (Compose Specification, co
   and ``$$`` are interpolated before a string is split, with values from the ``.env`` file beside
   the compose file. The linter never reads its own environment, so a variable that ``.env`` does not
   set takes the default written in the file, and without one it is unknown;
-* ``sh -c "…"`` / ``bash -c "…"`` wrappers: the script is read by the shell extractor
-  (:func:`linter.extract.shell.launches_in_script`, tree-sitter-bash), so its variables, quoting,
-  prefixes and wrappers work as in a shell script, with spans mapped back into this file.
+* the argv goes through :mod:`linter.recognize` like every format's commands: wrappers (``numactl``,
+  ``env``, ``sh -c "…"`` …) are taken off there, and a shell string is read by the shell format, so
+  its variables, quoting, prefixes and wrappers work as in a shell script, with spans mapped back.
 
 Every token keeps, for each character, its position in the compose file (or in ``.env``), also
 inside folded ``>`` and literal ``|`` block scalars, quoted scalars and CRLF files: the decoded value
@@ -28,19 +28,13 @@ from pathlib import Path
 
 from linter import limits
 from linter.extract.words import SplitError, split_words
+from linter.formats import looks_like_compose  # noqa: F401 - part of this module's interface
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
-from linter.sglang.entrypoints import match_entry_point
+from linter.recognize import launches
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
-_TOP_SERVICES = re.compile(r"(?:^|(?<=\r))services[ \t]*:", re.MULTILINE)  # CR-only files too
-_SHELLS = re.compile(r"^(?:.*/)?(?:sh|bash|dash|zsh|ash)$")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def looks_like_compose(text: str) -> bool:
-    """A YAML file is a compose file when its top level has ``services:``."""
-    return _TOP_SERVICES.search(text) is not None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -396,30 +390,6 @@ def _container_env(service, source: SourceFile, env: dict[str, MStr], ws: Worksp
     return out
 
 
-def _launches_in_argv(words: list[Token], container_env: dict[str, MStr] | None = None,
-                      problems: list[Problem] | None = None) -> list[tuple[str, list[Token]]]:
-    """(program, server-argument tokens) for each SGLang launch in an argv (directly or in ``sh -c``)."""
-    entry = match_entry_point(words)
-    if entry:
-        return [(entry.program, words[entry.args_start:])]
-    if words and words[0].value and _SHELLS.match(words[0].value):
-        for k in range(1, len(words)):
-            flag = words[k].value or ""
-            if re.fullmatch(r"-[a-zA-Z]*c[a-zA-Z]*", flag) and k + 1 < len(words):
-                # the script goes through the shell extractor's parser (tree-sitter-bash)
-                from linter.extract.shell import launches_in_script
-
-                script = words[k + 1].text
-                source = script.where.source if script.where is not None else \
-                    next((o[0] for o in script.origins if o is not None), None)
-                if source is None:
-                    return []
-                return [(program, args) for program, args, _image in launches_in_script(script, source, container_env, problems)]
-            if not flag.startswith("-"):
-                break
-    return []
-
-
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of a compose file. YAML errors are reported at the parser's problem position."""
     _merged.clear()
@@ -477,27 +447,36 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
             why = str(exc)
         result.problems.append(Problem(f"the .env beside this file is not read ({why}); the variables it sets "
                                        "are unknown", Span(source, 0, 0)))
-    seen: dict[tuple[int, int], Launch] = {}
+    # Services that share one command through an alias or merge key are one launch, named by all.
+    sharing: dict[tuple[int, int], list[str]] = {}
+    for name_node, service in _mapping_items(services):
+        if isinstance(service, MappingNode):
+            _, ep = _get(service, "entrypoint")
+            _, cmd = _get(service, "command")
+            if ep is not None or cmd is not None:
+                sharing.setdefault((id(ep), id(cmd)), []).append(str(name_node.value))
+    done: set[tuple[int, int]] = set()
     for name_node, service in _mapping_items(services):
         if not isinstance(service, MappingNode):
             continue
-        name = str(name_node.value)
         ep_key, ep = _get(service, "entrypoint")
         cmd_key, cmd = _get(service, "command")
         if ep is None and cmd is None:
             continue
         identity = (id(ep), id(cmd))
-        if identity in seen:
-            seen[identity].key += f",{name}"
+        if identity in done:
             continue
+        done.add(identity)
+        name = ",".join(sharing[identity])
         try:
             ep_words = _tokens(ep, source, env) if ep is not None else None
             cmd_words = _tokens(cmd, source, env) if cmd is not None else None
             argv = (ep_words or []) + (cmd_words or [])
-            found = _launches_in_argv(argv, _container_env(service, source, env, ws, result.related), result.problems)
+            found = launches(argv, source, env=_container_env(service, source, env, ws, result.related),
+                             problems=result.problems)
         except SplitError as exc:
             node = ep if ep is not None else cmd
-            result.problems.append(Problem(f"service {name!r}: cannot split the command: {exc}",
+            result.problems.append(Problem(f"service {sharing[identity][0]!r}: cannot split the command: {exc}",
                                            Span(source, node.start_mark.index, node.start_mark.index)))
             continue
         if not found:
@@ -510,10 +489,10 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
         image = None
         if image_node is not None and getattr(image_node, "tag", "").endswith(":str"):
             image = interpolate(scalar_mstr(image_node, source), env)
-        for k, (program, args) in enumerate(found):
-            launch = Launch(source=source, program=program, span=Span(source, start, end), args=args,
-                            key=f"services.{name}" + (f"#{k}" if k else ""), image=image)
-            seen[identity] = launch
+        for k, got in enumerate(found):
+            launch = Launch(source=source, program=got.program, span=Span(source, start, end), args=got.args,
+                            key=f"services.{name}" + (f"#{k}" if k else ""),
+                            image=got.image if got.image is not None else image, gpu_decls=got.gpu_decls)
             result.launches.append(launch)
     return result
 

@@ -71,7 +71,7 @@ from dataclasses import dataclass, field
 
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, Extraction, GpuDecl, KwArg, Launch, MStr, Problem, Token
-from linter.sglang.entrypoints import SERVE, match_entry_point
+from linter.sglang.entrypoints import SERVE
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
@@ -2002,33 +2002,23 @@ class _Analysis:
         return None
 
     def _launches_in_argv(self, words: list[Token], shells: bool = True) -> list[tuple[str, list[Token]]]:
-        words = self._strip_prefix(words)
-        entry = match_entry_point(words)
-        if entry:
-            return [(entry.program, words[entry.args_start:])]
-        if shells and words and words[0].value and _SHELLS.match(words[0].value):
-            for k in range(1, len(words)):
-                flag = words[k].value or ""
-                if re.fullmatch(r"-[a-zA-Z]*c[a-zA-Z]*", flag) and k + 1 < len(words):
-                    return self._launches_in_script(words[k + 1].text)
-                if not flag.startswith("-"):
-                    break
-        return []
+        """Launches in an argv through the shared recognition step (:mod:`linter.recognize`); a shell
+        string it meets (``bash -c``) is read by the shell format unless ``shells`` is False."""
+        from linter.recognize import launches, unwrap
+
+        if not shells:
+            got = unwrap(words)
+            return [(got.program, got.args)] if got.kind == "launch" else []
+        return [(f.program, self.fix_splats(f.args) if f.via_shell else f.args)
+                for f in launches(words, self.source, problems=self.result.problems)]
 
     def _launches_in_script(self, script: MStr) -> list[tuple[str, list[Token]]]:
-        """Launches in a string a shell runs (``shell=True``, ``os.system``, ``bash -c``): parsed by the
-        shell extractor's parser (tree-sitter-bash), as compose ``sh -c`` strings are."""
+        """Launches in a string a shell runs (``shell=True``, ``os.system``): parsed by the shell
+        format (tree-sitter-bash), as compose ``sh -c`` strings are."""
         from linter.extract.shell import launches_in_script
 
         return [(program, self.fix_splats(args))
                 for program, args, _image in launches_in_script(script, self.source, problems=self.result.problems)]
-
-    @staticmethod
-    def _strip_prefix(words: list[Token]) -> list[Token]:
-        while words and words[0].value is not None and (
-                _ASSIGNMENT.match(words[0].value) or words[0].value in _PREFIX_COMMANDS):
-            words = words[1:]
-        return words
 
     def _kwargs_launch(self, call, q: str, frame: Frame, span: Span) -> list[Launch]:
         if q in _ENGINE and any(a.keyword is not None and a.keyword.value == "server_args" for a in call.args):

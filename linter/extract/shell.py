@@ -49,8 +49,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from linter.argv import skip_options
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, MStr, Problem, Token, hull
-from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 
 __all__ = ["extract", "launches_in_script", "parse_script"]
@@ -60,7 +60,6 @@ _MAX_LOOP_DEPTH = 6
 _IFS = " \t\n"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
-_SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
 
 
 @functools.cache
@@ -831,200 +830,26 @@ class _Walker:
             self.shared.add_decl(decl)
 
     def _dispatch(self, words: list[Token], span: Span, child_env: Callable[..., _Env], image: MStr | None) -> None:
-        """Find the launch in a command's words, through prefixes and wrappers."""
-        w = words
-        more: dict = {}
-        inherit = True
-        while w:
-            entry = match_entry_point(w)
-            if entry is not None:
-                self._record(entry.program, w[entry.args_start:], span, image)
-                return
-            head = w[0].value
-            if head is None:
-                return
-            base = head.rsplit("/", 1)[-1]
+        """Find the launch in a command's words through its wrappers (:func:`linter.recognize.unwrap`)."""
+        from linter.recognize import Passthrough, unwrap
 
-            def env_now() -> _Env:
-                return child_env(inherit, more)
-
-            if base in ("exec", "nohup", "time", "command", "builtin", "setsid", "unbuffer", "caffeinate"):
-                if base == "command" and any(t.value in ("-v", "-V") for t in w[1:2]):
-                    return
-                j, _ = _options(w, 1, {"-a", "-f", "-o"})
-                w = w[j:]
-            elif base == "env":
-                j, opts = _options(w, 1, {"-u", "--unset", "-C", "--chdir"})
-                if any(name in ("-i", "--ignore-environment", "-") for name, _, _ in opts):
-                    inherit = False
-                    more = {}
-                if any(name in ("-S", "--split-string") for name, _, _ in opts):
-                    return
-                while j < len(w) and _ASSIGN_WORD.match(w[j].raw):
-                    name, _, value = w[j].raw.partition("=")
-                    more[name] = w[j].text[len(name) + 1:] if w[j].value is not None else UNKNOWN_V
-                    j += 1
-                w = w[j:]
-            elif base == "sudo":
-                j, opts = _options(w, 1, {"-u", "--user", "-g", "--group", "-p", "--prompt", "-C", "--close-from",
-                                          "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user",
-                                          "-T", "--command-timeout", "-h", "--host"})
-                while j < len(w) and _ASSIGN_WORD.match(w[j].raw):
-                    name, _, value = w[j].raw.partition("=")
-                    more[name] = w[j].text[len(name) + 1:] if w[j].value is not None else UNKNOWN_V
-                    j += 1
-                w = w[j:]
-            elif base == "timeout":
-                j, _ = _options(w, 1, {"-s", "--signal", "-k", "--kill-after"})
-                w = w[j + 1:]
-            elif base == "numactl":
-                j, _ = _options(w, 1, {"-N", "-m", "-i", "-C", "-p", "-P", "-w", "-b", "--cpunodebind", "--membind",
-                                       "--interleave", "--physcpubind", "--preferred", "--preferred-many",
-                                       "--weighted-interleave", "--cpubind"})
-                w = w[j:]
-            elif base == "taskset":
-                j, opts = _options(w, 1, set())
-                if any(name in ("-p", "--pid") for name, _, _ in opts):
-                    return
-                w = w[j + 1:]
-            elif base == "stdbuf":
-                j, _ = _options(w, 1, {"-i", "-o", "-e", "--input", "--output", "--error"})
-                w = w[j:]
-            elif base == "nice":
-                j, _ = _options(w, 1, {"-n", "--adjustment"})
-                w = w[j:]
-            elif base == "ionice":
-                j, _ = _options(w, 1, {"-c", "--class", "-n", "--classdata", "-p", "-P", "-u", "--pid", "--pgid",
-                                       "--uid"})
-                w = w[j:]
-            elif base in ("docker", "podman", "nvidia-docker"):
-                j, _ = _options(w, 1, {"-H", "--host", "-c", "--context", "--config", "-l", "--log-level",
-                                       "--tlscacert", "--tlscert", "--tlskey"})
-                sub = w[j].value if j < len(w) else None
-                if sub in ("container",) and j + 1 < len(w):
-                    j += 1
-                    sub = w[j].value
-                if sub == "run":
-                    j, opts = _options(w, j + 1, _DOCKER_RUN_VALUES)
-                    if j >= len(w):
-                        return
-                    image = w[j].text
-                    rest = w[j + 1:]
-                    env_more: dict = {}
-                    parent = env_now()
-                    entrypoint = None
-                    for name, value, _ in opts:
-                        if name in ("-e", "--env") and value is not None:
-                            self._env_opt(value, parent, env_more)
-                        elif name == "--entrypoint" and value is not None:
-                            entrypoint = value
-                    inherit, more = False, env_more
-                    if entrypoint is not None:
-                        if entrypoint.value == "":
-                            pass
-                        else:
-                            rest = [entrypoint] + rest
-                    w = rest
-                elif sub == "exec":
-                    j, opts = _options(w, j + 1, {"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir",
-                                                  "--detach-keys"})
-                    env_more = {}
-                    parent = env_now()
-                    for name, value, _ in opts:
-                        if name in ("-e", "--env") and value is not None:
-                            self._env_opt(value, parent, env_more)
-                    inherit, more = False, env_more
-                    w = w[j + 1:]
-                else:
-                    return
-            elif base in ("apptainer", "singularity"):
-                j, _ = _options(w, 1, {"--config", "-c"})
-                if j >= len(w) or w[j].value != "exec":
-                    return
-                j, opts = _options(w, j + 1, {"-B", "--bind", "--env", "--env-file", "-H", "--home", "--pwd",
-                                              "-o", "--overlay", "-W", "--workdir", "--mount", "--security",
-                                              "--network", "--network-args", "--hostname", "-S", "--scratch",
-                                              "--app", "--apply-cgroups", "--dns", "--drop-caps", "--add-caps",
-                                              "--nvccli", "--passphrase", "--pem-path"})
-                if j >= len(w):
-                    return
-                image = w[j].text
-                if any(name in ("-e", "--cleanenv", "-C", "--containall") for name, _, _ in opts):
-                    inherit, more = False, {}
-                w = w[j + 1:]
-            elif base in ("srun", "salloc", "sbatch"):
-                j, opts = _options(w, 1, _SLURM_VALUES)
-                for name, value, _ in opts:
-                    if value is not None:
-                        self._slurm_option(name, value, base)
-                    if name == "--container-image" and value is not None:
-                        image = value.text
-                if base == "sbatch":
-                    for name, value, _ in opts:
-                        if name == "--wrap" and value is not None:
-                            self._nested(value, span, env_now(), image, "sh")
-                    return
-                w = w[j:]
-            elif base in ("mpirun", "mpiexec", "orterun", "mpiexec.hydra"):
-                j, _ = _options(w, 1, _MPI_VALUES, two=_MPI_TWO_VALUES)
-                w = w[j:]
-            elif base in ("torchrun", "deepspeed") or (base == "accelerate" and len(w) > 1 and w[1].value == "launch"):
-                start = 2 if base == "accelerate" else 1
-                j, opts = _options(w, start, _TORCHRUN_VALUES, normalise=True)
-                names = {name.replace("_", "-") for name, _, _ in opts}
-                rest = w[j:]
-                if "--no-python" in names:
-                    w = rest
-                elif ("-m" in names or "--module" in names) and rest:
-                    w = [Token(MStr.plain("python", span)), Token(MStr.plain("-m", span))] + rest
-                else:
-                    return
-            elif base == "ray":
-                k = next((k for k in range(1, len(w)) if w[k].value == "--"), None)
-                if k is None or len(w) < 3 or w[1].value != "job" or w[2].value != "submit":
-                    return
-                w = w[k + 1:]
-            elif base == "kubectl":
-                k = next((k for k in range(1, len(w)) if w[k].value == "--"), None)
-                if k is None or "exec" not in [t.value for t in w[1:k]]:
-                    return
-                inherit, more = False, {}
-                w = w[k + 1:]
-            elif base in ("uv", "conda", "mamba", "micromamba", "poetry", "pixi", "pipenv") and len(w) > 1 \
-                    and w[1].value == "run":
-                j, _ = _options(w, 2, {"-n", "--name", "-p", "--prefix", "--cwd", "--with", "--python",
-                                       "--project", "--directory", "--env-file", "--extra", "--group", "--package",
-                                       "--index-url", "--extra-index-url", "-e", "--environment"})
-                w = w[j:]
-            elif base in _SHELLS:
-                script = _shell_c_script(w)
-                if script is not None:
-                    self._nested(script, span, env_now(), image, base)
-                return
-            elif base == "ssh":
-                j, _ = _options(w, 1, {"-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
-                                       "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B"})
-                rest = w[j + 1:]
-                if not rest or any(t.splat for t in rest[:1]) and len(rest) == 1:
-                    return
-                script = Token(_join_tokens(rest, span))
-                self._nested(script, span, _Env(), image, "ssh")
-                return
-            else:
-                return
-
-    def _env_opt(self, value: Token, parent: _Env, out: dict) -> None:
-        raw = value.raw
-        if "=" in raw:
-            name = raw.split("=", 1)[0]
-            if _NAME.match(name):
-                out[name] = value.text[len(name) + 1:]
-        elif value.value is not None and _NAME.match(value.value):
-            out[value.value] = parent.get(value.value)
-
-    def _slurm_option(self, name: str, value: Token, how: str) -> None:
-        for decl in _slurm_gpu_decls(name, value, how):
+        got = unwrap(words, span, image)
+        for decl in got.gpu_decls:
             self._decl(decl)
+        if got.kind == "launch":
+            self._record(got.program, got.args, span, got.image)
+        elif got.kind == "script" and got.script is not None:
+            outer = child_env()
+            more = {}
+            for name, value in got.env.items():
+                if isinstance(value, Passthrough):
+                    more[name] = outer.get(value.name)
+                elif isinstance(value, MStr):
+                    more[name] = value
+                else:
+                    more[name] = UNKNOWN_V
+            env = _Env() if got.how == "ssh" else child_env(got.inherit, more)
+            self._nested(got.script, span, env, got.image, got.how)
 
     def _nested(self, script: Token, span: Span, env: _Env, image: MStr | None, how: str) -> None:
         """Parse a ``bash -c`` / ``ssh`` string as shell, spans mapped back through its origins."""
@@ -1457,219 +1282,11 @@ def _assigned_names(body, doc: _Doc) -> set[str]:
     return names - local
 
 
-# ------------------------------------------------------------------------------------------------
-# option parsing of wrapper programs
-
-
-def _options(words: list[Token], i: int, takes: set[str], two: set[str] = frozenset(), normalise: bool = False):
-    """Skip a program's options from ``words[i]``; return (index of the first operand, options) where
-    options are ``(name, value Token or None, flag Token)``. ``takes``: options whose value may be the
-    next word; ``two``: options followed by two words; ``--opt=value`` carries its own value."""
-    opts: list[tuple[str, Token | None, Token]] = []
-    n = len(words)
-    while i < n:
-        tok = words[i]
-        if tok.splat:
-            i += 1
-            continue
-        raw = tok.raw
-        if raw == "--":
-            return i + 1, opts
-        if not raw.startswith("-") or raw == "-":
-            return i, opts
-        name = raw.split("=", 1)[0]
-        key = name.replace("_", "-") if normalise and name.startswith("--") else name
-        takes_n = {t.replace("_", "-") for t in takes} if normalise else takes
-        if "=" in raw and raw.startswith("--"):
-            opts.append((name, Token(tok.text[len(name) + 1:]), tok))
-            i += 1
-            continue
-        if key in two:
-            opts.append((name, words[i + 1] if i + 1 < n else None, tok))
-            i += 3
-            continue
-        if key in takes_n:
-            opts.append((name, words[i + 1] if i + 1 < n else None, tok))
-            i += 2
-            continue
-        if raw.startswith("--") or len(raw) == 2:
-            opts.append((name, None, tok))
-            i += 1
-            continue
-        # a cluster of short options: -itd, -oL, -N2, -Gh100:8
-        consumed = False
-        for k in range(1, len(raw)):
-            flag = "-" + raw[k]
-            if flag in takes:
-                if k == len(raw) - 1:
-                    opts.append((flag, words[i + 1] if i + 1 < n else None, tok))
-                    i += 2
-                else:
-                    opts.append((flag, Token(tok.text[k + 1:]), tok))
-                    i += 1
-                consumed = True
-                break
-            opts.append((flag, None, tok))
-        if not consumed:
-            i += 1
-    return i, opts
-
-
-def _shell_c_script(words: list[Token]) -> Token | None:
-    """The STRING of ``bash [options] -c STRING …`` (None without ``-c``)."""
-    j = 1
-    command_mode = False
-    while j < len(words):
-        tok = words[j]
-        raw = tok.raw
-        if tok.splat:
-            j += 1
-            continue
-        if raw in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-            j += 2
-            continue
-        if raw == "--":
-            j += 1
-            break
-        if raw.startswith("--"):
-            j += 1
-            continue
-        if len(raw) > 1 and raw[0] in "-+":
-            if raw[0] == "-" and "c" in raw[1:]:
-                command_mode = True
-            j += 2 if raw[-1] in "oO" else 1
-            continue
-        break
-    if command_mode and j < len(words):
-        return words[j]
-    return None
-
-
-_DOCKER_RUN_VALUES = {
-    "-a", "--attach", "-c", "--cpu-shares", "-e", "--env", "-h", "--hostname", "-l", "--label", "-m", "--memory",
-    "-p", "--publish", "-u", "--user", "-v", "--volume", "-w", "--workdir", "--add-host", "--annotation",
-    "--blkio-weight", "--blkio-weight-device", "--cap-add", "--cap-drop", "--cgroup-parent", "--cgroupns", "--cidfile",
-    "--cpu-period", "--cpu-quota", "--cpu-rt-period", "--cpu-rt-runtime", "--cpus", "--cpuset-cpus", "--cpuset-mems",
-    "--detach-keys", "--device", "--device-cgroup-rule", "--device-read-bps", "--device-read-iops",
-    "--device-write-bps", "--device-write-iops", "--dns", "--dns-opt", "--dns-option", "--dns-search", "--domainname",
-    "--entrypoint", "--env-file", "--expose", "--gpus", "--group-add", "--health-cmd", "--health-interval",
-    "--health-retries", "--health-start-interval", "--health-start-period", "--health-timeout", "--ip", "--ip6",
-    "--ipc", "--isolation", "--kernel-memory", "--label-file", "--link", "--link-local-ip", "--log-driver",
-    "--log-opt", "--mac-address", "--memory-reservation", "--memory-swap", "--memory-swappiness", "--mount",
-    "--name", "--network", "--net", "--network-alias", "--net-alias", "--oom-score-adj", "--pid", "--pids-limit",
-    "--platform", "--pull", "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal",
-    "--stop-timeout", "--storage-opt", "--sysctl", "--tmpfs", "--ulimit", "--userns", "--uts", "--volume-driver",
-    "--volumes-from", "--hooks-dir", "--pod", "--secret", "--arch", "--os", "--variant", "--cgroup-conf",
-}
-
-_SLURM_VALUES = {
-    "-A", "--account", "-b", "--begin", "-c", "--cpus-per-task", "-C", "--constraint", "-d", "--dependency",
-    "-D", "--chdir", "-e", "--error", "-G", "--gpus", "-i", "--input", "-J", "--job-name", "-L", "--licenses",
-    "-m", "--distribution", "-n", "--ntasks", "-N", "--nodes", "-o", "--output", "-p", "--partition", "-q", "--qos",
-    "-t", "--time", "-T", "--threads", "-w", "--nodelist", "-x", "--exclude", "-F", "--nodefile", "-M",
-    "--clusters", "-W", "--wait", "--gres", "--gpus-per-node", "--gpus-per-task", "--gpus-per-socket",
-    "--cpus-per-gpu", "--mem", "--mem-per-cpu", "--mem-per-gpu", "--ntasks-per-node", "--ntasks-per-gpu",
-    "--ntasks-per-socket", "--ntasks-per-core", "--container-image", "--container-mounts", "--container-name",
-    "--container-workdir", "--container-env", "--mpi", "--export", "--cpu-bind", "--gpu-bind", "--het-group",
-    "--network", "--reservation", "--comment", "--time-min", "--signal", "--tres-per-task", "--tres-per-node",
-    "--wrap", "--array", "-a", "--mail-type", "--mail-user", "--gres-flags", "--mem-bind", "--cluster-constraint",
-    "--prolog", "--epilog", "--task-prolog", "--task-epilog", "--nice", "--priority", "--switches", "--wckey",
-    "--deadline", "--delay-boot", "--uid", "--gid", "--cores-per-socket", "--sockets-per-node",
-    "--threads-per-core", "--extra-node-info", "-B", "--jobid", "--open-mode", "--profile", "--propagate",
-    "--bcast", "--compress", "--accel-bind", "--acctg-freq", "--cpu-freq", "--mcs-label", "--burst-buffer",
-    "--bb", "--bbf", "--container", "--container-id", "--resv-ports", "--tmp", "--use-min-nodes",
-}
-
-_MPI_VALUES = {
-    "-np", "-n", "-N", "-c", "-H", "--host", "-host", "-hosts", "--hostfile", "-hostfile", "-machinefile",
-    "--machinefile", "-f", "--map-by", "-map-by", "--bind-to", "-bind-to", "--rank-by", "-rank-by", "-x", "-ppn",
-    "--npernode", "-npernode", "-wdir", "--wdir", "-wd", "--prefix", "-prefix", "-launcher", "-bootstrap",
-    "-iface", "--output-filename", "--npersocket", "-npersocket", "--display", "-genvlist", "-envlist",
-    "--tag-output", "-rf", "--rankfile",
-}
-_MPI_TWO_VALUES = {"--mca", "-mca", "-gmca", "--gmca", "-genv", "-env"}
-
-_TORCHRUN_VALUES = {
-    "--nproc-per-node", "--nproc_per_node", "--nnodes", "--node-rank", "--node_rank", "--master-addr",
-    "--master_addr", "--master-port", "--master_port", "--rdzv-backend", "--rdzv_backend", "--rdzv-endpoint",
-    "--rdzv_endpoint", "--rdzv-id", "--rdzv_id", "--rdzv-conf", "--rdzv_conf", "--max-restarts", "--max_restarts",
-    "--monitor-interval", "--monitor_interval", "--start-method", "--start_method", "--role", "--log-dir",
-    "--log_dir", "-r", "--redirects", "-t", "--tee", "--local-addr", "--local_addr", "--logs-specs",
-    "--num_gpus", "--num-gpus", "--num_nodes", "--num-nodes", "--hostfile", "-H", "--include", "-i", "--exclude",
-    "-e", "--launcher", "--launcher_args", "--ssh_port", "--num_processes", "--num_machines", "--machine_rank",
-    "--main_process_ip", "--main_process_port", "--mixed_precision", "--config_file", "--gpu_ids",
-    "--dynamo_backend",
-}
-
-
-# ------------------------------------------------------------------------------------------------
-# Slurm GPU declarations
-
-
-def _slurm_gpu_decls(name: str, value: Token, how: str) -> list[GpuDecl]:
-    """GPU types named by one Slurm option (``--gres gpu:h100:8`` …); counts alone declare nothing."""
-    raw = value.raw
-    out: list[GpuDecl] = []
-    what = f"{how} {name}"
-
-    def add(start: int, end: int) -> None:
-        text = raw[start:end]
-        if not text or text.isdigit() or UNKNOWN_CHAR in text:
-            return
-        out.append(GpuDecl(text, value.span_of(start, end) or value.location(start, end), f"declared by {what}"))
-
-    if name in ("--gres", "--tres-per-task", "--tres-per-node"):
-        pos = 0
-        for item in raw.split(","):
-            start = pos
-            pos += len(item) + 1
-            body = item
-            off = start
-            if body.startswith("gres/"):
-                body, off = body[5:], off + 5
-            elif body.startswith("gres:"):
-                body, off = body[5:], off + 5
-            if not (body == "gpu" or body.startswith("gpu:")):
-                continue
-            parts = body.split(":")
-            if len(parts) >= 3:
-                add(off + 4, off + 4 + len(parts[1]))
-            elif len(parts) == 2 and not parts[1].isdigit():
-                add(off + 4, off + 4 + len(parts[1]))
-    elif name in ("--gpus", "-G", "--gpus-per-node", "--gpus-per-task", "--gpus-per-socket"):
-        pos = 0
-        for item in raw.split(","):
-            start = pos
-            pos += len(item) + 1
-            parts = item.split(":")
-            if len(parts) >= 2 or (parts and not parts[0].isdigit()):
-                add(start, start + len(parts[0]))
-    elif name in ("--constraint", "-C"):
-        from linter.gpus.catalog import lookup
-
-        k = 0
-        n = len(raw)
-        while k < n:
-            if raw[k] in "|&,[]()! ":
-                k += 1
-                continue
-            m = k
-            while m < n and raw[m] not in "|&,[]()! *":
-                m += 1
-            feature = raw[k:m]
-            if feature and UNKNOWN_CHAR not in feature and lookup(feature) is not None:
-                add(k, m)
-            if m < n and raw[m] == "*":  # h100*2: a count of nodes with the feature
-                m += 1
-                while m < n and raw[m].isdigit():
-                    m += 1
-            k = m
-    return out
-
-
 def _sbatch_directives(source: SourceFile, comments: list, first_command: int) -> list[GpuDecl]:
     """GPU declarations of the ``#SBATCH`` lines before the first command (where sbatch reads them)."""
     from linter.extract.words import SplitError, split_words
+    from linter.gpus.slurm import GPU_OPTIONS, gpu_decls
+    from linter.recognize import wrappers
 
     decls: list[GpuDecl] = []
     text = source.text
@@ -1686,10 +1303,10 @@ def _sbatch_directives(source: SourceFile, comments: list, first_command: int) -
         except SplitError:
             continue
         cut = next((k for k, w in enumerate(words) if w.raw.startswith("#")), len(words))
-        _, opts = _options(words[:cut], 0, _SLURM_VALUES)
+        _, opts = skip_options(words[:cut], 0, wrappers()["sbatch"].values)
         for name, value, _ in opts:
-            if value is not None:
-                decls.extend(_slurm_gpu_decls(name, value, "#SBATCH"))
+            if value is not None and name in GPU_OPTIONS:
+                decls.extend(gpu_decls(name, value, "#SBATCH"))
     return decls
 
 

@@ -9,26 +9,74 @@ resolved :class:`LaunchContext` and yields diagnostics, each with an optional fi
 
 from __future__ import annotations
 
+import enum
 import inspect
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable
 
-from linter.gpus.targets import Target
 from linter.launch import Launch
-from linter.sglang.models import ModelInfo
-from linter.sglang.options import OptionTable, ParsedArgs
+from linter.resolve import LaunchContext
 from linter.source import Edit, Span
 
-SAFE = "safe"
-UNSAFE = "unsafe"
+__all__ = ["Rule", "Diagnostic", "Fix", "Example", "LaunchContext", "Applicability", "Severity", "SAFE", "UNSAFE",
+           "insertion_point"]
+
+
+class _StrEnum(str, enum.Enum):
+    """A closed set of strings: compares equal to its value, prints as its value (JSON, f-strings)."""
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+class Severity(_StrEnum):
+    """How bad a finding is: an ``error`` (SGLang refuses or crashes) or a ``warning``."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+_ORDER = {"display-only": 0, "unsafe": 1, "safe": 2}
+
+
+class Applicability(_StrEnum):
+    """How sure a fix is, ordered as ruff's: ``DISPLAY_ONLY < UNSAFE < SAFE``. ``--fix`` applies
+    safe fixes, ``--unsafe-fixes`` also unsafe ones; a display-only fix is shown, never applied."""
+
+    DISPLAY_ONLY = "display-only"
+    UNSAFE = "unsafe"
+    SAFE = "safe"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Applicability):
+            return NotImplemented
+        return _ORDER[self.value] < _ORDER[other.value]
+
+    def __le__(self, other: object) -> bool:
+        return self == other or self < other  # type: ignore[operator]
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Applicability):
+            return NotImplemented
+        return _ORDER[self.value] > _ORDER[other.value]
+
+    def __ge__(self, other: object) -> bool:
+        return self == other or self > other  # type: ignore[operator]
+
+    __hash__ = str.__hash__
+
+
+SAFE = Applicability.SAFE
+UNSAFE = Applicability.UNSAFE
 
 
 @dataclass
 class Fix:
-    """Edits that remove a diagnostic. ``applicability`` is ``safe`` (applied by ``--fix``) or
-    ``unsafe`` (applied only with ``--unsafe-fixes``); ``message`` says what the fix does."""
+    """Edits that remove a diagnostic. ``applicability`` is :data:`SAFE` (applied by ``--fix``),
+    :data:`UNSAFE` (applied only with ``--unsafe-fixes``) or display-only; ``message`` says what the
+    fix does."""
 
-    applicability: str
+    applicability: Applicability
     message: str
     edits: list[Edit]
 
@@ -48,6 +96,8 @@ class Diagnostic:
     launch: Launch | None = None
     key: str = ""
     notes: list[str] = field(default_factory=list)
+    launch_id: str = ""
+    """The identity of the launch the finding belongs to (:attr:`LaunchContext.identity`)."""
 
     @property
     def path(self) -> str:
@@ -70,34 +120,12 @@ class Example:
     sglang: str | None = None
 
 
-@dataclass
-class LaunchContext:
-    """Everything a rule needs about one launch, already resolved.
-
-    ``cuda_build`` is torch's CUDA build read from the image tag, or None (then 12.8+ is assumed);
-    ``version_origin`` and ``target_origin`` say in words where the release and targets came from.
-    """
-
-    launch: Launch
-    table: OptionTable
-    parsed: ParsedArgs
-    model: ModelInfo
-    targets: list[Target]
-    target_origin: str
-    cuda_build: tuple[int, int] | None = None
-    version_origin: str = ""
-
-    @property
-    def assumed_cuda(self) -> tuple[int, int]:
-        return self.cuda_build or (13, 0)  # unknown: "12.8 or newer" (13.0 keeps Jetson Thor at sm_110)
-
-    @property
-    def known_targets(self) -> list[Target]:
-        return [t for t in self.targets if t.gpu is not None]
-
-    @property
-    def has_unknown_target(self) -> bool:
-        return not self.targets or any(t.gpu is None for t in self.targets)
+def candidates_applicability(ctx: LaunchContext, failing: int) -> Applicability:
+    """The one rule for a fix when a launch has several candidate targets (an any-of set, an affinity
+    ``In`` list, a directive naming two GPUs): the caller offers a replacement only when every
+    candidate runs it; the fix is safe when every candidate failed without it (``failing`` of them, all
+    known), and unsafe when some candidate did not need it or a candidate is unknown."""
+    return SAFE if failing == len(ctx.targets) and not ctx.has_unknown_target else UNSAFE
 
 
 def insertion_point(token) -> Span | None:
@@ -117,7 +145,7 @@ class Rule:
 
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""
-    severity: ClassVar[str] = "error"
+    severity: ClassVar[Severity] = Severity.ERROR
     summary: ClassVar[str] = ""
     fixable: ClassVar[str] = "never"  # "never" | "sometimes" | "always"
     VALID: ClassVar[list[Example]] = []
@@ -133,5 +161,7 @@ class Rule:
     def diagnostic(self, message: str, span: Span, ctx: LaunchContext | None = None, fix: Fix | None = None,
                    key: str = "", notes: list[str] | None = None) -> Diagnostic:
         launch = ctx.launch if ctx else None
-        full_key = f"{launch.key if launch else ''}:{key}" if key or launch else ""
-        return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [])
+        ident = ctx.identity if ctx else ""
+        full_key = f"{ident}:{key}" if key or launch else ""
+        return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [],
+                          ident)

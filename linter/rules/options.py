@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 
-from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, insertion_point
+from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, Severity, insertion_point
 from linter.sglang.options import ArgProblem
 from linter.source import Edit
 
@@ -87,6 +87,9 @@ class UnknownOption(Rule):
             return
         for p in _problems(ctx, "unknown-option"):
             spelled = p.token.raw[:p.range[1]] if p.range else p.token.raw
+            if p.detail:
+                yield self.diagnostic(p.detail, p.token.location(0, len(spelled)), ctx, key=f"opt:{spelled}")
+                continue
             suggestion, certain = _suggest(ctx, spelled)
             fix = None
             span = p.token.span_of(0, len(spelled))
@@ -329,7 +332,7 @@ class RepeatedOption(Rule):
 
     code = "SGL207"
     name = "repeated-option"
-    severity = "warning"
+    severity = Severity.WARNING
     summary = "the same option twice with different values (the last one wins)"
     VALID = [Example("--tp 8 --tp 8")]
     INVALID = [Example("--tp 4 --tensor-parallel-size 8")]

@@ -1,0 +1,380 @@
+"""Command → launches: the one step from "a command some format runs" to "an SGLang launch".
+
+Every format hands its commands here — a compose ``command:`` list or string, a shell simple command,
+a Python argv list, a Kubernetes container, a Dockerfile ``CMD`` — so the same argv gives the same
+launch whatever file it was written in. A command is an argv of :class:`~linter.launch.Token` values
+(each character keeps its origin).
+
+Wrappers (programs that run another command: ``env``, ``numactl``, ``srun``, ``docker run`` …) are
+data, ``linter/data/wrappers.json``: per wrapper the options that take a value, the positional words
+it takes before the command and its *behaviour* (how the rest runs). The behaviours are the code
+below: ``prefix`` (the rest is the command), ``env``/``sudo`` (``NAME=VALUE`` words set variables,
+``env -i`` clears them), ``container`` (``docker run … IMAGE ARGS``: the image gives the release;
+``-e`` sets variables; ``--entrypoint`` prepends), ``apptainer``, ``slurm`` (its GPU options declare
+targets; ``sbatch --wrap`` runs a shell string), ``python-launcher`` (``torchrun -m MODULE``),
+``separator`` (the command follows ``--``), ``shell`` (``sh -c STRING``) and ``ssh`` (the remote
+shell runs the words joined by blanks).
+
+SGLang's entry points are SGLang knowledge and live in :mod:`linter.sglang.entrypoints`.
+
+A shell string met on the way (``bash -c``, ``ssh``, ``sbatch --wrap``) is parsed by the shell
+format (:func:`linter.extract.shell.launches_in_script`), with every character mapped back; a
+carrier format never parses shell itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+
+from linter.argv import skip_options
+from linter.launch import UNKNOWN, GpuDecl, MStr, Problem, Token
+from linter.sglang.dialects import match as match_dialect
+from linter.sglang.entrypoints import match_entry_point
+from linter.source import SourceFile, Span
+
+_ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    """One row of ``linter/data/wrappers.json``."""
+
+    names: tuple[str, ...]
+    behaviour: str
+    values: frozenset[str]
+    two: frozenset[str] = frozenset()
+    subcommand: tuple[str, ...] = ()
+    positionals: int = 0
+    stop_if: frozenset[str] = frozenset()
+    extra: dict = field(default_factory=dict, hash=False, compare=False)
+    source: str = ""
+
+
+@functools.cache
+def wrappers() -> dict[str, Wrapper]:
+    """Program base name → :class:`Wrapper`, from ``linter/data/wrappers.json``."""
+    raw = json.loads(resources.files("linter.data").joinpath("wrappers.json").read_text("utf-8"))
+    out: dict[str, Wrapper] = {}
+    known = {"names", "behaviour", "options_with_value", "options_with_two_values", "subcommand", "positionals",
+             "stop_if", "source"}
+    for row in raw["wrappers"]:
+        w = Wrapper(tuple(row["names"]), row["behaviour"], frozenset(row.get("options_with_value", ())),
+                    frozenset(row.get("options_with_two_values", ())),
+                    tuple(row.get("subcommand", "").split()), int(row.get("positionals", 0)),
+                    frozenset(row.get("stop_if", ())), {k: v for k, v in row.items() if k not in known},
+                    row.get("source", ""))
+        for name in w.names:
+            out[name] = w
+    return out
+
+
+@functools.cache
+def _images() -> list[dict]:
+    return json.loads(resources.files("linter.data").joinpath("images.json").read_text("utf-8"))["images"]
+
+
+def image_entrypoint(image: str | None) -> tuple[list[str], bool] | None:
+    """The ENTRYPOINT of a known image and whether it runs its arguments as a command
+    (``linter/data/images.json``); None for an image the table does not know."""
+    if not image:
+        return None
+    name = image.split("@", 1)[0]
+    repo = name.rsplit(":", 1)[0] if ":" in name.rsplit("/", 1)[-1] else name
+    for row in _images():
+        if repo.lower() in row["match"]:
+            return list(row["entrypoint"]), bool(row["runs_args"])
+    return None
+
+
+@dataclass(frozen=True)
+class Passthrough:
+    """``docker run -e NAME``: the variable takes the value it has where the wrapper runs."""
+
+    name: str
+
+
+@dataclass
+class Unwrapped:
+    """What a command runs once its wrappers are taken off.
+
+    ``kind`` is ``"launch"`` (``program`` and the server-argument tokens ``args``), ``"script"`` (a shell
+    string ``script`` that ``how`` runs: ``sh``, ``bash``, ``ssh``, ``sbatch --wrap``) or None (no
+    SGLang launch). ``inherit`` is False when a wrapper starts the command with a fresh environment
+    (``env -i``, ``docker run``); ``env`` holds the variables the wrappers set (name → :class:`MStr`,
+    :data:`~linter.launch.UNKNOWN` or :class:`Passthrough`); ``image`` is a container image that runs
+    the command; ``gpu_decls`` are target GPUs the wrappers name (Slurm ``--gres`` …); ``chain`` the
+    wrapper programs in order.
+    """
+
+    kind: str | None = None
+    program: str = ""
+    args: list[Token] = field(default_factory=list)
+    script: Token | None = None
+    how: str = ""
+    inherit: bool = True
+    env: dict[str, object] = field(default_factory=dict)
+    image: MStr | None = None
+    gpu_decls: list[GpuDecl] = field(default_factory=list)
+    chain: list[str] = field(default_factory=list)
+
+
+def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = None) -> Unwrapped:
+    """Take the wrappers off ``words`` and say what runs. ``span`` locates made-up words (``torchrun -m``
+    becomes ``python -m``); ``image`` is the image the command already runs in."""
+    out = Unwrapped(image=image)
+    table = wrappers()
+    w = words
+    while w:
+        entry = match_entry_point(w)
+        if entry is not None:
+            out.kind, out.program, out.args = "launch", entry.program, w[entry.args_start:]
+            return out
+        head = w[0].value
+        if head is None:
+            return out
+        base = head.rsplit("/", 1)[-1]
+        wrapper = table.get(base)
+        if wrapper is None:
+            dialect = match_dialect(w)
+            if dialect is not None:
+                out.kind, out.program, out.args = "launch", dialect[0].program, w[dialect[1]:]
+            return out
+        j = 1
+        if wrapper.subcommand:
+            sub = list(wrapper.subcommand)
+            if wrapper.behaviour == "separator":
+                # global options may come first (kubectl -n NS exec POD -- …)
+                values = [t.value for t in w]
+                if not any(values[k:k + len(sub)] == sub for k in range(1, len(values))):
+                    return out
+            elif [t.value for t in w[1:1 + len(sub)]] != sub:
+                return out
+            else:
+                j = 1 + len(sub)
+        out.chain.append(base)
+        behaviour = wrapper.behaviour
+        if behaviour == "prefix":
+            if any(t.value in wrapper.stop_if for t in w[j:j + 1]):
+                return out
+            j, opts = skip_options(w, j, wrapper.values, wrapper.two)
+            if any(name in wrapper.stop_if for name, _, _ in opts):
+                return out
+            w = w[j + wrapper.positionals:]
+        elif behaviour in ("env", "sudo"):
+            j, opts = skip_options(w, j, wrapper.values)
+            names = {name for name, _, _ in opts}
+            if behaviour == "env" and names & {"-i", "--ignore-environment", "-"}:
+                out.inherit, out.env = False, {}
+            if behaviour == "env" and names & {"-S", "--split-string"}:
+                return out
+            for name, value, _ in opts:
+                if behaviour == "env" and name in ("-u", "--unset") and value is not None and value.value:
+                    out.env.pop(value.value, None)
+            while j < len(w) and _ASSIGN_WORD.match(w[j].raw):
+                name = w[j].raw.partition("=")[0]
+                out.env[name] = w[j].text[len(name) + 1:] if w[j].value is not None else UNKNOWN
+                j += 1
+            w = w[j:]
+        elif behaviour == "container":
+            w = _container(w, wrapper, out)
+        elif behaviour == "apptainer":
+            j, _ = skip_options(w, 1, wrapper.extra.get("global_options", ()))
+            if j >= len(w) or w[j].value not in ("exec", "run"):
+                return out
+            j, opts = skip_options(w, j + 1, wrapper.values)
+            if j >= len(w):
+                return out
+            out.image = w[j].text
+            if any(name in ("-e", "--cleanenv", "-C", "--containall") for name, _, _ in opts):
+                out.inherit, out.env = False, {}
+            # ``run`` hands the words to the image's runscript; for an image built from a Docker image
+            # (how SGLang's images reach Apptainer) that is the ENTRYPOINT, which runs them (apptainer
+            # docs, "Support for Docker and OCI Containers": %runscript from ENTRYPOINT/CMD).
+            w = w[j + 1:]
+        elif behaviour == "slurm":
+            j, opts = skip_options(w, 1, wrapper.values)
+            from linter.gpus.slurm import GPU_OPTIONS, gpu_decls
+
+            for name, value, _ in opts:
+                if value is not None and name in GPU_OPTIONS:
+                    out.gpu_decls.extend(gpu_decls(name, value, base))
+                if name == "--container-image" and value is not None:
+                    out.image = value.text
+            if base == "sbatch":
+                for name, value, _ in opts:
+                    if name == "--wrap" and value is not None:
+                        out.kind, out.script, out.how = "script", value, "sbatch --wrap"
+                        return out
+                return out
+            if base == "salloc" and j >= len(w):
+                return out
+            w = w[j:]
+        elif behaviour == "python-launcher":
+            j, opts = skip_options(w, j, wrapper.values, normalise=True)
+            names = {name.replace("_", "-") for name, _, _ in opts}
+            rest = w[j:]
+            if "--no-python" in names:
+                w = rest
+            elif ("-m" in names or "--module" in names) and rest:
+                made = span if span is not None else (rest[0].location())
+                w = [Token(MStr.plain("python", made)), Token(MStr.plain("-m", made))] + rest
+            else:
+                return out  # a Python script of its own, not an SGLang module
+        elif behaviour == "separator":
+            k = next((k for k in range(j, len(w)) if w[k].value == "--"), None)
+            if k is None:
+                return out
+            if wrapper.extra.get("isolate_env"):
+                out.inherit, out.env = False, {}
+            w = w[k + 1:]
+        elif behaviour == "shell":
+            script = shell_c_script(w)
+            if script is not None:
+                out.kind, out.script, out.how = "script", script, base
+            return out
+        elif behaviour == "ssh":
+            j, _ = skip_options(w, 1, wrapper.values)
+            rest = w[j + 1:]
+            if not rest or (len(rest) == 1 and rest[0].splat):
+                return out
+            out.kind, out.script, out.how = "script", Token(_join_tokens(rest, span)), "ssh"
+            out.inherit, out.env = False, {}  # the remote shell starts from the remote login environment
+            return out
+        else:  # pragma: no cover - a behaviour named in the data file that has no code
+            return out
+        if w is None:
+            return out
+    return out
+
+
+def _container(w: list[Token], wrapper: Wrapper, out: Unwrapped) -> list[Token] | None:
+    """``docker|podman [global options] [container] run|exec [options] IMAGE|CONTAINER COMMAND…``."""
+    j, _ = skip_options(w, 1, wrapper.extra.get("global_options", ()))
+    sub = w[j].value if j < len(w) else None
+    if sub == "container" and j + 1 < len(w):
+        j += 1
+        sub = w[j].value
+    if sub == "run":
+        j, opts = skip_options(w, j + 1, wrapper.values)
+        if j >= len(w):
+            return None
+        out.image = w[j].text
+        rest = w[j + 1:]
+        env: dict[str, object] = {}
+        for name, value, _ in opts:
+            if name in ("-e", "--env") and value is not None:
+                _env_option(value, env)
+            elif name == "--entrypoint" and value is not None and value.value != "":
+                rest = [value] + rest
+        if not rest:
+            return None  # the image's own CMD runs: not in the file
+        out.inherit, out.env = False, env
+        return rest
+    if sub == "exec":
+        j, opts = skip_options(w, j + 1, wrapper.extra.get("exec_options", ()))
+        env = {}
+        for name, value, _ in opts:
+            if name in ("-e", "--env") and value is not None:
+                _env_option(value, env)
+        out.inherit, out.env = False, env
+        return w[j + 1:]
+    return None
+
+
+def _env_option(value: Token, out: dict) -> None:
+    raw = value.raw
+    if "=" in raw:
+        name = raw.split("=", 1)[0]
+        if _NAME.match(name):
+            out[name] = value.text[len(name) + 1:]
+    elif value.value is not None and _NAME.match(value.value):
+        out[value.value] = Passthrough(value.value)
+
+
+def shell_c_script(words: list[Token]) -> Token | None:
+    """The STRING of ``bash [options] -c STRING …`` (None without ``-c``); bash(1) INVOCATION."""
+    j = 1
+    command_mode = False
+    while j < len(words):
+        tok = words[j]
+        raw = tok.raw
+        if tok.splat:
+            j += 1
+            continue
+        if raw in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            j += 2
+            continue
+        if raw == "--":
+            j += 1
+            break
+        if raw.startswith("--"):
+            j += 1
+            continue
+        if len(raw) > 1 and raw[0] in "-+":
+            if raw[0] == "-" and "c" in raw[1:]:
+                command_mode = True
+            j += 2 if raw[-1] in "oO" else 1
+            continue
+        break
+    if command_mode and j < len(words):
+        return words[j]
+    return None
+
+
+def _join_tokens(tokens: list[Token], where: Span | None) -> MStr:
+    parts: list[MStr] = []
+    for k, t in enumerate(tokens):
+        if k:
+            parts.append(MStr.plain(" ", where))
+        parts.append(t.text)
+    return MStr.join(parts, where)
+
+
+@dataclass
+class Found:
+    """A launch found in a command: ``program`` (the entry point), its server-argument ``args``, the
+    container ``image`` it runs in (or None), the target GPUs the command's wrappers name and the
+    wrapper ``chain``."""
+
+    program: str
+    args: list[Token]
+    image: MStr | None = None
+    gpu_decls: list[GpuDecl] = field(default_factory=list)
+    chain: list[str] = field(default_factory=list)
+    via_shell: bool = False
+    """True when a shell string was parsed on the way (its words went through shell splitting)."""
+
+
+def launches(words: list[Token], source: SourceFile, *, env: dict[str, MStr] | None = None,
+             image: MStr | None = None, span: Span | None = None,
+             problems: list[Problem] | None = None) -> list[Found]:
+    """The SGLang launches a command runs, for a format that is not shell itself (compose, Python,
+    Kubernetes …). ``env`` is the environment the command starts with (a container's variables);
+    a shell string met on the way goes to the shell format, its syntax errors into ``problems``."""
+    got = unwrap(words, span, image)
+    if got.kind == "launch":
+        return [Found(got.program, got.args, got.image, got.gpu_decls, got.chain)]
+    if got.kind != "script" or got.script is None or got.script.splat:
+        return []
+    start: dict[str, MStr] = dict(env or {}) if got.inherit else {}
+    for name, value in got.env.items():
+        if isinstance(value, MStr):
+            start[name] = value
+        elif isinstance(value, Passthrough) and env is not None and name in env:
+            start[name] = env[name]
+        else:
+            start.pop(name, None)
+    from linter.extract.shell import launches_in_script
+
+    script = got.script.text
+    where = script.where.source if script.where is not None else \
+        next((o[0] for o in script.origins if o is not None), source)
+    found = launches_in_script(script, where, start, problems)
+    return [Found(program, args, img if img is not None else got.image, list(got.gpu_decls), got.chain + [got.how],
+                  via_shell=True)
+            for program, args, img in found]

@@ -63,3 +63,19 @@ def test_an_option_the_trainer_does_not_expose_is_not_sglangs():
 def test_a_python_script_without_the_trainer_shape_is_not_a_launch():
     assert lint_text_result("python3 train.py --sglang-attention-backend fa4\n", "shell").contexts == []
     assert lint_text_result("python3 eval.py --hf-checkpoint m --attention-backend fa4\n", "shell").contexts == []
+
+
+def test_dynamo_workers_take_sglang_server_arguments():
+    text = ("# lint-configs: target-gpu=H100\n"
+            "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=2048 PYTHONUNBUFFERED=1 \\\n"
+            "python3 -m dynamo.sglang.worker --served-model-name deepseek-ai/DeepSeek-R1 \\\n"
+            "  --model-path deepseek-ai/DeepSeek-R1 --migration-limit 3 --endpoint dyn://ns.c.e \\\n"
+            "  --attention-backend fa4 --enable-deterministic-inference\n")
+    diags = lint_text(text, "shell")
+    assert [(d.code, d.span.text) for d in diags] == [("SGL101", "fa4")]
+
+
+def test_dynamo_decode_worker_and_module_forms():
+    for module in ("dynamo.sglang", "dynamo.sglang.decode_worker"):
+        [ctx] = lint_text_result(f"python3 -m {module} --model-path Qwen/Qwen3-8B --tp-size 8\n", "shell").contexts
+        assert ctx.parsed.get("tp_size").value == "8"

@@ -264,9 +264,10 @@ def _match(table: OptionTable, word: str) -> tuple[Option | None, str, str | Non
 def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -> ParsedArgs:
     """Read ``tokens`` (the words after the entry point) as SGLang's parser would."""
     from linter.sglang.dialects import by_program, translate
-    from linter.sglang.entrypoints import FOREIGN_OPTION_PREFIXES, SERVE
+    from linter.sglang.entrypoints import FOREIGN_OPTION_PREFIXES, LENIENT_UNKNOWN_OPTIONS, SERVE
 
     foreign = FOREIGN_OPTION_PREFIXES.get(program, ())
+    lenient = program in LENIENT_UNKNOWN_OPTIONS
     parsed = ParsedArgs(table)
     words = list(tokens)
     synthetic_model: Token | None = None
@@ -342,6 +343,12 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             i += 1
             # argparse stops here with an error; skip a following value so it is not misread.
             if explicit is None and i < n and not _is_option_like(words[i].value):
+                i += 1
+            continue
+        if option is None and lenient:
+            # the program's own option: skip it and its value
+            i += 1
+            if explicit is None and i < n and words[i].value is not None and not _is_option_like(words[i].value):
                 i += 1
             continue
         if option is None:

@@ -279,10 +279,20 @@ def reconcile_shared_fixes(results) -> None:
     :class:`FileResult` objects of a run), a fix that would write different texts at one place is
     dropped, and a fix that also changes a launch it was not computed for is made unsafe (ruff's
     rule: a fix that may change behaviour the user relies on is unsafe)."""
+    results = list(results)
+    diags: list[Diagnostic] = [d for res in results for d in res.diagnostics]
+    # Only the characters a fix edits matter: collecting every origin of every value costs seconds
+    # for long values (issue 26).
+    edited: dict[str, set[int]] = {}
+    for d in diags:
+        for e in d.fix.edits if d.fix is not None else ():
+            edited.setdefault(str(e.span.source.path), set()).update(
+                range(e.span.start, max(e.span.end, e.span.start + 1)))
+    if not edited:
+        return
     users: dict[tuple, set[str]] = {}
-    diags: list[Diagnostic] = []
+    offsets_of: dict[int, set[int] | None] = {}
     for res in results:
-        diags.extend(res.diagnostics)
         for ctx in res.contexts:
             who = f"{ctx.launch.source.display}:{ctx.identity}"
             for s in ctx.parsed.settings:
@@ -290,7 +300,13 @@ def reconcile_shared_fixes(results) -> None:
                 if text is None:
                     continue
                 for o in text.origins:
-                    if o is not None:
+                    if o is None:
+                        continue
+                    key = id(o[0])
+                    if key not in offsets_of:
+                        offsets_of[key] = edited.get(str(o[0].path))
+                    offs = offsets_of[key]
+                    if offs is not None and o[1] in offs:
                         users.setdefault((str(o[0].path), o[1]), set()).add(who)
     by_edit: dict[tuple, list[Diagnostic]] = {}
     for d in diags:

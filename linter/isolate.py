@@ -23,8 +23,8 @@ from linter.source import SourceFile, Span
 def lint_file(engine: Engine, path: Path) -> FileResult:
     """``engine.lint(path)`` that never raises (except KeyboardInterrupt and SystemExit).
 
-    A file with a line longer than :data:`linter.limits.MAX_LINE_CHARS` is not parsed: it gets only
-    SGL004. :func:`crashed` tells whether the result stands for an internal error.
+    A file longer than :data:`linter.limits.MAX_PARSED_CHARS` or with a line longer than
+    :data:`linter.limits.MAX_LINE_CHARS` is not parsed: it gets only SGL004. :func:`crashed` tells whether the result stands for an internal error.
     """
     path = path if path.is_absolute() else (engine.ws.cwd / path)
     try:
@@ -71,7 +71,11 @@ def _long_line(engine: Engine, path: Path) -> FileResult | None:
     source = engine.ws.try_read(path)
     if source is None:
         return None
-    hit = limits.long_line(source.text)
+    if len(source.text) > limits.MAX_PARSED_CHARS:
+        hit, limit, what = (0, 0), "MAX_PARSED_CHARS", f"a file of {len(source.text):,} characters"
+    else:
+        hit = limits.long_line(source.text)
+        limit, what = "MAX_LINE_CHARS", f"a line of {hit[1]:,} characters" if hit else ""
     if hit is None or not mentions_sglang(source.text):
         return None
     fmt = detect_format(path, source.text)
@@ -79,8 +83,8 @@ def _long_line(engine: Engine, path: Path) -> FileResult | None:
         return None
     result = FileResult(path, source=source, fmt=fmt)
     if _selected(engine, path):
-        start, length = hit
-        message = limits.message("MAX_LINE_CHARS", f"a line of {length:,} characters", "the file is not checked")
+        start = hit[0]
+        message = limits.message(limit, what, "the file is not checked")
         result.diagnostics.append(Diagnostic(InputTooLarge.code, InputTooLarge.name, InputTooLarge.severity,
                                              message, Span(source, start, start), key=InputTooLarge.code))
     return result

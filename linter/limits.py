@@ -17,6 +17,11 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 """Largest file read (bytes). Launch files are a few KB; an 8 MiB file is data, not configuration.
 Larger files are skipped with a reason, as binary files are."""
 
+MAX_PARSED_CHARS = 1_000_000
+"""Largest file parsed as compose, shell or Python (characters). Launch files are a few KB and
+large Python modules a few hundred KB; every character that reaches a launch carries its origin, so
+parsing costs about a microsecond per character and a 2 MB script of long launch lines 1.5 s."""
+
 MAX_LINE_CHARS = 100_000
 """Longest line of a linted file (characters). Real compose, shell and Python launch files keep
 lines under a few hundred characters; a minified or generated one-line file can be megabytes, and

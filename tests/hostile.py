@@ -53,9 +53,9 @@ CASES: dict[str, dict[str, str]] = {
                                          + "]\nsubprocess.run(['python3', '-m', 'sglang.launch_server', *A])\n"},
     "unclosed-flow-yaml": {"compose.yaml": HEAD + "    command: " + LAUNCH + "\n    x: " + "{" * 1500 + "\n"},
     "long-line-compose": {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name "
-                                                 + "a" * 2_000_000 + "\n"},
-    "long-line-shell": {"run.sh": LAUNCH + " --served-model-name " + "a" * 2_000_000 + "\n"},
-    "long-line-python": {"serve.py": "import sglang\nX = '" + "a" * 2_000_000 + "'\n"},
+                                                 + "a" * 500_000 + "\n"},
+    "long-line-shell": {"run.sh": LAUNCH + " --served-model-name " + "a" * 500_000 + "\n"},
+    "long-line-python": {"serve.py": "import sglang\nX = '" + "a" * 500_000 + "'\n"},
 }
 
 CONFIG_CASES: dict[str, tuple[str, str]] = {
@@ -64,3 +64,14 @@ CONFIG_CASES: dict[str, tuple[str, str]] = {
     "bad-exclude-glob": ('[tool.lint-configs]\nextend-exclude = ["[z-a]"]\n', "extend-exclude"),
     "deep-toml": ("a = " + "[" * 2000 + "]" * 2000 + "\n", "pyproject.toml"),
 }
+
+# Just under the line limit: each must still be linted within the budgets.
+NEAR_LIMIT: dict[str, dict[str, str]] = {
+    "line-99k-compose": {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name " + "a" * 99_000 + "\n"},
+    "line-99k-shell": {"run.sh": LAUNCH + " --served-model-name " + "a" * 99_000 + "\n"},
+    "line-99k-python": {"serve.py": "import subprocess\nsubprocess.run(['python3', '-m', 'sglang.launch_server', '"
+                                    + "a" * 99_000 + "'])\n"},
+    "lines-99k-x9-shell": {"run.sh": (LAUNCH + " --served-model-name " + "a" * 99_000 + "\n") * 9},
+    "lines-99k-x20-shell": {"run.sh": (LAUNCH + " --served-model-name " + "a" * 99_000 + "\n") * 20},
+}
+CASES.update(NEAR_LIMIT)

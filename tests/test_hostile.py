@@ -47,6 +47,7 @@ EXPECTED_LIMIT = {
     "long-line-compose": "MAX_LINE_CHARS",
     "long-line-shell": "MAX_LINE_CHARS",
     "long-line-python": "MAX_LINE_CHARS",
+    "lines-99k-x20-shell": "MAX_PARSED_CHARS",
 }
 
 

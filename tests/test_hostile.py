@@ -188,3 +188,15 @@ def test_diff_of_an_absolute_path_has_one_slash(tmp_path, capsys):
         code = main(["--diff", str(tmp_path / "in" / "compose.yaml")])
     out = capsys.readouterr().out
     assert f"--- a{tmp_path}/in/compose.yaml\n" in out and "a//" not in out and code == 1
+
+
+def test_line_continuation_inside_a_shell_word_joins_it(tmp_path, capsys):
+    # bash reads `fa\<newline>4` as `fa4`; tree-sitter-bash gives two nodes. The finding is SGL101
+    # (not SGL203 for `fa` and SGL204 for a stray `4`), and no fix writes `fa3\<newline>4`.
+    text = ("#!/bin/bash\n# lint-configs: target-gpu=H100\npython3 -m sglang.launch_server --model-path "
+            "deepseek-ai/DeepSeek-V3 --enable-deterministic-inference --attention-backend fa\\\n4\n")
+    write_tree(tmp_path, {"run.sh": text})
+    code, diags, err = _lint(tmp_path, capsys)
+    assert [d["code"] for d in diags] == ["SGL101"]
+    code, diags, err = _lint(tmp_path, capsys, "--fix")
+    assert (tmp_path / "run.sh").read_text() == text

@@ -75,3 +75,10 @@ NEAR_LIMIT: dict[str, dict[str, str]] = {
     "lines-99k-x20-shell": {"run.sh": (LAUNCH + " --served-model-name " + "a" * 99_000 + "\n") * 20},
 }
 CASES.update(NEAR_LIMIT)
+
+CASES["huge-env-line"] = {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name ${X}\n",
+                          ".env": "Y=1\nX=" + "a" * 500_000 + "\n"}
+CASES["huge-env-file"] = {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name ${X}\n",
+                          ".env": "".join(f"V{k}=" + "a" * 90 + "\n" for k in range(40_000))}
+CASES["short-words-through-env"] = {"compose.yaml": HEAD + "    command: " + LAUNCH + " ${ARGS}\n",
+                                   ".env": "ARGS=" + " ".join(["-a"] * 10_000) + "\n"}

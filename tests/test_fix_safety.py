@@ -201,3 +201,15 @@ def test_write_atomic_removes_its_temp_file_on_any_failure(tmp_path, monkeypatch
     with pytest.raises(KeyboardInterrupt):
         fixes.write_atomic(src, "b\n", os.stat(f))
     assert os.listdir(tmp_path) == ["run.sh"] and f.read_text() == "a\n"
+
+
+def test_fixing_one_file_does_not_break_a_sibling_reading_the_same_env(tmp_path, capsys):
+    # pre-commit passes only the staged a.yml; b.yml (B200, where fa3 is refused) reads the same .env.
+    compose = ("# lint-configs: target-gpu={gpu}\nservices:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+               "    command: python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
+               "--enable-deterministic-inference --attention-backend ${{ATTN}}\n")
+    env = "ATTN=fa4\n"
+    write_tree(tmp_path, {"a.yml": compose.format(gpu="H100"), "b.yml": compose.format(gpu="B200"), ".env": env})
+    code, out, err = _fix(tmp_path, capsys, "a.yml")
+    assert (tmp_path / ".env").read_text() == env
+    assert "SGL101" in out and code == 1

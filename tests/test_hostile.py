@@ -41,13 +41,16 @@ EXPECTED_LIMIT = {
     "doubling-env": "MAX_EXPANSION_CHARS",
     "unclosed-braces-compose": "MAX_YAML_DEPTH",
     "unclosed-flow-yaml": "MAX_YAML_DEPTH",
-    "words-through-env": "MAX_EXPANSION_CHARS",
+    "words-through-env": "MAX_LINE_CHARS",
+    "short-words-through-env": "MAX_WORDS_PER_LAUNCH",
     "words-in-shell-variable": "MAX_WORDS_PER_LAUNCH",
     "words-in-python-list": "MAX_WORDS_PER_LAUNCH",
     "long-line-compose": "MAX_LINE_CHARS",
     "long-line-shell": "MAX_LINE_CHARS",
     "long-line-python": "MAX_LINE_CHARS",
     "lines-99k-x20-shell": "MAX_PARSED_CHARS",
+    "huge-env-line": "MAX_LINE_CHARS",
+    "huge-env-file": "MAX_PARSED_CHARS",
 }
 
 

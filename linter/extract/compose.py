@@ -175,6 +175,11 @@ def parse_dotenv(source: SourceFile) -> dict[str, MStr]:
     env: dict[str, MStr] = {}
     text = source.text
     pos = 0
+    # Every character of a value carries its origin: past the limits, values are unknown, not built.
+    too_big = len(text) > limits.MAX_PARSED_CHARS
+    if too_big:
+        limits.record("MAX_PARSED_CHARS", f"{source.display} of {len(text):,} characters", Span(source, 0, 0),
+                      "the values it sets are unknown")
     for raw in text.splitlines(keepends=True):
         line_start = pos
         pos += len(raw)
@@ -192,6 +197,12 @@ def parse_dotenv(source: SourceFile) -> dict[str, MStr]:
         key = m.group(1)
         vstart = off + m.end()
         value = stripped[m.end():]
+        if too_big or len(value) > limits.MAX_LINE_CHARS:
+            if not too_big:
+                limits.record("MAX_LINE_CHARS", f"the value of {key} ({len(value):,} characters)",
+                              Span(source, vstart, vstart), "it is unknown")
+            env[key] = MStr.unknown(Span(source, vstart, vstart + len(value)))
+            continue
         if value.startswith("'"):
             close = value.find("'", 1)
             close = len(value) if close < 0 else close

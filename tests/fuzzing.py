@@ -299,9 +299,40 @@ def gen_mutation(c: Chooser) -> dict[str, str]:
     return files
 
 
+def gen_hostile(c: Chooser) -> dict[str, str]:
+    """The shapes of issue 26's hostile inputs with drawn sizes: nested merges, doubling variables,
+    open brackets, escapes, unary chains, deep nesting — each must stay within the CPU budget."""
+    head = _directive(c) + "services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+    launch = _server_args(c)
+    shape = c.integer(0, 7)
+    n = c.integer(1, 400)
+    if shape == 0:
+        levels = c.integer(1, 14)
+        text = "x-m0: &m0 {a: 1}\n" + "".join(f"x-m{k}: &m{k}\n  <<: [*m{k - 1}, *m{k - 1}, *m{k - 1}]\n"
+                                             for k in range(1, levels + 1))
+        return {"compose.yaml": text + head + f"    <<: *m{levels}\n    command: {launch}\n"}
+    if shape == 1:
+        levels = c.integer(1, 40)
+        env = "A0=xy\n" + "".join(f"A{k}=${{A{k - 1}}}${{A{k - 1}}}\n" for k in range(1, levels + 1))
+        return {"compose.yaml": head + f"    command: {launch} --served-model-name ${{A{levels}}}\n", ".env": env}
+    if shape == 2:
+        return {"compose.yaml": head + f"    command: {launch} " + c.choice(["${", "{", "[", "$(", "'"]) * n * 4 + "\n"}
+    if shape == 3:
+        return {"compose.yaml": head + "    command: [" + ", ".join(launch.split()) + ', "' + "\\t" * n * 20 + '"]\n'}
+    if shape == 4:
+        return {"serve.py": "import subprocess\nX = " + c.choice(["-", "~", "not ", "+"]) * n + "1\n"
+                "subprocess.run(['python3', '-m', 'sglang.launch_server', '--tp', str(X)])\n"}
+    if shape == 5:
+        return {"serve.py": "import sglang\nX = " + c.choice(["[", "(", "{", "f'{"]) * n + "\n"}
+    if shape == 6:
+        return {"run.sh": launch + " " + c.choice(["$(", "${", "\"", "`", "((", "[["]) * n + "\n"}
+    return {"compose.yaml": head + "    command: " + launch + "\n    x: " + "- " * n + "\n"
+            + c.choice(["  " * k + "- a\n" for k in range(1, 40)])}
+
+
 GENERATORS: dict[str, Callable[[Chooser], dict[str, str]]] = {
     "compose": gen_compose, "env": gen_env_focused, "shell": gen_shell, "python": gen_python,
-    "mutation": gen_mutation,
+    "mutation": gen_mutation, "hostile": gen_hostile,
 }
 
 

@@ -203,3 +203,22 @@ def test_line_continuation_inside_a_shell_word_joins_it(tmp_path, capsys):
     assert [d["code"] for d in diags] == ["SGL101"]
     code, diags, err = _lint(tmp_path, capsys, "--fix")
     assert (tmp_path / "run.sh").read_text() == text
+
+
+def test_a_crash_while_checking_a_fix_refuses_the_fix_and_exits_2(tmp_path, capsys, monkeypatch):
+    from linter.engine import Engine
+
+    real = Engine.lint
+
+    def lint(self, path, *args, **kwargs):
+        src = self.ws.try_read(path)
+        if src is not None and "--attention-backend fa3" in src.text:  # the fixed text
+            raise RuntimeError("verifying")
+        return real(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(Engine, "lint", lint)
+    write_tree(tmp_path, {"compose.yaml": FOLDED_H100})
+    code, diags, err = _lint(tmp_path, capsys, "--fix")
+    assert (tmp_path / "compose.yaml").read_text() == FOLDED_H100
+    assert {d["code"] for d in diags} == {"SGL000", "SGL101"}
+    assert code == 2

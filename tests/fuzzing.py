@@ -369,8 +369,12 @@ def _parses(name: str, text: str) -> bool:
         from ruamel.yaml import YAML
         from ruamel.yaml.error import YAMLError
 
+        import warnings
+
         try:
-            YAML(typ="rt").compose(text)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                YAML(typ="rt").compose(text)
             return True
         except (YAMLError, RecursionError, ValueError):
             return False

@@ -22,6 +22,7 @@ from linter.resolve import resolve
 from linter.rules import BY_CODE, LAUNCH_RULES, expand_selector
 from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
+from linter.sglang.decision import parser_only_note
 from linter.source import DecodeError, SourceFile, Span
 from linter.workspace import Workspace
 
@@ -123,8 +124,11 @@ class Engine:
         for ctx in result.contexts:
             if ctx.parsed.help:
                 continue  # --help: SGLang prints its usage and starts nothing
-            for rule_cls in LAUNCH_RULES:
-                diags.extend(rule_cls().check(ctx))
+            found_here = [d for rule_cls in LAUNCH_RULES for d in rule_cls().check(ctx)]
+            note = parser_only_note(ctx.table)
+            for d in found_here if note else ():
+                d.notes.append(note)
+            diags.extend(found_here)
         diags = self._select(diags, settings)
         if not self.options.no_ignores:
             # Before merging findings of different launches at one place: a suppression on one

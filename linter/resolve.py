@@ -16,6 +16,7 @@ from linter.gpus.targets import Target, choose
 from linter.launch import UNKNOWN, GpuDecl, Launch
 from linter.sglang import release as release_mod
 from linter.sglang.analysis import StartupAnalysis, Verdict, hardware_of, startup_analysis, verdicts
+from linter.sglang.dialects import hydra_by_program, hydra_kwargs
 from linter.sglang.models import ModelInfo, resolve_model
 from linter.sglang.options import OptionTable, ParsedArgs, parse_args, settings_from_kwargs
 
@@ -40,6 +41,7 @@ class LaunchContext:
     target_origin: str
     cuda_build: tuple[int, int] | None = None
     version_origin: str = ""
+    version_written: str | None = None  # the release named in/beside the file or config (None: none)
     identity: str = ""
     startup: StartupAnalysis | None = None
     verdicts: tuple[Verdict, ...] = ()
@@ -79,8 +81,11 @@ def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cl
         image=image, file_text=source.text, folder=source.path.parent, read_text=read_text,
     )
     table = rel.table
+    hydra = hydra_by_program(launch.program)
     if launch.style == "kwargs":
         parsed = settings_from_kwargs(table, launch.kwargs)
+    elif hydra is not None:
+        parsed = settings_from_kwargs(table, hydra_kwargs(hydra, launch.args))
     else:
         parsed = parse_args(table, launch.args, launch.program)
     model = _model(launch, parsed, settings, read_json, cwd)
@@ -91,6 +96,7 @@ def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cl
     startup = startup_analysis(parsed, table, model, targets, cuda)
     return LaunchContext(launch=launch, table=table, parsed=parsed, model=model, targets=tuple(targets),
                          target_origin=origin, cuda_build=rel.cuda_build, version_origin=rel.origin,
+                         version_written=rel.written,
                          identity=identity or launch.key, startup=startup,
                          verdicts=verdicts(parsed, table, model, targets, cuda, startup))
 

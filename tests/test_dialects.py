@@ -79,3 +79,46 @@ def test_dynamo_decode_worker_and_module_forms():
     for module in ("dynamo.sglang", "dynamo.sglang.decode_worker"):
         [ctx] = lint_text_result(f"python3 -m {module} --model-path Qwen/Qwen3-8B --tp-size 8\n", "shell").contexts
         assert ctx.parsed.get("tp_size").value == "8"
+
+
+VERL = """\
+#!/bin/bash
+# lint-configs: target-gpu={target}
+python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.model.path={model} \\
+    actor_rollout_ref.rollout.name={engine} \\
+    {extra} \\
+    actor_rollout_ref.actor.megatron.override_transformer_config.attention_backend=fused \\
+    trainer.n_gpus_per_node=8 $@
+"""
+
+
+def test_verl_default_backend_fa3_fails_on_b200():
+    text = VERL.format(target="B200", model="Qwen/Qwen3-8B", engine="sglang",
+                       extra="+actor_rollout_ref.rollout.engine_kwargs.sglang.enable_deterministic_inference=True")
+    [d] = lint_text(text, "shell")
+    assert d.code == "SGL104" and d.span.text == "actor_rollout_ref.rollout.name=sglang"
+    assert any("verl sets attention_backend='fa3'" in n for n in d.notes)
+
+
+def test_verl_override_is_located_and_fixed_where_written():
+    text = VERL.format(target="H100", model="deepseek-ai/DeepSeek-V3", engine="sglang",
+                       extra="actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=fa4 "
+                             "+actor_rollout_ref.rollout.engine_kwargs.sglang.enable_deterministic_inference=true")
+    [d] = lint_text(text, "shell")
+    assert d.code == "SGL101" and d.span.text == "fa4" and d.fix.edits[0].content == "fa3"
+
+
+def test_verl_with_another_engine_or_an_unknown_one_is_not_an_sglang_launch():
+    for engine in ("vllm", "$ENGINE"):
+        text = VERL.format(target="H100", model="deepseek-ai/DeepSeek-V3", engine=engine,
+                           extra="actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=fa4")
+        assert lint_text_result(text, "shell").contexts == []
+
+
+def test_slime_refuses_a_dp_size_above_one_without_dp_attention():
+    bad = "python3 train.py --hf-checkpoint Qwen/Qwen3-8B --sglang-dp-size 2 --sglang-mem-fraction-static 0.7\n"
+    [d] = lint_text(bad, "shell", ["H100"])
+    assert d.code == "SGL301" and d.span.text == "2" and "--sglang-enable-dp-attention" in d.message
+    ok = bad.replace("--sglang-mem-fraction-static 0.7", "--sglang-enable-dp-attention")
+    assert lint_text(ok, "shell", ["H100"], sglang_version="0.5.18") == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from linter.launch import UNKNOWN
-from linter.sglang.decision import deterministic
+from linter.sglang.decision import deterministic, parser_only_note
 
 
 def _value(v) -> str:
@@ -49,13 +49,18 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             out.append(f"{launch.source.display}:{first}: {launch.program} ({ctx.identity or 'launch'})")
             cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
             out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")
+            if (parser_only := parser_only_note(ctx.table)) is not None:
+                out.append(f"             {parser_only}")
             m = ctx.model
             arch = m.architecture or "unknown"
             out.append(f"  model:     {m.path or 'unknown'} -> {arch}{' (DSA)' if m.dsa else ''}; {m.origin}"
                        + (f" ({m.evidence})" if m.evidence else ""))
             mla = ctx.model.architecture in ctx.table.list("absorbed_mla_architectures")
-            out.append(f"             absorbed MLA (in SGLang {ctx.table.version}'s list): "
-                       f"{'yes' if mla else 'no' if m.architecture else 'unknown'}")
+            if ctx.table.lists.get("absorbed_mla_architectures") is None:
+                pass  # older releases have no such list (the table's lists_source says where it was looked for)
+            else:
+                out.append(f"             absorbed MLA (in SGLang {ctx.table.version}'s list): "
+                           f"{'yes' if mla else 'no' if m.architecture else 'unknown'}")
             if ctx.targets:
                 for t in ctx.targets:
                     cc = f"compute capability {t.gpu.cc[0]}.{t.gpu.cc[1]}" if t.gpu and t.gpu.cc else \
@@ -77,7 +82,9 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             if ctx.parsed.unknown_words:
                 words = ", ".join(t.raw.replace("\ue000", "?") or "?" for t in ctx.parsed.unknown_words[:3])
                 out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
-            if on is UNKNOWN:
+            if parser_only_note(ctx.table) is not None:
+                pass  # the release's start-up checks are not documented: said under "release"
+            elif on is UNKNOWN:
                 out.append("  verdict:   unknown: the start-up checks depend on whether deterministic inference is on")
             elif not ctx.model.skip_checks:
                 for v in ctx.verdicts:

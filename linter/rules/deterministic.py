@@ -21,6 +21,7 @@ from linter.rules.base import (
     candidates_applicability,
     insertion_point,
 )
+from linter.rules.labels import labels
 from linter.sglang.analysis import StartupAnalysis
 from linter.sglang.decision import HYPOTHETICAL, mla_backends
 from linter.sglang.options import Setting
@@ -147,7 +148,8 @@ class Fa4DeterministicMlaNeedsSm100(_StartupRule):
                f"GPU (B200, GB200, B300, GB300, Jetson Thor): SGLang {ctx.table.version} refuses to start on "
                f"{', '.join(on)}")
         notes = [f"SGLang says: \"{failing[0][1].message}\""] + _where(ctx, targets) + _assumptions(ctx)
-        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
+        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes,
+                               labels=labels(ctx, analysis.det, targets))
 
 
 def _model_short(ctx: LaunchContext) -> str:
@@ -213,7 +215,8 @@ class DeterministicMlaBackend(_StartupRule):
                f"{', '.join(mla_backends(ctx.table))}: SGLang "
                f"{ctx.table.version} refuses to start with {outcome.backend!r} on every GPU; use {replacement}")
         notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, []) + _assumptions(ctx)
-        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
+        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes,
+                               labels=labels(ctx, analysis.det))
 
 
 class DeterministicBackend(_StartupRule):
@@ -274,7 +277,8 @@ class DeterministicBackend(_StartupRule):
             msg = (f"attention backend {outcome.backend!r} is not deterministic: SGLang {ctx.table.version} refuses to "
                    f"start with --enable-deterministic-inference; use {replacement}")
             notes = [f"SGLang says: \"{outcome.message}\""] + notes
-            return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
+            return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes,
+                                   labels=labels(ctx, analysis.det, model=False))
         det = analysis.det
         why = ("the model is a DSA model (index_topk in its config), for which SGLang picks 'dsa' on every GPU"
                if outcome.backend == "dsa" else
@@ -289,7 +293,8 @@ class DeterministicBackend(_StartupRule):
                + ("" if outcome.backend == "dsa" else f"; give --attention-backend {replacement}"))
         notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, targets) + notes
         loc = det.option_location() if det is not None else ctx.launch.span
-        return self.diagnostic(msg, loc, ctx, fix, key="enable_deterministic_inference", notes=notes)
+        return self.diagnostic(msg, loc, ctx, fix, key="enable_deterministic_inference", notes=notes,
+                               labels=labels(ctx, None, targets))
 
 
 class UnverifiableLaunch(Rule):
@@ -360,4 +365,5 @@ class UnverifiableLaunch(Rule):
         if "architecture" in what:
             notes.append("declare a private model in the 'models' table of the configuration "
                          "(model path = \"DeepseekV3ForCausalLM\")")
-        yield self.diagnostic(msg, loc, ctx, None, key=rule, notes=notes + _assumptions(ctx))
+        yield self.diagnostic(msg, loc, ctx, None, key=rule, notes=notes + _assumptions(ctx),
+                              labels=labels(ctx, analysis.det))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from linter.gpus.targets import Target
 from linter.rules.base import UNSAFE, Example, Fix, LaunchContext, Rule, candidates_applicability, insertion_point
+from linter.rules.labels import labels
 from linter.sglang.gates import GateFailure, uses_mla
 from linter.source import Edit
 
@@ -79,7 +80,9 @@ class _GateRule(Rule):
             msg = (f"{subject} does not run on {', '.join(t.label for t in targets)}: {what}; "
                    f"it runs on {f.passes}")
             notes = [f"SGLang says: \"{f.message}\""] + [f"target {t.describe()}" for t in targets]
-            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes)
+            det = ctx.startup
+            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes,
+                                  labels=labels(ctx, det.det if det is not None else None, targets))
 
     def subject(self, ctx: LaunchContext, dest) -> str:
         s = ctx.parsed.get(dest) if dest else None

@@ -18,7 +18,14 @@ from dataclasses import dataclass
 
 from linter.gpus.targets import Target
 from linter.launch import UNKNOWN
-from linter.sglang.decision import HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate
+from linter.sglang.decision import (
+    HYPOTHETICAL,
+    Hardware,
+    Outcome,
+    deterministic,
+    evaluate,
+    startup_checks_documented,
+)
 from linter.sglang.gates import Backends, GateFailure, effective, load_gates, startup_gates
 from linter.sglang.models import ModelInfo
 from linter.sglang.options import OptionTable, ParsedArgs, Setting
@@ -73,6 +80,8 @@ def startup_analysis(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, t
                      cuda: tuple[int, int]) -> StartupAnalysis | None:
     """The deterministic start-up checks over the targets; None when deterministic inference is off
     (or that is unknown) or the model path skips SGLang's checks."""
+    if not startup_checks_documented(table):
+        return None  # a release whose start-up checks are not documented: its parser only
     on, setting = deterministic(parsed)
     if on is not True or model.skip_checks:
         return None
@@ -103,7 +112,10 @@ def startup_analysis(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, t
 def verdicts(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: list[Target],
              cuda: tuple[int, int], startup: StartupAnalysis | None) -> tuple[Verdict, ...]:
     """A :class:`Verdict` per known target, then — when a target is unknown or none is declared —
-    one per hypothetical GPU class (labelled ``a SM90 GPU (if that were the target)``)."""
+    one per hypothetical GPU class (labelled ``a SM90 GPU (if that were the target)``). None at all for
+    a release whose start-up checks are not documented (:func:`~linter.sglang.decision.startup_checks_documented`)."""
+    if not startup_checks_documented(table):
+        return ()
     on, _ = deterministic(parsed)
     by_target = {id(t): o for t, o in startup.known} if startup is not None else {}
     gpus: list[tuple[str, Hardware, Target | None]] = []

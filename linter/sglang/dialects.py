@@ -38,14 +38,33 @@ class Dialect:
     model_option: str
     instead: dict
     source: str
+    checks: tuple = ()
+    """The framework's own checks on the settings: ``{when, above, requires, message}`` rows."""
 
 
 @functools.cache
 def dialects() -> dict[str, Dialect]:
     raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
     return {name: Dialect(name, d["program"], d["prefix"], frozenset(d["skipped_dests"]), dict(d["own_options"]),
-                          d["model_option"], dict(d.get("instead", {})), d["source"])
+                          d["model_option"], dict(d.get("instead", {})), d["source"], tuple(d.get("checks", ())))
             for name, d in raw["dialects"].items()}
+
+
+def failed_checks(dialect: Dialect, parsed) -> list[tuple[dict, object]]:
+    """The framework's own checks that the launch's settings fail: ``(check row, the setting that
+    triggers it)``. A value that is not known fails nothing."""
+    out = []
+    for check in dialect.checks:
+        s = parsed.get(check["when"])
+        if s is None or not isinstance(s.value, str):
+            continue
+        try:
+            value = int(s.value)
+        except ValueError:
+            continue
+        if value > check["above"] and parsed.get(check["requires"]) is None and not parsed.unknown_words:
+            out.append((check, s))
+    return out
 
 
 def by_program(program: str) -> Dialect | None:
@@ -126,3 +145,138 @@ def translate(dialect: Dialect, words: list[Token], lookup) -> Translated:
                 out.append(words[i])
                 i += 1
     return Translated(out, model, ignored)
+
+
+# -- Hydra overrides (verl) -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HydraDialect:
+    """A trainer configured with Hydra overrides that builds ``ServerArgs`` keyword arguments for its
+    SGLang rollout engine (a row of ``dialects.json`` ``hydra``)."""
+
+    name: str
+    program: str
+    modules: tuple[str, ...]
+    selector: str
+    engine: str
+    field_prefix: str
+    model: str
+    defaults: dict
+    source: str
+
+
+@functools.cache
+def hydra_dialects() -> dict[str, HydraDialect]:
+    raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
+    return {name: HydraDialect(name, d["program"], tuple(d["modules"]), d["engine_selector"], d["engine"],
+                               d["field_prefix"], d["model"], dict(d["defaults"]), d["source"])
+            for name, d in raw.get("hydra", {}).items()}
+
+
+def hydra_by_program(program: str) -> HydraDialect | None:
+    return next((d for d in hydra_dialects().values() if d.program == program), None)
+
+
+def _override(tok: Token) -> tuple[str, int] | None:
+    """``(key, index of the value)`` of a Hydra override word ``[+|++]key=value``."""
+    raw = tok.raw
+    k = 2 if raw.startswith("++") else 1 if raw.startswith("+") else 0
+    eq = raw.find("=")
+    if eq <= k:
+        return None
+    return raw[k:eq], eq + 1
+
+
+def match_hydra(words: list[Token]) -> tuple[HydraDialect, int] | None:
+    """``(dialect, index of the first override)`` for ``python -m MODULE overrides…`` of a Hydra trainer
+    whose rollout engine is set to SGLang by a literal override."""
+    if len(words) < 3 or words[0].value is None or not _PYTHON.match(words[0].value):
+        return None
+    if words[1].value != "-m":
+        return None
+    for d in hydra_dialects().values():
+        if words[2].value not in d.modules:
+            continue
+        for tok in words[3:]:
+            got = _override(tok)
+            if got and got[0] == d.selector and tok.value is not None and tok.raw[got[1]:] == d.engine:
+                return d, 3
+    return None
+
+
+def _hydra_value(text: str) -> object:
+    """A Hydra override value as Python sees it (YAML-like: booleans, null, numbers, else a string)."""
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("null", "~"):
+        return None
+    if re.fullmatch(r"[-+]?\d+", text):
+        return int(text)
+    if re.fullmatch(r"[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?", text):
+        return float(text)
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    return text
+
+
+def hydra_kwargs(dialect: HydraDialect, words: list[Token]):
+    """The ``ServerArgs`` keyword arguments a Hydra trainer's overrides give its SGLang engine, with the
+    trainer's own defaults for the ones not given (located at the override that picks SGLang).
+    Returns a list of :class:`~linter.launch.KwArg`; unknown values are :data:`~linter.launch.UNKNOWN`."""
+    from linter.launch import UNKNOWN, KwArg
+
+    out: dict[str, KwArg] = {}
+    selector_where = None
+    for tok in words:
+        got = _override(tok)
+        if got is None:
+            continue
+        key, at = got
+        where = tok.location()
+        if key == dialect.selector:
+            selector_where = where
+            continue
+        if key == dialect.model:
+            name = "model_path"
+        elif key.startswith(dialect.field_prefix) and "." not in key[len(dialect.field_prefix):]:
+            name = key[len(dialect.field_prefix):]
+        else:
+            continue
+        text = tok.text[at:]
+        value = _hydra_value(text.text) if text.known and not tok.splat else UNKNOWN
+        start = tok.raw.find(key)
+        out.pop(name, None)
+        out[name] = KwArg(name, value, where, name_span=tok.location(start, start + len(key)),
+                          value_text=text if isinstance(value, str) and text.text == value else None,
+                          value_span=text.span_of())
+    for name, value in dialect.defaults.items():
+        if name not in out and selector_where is not None:
+            out[name] = KwArg(name, value, selector_where, name_span=selector_where,
+                              default_of=f"{dialect.name} sets {name}={value!r} when its overrides do not "
+                                         f"({dialect.source.split(' (')[0]})")
+    return list(out.values())
+
+
+# -- YAML sections (AReaL) ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class YamlSection:
+    """A framework config whose one section holds ``ServerArgs`` fields (a row of ``dialects.json``
+    ``yaml_sections``), with the framework's own defaults for fields the section omits."""
+
+    name: str
+    program: str
+    section: str
+    defaults: dict
+    source: str
+
+
+@functools.cache
+def yaml_section(name: str) -> YamlSection:
+    """The ``yaml_sections`` row ``name``. Raises KeyError for an unknown name."""
+    raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
+    d = raw["yaml_sections"][name]
+    return YamlSection(name, d["program"], d["section"], dict(d["defaults"]), d["source"])

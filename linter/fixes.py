@@ -23,8 +23,10 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import signal
 import stat
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -183,6 +185,19 @@ def write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None
     it was read, has several hard links, is read-only, or its owner cannot be kept) or OSError.
     The temporary file is removed on any failure.
     """
+    # Ctrl-C or SIGTERM while a file is written wait until it is whole again (written or left, its
+    # temporary file removed): the window between creating and removing a temp file is never cut.
+    masked = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    if masked:
+        old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        return _write_atomic(source, text, read_stat)
+    finally:
+        if masked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+
+
+def _write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None) -> str | None:
     path = Path(os.path.realpath(source.path))  # a symlink stays a symlink: write its target
     data = source.encode(text)
     st = _check_unchanged(path, source, read_stat)

@@ -53,9 +53,9 @@ CASES: dict[str, dict[str, str]] = {
                                          + "]\nsubprocess.run(['python3', '-m', 'sglang.launch_server', *A])\n"},
     "unclosed-flow-yaml": {"compose.yaml": HEAD + "    command: " + LAUNCH + "\n    x: " + "{" * 1500 + "\n"},
     "long-line-compose": {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name "
-                                                 + "a" * 500_000 + "\n"},
-    "long-line-shell": {"run.sh": LAUNCH + " --served-model-name " + "a" * 500_000 + "\n"},
-    "long-line-python": {"serve.py": "import sglang\nX = '" + "a" * 500_000 + "'\n"},
+                                                 + "a" * 300_000 + "\n"},
+    "long-line-shell": {"run.sh": LAUNCH + " --served-model-name " + "a" * 300_000 + "\n"},
+    "long-line-python": {"serve.py": "import sglang\nX = '" + "a" * 300_000 + "'\n"},
 }
 
 CONFIG_CASES: dict[str, tuple[str, str]] = {
@@ -77,8 +77,16 @@ NEAR_LIMIT: dict[str, dict[str, str]] = {
 CASES.update(NEAR_LIMIT)
 
 CASES["huge-env-line"] = {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name ${X}\n",
-                          ".env": "Y=1\nX=" + "a" * 500_000 + "\n"}
+                          ".env": "Y=1\nX=" + "a" * 300_000 + "\n"}
 CASES["huge-env-file"] = {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name ${X}\n",
                           ".env": "".join(f"V{k}=" + "a" * 90 + "\n" for k in range(40_000))}
 CASES["short-words-through-env"] = {"compose.yaml": HEAD + "    command: " + LAUNCH + " ${ARGS}\n",
                                    ".env": "ARGS=" + " ".join(["-a"] * 10_000) + "\n"}
+
+CASES["line-900k-compose"] = {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name " + "a" * 900_000 + "\n"}
+CASES["line-900k-shell"] = {"run.sh": LAUNCH + " --served-model-name " + "a" * 900_000 + "\n"}
+CASES["line-900k-python"] = {"serve.py": "import subprocess\nsubprocess.run(['python3', '-m', 'sglang.launch_server', '"
+                                         + "a" * 900_000 + "'])\n"}
+CASES["near-limits-compose"] = {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name " + "a" * 190_000
+                                + "\n    labels: [" + "b" * 190_000 + "]\n"}
+CASES["near-limits-shell"] = {"run.sh": (LAUNCH + " --served-model-name " + "a" * 190_000 + "\n") * 2}

@@ -41,7 +41,7 @@ EXPECTED_LIMIT = {
     "doubling-env": "MAX_EXPANSION_CHARS",
     "unclosed-braces-compose": "MAX_YAML_DEPTH",
     "unclosed-flow-yaml": "MAX_YAML_DEPTH",
-    "words-through-env": "MAX_LINE_CHARS",
+    "words-through-env": "MAX_EXPANSION_CHARS",
     "short-words-through-env": "MAX_WORDS_PER_LAUNCH",
     "words-in-shell-variable": "MAX_WORDS_PER_LAUNCH",
     "words-in-python-list": "MAX_WORDS_PER_LAUNCH",

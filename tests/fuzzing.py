@@ -18,7 +18,6 @@ that do not converge (a second run would change the files again).
 from __future__ import annotations
 
 import ast
-import os
 import random
 import resource
 import time
@@ -299,6 +298,20 @@ def gen_mutation(c: Chooser) -> dict[str, str]:
     return files
 
 
+def gen_areal(c: Chooser) -> dict[str, str]:
+    """An AReaL experiment config: ``sglang:`` keywords beside AReaL's keys, OmegaConf ``${...}``."""
+    text = _directive(c) + "experiment_name: e\nactor:\n  path: " + c.choice(MODELS) + "\n"
+    text += "rollout:\n  backend: " + c.choice(['"sglang:d4t8"', "sglang:d2", "vllm:d1"]) + "\nsglang:\n"
+    text += "  model_path: " + c.choice(["${actor.path}", c.choice(MODELS), "${missing.key}", "${actor.path"]) + "\n"
+    if c.chance(0.7):
+        text += "  attention_backend: " + c.choice(BACKENDS + ["${actor.backend}", "null"]) + "\n"
+    if c.chance(0.6):
+        text += "  enable_deterministic_inference: " + c.choice(["true", "false", "yes", "1", "${x}"]) + "\n"
+    if c.chance(0.3):
+        text += "  tp_size: " + c.choice(["8", "-1", "x", "[1, 2]", "{a: 1}"]) + "\n"
+    return {"config.yaml": _damage(c, text) if c.chance(0.5) else text}
+
+
 def gen_hostile(c: Chooser) -> dict[str, str]:
     """The shapes of issue 26's hostile inputs with drawn sizes: nested merges, doubling variables,
     open brackets, escapes, unary chains, deep nesting — each must stay within the CPU budget."""
@@ -332,7 +345,7 @@ def gen_hostile(c: Chooser) -> dict[str, str]:
 
 GENERATORS: dict[str, Callable[[Chooser], dict[str, str]]] = {
     "compose": gen_compose, "env": gen_env_focused, "shell": gen_shell, "python": gen_python,
-    "mutation": gen_mutation, "hostile": gen_hostile,
+    "areal": gen_areal, "mutation": gen_mutation, "hostile": gen_hostile,
 }
 
 
@@ -491,4 +504,4 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-__all__ = ["GENERATORS", "Counts", "judge", "judge_in_tmp", "RandomChooser", "HypothesisChooser", "os"]
+__all__ = ["GENERATORS", "Counts", "judge", "judge_in_tmp", "RandomChooser", "HypothesisChooser"]

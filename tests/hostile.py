@@ -90,3 +90,7 @@ CASES["line-900k-python"] = {"serve.py": "import subprocess\nsubprocess.run(['py
 CASES["near-limits-compose"] = {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name " + "a" * 190_000
                                 + "\n    labels: [" + "b" * 190_000 + "]\n"}
 CASES["near-limits-shell"] = {"run.sh": (LAUNCH + " --served-model-name " + "a" * 190_000 + "\n") * 2}
+AREAL_HEAD = "experiment_name: e\nactor:\n  path: deepseek-ai/DeepSeek-V3\nsglang:\n  model_path: ${actor.path}\n"
+CASES["areal-unclosed-flow"] = {"config.yaml": AREAL_HEAD + "  x: " + "{" * 1500 + "\n"}
+CASES["areal-merge-keys"] = {"config.yaml": _merge_nest(12).split("services:")[0] + AREAL_HEAD + "  <<: *m12\n"}
+CASES["areal-long-line"] = {"config.yaml": AREAL_HEAD + "  served_model_name: " + "a" * 300_000 + "\n"}

@@ -22,6 +22,7 @@ where the source holds that very character.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import warnings
 from pathlib import Path
@@ -401,34 +402,51 @@ def _container_env(service, source: SourceFile, env: dict[str, MStr], ws: Worksp
     return out
 
 
-def extract(source: SourceFile, ws: Workspace) -> Extraction:
-    """The launches of a compose file. YAML errors are reported at the parser's problem position."""
+@contextlib.contextmanager
+def yaml_walk(source: SourceFile):
+    """The merge memo and budget of :func:`_mapping_items` for one YAML file: wrap a whole
+    extraction of ``source`` (compose, AReaL) in it."""
     _merged.clear()
     _visited[0] = 0
     _current[0] = source
     try:
-        return _extract(source, ws)
+        yield
     finally:
         _merged.clear()
         _current[0] = None
 
 
-def _extract(source: SourceFile, ws: Workspace) -> Extraction:
+def compose_yaml(source: SourceFile):
+    """ruamel's node tree of ``source``, or None when its flow collections nest past
+    ``MAX_YAML_DEPTH`` (SGL004 recorded). Raises ruamel's YAMLError for invalid YAML; its warnings
+    (a redefined anchor, which YAML 1.2 and compose accept) never reach stderr."""
     from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-    from ruamel.yaml.nodes import MappingNode
 
-    result = Extraction()
     deep = _too_deep(source.text)
     if deep is not None:  # ruamel's recursive parser spends seconds failing on 1,500 open `{`
         limits.record("MAX_YAML_DEPTH", "the nesting of YAML flow collections ([ and {)", Span(source, deep, deep),
                       "the file is not checked")
-        return result
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return YAML(typ="rt").compose(source.text)
+
+
+def extract(source: SourceFile, ws: Workspace) -> Extraction:
+    """The launches of a compose file. YAML errors are reported at the parser's problem position."""
+    with yaml_walk(source):
+        return _extract(source, ws)
+
+
+def _extract(source: SourceFile, ws: Workspace) -> Extraction:
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.nodes import MappingNode
+
+    result = Extraction()
     try:
-        with warnings.catch_warnings():
-            # ReusedAnchorWarning: compose (YAML 1.2) accepts a redefined anchor; never raw on stderr
-            warnings.simplefilter("ignore")
-            root = YAML(typ="rt").compose(source.text)
+        root = compose_yaml(source)
+        if root is None:
+            return result
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         offset = min(mark.index, len(source.text)) if mark is not None else 0

@@ -51,16 +51,19 @@ class WriteRefused(Exception):
 
 @dataclass
 class FixReport:
-    """Files changed (path -> (original text, new text)), how many fixes were applied, and the
-    diagnostics whose fix was refused with the reason."""
+    """Files changed (path -> (original text, new text)), how many fixes were applied (``fixed``:
+    the diagnostics they fixed, for ``--show-fixes``), and the diagnostics whose fix was refused
+    with the reason."""
 
     changed: dict[Path, tuple[SourceFile, str]] = field(default_factory=dict)
     applied: int = 0
+    fixed: list[Diagnostic] = field(default_factory=list)
     refused: list[tuple[Diagnostic, str]] = field(default_factory=list)
     crashed: list[FileResult] = field(default_factory=list)
-    batches: list[tuple[int, frozenset[Path]]] = field(default_factory=list)
-    """(fixes applied, files they edited) for each kept change: what is undone when a file is not written."""
     """SGL000 results: lint-configs failed while checking a fix of that file (the fix is refused)."""
+    batches: list[tuple[list[Diagnostic], frozenset[Path]]] = field(default_factory=list)
+    """(diagnostics fixed, files their edits changed) for each kept change: what is undone when a
+    file is not written."""
 
 
 def applicable(d: Diagnostic, unsafe: bool) -> bool:
@@ -84,8 +87,10 @@ def has_conflict_markers(text: str) -> bool:
     return _CONFLICT.search(text) is not None
 
 
-def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> FixReport:
-    """Fix every file of ``results`` in memory (``engine.ws`` holds the new texts afterwards)."""
+def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool, within: Path | None = None) -> FixReport:
+    """Fix every file of ``results`` in memory (``engine.ws`` holds the new texts afterwards).
+    ``within``: apply only fixes whose edits all lie in that file (stdin, whose neighbours on disk
+    are read but never written)."""
     report = FixReport()
     originals: dict[Path, SourceFile] = {}
     refused: set[tuple] = set()
@@ -94,7 +99,8 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
         reconcile_with_readers(engine, results.values())
         for path in sorted(results):
             res = results[path]
-            fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _refusal(d) not in refused]
+            fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _refusal(d) not in refused
+                     and (within is None or all(e.span.source.path == within for e in d.fix.edits))]
             if not fixes:
                 continue
             chosen, taken = [], []
@@ -160,7 +166,8 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
             for p, src in before.items():
                 originals.setdefault(p, src)
             report.applied += len(chosen)
-            report.batches.append((len(chosen), frozenset(by_file)))
+            report.batches.append((list(chosen), frozenset(by_file)))
+            report.fixed.extend(chosen)
             results[path] = new
             progress = True
             # Files that read a changed file (a compose file whose .env was edited) are linted again.
@@ -302,7 +309,9 @@ def write_all(engine: Engine, results: dict[Path, FileResult], report: FixReport
                     if note not in d.notes:
                         d.notes.append(note)
                     break
-    report.applied = sum(n for n, files in report.batches if not files & not_written.keys())
+    kept = [d for chosen, files in report.batches if not files & not_written.keys() for d in chosen]
+    report.applied = len(kept)
+    report.fixed = kept
     return out
 
 

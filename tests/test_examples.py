@@ -19,10 +19,13 @@ def test_examples_report_the_failing_launches_with_fixes(tmp_path, capsys):
     assert ("inference/docker-compose.yml", "SGL101") in found
     assert ("rl/docker-compose.rollout.yml", "SGL101") in found
     assert ("bench/compose.yaml", "SGL901") in found
+    assert [(p, ln, c) for p, ln, c in codes_at(diags) if p.startswith("runbooks/")] == \
+        [("runbooks/deepseek-v3-h100.md", 22, "SGL101")]
     assert not any(p == "inference/compose.b200.yml" for p, _ in found)  # B200 runs it
     fixes = {d["path"]: d["fix"]["edits"][0]["content"] for d in diags if d["fix"]}
     assert fixes["inference/docker-compose.yml"] == "fa3"            # H100 (p5.48xlarge)
     assert fixes["rl/docker-compose.rollout.yml"] == "triton"        # SM120
+    assert fixes["runbooks/deepseek-v3-h100.md"] == "fa3"            # H100, from the HTML comment
     run(tree, capsys, "--fix", ".")
     code, diags = lint_json(tree, capsys)
     assert all(d["fix"] is None for d in diags)

@@ -312,6 +312,20 @@ def gen_areal(c: Chooser) -> dict[str, str]:
     return {"config.yaml": _damage(c, text) if c.chance(0.5) else text}
 
 
+def gen_registry(c: Chooser) -> dict[str, str]:
+    """Any format of the registry (``linter/formats.py``) from its sample file, with a drawn launch,
+    image and target, sometimes damaged: every format that exists is fuzzed, also ones added later."""
+    from linter.formats import REGISTRY
+
+    fmt = c.choice([f for f in REGISTRY if f.sample and f.sample_name])
+    image = "lmsysorg/sglang:" + c.choice(["v0.5.23-cu129", "v0.5.18", "latest", "v0.4.0"])
+    text = fmt.sample.format(head=_directive(c), image=image, command=_server_args(c))
+    if c.chance(0.3):  # what the file's own YAML or shell adds around the command
+        text += c.choice(["x: &a {b: 1}\ny:\n  <<: [*a, *a]\n", "env:\n  ATTN: fa4\n", "\n# $ATTN ${ATTN}\n",
+                          "variables:\n  ATTN: fa4\n"])
+    return {fmt.sample_name: _damage(c, text) if c.chance(0.5) else text}
+
+
 def gen_hostile(c: Chooser) -> dict[str, str]:
     """The shapes of issue 26's hostile inputs with drawn sizes: nested merges, doubling variables,
     open brackets, escapes, unary chains, deep nesting — each must stay within the CPU budget."""
@@ -345,7 +359,7 @@ def gen_hostile(c: Chooser) -> dict[str, str]:
 
 GENERATORS: dict[str, Callable[[Chooser], dict[str, str]]] = {
     "compose": gen_compose, "env": gen_env_focused, "shell": gen_shell, "python": gen_python,
-    "areal": gen_areal, "mutation": gen_mutation, "hostile": gen_hostile,
+    "areal": gen_areal, "registry": gen_registry, "mutation": gen_mutation, "hostile": gen_hostile,
 }
 
 

@@ -94,3 +94,10 @@ AREAL_HEAD = "experiment_name: e\nactor:\n  path: deepseek-ai/DeepSeek-V3\nsglan
 CASES["areal-unclosed-flow"] = {"config.yaml": AREAL_HEAD + "  x: " + "{" * 1500 + "\n"}
 CASES["areal-merge-keys"] = {"config.yaml": _merge_nest(12).split("services:")[0] + AREAL_HEAD + "  <<: *m12\n"}
 CASES["areal-long-line"] = {"config.yaml": AREAL_HEAD + "  served_model_name: " + "a" * 300_000 + "\n"}
+GHA_HEAD = "on: push\njobs:\n  serve:\n    runs-on: [gpu]\n    steps:\n      - run: " + LAUNCH + "\n"
+CASES["workflow-unclosed-flow"] = {".github/workflows/serve.yml": GHA_HEAD + "    x: " + "{" * 1500 + "\n"}
+CASES["workflow-merge-keys"] = {".github/workflows/serve.yml": _merge_nest(12).split("services:")[0] + GHA_HEAD
+                                + "    <<: *m12\n"}
+CASES["dockerfile-long-line"] = {"Dockerfile": "FROM lmsysorg/sglang:v0.5.23-cu129\nCMD " + LAUNCH + " "
+                                 + "a" * 300_000 + "\n"}
+CASES["dockerfile-unclosed-json"] = {"Dockerfile": "FROM lmsysorg/sglang:v0.5.23-cu129\nCMD [" + "[" * 5000 + "\n"}

@@ -402,13 +402,19 @@ def _container_env(service, source: SourceFile, env: dict[str, MStr], ws: Worksp
     return out
 
 
+def start_yaml_walk(source: SourceFile) -> None:
+    """Start the merge memo and budget of :func:`_mapping_items` afresh for ``source`` (a YAML format
+    that cannot wrap its extraction in :func:`yaml_walk` calls this before walking its nodes)."""
+    _merged.clear()
+    _visited[0] = 0
+    _current[0] = source
+
+
 @contextlib.contextmanager
 def yaml_walk(source: SourceFile):
     """The merge memo and budget of :func:`_mapping_items` for one YAML file: wrap a whole
     extraction of ``source`` (compose, AReaL) in it."""
-    _merged.clear()
-    _visited[0] = 0
-    _current[0] = source
+    start_yaml_walk(source)
     try:
         yield
     finally:

@@ -99,8 +99,9 @@ class _Loader:
 
     def load(self, path: Path, where: Span | None):
         """(source, root node) of a compose file, or None (reported at ``where``)."""
-        from ruamel.yaml import YAML
         from ruamel.yaml.error import YAMLError
+
+        from linter.extract.compose import compose_yaml
 
         path = Path(_norm(path))
         if path in self.roots:
@@ -112,11 +113,14 @@ class _Loader:
             self.roots[path] = None
             return None
         try:
-            root = YAML(typ="rt").compose(source.text)
+            root = compose_yaml(source)
         except (YAMLError, RecursionError, ValueError) as exc:
             first = str(exc).splitlines()[0] if str(exc) else ""
             self.problems.append(Problem(f"{source.display} is not valid YAML ({first}); the services it defines "
                                          "are not checked", where or Span(self.origin, 0, 0)))
+            self.roots[path] = None
+            return None
+        if root is None:  # nested past the limit (SGL004 recorded)
             self.roots[path] = None
             return None
         self.roots[path] = (source, root)

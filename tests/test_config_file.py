@@ -202,14 +202,14 @@ def test_a_cd_before_the_launch_says_where_the_path_starts(tmp_path, capsys, cd,
     assert [(d["path"], d["code"]) for d in diags] == ([("configs/glm.yaml", "SGL101")] if found else [])
 
 
-def test_a_billion_laughs_config_is_refused_not_expanded(tmp_path):
+def test_a_billion_laughs_config_is_refused_not_expanded(tmp_path, capsys):
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
-    write_tree(tmp_path, {"c.yaml": "\n".join(lines) + "\n"})
-    with chdir(tmp_path):
-        diags = lint_text_result("python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --config c.yaml\n",
-                                 "shell", ["H100"], name="run.sh").diagnostics
-    assert [d.code for d in diags] == ["SGL208"] and "more than 100000 YAML nodes" in diags[0].message
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]  # 10**9 nodes
+    write_tree(tmp_path, {"c.yaml": "\n".join(lines) + "\n",
+                          "run.sh": "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --config c.yaml\n"})
+    code, diags = lint_json(tmp_path, capsys, "--target-gpu", "H100")
+    assert [(d["path"], d["code"]) for d in diags] == [("c.yaml", "SGL004")]
+    assert "MAX_YAML_NODES" in diags[0]["message"]
 
 
 def test_explain_says_the_value_came_from_the_config_file(tmp_path, capsys):

@@ -160,22 +160,29 @@ def merge(table, words: Sequence[Token], open_config: Callable[[str], SourceFile
         return out
     out.sources.append(source)
     config_words = _convert(table, source, out)
+    if config_words is None:
+        out.unknown.append(path_tok)
+        out.words = rest
+        return out
     out.from_config = {id(t) for t in config_words}
     out.words = config_words + rest
     return out
 
 
-def _convert(table, source: SourceFile, out: Merged) -> list[Token]:
+def _convert(table, source: SourceFile, out: Merged) -> list[Token] | None:
+    """The file's options as argv tokens; None when the file is past a limit (its options unknown)."""
     import yaml
+
+    from linter import limits
 
     try:
         loader = yaml.SafeLoader(source.text)
         try:
             root = loader.get_single_node()
-            if root is not None and _expanded_size(root) > MAX_NODES:
-                out.problems.append(ConfigProblem(f"the config file expands to more than {MAX_NODES} YAML nodes "
-                                                  "(aliases of aliases); it is not read", Span(source, 0, 0)))
-                return []
+            if root is not None and _expanded_size(root) > limits.MAX_YAML_NODES:
+                limits.record("MAX_YAML_NODES", f"the aliases of the --config file {source.display}",
+                              Span(source, 0, 0), "its options are unknown")
+                return None
             if root is not None and isinstance(root, yaml.MappingNode):
                 loader.flatten_mapping(root)
                 pairs = [(k, v, loader.construct_object(k, deep=True), loader.construct_object(v, deep=True))
@@ -244,12 +251,12 @@ def _convert(table, source: SourceFile, out: Merged) -> list[Token]:
     return args
 
 
-MAX_NODES = 100_000
-"""A bound on the nodes a config file expands to with its aliases (a "billion laughs" file)."""
+def _expanded_size(root, budget: int | None = None) -> int:
+    """How many nodes ``root`` expands to, counting an aliased node at every use (stops past ``budget``,
+    by default ``MAX_YAML_NODES``: a "billion laughs" file is not expanded)."""
+    from linter import limits
 
-
-def _expanded_size(root, budget: int = MAX_NODES + 1) -> int:
-    """How many nodes ``root`` expands to, counting an aliased node at every use (stops past ``budget``)."""
+    budget = limits.MAX_YAML_NODES + 1 if budget is None else budget
     count = 0
     stack = [root]
     while stack and count <= budget:

@@ -305,6 +305,10 @@ def _lint(args, configs, select, ignore, extend) -> int:
             raise UsageError(f"standard input ({ws.display(stdin_path)}): {exc}") from None
         if not (args.force_exclude and excluded(stdin_path, False)):
             res = lint_file(engine, stdin_path)  # one bad file never stops the run: SGL000 on it instead
+            if res.skipped and args.stdin_filename is None and res.source is not None:
+                # Unnamed standard input that is not recognised by a shebang: a command line pasted on
+                # stdin is shell (name it with --stdin-filename for another format).
+                res = lint_file(engine, stdin_path, fmt="shell")
             if res.skipped and not args.show_files:
                 warn(f"{ws.display(stdin_path)}: skipped: {res.skipped}")
             results[stdin_path] = res

@@ -116,11 +116,19 @@ class Engine:
         # Values can be written in another file (a compose .env): its suppressions apply to them.
         related_suppressions = [s for rel in extraction.related for s in directives.scan(rel).suppressions]
         diags: list[Diagnostic] = []
+        marker = _CONFLICT.search(source.text)
+        if marker is not None and not any("conflict" in p.message for p in extraction.problems):
+            # git's markers make the file two versions at once: say so first (the parser's own error,
+            # if any, follows); --fix never writes into such a file.
+            diags.append(self._meta(UnparseableFile, "unresolved merge conflict markers (from a git merge): resolve "
+                                    "the conflict; the file is read as written and never fixed",
+                                    Span(source, marker.start(), marker.start())))
         for problem in extraction.problems:
             diags.append(self._meta(UnparseableFile, problem.message, problem.span))
         for span, message in found.malformed:
             diags.append(self._meta(UnusedSuppression, message, span))
-        if not extraction.launches:
+        if not extraction.launches and not any(d.code == UnparseableFile.code for d in diags):
+            # (in a file that does not parse, the launch may be what could not be read)
             diags.extend(self._unused_targets(found.targets))
         file_decls = found.targets + extraction.gpu_decls
         for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
@@ -232,6 +240,9 @@ def _escape_edits(diags: list[Diagnostic], source: SourceFile, escape) -> None:
         if d.fix is not None:
             d.fix.edits = [Edit(e.span, escape(e.span, e.content)) if e.span.source is source else e
                            for e in d.fix.edits]
+
+
+_CONFLICT = re.compile(r"^(?:<{7}|>{7})(?: |$)", re.MULTILINE)
 
 
 def _identify(contexts: list[LaunchContext]) -> list[LaunchContext]:

@@ -20,7 +20,7 @@ from linter.rules.meta import InputTooLarge, InternalError
 from linter.source import SourceFile, Span
 
 
-def lint_file(engine: Engine, path: Path) -> FileResult:
+def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
     """``engine.lint(path)`` that never raises (except KeyboardInterrupt and SystemExit).
 
     A file longer than :data:`linter.limits.MAX_PARSED_CHARS` or with a line longer than
@@ -32,7 +32,7 @@ def lint_file(engine: Engine, path: Path) -> FileResult:
             long = _long_line(engine, path)
             if long is not None:
                 return long
-            result = engine.lint(path)
+            result = engine.lint(path, fmt=fmt)
         if hits and result.source is not None:
             _add_limit_hits(engine, result, hits)
         return result

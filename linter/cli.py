@@ -289,7 +289,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
     else:
         for cand in walk(paths, excluded, args.force_exclude):
             res = engine.lint(cand.path)
-            if res.skipped and cand.explicit and res.source is None and not args.show_files:
+            if res.skipped and cand.explicit and res.source is None and not res.prefiltered \
+                    and not args.show_files:
                 warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
             results[cand.path] = res
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter import directives
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
-from linter.discover import detect_format, mentions_sglang
+from linter.discover import PREFILTER, detect_format, mentions_sglang
 from linter.formats import by_name, claims_name, names_text
 from linter.launch import Extraction, GpuDecl, Launch
 from linter.resolve import resolve
@@ -24,7 +26,7 @@ from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
 from linter.sglang.decision import parser_only_note
 from linter.source import DecodeError, Edit, SourceFile, Span
-from linter.workspace import Workspace
+from linter.workspace import MAX_BYTES, Workspace
 
 
 @dataclass
@@ -50,6 +52,8 @@ class FileResult:
     contexts: list[LaunchContext] = field(default_factory=list)
     related: list[SourceFile] = field(default_factory=list)
     skipped: str | None = None
+    prefiltered: bool = False
+    """Skipped by the mention filter on the file's bytes: its text was never kept (``source`` is None)."""
 
 
 class Engine:
@@ -66,6 +70,10 @@ class Engine:
         """Lint one file; ``fmt`` forces its format (else the registry detects it)."""
         path = path if path.is_absolute() else (self.ws.cwd / path)
         result = FileResult(path)
+        if fmt is None and self.ws.unread(path):
+            quick = _without_mention(path)
+            if quick is not None:
+                return quick
         try:
             source = self.ws.read(path)
         except DecodeError as exc:
@@ -219,6 +227,41 @@ class Engine:
                     kept.append(self._meta(UnusedSuppression, f"unused code(s) in suppression: {', '.join(unused)} "
                                            "(no such finding here)", s.span))
         return kept
+
+
+_QUICK_MARKS = tuple(p.encode() for p in PREFILTER) + (b"lint-configs", b"\x00")
+
+
+def _without_mention(path: Path) -> FileResult | None:
+    """The result for a file skipped by the mention filter, decided on its bytes; None when the file
+    must go the whole way (it mentions SGLang, holds a ``lint-configs`` directive, is not UTF-8 text,
+    is not a regular file or is too large: those cases have their own diagnostics or reasons).
+
+    A skipped file becomes a :class:`FileResult` with its format and reason only: nothing of it is kept."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if any(m in data for m in _QUICK_MARKS):
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    fmt = detect_format(path, text.removeprefix("\ufeff"))
+    if fmt is None:
+        return FileResult(path, skipped=f"not a file of a linted format ({names_text()})", prefiltered=True)
+    return FileResult(path, fmt=fmt, skipped="does not mention SGLang", prefiltered=True)
 
 
 def _escape_edits(diags: list[Diagnostic], source: SourceFile, escape) -> None:

@@ -46,6 +46,10 @@ class Workspace:
         self._files[path] = source
         return source
 
+    def unread(self, path: Path) -> bool:
+        """True when ``path`` (absolute) is not in the cache: it would be read from disk."""
+        return path not in self._files
+
     def add_unsaved(self, path: Path, data: bytes) -> SourceFile:
         """Lint ``data`` as the text of ``path`` (stdin with ``--stdin-filename``, an editor's buffer):
         ``path`` need not exist; the files beside it are still read from disk. Raises DecodeError."""

@@ -162,8 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from linter.config import ConfigError, ConfigResolver
-    from linter.rules import ALL_RULES, expand_selector, rule_for
 
+    if args.list_rules or args.show_rule or args.select or args.ignore or args.extend_ignore or args.extend_select:
+        from linter.rules import ALL_RULES, expand_selector, rule_for
     if args.list_rules:
         for rule in ALL_RULES:
             fix = {"never": "   ", "sometimes": "(*)", "always": "[*]"}[rule.fixable]

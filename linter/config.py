@@ -22,10 +22,6 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 @dataclass(frozen=True)
 class Key:
@@ -348,6 +344,12 @@ def _known_architecture_case(arch: str) -> str | None:
 
 def load(path: Path) -> Config | None:
     """Parse a configuration file; None for a ``pyproject.toml`` without ``[tool.lint-configs]``."""
+    # Parsed only when a configuration file exists (tomllib is not needed otherwise).
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
     try:
         raw = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:

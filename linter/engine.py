@@ -15,18 +15,47 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter import directives
+from typing import TYPE_CHECKING
+
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
 from linter.discover import PREFILTER, detect_format, mentions_sglang
 from linter.formats import by_name, claims_name, names_text
 from linter.launch import Extraction, GpuDecl, Launch
-from linter.resolve import resolve
-from linter.rules import BY_CODE, LAUNCH_RULES
-from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
-from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
-from linter.sglang.decision import parser_only_note
 from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.workspace import MAX_BYTES, Workspace
+
+if TYPE_CHECKING:
+    from linter.rules.base import Diagnostic, LaunchContext
+
+# The rules, the resolver and the SGLang tables are loaded on first use (:func:`_load`): a run whose
+# files all fail the mention filter never imports them.
+directives = resolve = LAUNCH_RULES = Diagnostic = UnknownGpu = UnparseableFile = UnusedSuppression = None
+parser_only_note = None
+
+
+def _load() -> None:
+    global directives, resolve, LAUNCH_RULES, Diagnostic, UnknownGpu, UnparseableFile, UnusedSuppression
+    global parser_only_note
+    if directives is not None:
+        return
+    from linter import directives as _directives
+    from linter.resolve import resolve as _resolve
+    from linter.rules import LAUNCH_RULES as _launch_rules
+    from linter.rules.base import Diagnostic as _diagnostic
+    from linter.rules.meta import UnknownGpu as _g, UnparseableFile as _u, UnusedSuppression as _s
+    from linter.sglang.decision import parser_only_note as _note
+
+    resolve, LAUNCH_RULES, Diagnostic, parser_only_note = _resolve, _launch_rules, _diagnostic, _note
+    UnknownGpu, UnparseableFile, UnusedSuppression = _g, _u, _s
+    directives = _directives
+
+
+def __getattr__(name: str):
+    if name == "BY_CODE":  # re-exported for callers of ``linter.engine`` (loaded on demand)
+        from linter.rules import BY_CODE
+
+        return BY_CODE
+    raise AttributeError(name)
 
 
 @dataclass
@@ -74,6 +103,7 @@ class Engine:
             quick = _without_mention(path)
             if quick is not None:
                 return quick
+        _load()
         try:
             source = self.ws.read(path)
         except DecodeError as exc:
@@ -369,6 +399,8 @@ def reconcile_shared_fixes(results) -> None:
             # One edit serves every launch here: it is unsafe if it is unsafe for any of them.
             for d in group:
                 if d.fix is not None and d.fix.applicability == "safe":
+                    from linter.rules.base import UNSAFE
+
                     d.fix.applicability = UNSAFE
                     _note(d, "the fix is unsafe: the same edit changes another launch that is unsafe to change")
         for d in group:
@@ -380,6 +412,8 @@ def reconcile_shared_fixes(results) -> None:
                     touched |= users.get((str(e.span.source.path), off), set())
             others = touched - fixed_for
             if others and d.fix.applicability == "safe":
+                from linter.rules.base import UNSAFE
+
                 d.fix.applicability = UNSAFE
                 _note(d, "the fix is unsafe: the value is shared with " + ", ".join(sorted(others)))
 

@@ -22,7 +22,7 @@ def _load() -> None:
     )
     from linter.rules.frameworks import FrameworkRejects
     from linter.rules.gates import GATE_RULES
-    from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
+    from linter.rules.meta import InputTooLarge, InternalError, UnknownGpu, UnparseableFile, UnusedSuppression
     from linter.rules.options import (
         AmbiguousOption,
         ConfigEqualsIgnored,
@@ -33,7 +33,7 @@ def _load() -> None:
         UnknownOption,
     )
 
-    meta: list[type[Rule]] = [UnparseableFile, UnusedSuppression, UnknownGpu]
+    meta: list[type[Rule]] = [InternalError, UnparseableFile, UnusedSuppression, UnknownGpu, InputTooLarge]
     launch: list[type[Rule]] = [
         Fa4DeterministicMlaNeedsSm100,
         DeterministicMlaBackend,

@@ -101,7 +101,7 @@ class Engine:
         path = path if path.is_absolute() else (self.ws.cwd / path)
         result = FileResult(path)
         if fmt is None and self.ws.unread(path):
-            quick = _without_mention(path)
+            quick = without_mention(path)
             if quick is not None:
                 return quick
         _load()
@@ -267,7 +267,7 @@ class Engine:
 _QUICK_MARKS = tuple(p.encode() for p in PREFILTER) + (b"lint-configs", b"\x00")
 
 
-def _without_mention(path: Path) -> FileResult | None:
+def without_mention(path: Path) -> FileResult | None:
     """The result for a file skipped by the mention filter, decided on its bytes; None when the file
     must go the whole way (it mentions SGLang, holds a ``lint-configs`` directive, is not UTF-8 text,
     is not a regular file or is too large: those cases have their own diagnostics or reasons).

@@ -1,4 +1,4 @@
-"""Python launch code (linter/extract/python.py): every call form and value form the extractor
+"""Python launch code (linter/extract/python/): every call form and value form the extractor
 understands, exact spans inside string literals, fixes checked byte for byte, Modal targets, code that
 only mentions SGLang, syntax errors, and that libcst is never imported for a YAML-only tree."""
 

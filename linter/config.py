@@ -216,15 +216,19 @@ def load(path: Path) -> Config | None:
 class ConfigResolver:
     """Finds the closest configuration for each folder (cached), or uses a forced one."""
 
-    def __init__(self, forced: Path | None = None) -> None:
+    def __init__(self, forced: Path | None = None, isolated: bool = False) -> None:
         self.forced = load(forced) if forced is not None else None
         if forced is not None and self.forced is None:
             raise ConfigError(f"{forced}: no [tool.lint-configs] table")
+        self.isolated = isolated
+        """No configuration file is read at all (the text seams of the engine and the tests)."""
         self._cache: dict[Path, Config | None] = {}
 
     def for_dir(self, folder: Path) -> Config | None:
         if self.forced is not None:
             return self.forced
+        if self.isolated:
+            return None
         folder = folder.resolve()
         if folder in self._cache:
             return self._cache[folder]

@@ -5,11 +5,8 @@ tool folders skipped (``.git``, ``.venv``, ``node_modules`` …, as ruff does), 
 ``exclude``/``extend-exclude`` globs. A file named on the command line is linted even when excluded,
 unless ``--force-exclude`` is given (pre-commit passes files one by one).
 
-The format comes from the name and a cheap look at the content:
-
-* ``compose`` — ``*.yml``/``*.yaml`` whose top level has ``services:``;
-* ``shell`` — ``*.sh``, ``*.bash``, ``*.slurm``, ``*.sbatch``, ``*.zsh`` or a sh/bash/zsh shebang;
-* ``python`` — ``*.py`` or a python shebang.
+The format comes from the name and a cheap look at the content, as the format registry
+(:mod:`linter.formats`) says.
 
 A ``.env`` file named on the command line stands for the compose files beside it.
 """
@@ -17,16 +14,13 @@ A ``.env`` file named on the command line stands for the compose files beside it
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
 DEFAULT_EXCLUDES = {".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__",
                     ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist", "site-packages", ".eggs"}
-_SHELL_EXT = {".sh", ".bash", ".slurm", ".sbatch", ".zsh", ".ksh"}
 _YAML_EXT = {".yml", ".yaml"}
-_SHEBANG = re.compile(r"^#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?(?P<prog>[A-Za-z0-9_.+-]+)")
 
 PREFILTER = ("sglang", "attention-backend", "attention_backend", "deterministic", "rl-on-policy", "rl_on_policy")
 """A file that contains none of these is not parsed: it cannot hold an SGLang launch or setting."""
@@ -38,24 +32,11 @@ def mentions_sglang(text: str) -> bool:
 
 
 def detect_format(path: Path, text: str) -> str | None:
-    """``compose``, ``shell``, ``python`` or None."""
-    suffix = path.suffix.lower()
-    if suffix in _YAML_EXT:
-        from linter.extract.compose import looks_like_compose
+    """The name of the file's format in the registry (:mod:`linter.formats`), or None."""
+    from linter.formats import detect
 
-        return "compose" if looks_like_compose(text) else None
-    if suffix in _SHELL_EXT:
-        return "shell"
-    if suffix == ".py":
-        return "python"
-    m = _SHEBANG.match(text)
-    if m:
-        prog = m.group("prog")
-        if re.fullmatch(r"(?:ba|z|k|da|a)?sh", prog):
-            return "shell"
-        if re.fullmatch(r"python(?:\d+(?:\.\d+)*)?", prog):
-            return "python"
-    return None
+    fmt = detect(path, text)
+    return fmt.name if fmt is not None else None
 
 
 @dataclass

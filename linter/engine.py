@@ -15,20 +15,17 @@ from pathlib import Path
 from linter import directives
 from linter.config import ConfigResolver, Settings
 from linter.discover import detect_format, mentions_sglang
+from linter.formats import by_name, claims_name, names_text
 from linter.gpus.targets import choose
 from linter.launch import UNKNOWN, Extraction, GpuDecl, Launch
 from linter.rules import BY_CODE, LAUNCH_RULES, expand_selector
-from linter.rules.base import Diagnostic, LaunchContext
+from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
 from linter.sglang import release as release_mod
 from linter.sglang.models import resolve_model
 from linter.sglang.options import parse_args, settings_from_kwargs
 from linter.source import DecodeError, SourceFile, Span
 from linter.workspace import Workspace
-
-_FORMAT_MODULES = {"compose": "linter.extract.compose", "shell": "linter.extract.shell",
-                   "python": "linter.extract.python"}
-_NAMED_FORMAT_SUFFIXES = {".yml", ".yaml", ".sh", ".bash", ".slurm", ".sbatch", ".py"}
 
 
 @dataclass
@@ -66,13 +63,14 @@ class Engine:
 
     # -- one file ---------------------------------------------------------------------------------
 
-    def lint(self, path: Path) -> FileResult:
+    def lint(self, path: Path, fmt: str | None = None) -> FileResult:
+        """Lint one file; ``fmt`` forces its format (else the registry detects it)."""
         path = path if path.is_absolute() else (self.ws.cwd / path)
         result = FileResult(path)
         try:
             source = self.ws.read(path)
         except DecodeError as exc:
-            if path.suffix.lower() in _NAMED_FORMAT_SUFFIXES:
+            if claims_name(path):
                 data = path.read_bytes()
                 text = data.decode("utf-8", "replace").replace("\x00", "\ufffd")
                 fake = SourceFile(path, self.ws.display(path), text)
@@ -87,17 +85,17 @@ class Engine:
             result.skipped = str(exc)
             return result
         result.source = source
-        fmt = detect_format(path, source.text)
+        fmt = fmt or detect_format(path, source.text)
         result.fmt = fmt
         if fmt is None:
-            result.skipped = "not a compose, shell or Python file"
+            result.skipped = f"not a file of a linted format ({names_text()})"
             return result
         if not mentions_sglang(source.text):
             result.skipped = "does not mention SGLang"
             return result
         settings = self.configs.settings_for(path)
         try:
-            module = importlib.import_module(_FORMAT_MODULES[fmt])
+            module = importlib.import_module(by_name(fmt).module)
         except ImportError as exc:  # a format whose module is not available
             result.skipped = f"no {fmt} support: {exc}"
             return result
@@ -288,7 +286,7 @@ def reconcile_shared_fixes(results) -> None:
             # One edit serves every launch here: it is unsafe if it is unsafe for any of them.
             for d in group:
                 if d.fix is not None and d.fix.applicability == "safe":
-                    d.fix.applicability = "unsafe"
+                    d.fix.applicability = UNSAFE
                     _note(d, "the fix is unsafe: the same edit changes another launch that is unsafe to change")
         for d in group:
             if d.fix is None:
@@ -299,7 +297,7 @@ def reconcile_shared_fixes(results) -> None:
                     touched |= users.get((str(e.span.source.path), off), set())
             others = touched - fixed_for
             if others and d.fix.applicability == "safe":
-                d.fix.applicability = "unsafe"
+                d.fix.applicability = UNSAFE
                 _note(d, "the fix is unsafe: the value is shared with " + ", ".join(sorted(others)))
 
 
@@ -320,3 +318,44 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
 
 
 __all__ = ["Engine", "RunOptions", "FileResult", "BY_CODE"]
+
+
+# -- seams for table tests (pyupgrade style: text in, result out, no files needed) ---------------
+
+
+def _text_engine(text: str, fmt: str, name: str | None, targets, sglang_version: str | None):
+    from linter.config import ConfigResolver
+    from linter.formats import by_name
+
+    row = by_name(fmt)
+    ws = Workspace(Path.cwd())
+    path = ws.cwd / (name or row.sample_name or f"input.{fmt}")
+    ws.add(path, text)
+    engine = Engine(ws, RunOptions(target_gpus=list(targets), sglang_version=sglang_version),
+                    ConfigResolver(isolated=True))
+    return engine, path
+
+
+def extract_text(text: str, fmt: str, name: str | None = None) -> Extraction:
+    """The :class:`Extraction` of ``text`` read as format ``fmt`` (a registry name), as if it were the
+    file ``name`` in the working directory (default: the format's sample name). Raises KeyError for an
+    unknown format."""
+    engine, path = _text_engine(text, fmt, name, (), None)
+    module = importlib.import_module(by_name(fmt).module)
+    return module.extract(engine.ws.read(path), engine.ws)
+
+
+def lint_text_result(text: str, fmt: str, targets=(), *, name: str | None = None,
+                     sglang_version: str | None = None) -> FileResult:
+    """Lint ``text`` as a file of format ``fmt`` against ``targets`` (GPU names, as ``--target-gpu``),
+    with no configuration file; the whole :class:`FileResult` (diagnostics and resolved launches)."""
+    engine, path = _text_engine(text, fmt, name, targets, sglang_version)
+    result = engine.lint(path, fmt=fmt)
+    return result
+
+
+def lint_text(text: str, fmt: str, targets=(), *, name: str | None = None,
+              sglang_version: str | None = None) -> list[Diagnostic]:
+    """The diagnostics of ``text`` linted as format ``fmt`` against ``targets``, sorted."""
+    result = lint_text_result(text, fmt, targets, name=name, sglang_version=sglang_version)
+    return sorted(result.diagnostics, key=lambda d: d.sort_key())

@@ -182,16 +182,16 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
             j, _ = skip_options(w, 1, wrapper.extra.get("global_options", ()))
             if j >= len(w) or w[j].value not in ("exec", "run"):
                 return out
-            run = w[j].value == "run"
             j, opts = skip_options(w, j + 1, wrapper.values)
             if j >= len(w):
                 return out
             out.image = w[j].text
             if any(name in ("-e", "--cleanenv", "-C", "--containall") for name, _, _ in opts):
                 out.inherit, out.env = False, {}
+            # ``run`` hands the words to the image's runscript; for an image built from a Docker image
+            # (how SGLang's images reach Apptainer) that is the ENTRYPOINT, which runs them (apptainer
+            # docs, "Support for Docker and OCI Containers": %runscript from ENTRYPOINT/CMD).
             w = w[j + 1:]
-            if run:
-                return out  # runs the image's runscript, which the file does not show
         elif behaviour == "slurm":
             j, opts = skip_options(w, 1, wrapper.values)
             from linter.gpus.slurm import GPU_OPTIONS, gpu_decls

@@ -64,6 +64,12 @@ class Workspace:
             self._json[path] = value if isinstance(value, dict) else None
         return self._json[path]
 
+    def add(self, path: Path, text: str) -> SourceFile:
+        """Put a file that is not on disk (text from stdin, an editor buffer, a test) into the cache."""
+        source = SourceFile(path=path, display=self.display(path), text=text)
+        self._files[path] = source
+        return source
+
     def replace(self, source: SourceFile, text: str) -> SourceFile:
         """Swap in new text for a file (in memory only) and return the new :class:`SourceFile`."""
         new = SourceFile(path=source.path, display=source.display, text=text, bom=source.bom)

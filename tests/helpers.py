@@ -9,6 +9,8 @@ from pathlib import Path
 
 from linter.cli import main
 
+ROOT = Path(__file__).resolve().parent.parent
+
 # The folded-command launch SGLang rejects: DeepSeek-V3, fa4 + deterministic, target H100.
 FOLDED_H100 = """\
 # lint-configs: target-gpu=H100

@@ -1,29 +1,27 @@
-"""Every launch rule's invalid examples in each format — compose, shell and Python — with the fix
-checked byte for byte (unsafe fixes applied with --unsafe-fixes)."""
+"""Every launch rule's invalid examples in each format of the registry (its ``sample`` file), with the
+fix checked byte for byte (unsafe fixes applied with --unsafe-fixes)."""
 
 from __future__ import annotations
 
 import pytest
 
+from linter.formats import REGISTRY, by_name
 from linter.rules import LAUNCH_RULES
 from tests.helpers import lint_json, run, write_tree
 
 
 def render(fmt: str, example) -> tuple[str, str]:
+    """A file of format ``fmt`` (its registry sample) holding the example's launch."""
+    row = by_name(fmt)
     targets = ", ".join(example.targets)
     head = f"# lint-configs: target-gpu={targets}\n" if targets else ""
     image = f"lmsysorg/sglang:v{example.sglang}-cu129" if example.sglang else "lmsysorg/sglang:latest"
-    if fmt == "compose":
-        return "compose.yaml", (f"{head}services:\n  sglang:\n    image: {image}\n"
-                                f"    command: python3 -m sglang.launch_server {example.args}\n")
-    if fmt == "shell":
-        return "serve.sh", (f"#!/bin/bash\n{head}# image: {image}\nset -euo pipefail\n"
-                            f"python3 -m sglang.launch_server {example.args}\n")
-    return "launch.py", (f"{head}# image: {image}\nimport shlex\nimport subprocess\n\n\ndef start():\n"
-                         f"    return subprocess.Popen(shlex.split(\"python3 -m sglang.launch_server {example.args}\"))\n")
+    command = f"python3 -m sglang.launch_server {example.args}"
+    return row.sample_name, row.sample.format(head=head, image=image, command=command)
 
 
-CASES = [(fmt, rule, ex) for fmt in ("compose", "shell", "python") for rule in LAUNCH_RULES for ex in rule.INVALID]
+FORMATS = [f.name for f in REGISTRY if f.sample]
+CASES = [(fmt, rule, ex) for fmt in FORMATS for rule in LAUNCH_RULES for ex in rule.INVALID]
 
 
 @pytest.mark.parametrize("fmt,rule,example", CASES,
@@ -42,7 +40,7 @@ def test_invalid_example_in_every_format(tmp_path, capsys, fmt, rule, example):
     assert (tmp_path / name).read_text() == text.replace(example.args, example.fixed)
 
 
-@pytest.mark.parametrize("fmt", ["compose", "shell", "python"])
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_option_resolution_in_every_format(tmp_path, capsys, fmt):
     from linter.rules.base import Example
 

@@ -26,18 +26,13 @@ import re
 from pathlib import Path
 
 from linter.extract.words import SplitError, split_words
+from linter.formats import looks_like_compose  # noqa: F401 - part of this module's interface
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.recognize import launches
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
-_TOP_SERVICES = re.compile(r"^services[ \t]*:", re.MULTILINE)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def looks_like_compose(text: str) -> bool:
-    """A YAML file is a compose file when its top level has ``services:``."""
-    return _TOP_SERVICES.search(text) is not None
 
 
 # ------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ resolved :class:`LaunchContext` and yields diagnostics, each with an optional fi
 
 from __future__ import annotations
 
+import enum
 import inspect
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable
@@ -19,16 +20,62 @@ from linter.sglang.models import ModelInfo
 from linter.sglang.options import OptionTable, ParsedArgs
 from linter.source import Edit, Span
 
-SAFE = "safe"
-UNSAFE = "unsafe"
+
+class _StrEnum(str, enum.Enum):
+    """A closed set of strings: compares equal to its value, prints as its value (JSON, f-strings)."""
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+class Severity(_StrEnum):
+    """How bad a finding is: an ``error`` (SGLang refuses or crashes) or a ``warning``."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+_ORDER = {"display-only": 0, "unsafe": 1, "safe": 2}
+
+
+class Applicability(_StrEnum):
+    """How sure a fix is, ordered as ruff's: ``DISPLAY_ONLY < UNSAFE < SAFE``. ``--fix`` applies
+    safe fixes, ``--unsafe-fixes`` also unsafe ones; a display-only fix is shown, never applied."""
+
+    DISPLAY_ONLY = "display-only"
+    UNSAFE = "unsafe"
+    SAFE = "safe"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Applicability):
+            return NotImplemented
+        return _ORDER[self.value] < _ORDER[other.value]
+
+    def __le__(self, other: object) -> bool:
+        return self == other or self < other  # type: ignore[operator]
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Applicability):
+            return NotImplemented
+        return _ORDER[self.value] > _ORDER[other.value]
+
+    def __ge__(self, other: object) -> bool:
+        return self == other or self > other  # type: ignore[operator]
+
+    __hash__ = str.__hash__
+
+
+SAFE = Applicability.SAFE
+UNSAFE = Applicability.UNSAFE
 
 
 @dataclass
 class Fix:
-    """Edits that remove a diagnostic. ``applicability`` is ``safe`` (applied by ``--fix``) or
-    ``unsafe`` (applied only with ``--unsafe-fixes``); ``message`` says what the fix does."""
+    """Edits that remove a diagnostic. ``applicability`` is :data:`SAFE` (applied by ``--fix``),
+    :data:`UNSAFE` (applied only with ``--unsafe-fixes``) or display-only; ``message`` says what the
+    fix does."""
 
-    applicability: str
+    applicability: Applicability
     message: str
     edits: list[Edit]
 
@@ -117,7 +164,7 @@ class Rule:
 
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""
-    severity: ClassVar[str] = "error"
+    severity: ClassVar[Severity] = Severity.ERROR
     summary: ClassVar[str] = ""
     fixable: ClassVar[str] = "never"  # "never" | "sometimes" | "always"
     VALID: ClassVar[list[Example]] = []

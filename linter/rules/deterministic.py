@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from linter.gpus.targets import Target
-from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule, insertion_point
+from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule, Severity, insertion_point
 from linter.sglang.decision import HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate, mla_backends
 from linter.sglang.options import Setting
 from linter.source import Edit
@@ -358,7 +358,7 @@ class UnverifiableLaunch(Rule):
 
     code = "SGL901"
     name = "unverifiable-launch"
-    severity = "warning"
+    severity = Severity.WARNING
     summary = "the launch passes or fails depending on a target GPU or model that is not known"
     VALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference",
                      ("B200",))]

@@ -6,7 +6,7 @@ nothing, a target GPU the catalog does not know). Their classes exist for their 
 
 from __future__ import annotations
 
-from linter.rules.base import Rule
+from linter.rules.base import Rule, Severity
 
 
 class UnparseableFile(Rule):
@@ -50,7 +50,7 @@ class UnusedSuppression(Rule):
 
     code = "SGL002"
     name = "unused-suppression"
-    severity = "warning"
+    severity = Severity.WARNING
     summary = "a suppression comment that suppresses nothing or names an unknown code"
 
 
@@ -72,5 +72,5 @@ class UnknownGpu(Rule):
 
     code = "SGL003"
     name = "unknown-gpu"
-    severity = "warning"
+    severity = Severity.WARNING
     summary = "a target GPU name the catalog does not know"

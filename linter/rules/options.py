@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 
-from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, insertion_point
+from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, Severity, insertion_point
 from linter.sglang.options import ArgProblem
 from linter.source import Edit
 
@@ -329,7 +329,7 @@ class RepeatedOption(Rule):
 
     code = "SGL207"
     name = "repeated-option"
-    severity = "warning"
+    severity = Severity.WARNING
     summary = "the same option twice with different values (the last one wins)"
     VALID = [Example("--tp 8 --tp 8")]
     INVALID = [Example("--tp 4 --tensor-parallel-size 8")]

@@ -6,7 +6,13 @@ Entry points (sglang-semantics.md §7.1, SGLang 0.5.18–0.5.23):
   with any path to the interpreter (``/opt/venv/bin/python3``);
 * ``sglang serve [MODEL] ARGS`` (console script ``sglang = sglang.cli.main:main``;
   ``python/sglang/cli/serve.py`` turns a first non-option token into ``--model-path``);
-* ``python -m sglang.cli.main serve …`` behaves as ``sglang serve``.
+* ``python -m sglang.cli.main serve …`` behaves as ``sglang serve``;
+* ``python -m sglang_router.launch_server ARGS`` (sgl-project/sglang
+  ``sgl-router/py_src/sglang_router/launch_server.py`` @0e6ed14d): one argparse parser with
+  ``ServerArgs.add_cli_args`` plus the router's options, all spelled ``--router-*``
+  (``RouterArgs.add_cli_args(parser, use_router_prefix=True)``) — it starts ``--dp-size`` SGLang
+  servers from the same server arguments, and a router. ``sglang_router.launch_router`` starts only a
+  router (no server).
 
 Other programs that merely share flag names (trainers, ``sglang_router.launch_router``,
 ``sglang.bench_*``) are not launches.
@@ -27,11 +33,16 @@ _PY_FLAGS = {"-u", "-O", "-OO", "-B", "-s", "-S", "-E", "-I", "-q", "-b", "-bb",
 
 LAUNCH_SERVER = "python -m sglang.launch_server"
 SERVE = "sglang serve"
+ROUTER_SERVER = "python -m sglang_router.launch_server"
+
+FOREIGN_OPTION_PREFIXES = {ROUTER_SERVER: ("--router-",)}
+"""Per entry point, option prefixes that belong to the program, not to SGLang's server arguments."""
 
 
 @dataclass(frozen=True)
 class EntryPoint:
-    """``program`` is :data:`LAUNCH_SERVER` or :data:`SERVE`; ``args_start`` indexes the first server argument."""
+    """``program`` is :data:`LAUNCH_SERVER`, :data:`SERVE` or :data:`ROUTER_SERVER`; ``args_start``
+    indexes the first server argument."""
 
     program: str
     args_start: int
@@ -60,6 +71,8 @@ def match_entry_point(words: Sequence[Token]) -> EntryPoint | None:
         module = words[i + 1].value
         if module == "sglang.launch_server":
             return EntryPoint(LAUNCH_SERVER, i + 2)
+        if module == "sglang_router.launch_server":
+            return EntryPoint(ROUTER_SERVER, i + 2)
         if module == "sglang.cli.main" and i + 2 < len(words) and words[i + 2].value == "serve":
             return EntryPoint(SERVE, i + 3)
     if i < len(words) and words[i].value == "-msglang.launch_server":

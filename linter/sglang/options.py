@@ -261,8 +261,9 @@ def _match(table: OptionTable, word: str) -> tuple[Option | None, str, str | Non
 
 def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -> ParsedArgs:
     """Read ``tokens`` (the words after the entry point) as SGLang's parser would."""
-    from linter.sglang.entrypoints import SERVE
+    from linter.sglang.entrypoints import FOREIGN_OPTION_PREFIXES, SERVE
 
+    foreign = FOREIGN_OPTION_PREFIXES.get(program, ())
     parsed = ParsedArgs(table)
     words = list(tokens)
     synthetic_model: Token | None = None
@@ -313,6 +314,12 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
         if not _is_option_like(word):
             parsed.problems.append(ArgProblem("unrecognized-argument", tok, f"unrecognized argument {word!r}"))
             i += 1
+            continue
+        if foreign and word.startswith(foreign) and word not in table.by_string:
+            # the program's own option (sglang_router's --router-*): skip it and its value
+            i += 1
+            if "=" not in word and i < n and words[i].value is not None and not _is_option_like(words[i].value):
+                i += 1
             continue
         option, spelled, explicit, candidates = _match(table, word)
         if candidates:

@@ -1,0 +1,133 @@
+"""The format registry: one row per file format lint-configs reads.
+
+A row says how a file of that format is recognised — file-name extensions and patterns, shebang
+interpreters, and a cheap look at the content (a YAML file with a top-level ``services:`` is compose)
+— which module extracts it (imported only when a file needs it) and whether that module's parser is
+heavy to import. Discovery, the engine, the skip messages, the pre-commit hooks' ``files`` pattern
+(a test keeps ``.pre-commit-hooks.yaml`` in agreement) and the per-format test templates all read
+this table: adding a format is one row here plus one module under ``linter/extract/``.
+
+A format module exposes ``extract(source, ws) -> Extraction``. Each row also carries ``sample``: a
+minimal file of the format with ``{head}`` where a comment line goes, ``{image}`` where a container
+image goes and ``{command}`` where an SGLang command line goes; the per-format tests render every
+rule's examples into it (``tests/test_rules_every_format.py``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Format:
+    """One file format.
+
+    ``extensions`` are lower-case suffixes (``.yaml``); ``filenames`` are glob patterns on the file
+    name (``Dockerfile.*``); ``shebangs`` are regular expressions for the interpreter a ``#!`` line
+    names (for files without a known extension); ``sniff`` is a cheap test on the text that must hold
+    (several YAML formats share ``.yaml``: the first row whose sniff holds wins); ``heavy`` is True when
+    the module imports a parser that is slow to load (libcst).
+    """
+
+    name: str
+    module: str
+    summary: str
+    extensions: tuple[str, ...] = ()
+    filenames: tuple[str, ...] = ()
+    shebangs: tuple[str, ...] = ()
+    sniff: Callable[[str], bool] | None = None
+    heavy: bool = False
+    sample: str = ""
+    sample_name: str = ""
+
+    def matches_name(self, path: PurePath) -> bool:
+        """True when the file's name or extension belongs to this format (before any sniffing)."""
+        name = path.name
+        if path.suffix.lower() in self.extensions:
+            return True
+        return any(fnmatch.fnmatchcase(name, p) for p in self.filenames)
+
+
+_TOP_SERVICES = re.compile(r"^services[ \t]*:", re.MULTILINE)
+
+
+def looks_like_compose(text: str) -> bool:
+    """A YAML file whose top level has ``services:`` (Compose Specification, "Services top-level element")."""
+    return _TOP_SERVICES.search(text) is not None
+
+
+REGISTRY: tuple[Format, ...] = (
+    Format("compose", "linter.extract.compose", "docker compose files (services' entrypoint and command)",
+           extensions=(".yml", ".yaml"), sniff=looks_like_compose, sample_name="compose.yaml",
+           sample="{head}services:\n  sglang:\n    image: {image}\n    command: {command}\n"),
+    Format("shell", "linter.extract.shell", "shell and Slurm batch scripts",
+           extensions=(".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch"),
+           shebangs=(r"(?:ba|z|k|da|a|mk)?sh",), sample_name="serve.sh",
+           sample="#!/bin/bash\n{head}# image: {image}\nset -euo pipefail\n{command}\n"),
+    Format("python", "linter.extract.python", "Python launch code (subprocess, Engine/ServerArgs, Modal)",
+           extensions=(".py",), shebangs=(r"python(?:\d+(?:\.\d+)*)?",), heavy=True, sample_name="launch.py",
+           sample="{head}# image: {image}\nimport shlex\nimport subprocess\n\n\ndef start():\n"
+                  "    return subprocess.Popen(shlex.split(\"{command}\"))\n"),
+)
+"""Every format, in detection order."""
+
+BY_NAME: dict[str, Format] = {f.name: f for f in REGISTRY}
+
+_SHEBANG = re.compile(r"^#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?(?P<prog>[A-Za-z0-9_.+-]+)")
+
+
+def by_name(name: str) -> Format:
+    """The row of a format. Raises KeyError for an unknown name."""
+    return BY_NAME[name]
+
+
+def claims_name(path: PurePath) -> bool:
+    """True when some format may claim a file of this name (before its content is read)."""
+    return any(f.matches_name(path) for f in REGISTRY)
+
+
+def detect(path: PurePath, text: str) -> Format | None:
+    """The format of a file from its name and text, or None when no format claims it."""
+    named = [f for f in REGISTRY if f.matches_name(path)]
+    for fmt in named:
+        if fmt.sniff is None or fmt.sniff(text):
+            return fmt
+    if named:
+        return None
+    m = _SHEBANG.match(text)
+    if m:
+        prog = m.group("prog")
+        for fmt in REGISTRY:
+            if any(re.fullmatch(p, prog) for p in fmt.shebangs):
+                return fmt
+    return None
+
+
+def names_text() -> str:
+    """``compose, shell or python`` — the formats, for messages."""
+    names = [f.name for f in REGISTRY]
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+
+
+def precommit_files_pattern() -> str:
+    """The ``files`` regular expression of the pre-commit hooks: every registered extension and file
+    name, ``.env``/``NAME.env`` (which stand for the compose files beside them) and names without a
+    dot (scripts that have only a shebang)."""
+    exts = sorted({e.lstrip(".") for f in REGISTRY for e in f.extensions} | {"env"})
+    # yml/yaml are written as ya?ml, as people expect to read it
+    if "yml" in exts and "yaml" in exts:
+        exts = ["ya?ml"] + [e for e in exts if e not in ("yml", "yaml")]
+    names = sorted({_glob_to_regex(p) for f in REGISTRY for p in f.filenames})
+    alternatives = [r"\.env", r"[^/.]+"] + names + [r"[^/]+\.(" + "|".join(exts) + ")"]
+    return "(^|/)(" + "|".join(alternatives) + ")$"
+
+
+def _glob_to_regex(pattern: str) -> str:
+    out = []
+    for ch in pattern:
+        out.append("[^/]*" if ch == "*" else "[^/]" if ch == "?" else re.escape(ch))
+    return "".join(out)

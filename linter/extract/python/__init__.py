@@ -69,6 +69,7 @@ frames), :mod:`.evaluate` (expressions), :mod:`.launches` (which calls are launc
 from __future__ import annotations
 
 import io
+import re
 import tokenize
 
 from linter.extract.python.names import CALL_NAME_RE, CALL_NAMES
@@ -77,26 +78,47 @@ from linter.launch import Extraction, Problem
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
+_SUBCLASS_RE = re.compile(r"^[ \t]*class[ \t]+\w+[ \t]*\([ \t]*[A-Za-z_]", re.MULTILINE)
+"""A class with a base: it may inherit a launch from a class of another module."""
 
-def extract(source: SourceFile, ws: Workspace) -> Extraction:
-    """The launches of a Python file. A syntax error is reported at the parser's problem position."""
+
+def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
+    """The launches of a Python file. A syntax error is reported at the parser's problem position.
+    ``ws`` (the run's workspace) lets imports resolve to other files of the repository; None: the
+    file alone."""
     # The early exit. No call the extractor recognises can be written without one of the names of
     # CALL_NAMES in the code (an alias is bound from the real name), so a file without one (as a
     # word, then as a name token: not in a string or a comment) holds no launch and libcst, most of the
-    # cost, is not needed. Its comments are listed only when a directive may be there.
-    if not CALL_NAME_RE.search(source.text):
+    # cost, is not needed — unless one of its classes inherits a launch from another module. Its
+    # comments are listed only when a directive may be there.
+    inherits = ws is not None and _SUBCLASS_RE.search(source.text) is not None
+    if not CALL_NAME_RE.search(source.text) and not inherits:
         return Extraction(comments=_scan(source)[0] if "lint-configs" in source.text else None)
     comments, named = _scan(source)
-    if not named:
+    if not named and not inherits:
         return Extraction(comments=comments)
-    import libcst as cst
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
     result = Extraction()
+    parsed = parse(source, result)
+    if parsed is None:
+        return result
+    result.comments = comments
+    cst, module, positions = parsed
+    from linter.extract.python.analysis import Analysis
+
+    Analysis(cst, source, module, positions, result, ws=ws).run()
+    return result
+
+
+def parse(source: SourceFile, result: Extraction):
+    """(libcst, its Module, its PositionProvider metadata) of a Python file, or None with the
+    reason appended to ``result.problems``. libcst is imported here, never at import of the package."""
     # Python's own parser first: it refuses what libcst's native parser may crash on (nesting deeper
     # than the interpreter allows) and only builds a tree; nothing is run.
     import ast
     import warnings
+
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
 
     try:
         with warnings.catch_warnings():
@@ -104,28 +126,23 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             ast.parse(source.text)
     except SyntaxError:
         result.problems.append(_syntax_problem(source, None))
-        return result
+        return None
     except (RecursionError, MemoryError, ValueError) as exc:
         what = "nested too deeply" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
         result.problems.append(Problem(f"cannot parse the Python file: {what}", Span(source, 0, 0)))
-        return result
+        return None
     try:
         module = cst.parse_module(source.text)
     except cst.ParserSyntaxError as exc:
         result.problems.append(_syntax_problem(source, exc))
-        return result
+        return None
     except RecursionError:
         raise
     except Exception as exc:  # noqa: BLE001 - libcst's native parser may fail in other ways
         result.problems.append(Problem(f"cannot parse the Python file: {exc}", Span(source, 0, 0)))
-        return result
-    result.comments = comments
+        return None
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    from linter.extract.python.analysis import Analysis
-
-    Analysis(cst, source, module, positions, result).run()
-    return result
+    return cst, module, wrapper.resolve(PositionProvider)
 
 
 def _syntax_problem(source: SourceFile, exc) -> Problem:

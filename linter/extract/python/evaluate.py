@@ -11,12 +11,14 @@ from __future__ import annotations
 from linter.extract.python.frames import Frame
 from linter.extract.python.names import BUILTINS, MODAL_APPS, MODAL_IMAGE, SGLANG_IMAGE
 from linter.extract.python.strings import as_text, decode_literal, format_text, percent_format, split_whitespace
+from linter.extract.python.syntax import ends, returns_in
 from linter.extract.python.values import (
     NOTFOUND,
     ClassV,
     Const,
     DictV,
     Entry,
+    FuncV,
     Instance,
     Ref,
     Seq,
@@ -24,6 +26,8 @@ from linter.extract.python.values import (
     Str,
     Unk,
     Value,
+    copy_value,
+    join_values,
 )
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, MStr, Token
@@ -56,6 +60,15 @@ class Evaluator:
                 if len(self.index.star_imports) == 1:
                     return Ref(f"{self.index.star_imports[0]}.{node.value}")
                 return Unk(self.span(node))
+            if isinstance(v, Ref):
+                got = self.resolve_ref(v)
+                if got is not None:
+                    # a module list that a function here changes in place is not known (as below)
+                    if node.value in self.index.taint_names and isinstance(got, (Seq, DictV)):
+                        return Unk(self.span(node))
+                    return got
+                if v.importer is not None:  # a relative import that names no file of the repository
+                    return Unk(self.span(node))
             return v
         if isinstance(node, cst.Attribute):
             return self.attribute(node, frame)
@@ -151,17 +164,53 @@ class Evaluator:
         scope = frame.scope
         if isinstance(base_node, cst.Name) and scope.kind == "function" and scope.self_name == base_node.value \
                 and base_node.value not in frame.vars and scope.parent is not None and scope.parent.kind == "class":
+            bound = frame.overrides.get(f"{base_node.value}.{attr}")
+            if bound is not None:  # ``cls.model = …`` earlier in this method
+                return bound
+            if frame.self_class is not None:
+                return frame.self_class.owner.class_attr(frame.self_class, attr, where, virtual=False)
             return self.class_attr(scope.parent, attr, where, virtual=True)
+        if isinstance(base_node, cst.Call) and isinstance(base_node.func, cst.Name) and base_node.func.value == "super" \
+                and frame.lookup("super", None) is NOTFOUND:
+            return self.super_attr(frame, attr, where)
         base = self.ev(base_node, frame)
         if isinstance(base, Ref):
-            return Ref(f"{base.qual}.{attr}")
+            ref = Ref(f"{base.qual}.{attr}", base.importer)
+            got = self.resolve_ref(ref)
+            return ref if got is None else got
         if isinstance(base, ClassV):
             return self.class_attr(base.scope, attr, where, virtual=False)
         if isinstance(base, Instance) and base.qual == MODAL_IMAGE:
             return Instance(MODAL_IMAGE + "#method", base.image)
         return Unk(where)
 
+    def super_attr(self, frame: Frame, attr: str, where: Span) -> Value:
+        """``super().attr`` in a method: the attribute of the class after the method's own class in
+        the MRO of the class the method runs for (unknown when that class is not known)."""
+        scope = frame.scope
+        while scope is not None and scope.kind == "function" and not (scope.parent and scope.parent.kind == "class"):
+            scope = scope.parent
+        if scope is None or scope.kind != "function":
+            return Unk(where)
+        defining = scope.parent
+        concrete = frame.self_class if frame.self_class is not None else defining
+        if frame.self_class is None and any(k is not defining and self._inherits(k, defining)
+                                            for k in self.index.classes):
+            return Unk(where)  # run for some subclass whose MRO is not known here
+        mro = self.mro(concrete)
+        after = next((k for k, c in enumerate(mro) if c is defining), None)
+        for c in mro[after + 1:] if after is not None else []:
+            if attr in c.owner.index.locals_of(c):
+                v = c.owner.class_attr(c, attr, where, virtual=False)
+                if isinstance(v, FuncV):
+                    v = FuncV(v.node, v.owner, frame.self_class)
+                return v
+        return Unk(where)
+
     def add(self, left: Value, right: Value, where: Span | None) -> Value:
+        # an object imported from a module that is not read (outside the repository) is unknown
+        left = Unk(where) if isinstance(left, Ref) else left
+        right = Unk(where) if isinstance(right, Ref) else right
         if isinstance(left, Seq) and isinstance(right, Seq) and left.kind == right.kind:
             return Seq(left.items + right.items, left.kind)
         if isinstance(left, Seq) and isinstance(right, Unk):
@@ -247,7 +296,35 @@ class Evaluator:
                 return Instance(MODAL_IMAGE, self._image_ref(node, frame))
         if isinstance(callee, Instance) and callee.qual == MODAL_IMAGE + "#method":  # image.pip_install(...)
             return Instance(MODAL_IMAGE, self._image_ref(node, frame) or callee.image)
+        if isinstance(callee, FuncV):
+            return self.return_value(callee, where)
         return Unk(where)
+
+    def return_value(self, fv: FuncV, where: Span | None) -> Value:
+        """What a call of a module function or method returns when every path ends in ``return``:
+        its returned expressions, evaluated where they stand (the arguments are unknown) and joined.
+        A method bound to a class runs for that class. A recursive call is unknown."""
+        owner = fv.owner or self
+        scope = owner.index.scope_of_node.get(id(fv.node))
+        key = (id(scope), id(fv.bound))
+        if scope is None or scope.kind != "function" or key in owner.returning or len(owner.returning) > 8:
+            return Unk(where)
+        returns = returns_in(self.cst, scope.node.body)
+        if not returns or len(returns) > 8 or not ends(self.cst, scope.node.body):
+            return Unk(where)
+        owner.returning.add(key)
+        try:
+            memo: dict = {}
+            acc = None
+            for ret in returns:
+                if ret.value is None:
+                    v = Const(None, owner.span(ret))
+                else:
+                    v = owner.ev(ret.value, owner.frame_before(scope, owner.offsets(ret)[0], fv.bound))
+                acc = v if acc is None else join_values(acc, v, where, memo)
+            return copy_value(acc)
+        finally:
+            owner.returning.discard(key)
 
     def _image_ref(self, call, frame: Frame) -> MStr | None:
         """The last ``lmsysorg/sglang:TAG`` written in the arguments of a Modal image call."""

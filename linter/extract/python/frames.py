@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from linter.extract.python.values import NOTFOUND, ClassV, DictV, Seq, Unk, Value, copy_value, same
+from linter.extract.python.values import NOTFOUND, ClassV, DictV, FuncV, Seq, Unk, Value, copy_value, same
 from linter.source import Span
 
 if TYPE_CHECKING:
@@ -20,9 +20,12 @@ if TYPE_CHECKING:
 class Frame:
     """The names of one scope at one point of its straight-line execution."""
 
-    def __init__(self, analysis: Analysis, scope: Scope) -> None:
+    def __init__(self, analysis: Analysis, scope: Scope, self_class: Scope | None = None) -> None:
         self.a = analysis
         self.scope = scope
+        # the class ``self``/``cls`` is an instance of (a method run for that concrete class); None:
+        # any class that inherits the method (an attribute some subclass overrides is unknown)
+        self.self_class = self_class
         self.vars: dict[str, Value] = {}
         self.overrides: dict[str, Value] = {}
         self.owned: set[int] | None = None  # None: every value is this frame's own
@@ -31,7 +34,7 @@ class Frame:
 
     def copy(self) -> Frame:
         """A frame to run on from here; lists and dicts are copied when it first mutates them."""
-        other = Frame(self.a, self.scope)
+        other = Frame(self.a, self.scope, self.self_class)
         other.vars = dict(self.vars)
         other.overrides = dict(self.overrides)
         other.owned = set()
@@ -154,16 +157,18 @@ class FrameLookups:
         self.final_frames[id(scope)] = frame
         return frame
 
-    def frame_before(self, scope: Scope, offset: int) -> Frame:
-        """The frame of ``scope`` just before the code at ``offset`` runs.
+    def frame_before(self, scope: Scope, offset: int, self_class: Scope | None = None) -> Frame:
+        """The frame of ``scope`` just before the code at ``offset`` runs (a method run for the
+        concrete class ``self_class``, when given).
 
         Calls are looked at in source order, so each scope keeps a cursor: its top-level statements
         before ``offset`` are run once, and only the statement holding ``offset`` is entered, on a copy.
         """
-        cursor = self._cursors.get(id(scope))
+        key = (id(scope), id(self_class))
+        cursor = self._cursors.get(key)
         if cursor is None or cursor[1] > offset:
-            cursor = [Frame(self, scope), -1, 0]  # frame, last offset, next statement index
-            self._cursors[id(scope)] = cursor
+            cursor = [Frame(self, scope, self_class), -1, 0]  # frame, last offset, next statement index
+            self._cursors[key] = cursor
         frame, _, i = cursor
         body = scope.body
         while i < len(body) and self.offsets(body[i])[1] <= offset:
@@ -193,36 +198,58 @@ class FrameLookups:
                 scope = scope.parent
         return NOTFOUND
 
-    def class_attr(self, cls: Scope, name: str, where: Span | None, virtual: bool, depth: int = 0):
-        if depth > 20 or (id(cls), name) in self.index.taint_attrs:
-            return Unk(where)
+    def class_attr(self, cls: Scope, name: str, where: Span | None, virtual: bool):
+        """The class attribute ``name`` of ``cls`` (of this module or another analysed one), looked up
+        along its bases. ``virtual``: ``cls`` stands for itself or any subclass of this module, so
+        an attribute a subclass binds is unknown. A method is a :class:`FuncV` bound to ``cls``."""
         if virtual:
             for other in self.index.classes:
                 if other is cls or not self._inherits(other, cls):
                     continue
                 if name in self.index.locals_of(other):
                     return Unk(where)  # a subclass overrides it
-        frame = self.final_frame(cls)
-        if name in frame.vars:
-            return copy_value(frame.vars[name])
-        if name in self.index.locals_of(cls):
-            return Unk(where)
-        for base in self._bases(cls):
-            return self.class_attr(base, name, where, False, depth + 1)
+        for c in self.mro(cls):
+            owner = c.owner
+            if (id(c), name) in owner.index.taint_attrs:
+                return Unk(where)
+            frame = owner.final_frame(c)
+            if name in frame.vars:
+                v = copy_value(frame.vars[name])
+                if isinstance(v, FuncV):
+                    v = FuncV(v.node, v.owner, None if virtual else cls)
+                return v
+            if name in owner.index.locals_of(c):
+                return Unk(where)
         return Unk(where)
 
-    def _bases(self, cls: Scope) -> list[Scope]:
+    def mro(self, cls: Scope) -> list[Scope]:
+        """``cls`` and its bases that resolve to classes, depth first, each once (Python's C3 order
+        for the single-inheritance chains and diamonds of test code; at most 20 classes)."""
+        out: list[Scope] = []
+        todo = [cls]
+        while todo and len(out) < 20:
+            c = todo.pop(0)
+            if any(c is o for o in out):
+                continue
+            out.append(c)
+            todo[0:0] = c.owner.bases(c)
+        return out
+
+    def bases(self, cls: Scope) -> list[Scope]:
+        """The classes ``cls`` (a class of this module) names as bases, where they resolve."""
+        got = self._bases_memo.get(id(cls))
+        if got is not None:
+            return got
+        self._bases_memo[id(cls)] = []  # a class among its own bases (an import cycle): none
         out = []
         for arg in cls.node.bases:
+            if arg.keyword is not None:
+                continue
             v = self.ev(arg.value, self.module_final())
             if isinstance(v, ClassV):
                 out.append(v.scope)
+        self._bases_memo[id(cls)] = out
         return out
 
-    def _inherits(self, cls: Scope, base: Scope, depth: int = 0) -> bool:
-        if depth > 20:
-            return False
-        for b in self._bases(cls):
-            if b is base or self._inherits(b, base, depth + 1):
-                return True
-        return False
+    def _inherits(self, cls: Scope, base: Scope) -> bool:
+        return any(b is base for b in self.mro(cls)[1:])

@@ -156,7 +156,7 @@ class Interpreter:
             for small in st.body:
                 self.exec_small(small, frame)
         elif isinstance(st, cst.FunctionDef):
-            frame.bind(st.name.value, FuncV(st))
+            frame.bind(st.name.value, FuncV(st, self))
         elif isinstance(st, cst.ClassDef):
             frame.bind(st.name.value, ClassV(self.index.scope_of_node[id(st)]))
         elif isinstance(st, cst.If):

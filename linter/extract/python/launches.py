@@ -66,8 +66,9 @@ class LaunchFinder:
             out.append(t)
         return out
 
-    def launches(self, call, scope: Scope) -> list[Launch]:
-        """The launches ``call`` (a libcst Call in ``scope``) starts; [] when it is not a launch."""
+    def launches(self, call, scope: Scope, self_class: Scope | None = None) -> list[Launch]:
+        """The launches ``call`` (a libcst Call in ``scope``) starts, in a method run for the class
+        ``self_class`` when given; [] when it is not a launch."""
         cst = self.a.cst
         func = call.func
         # cheap syntactic gate before any evaluation
@@ -80,7 +81,7 @@ class LaunchFinder:
         def get_frame() -> Frame:
             nonlocal frame
             if frame is None:
-                frame = self.a.frame_before(scope, start)
+                frame = self.a.frame_before(scope, start, self_class)
             return frame
 
         callee = self.a.ev(func, get_frame())

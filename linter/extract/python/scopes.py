@@ -41,6 +41,7 @@ class Scope:
     image: MStr | None = None  # Modal ``image=`` of its decorator (or of its app)
     decorated: bool = False  # a Modal function or class
     callees: set[str] = field(default_factory=set)  # module functions / methods called by name
+    owner: object = None  # the Analysis of the module that holds it
 
 
 

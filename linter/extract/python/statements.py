@@ -53,11 +53,16 @@ class Statements:
                     top = full.split(".")[0]
                     frame.bind(top, Ref(top))
         elif isinstance(small, cst.ImportFrom):
-            if small.relative or small.module is None or isinstance(small.names, cst.ImportStar):
-                if not isinstance(small.names, cst.ImportStar):
-                    for alias in small.names:
-                        name = alias.asname.name.value if alias.asname is not None else dotted(alias.name)
-                        frame.bind(name, Unk(self.span(alias)))
+            if isinstance(small.names, cst.ImportStar):
+                return
+            if small.relative:  # ``from .x import NAME``: resolved from this file's package, if at all
+                dots = "." * len(small.relative)
+                mod = dots + (dotted(small.module) if small.module is not None else "")
+                for alias in small.names:
+                    orig = dotted(alias.name)
+                    name = alias.asname.name.value if alias.asname is not None else orig
+                    sep = "." if small.module is not None else ""
+                    frame.bind(name, Ref(f"{mod}{sep}{orig}", self.source.path))
                 return
             mod = dotted(small.module)
             for alias in small.names:
@@ -145,6 +150,10 @@ class Statements:
             frame.rebind_mutated(name, Unk(self.span(target)))
         elif isinstance(target, cst.StarredElement):
             self.assign(target.value, Unk(self.span(target)), frame)
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and \
+                target.value.value == frame.scope.self_name and target.value.value not in frame.vars:
+            # ``cls.model = …`` in a method: read back as such later in the same method
+            frame.bind(f"{target.value.value}.{target.attr.value}", value)
 
     def aug_assign(self, node, frame: Frame) -> None:
         cst = self.cst

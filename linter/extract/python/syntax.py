@@ -273,3 +273,24 @@ def binds_in(cst, stmts) -> BindInfo:
         st.visit(visitor)
     return info
 
+
+
+def returns_in(cst, block) -> list:
+    """The ``return`` statements of a function body (not of functions, classes or lambdas inside it)."""
+    out: list = []
+
+    class Returns(cst.CSTVisitor):
+        def visit_Return(self, node) -> None:
+            out.append(node)
+
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_ClassDef(self, node) -> bool:
+            return False
+
+        def visit_Lambda(self, node) -> bool:
+            return False
+
+    block.visit(Returns())
+    return out

@@ -89,9 +89,11 @@ class Unk(Value):
 
 @dataclass(eq=False)
 class Ref(Value):
-    """A module or an object imported from one (``subprocess.Popen``)."""
+    """A module or an object imported from one (``subprocess.Popen``). ``importer`` is the path of
+    the file whose relative import (``from .common import X``: ``qual`` ``.common.X``) made it."""
 
     qual: str
+    importer: object = None
 
 
 @dataclass(eq=False)
@@ -106,11 +108,18 @@ class Instance(Value):
 
 @dataclass(eq=False)
 class FuncV(Value):
+    """A function or method of an analysed module: its libcst node, the analysis that holds it
+    (None: the current one) and, for a method looked up on a class, the class it is bound to."""
+
     node: object
+    owner: object = None
+    bound: Scope | None = None
 
 
 @dataclass(eq=False)
 class ClassV(Value):
+    """A class of an analysed module (``scope.owner`` is that module's analysis)."""
+
     scope: Scope
 
 
@@ -131,12 +140,12 @@ def same(a, b) -> bool:
     if isinstance(a, Const):
         return type(a.value) is type(b.value) and a.value == b.value and a.span == b.span
     if isinstance(a, Ref):
-        return a.qual == b.qual
+        return a.qual == b.qual and a.importer == b.importer
     if isinstance(a, Instance):
         return a.qual == b.qual and (a.image is b.image or (a.image is not None and b.image is not None and
                                                             a.image.origins == b.image.origins))
     if isinstance(a, FuncV):
-        return a.node is b.node
+        return a.node is b.node and a.bound is b.bound
     if isinstance(a, ClassV):
         return a.scope is b.scope
     if isinstance(a, Seq):

@@ -159,6 +159,8 @@ class InvalidChoice(Rule):
             opt = ctx.table.by_dest.get(s.dest)
             if opt is None or not opt.choices or not isinstance(s.value, str) or s.flag is None:
                 continue
+            if not all(isinstance(c, str) for c in opt.choices):
+                continue  # numeric choices: argparse converts the word first (type=int …); not judged here
             if s.value in opt.choices:
                 continue
             same_case = [c for c in opt.choices if c.lower() == s.value.lower()]

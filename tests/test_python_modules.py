@@ -286,3 +286,29 @@ def test_method_return_values_within_a_module(tmp_path):
         ("Base.start", ["m", "--attention-backend", "fa4", "--tp", "2"]),
         ("Wide.start", ["m", "--attention-backend", "fa4", "--tp", "8", "--enable-deterministic-inference"]),
     ]
+
+
+def test_instance_keyword_dicts_from_init(tmp_path):
+    write_tree(tmp_path, {"rollout.py": src("""
+        import sglang
+
+
+        class Rollout:
+            def __init__(self, config):
+                self.engine_kwargs = {"model_path": "deepseek-ai/DeepSeek-V3", "attention_backend": "fa4"}
+                self.extra = dict(enable_deterministic_inference=True)
+                self.later = {"tp_size": 8}
+
+            def reset(self):
+                self.later = {}
+
+            def launch(self):
+                kwargs = {**self.engine_kwargs, **self.extra, "log_level": "info"}
+                return sglang.Engine(**kwargs, **self.later)
+        """)})
+    [launch] = extract(tmp_path, "rollout.py").launches
+    # self.later is set outside __init__ too: its keys are not known
+    assert {k.name: k.value for k in launch.kwargs} == {
+        "model_path": "deepseek-ai/DeepSeek-V3", "attention_backend": "fa4", "enable_deterministic_inference": True,
+        "log_level": "info"}
+    assert launch.kwargs[1].value_text.where.line == 6

@@ -11,7 +11,7 @@ from __future__ import annotations
 from linter.extract.python.frames import Frame
 from linter.extract.python.names import BUILTINS, MODAL_APPS, MODAL_IMAGE, SGLANG_IMAGE
 from linter.extract.python.strings import as_text, decode_literal, format_text, percent_format, split_whitespace
-from linter.extract.python.syntax import ends, returns_in
+from linter.extract.python.syntax import ends, is_classmethod, returns_in
 from linter.extract.python.values import (
     NOTFOUND,
     ClassV,
@@ -167,6 +167,10 @@ class Evaluator:
             bound = frame.overrides.get(f"{base_node.value}.{attr}")
             if bound is not None:  # ``cls.model = …`` earlier in this method
                 return bound
+            if not is_classmethod(scope.node):
+                got = self.instance_attr(frame, attr, where)
+                if got is not None:
+                    return got
             if frame.self_class is not None:
                 return frame.self_class.owner.class_attr(frame.self_class, attr, where, virtual=False)
             return self.class_attr(scope.parent, attr, where, virtual=True)
@@ -183,6 +187,26 @@ class Evaluator:
         if isinstance(base, Instance) and base.qual == MODAL_IMAGE:
             return Instance(MODAL_IMAGE + "#method", base.image)
         return Unk(where)
+
+    def instance_attr(self, frame: Frame, attr: str, where: Span) -> Value | None:
+        """``self.attr`` bound only by ``self.attr = …`` in the ``__init__`` the instance runs (the
+        first class of its MRO that defines one): the value there at the end of ``__init__``. None
+        when no such ``__init__`` binds it (a class attribute, then)."""
+        cls = frame.self_class if frame.self_class is not None else frame.scope.parent
+        if frame.self_class is None and any(k is not cls and self._inherits(k, cls) and "__init__" in
+                                            self.index.locals_of(k) for k in self.index.classes):
+            return None  # a subclass runs its own __init__
+        for c in self.mro(cls):
+            index = c.owner.index
+            if "__init__" not in index.locals_of(c):
+                continue
+            init = index.init_attrs.get((id(c), attr))
+            if init is None:
+                return None
+            owner = c.owner
+            end = owner.frame_before(init, owner.offsets(init.node)[1], frame.self_class)
+            return copy_value(end.overrides.get(f"{init.self_name}.{attr}", Unk(where)))
+        return None
 
     def super_attr(self, frame: Frame, attr: str, where: Span) -> Value:
         """``super().attr`` in a method: the attribute of the class after the method's own class in

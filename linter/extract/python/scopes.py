@@ -58,6 +58,8 @@ class ModuleIndex:
         self._scope_binds: dict[int, BindInfo] = {}
         self.taint_names: set[str] = set()  # module names some function mutates in place
         self.taint_attrs: set[tuple[int, str]] = set()  # (class scope id, attribute)
+        # (class scope id, attribute) -> the class's ``__init__`` that binds it with ``=`` (and nothing else does)
+        self.init_attrs: dict[tuple[int, str], Scope] = {}
         self.star_imports: list[str] = []
         self.classes: list[Scope] = []
         self.alias_names: set[str] = set()  # names bound by ``import … as``, ``from … import`` or ``x = a.b``
@@ -65,6 +67,8 @@ class ModuleIndex:
         self.effects: dict[int, list] = {}
         self.collect()
         self.prescan_taint()
+        for key in self.taint_attrs:  # also set elsewhere: not known from __init__ alone
+            self.init_attrs.pop(key, None)
 
     def collect(self) -> None:
         """One walk of the module: its scopes, calls, names bound and mutated per scope, import aliases,
@@ -208,7 +212,12 @@ class ModuleIndex:
             info = self.binds_of(scope)
             for base, attr in info.attr_mutated:
                 cls = self.class_for_base(scope, base)
-                if cls is not None:
+                if cls is None:
+                    continue
+                if scope.kind == "function" and scope.node.name.value == "__init__" and scope.parent is cls \
+                        and base == scope.self_name and (base, attr) not in info.attr_inplace:
+                    self.init_attrs.setdefault((id(cls), attr), scope)  # ``self.x = …`` in ``__init__``
+                else:
                     self.taint_attrs.add((id(cls), attr))
             if scope.kind != "function":
                 continue

@@ -114,6 +114,11 @@ def param_names(params) -> list[str]:
     return out
 
 
+def is_classmethod(node) -> bool:
+    """A function decorated with ``@classmethod``."""
+    return any(getattr(d.decorator, "value", None) == "classmethod" for d in node.decorators)
+
+
 def is_staticmethod(node) -> bool:
     for d in node.decorators:
         dec = d.decorator
@@ -145,6 +150,7 @@ class BindInfo:
     imports: list = field(default_factory=list)
     aliases: dict[str, list] = field(default_factory=dict)  # local name -> names/attrs it was bound to
     attr_mutated: set[tuple[str, str]] = field(default_factory=set)  # (base name, attribute)
+    attr_inplace: set[tuple[str, str]] = field(default_factory=set)  # of those, changed other than by ``=``
 
 
 @functools.cache
@@ -195,6 +201,7 @@ def bind_visitor_class(cst):
                     self.info.mutated.add(base.value)
                 elif isinstance(base, cst.Attribute) and isinstance(base.value, cst.Name):
                     self.info.attr_mutated.add((base.value.value, base.attr.value))
+                    self.info.attr_inplace.add((base.value.value, base.attr.value))
 
         def visit_AnnAssign(self, node) -> None:
             self._target(node.target)
@@ -206,6 +213,7 @@ def bind_visitor_class(cst):
                 self.info.mutated.add(t.value)
             elif isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name):
                 self.info.attr_mutated.add((t.value.value, t.attr.value))
+                self.info.attr_inplace.add((t.value.value, t.attr.value))
             else:
                 self._target(t)
 
@@ -261,6 +269,7 @@ def bind_visitor_class(cst):
                     self.info.mutated.add(base.value)
                 elif isinstance(base, cst.Attribute) and isinstance(base.value, cst.Name):
                     self.info.attr_mutated.add((base.value.value, base.attr.value))
+                    self.info.attr_inplace.add((base.value.value, base.attr.value))
 
     return Binds
 

@@ -21,13 +21,19 @@ does not):
 * ``sglang.test.test_utils.popen_launch_server(model, base_url, ..., other_args=[...])``, which
   runs ``sglang serve --model-path MODEL *other_args``.
 
-Values are resolved within the module only: literals (with implicit concatenation, f-strings,
-``"...".format(...)`` and ``"..." % (...)`` whose parts are known), names bound at module level or
-in the enclosing function before the call, class attributes (``cls.X``, ``self.X``, ``Class.X``),
-``+`` of lists, tuples and strings, ``+=``, ``.append``, ``.extend``, ``.insert``, ``.pop``,
-``x[i] = …``, ``del x[i]``, ``**`` of a dict literal or ``dict(...)``. Anything else — calls,
-attributes of other modules, loop variables, a module list that some function mutates in place — is
-unknown, never guessed.
+Values: literals (with implicit concatenation, f-strings, ``"...".format(...)`` and ``"..." % (...)``
+whose parts are known), names bound at module level or in the enclosing function before the call,
+class attributes (``cls.X``, ``self.X``, ``Class.X``, along the bases), ``self.X`` bound only by
+``self.X = …`` in ``__init__``, ``cls.X = …`` earlier in the same method, ``+`` of lists, tuples and
+strings, ``+=``, ``.append``, ``.extend``, ``.insert``, ``.pop``, ``x[i] = …``, ``del x[i]``, ``**`` of
+a dict literal or ``dict(...)``, and what a function or method returns when every path of it ends in
+``return`` (its arguments unknown). A call in a method is a launch for its class and, separately, for
+each subclass that inherits the method (with that subclass's attributes, overrides and ``super()``
+chain); a class that inherits a launching method from a class of another module is a launch of its
+own file, located at its name. Imported names are read from the files of the same repository
+(:mod:`.modules`: never imported or run; bounded and cached per run), so a value keeps the origin
+where it is written. Anything else — other calls, modules outside the repository, loop variables, a
+module list that some function mutates in place — is unknown, never guessed.
 
 Compound statements (``if``, ``for``, ``while``, ``try``, ``with``, ``match``) are followed along
 each of their paths, and the paths are joined where they meet again: what every path agrees on stays
@@ -52,9 +58,13 @@ Target GPUs: Modal's ``gpu=`` on ``@app.function(...)``, ``@app.cls(...)`` or ``
 function or class and in the module functions it calls; ``"H100:8"`` names ``H100``, ``"H100!"``
 and ``"B200+"`` are kept as written, a list of fallbacks gives several candidates. The ``image=``
 there (or of the ``modal.App``), a ``modal.Image`` chain whose calls name ``lmsysorg/sglang:TAG``,
-becomes the launch's image, from which the release and torch's CUDA build are read.
+becomes the launch's image, from which the release and torch's CUDA build are read. SGLang's CI
+registration of a test file (``register_cuda_ci(…, runner_config="4-gpu-b200")`` or a suite named
+``…-4-gpu-b200``) declares the file's GPU when the catalog knows the runner's GPU word exactly
+(:mod:`.ci`, :mod:`linter.sglang.ci`).
 
-A file that holds none of the call names above as a word cannot start a launch and is not parsed.
+A file that holds none of the call names above as a word, and no class with a base (which may
+inherit a launch from another module), cannot start a launch and is not parsed.
 
 libcst is imported only inside :func:`extract`, so linting a tree without Python launch files
 never pays for it.
@@ -63,7 +73,8 @@ The package, by job: :mod:`.values` (what a value is, and the join of two paths'
 :mod:`.strings` (literals, formatting), :mod:`.syntax` and :mod:`.scopes` (the module's structure,
 one libcst walk), :mod:`.frames`, :mod:`.interpret` and :mod:`.statements` (running the code on
 frames), :mod:`.evaluate` (expressions), :mod:`.launches` (which calls are launches),
-:mod:`.modal` (Modal declarations), :mod:`.analysis` (the parts wired together).
+:mod:`.modal` (Modal declarations), :mod:`.ci` (SGLang CI registrations), :mod:`.modules` (imports
+resolved to files of the repository), :mod:`.analysis` (the parts wired together).
 """
 
 from __future__ import annotations

@@ -312,3 +312,43 @@ def test_instance_keyword_dicts_from_init(tmp_path):
         "model_path": "deepseek-ai/DeepSeek-V3", "attention_backend": "fa4", "enable_deterministic_inference": True,
         "log_level": "info"}
     assert launch.kwargs[1].value_text.where.line == 6
+
+
+def test_ci_runner_names_declare_a_gpu_only_when_the_catalog_knows_it():
+    from linter.sglang.ci import runner_gpu
+
+    text = "stage-c-test-dsv4-4-gpu-b200"
+    i, j = runner_gpu(text)
+    assert text[i:j] == "b200"
+    assert runner_gpu("deepep-8-gpu-h200") == (len("deepep-8-gpu-"), len("deepep-8-gpu-h200"))
+    assert runner_gpu("4-gpu-gb300-qwen35-fp8") == (6, 11)
+    for none in ("1-gpu-large", "1-gpu-small", "nightly-1-gpu", "nightly-8-gpu-common", "stress"):
+        assert runner_gpu(none) is None, none
+
+
+def test_ci_registration_forms(tmp_path, capsys):
+    write_tree(tmp_path, {
+        "test_suite.py": src("""
+            from sglang.test.ci import ci_register as ci
+            from sglang.test.test_utils import popen_launch_server
+
+            ci.register_cuda_ci(900, "stage-c-test-dsv4-4-gpu-b200")
+            popen_launch_server("deepseek-ai/DeepSeek-V3", "http://127.0.0.1:2", 600,
+                                other_args=["--attention-backend", "fa4", "--enable-deterministic-inference"])
+            """),
+        "test_large.py": src("""
+            from sglang.test.ci.ci_register import register_cuda_ci
+            from sglang.test.test_utils import popen_launch_server
+
+            register_cuda_ci(est_time=60, stage="base-b", runner_config="1-gpu-large")
+            popen_launch_server("deepseek-ai/DeepSeek-V3", "http://127.0.0.1:2", 600,
+                                other_args=["--attention-backend", "fa4", "--enable-deterministic-inference"])
+            """),
+    })
+    [decl] = extract(tmp_path, "test_suite.py").gpu_decls
+    assert (decl.name, decl.span.line) == ("b200", 4)
+    assert decl.how == "SGLang CI registration suite='stage-c-test-dsv4-4-gpu-b200'"
+    assert extract(tmp_path, "test_large.py").gpu_decls == []
+    code, diags = lint_json(tmp_path, capsys)
+    # B200 runs fa4; the runner named by size declares nothing: unverifiable, not unknown-gpu
+    assert [(d["path"], d["code"]) for d in diags] == [("test_large.py", "SGL901")]

@@ -212,8 +212,4 @@ def _scan(source: SourceFile) -> tuple[list[Span] | None, bool]:
     return out, named
 
 
-# ------------------------------------------------------------------------------------------------
-# string literals
-
-
 __all__ = ["decode_literal", "extract", "split_whitespace"]

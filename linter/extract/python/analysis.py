@@ -62,7 +62,8 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
         got = self._offset_cache.get(id(node))
         if got is None:
             r = self.positions[node]
-            got = (self.source.offset(r.start.line, r.start.column + 1), self.source.offset(r.end.line, r.end.column + 1))
+            got = (self.source.offset(r.start.line, r.start.column + 1),
+                   self.source.offset(r.end.line, r.end.column + 1))
             self._offset_cache[id(node)] = got
         return got
 

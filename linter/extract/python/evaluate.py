@@ -174,8 +174,8 @@ class Evaluator:
             if frame.self_class is not None:
                 return frame.self_class.owner.class_attr(frame.self_class, attr, where, virtual=False)
             return self.class_attr(scope.parent, attr, where, virtual=True)
-        if isinstance(base_node, cst.Call) and isinstance(base_node.func, cst.Name) and base_node.func.value == "super" \
-                and frame.lookup("super", None) is NOTFOUND:
+        if isinstance(base_node, cst.Call) and isinstance(base_node.func, cst.Name) \
+                and base_node.func.value == "super" and frame.lookup("super", None) is NOTFOUND:
             return self.super_attr(frame, attr, where)
         base = self.ev(base_node, frame)
         if isinstance(base, Ref):

@@ -72,7 +72,8 @@ class LaunchFinder:
         cst = self.a.cst
         func = call.func
         # cheap syntactic gate before any evaluation
-        name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+        name = func.value if isinstance(func, cst.Name) else \
+            func.attr.value if isinstance(func, cst.Attribute) else None
         if name is None or (name not in CALL_NAMES and name not in self.a.index.alias_names):
             return []
         start, _ = self.a.offsets(call)

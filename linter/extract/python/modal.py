@@ -119,11 +119,9 @@ class ModalDecls:
         for other in self.a.index.scopes:
             if other.kind != "function" or other is scope:
                 continue
-            if scope.parent.kind == "module" and name in other.callees and name not in self.a.index.locals_of(other) or scope.parent.kind == "class" and other.parent is scope.parent and other.self_name and \
+            if scope.parent.kind == "module" and name in other.callees and name not in self.a.index.locals_of(other):
+                out.append(other)
+            elif scope.parent.kind == "class" and other.parent is scope.parent and other.self_name and \
                     f"{other.self_name}.{name}" in other.callees:
                 out.append(other)
         return out
-
-
-# ------------------------------------------------------------------------------------------------
-# frames

@@ -107,10 +107,6 @@ def split_whitespace(m: MStr, backslash: bool = False) -> list[MStr]:
     return words
 
 
-# ------------------------------------------------------------------------------------------------
-# the analysis of one module
-
-
 def as_text(v: Value) -> MStr | None:
     """``str(v)`` with origins where the literal is written as its value, or None when unknown."""
     if isinstance(v, Str):

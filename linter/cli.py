@@ -181,9 +181,9 @@ def _lint(args, configs, select, ignore, extend) -> int:
             print(f"lint-configs: warning: {ws.display(cand.path)}: skipped: {res.skipped}", file=sys.stderr)
         results[cand.path] = res
 
-    from linter.engine import reconcile_shared_fixes
+    from linter.engine import reconcile_with_readers
 
-    reconcile_shared_fixes(list(results.values()))
+    reconcile_with_readers(engine, results.values())
 
     if args.explain:
         from linter.report.explain import render as explain

@@ -14,11 +14,12 @@ import inspect
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable
 
-from linter.gpus.targets import Target
 from linter.launch import Launch
-from linter.sglang.models import ModelInfo
-from linter.sglang.options import OptionTable, ParsedArgs
+from linter.resolve import LaunchContext
 from linter.source import Edit, Span
+
+__all__ = ["Rule", "Diagnostic", "Fix", "Example", "LaunchContext", "Applicability", "Severity", "SAFE", "UNSAFE",
+           "insertion_point"]
 
 
 class _StrEnum(str, enum.Enum):
@@ -95,6 +96,8 @@ class Diagnostic:
     launch: Launch | None = None
     key: str = ""
     notes: list[str] = field(default_factory=list)
+    launch_id: str = ""
+    """The identity of the launch the finding belongs to (:attr:`LaunchContext.identity`)."""
 
     @property
     def path(self) -> str:
@@ -117,34 +120,12 @@ class Example:
     sglang: str | None = None
 
 
-@dataclass
-class LaunchContext:
-    """Everything a rule needs about one launch, already resolved.
-
-    ``cuda_build`` is torch's CUDA build read from the image tag, or None (then 12.8+ is assumed);
-    ``version_origin`` and ``target_origin`` say in words where the release and targets came from.
-    """
-
-    launch: Launch
-    table: OptionTable
-    parsed: ParsedArgs
-    model: ModelInfo
-    targets: list[Target]
-    target_origin: str
-    cuda_build: tuple[int, int] | None = None
-    version_origin: str = ""
-
-    @property
-    def assumed_cuda(self) -> tuple[int, int]:
-        return self.cuda_build or (13, 0)  # unknown: "12.8 or newer" (13.0 keeps Jetson Thor at sm_110)
-
-    @property
-    def known_targets(self) -> list[Target]:
-        return [t for t in self.targets if t.gpu is not None]
-
-    @property
-    def has_unknown_target(self) -> bool:
-        return not self.targets or any(t.gpu is None for t in self.targets)
+def candidates_applicability(ctx: LaunchContext, failing: int) -> Applicability:
+    """The one rule for a fix when a launch has several candidate targets (an any-of set, an affinity
+    ``In`` list, a directive naming two GPUs): the caller offers a replacement only when every
+    candidate runs it; the fix is safe when every candidate failed without it (``failing`` of them, all
+    known), and unsafe when some candidate did not need it or a candidate is unknown."""
+    return SAFE if failing == len(ctx.targets) and not ctx.has_unknown_target else UNSAFE
 
 
 def insertion_point(token) -> Span | None:
@@ -180,5 +161,12 @@ class Rule:
     def diagnostic(self, message: str, span: Span, ctx: LaunchContext | None = None, fix: Fix | None = None,
                    key: str = "", notes: list[str] | None = None) -> Diagnostic:
         launch = ctx.launch if ctx else None
-        full_key = f"{launch.key if launch else ''}:{key}" if key or launch else ""
-        return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [])
+        ident = ctx.identity if ctx else ""
+        notes = list(notes or [])
+        if ctx is not None:
+            # a value nobody wrote (a framework's default) is explained where it is reported
+            notes += [s.kwarg.default_of for s in ctx.parsed.settings
+                      if s.kwarg is not None and s.kwarg.default_of and s.kwarg.where == span]
+        full_key = f"{ident}:{key}" if key or launch else ""
+        return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [],
+                          ident)

@@ -208,6 +208,8 @@ class ArgProblem:
     candidates: tuple[str, ...] = ()
     option: Option | None = None
     range: tuple[int, int] | None = None
+    detail: str = ""
+    """A finding's whole message when the general wording does not fit (a framework's dialect)."""
 
 
 @dataclass
@@ -261,12 +263,25 @@ def _match(table: OptionTable, word: str) -> tuple[Option | None, str, str | Non
 
 def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -> ParsedArgs:
     """Read ``tokens`` (the words after the entry point) as SGLang's parser would."""
-    from linter.sglang.entrypoints import FOREIGN_OPTION_PREFIXES, SERVE
+    from linter.sglang.dialects import by_program, translate
+    from linter.sglang.entrypoints import FOREIGN_OPTION_PREFIXES, LENIENT_UNKNOWN_OPTIONS, SERVE
 
     foreign = FOREIGN_OPTION_PREFIXES.get(program, ())
+    lenient = program in LENIENT_UNKNOWN_OPTIONS
     parsed = ParsedArgs(table)
     words = list(tokens)
     synthetic_model: Token | None = None
+    dialect = by_program(program)
+    if dialect is not None:
+        got = translate(dialect, words, lambda name: _match(table, name)[0])
+        words = got.tokens
+        for tok, why in got.ignored:
+            parsed.problems.append(ArgProblem("unknown-option", tok, why, range=(0, len(tok.raw.split("=")[0])),
+                                              detail=why))
+        if got.model is not None:
+            parsed.settings.append(Setting("model_path", got.model.value if got.model.value is not None else UNKNOWN,
+                                           dialect.model_option, -1, value_token=got.model,
+                                           value_range=(0, len(got.model.raw))))
     if program == SERVE:
         kept = []
         i = 0
@@ -328,6 +343,12 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             i += 1
             # argparse stops here with an error; skip a following value so it is not misread.
             if explicit is None and i < n and not _is_option_like(words[i].value):
+                i += 1
+            continue
+        if option is None and lenient:
+            # the program's own option: skip it and its value
+            i += 1
+            if explicit is None and i < n and words[i].value is not None and not _is_option_like(words[i].value):
                 i += 1
             continue
         if option is None:

@@ -352,3 +352,25 @@ def test_ci_registration_forms(tmp_path, capsys):
     code, diags = lint_json(tmp_path, capsys)
     # B200 runs fa4; the runner named by size declares nothing: unverifiable, not unknown-gpu
     assert [(d["path"], d["code"]) for d in diags] == [("test_large.py", "SGL901")]
+
+
+def test_a_chain_of_imports_is_followed_to_a_depth_limit(tmp_path):
+    from linter.extract.python.modules import MAX_DEPTH
+
+    (tmp_path / ".git").mkdir()
+    files = {"pkg/__init__.py": ""}
+    n = MAX_DEPTH + 2
+    for k in range(1, n):
+        files[f"pkg/m{k}.py"] = f'from .m{k + 1} import ARGS as NEXT\nARGS = ["--w{k}"] + NEXT\n'
+    files[f"pkg/m{n}.py"] = f'ARGS = ["--w{n}"]\n'
+    files["pkg/main.py"] = src("""
+        import subprocess
+        from .m1 import ARGS
+
+        subprocess.Popen(["sglang", "serve", "m"] + ARGS)
+        """)
+    write_tree(tmp_path, files)
+    [launch] = extract(tmp_path, "pkg/main.py").launches
+    # m1 … m{MAX_DEPTH} are read; the module after them is not: its words are unknown
+    assert values(launch)[:-1] == ["m"] + [f"--w{k}" for k in range(1, MAX_DEPTH + 1)]
+    assert launch.args[-1].splat

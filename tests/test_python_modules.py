@@ -374,3 +374,26 @@ def test_a_chain_of_imports_is_followed_to_a_depth_limit(tmp_path):
     # m1 … m{MAX_DEPTH} are read; the module after them is not: its words are unknown
     assert values(launch)[:-1] == ["m"] + [f"--w{k}" for k in range(1, MAX_DEPTH + 1)]
     assert launch.args[-1].splat
+
+
+def test_a_launch_helper_re_exported_by_a_module_of_the_repository(tmp_path):
+    # SGLang's own test helpers re-export popen_launch_server (python/sglang/test/vlm_utils.py)
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {
+        "python/sglang/__init__.py": "",
+        "python/sglang/test/__init__.py": "",
+        "python/sglang/test/vlm_utils.py": "from sglang.test.test_utils import DEFAULT_URL_FOR_TEST, popen_launch_server\n",
+        "test/test_named.py": src("""
+            from sglang.test.vlm_utils import DEFAULT_URL_FOR_TEST, popen_launch_server
+
+            popen_launch_server("Qwen/Qwen3-8B", DEFAULT_URL_FOR_TEST, 600, other_args=["--tp", "2"])
+            """),
+        "test/test_star.py": src("""
+            from sglang.test.vlm_utils import *
+
+            popen_launch_server("Qwen/Qwen3-8B", DEFAULT_URL_FOR_TEST, 600, other_args=["--tp", "2"])
+            """),
+    })
+    for name in ("test/test_named.py", "test/test_star.py"):
+        [launch] = extract(tmp_path, name).launches
+        assert values(launch) == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]

@@ -58,8 +58,9 @@ class Evaluator:
                 if node.value in BUILTINS:
                     return Ref(f"builtins.{node.value}")
                 if len(self.index.star_imports) == 1:
-                    return Ref(f"{self.index.star_imports[0]}.{node.value}")
-                return Unk(self.span(node))
+                    v = Ref(f"{self.index.star_imports[0]}.{node.value}")
+                else:
+                    return Unk(self.span(node))
             if isinstance(v, Ref):
                 got = self.resolve_ref(v)
                 if got is not None:

@@ -382,7 +382,8 @@ def test_a_launch_helper_re_exported_by_a_module_of_the_repository(tmp_path):
     write_tree(tmp_path, {
         "python/sglang/__init__.py": "",
         "python/sglang/test/__init__.py": "",
-        "python/sglang/test/vlm_utils.py": "from sglang.test.test_utils import DEFAULT_URL_FOR_TEST, popen_launch_server\n",
+        "python/sglang/test/vlm_utils.py":
+            "from sglang.test.test_utils import DEFAULT_URL_FOR_TEST, popen_launch_server\n",
         "test/test_named.py": src("""
             from sglang.test.vlm_utils import DEFAULT_URL_FOR_TEST, popen_launch_server
 

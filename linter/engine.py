@@ -14,15 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter import directives
-from linter.config import ConfigResolver, Settings
+from linter.config import ConfigResolver, Selection, Settings, selected_codes
 from linter.discover import detect_format, mentions_sglang
 from linter.formats import by_name, claims_name, names_text
 from linter.launch import Extraction, GpuDecl, Launch
 from linter.resolve import resolve
-from linter.rules import BY_CODE, LAUNCH_RULES, expand_selector
+from linter.rules import BY_CODE, LAUNCH_RULES
 from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
-from linter.source import DecodeError, SourceFile, Span
+from linter.sglang.decision import parser_only_note
+from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.workspace import Workspace
 
 
@@ -90,6 +91,9 @@ class Engine:
             return result
         if not mentions_sglang(source.text):
             result.skipped = "does not mention SGLang"
+            unused = self._unused_targets(directives.scan(source).targets)
+            if unused:
+                result.diagnostics = self._select(unused, self.configs.settings_for(path))
             return result
         settings = self.configs.settings_for(path)
         try:
@@ -112,6 +116,8 @@ class Engine:
             diags.append(self._meta(UnparseableFile, problem.message, problem.span))
         for span, message in found.malformed:
             diags.append(self._meta(UnusedSuppression, message, span))
+        if not extraction.launches:
+            diags.extend(self._unused_targets(found.targets))
         file_decls = found.targets + extraction.gpu_decls
         for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
             diags.extend(self._unknown_gpu(decl))
@@ -119,8 +125,13 @@ class Engine:
         for ctx in result.contexts:
             if ctx.parsed.help:
                 continue  # --help: SGLang prints its usage and starts nothing
-            for rule_cls in LAUNCH_RULES:
-                diags.extend(rule_cls().check(ctx))
+            found_here = [d for rule_cls in LAUNCH_RULES for d in rule_cls().check(ctx)]
+            note = parser_only_note(ctx.table)
+            for d in found_here if note else ():
+                d.notes.append(note)
+            diags.extend(found_here)
+        if extraction.escape_edit is not None:
+            _escape_edits(diags, source, extraction.escape_edit)
         diags = self._select(diags, settings)
         if not self.options.no_ignores:
             # Before merging findings of different launches at one place: a suppression on one
@@ -135,6 +146,12 @@ class Engine:
 
     def _meta(self, rule, message: str, span: Span, key: str = "") -> Diagnostic:
         return Diagnostic(rule.code, rule.name, rule.severity, message, span, key=key or rule.code)
+
+    def _unused_targets(self, targets: list[GpuDecl]) -> list[Diagnostic]:
+        """SGL002 for each ``target-gpu=`` directive of a file in which no launch was found."""
+        return [self._meta(UnusedSuppression, f"unused target-gpu directive: no SGLang launch found in this file, so "
+                                              f"{d.name!r} is the target of nothing", d.span, key=f"target:{d.name}")
+                for d in targets if d.span is not None]
 
     def _unknown_gpu(self, decl: GpuDecl) -> list[Diagnostic]:
         from linter.gpus.catalog import lookup, why_unknown
@@ -154,15 +171,11 @@ class Engine:
         return f.text if f is not None and path.is_file() else None
 
     def selected_codes(self, settings: Settings) -> set[str]:
-        select = self.options.select if self.options.select is not None else settings.select
-        codes: set[str] = set()
-        for sel in select if select is not None else ["ALL"]:
-            codes |= expand_selector(sel) or set()
-        for sel in self.options.extend_select:
-            codes |= expand_selector(sel) or set()
-        for ign in list(settings.ignore) + list(self.options.ignore):
-            codes -= expand_selector(ign) or set()
-        return codes
+        """The codes checked for a file: the configuration's selection layers, then the command line's
+        (``--select`` replaces, ``--extend-select`` adds, ``--ignore`` removes), as ruff resolves them."""
+        o = self.options
+        cli = Selection(tuple(o.select) if o.select is not None else None, tuple(o.extend_select), tuple(o.ignore))
+        return selected_codes([*settings.selections, cli], settings.per_file_ignores)
 
     def _select(self, diags: list[Diagnostic], settings: Settings) -> list[Diagnostic]:
         codes = self.selected_codes(settings)
@@ -206,6 +219,15 @@ class Engine:
                     kept.append(self._meta(UnusedSuppression, f"unused code(s) in suppression: {', '.join(unused)} "
                                            "(no such finding here)", s.span))
         return kept
+
+
+def _escape_edits(diags: list[Diagnostic], source: SourceFile, escape) -> None:
+    """Rules write a fix's new text as the value it stands for; a carrier file that writes code in
+    its own syntax (a notebook's JSON strings) says how that text is written at each place."""
+    for d in diags:
+        if d.fix is not None:
+            d.fix.edits = [Edit(e.span, escape(e.span, e.content)) if e.span.source is source else e
+                           for e in d.fix.edits]
 
 
 def _identify(contexts: list[LaunchContext]) -> list[LaunchContext]:

@@ -27,11 +27,13 @@ MAX_ROUNDS = 10
 
 @dataclass
 class FixReport:
-    """Files changed (path -> (original text, new text)), how many fixes were applied, and the
-    diagnostics whose fix was refused with the reason."""
+    """Files changed (path -> (original text, new text)), how many fixes were applied (``fixed``:
+    the diagnostics they fixed, for ``--show-fixes``), and the diagnostics whose fix was refused
+    with the reason."""
 
     changed: dict[Path, tuple[SourceFile, str]] = field(default_factory=dict)
     applied: int = 0
+    fixed: list[Diagnostic] = field(default_factory=list)
     refused: list[tuple[Diagnostic, str]] = field(default_factory=list)
 
 
@@ -44,8 +46,10 @@ def _identity(d: Diagnostic) -> tuple:
     return (d.code, d.key, d.message)
 
 
-def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> FixReport:
-    """Fix every file of ``results`` in memory (``engine.ws`` holds the new texts afterwards)."""
+def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool, within: Path | None = None) -> FixReport:
+    """Fix every file of ``results`` in memory (``engine.ws`` holds the new texts afterwards).
+    ``within``: apply only fixes whose edits all lie in that file (stdin, whose neighbours on disk
+    are read but never written)."""
     report = FixReport()
     originals: dict[Path, SourceFile] = {}
     refused: set[tuple] = set()
@@ -54,7 +58,8 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
         reconcile_with_readers(engine, results.values())
         for path in sorted(results):
             res = results[path]
-            fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _identity(d) not in refused]
+            fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _identity(d) not in refused
+                     and (within is None or all(e.span.source.path == within for e in d.fix.edits))]
             if not fixes:
                 continue
             chosen, taken = [], []
@@ -102,6 +107,7 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
             for p, src in before.items():
                 originals.setdefault(p, src)
             report.applied += len(chosen)
+            report.fixed.extend(chosen)
             results[path] = new
             progress = True
             # Files that read a changed file (a compose file whose .env was edited) are linted again.

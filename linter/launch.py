@@ -13,7 +13,7 @@ for an unquoted expansion that the shell (or compose) would split into any numbe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from linter.source import SourceFile, Span
 
@@ -193,6 +193,22 @@ class GpuDecl:
     how: str
 
 
+@dataclass(frozen=True)
+class CliArgs:
+    """A launch's payload when SGLang parses it with argparse: the server-argument ``tokens`` after
+    the entry point (or, for a framework's dialect, the framework's own argv)."""
+
+    tokens: tuple[Token, ...]
+
+
+@dataclass(frozen=True)
+class KwArgs:
+    """A launch's payload when it is ``ServerArgs`` keyword arguments (``Engine(...)``,
+    ``ServerArgs(...)``, a framework's config section): no argparse, no abbreviations, Python values."""
+
+    kwargs: tuple[KwArg, ...]
+
+
 @dataclass
 class Launch:
     """One SGLang server launch found in a file.
@@ -220,6 +236,13 @@ class Launch:
     def first_line(self) -> int:
         return self.span.line
 
+    @property
+    def payload(self) -> CliArgs | KwArgs:
+        """The launch's server arguments: :class:`CliArgs` or :class:`KwArgs`."""
+        if self.style == "kwargs":
+            return KwArgs(tuple(self.kwargs))
+        return CliArgs(tuple(self.args))
+
 
 @dataclass
 class Problem:
@@ -240,3 +263,6 @@ class Extraction:
     """The file's comments, when the format can list them exactly (else a line scan finds them)."""
     related: list[SourceFile] = field(default_factory=list)
     """Other files read for this one (a compose ``.env``, a model ``config.json``)."""
+    escape_edit: Callable[[Span, str], str] | None = None
+    """How a fix's new text is written at a span of this file, when it is not written as is (JSON
+    escaping inside a notebook's strings, a block quote's ``> `` after a line break in Markdown)."""

@@ -114,3 +114,18 @@ def test_verl_with_another_engine_or_an_unknown_one_is_not_an_sglang_launch():
         text = VERL.format(target="H100", model="deepseek-ai/DeepSeek-V3", engine=engine,
                            extra="actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=fa4")
         assert lint_text_result(text, "shell").contexts == []
+
+
+def test_slime_refuses_a_dp_size_above_one_without_dp_attention():
+    bad = "python3 train.py --hf-checkpoint Qwen/Qwen3-8B --sglang-dp-size 2 --sglang-mem-fraction-static 0.7\n"
+    [d] = lint_text(bad, "shell", ["H100"])
+    assert d.code == "SGL301" and d.span.text == "2" and "--sglang-enable-dp-attention" in d.message
+    ok = bad.replace("--sglang-mem-fraction-static 0.7", "--sglang-enable-dp-attention")
+    assert lint_text(ok, "shell", ["H100"], sglang_version="0.5.18") == []
+
+
+def test_sglang_benchmark_tools_are_checked_with_their_own_options_left_alone():
+    text = ("# lint-configs: target-gpu=H100\npython3 -m sglang.bench_one_batch --model-path deepseek-ai/DeepSeek-V3 "
+            "--batch-size 1 --input-len 256 --output-len 32 --attention-backend fa4 --enable-deterministic-inference\n")
+    assert [(d.code, d.span.text) for d in lint_text(text, "shell")] == [("SGL101", "fa4")]
+    assert lint_text_result("python3 -m sglang.bench_serving --backend sglang --num-prompts 10\n", "shell").contexts == []

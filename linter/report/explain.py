@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from linter.coverage import unverified_reasons
 from linter.launch import UNKNOWN
-from linter.sglang.decision import deterministic
+from linter.sglang.decision import deterministic, evaluate, parser_only_note
 
 
 def _value(v) -> str:
@@ -49,13 +50,18 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             out.append(f"{launch.source.display}:{first}: {launch.program} ({ctx.identity or 'launch'})")
             cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
             out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")
+            if (parser_only := parser_only_note(ctx.table)) is not None:
+                out.append(f"             {parser_only}")
             m = ctx.model
             arch = m.architecture or "unknown"
             out.append(f"  model:     {m.path or 'unknown'} -> {arch}{' (DSA)' if m.dsa else ''}; {m.origin}"
                        + (f" ({m.evidence})" if m.evidence else ""))
             mla = ctx.model.architecture in ctx.table.list("absorbed_mla_architectures")
-            out.append(f"             absorbed MLA (in SGLang {ctx.table.version}'s list): "
-                       f"{'yes' if mla else 'no' if m.architecture else 'unknown'}")
+            if ctx.table.lists.get("absorbed_mla_architectures") is None:
+                pass  # older releases have no such list (the table's lists_source says where it was looked for)
+            else:
+                out.append(f"             absorbed MLA (in SGLang {ctx.table.version}'s list): "
+                           f"{'yes' if mla else 'no' if m.architecture else 'unknown'}")
             if ctx.targets:
                 for t in ctx.targets:
                     cc = f"compute capability {t.gpu.cc[0]}.{t.gpu.cc[1]}" if t.gpu and t.gpu.cc else \
@@ -77,7 +83,9 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             if ctx.parsed.unknown_words:
                 words = ", ".join(t.raw.replace("\ue000", "?") or "?" for t in ctx.parsed.unknown_words[:3])
                 out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
-            if on is UNKNOWN:
+            if parser_only_note(ctx.table) is not None:
+                pass  # the release's start-up checks are not documented: said under "release"
+            elif on is UNKNOWN:
                 out.append("  verdict:   unknown: the start-up checks depend on whether deterministic inference is on")
             elif not ctx.model.skip_checks:
                 for v in ctx.verdicts:
@@ -85,15 +93,37 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                     if o is not None and o.error:
                         out.append(f"  on {v.label}: attention backend {o.backend} (chosen by {o.chosen_by}) -> "
                                    f"refused at start-up (error {o.error}): {o.message}")
+                    elif b is None and on is True and m.architecture is None and \
+                            (plain := evaluate(ctx.parsed, ctx.table, None, False, v.hardware)) is not None:
+                        said = f"refused at start-up (error {plain.error})" if plain.error else "accepted"
+                        out.append(f"  on {v.label}: attention backend {plain.backend} (chosen by {plain.chosen_by}) "
+                                   f"-> {said} if the model is not absorbed MLA; it depends on the model's architecture")
                     elif b is None:
                         out.append(f"  on {v.label}: the backend depends on a value that is not known")
                     else:
-                        verdict = "accepted" if gate is None else (
-                            f"{'asserts at model load' if gate.at_load else 'refused at start-up'} ({gate.gate}): "
-                            f"{gate.message}")
+                        verdict = ("accepted" + (" if the model is not absorbed MLA" if m.architecture is None else "")
+                                   if gate is None else
+                                   f"{'asserts at model load' if gate.at_load else 'refused at start-up'} "
+                                   f"({gate.gate}): {gate.message}")
                         out.append(f"  on {v.label}: attention backend {b.attention} (chosen by {b.chosen_by}; "
                                    f"prefill {b.prefill}, decode {b.decode}) -> {verdict}")
+                    if on is True and m.architecture is None:
+                        # Say what the unknown architecture could change on this GPU.
+                        for arch, dsa in (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM", True)):
+                            alt = evaluate(ctx.parsed, ctx.table, arch, dsa, v.hardware)
+                            if alt is not None and alt.error and (o is None or alt.error != o.error):
+                                out.append(f"    if the model were {arch}{' (DSA)' if dsa else ''}: refused at "
+                                           f"start-up (error {alt.error}): {alt.message}")
+            for reason in unverified_reasons(ctx):
+                out.append(f"  not fully verified: {reason}")
             out.append("")
     if not out:
         return "no SGLang launch found there\n"
     return "\n".join(out)
+
+
+def render_contexts(contexts) -> str:
+    """The explanation of the given resolved launches (the language server's hover)."""
+    from types import SimpleNamespace
+
+    return render({Path("."): SimpleNamespace(source=True, contexts=list(contexts))}, None, None)

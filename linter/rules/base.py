@@ -85,7 +85,10 @@ class Fix:
 class Diagnostic:
     """One finding. ``span`` is the literal text that produced the offending value (where a fix
     edits); ``key`` is a line-independent identity (path, rule, launch, option) for baselines and
-    SARIF fingerprints; ``notes`` are extra lines (the release and CUDA build a finding assumed)."""
+    SARIF fingerprints; ``notes`` are extra lines (the release and CUDA build a finding assumed);
+    ``labels`` are the other places the verdict rests on — the model, the option that turned
+    deterministic inference on, a target declaration — each ``(span, short label)``, in any file (the
+    text output draws those in the finding's file under their source lines)."""
 
     code: str
     name: str
@@ -98,6 +101,7 @@ class Diagnostic:
     notes: list[str] = field(default_factory=list)
     launch_id: str = ""
     """The identity of the launch the finding belongs to (:attr:`LaunchContext.identity`)."""
+    labels: list[tuple[Span, str]] = field(default_factory=list)
 
     @property
     def path(self) -> str:
@@ -111,13 +115,15 @@ class Diagnostic:
 @dataclass(frozen=True)
 class Example:
     """A launch for a rule's documentation and tests: the server arguments ``args`` (after
-    ``python -m sglang.launch_server``), the ``targets``, and for an invalid example the arguments
+    ``program``, by default ``python3 -m sglang.launch_server``), the ``targets``, and for an invalid example the arguments
     expected after the fix (``fixed``; None when there is no fix)."""
 
     args: str
     targets: tuple[str, ...] = ("H100",)
     fixed: str | None = None
     sglang: str | None = None
+    program: str = "python3 -m sglang.launch_server"
+    """The command the arguments follow (a framework's trainer for a dialect rule)."""
 
 
 def candidates_applicability(ctx: LaunchContext, failing: int) -> Applicability:
@@ -159,7 +165,10 @@ class Rule:
         return inspect.cleandoc(cls.__doc__ or "")
 
     def diagnostic(self, message: str, span: Span, ctx: LaunchContext | None = None, fix: Fix | None = None,
-                   key: str = "", notes: list[str] | None = None) -> Diagnostic:
+                   key: str = "", notes: list[str] | None = None,
+                   labels: list[tuple[Span | None, str]] | None = None) -> Diagnostic:
+        """A diagnostic of this rule; ``labels`` with a None span (a value with no place) or with the
+        finding's own span are dropped."""
         launch = ctx.launch if ctx else None
         ident = ctx.identity if ctx else ""
         notes = list(notes or [])
@@ -168,5 +177,6 @@ class Rule:
             notes += [s.kwarg.default_of for s in ctx.parsed.settings
                       if s.kwarg is not None and s.kwarg.default_of and s.kwarg.where == span]
         full_key = f"{ident}:{key}" if key or launch else ""
+        kept = [(s, text) for s, text in labels or () if s is not None and s != span]
         return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [],
-                          ident)
+                          ident, kept)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 
 from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, Severity, insertion_point
+from linter.launch import CliArgs, KwArgs
 from linter.sglang.options import ArgProblem
 from linter.source import Edit
 
@@ -20,7 +21,7 @@ _TRUE = {"true", "1", "yes", "y", "on", "True"}
 
 
 def _problems(ctx: LaunchContext, kind: str) -> list[ArgProblem]:
-    if ctx.launch.style != "cli":
+    if not isinstance(ctx.launch.payload, CliArgs):
         return []
     return [p for p in ctx.parsed.problems if p.kind == kind]
 
@@ -75,7 +76,7 @@ class UnknownOption(Rule):
     ]
 
     def check(self, ctx: LaunchContext):
-        if ctx.launch.style == "kwargs":
+        if isinstance(ctx.launch.payload, KwArgs):
             fields = set(ctx.table.fields)
             for kw in ctx.launch.kwargs:
                 if fields and kw.name not in fields:
@@ -156,24 +157,25 @@ class InvalidChoice(Rule):
                        fixed="--model-path Qwen/Qwen3-8B --attention-backend fa3")]
 
     def check(self, ctx: LaunchContext):
-        if ctx.launch.style != "cli":
+        if not isinstance(ctx.launch.payload, CliArgs):
             return
         for s in ctx.parsed.settings:
-            opt = ctx.table.by_dest.get(s.dest)
+            # The option as written: several options can share a dest (0.5.23's --monokernel-backend,
+            # choices ['amd'], and --enable-amd-monokernel, a flag, both set enable_amd_monokernel).
+            matches = [s.spelled] if s.spelled in ctx.table.by_string else ctx.table.prefix_matches(s.spelled)
+            opt = ctx.table.by_string[matches[0]] if len(matches) == 1 else ctx.table.by_dest.get(s.dest)
             if opt is None or not opt.choices or not isinstance(s.value, str) or s.flag is None:
                 continue
-            if not all(isinstance(c, str) for c in opt.choices):
-                continue  # numeric choices: argparse converts the word first (type=int …); not judged here
-            if s.value in opt.choices:
+            if opt.allows(s.value):
                 continue
-            same_case = [c for c in opt.choices if c.lower() == s.value.lower()]
+            same_case = [str(c) for c in opt.choices if str(c).lower() == s.value.lower()]
             fix = None
             span = s.value_span()
             if len(same_case) == 1 and span is not None:
                 fix = Fix(SAFE, f"Write {same_case[0]}", [Edit(span, same_case[0])])
             hint = f"; did you mean {same_case[0]!r}?" if same_case else ""
             yield self.diagnostic(f"invalid choice {s.value!r} for {opt.primary} in SGLang {ctx.table.version} (choose "
-                                  f"from {', '.join(opt.choices)}){hint}", s.value_location(), ctx, fix,
+                                  f"from {', '.join(map(str, opt.choices))}){hint}", s.value_location(), ctx, fix,
                                   key=f"choice:{s.dest}")
 
 
@@ -291,7 +293,7 @@ class ConfigEqualsIgnored(Rule):
                Example("--conf serve.yaml", fixed="--config serve.yaml")]
 
     def check(self, ctx: LaunchContext):
-        if ctx.launch.style != "cli":
+        if not isinstance(ctx.launch.payload, CliArgs):
             return
         for s in ctx.parsed.all("config"):
             if s.flag is None:
@@ -340,7 +342,7 @@ class RepeatedOption(Rule):
     INVALID = [Example("--tp 4 --tensor-parallel-size 8")]
 
     def check(self, ctx: LaunchContext):
-        if ctx.launch.style != "cli":
+        if not isinstance(ctx.launch.payload, CliArgs):
             return
         seen: dict[str, list] = {}
         for s in ctx.parsed.settings:

@@ -10,8 +10,12 @@ its sha256). :func:`parse_args` reproduces what SGLang's parser does with an arg
 * ``--opt value`` and ``--opt=value`` are both accepted for options that take a value;
 * a unique prefix of an option string is accepted (``--tp`` → ``--tp-size``), a prefix shared by
   several options is an error (``--attention``); an exact option string always wins;
-* store-true flags take no value (``--flag=true`` is an error; ``--flag true`` leaves ``true`` as an
-  unrecognised argument);
+* an option whose action takes no value — argparse's ``store_true``/``store_false``/``store_const``/
+  ``count``, or any custom action registered with ``nargs=0`` (``BooleanOptionalAction`` and its
+  ``--no-`` form, ``DeprecatedStoreTrueAction`` behind 0.5.22+'s ``--enable-dp-attention``) — takes
+  none (``--flag=true`` is an error; ``--flag true`` leaves ``true`` as an unrecognised argument);
+* a value argparse rejects marks its option in :attr:`ParsedArgs.rejected`: SGLang stops in the
+  parser, so later checks do not judge it;
 * the last occurrence of an option wins.
 
 ``sglang serve`` first removes ``--model-type X`` and turns a first non-option token into
@@ -31,6 +35,9 @@ from linter.launch import UNKNOWN, KwArg, MStr, Token
 
 _DATA = "linter.sglang.data"
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+# argparse's built-in actions that consume no value (Python 3.10-3.13 ``argparse``).
+_NO_VALUE_ACTIONS = frozenset({"store_true", "store_false", "store_const", "append_const", "count", "help",
+                               "version"})
 
 
 @dataclass(frozen=True)
@@ -46,11 +53,37 @@ class Option:
     nargs: object
     required: bool
     deprecated: bool
-    help: str | None
 
     @property
     def takes_value(self) -> bool:
-        return self.action not in ("store_true", "store_false", "store_const", "count", "help", "version")
+        """Whether argparse consumes a value for this option.
+
+        argparse's own no-value actions never take one; any other action (SGLang's custom
+        ``DeprecatedStoreTrueAction``, ``BooleanOptionalAction``, ...) takes none exactly when it
+        was registered with ``nargs=0``, which the table records (e.g. ``--enable-dp-attention`` in
+        0.5.22+, ``--disable-cuda-graph`` in 0.5.23: ``custom:DeprecatedStoreTrueAction``, nargs 0).
+        """
+        return self.action not in _NO_VALUE_ACTIONS and self.nargs != 0
+
+    def allows(self, text: str) -> bool:
+        """Whether the command-line word ``text`` passes ``choices`` (argparse converts it with
+        ``type`` first, so ``--log-requests-level 0`` matches the int choice 0)."""
+        if not self.choices:
+            return True
+        return text in {str(c) for c in self.choices}
+
+    def flag_value(self, option_string: str) -> object:
+        """The value a no-value option stores when given as ``option_string`` (a full string of it).
+
+        ``store_false`` and the ``--no-X`` form of a ``BooleanOptionalAction`` store False;
+        every other flag is read as True (``store_const``/``count`` values are not in the table,
+        and the rules only ask whether such a flag is on).
+        """
+        if self.action == "store_false":
+            return False
+        if self.action.endswith("BooleanOptionalAction") and option_string.startswith("--no-"):
+            return False
+        return True
 
     @property
     def primary(self) -> str:
@@ -100,9 +133,22 @@ class OptionTable:
         return version_tuple(self.version)
 
 
+_RELEASE = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?$")
+
+
 def version_tuple(version: str) -> tuple[int, ...]:
-    """``"0.5.18"`` -> ``(0, 5, 18)`` (a ``v`` prefix and ``.postN`` suffixes are ignored)."""
-    return tuple(int(x) for x in re.findall(r"\d+", version)[:3])
+    """``"0.5.18"`` -> ``(0, 5, 18, -1)``, ``"0.4.5.post2"`` -> ``(0, 4, 5, 2)``: a release's sort key
+    (``X.Y.Z.postN`` after ``X.Y.Z``; a ``v`` prefix and anything after the first three numbers other
+    than ``.postN`` are ignored)."""
+    m = _RELEASE.match(version)
+    if m:
+        return tuple(int(x) for x in m.groups(default="-1"))
+    return tuple(int(x) for x in re.findall(r"\d+", version)[:3]) + (-1,)
+
+
+def is_release(version: str) -> bool:
+    """True for ``X.Y.Z`` or ``X.Y.Z.postN`` (with or without a ``v``)."""
+    return _RELEASE.match(version) is not None
 
 
 @functools.cache
@@ -111,6 +157,35 @@ def available_versions() -> tuple[str, ...]:
     names = [p.name for p in resources.files(_DATA).iterdir() if p.name.startswith("options-")]
     versions = [n[len("options-"):-len(".json")] for n in names if n.endswith(".json")]
     return tuple(sorted(versions, key=version_tuple))
+
+
+@functools.cache
+def unavailable_versions() -> dict[str, str]:
+    """Published releases the generator could not dump (``unavailable.json``): version -> why."""
+    path = resources.files(_DATA).joinpath("unavailable.json")
+    if not path.is_file():
+        return {}
+    releases = json.loads(path.read_text("utf-8"))["releases"]
+    return {v: r["reason"] for v, r in releases.items()}
+
+
+def known_versions_text() -> str:
+    """The known releases in a few words: ``0.4.0 … 0.5.23 (91 option tables)``."""
+    known = available_versions()
+    return f"{known[0]} … {known[-1]} ({len(known)} option tables)"
+
+
+def known_release(value: str) -> str:
+    """``value`` (``0.5.18``, ``v0.4.5.post2``) without its ``v`` when it is a release the linter knows:
+    one with a table, or one listed in ``unavailable.json`` (its nearest older table is used then).
+    Raises ValueError with a message that names the known releases otherwise."""
+    version = value.strip().removeprefix("v")
+    if not is_release(version):
+        raise ValueError(f"{value!r} is not a release such as \"0.5.18\" or \"0.4.5.post2\"; "
+                         f"known: {known_versions_text()}")
+    if version not in available_versions() and version not in unavailable_versions():
+        raise ValueError(f"no option table for SGLang {version!r}; known: {known_versions_text()}")
+    return version
 
 
 def newest_version() -> str:
@@ -126,10 +201,11 @@ def load_table(version: str) -> OptionTable:
     raw = json.loads(resources.files(_DATA).joinpath(f"options-{version}.json").read_text("utf-8"))
     options = [
         Option(
-            dest=o["dest"], option_strings=tuple(o["option_strings"]), action=o["action"], type=o.get("type"),
+            # keys at their default are left out of the file (scripts/generate_sglang_options.py OPTION_DEFAULTS)
+            dest=o["dest"], option_strings=tuple(o["option_strings"]), action=o.get("action", "store"),
+            type=o.get("type"),
             choices=tuple(o["choices"]) if o.get("choices") else None, default=o.get("default"),
             nargs=o.get("nargs"), required=bool(o.get("required")), deprecated=bool(o.get("deprecated")),
-            help=o.get("help"),
         )
         for o in raw["options"]
     ]
@@ -223,6 +299,23 @@ class ParsedArgs:
     """Splat tokens (``$EXTRA_ARGS``) and ``--config FILE`` values that may add any options at all."""
     help: bool = False
     """``-h``/``--help`` (or a prefix of it) is given: argparse prints the help and exits."""
+    rejected: set[str] = field(default_factory=set)
+    """Dests whose occurrence argparse rejects (invalid choice, missing or unexpected value, every
+    candidate of an ambiguous prefix). SGLang stops in the parser, so no later check sees these
+    values: rules that would judge them again stay silent (:meth:`judged`)."""
+
+    def judged(self, *dests: str) -> bool:
+        """True when none of ``dests`` is rejected by the parser, so later checks may read them."""
+        return not self.rejected.intersection(dests)
+
+    def _reject(self, problem: ArgProblem) -> None:
+        self.problems.append(problem)
+        if problem.option is not None:
+            self.rejected.add(problem.option.dest)
+        for c in problem.candidates:
+            opt = self.table.by_string.get(c)
+            if opt is not None:
+                self.rejected.add(opt.dest)
 
     def all(self, dest: str) -> list[Setting]:
         return [s for s in self.settings if s.dest == dest]
@@ -338,7 +431,7 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             continue
         option, spelled, explicit, candidates = _match(table, word)
         if candidates:
-            parsed.problems.append(ArgProblem("ambiguous-option", tok, f"ambiguous option: {spelled} could match "
+            parsed._reject(ArgProblem("ambiguous-option", tok, f"ambiguous option: {spelled} could match "
                                               + ", ".join(candidates), candidates=candidates))
             i += 1
             # argparse stops here with an error; skip a following value so it is not misread.
@@ -361,19 +454,20 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             continue
         if not option.takes_value:
             if explicit is not None:
-                parsed.problems.append(ArgProblem("unexpected-value", tok, f"argument {option.primary}: ignored "
+                parsed._reject(ArgProblem("unexpected-value", tok, f"argument {option.primary}: ignored "
                                                   f"explicit argument {explicit!r}", option=option,
                                                   range=(len(spelled), len(tok.raw))))
             else:
-                parsed.settings.append(Setting(option.dest, option.action != "store_false", spelled, i, flag=tok))
+                full = spelled if spelled in table.by_string else table.prefix_matches(spelled)[0]
+                parsed.settings.append(Setting(option.dest, option.flag_value(full), spelled, i, flag=tok))
             i += 1
             continue
         # An option with a value.
         if explicit is not None:
             start = len(spelled) + 1
             value = explicit if tok.text[start:].known else UNKNOWN
-            if option.choices and isinstance(value, str) and value not in option.choices:
-                parsed.problems.append(ArgProblem("invalid-choice", tok, f"argument {option.primary}: invalid "
+            if option.choices and isinstance(value, str) and not option.allows(value):
+                parsed._reject(ArgProblem("invalid-choice", tok, f"argument {option.primary}: invalid "
                                                   f"choice: {value!r}", option=option))
             parsed.settings.append(Setting(option.dest, value, spelled, i, flag=tok, value_token=tok,
                                            value_range=(start, len(tok.raw))))
@@ -396,14 +490,14 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
                 values.append(words[j])
                 j += 1
         if not values and nargs not in ("?", "*"):
-            parsed.problems.append(ArgProblem("missing-value", tok, f"argument {option.primary}: expected one "
+            parsed._reject(ArgProblem("missing-value", tok, f"argument {option.primary}: expected one "
                                               "argument", option=option))
             i += 1
             continue
         if len(values) == 1 and nargs in (None, "?", 1):
             v = values[0]
-            if option.choices and v.value is not None and v.value not in option.choices:
-                parsed.problems.append(ArgProblem("invalid-choice", v, f"argument {option.primary}: invalid choice: "
+            if option.choices and v.value is not None and not option.allows(v.value):
+                parsed._reject(ArgProblem("invalid-choice", v, f"argument {option.primary}: invalid choice: "
                                                   f"{v.value!r}", option=option))
             parsed.settings.append(Setting(option.dest, v.value if v.value is not None else UNKNOWN, spelled, i,
                                            flag=tok, value_token=v, value_range=(0, len(v.raw))))

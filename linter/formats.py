@@ -60,7 +60,24 @@ def looks_like_compose(text: str) -> bool:
     return _TOP_SERVICES.search(text) is not None
 
 
+_TOP_K8S_KEY = re.compile(r"^(apiVersion|kind)[ \t]*:[ \t]*\S", re.MULTILINE)
+
+
+def looks_like_kubernetes(text: str) -> bool:
+    """A YAML file whose top level (of some document) has both ``apiVersion:`` and ``kind:`` (a
+    Kubernetes object, kubernetes.io "Objects In Kubernetes": required fields)."""
+    return {m.group(1) for m in _TOP_K8S_KEY.finditer(text)} == {"apiVersion", "kind"}
+
+
+_K8S_SAMPLE = ("{head}apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: sglang\nspec:\n  template:\n    spec:\n"
+               "      containers:\n        - name: sglang\n          image: {image}\n          command: [\"/bin/sh\", \"-c\"]\n"
+               "          args:\n            - |\n              {command}\n")
+
 REGISTRY: tuple[Format, ...] = (
+    Format("kubernetes", "linter.extract.kubernetes",
+           "Kubernetes manifests and LLM-serving CRDs (LeaderWorkerSet, RoleBasedGroup, OME, KServe, Dynamo)",
+           extensions=(".yml", ".yaml"), sniff=looks_like_kubernetes, sample_name="deployment.yaml",
+           sample=_K8S_SAMPLE),
     Format("compose", "linter.extract.compose", "docker compose files (services' entrypoint and command)",
            extensions=(".yml", ".yaml"), sniff=looks_like_compose, sample_name="compose.yaml",
            sample="{head}services:\n  sglang:\n    image: {image}\n    command: {command}\n"),

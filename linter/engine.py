@@ -166,13 +166,16 @@ class Engine:
             model_path = model_setting.value
         override = parsed.get("json_model_override_args")
         override_json = override.value if override is not None and isinstance(override.value, str) else None
+        hint = launch.model_hint
         model = resolve_model(
             model_path, base_dirs=[source.path.parent, self.ws.cwd], override_json=override_json,
             user_models=settings.models, read_json=self.ws.read_json,
             span=model_setting.value_location() if model_setting is not None else None,
+            declared=(hint.architecture, f"declared by {hint.how}", hint.span) if hint is not None else None,
         )
         if model_setting is not None and model_setting.value is UNKNOWN:
             model = type(model)(None, model.architecture, model.dsa,
+                                model.origin if hint is not None and model.architecture == hint.architecture else
                                 "the model path comes from a value that is not known statically", model.span)
         cli = [GpuDecl(n, None, "given with --target-gpu") for n in self.options.target_gpus]
         config = [GpuDecl(n, None, f"'target-gpus' in {settings.origin}") for n in settings.target_gpus]
@@ -281,7 +284,8 @@ def reconcile_shared_fixes(results) -> None:
                     _note(d, "no fix: this value is shared by launches that need different replacements")
                     d.fix = None
             continue
-        fixed_for = {f"{d.launch.source.display}:{d.launch.key}" for d in group if d.launch is not None}
+        fixed_for = {f"{launch.source.display}:{launch.key}" for d in group
+                     for launch in ([d.launch] if d.launch is not None else []) + d.also}
         if any(d.fix is not None and d.fix.applicability != "safe" for d in group):
             # One edit serves every launch here: it is unsafe if it is unsafe for any of them.
             for d in group:
@@ -307,13 +311,15 @@ def _note(d: Diagnostic, note: str) -> None:
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
-    seen = set()
+    seen: dict[tuple, Diagnostic] = {}
     out = []
     for d in diags:
         key = (d.code, d.span.key(), d.message)
         if key not in seen:
-            seen.add(key)
+            seen[key] = d
             out.append(d)
+        elif d.launch is not None and d.launch is not seen[key].launch:
+            seen[key].also.append(d.launch)  # the same finding of another launch: one fix serves both
     return out
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,13 @@ from linter.rules.base import SAFE, Diagnostic, Fix
 from linter.source import SourceFile, apply_edits
 
 MAX_ROUNDS = 10
+
+_CONFLICT = re.compile(r"^(?:<<<<<<<|>>>>>>>)(?: |\r?$)", re.MULTILINE)
+
+
+def has_conflict_markers(text: str) -> bool:
+    """True when ``text`` holds committed merge-conflict markers: such a file is never fixed."""
+    return _CONFLICT.search(text) is not None
 
 
 @dataclass
@@ -55,6 +63,10 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
         for path in sorted(results):
             res = results[path]
             fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _identity(d) not in refused]
+            for d in [d for d in fixes if any(has_conflict_markers(e.span.source.text) for e in d.fix.edits)]:
+                refused.add(_identity(d))
+                report.refused.append((d, "the file holds merge conflict markers: no fix is written into it"))
+                fixes.remove(d)
             if not fixes:
                 continue
             chosen, taken = [], []

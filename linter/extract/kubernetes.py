@@ -94,35 +94,70 @@ def _injected(api_group: str):
 # the document stream
 
 
-def _conflicts(source: SourceFile, problems: list[Problem]) -> SourceFile:
-    """Report committed merge-conflict markers and return the text to read: the first side of each
-    conflict, with markers and the other side blanked (same length and lines, so positions hold)."""
+def _conflicts(source: SourceFile, problems: list[Problem]) -> tuple[SourceFile, list[int] | None]:
+    """Report committed merge-conflict markers; return the text to read — the first side of each
+    conflict, markers and other sides taken out — and, for each of its characters, the offset in
+    ``source`` it came from (None when there is no conflict: the file is read as it is)."""
     text = source.text
     if "<<<<<<<" not in text or not any(m.group(1) == "<<<<<<<" for m in _CONFLICT.finditer(text)):
-        return source
-    out = []
+        return source, None
+    kept: list[str] = []
+    offsets: list[int] = []
     state = None  # None | "ours" | "base" | "theirs"
+    pos = 0
     for line in text.splitlines(keepends=True):
+        start, pos = pos, pos + len(line)
         m = _CONFLICT.match(line)
         tag = m.group(1) if m else None
-        blank = state in ("base", "theirs")
+        drop = state in ("base", "theirs")
         if tag == "<<<<<<<" and state is None:
-            offset = sum(len(x) for x in out)
             problems.append(Problem("merge conflict marker: the file holds an unresolved merge conflict (Kubernetes "
                                     "rejects it); it is read as its first side and no fix is written into it",
-                                    Span(source, offset, offset + len(line.rstrip("\r\n")))))
-            state, blank = "ours", True
+                                    Span(source, start, start + len(line.rstrip("\r\n")))))
+            state, drop = "ours", True
         elif tag == "|||||||" and state == "ours":
-            state, blank = "base", True
+            state, drop = "base", True
         elif tag == "=======" and state in ("ours", "base"):
-            state, blank = "theirs", True
+            state, drop = "theirs", True
         elif tag == ">>>>>>>" and state == "theirs":
-            state, blank = None, True
-        if blank:
-            body = line.rstrip("\r\n")
-            line = " " * len(body) + line[len(body):]
-        out.append(line)
-    return SourceFile(path=source.path, display=source.display, text="".join(out), bom=source.bom)
+            state, drop = None, True
+        if not drop:
+            kept.append(line)
+            offsets.extend(range(start, pos))
+    offsets.append(len(text))
+    reduced = SourceFile(path=source.path, display=source.display, text="".join(kept), bom=source.bom)
+    return reduced, offsets
+
+
+def _remap(ex: Extraction, reduced: SourceFile, source: SourceFile, offsets: list[int]) -> None:
+    """Move every position of ``ex`` from the conflict-free text ``reduced`` back to ``source``."""
+
+    def span(s: Span | None) -> Span | None:
+        if s is None or s.source is not reduced:
+            return s
+        end = offsets[s.end - 1] + 1 if s.end > s.start else offsets[s.start]
+        return Span(source, offsets[s.start], end)
+
+    def mstr(x: MStr | None) -> MStr | None:
+        if x is None:
+            return None
+        return MStr(x.text, [(source, offsets[o[1]]) if o is not None and o[0] is reduced else o for o in x.origins],
+                    span(x.where))
+
+    for launch in ex.launches:
+        launch.source = source if launch.source is reduced else launch.source
+        launch.span = span(launch.span)
+        launch.args = [Token(mstr(t.text), t.splat, t.joinable) for t in launch.args]
+        launch.image = mstr(launch.image)
+        launch.gpu_decls = [GpuDecl(d.name, span(d.span), d.how) for d in launch.gpu_decls]
+        for c in launch.gpu_counts:
+            c.span = span(c.span)
+        if launch.model_hint is not None:
+            launch.model_hint = ModelHint(launch.model_hint.architecture, span(launch.model_hint.span),
+                                          launch.model_hint.how)
+    ex.problems = [Problem(p.message, span(p.span)) for p in ex.problems]
+    ex.gpu_decls = [GpuDecl(d.name, span(d.span), d.how) for d in ex.gpu_decls]
+    ex.comments = None  # the line scan of the original text finds them
 
 
 def _segments(text: str) -> list[tuple[int, int]]:
@@ -365,6 +400,10 @@ def pod_specs(root) -> list[tuple[_PodSpec, _PodSpec | None]]:
                 out.append((merged, enclosing))
             skip.update({"template", holder})
         mine = enclosing
+        if not _is_pod_spec(node) and (_is_map(_val(node, "nodeSelector")) or _is_map(_val(node, "affinity"))):
+            # scheduling for the runners below (OME engineConfig over its leader and worker)
+            mine = _pod_spec(node, path)
+            mine.containers = []
         if _is_pod_spec(node):
             spec = _pod_spec(node, path)
             if not spec.node_selector and spec.affinity is None and enclosing is not None:
@@ -606,7 +645,7 @@ def _api_group(api_version: str) -> str:
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of a Kubernetes manifest file (see the module docstring)."""
     result = Extraction()
-    reading = _conflicts(source, result.problems)
+    reading, offsets = _conflicts(source, result.problems)
     roots = parse_documents(reading, result.problems)
     from ruamel.yaml.nodes import SequenceNode
 
@@ -634,7 +673,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                 got = _launches(container, spec, reading, cms, injected, result)
                 for k, (found, span, image) in enumerate(got):
                     identity = (id(container.fields.get("command")), id(container.fields.get("args")),
-                                tuple(id(e) for e in container.env), k)
+                                tuple(id(e) for e in container.env), k,
+                                tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
                     key = f"{kind}/{name}:{spec.path}.{container.path.rsplit('.', 1)[-1]}".replace(":.", ":")
                     if identity in seen:
                         if key not in seen[identity].key.split(","):
@@ -646,6 +686,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                                     gpu_counts=_gpu_counts(container, spec, reading), model_hint=hint)
                     seen[identity] = launch
                     result.launches.append(launch)
+    if offsets is not None:
+        _remap(result, reading, source, offsets)
     return result
 
 

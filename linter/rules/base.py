@@ -95,6 +95,8 @@ class Diagnostic:
     launch: Launch | None = None
     key: str = ""
     notes: list[str] = field(default_factory=list)
+    also: list[Launch] = field(default_factory=list)
+    """Other launches with this very finding at this place (merged into this one when reported)."""
 
     @property
     def path(self) -> str:

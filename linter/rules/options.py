@@ -161,14 +161,14 @@ class InvalidChoice(Rule):
                 continue
             if s.value in opt.choices:
                 continue
-            same_case = [c for c in opt.choices if c.lower() == s.value.lower()]
+            same_case = [str(c) for c in opt.choices if str(c).lower() == s.value.lower()]
             fix = None
             span = s.value_span()
             if len(same_case) == 1 and span is not None:
                 fix = Fix(SAFE, f"Write {same_case[0]}", [Edit(span, same_case[0])])
             hint = f"; did you mean {same_case[0]!r}?" if same_case else ""
             yield self.diagnostic(f"invalid choice {s.value!r} for {opt.primary} in SGLang {ctx.table.version} (choose "
-                                  f"from {', '.join(opt.choices)}){hint}", s.value_location(), ctx, fix,
+                                  f"from {', '.join(map(str, opt.choices))}){hint}", s.value_location(), ctx, fix,
                                   key=f"choice:{s.dest}")
 
 

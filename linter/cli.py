@@ -15,7 +15,7 @@ from typing import Sequence
 
 from linter import __version__
 
-FORMATS = ("text", "concise", "json", "sarif", "github")
+FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab")
 
 
 class UsageError(Exception):
@@ -30,6 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "SGLang would reject or crash on for the target GPU, with fixes.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to lint (default: .)")
+    p.add_argument("--files-from", metavar="FILE", default=None,
+                   help="also lint the paths listed in FILE ('-': standard input), NUL-separated, or one per line "
+                        "when the list holds no NUL; with it, no PATH means only the listed ones")
     p.add_argument("--fix", action="store_true", help="apply safe fixes")
     p.add_argument("--unsafe-fixes", action="store_true",
                    help="with --fix or --diff also apply unsafe fixes; without them, show unsafe fixes as available")
@@ -40,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output-file", "-o", type=Path, default=None, help="write the report to this file")
     p.add_argument("--target-gpu", action="append", default=[], metavar="NAME",
                    help="the GPU the launches run on (repeatable); replaces what files and configuration declare")
-    p.add_argument("--sglang-version", metavar="X.Y.Z", default=None,
+    p.add_argument("--sglang-version", metavar="X.Y.Z[.postN]", default=None,
                    help="the SGLang release to check against (default: what the file pins, else the newest)")
     p.add_argument("--config", type=Path, default=None, metavar="FILE",
                    help="use this pyproject.toml or .lint-configs.toml for every file")
@@ -71,6 +74,29 @@ def _split_codes(values: list[str] | None) -> list[str] | None:
     for v in values:
         out.extend(x.strip() for x in v.split(",") if x.strip())
     return out
+
+
+def read_file_list(source: str) -> list[str]:
+    """The paths listed in ``source`` (a file name, or ``-`` for standard input).
+
+    Entries are separated by NUL bytes (``git diff -z``, ``find -print0``); a list without any NUL
+    is read one path per line (``\\r\\n`` or ``\\n``). Empty entries are dropped; names are decoded as
+    the file system does (``os.fsdecode``), so any name git can list is kept. Raises
+    :class:`UsageError` when the file cannot be read.
+    """
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(source, "rb") as f:
+                data = f.read()
+    except OSError as exc:
+        raise UsageError(f"--files-from {source}: {exc.strerror or exc}") from None
+    if b"\0" in data:
+        entries = data.split(b"\0")
+    else:
+        entries = [e[:-1] if e.endswith(b"\r") else e for e in data.split(b"\n")]
+    return [os.fsdecode(e) for e in entries if e]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,12 +157,12 @@ def _run(args: argparse.Namespace) -> int:
                 raise UsageError(f"--target-gpu {name!r}: {why_unknown(name)}")
         args.target_gpu = names
     if args.sglang_version:
-        from linter.sglang.options import available_versions
+        from linter.sglang.options import known_release
 
-        if args.sglang_version.lstrip("v") not in available_versions():
-            raise UsageError(f"--sglang-version {args.sglang_version!r}: no option table for it; known releases: "
-                             f"{', '.join(available_versions())}")
-        args.sglang_version = args.sglang_version.lstrip("v")
+        try:
+            args.sglang_version = known_release(args.sglang_version)
+        except ValueError as exc:
+            raise UsageError(f"--sglang-version: {exc}") from None
     try:
         configs = ConfigResolver(args.config)
     except ConfigError as exc:
@@ -158,7 +184,11 @@ def _lint(args, configs, select, ignore, extend) -> int:
     engine = Engine(ws, options, configs)
 
     explain_line = None
-    paths = [Path(p) for p in (args.paths or ["."])]
+    listed = read_file_list(args.files_from) if args.files_from is not None else None
+    if listed is None:
+        paths = [Path(p) for p in (args.paths or ["."])]
+    else:
+        paths = [Path(p) for p in args.paths] + [Path(p) for p in listed]
     if args.explain:
         target, _, line = args.explain.rpartition(":")
         if target and line.isdigit():
@@ -181,9 +211,9 @@ def _lint(args, configs, select, ignore, extend) -> int:
             print(f"lint-configs: warning: {ws.display(cand.path)}: skipped: {res.skipped}", file=sys.stderr)
         results[cand.path] = res
 
-    from linter.engine import reconcile_shared_fixes
+    from linter.engine import reconcile_with_readers
 
-    reconcile_shared_fixes(list(results.values()))
+    reconcile_with_readers(engine, results.values())
 
     if args.explain:
         from linter.report.explain import render as explain
@@ -230,7 +260,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
     except OSError as exc:
         raise UsageError(f"--output-file {args.output_file}: {exc.strerror or exc}") from None
     try:
-        _emit(fmt, diagnostics, stream, args, fixed)
+        _emit(fmt, diagnostics, stream, args, fixed, [c for r in results.values() for c in r.contexts])
     finally:
         if args.output_file:
             stream.close()
@@ -239,7 +269,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
     return 1
 
 
-def _emit(fmt: str, diagnostics, stream, args, fixed: int) -> None:
+def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=()) -> None:
     if fmt == "json":
         from linter.report.json import render
 
@@ -247,7 +277,7 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int) -> None:
     elif fmt == "concise":
         from linter.report.concise import render
 
-        stream.write(render(diagnostics))
+        stream.write(render(diagnostics, unsafe_fixes=args.unsafe_fixes, fixed=fixed))
     elif fmt == "sarif":
         from linter.report.sarif import render
 
@@ -256,7 +286,12 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int) -> None:
         from linter.report.github import render
 
         stream.write(render(diagnostics))
+    elif fmt == "gitlab":
+        from linter.report.gitlab import render
+
+        stream.write(render(diagnostics))
     else:
+        from linter.report.releases import release_lines
         from linter.report.text import render
 
-        render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed)
+        render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed, assumptions=release_lines(contexts))

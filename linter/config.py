@@ -124,7 +124,7 @@ def _str_list(value, where: str) -> list[str]:
 def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
     from linter.gpus.catalog import lookup, why_unknown
     from linter.rules import expand_selector
-    from linter.sglang.options import available_versions
+    from linter.sglang.options import known_release
 
     out: dict = {}
     for key, value in table.items():
@@ -139,12 +139,12 @@ def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
             out[key] = names
         elif key == "sglang-version":
             if not isinstance(value, str):
-                raise ConfigError(f"{k}: expected a version string such as \"0.5.18\", got {value!r}")
-            value = value.removeprefix("v")
-            if value not in available_versions():
-                raise ConfigError(f"{k}: no option table for SGLang {value!r}; known releases: "
-                                  f"{', '.join(available_versions())}")
-            out[key] = value
+                raise ConfigError(f"{k}: expected a version string such as \"0.5.18\" or \"0.4.5.post2\", "
+                                  f"got {value!r}")
+            try:
+                out[key] = known_release(value)
+            except ValueError as exc:
+                raise ConfigError(f"{k}: {exc}") from None
         elif key == "models":
             if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
                 raise ConfigError(f"{k}: expected a table of model path = \"ArchitectureName\"")

@@ -7,6 +7,7 @@ without being parsed (the heavy parsers are imported only for files that need th
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 from dataclasses import dataclass, field
@@ -16,14 +17,12 @@ from linter import directives
 from linter.config import ConfigResolver, Settings
 from linter.discover import detect_format, mentions_sglang
 from linter.formats import by_name, claims_name, names_text
-from linter.gpus.targets import choose
-from linter.launch import UNKNOWN, Extraction, GpuDecl, Launch
+from linter.launch import Extraction, GpuDecl, Launch
+from linter.resolve import resolve
 from linter.rules import BY_CODE, LAUNCH_RULES, expand_selector
 from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
-from linter.sglang import release as release_mod
-from linter.sglang.models import resolve_model
-from linter.sglang.options import parse_args, settings_from_kwargs
+from linter.sglang.decision import parser_only_note
 from linter.source import DecodeError, SourceFile, Span
 from linter.workspace import Workspace
 
@@ -117,13 +116,15 @@ class Engine:
         file_decls = found.targets + extraction.gpu_decls
         for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
             diags.extend(self._unknown_gpu(decl))
-        result.contexts = [self._context(launch, settings, file_decls) for launch in extraction.launches]
-        _identify(result.contexts)
+        result.contexts = _identify([self._context(launch, settings, file_decls) for launch in extraction.launches])
         for ctx in result.contexts:
             if ctx.parsed.help:
                 continue  # --help: SGLang prints its usage and starts nothing
-            for rule_cls in LAUNCH_RULES:
-                diags.extend(rule_cls().check(ctx))
+            found_here = [d for rule_cls in LAUNCH_RULES for d in rule_cls().check(ctx)]
+            note = parser_only_note(ctx.table)
+            for d in found_here if note else ():
+                d.notes.append(note)
+            diags.extend(found_here)
         diags = self._select(diags, settings)
         if not self.options.no_ignores:
             # Before merging findings of different launches at one place: a suppression on one
@@ -148,40 +149,13 @@ class Engine:
                                        "are checked as if the GPU were unknown", decl.span, key=f"gpu:{decl.name}")]
 
     def _context(self, launch: Launch, settings: Settings, file_decls: list[GpuDecl]) -> LaunchContext:
-        source = launch.source
-        image = launch.image.text if launch.image is not None and launch.image.known else None
-        rel = release_mod.detect(
-            cli_version=self.options.sglang_version, config_version=settings.sglang_version,
-            config_origin=settings.origin, image=image, file_text=source.text, folder=source.path.parent,
-            read_text=lambda p: (f.text if (f := self.ws.try_read(p)) is not None and p.is_file() else None),
-        )
-        table = rel.table
-        if launch.style == "kwargs":
-            parsed = settings_from_kwargs(table, launch.kwargs)
-        else:
-            parsed = parse_args(table, launch.args, launch.program)
-        model_setting = parsed.get("model_path")
-        model_path = None
-        if model_setting is not None and isinstance(model_setting.value, str):
-            model_path = model_setting.value
-        override = parsed.get("json_model_override_args")
-        override_json = override.value if override is not None and isinstance(override.value, str) else None
-        hint = launch.model_hint
-        model = resolve_model(
-            model_path, base_dirs=[source.path.parent, self.ws.cwd], override_json=override_json,
-            user_models=settings.models, read_json=self.ws.read_json,
-            span=model_setting.value_location() if model_setting is not None else None,
-            declared=(hint.architecture, f"declared by {hint.how}", hint.span) if hint is not None else None,
-        )
-        if model_setting is not None and model_setting.value is UNKNOWN:
-            model = type(model)(None, model.architecture, model.dsa,
-                                model.origin if hint is not None and model.architecture == hint.architecture else
-                                "the model path comes from a value that is not known statically", model.span)
-        cli = [GpuDecl(n, None, "given with --target-gpu") for n in self.options.target_gpus]
-        config = [GpuDecl(n, None, f"'target-gpus' in {settings.origin}") for n in settings.target_gpus]
-        targets, origin = choose(cli, file_decls + launch.gpu_decls, config)
-        return LaunchContext(launch=launch, table=table, parsed=parsed, model=model, targets=targets,
-                             target_origin=origin, cuda_build=rel.cuda_build, version_origin=rel.origin)
+        return resolve(launch, settings=settings, file_decls=file_decls, cli_targets=self.options.target_gpus,
+                       cli_version=self.options.sglang_version, read_text=self._read_text,
+                       read_json=self.ws.read_json, cwd=self.ws.cwd)
+
+    def _read_text(self, path: Path) -> str | None:
+        f = self.ws.try_read(path)
+        return f.text if f is not None and path.is_file() else None
 
     def selected_codes(self, settings: Settings) -> set[str]:
         select = self.options.select if self.options.select is not None else settings.select
@@ -238,17 +212,62 @@ class Engine:
         return kept
 
 
-def _identify(contexts: list[LaunchContext]) -> None:
+def _identify(contexts: list[LaunchContext]) -> list[LaunchContext]:
     """Give each launch a line-independent identity for baselines and SARIF fingerprints: the
     extractor's scope (a compose service, a shell function, a Python function) and the model it
     serves, numbered only among launches that share both."""
     counts: dict[str, int] = {}
+    out = []
     for ctx in contexts:
         scope = re.sub(r"#\d+$", "", ctx.launch.key) or "launch"
         base = f"{scope}:{ctx.model.path or ctx.launch.program}"
         k = counts.get(base, 0)
         counts[base] = k + 1
-        ctx.launch.key = base if k == 0 else f"{base}#{k}"
+        out.append(dataclasses.replace(ctx, identity=base if k == 0 else f"{base}#{k}"))
+    return out
+
+
+def readers_beside(engine: Engine, results) -> list[FileResult]:
+    """Files that read a shared value this run's fixes would edit, found beside it.
+
+    A fix may edit a file other than the one linted — a compose ``.env`` or ``env_file``, later a
+    ``--config`` YAML, a chart's ``values.yaml``, a ConfigMap. Other launches may read the same value
+    even when their files are not among the files linted (pre-commit passes only the staged ones), so
+    every file in that file's folder that a format claims is linted too (not reported) and kept when it
+    reads the shared file. ``results`` are this run's :class:`FileResult` objects."""
+    results = list(results)
+    linted = {r.path for r in results}
+    shared: set[Path] = set()
+    for res in results:
+        for d in res.diagnostics:
+            if d.fix is None:
+                continue
+            for e in d.fix.edits:
+                p = e.span.source.path
+                if p != res.path and p not in linted:
+                    shared.add(p)
+    readers: list[FileResult] = []
+    seen: set[Path] = set()
+    for path in sorted(shared):
+        try:
+            siblings = sorted(path.parent.iterdir())
+        except OSError:
+            continue
+        for cand in siblings:
+            if cand in linted or cand in seen or not claims_name(cand) or not cand.is_file():
+                continue
+            seen.add(cand)
+            res = engine.lint(cand)
+            if any(rel.path == path for rel in res.related):
+                readers.append(res)
+    return readers
+
+
+def reconcile_with_readers(engine: Engine, results) -> None:
+    """:func:`reconcile_shared_fixes` over ``results`` and the other readers of the values they edit
+    (:func:`readers_beside`), so a fix's applicability does not depend on which files were named."""
+    results = list(results)
+    reconcile_shared_fixes(results + readers_beside(engine, results))
 
 
 def reconcile_shared_fixes(results) -> None:
@@ -262,7 +281,7 @@ def reconcile_shared_fixes(results) -> None:
     for res in results:
         diags.extend(res.diagnostics)
         for ctx in res.contexts:
-            who = f"{ctx.launch.source.display}:{ctx.launch.key}"
+            who = f"{ctx.launch.source.display}:{ctx.identity}"
             for s in ctx.parsed.settings:
                 text = s.value_text
                 if text is None:
@@ -284,8 +303,8 @@ def reconcile_shared_fixes(results) -> None:
                     _note(d, "no fix: this value is shared by launches that need different replacements")
                     d.fix = None
             continue
-        fixed_for = {f"{launch.source.display}:{launch.key}" for d in group
-                     for launch in ([d.launch] if d.launch is not None else []) + d.also}
+        fixed_for = {f"{d.launch.source.display}:{i}" for d in group if d.launch is not None
+                     for i in [d.launch_id] + d.also}
         if any(d.fix is not None and d.fix.applicability != "safe" for d in group):
             # One edit serves every launch here: it is unsafe if it is unsafe for any of them.
             for d in group:
@@ -318,8 +337,8 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
         if key not in seen:
             seen[key] = d
             out.append(d)
-        elif d.launch is not None and d.launch is not seen[key].launch:
-            seen[key].also.append(d.launch)  # the same finding of another launch: one fix serves both
+        elif d.launch is not None and d.launch_id != seen[key].launch_id:
+            seen[key].also.append(d.launch_id)  # the same finding of another launch: one fix serves both
     return out
 
 

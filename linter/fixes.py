@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter.engine import Engine, FileResult, reconcile_shared_fixes
+from linter.engine import Engine, FileResult, reconcile_with_readers
 from linter.rules.base import SAFE, Diagnostic, Fix
 from linter.source import SourceFile, apply_edits
 
@@ -59,7 +59,7 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
     refused: set[tuple] = set()
     for _ in range(MAX_ROUNDS):
         progress = False
-        reconcile_shared_fixes(list(results.values()))
+        reconcile_with_readers(engine, results.values())
         for path in sorted(results):
             res = results[path]
             fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _identity(d) not in refused]

@@ -55,6 +55,15 @@ class Format:
 _TOP_SERVICES = re.compile(r"^services[ \t]*:", re.MULTILINE)
 
 
+_TOP_SGLANG = re.compile(r"^sglang[ \t]*:[ \t]*(?:#.*)?$", re.MULTILINE)
+_TOP_AREAL = re.compile(r"^(?:actor|rollout|experiment_name|allocation_mode|cluster)[ \t]*:", re.MULTILINE)
+
+
+def looks_like_areal(text: str) -> bool:
+    """An AReaL experiment config: a top-level ``sglang:`` mapping beside AReaL's own top-level keys."""
+    return _TOP_SGLANG.search(text) is not None and _TOP_AREAL.search(text) is not None
+
+
 def looks_like_compose(text: str) -> bool:
     """A YAML file whose top level has ``services:`` (Compose Specification, "Services top-level element")."""
     return _TOP_SERVICES.search(text) is not None
@@ -81,6 +90,8 @@ REGISTRY: tuple[Format, ...] = (
     Format("compose", "linter.extract.compose", "docker compose files (services' entrypoint and command)",
            extensions=(".yml", ".yaml"), sniff=looks_like_compose, sample_name="compose.yaml",
            sample="{head}services:\n  sglang:\n    image: {image}\n    command: {command}\n"),
+    Format("areal", "linter.extract.areal", "AReaL experiment configs (their sglang: section)",
+           extensions=(".yml", ".yaml"), sniff=looks_like_areal),
     Format("shell", "linter.extract.shell", "shell and Slurm batch scripts",
            extensions=(".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch"),
            shebangs=(r"(?:ba|z|k|da|a|mk)?sh",), sample_name="serve.sh",

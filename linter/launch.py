@@ -168,6 +168,8 @@ class KwArg:
     name_span: Span | None = None
     value_text: MStr | None = None
     value_span: Span | None = None
+    default_of: str = ""
+    """Set when nobody wrote the value: a framework's own default, named with its source."""
 
 
 class _Unknown:

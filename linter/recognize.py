@@ -32,6 +32,8 @@ from importlib import resources
 
 from linter.argv import skip_options
 from linter.launch import UNKNOWN, GpuDecl, MStr, Problem, Token
+from linter.sglang.dialects import match as match_dialect
+from linter.sglang.dialects import match_hydra
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 
@@ -139,6 +141,9 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
         base = head.rsplit("/", 1)[-1]
         wrapper = table.get(base)
         if wrapper is None:
+            dialect = match_dialect(w) or match_hydra(w)
+            if dialect is not None:
+                out.kind, out.program, out.args = "launch", dialect[0].program, w[dialect[1]:]
             return out
         j = 1
         if wrapper.subcommand:

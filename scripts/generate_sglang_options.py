@@ -3,7 +3,9 @@
 
 What
 ----
-For every SGLang release given on the command line this script writes
+For every SGLang release given on the command line (default: every release the
+data folder covers; ``--since 0.4.0``: every final release on PyPI from 0.4.0,
+``.postN`` included) this script writes
 ``linter/sglang/data/options-<VERSION>.json``: the argparse options that
 ``sglang serve`` / ``python -m sglang.launch_server`` accept (one element per
 ``argparse.Action``, in the parser's own order, ``-h/--help`` excluded), every
@@ -14,18 +16,24 @@ With ``--record-parser-fixture VERSION`` it also writes
 a fixed sample of command lines (abbreviations, aliases, ambiguous prefixes,
 choice errors, store_true misuse, ...).
 
+A release whose parser cannot be dumped gets no table: it is recorded in
+``linter/sglang/data/unavailable.json`` with its wheel, sha256 and the reason
+(the worker's exception and the line of the wheel that raised it). The linter
+then uses the nearest older table and says so. Nothing is ever guessed.
+
 Provenance
 ----------
 1. ``pip download sglang==VERSION --no-deps`` fetches the published wheel from
    PyPI. The platform tag is pinned (``cp311`` / ``manylinux_2_34_x86_64``,
-   the only kind of wheel SGLang 0.5.16+ publishes for CPython 3.11), so every
-   machine gets the same file. The wheel's file name and sha256 go into
+   the only kind of wheel SGLang 0.5.11+ publishes for CPython 3.11; older
+   releases publish one ``py3-none-any`` wheel), so every machine gets the
+   same file. The wheel's file name and sha256 go into
    ``source``. ``--wheel-dir`` lets you point at wheels you already have; the
    hash is then computed from those files.
 2. The wheel is unpacked into a temporary directory. Nothing is installed.
 
-Method ``argparse-dump`` (used for every version from 0.5.16 to 0.5.23)
-------------------------------------------------------------------------
+Method ``argparse-dump`` (used for every committed table, 0.4.0 to 0.5.23)
+--------------------------------------------------------------------------
 SGLang's own declaration code builds the parser, exactly as
 ``prepare_server_args`` does::
 
@@ -87,27 +95,38 @@ Determinism
 Keys are written in a fixed order, options in argparse action order, set-valued
 choices sorted (``--sampling-backend`` is declared with a ``set`` of choices,
 whose order in a real process depends on the hash seed), and the output is
-``json.dumps(..., indent=1)`` plus a newline, so re-running the generator
-reproduces the committed files byte for byte (``--check`` verifies that
-without writing).
+``dumps_table`` (one compact line per option, without help text and without
+keys at their default, see ``OPTION_DEFAULTS``: 91 tables take ~3.1 MB instead
+of ~20 MB), so re-running the generator reproduces the committed files byte
+for byte (``--check`` verifies that without writing, unavailable.json included).
 
 Usage
 -----
 ::
 
-    # what produced the committed files (all DEFAULT_VERSIONS + two fixtures):
-    python3 scripts/generate_sglang_options.py \\
+    # what produced the committed files (every release from 0.4.0 + two fixtures):
+    python3 scripts/generate_sglang_options.py --since 0.4.0 --wheel-dir /tmp/sglang-wheels \\
         --record-parser-fixture 0.5.18 --record-parser-fixture 0.5.23
-    python3 scripts/generate_sglang_options.py 0.5.18 0.5.23    # some versions
-    # reproduce and compare byte for byte, writing nothing (exit 1 on a difference):
-    python3 scripts/generate_sglang_options.py --check \\
+    python3 scripts/generate_sglang_options.py 0.5.18 0.4.5.post2    # some versions
+    # reproduce the data folder byte for byte, writing nothing (exit 1 on a difference):
+    python3 scripts/generate_sglang_options.py --check --wheel-dir /tmp/sglang-wheels \\
         --record-parser-fixture 0.5.18 --record-parser-fixture 0.5.23
 
-Takes about 45 s for all eight versions on two cores (downloading ~220 MB of
-wheels and unpacking them dominates; each worker run is 1-4 s), plus ~10 s
-the first time to create the worker venv.
+One release at a time (the worker runs are 1-6 s each). For the 92 releases
+0.4.0-0.5.23 with the wheels already in ``--wheel-dir`` (0.44 GB; downloading
+them took ~15 min), ``--check`` took 6 min of wall time on a shared two-core
+machine (47 s user CPU; unpacking the wheels dominates), plus ~10 s the first
+time to create the worker venv.
 
 Needs CPython 3.11 (the wheels' native extension modules are cp311) and PyPI.
+
+Old layouts (0.4.0-0.5.9): ``ServerArgs.add_cli_args`` is a run of plain
+``parser.add_argument`` calls and the runtime dependencies sit in the ``srt``
+extra (``pip install "sglang[all]"``), so the stubs cover the base and ``srt``
+dependencies (following ``sglang[...]`` self-references) and what vLLM and
+xgrammar pulled in (``_DIST_TO_MODULES``). Two import-time quirks need fixed
+stub values: 0.5.2-0.5.7 look up ``torch.ops.<library name>`` and 0.5.11-0.5.13
+patch ``PretrainedConfig.from_dict.__func__``.
 """
 
 from __future__ import annotations
@@ -129,17 +148,11 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = "scripts/generate_sglang_options.py"
-DEFAULT_VERSIONS = [
-    "0.5.16",
-    "0.5.17",
-    "0.5.18",
-    "0.5.19",
-    "0.5.20",
-    "0.5.21",
-    "0.5.22",
-    "0.5.23",
-]
-DEFAULT_OUT_DIR = REPO_ROOT / "linter" / "sglang" / "data"
+DEFAULT_OUT_DIR_NAME = "linter/sglang/data"
+UNAVAILABLE = "unavailable.json"
+# The oldest release ``--since`` is usually given (issue 18: every release a deployment pins).
+OLDEST = "0.4.0"
+DEFAULT_OUT_DIR = REPO_ROOT / DEFAULT_OUT_DIR_NAME
 DEFAULT_FIXTURE_DIR = REPO_ROOT / "tests" / "fixtures"
 DEFAULT_VENV = Path(tempfile.gettempdir()) / "sglang-options-venv"
 
@@ -259,7 +272,8 @@ def sha256_of(path: Path) -> str:
 
 
 def _wheel_glob(version: str) -> str:
-    return f"sglang-{version}-{WHEEL_ABI}-{WHEEL_ABI}-{WHEEL_PLATFORM}.whl"
+    # cp311-cp311-manylinux_2_34_x86_64 (0.5.16+) or py3-none-any (older releases)
+    return f"sglang-{version}-*.whl"
 
 
 def download_wheel(version: str, dest: Path) -> Path:
@@ -573,7 +587,44 @@ def static_ast_table(src: Path) -> dict:
 
 
 def dumps(obj) -> str:
+    """The parser fixtures' text (``json.dumps`` with ``indent=1``)."""
     return json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
+
+
+# An option row's keys, in order. A key whose value is its default below is left out, and help
+# text is not kept: with one row per line this keeps ~90 tables near 5 MB instead of ~20 MB.
+OPTION_KEYS = ["dest", "option_strings", "action", "type", "choices", "default", "nargs", "required", "deprecated"]
+OPTION_DEFAULTS = {"action": "store", "type": None, "choices": None, "default": None, "nargs": None,
+                   "required": False, "deprecated": False}
+
+
+def compact_option(o: dict) -> dict:
+    """``o`` without ``help`` and without keys that hold their default (see OPTION_DEFAULTS)."""
+    def is_default(k):
+        d = OPTION_DEFAULTS.get(k, o)  # ``o`` stands for "no default"
+        return d is not o and type(o[k]) is type(d) and o[k] == d
+
+    return {k: o[k] for k in OPTION_KEYS if not is_default(k)}
+
+
+def _line(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def dumps_table(table: dict) -> str:
+    """A table's text: ``source`` indented, one line per option, per list and for ``fields``."""
+    parts = []
+    for key, value in table.items():
+        if key == "options":
+            text = "[\n" + ",\n".join("  " + _line(o) for o in value) + "\n ]"
+        elif key in ("lists", "lists_source"):
+            text = "{\n" + ",\n".join(f"  {json.dumps(k)}: {_line(v)}" for k, v in value.items()) + "\n }"
+        elif key == "fields":
+            text = _line(value)
+        else:
+            text = json.dumps(value, indent=1, ensure_ascii=False).replace("\n", "\n ")
+        parts.append(f" {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 def build_table(version: str, wheel: Path, sha: str, method: str, worker: dict,
@@ -596,7 +647,7 @@ def build_table(version: str, wheel: Path, sha: str, method: str, worker: dict,
             "method": method,
             "files": files,
         },
-        "options": worker["options"],
+        "options": [compact_option(o) for o in worker["options"]],
         "fields": worker["fields"],
         "lists": {k: lists[k] for k in LIST_ORDER},
         "lists_source": {k: lists_source[k] for k in LIST_ORDER},
@@ -621,7 +672,7 @@ def generate_version(version: str, args, python: Path | None, workdir: Path,
     want_fixture = version in fixture_versions
     method = args.method
     worker = None
-    if method in ("auto", "argparse-dump"):
+    if method == "argparse-dump":
         request = {
             "check_constants": {
                 key: [_module_of(lists_source[key].rsplit(":", 1)[0]), LIST_CONSTANTS[key]]
@@ -634,10 +685,8 @@ def generate_version(version: str, args, python: Path | None, workdir: Path,
             worker = run_worker(python, src, request, home)
             method = "argparse-dump"
         except Exception as e:  # noqa: BLE001
-            if args.method == "argparse-dump":
-                raise
-            _log(f"{version}: argparse-dump failed, falling back to static-ast: {e}")
-            method = "static-ast"
+            shutil.rmtree(src, ignore_errors=True)
+            raise _DumpFailed(wheel.name, sha, "argparse-dump failed: " + _failure_reason(e)) from e
     if method == "static-ast":
         if want_fixture:
             raise RuntimeError("a parser fixture needs the argparse-dump method")
@@ -673,6 +722,66 @@ def generate_version(version: str, args, python: Path | None, workdir: Path,
     return table, fixture
 
 
+def version_key(version: str) -> tuple[int, ...]:
+    """Sort key of a final release ``X.Y.Z`` or ``X.Y.Z.postN`` (``.postN`` after ``X.Y.Z``)."""
+    m = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?", version)
+    if not m:
+        raise ValueError(f"not a final SGLang release: {version!r}")
+    return tuple(int(x) for x in m.groups(default="-1"))
+
+
+def committed_versions(out_dir: Path) -> list[str]:
+    """Every release the data folder covers: a table, or an entry of unavailable.json."""
+    found = {p.name[len("options-"):-len(".json")] for p in out_dir.glob("options-*.json")}
+    found |= set(load_unavailable(out_dir))
+    return sorted(found, key=version_key)
+
+
+def load_unavailable(out_dir: Path) -> dict:
+    path = out_dir / UNAVAILABLE
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))["releases"]
+
+
+def dumps_unavailable(releases: dict) -> str:
+    doc = {
+        "generator": GENERATOR,
+        "note": ("Published SGLang releases for which the generator could not dump the parser; no "
+                 "table is written for them (the linter uses the nearest older table and says so)."),
+        "releases": {v: releases[v] for v in sorted(releases, key=version_key)},
+    }
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def pypi_releases(since: str) -> list[str]:
+    """Final releases of ``sglang`` on the index from ``since`` on (``pip index versions``)."""
+    out = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "sglang"],
+                         capture_output=True, text=True, check=True).stdout
+    m = re.search(r"Available versions: (.*)", out)
+    if not m:
+        raise RuntimeError("pip index versions sglang printed no version list")
+    found = []
+    for v in m.group(1).split(","):
+        v = v.strip()
+        try:
+            key = version_key(v)
+        except ValueError:
+            continue  # a pre-release (rc, dev): not a release deployments pin
+        if key >= version_key(since):
+            found.append(v)
+    return sorted(found, key=version_key)
+
+
+def _failure_reason(exc: Exception) -> str:
+    """One deterministic line: the worker's exception and the innermost frame in the wheel."""
+    text = str(exc)
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    last = lines[-1] if lines else type(exc).__name__
+    frames = re.findall(r'File "[^"]*?/src-[^/"]+/(sglang/[^"]+)", line (\d+)', text)
+    return f"{last} ({frames[-1][0]}:{frames[-1][1]})" if frames else last
+
+
 def main(argv=None) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -682,19 +791,29 @@ def main(argv=None) -> int:
         prog="generate_sglang_options.py",
         description="Generate linter/sglang/data/options-<VERSION>.json from SGLang wheels.",
     )
-    p.add_argument("versions", nargs="*", help=f"SGLang versions (default: {' '.join(DEFAULT_VERSIONS)})")
+    p.add_argument("versions", nargs="*",
+                   help="SGLang releases (default: every release the data folder covers, tables and "
+                        "unavailable.json)")
+    p.add_argument("--since", metavar="VERSION",
+                   help=f"every final release on PyPI from VERSION on (e.g. {OLDEST}), from `pip index versions`")
     p.add_argument("--out-dir", default=str(DEFAULT_OUT_DIR))
     p.add_argument("--fixture-dir", default=str(DEFAULT_FIXTURE_DIR))
     p.add_argument("--wheel-dir", help="reuse/keep downloaded wheels here (default: a temp dir)")
     p.add_argument("--venv", default=str(DEFAULT_VENV), help="worker venv (created if missing)")
-    p.add_argument("--method", choices=["auto", "argparse-dump", "static-ast"], default="auto")
+    p.add_argument("--method", choices=["argparse-dump", "static-ast"], default="argparse-dump",
+                   help="static-ast only when asked: it approximates the parser, so a failed dump is "
+                        "recorded in unavailable.json instead")
     p.add_argument(
         "--record-parser-fixture", action="append", default=[], metavar="VERSION",
         help="also write tests/fixtures/sglang_parser_VERSION.json (repeatable)",
     )
     p.add_argument("--check", action="store_true", help="compare with the files on disk; write nothing")
     args = p.parse_args(argv)
-    versions = args.versions or list(DEFAULT_VERSIONS)
+    out_dir, fix_dir = Path(args.out_dir), Path(args.fixture_dir)
+    if args.since:
+        versions = pypi_releases(args.since)
+    else:
+        versions = args.versions or committed_versions(out_dir)
     fixture_versions = set(args.record_parser_fixture)
     for v in fixture_versions - set(versions):
         versions.append(v)
@@ -704,18 +823,30 @@ def main(argv=None) -> int:
 
     t0 = time.monotonic()
     python = ensure_venv(Path(args.venv)) if args.method != "static-ast" else None
-    out_dir, fix_dir = Path(args.out_dir), Path(args.fixture_dir)
     mismatches = 0
+    unavailable = load_unavailable(out_dir)
+    before = dumps_unavailable(unavailable)
     with tempfile.TemporaryDirectory(prefix="sglang-options-") as tmp:
         workdir = Path(tmp)
         for version in versions:
             t = time.monotonic()
-            table, fixture = generate_version(version, args, python, workdir, fixture_versions)
-            outputs = [(out_dir / f"options-{version}.json", table)]
+            try:
+                table, fixture = generate_version(version, args, python, workdir, fixture_versions)
+            except _DumpFailed as exc:
+                unavailable[version] = {"wheel": exc.wheel, "sha256": exc.sha, "reason": exc.reason}
+                table_path = out_dir / f"options-{version}.json"
+                if args.check:
+                    mismatches += table_path.exists()
+                elif table_path.exists():
+                    table_path.unlink()
+                _log(f"{version}: UNAVAILABLE: {exc.reason}")
+                continue
+            unavailable.pop(version, None)
+            outputs = [(out_dir / f"options-{version}.json", table, dumps_table)]
             if fixture is not None:
-                outputs.append((fix_dir / f"sglang_parser_{version}.json", fixture))
-            for path, obj in outputs:
-                text = dumps(obj)
+                outputs.append((fix_dir / f"sglang_parser_{version}.json", fixture, dumps))
+            for path, obj, serialize in outputs:
+                text = serialize(obj)
                 if args.check:
                     same = path.exists() and path.read_text(encoding="utf-8") == text
                     mismatches += not same
@@ -728,8 +859,25 @@ def main(argv=None) -> int:
                 f"{version}: {len(table['options'])} options, {len(table['fields'])} fields, "
                 f"method {table['source']['method']}, {time.monotonic() - t:.1f}s"
             )
-    _log(f"done in {time.monotonic() - t0:.1f}s")
+    after = dumps_unavailable(unavailable)
+    path = out_dir / UNAVAILABLE
+    if args.check:
+        same = after == before
+        mismatches += not same
+        _log(f"{path}: {'identical' if same else 'DIFFERS'}")
+    elif after != before or not path.exists() and unavailable:
+        path.write_text(after, encoding="utf-8")
+        _log(f"wrote {path}")
+    _log(f"{len(versions)} releases, {len(unavailable)} unavailable; done in {time.monotonic() - t0:.1f}s")
     return 1 if mismatches else 0
+
+
+class _DumpFailed(Exception):
+    """The wheel was fetched but its parser could not be dumped (recorded in unavailable.json)."""
+
+    def __init__(self, wheel: str, sha: str, reason: str) -> None:
+        super().__init__(reason)
+        self.wheel, self.sha, self.reason = wheel, sha, reason
 
 
 # ---------------------------------------------------------------------------
@@ -775,16 +923,25 @@ _DIST_TO_MODULES = {
     "smg-grpc-servicer": ["smg_grpc_servicer", "grpc", "google"],
     "torch": ["torch", "triton", "sympy", "networkx", "functorch", "torchgen"],
     "transformers": ["transformers", "huggingface_hub", "tokenizers", "safetensors", "regex"],
+    "xgrammar": ["xgrammar", "sentencepiece", "tiktoken"],
+    # 0.4.x: vLLM brought torch, transformers, xformers and triton with it.
+    "vllm": ["vllm", "torch", "triton", "transformers", "huggingface_hub", "tokenizers", "safetensors",
+             "regex", "xformers", "sentencepiece", "numpy", "psutil", "gguf"],
 }
 # torch is shaped like a CPU build: these attributes do not exist ...
 _STUB_ABSENT = {"torch.npu", "torch.hpu", "torch.musa", "torch.mlu", "triton.runtime.driver"}
 # ... and these have fixed values.
 _STUB_VALUES = {
+    # 0.5.2-0.5.7 direct_register_custom_op: getattr(torch.ops, my_lib.m.name) needs a str
+    "torch.library.Library().m.name": "sglang",
     "torch.version.cuda": None,
     "torch.version.hip": None,
     "torch.version.git_version": "0",
 }
 _STUB_DUNDER_VALUES = {"__class_validators__": []}
+# dunders a stub answers with another stub: 0.5.11-0.5.13 patch transformers'
+# PretrainedConfig.from_dict via ``.from_dict.__func__`` at import time.
+_STUB_DUNDER_STUBS = {"__func__"}
 
 
 def _install_stubs(src: str):
@@ -805,18 +962,33 @@ def _install_stubs(src: str):
            "platform_python_implementation": "CPython", "python_full_version": "3.11.7",
            "extra": ""}
     with open(meta, encoding="utf-8") as f:
-        for line in f:
-            if not line.startswith("Requires-Dist:"):
+        reqs = [Requirement(line.split(":", 1)[1].strip()) for line in f if line.startswith("Requires-Dist:")]
+    # The CUDA server's dependencies: the base ones plus, before SGLang moved its runtime into
+    # them, the ``srt`` extra (0.4.x ``pip install "sglang[all]"`` -> ``srt`` ->
+    # ``runtime_common``), following ``sglang[...]`` self-references.
+    extras = {"", "srt"}
+    grew = True
+    while grew:
+        grew = False
+        for req in reqs:
+            if _re.sub(r"[-_.]+", "-", req.name).lower() != "sglang":
                 continue
-            req = Requirement(line.split(":", 1)[1].strip())
-            if req.marker is not None and not req.marker.evaluate(env):
-                continue
-            key = _re.sub(r"[-_.]+", "-", req.name).lower()
-            modules = _DIST_TO_MODULES.get(key, [key.replace("-", "_")])
-            present.update(modules)
-            pins = [s.version for s in req.specifier if s.operator == "=="]
-            if pins and modules:  # e.g. torch==2.13.0 -> torch.__version__
-                versions.setdefault(modules[0], pins[0])
+            if req.marker is None or any(req.marker.evaluate({**env, "extra": e}) for e in extras):
+                new = {_re.sub(r"[-_.]+", "_", x).lower() for x in req.extras} - extras
+                if new:
+                    extras |= new
+                    grew = True
+    for req in reqs:
+        key = _re.sub(r"[-_.]+", "-", req.name).lower()
+        if key == "sglang":
+            continue
+        if req.marker is not None and not any(req.marker.evaluate({**env, "extra": e}) for e in extras):
+            continue
+        modules = _DIST_TO_MODULES.get(key, [key.replace("-", "_")])
+        present.update(modules)
+        pins = [s.version for s in req.specifier if s.operator == "=="]
+        if pins and modules:  # e.g. torch==2.13.0 -> torch.__version__
+            versions.setdefault(modules[0], pins[0])
 
     cache = {}
     stubbed = set()
@@ -833,6 +1005,8 @@ def _install_stubs(src: str):
         def __getattr__(cls, name):
             if name in _STUB_DUNDER_VALUES:
                 return _STUB_DUNDER_VALUES[name]
+            if name in _STUB_DUNDER_STUBS:
+                return make(cls._stub_name + "." + name)
             if name.startswith("__") and name.endswith("__"):
                 raise AttributeError(name)
             return attr(cls._stub_name, name)

@@ -1,5 +1,13 @@
-"""Rewrite the rule table of README.md (between <!-- rules:start --> and <!-- rules:end -->) from
-the rules' own metadata, so README, ``--list-rules`` and the SARIF rule descriptions agree."""
+"""Rewrite what is generated from the rules' own metadata and docstrings, so that README, the rule
+pages, ``--list-rules``, ``--show-rule`` and the SARIF rule descriptions agree:
+
+* the rule table of README.md (between ``<!-- rules:start -->`` and ``<!-- rules:end -->``);
+* ``docs/rules/SGLxxx.md``, one page per rule, and ``docs/rules/README.md`` (pages of rules that no
+  longer exist are removed).
+
+``--check`` changes nothing and exits 1 when something is out of date (``tests/test_rule_docs.py``
+runs the same comparison).
+"""
 
 from __future__ import annotations
 
@@ -10,19 +18,40 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from linter.report.links import DOCS_PATH  # noqa: E402
 from linter.rules import markdown_table  # noqa: E402
+from linter.rules.docs import pages  # noqa: E402
 
 PATTERN = re.compile(r"(<!-- rules:start -->\n).*?(<!-- rules:end -->)", re.S)
 
 
-def main(argv: list[str] | None = None) -> int:
+def planned() -> tuple[dict[Path, str], list[Path]]:
+    """(files to write with their text, stale rule pages to remove)."""
     readme = ROOT / "README.md"
     text = readme.read_text("utf-8")
-    new = PATTERN.sub(lambda m: m.group(1) + markdown_table() + m.group(2), text)
-    if new != text:
-        readme.write_text(new, "utf-8")
-        print("README.md: rule table updated")
-    return 0
+    out = {readme: PATTERN.sub(lambda m: m.group(1) + markdown_table() + m.group(2), text)}
+    folder = ROOT / DOCS_PATH
+    wanted = pages()
+    for name, page in wanted.items():
+        out[folder / name] = page
+    stale = [p for p in sorted(folder.glob("SGL*.md")) if p.name not in wanted] if folder.is_dir() else []
+    return out, stale
+
+
+def main(argv: list[str] | None = None) -> int:
+    check = "--check" in (argv if argv is not None else sys.argv[1:])
+    files, stale = planned()
+    outdated = [p for p, text in files.items() if not p.is_file() or p.read_text("utf-8") != text]
+    for p in outdated:
+        print(f"{p.relative_to(ROOT)}: {'out of date' if check else 'updated'}")
+        if not check:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(files[p], "utf-8")
+    for p in stale:
+        print(f"{p.relative_to(ROOT)}: {'stale' if check else 'removed'}")
+        if not check:
+            p.unlink()
+    return 1 if check and (outdated or stale) else 0
 
 
 if __name__ == "__main__":

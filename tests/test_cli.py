@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from linter.cli import main
+from linter.sglang.options import known_versions_text
 from tests.helpers import chdir, lint_json, run, write_tree
 
 BAD = ("# lint-configs: target-gpu=H100\nservices:\n  sglang:\n    command: python3 -m sglang.launch_server "
@@ -28,7 +29,18 @@ def test_json_contract(tmp_path, capsys):
         "fix": {"applicability": "safe", "message": "Use --attention-backend fa3",
                 "edits": [{"path": "deploy/compose.yaml", "line": 4, "column": 103, "end_line": 4,
                            "end_column": 106, "content": "fa3"}]},
+        "notes": diags[0]["notes"],
+        "labels": [
+            {"path": "deploy/compose.yaml", "line": 4, "column": 59, "end_line": 4, "end_column": 82,
+             "message": "model: DeepseekV3ForCausalLM"},
+            {"path": "deploy/compose.yaml", "line": 4, "column": 107, "end_line": 4, "end_column": 139,
+             "message": "turns on deterministic inference"},
+            {"path": "deploy/compose.yaml", "line": 1, "column": 28, "end_line": 1, "end_column": 32,
+             "message": "target H100 (SM90)"}],
+        "url": "https://github.com/OWNER/lint-configs/blob/main/docs/rules/SGL101.md",
     }]
+    assert diags[0]["notes"][0].startswith('SGLang says: "Deterministic inference with absorbed-MLA models on the fa4')
+    assert diags[0]["notes"][-1].startswith("assumed SGLang 0.5.23 (newest known release)")
     assert "H100 (SM90)" in diags[0]["message"] and "DeepseekV3ForCausalLM" in diags[0]["message"]
 
 
@@ -44,8 +56,12 @@ def test_exit_codes(tmp_path, capsys):
     assert code == 2 and "family" in err
     code, _, err = run(tmp_path, capsys, "--select", "SGL999", ".")
     assert code == 2 and "SGL999" in err
-    code, _, err = run(tmp_path, capsys, "--sglang-version", "0.4.0", ".")
-    assert code == 2 and "0.5.23" in err
+    code, _, err = run(tmp_path, capsys, "--sglang-version", "0.3.6", ".")
+    assert code == 2 and "'0.3.6'" in err and f"known: {known_versions_text()}" in err
+    assert known_versions_text().startswith("0.4.0 … ")
+    code, _, err = run(tmp_path, capsys, "--sglang-version", "0.5.9rc1", ".")
+    assert code == 2 and "not a release" in err
+    assert run(tmp_path / "bad", capsys, "--sglang-version", "v0.5.15.post1", ".")[0] == 1
     code, _, err = run(tmp_path, capsys, "no/such/dir")
     assert code == 2 and "no such file" in err
     assert run(tmp_path, capsys, "--no-such-option")[0] == 2
@@ -53,12 +69,14 @@ def test_exit_codes(tmp_path, capsys):
 
 def test_text_output_shows_source_caret_fix_and_summary(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "200")
     write_tree(tmp_path, {"compose.yaml": BAD})
     code, out, _ = run(tmp_path, capsys, ".")
     lines = out.splitlines()
-    assert lines[0].startswith("compose.yaml:4:103: SGL101 [*] fa4 with deterministic inference")
-    assert lines[2].startswith("4 |     command: python3 -m sglang.launch_server")
-    assert lines[3] == "  |" + " " * (1 + 102) + "^^^"
+    assert lines[0] == "error[SGL101]: fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU"
+    assert lines[1] == " --> compose.yaml:4:103"
+    assert lines[6].startswith("4 |     command: python3 -m sglang.launch_server")  # 200 columns: the whole line
+    assert lines[7].startswith("  |" + " " * (1 + 58) + "-" * 23 + " " * 21 + "^^^ " + "-" * 32)
     assert "  = fix: Use --attention-backend fa3" in lines
     assert lines[-1] == "Found 1 error. [*] 1 fixable with `lint-configs --fix`."
     assert "\x1b[" not in out
@@ -68,7 +86,9 @@ def test_concise_output(tmp_path, capsys):
     write_tree(tmp_path, {"compose.yaml": BAD})
     _, out, _ = run(tmp_path, capsys, "--format", "concise", ".")
     assert out.startswith("compose.yaml:4:103: SGL101 [*] fa4 with deterministic inference")
-    assert len(out.splitlines()) == 1
+    assert out.splitlines()[1:] == ["Found 1 error. [*] 1 fixable with `lint-configs --fix`."]
+    write_tree(tmp_path, {"compose.yaml": GOOD})
+    assert run(tmp_path, capsys, "--format", "concise", ".") == (0, "All checks passed!\n", "")
 
 
 def test_diff_changes_nothing_and_exits_1(tmp_path, capsys):
@@ -176,3 +196,27 @@ def test_explain_at_the_place_a_value_was_written(tmp_path, capsys):
     assert "attention_backend: 'fa4'" in out
     code, out, _ = run(tmp_path, capsys, "--explain", "deploy/.env:1")
     assert (code, out) == (1, "no SGLang launch found there\n")
+
+
+def test_files_from_reads_nul_and_newline_lists_and_stdin(tmp_path, capsys, monkeypatch):
+    write_tree(tmp_path, {"a b/compose.yaml": BAD, "c/compose.yaml": BAD, "d/compose.yaml": BAD})
+    (tmp_path / "list0").write_bytes(b"a b/compose.yaml\0c/compose.yaml\0")
+    (tmp_path / "list-lines").write_bytes(b"a b/compose.yaml\r\nc/compose.yaml\n\n")
+    for listing in ("list0", "list-lines"):
+        code, out, _ = run(tmp_path, capsys, "--format", "concise", "--files-from", listing)
+        assert code == 1
+        assert [line.split(":")[0] for line in out.splitlines()[:-1]] == ["a b/compose.yaml", "c/compose.yaml"]
+    # with PATHs too, both are linted; '-' is standard input
+    import io
+
+    class Stdin:
+        buffer = io.BytesIO(b"c/compose.yaml\0")
+
+    monkeypatch.setattr(sys, "stdin", Stdin)
+    code, out, _ = run(tmp_path, capsys, "--format", "concise", "--files-from", "-", "d/compose.yaml")
+    assert [line.split(":")[0] for line in out.splitlines()[:-1]] == ["c/compose.yaml", "d/compose.yaml"]
+    # an empty list lints nothing (not the whole folder)
+    (tmp_path / "empty").write_bytes(b"")
+    assert run(tmp_path, capsys, "--files-from", "empty")[0] == 0
+    code, _, err = run(tmp_path, capsys, "--files-from", "no-such-list")
+    assert code == 2 and "--files-from no-such-list" in err

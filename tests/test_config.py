@@ -114,7 +114,7 @@ def test_exclude(tmp_path, capsys, key):
     assert code == 1 and out.startswith("legacy/docker-compose.yml:8:27: SGL101")
     code, out, _ = run(tmp_path, capsys, "--format", "concise", "--force-exclude", "legacy/docker-compose.yml",
                        "old/b200/docker-compose.yml")
-    assert (code, out) == (0, "")
+    assert (code, out) == (0, "All checks passed!\n")
 
 
 # --- per-path overrides ------------------------------------------------------------------------------
@@ -221,10 +221,17 @@ def test_config_option_forces_one_file(tmp_path, capsys):
       "such as fa4-deterministic-mla-needs-sm100 (lint-configs --list-rules)"]),
     (".lint-configs.toml", 'select = ["fa4-on-hopper"]\n',
      [".lint-configs.toml: 'select': unknown rule 'fa4-on-hopper'"]),
-    (".lint-configs.toml", 'sglang-version = "0.4.0"\n',
-     [".lint-configs.toml: 'sglang-version': no option table for SGLang '0.4.0'; known releases: ", "0.5.18"]),
+    (".lint-configs.toml", 'sglang-version = "0.3.6"\n',
+     [".lint-configs.toml: 'sglang-version': no option table for SGLang '0.3.6'; known: 0.4.0 … 0.5.23 (",
+      "option tables)"]),
+    (".lint-configs.toml", 'sglang-version = "0.5.24.post1"\n',
+     [".lint-configs.toml: 'sglang-version': no option table for SGLang '0.5.24.post1'; known: 0.4.0 … "]),
+    (".lint-configs.toml", 'sglang-version = "0.5.9-rc1"\n',
+     [".lint-configs.toml: 'sglang-version': '0.5.9-rc1' is not a release such as \"0.5.18\" or "
+      "\"0.4.5.post2\"; known: 0.4.0 … "]),
     (".lint-configs.toml", "sglang-version = 0.5\n",
-     [".lint-configs.toml: 'sglang-version': expected a version string such as \"0.5.18\", got 0.5"]),
+     [".lint-configs.toml: 'sglang-version': expected a version string such as \"0.5.18\" or \"0.4.5.post2\", "
+      "got 0.5"]),
     (".lint-configs.toml", "target-gpus = 8\n",
      [".lint-configs.toml: 'target-gpus': expected a list of strings, got 8"]),
     (".lint-configs.toml", 'models = ["DeepseekV3ForCausalLM"]\n',

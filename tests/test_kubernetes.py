@@ -182,7 +182,7 @@ spec:
 
 def test_rolebasedgroup_v1alpha2_patterns_and_router_is_not_a_launch():
     res = lint_text_result(RBG_V1ALPHA2, "kubernetes", name="rbg2.yaml")
-    keys = [ctx.launch.key.rsplit(":", 1)[0] for ctx in res.contexts]
+    keys = [ctx.launch.key for ctx in res.contexts]
     assert keys == ["RoleBasedGroup/pd:spec.roles[decode].standalonePattern.template.spec.containers[sglang]",
                     "RoleBasedGroup/pd:spec.roles[prefill].leader.containers[sglang]",
                     "RoleBasedGroup/pd:spec.roles[prefill].worker.containers[sglang]"]
@@ -230,7 +230,7 @@ spec:
 
 def test_ome_runtime_runners_model_architecture_and_inherited_selector():
     res = lint_text_result(OME, "kubernetes", name="rt.yaml")
-    assert [ctx.launch.key.rsplit(":", 1)[0] for ctx in res.contexts] == [
+    assert [ctx.launch.key for ctx in res.contexts] == [
         "ClusterServingRuntime/srt-deepseek:spec.engineConfig.leader.runner",
         "ClusterServingRuntime/srt-deepseek:spec.engineConfig.worker.runner"]
     assert [ctx.model.architecture for ctx in res.contexts] == ["DeepseekV3ForCausalLM"] * 2
@@ -326,7 +326,7 @@ spec:
 
 def test_ome_isvc_kserve_dynamo_and_an_unlisted_crd():
     res = lint_text_result(OTHERS, "kubernetes", name="all.yaml")
-    assert [ctx.launch.key.rsplit(":", 1)[0] for ctx in res.contexts] == [
+    assert [ctx.launch.key for ctx in res.contexts] == [
         "InferenceService/isvc:spec.engine.runner",
         "ServingRuntime/kserve-sglang:spec.containers[kserve-container]",
         "InferenceService/kserve-isvc:spec.predictor.containers[kserve-container]",

@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import re
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -23,15 +25,30 @@ REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "linter" / "sglang" / "data"
 FIXTURES = REPO / "tests" / "fixtures"
 
-VERSIONS = ["0.5.16", "0.5.17", "0.5.18", "0.5.19", "0.5.20", "0.5.21", "0.5.22", "0.5.23"]
-FIXTURE_VERSIONS = ["0.5.18", "0.5.23"]
+def _v(version: str) -> tuple:
+    """Sort key of ``X.Y.Z`` / ``X.Y.Z.postN`` (``.postN`` after ``X.Y.Z``)."""
+    m = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?", version)
+    assert m, version
+    return tuple(int(x) for x in m.groups(default="-1"))
+
+
+# Every list of releases comes from the data folder, never from this file.
+VERSIONS = sorted((p.name[len("options-"):-len(".json")] for p in DATA.glob("options-*.json")), key=_v)
+UNAVAILABLE = json.loads((DATA / "unavailable.json").read_text(encoding="utf-8"))["releases"]
+# Releases whose tables the rules below were written against (the parser of 0.5.16 onwards).
+MODERN = [v for v in VERSIONS if _v(v) >= (0, 5, 16, -1)]
+FIXTURE_VERSIONS = sorted((p.name[len("sglang_parser_"):-len(".json")] for p in FIXTURES.glob("sglang_parser_*.json")),
+                          key=_v)
 
 TOP_KEYS = ["sglang_version", "source", "options", "fields", "lists", "lists_source"]
 SOURCE_KEYS = ["wheel", "sha256", "generator", "method", "files"]
 OPTION_KEYS = [
     "dest", "option_strings", "action", "type", "choices", "default",
-    "nargs", "required", "deprecated", "help",
+    "nargs", "required", "deprecated",
 ]
+# A key at this value is left out of a table's option row (the generator's OPTION_DEFAULTS).
+OPTION_DEFAULTS = {"action": "store", "type": None, "choices": None, "default": None, "nargs": None,
+                   "required": False, "deprecated": False}
 LIST_KEYS = [
     "attention_backend_choices",
     "deterministic_attention_backends",
@@ -61,10 +78,6 @@ ABSORBED_7 = [
 ]
 
 
-def _v(version: str) -> tuple:
-    return tuple(int(p) for p in version.split("."))
-
-
 def _load(path: Path):
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -73,8 +86,11 @@ _TABLES: dict = {}
 
 
 def table(version: str) -> dict:
+    """The table with every option row expanded to all OPTION_KEYS."""
     if version not in _TABLES:
-        _TABLES[version] = _load(DATA / f"options-{version}.json")
+        t = _load(DATA / f"options-{version}.json")
+        t["options"] = [{k: o.get(k, OPTION_DEFAULTS.get(k)) for k in OPTION_KEYS} for o in t["options"]]
+        _TABLES[version] = t
     return _TABLES[version]
 
 
@@ -101,32 +117,52 @@ def _load_generator():
 # --------------------------------------------------------------------------
 
 
-def test_exactly_the_expected_tables_exist():
-    names = sorted(p.name for p in DATA.glob("options-*.json"))
-    assert names == [f"options-{v}.json" for v in VERSIONS]
+def test_every_release_is_a_table_or_recorded_unavailable():
+    gen = _load_generator()
+    assert VERSIONS[0] == gen.OLDEST == "0.4.0"
+    assert not set(VERSIONS) & set(UNAVAILABLE)
+    # what `generate_sglang_options.py --check` reproduces by default: the whole data folder
+    assert gen.committed_versions(DATA) == sorted(VERSIONS + list(UNAVAILABLE), key=_v)
+    assert [v for v in VERSIONS if ".post" in v], "the .postN releases have tables too"
+    for version, entry in UNAVAILABLE.items():
+        assert list(entry) == ["wheel", "sha256", "reason"]
+        assert re.fullmatch(rf"sglang-{re.escape(version)}-(cp311-cp311-manylinux_2_34_x86_64|py3-none-any)\.whl",
+                            entry["wheel"])
+        assert re.fullmatch(r"[0-9a-f]{64}", entry["sha256"])
+        assert entry["reason"].startswith("argparse-dump failed: ")
+    assert gen.dumps_unavailable(UNAVAILABLE) == (DATA / "unavailable.json").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_schema(version):
+    raw = _load(DATA / f"options-{version}.json")
     t = table(version)
     assert list(t) == TOP_KEYS
     assert t["sglang_version"] == version
 
     src = t["source"]
     assert list(src) == SOURCE_KEYS
-    assert src["wheel"] == f"sglang-{version}-cp311-cp311-manylinux_2_34_x86_64.whl"
-    assert src["sha256"] == WHEEL_SHA256[version]
+    assert re.fullmatch(rf"sglang-{re.escape(version)}-(cp311-cp311-manylinux_2_34_x86_64|py3-none-any)\.whl",
+                        src["wheel"])
+    assert re.fullmatch(r"[0-9a-f]{64}", src["sha256"])
+    if version in WHEEL_SHA256:
+        assert src["sha256"] == WHEEL_SHA256[version]
     assert src["generator"] == "scripts/generate_sglang_options.py"
     assert src["method"] == "argparse-dump"
     assert src["files"][0] == "sglang/srt/server_args.py"
     assert all(f.startswith("sglang/") and f.endswith(".py") for f in src["files"])
-    assert "sglang/srt/arg_groups/arg_utils.py" in src["files"]
+    if version in MODERN:
+        assert "sglang/srt/arg_groups/arg_utils.py" in src["files"]
 
+    # compact rows: no help text, no key at its default
+    for row in raw["options"]:
+        assert list(row) == [k for k in OPTION_KEYS if k in row], row
+        assert all(k not in OPTION_DEFAULTS or type(v) is not type(OPTION_DEFAULTS[k]) or v != OPTION_DEFAULTS[k]
+                   for k, v in row.items()), row
     opts = t["options"]
-    assert len(opts) > 400
+    assert len(opts) > (400 if version in MODERN else 75)
     seen_strings = set()
     for o in opts:
-        assert list(o) == OPTION_KEYS, o
         assert isinstance(o["dest"], str) and o["dest"]
         assert o["option_strings"] and all(s.startswith("--") for s in o["option_strings"]), o
         assert "--help" not in o["option_strings"] and "-h" not in o["option_strings"]
@@ -137,24 +173,27 @@ def test_schema(version):
         assert o["choices"] is None or isinstance(o["choices"], list)
         assert o["nargs"] is None or o["nargs"] in ("?", "*", "+") or isinstance(o["nargs"], int)
         assert isinstance(o["required"], bool) and isinstance(o["deprecated"], bool)
-        assert o["help"] is None or (isinstance(o["help"], str) and "\n" not in o["help"])
         if o["action"] == "store_true":
             # Optional[bool] fields (enable_lora, enable_multimodal, ...) default to None
             assert o["type"] is None and o["nargs"] == 0 and o["default"] in (False, None), o
         if o["deprecated"]:
             assert o["action"].startswith("custom:Deprecated"), o
+    assert {"--model-path", "--tp-size", "--port", "--attention-backend"} <= seen_strings
 
     fields = t["fields"]
     assert fields[0] == "model_path"
-    assert len(fields) == len(set(fields)) > 400
+    assert len(fields) == len(set(fields)) > (400 if version in MODERN else 75)
     assert all(re.fullmatch(r"_?[a-z][a-z0-9_]*", f) for f in fields)
 
     assert list(t["lists"]) == LIST_KEYS
     assert list(t["lists_source"]) == LIST_KEYS
     for key in LIST_KEYS:
         value = t["lists"][key]
-        assert isinstance(value, list) and value and all(isinstance(x, str) for x in value), key
         where = t["lists_source"][key]
+        if value is None:
+            assert version not in MODERN and where.startswith("not found: "), (key, where)
+            continue
+        assert isinstance(value, list) and value and all(isinstance(x, str) for x in value), key
         m = re.fullmatch(r"(sglang/[\w/]+\.py):(\d+)", where)
         assert m, where
         assert m.group(1) in src["files"]
@@ -165,10 +204,35 @@ def test_files_are_canonical_generator_output(version):
     """The committed text is exactly what the generator's serializer writes."""
     gen = _load_generator()
     path = DATA / f"options-{version}.json"
-    assert gen.dumps(_load(path)) == path.read_text(encoding="utf-8")
+    assert gen.dumps_table(_load(path)) == path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("version", VERSIONS)
+def test_total_size_of_the_tables():
+    """About 3 MB for ~90 releases (help text dropped, default keys left out); the gate catches a
+    format change that would bloat the package."""
+    total = sum(p.stat().st_size for p in DATA.glob("options-*.json"))
+    assert total < 40_000 * len(VERSIONS), total
+
+
+def test_options_across_releases():
+    """Facts read from the tables: when options appeared and went (the parser a pinned file meets)."""
+    def have(s):
+        return [v for v in VERSIONS if any(s in o["option_strings"] for o in table(v)["options"])]
+
+    assert have("--enable-ep-moe")[0] == "0.4.0.post1" and have("--enable-ep-moe")[-1] == "0.5.4"
+    assert have("--disable-mla")[0] == "0.4.0" and have("--disable-mla")[-1] == "0.4.5.post1"
+    assert have("--enable-deterministic-inference")[0] == "0.5.3"
+    piecewise = have("--enable-piecewise-cuda-graph")
+    assert "0.5.9" in piecewise and VERSIONS[-1] not in piecewise
+    assert "--attn-dp-size" in [s for o in table(VERSIONS[-1])["options"] for s in o["option_strings"]]
+    assert "0.5.9" not in have("--attn-dp-size")
+    assert option("0.4.0", "attention_backend")["choices"] == ["flashinfer", "triton", "torch_native"]
+    assert option("0.4.5", "attention_backend")["choices"] == ["flashinfer", "triton", "torch_native", "fa3"]
+    assert "fa4" in option("0.5.9", "attention_backend")["choices"]
+    assert "dsa" not in option("0.5.9", "attention_backend")["choices"]
+
+
+@pytest.mark.parametrize("version", MODERN)
 def test_non_store_dests_and_fields(version):
     t = table(version)
     dests = {o["dest"] for o in t["options"]}
@@ -188,7 +252,7 @@ def test_non_store_dests_and_fields(version):
 # --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("version", MODERN)
 def test_rule_options(version):
     lists = table(version)["lists"]
     for dest, strings in [
@@ -242,9 +306,9 @@ def test_rule_options(version):
 
 
 def test_fp4_e2m1_kv_cache_dtype_dropped_in_0_5_21():
-    for v in VERSIONS:
+    for v in MODERN:
         present = "fp4_e2m1" in option(v, "kv_cache_dtype")["choices"]
-        assert present == (_v(v) <= (0, 5, 20)), v
+        assert present == (_v(v) <= (0, 5, 20, -1)), v
     assert option("0.5.18", "enable_lora")["default"] is None
 
 
@@ -254,11 +318,11 @@ def test_fp4_e2m1_kv_cache_dtype_dropped_in_0_5_21():
 
 
 def test_absorbed_mla_architectures_per_version():
-    for v in VERSIONS:
+    for v in MODERN:
         absorbed = table(v)["lists"]["absorbed_mla_architectures"]
-        if _v(v) <= (0, 5, 17):
+        if _v(v) <= (0, 5, 17, -1):
             assert absorbed == ABSORBED_7[:6], v
-        elif _v(v) <= (0, 5, 19):
+        elif _v(v) <= (0, 5, 19, -1):
             assert absorbed == ABSORBED_7, v
         else:
             assert absorbed == ABSORBED_7 + ["Glm5NextForConditionalGeneration"], v
@@ -267,9 +331,9 @@ def test_absorbed_mla_architectures_per_version():
 
 def test_absorbed_list_location():
     assert table("0.5.18")["lists_source"]["absorbed_mla_architectures"] == "sglang/srt/server_args.py:8221"
-    for v in VERSIONS:
+    for v in MODERN:
         where = table(v)["lists_source"]["absorbed_mla_architectures"]
-        expected = "sglang/srt/server_args.py" if _v(v) <= (0, 5, 18) else "sglang/srt/arg_groups/attention_hook.py"
+        expected = "sglang/srt/server_args.py" if _v(v) <= (0, 5, 18, -1) else "sglang/srt/arg_groups/attention_hook.py"
         assert where.split(":")[0] == expected, v
 
 
@@ -277,10 +341,10 @@ def test_deterministic_backends_per_version():
     assert table("0.5.18")["lists"]["deterministic_attention_backends"] == [
         "ascend", "fa3", "fa4", "flashinfer", "triton",
     ]
-    for v in VERSIONS:
+    for v in MODERN:
         det = table(v)["lists"]["deterministic_attention_backends"]
-        assert ("intel_xpu" in det) == (_v(v) >= (0, 5, 19)), v
-        if _v(v) >= (0, 5, 19):
+        assert ("intel_xpu" in det) == (_v(v) >= (0, 5, 19, -1)), v
+        if _v(v) >= (0, 5, 19, -1):
             assert det == ["ascend", "fa3", "fa4", "flashinfer", "intel_xpu", "triton"]
         assert table(v)["lists"]["radix_supported_deterministic_attention_backends"] == [
             "ascend", "fa3", "fa4", "triton",
@@ -292,21 +356,21 @@ def test_deterministic_backends_per_version():
 def test_list_constants_location():
     assert table("0.5.18")["lists_source"]["attention_backend_choices"] == "sglang/srt/server_args.py:181"
     assert table("0.5.18")["lists_source"]["deterministic_attention_backends"] == "sglang/srt/server_args.py:226"
-    for v in VERSIONS:
+    for v in MODERN:
         src = table(v)["lists_source"]
-        expected = "sglang/srt/server_args.py" if _v(v) <= (0, 5, 19) else "sglang/srt/arg_groups/choices.py"
+        expected = "sglang/srt/server_args.py" if _v(v) <= (0, 5, 19, -1) else "sglang/srt/arg_groups/choices.py"
         for key in LIST_KEYS:
             if key != "absorbed_mla_architectures":
                 assert src[key].split(":")[0] == expected, (v, key)
 
 
 def test_attention_backend_choices_changes():
-    for v in VERSIONS:
+    for v in MODERN:
         choices = table(v)["lists"]["attention_backend_choices"]
         assert {"fa3", "fa4", "flashinfer", "triton", "flashmla", "trtllm_mla", "dsa", "intel_xpu"} <= set(choices)
-        assert ("cutlass_mla" in choices) == (_v(v) <= (0, 5, 19)), v
-        assert ("minicpm_flashattn" in choices) == (_v(v) >= (0, 5, 19)), v
-        assert ("hpc_ops" in choices) == (_v(v) >= (0, 5, 17)), v
+        assert ("cutlass_mla" in choices) == (_v(v) <= (0, 5, 19, -1)), v
+        assert ("minicpm_flashattn" in choices) == (_v(v) >= (0, 5, 19, -1)), v
+        assert ("hpc_ops" in choices) == (_v(v) >= (0, 5, 17, -1)), v
     assert len(table("0.5.18")["lists"]["attention_backend_choices"]) == 23
 
 
@@ -494,3 +558,18 @@ def test_generator_ast_readers(tmp_path):
     lists, sources = gen.read_lists(tmp_path)
     assert lists["rl_on_policy_target_choices"] is None
     assert sources["rl_on_policy_target_choices"].startswith("not found")
+
+
+@pytest.mark.skipif(not os.environ.get("SGLANG_WHEEL_DIR"),
+                    reason="needs the sglang wheels in $SGLANG_WHEEL_DIR (and PyPI once, for the worker venv)")
+def test_generator_check_reproduces_a_sample():
+    """`generate_sglang_options.py --check` on the oldest, a middle and the newest table of the data
+    folder and on one release recorded as unavailable: rebuilt byte for byte."""
+    sample = [VERSIONS[0], VERSIONS[len(VERSIONS) // 2], VERSIONS[-1], *sorted(UNAVAILABLE, key=_v)[:1]]
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "generate_sglang_options.py"), "--check",
+         "--wheel-dir", os.environ["SGLANG_WHEEL_DIR"], *sample],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stderr.count(": identical") == len(sample) - min(1, len(UNAVAILABLE)) + 1

@@ -139,7 +139,8 @@ def test_underscore_option_is_fixed_to_dashes(tmp_path, capsys):
     ("v0.5.18-cu129", ("0.5.18", (12, 9))),
     ("v0.5.18-cu126", ("0.5.18", (12, 6))),
     ("v0.5.23-cu130", ("0.5.23", (13, 0))),
-    ("v0.5.20.post1", ("0.5.20", None)),
+    ("v0.5.20.post1", ("0.5.20.post1", None)),
+    ("v0.5.1.post1-cu126", ("0.5.1.post1", (12, 6))),
     ("latest", (None, None)),
     ("dev-cu130", (None, (13, 0))),
 ])

@@ -40,15 +40,28 @@ def _manifest() -> list[dict]:
 
 # --- fast checks ---------------------------------------------------------------------------------------
 
-def test_readme_lists_the_same_hook_ids():
-    ids = [h["id"] for h in _manifest()]
-    assert ids == ["lint-configs", "lint-configs-fix"]
+def _readme_config() -> str:
+    """The ``.pre-commit-config.yaml`` snippet of the README's hooks section."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("<!-- hooks:start -->", 1)[1].split("<!-- hooks:end -->", 1)[0]
-    in_readme = re.findall(r"^\s*- id: (\S+)", section, re.M)
-    assert sorted(in_readme) == sorted(ids)
+    return re.search(r"```yaml\n(repos:.*?)```", section, re.S).group(1)
+
+
+def test_readme_recommends_one_hook_with_fix_and_names_both_ids():
+    ids = [h["id"] for h in _manifest()]
+    assert ids == ["lint-configs", "lint-configs-fix"]
+    from ruamel.yaml import YAML
+
+    config = YAML(typ="safe").load(_readme_config())
+    repo = config["repos"][0]
+    # one hook, not both: two hooks report every finding without a fix twice
+    assert repo["hooks"] == [{"id": "lint-configs", "args": ["--fix"]}]
+    # no release tag exists: rev is a full commit sha, and the snippet says so
+    assert re.fullmatch(r"[0-9a-f]{40}", str(repo["rev"]))
+    assert "commit sha: there is no release tag yet" in _readme_config()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for hook_id in ids:
-        assert f"`{hook_id}`" in section
+        assert f"`{hook_id}`" in readme
 
 
 def test_manifest_is_valid_for_pre_commit():
@@ -150,20 +163,18 @@ def test_try_repo_check_hook_fails_on_a_staged_bad_compose_file(hook_repo, consu
     assert r.returncode == 1, out
     assert re.search(r"^lint-configs \(SGLang launch configurations\)\.+Failed$", out, re.M), out
     assert "- exit code: 1" in out
-    assert "docker-compose.yml:9:27: SGL101 [*] fa4 with deterministic inference and the absorbed-MLA model " \
-           "deepseek-ai/DeepSeek-V3" in out
+    assert ("error[SGL101]: fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU\n"
+            "  --> docker-compose.yml:9:27\n") in out
+    assert "fa4 with deterministic inference and the absorbed-MLA model deepseek-ai/DeepSeek-V3" in out
     assert "9 |       --attention-backend fa4" in out
     assert (consumer / "docker-compose.yml").read_text() == BAD  # the check hook changes nothing
 
 
 def _configure(consumer: Path, src: Path, rev: str, env: dict) -> None:
-    (consumer / ".pre-commit-config.yaml").write_text(
-        "repos:\n"
-        f"  - repo: {src.as_posix()}\n"
-        f"    rev: {rev}\n"
-        "    hooks:\n"
-        "      - id: lint-configs-fix\n"
-        "      - id: lint-configs\n")
+    """The README's snippet, pointed at the copy of this checkout and its commit."""
+    config = re.sub(r"(?m)^(\s*- repo: )\S+", lambda m: m.group(1) + src.as_posix(), _readme_config())
+    config = re.sub(r"(?m)^(\s*rev: )\S+", lambda m: m.group(1) + rev, config)
+    (consumer / ".pre-commit-config.yaml").write_text(config)
     _git(consumer, env, "add", ".pre-commit-config.yaml")
 
 
@@ -174,10 +185,11 @@ def test_fix_hook_rewrites_the_file_and_fails_the_run(hook_repo, consumer):
     (consumer / "deploy").mkdir()
     (consumer / "deploy" / "docker-compose.yml").write_text(BAD)
     _git(consumer, env, "add", ".")
-    r = _pre_commit(consumer, env, "run", "lint-configs-fix")
+    r = _pre_commit(consumer, env, "run")
     out = r.stdout + r.stderr
     assert r.returncode == 1, out
-    assert re.search(r"^lint-configs --fix \(SGLang launch configurations\)\.+Failed$", out, re.M), out
+    assert re.search(r"^lint-configs \(SGLang launch configurations\)\.+Failed$", out, re.M), out
+    assert out.count("(SGLang launch configurations)") == 1  # one hook, one report
     assert "- files were modified by this hook" in out
     assert "- exit code" not in out  # nothing remains after the fix: lint-configs itself exited 0
     assert (consumer / "deploy" / "docker-compose.yml").read_text() == GOOD
@@ -201,13 +213,20 @@ def test_configured_hooks_pass_on_clean_files(hook_repo, consumer):
     r = _pre_commit(consumer, env, "run")
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
-    assert re.search(r"^lint-configs --fix \(SGLang launch configurations\)\.+Passed$", out, re.M), out
     assert re.search(r"^lint-configs \(SGLang launch configurations\)\.+Passed$", out, re.M), out
 
-    # a bad value in the staged .env fails the run, reported where it is written
-    (consumer / "deploy" / ".env").write_text("ATTENTION_BACKEND=fa4\n")
+    # a bad value in the staged .env fails the run, reported where it is written (its fix is unsafe,
+    # so --fix leaves it)
+    (consumer / "deploy" / ".env").write_text("ATTENTION_BACKEND=flashmla\n")
     _git(consumer, env, "add", ".")
     r = _pre_commit(consumer, env, "run", "lint-configs")
     out = r.stdout + r.stderr
     assert r.returncode == 1, out
-    assert "deploy/.env:1:19: SGL101" in out
+    assert "error[SGL103]" in out and "--> deploy/.env:1:19\n" in out
+    assert (consumer / "deploy" / ".env").read_text() == "ATTENTION_BACKEND=flashmla\n"
+    # a safe fix in the .env is written there
+    (consumer / "deploy" / ".env").write_text("ATTENTION_BACKEND=fa4\n")
+    _git(consumer, env, "add", ".")
+    r = _pre_commit(consumer, env, "run", "lint-configs")
+    assert r.returncode == 1 and "- files were modified by this hook" in r.stdout + r.stderr
+    assert (consumer / "deploy" / ".env").read_text() == "ATTENTION_BACKEND=fa3\n"

@@ -15,7 +15,7 @@ def test_readme_rule_table_matches_the_rules():
     table = re.search(r"<!-- rules:start -->\n(.*?)<!-- rules:end -->", text, re.S).group(1)
     assert table == markdown_table(), "run: python scripts/update_readme.py"
     for rule in ALL_RULES:
-        assert f"| {rule.code} | {rule.name} |" in table
+        assert f"| [{rule.code}](docs/rules/{rule.code}.md) | {rule.name} |" in table
 
 
 def test_readme_commands_name_the_examples_and_the_tests():

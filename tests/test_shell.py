@@ -323,7 +323,10 @@ ray job submit --address="http://127.0.0.1:8265" \\
 """
     repo.write({"scripts/run-deepseek.sh": text})
     assert repo.lint() == []
-    assert _extract(text)[1].launches == []
+    # The trainer is a launch in slime's dialect: its --sglang-attention-backend fa3 counts, the bare
+    # --attention-backend fa4 / flash beside it are Megatron's.
+    [launch] = _extract(text)[1].launches
+    assert launch.program == "slime/miles trainer"
 
 
 def test_docker_run_launch(repo):

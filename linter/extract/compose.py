@@ -362,19 +362,27 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             why = str(exc)
         result.problems.append(Problem(f"the .env beside this file is not read ({why}); the variables it sets "
                                        "are unknown", Span(source, 0, 0)))
-    seen: dict[tuple[int, int], Launch] = {}
+    # Services that share one command through an alias or merge key are one launch, named by all.
+    sharing: dict[tuple[int, int], list[str]] = {}
+    for name_node, service in _mapping_items(services):
+        if isinstance(service, MappingNode):
+            _, ep = _get(service, "entrypoint")
+            _, cmd = _get(service, "command")
+            if ep is not None or cmd is not None:
+                sharing.setdefault((id(ep), id(cmd)), []).append(str(name_node.value))
+    done: set[tuple[int, int]] = set()
     for name_node, service in _mapping_items(services):
         if not isinstance(service, MappingNode):
             continue
-        name = str(name_node.value)
         ep_key, ep = _get(service, "entrypoint")
         cmd_key, cmd = _get(service, "command")
         if ep is None and cmd is None:
             continue
         identity = (id(ep), id(cmd))
-        if identity in seen:
-            seen[identity].key += f",{name}"
+        if identity in done:
             continue
+        done.add(identity)
+        name = ",".join(sharing[identity])
         try:
             ep_words = _tokens(ep, source, env) if ep is not None else None
             cmd_words = _tokens(cmd, source, env) if cmd is not None else None
@@ -383,7 +391,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                              problems=result.problems)
         except SplitError as exc:
             node = ep if ep is not None else cmd
-            result.problems.append(Problem(f"service {name!r}: cannot split the command: {exc}",
+            result.problems.append(Problem(f"service {sharing[identity][0]!r}: cannot split the command: {exc}",
                                            Span(source, node.start_mark.index, node.start_mark.index)))
             continue
         if not found:
@@ -400,7 +408,6 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             launch = Launch(source=source, program=got.program, span=Span(source, start, end), args=got.args,
                             key=f"services.{name}" + (f"#{k}" if k else ""),
                             image=got.image if got.image is not None else image, gpu_decls=got.gpu_decls)
-            seen[identity] = launch
             result.launches.append(launch)
     return result
 

@@ -8,7 +8,8 @@ The first source that names anything is used, and every GPU it names is checked:
 3. the configuration's ``target-gpus`` for the file's path.
 
 A name the catalog does not know is kept as a target whose ``gpu`` is None (unknown, reported as
-SGL003 where it is declared).
+SGL003 where it is declared). What SGLang sees of a target (its SM predicates) is SGLang knowledge:
+:func:`linter.sglang.analysis.hardware_of`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from dataclasses import dataclass
 
 from linter.gpus.catalog import Gpu, lookup
 from linter.launch import GpuDecl
-from linter.sglang.decision import Hardware
 
 
 @dataclass
@@ -27,17 +27,6 @@ class Target:
     name: str
     decl: GpuDecl
     gpu: Gpu | None
-
-    def hardware(self, cuda_build: tuple[int, int]) -> Hardware | None:
-        """The :class:`Hardware` SGLang would see, or None for an unknown GPU."""
-        if self.gpu is None:
-            return None
-        major = self.gpu.cc[0] if self.gpu.cc else None
-        if major == 11 and cuda_build < (13, 0):
-            # Jetson Thor is sm_101 (major 10) under CUDA 12.8-12.9 and sm_110 from CUDA 13.0
-            # (gpu-names.md §2, NVIDIA cuRANDDx/nvCOMPDx release notes).
-            major = 10
-        return Hardware(self.label, self.gpu.is_cuda, major, cuda_build)
 
     @property
     def label(self) -> str:

@@ -1,15 +1,21 @@
-"""``--format concise``: one line per diagnostic, ``path:line:col: CODE message``."""
+"""``--format concise``: one line per diagnostic, ``path:line:col: CODE [*] message``, then the summary
+line of the text format (``Found 1 error. [*] 1 fixable with `lint-configs --fix`.``, or ``All checks
+passed!``), as ruff's concise output ends."""
 
 from __future__ import annotations
 
-from linter.rules.base import Diagnostic
+from linter.report.text import summary
+from linter.rules.base import SAFE, UNSAFE, Diagnostic
 
 
-def render(diagnostics: list[Diagnostic]) -> str:
-    """One ``path:line:col: CODE [*] message`` line per diagnostic (``[*]``: a safe fix exists)."""
+def render(diagnostics: list[Diagnostic], unsafe_fixes: bool = False, fixed: int = 0) -> str:
+    """One ``path:line:col: CODE [*] message`` line per diagnostic (``[*]``: a fix ``--fix`` applies:
+    a safe one, or an unsafe one with ``unsafe_fixes``), then the summary line."""
     lines = []
     for d in diagnostics:
         line, col = d.span.start_line_col
-        mark = " [*]" if d.fix is not None and d.fix.applicability == "safe" else ""
-        lines.append(f"{d.path}:{line}:{col}: {d.code}{mark} {d.message}")
+        how = d.fix.applicability if d.fix is not None else None
+        fixable = how == SAFE or (unsafe_fixes and how == UNSAFE)
+        lines.append(f"{d.path}:{line}:{col}: {d.code}{' [*]' if fixable else ''} {d.message}")
+    lines.append(summary(diagnostics, unsafe_fixes, fixed))
     return "".join(x + "\n" for x in lines)

@@ -7,9 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from linter.launch import UNKNOWN
-from linter.rules.deterministic import analyse
-from linter.sglang.decision import HYPOTHETICAL, Hardware, deterministic, evaluate
-from linter.sglang.gates import effective, load_gates, startup_gates
+from linter.sglang.decision import deterministic, parser_only_note
 
 
 def _value(v) -> str:
@@ -48,16 +46,21 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                     continue
             elif not here and path is not None and path.name != ".env" and not path.name.endswith(".env"):
                 continue
-            out.append(f"{launch.source.display}:{first}: {launch.program} ({launch.key or 'launch'})")
+            out.append(f"{launch.source.display}:{first}: {launch.program} ({ctx.identity or 'launch'})")
             cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
             out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")
+            if (parser_only := parser_only_note(ctx.table)) is not None:
+                out.append(f"             {parser_only}")
             m = ctx.model
             arch = m.architecture or "unknown"
             out.append(f"  model:     {m.path or 'unknown'} -> {arch}{' (DSA)' if m.dsa else ''}; {m.origin}"
                        + (f" ({m.evidence})" if m.evidence else ""))
             mla = ctx.model.architecture in ctx.table.list("absorbed_mla_architectures")
-            out.append(f"             absorbed MLA (in SGLang {ctx.table.version}'s list): "
-                       f"{'yes' if mla else 'no' if m.architecture else 'unknown'}")
+            if ctx.table.lists.get("absorbed_mla_architectures") is None:
+                pass  # older releases have no such list (the table's lists_source says where it was looked for)
+            else:
+                out.append(f"             absorbed MLA (in SGLang {ctx.table.version}'s list): "
+                           f"{'yes' if mla else 'no' if m.architecture else 'unknown'}")
             if ctx.targets:
                 for t in ctx.targets:
                     cc = f"compute capability {t.gpu.cc[0]}.{t.gpu.cc[1]}" if t.gpu and t.gpu.cc else \
@@ -79,29 +82,24 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             if ctx.parsed.unknown_words:
                 words = ", ".join(t.raw.replace("\ue000", "?") or "?" for t in ctx.parsed.unknown_words[:3])
                 out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
-            if on is UNKNOWN:
+            if parser_only_note(ctx.table) is not None:
+                pass  # the release's start-up checks are not documented: said under "release"
+            elif on is UNKNOWN:
                 out.append("  verdict:   unknown: the start-up checks depend on whether deterministic inference is on")
             elif not ctx.model.skip_checks:
-                hws = [(t.name, t.hardware(ctx.assumed_cuda)) for t in ctx.known_targets]
-                if ctx.has_unknown_target:
-                    hws += [(f"a {h.label} GPU (if that were the target)", Hardware(h.label, h.cuda, h.major, ctx.assumed_cuda)) for h in HYPOTHETICAL]
-                for name, hw in hws:
-                    o = evaluate(ctx.parsed, ctx.table, m.architecture, m.dsa, hw) if on is True else None
+                for v in ctx.verdicts:
+                    o, b, gate = v.startup, v.backends, v.gate
                     if o is not None and o.error:
-                        out.append(f"  on {name}: attention backend {o.backend} (chosen by {o.chosen_by}) -> "
+                        out.append(f"  on {v.label}: attention backend {o.backend} (chosen by {o.chosen_by}) -> "
                                    f"refused at start-up (error {o.error}): {o.message}")
-                        continue
-                    b = effective(ctx.parsed, m.architecture, m.dsa, hw, o)
-                    if b is None:
-                        out.append(f"  on {name}: the backend depends on a value that is not known")
-                        continue
-                    gate = startup_gates(ctx.parsed, ctx.table, b, hw) or load_gates(ctx.parsed, b, m.architecture, hw)
-                    verdict = "accepted" if gate is None else (
-                        f"{'asserts at model load' if gate.at_load else 'refused at start-up'} ({gate.gate}): "
-                        f"{gate.message}")
-                    out.append(f"  on {name}: attention backend {b.attention} (chosen by {b.chosen_by}; prefill "
-                               f"{b.prefill}, decode {b.decode}) -> {verdict}")
-            analyse(ctx)
+                    elif b is None:
+                        out.append(f"  on {v.label}: the backend depends on a value that is not known")
+                    else:
+                        verdict = "accepted" if gate is None else (
+                            f"{'asserts at model load' if gate.at_load else 'refused at start-up'} ({gate.gate}): "
+                            f"{gate.message}")
+                        out.append(f"  on {v.label}: attention backend {b.attention} (chosen by {b.chosen_by}; "
+                                   f"prefill {b.prefill}, decode {b.decode}) -> {verdict}")
             out.append("")
     if not out:
         return "no SGLang launch found there\n"

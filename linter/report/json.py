@@ -2,14 +2,19 @@
 
 Each element: ``path`` (relative to the working directory, ``/`` separators), ``line``, ``column``,
 ``end_line``, ``end_column`` (1-based, columns in characters, end exclusive), ``code``, ``name``,
-``severity``, ``message``, and ``fix`` (null, or ``applicability``, ``message`` and ``edits`` with the
-same location fields plus ``content``).
+``severity``, ``message``, ``fix`` (null, or ``applicability``, ``message`` and ``edits`` with the
+same location fields plus ``content``), ``notes`` (the extra lines the text output prints as
+``= note:``: what SGLang says, where the target and model came from, the release assumed; ``[]``
+when none), ``labels`` (the other places the finding rests on — the model, the deterministic option,
+a target declaration — each with the location fields and ``message``; ``[]`` when none) and ``url``
+(the rule's documentation).
 """
 
 from __future__ import annotations
 
 import json
 
+from linter.report.links import rule_url
 from linter.rules.base import Diagnostic
 from linter.source import Span
 
@@ -29,6 +34,9 @@ def as_dict(d: Diagnostic) -> dict:
     else:
         out["fix"] = {"applicability": d.fix.applicability, "message": d.fix.message,
                       "edits": [{**location(e.span), "content": e.content} for e in d.fix.edits]}
+    out["notes"] = list(d.notes)
+    out["labels"] = [{**location(span), "message": text} for span, text in d.labels]
+    out["url"] = rule_url(d.code)
     return out
 
 

@@ -2,10 +2,13 @@
 
 The log has one run. ``runs[0].tool.driver`` lists every rule (not only those that fired), with
 its code as ``id``, its kebab-case ``name``, its summary, its documentation (the rule's docstring)
-as ``help`` and its severity as ``defaultConfiguration.level``. Each result has ``ruleId`` and
+as ``help``, the address of its page (``docs/rules/SGLxxx.md``, ``linter/report/links.py``) as
+``helpUri`` and its severity as ``defaultConfiguration.level``. Each result has ``ruleId`` and
 ``ruleIndex``, ``level``, ``message``, one location with a 1-based region whose ``endColumn`` is
 exclusive (as in the JSON output; columns count Unicode code points, which the run declares with
-``columnKind``), ``partialFingerprints`` and, when the finding has a fix, ``fixes``.
+``columnKind``), ``partialFingerprints``, when the finding has a fix ``fixes``, and when it has
+labels (the model, the deterministic option, a target declaration) ``relatedLocations``, each with
+its label as ``message``.
 
 The fingerprint (``lintConfigs/v1``) hashes the path, the rule code and ``Diagnostic.key`` (the
 launch and the option, never a line number), so an alert keeps its identity when lines are added
@@ -21,6 +24,7 @@ import re
 from urllib.parse import quote
 
 from linter import __version__
+from linter.report.links import rule_url
 from linter.rules.base import SAFE, Diagnostic
 from linter.source import Span
 
@@ -68,6 +72,7 @@ def _rule(rule) -> dict:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": full[:1024]},
         "help": {"text": docs, "markdown": docs},
+        "helpUri": rule_url(rule.code),
         "defaultConfiguration": {"level": _LEVELS.get(rule.severity, "warning")},
         "properties": {"precision": "high", "problem.severity": "error" if rule.severity == "error" else "warning",
                        "tags": ["sglang", "correctness"]},
@@ -121,6 +126,11 @@ def log(diagnostics: list[Diagnostic]) -> dict:
         fixes = _fixes(d)
         if fixes:
             result["fixes"] = fixes
+        if d.labels:
+            result["relatedLocations"] = [
+                {"id": i, "physicalLocation": {"artifactLocation": {"uri": _uri(span.source.display)},
+                                               "region": _region(span)}, "message": {"text": text}}
+                for i, (span, text) in enumerate(d.labels, 1)]
         results.append(result)
     return {
         "$schema": SCHEMA_URI,

@@ -1,44 +1,150 @@
-"""``--format text`` (the default): each diagnostic with its source line, a caret under the span,
-the fix and the assumptions, then a summary — as ruff prints. Colour comes from rich, and only when
-the stream is a terminal and ``NO_COLOR`` is not set; otherwise the same text is printed plain.
+"""``--format text`` (the default): each finding as rustc and ruff's full output print one, then a summary.
+
+::
+
+    error[SGL101]: fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU
+      --> docker-compose.yml:9:27
+       |
+     1 | # lint-configs: target-gpu=H100
+       |                            ---- target H100 (SM90)
+    ...
+     7 |       --model-path deepseek-ai/DeepSeek-V3
+       |                    ----------------------- model: DeepseekV3ForCausalLM
+     8 |       --tp 8
+     9 |       --attention-backend fa4
+       |                           ^^^
+       | fa4 with deterministic inference and the absorbed-MLA model deepseek-ai/DeepSeek-V3
+       | (DeepseekV3ForCausalLM) needs an SM100/SM110 GPU (B200, GB200, B300, GB300, Jetson Thor):
+       | SGLang 0.5.23 refuses to start on H100 (SM90)
+    10 |       --enable-deterministic-inference
+       |       -------------------------------- turns on deterministic inference
+       |
+       = fix: Use --attention-backend fa3
+       |
+     9 -       --attention-backend fa4
+     9 +       --attention-backend fa3
+       |
+       = note: assumed SGLang 0.5.23 (image tag lmsysorg/sglang:v0.5.23-cu129), torch built for CUDA 12.9
+       = help: https://github.com/OWNER/lint-configs/blob/main/docs/rules/SGL101.md
+
+The header names the severity as a word (and in colour on a terminal), the rule's code and its short
+summary; the finding's own message labels the primary span (``^``) — beside the caret when it is
+short, else below it across the width. The secondary spans
+(``Diagnostic.labels``: the model, the deterministic option, the target declaration) are drawn with
+``-`` under their own lines when they are in the same file. The fix is shown as the lines it changes.
+
+Every line fits the width: a source line longer than the width is shown as a window around the
+span (``…`` where it is cut; ``linter/report/snippet.py`` lays out the source lines, marks, labels
+and the fix), so a finding on a 124 KB one-line file costs a few hundred characters, not the whole
+line. Labels, notes, the header and the summary wrap; a word longer than the width (a URL) is kept
+whole.
+
+Colour comes from rich, only when the stream is a terminal and ``NO_COLOR`` is not set (or
+``FORCE_COLOR`` is); otherwise the same text is printed plain. The width is the terminal's, else
+``COLUMNS``, else 100.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
-from typing import TextIO
+from typing import Sequence, TextIO
 
-from linter.rules.base import SAFE, Diagnostic
+from linter.report.links import rule_url
+from linter.report.snippet import fix_rows, snippet_rows, wrap
+from linter.rules.base import SAFE, UNSAFE, Diagnostic
 
 Segment = tuple[str, str]  # (text, rich style)
+Row = list[Segment]
+
+DEFAULT_WIDTH = 100
+MIN_WIDTH = 40
+_GUTTER_STYLE = "bold blue"
 
 
-def _lines(d: Diagnostic, unsafe_fixes: bool) -> list[list[Segment]]:
+def _severity_style(severity: str) -> str:
+    return "bold red" if severity == "error" else "bold yellow"
+
+
+# --- one finding ----------------------------------------------------------------------------------------------
+
+def rule_summary(code: str) -> str | None:
+    """The one-line summary of a rule, or None for a code no rule has."""
+    from linter.rules import BY_CODE
+
+    rule = BY_CODE.get(code)
+    return rule.summary if rule is not None else None
+
+
+def _lines(d: Diagnostic, unsafe_fixes: bool, width: int) -> list[Row]:
+    sev = _severity_style(d.severity)
     line, col = d.span.start_line_col
-    end_line, end_col = d.span.end_line_col
-    mark = " [*]" if d.fix is not None and (d.fix.applicability == SAFE or unsafe_fixes) else ""
-    sev = "bold red" if d.severity == "error" else "bold yellow"
-    out: list[list[Segment]] = [[
-        (f"{d.path}:{line}:{col}: ", "bold"), (d.code, sev), (mark, "cyan"), (f" {d.message}", ""),
-    ]]
-    src = d.span.source.line_text(line)
-    if src or d.span.source.text:
-        gutter = " " * len(str(line))
-        width = (end_col - col) if end_line == line else max(1, len(src) - col + 1)
-        prefix = src[:col - 1].expandtabs(4)
-        caret = " " * len(prefix) + "^" * max(1, width)
-        out.append([(f"{gutter} |", "blue")])
-        out.append([(f"{line} |", "blue"), (f" {src.expandtabs(4)}", "")])
-        out.append([(f"{gutter} |", "blue"), (f" {caret}", sev)])
+    title = rule_summary(d.code) or d.message
+    word = "error" if d.severity == "error" else "warning"
+    head = f"{word}[{d.code}]: "
+    out: list[Row] = []
+    wrapped = wrap(title, width - len(head))
+    out.append([(f"{word}[{d.code}]", sev), (": ", "bold"), (wrapped[0], "bold")])
+    for more in wrapped[1:]:
+        out.append([(" " * len(head) + more, "bold")])
+    has_text = bool(d.span.source.text)
+    snippet: list[tuple[str, str, str]] = []
+    fix_lines: list[tuple[str, str, str, str]] = []
+    gw = len(str(line))
+    if has_text:
+        # the gutter is as wide as the largest line number shown (snippet or fix)
+        widest = max(line, max((e.span.end_line_col[0] for e in (d.fix.edits if d.fix else ())), default=0),
+                     max((s.end_line_col[0] for s, _ in d.labels if s.source is d.span.source), default=0))
+        gw = len(str(widest))
+        room = max(MIN_WIDTH - gw - 3, width - gw - 3)
+        snippet = snippet_rows(d, room, sev)
+        if d.fix is not None:
+            fix_lines = fix_rows(d, room)
+    pad = " " * gw
+    out.append([(f"{pad}--> ", _GUTTER_STYLE), (f"{d.path}:{line}:{col}", "")])
+    if has_text:
+        out.append([(f"{pad} |", _GUTTER_STYLE)])
+        for num, text, style in snippet:
+            if num == "...":
+                out.append([("...", _GUTTER_STYLE)])
+            elif num:
+                out.append([(f"{num:>{gw}} |", _GUTTER_STYLE), (f" {text}" if text else "", "")])
+            else:
+                out.append([(f"{pad} |", _GUTTER_STYLE), (f" {text}", style)])
+        out.append([(f"{pad} |", _GUTTER_STYLE)])
+    eq = f"{pad} = "
     if d.fix is not None:
-        what = "fix" if d.fix.applicability == SAFE else "unsafe fix" + ("" if unsafe_fixes else
-                                                                          " (with --unsafe-fixes)")
-        out.append([("  = ", "blue"), (f"{what}: ", "cyan"), (d.fix.message, "")])
+        if d.fix.applicability == SAFE:
+            what = "fix"
+        elif d.fix.applicability == UNSAFE:
+            what = "unsafe fix" + ("" if unsafe_fixes else " (with --unsafe-fixes)")
+        else:
+            what = "suggestion (never applied by --fix)"
+        out.extend(_labelled(eq, what, d.fix.message, "bold cyan", width))
+        if fix_lines:
+            out.append([(f"{pad} |", _GUTTER_STYLE)])
+            for header, num, sign, text in fix_lines:
+                if header:
+                    out.append([(f"{pad}--> ", _GUTTER_STYLE), (header, "")])
+                    continue
+                style = "red" if sign == "-" else "green"
+                out.append([(f"{num:>{gw}} ", _GUTTER_STYLE), (sign, style), (f" {text}", style)])
+            out.append([(f"{pad} |", _GUTTER_STYLE)])
     for note in d.notes:
-        out.append([("  = ", "blue"), ("note: ", "bold"), (note, "")])
+        out.extend(_labelled(eq, "note", note, "bold", width))
+    out.extend(_labelled(eq, "help", rule_url(d.code), "bold", width))
     out.append([])
     return out
+
+
+def _labelled(eq: str, word: str, text: str, style: str, width: int) -> list[Row]:
+    """``= word: text``, wrapped under itself."""
+    head = f"{eq}{word}: "
+    parts = wrap(text, width - len(head))
+    rows: list[Row] = [[(eq, _GUTTER_STYLE), (f"{word}: ", style), (parts[0], "")]]
+    rows.extend([[(" " * len(head) + p, "")] for p in parts[1:]])
+    return rows
 
 
 def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0) -> str:
@@ -46,7 +152,7 @@ def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0) -
     errors = sum(1 for d in diagnostics if d.severity == "error")
     warnings = len(diagnostics) - errors
     safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability == SAFE)
-    unsafe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability != SAFE)
+    unsafe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability == UNSAFE)
     parts = []
     if fixed:
         parts.append(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.")
@@ -61,7 +167,8 @@ def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0) -
     parts.append(f"Found {' and '.join(found)}.")
     fixable = safe + (unsafe if unsafe_fixes else 0)
     if fixable:
-        parts.append(f"[*] {fixable} fixable with `lint-configs --fix`{' --unsafe-fixes' if unsafe_fixes and unsafe else ''}.")
+        flags = "--fix --unsafe-fixes" if unsafe_fixes and unsafe else "--fix"
+        parts.append(f"[*] {fixable} fixable with `lint-configs {flags}`.")
     if unsafe and not unsafe_fixes:
         parts.append(f"({unsafe} more fix{'es' if unsafe != 1 else ''} available with --unsafe-fixes.)")
     return " ".join(parts)
@@ -76,21 +183,42 @@ def use_color(stream: TextIO) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
+def output_width(stream: TextIO) -> int:
+    """Cells per line: the terminal's when ``stream`` is one, else ``COLUMNS``, else 100 (at least 40)."""
+    width = None
+    try:
+        if hasattr(stream, "isatty") and stream.isatty():
+            width = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    except (OSError, ValueError):  # pragma: no cover - a closed or odd stream
+        width = None
+    if width is None:
+        try:
+            width = int(os.environ.get("COLUMNS", ""))
+        except ValueError:
+            width = DEFAULT_WIDTH
+    return max(MIN_WIDTH, width)
+
+
 def render(diagnostics: list[Diagnostic], stream: TextIO = sys.stdout, unsafe_fixes: bool = False,
-           fixed: int = 0, show_summary: bool = True) -> None:
-    """Print diagnostics (and the summary) to ``stream``."""
-    rows: list[list[Segment]] = []
+           fixed: int = 0, show_summary: bool = True, width: int | None = None,
+           assumptions: Sequence[str] = ()) -> None:
+    """Print diagnostics (and the summary) to ``stream``, every line at most ``width`` cells (default:
+    :func:`output_width`); ``assumptions`` are lines printed just before the summary (which SGLang
+    release was assumed, ``linter.report.releases``)."""
+    width = max(MIN_WIDTH, width or output_width(stream))
+    rows: list[Row] = []
     for d in diagnostics:
-        rows.extend(_lines(d, unsafe_fixes))
+        rows.extend(_lines(d, unsafe_fixes, width))
+    rows.extend([(line, "")] for line in assumptions if show_summary)
     if show_summary:
-        rows.append([(summary(diagnostics, unsafe_fixes, fixed), "bold")])
+        rows.extend([(line, "bold")] for line in wrap(summary(diagnostics, unsafe_fixes, fixed), width))
     if use_color(stream):
         from rich.console import Console
         from rich.text import Text
 
-        console = Console(file=stream, highlight=False, soft_wrap=True)
+        console = Console(file=stream, highlight=False, soft_wrap=True, width=width, force_terminal=True)
         for row in rows:
             console.print(Text.assemble(*row) if row else "")
     else:
         for row in rows:
-            stream.write("".join(t for t, _ in row) + "\n")
+            stream.write("".join(t for t, _ in row).rstrip() + "\n")

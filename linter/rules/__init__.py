@@ -60,9 +60,11 @@ def expand_selector(selector: str) -> set[str] | None:
     return matched or None
 
 
-def markdown_table() -> str:
-    """The README's rule table, made from the rules themselves (code, name, summary, fix)."""
+def markdown_table(link: str = "docs/rules/{code}.md") -> str:
+    """The README's rule table, made from the rules themselves (code, name, summary, fix); each code
+    links to its page, ``link`` with ``{code}`` filled in (relative to the file the table is in)."""
     rows = ["| code | name | severity | fix | what |", "|---|---|---|---|---|"]
     for rule in ALL_RULES:
-        rows.append(f"| {rule.code} | {rule.name} | {rule.severity} | {rule.fixable} | {rule.summary} |")
+        code = f"[{rule.code}]({link.format(code=rule.code)})"
+        rows.append(f"| {code} | {rule.name} | {rule.severity} | {rule.fixable} | {rule.summary} |")
     return "\n".join(rows) + "\n"

@@ -14,11 +14,12 @@ import inspect
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable
 
-from linter.gpus.targets import Target
 from linter.launch import Launch
-from linter.sglang.models import ModelInfo
-from linter.sglang.options import OptionTable, ParsedArgs
+from linter.resolve import LaunchContext
 from linter.source import Edit, Span
+
+__all__ = ["Rule", "Diagnostic", "Fix", "Example", "LaunchContext", "Applicability", "Severity", "SAFE", "UNSAFE",
+           "insertion_point"]
 
 
 class _StrEnum(str, enum.Enum):
@@ -84,7 +85,10 @@ class Fix:
 class Diagnostic:
     """One finding. ``span`` is the literal text that produced the offending value (where a fix
     edits); ``key`` is a line-independent identity (path, rule, launch, option) for baselines and
-    SARIF fingerprints; ``notes`` are extra lines (the release and CUDA build a finding assumed)."""
+    SARIF fingerprints; ``notes`` are extra lines (the release and CUDA build a finding assumed);
+    ``labels`` are the other places the verdict rests on — the model, the option that turned
+    deterministic inference on, a target declaration — each ``(span, short label)``, in any file (the
+    text output draws those in the finding's file under their source lines)."""
 
     code: str
     name: str
@@ -95,8 +99,12 @@ class Diagnostic:
     launch: Launch | None = None
     key: str = ""
     notes: list[str] = field(default_factory=list)
-    also: list[Launch] = field(default_factory=list)
-    """Other launches with this very finding at this place (merged into this one when reported)."""
+    launch_id: str = ""
+    """The identity of the launch the finding belongs to (:attr:`LaunchContext.identity`)."""
+    labels: list[tuple[Span, str]] = field(default_factory=list)
+    also: list[str] = field(default_factory=list)
+    """The identities of other launches of the file with this very finding at this place (merged into
+    this one when reported: one fix serves them all)."""
 
     @property
     def path(self) -> str:
@@ -119,34 +127,12 @@ class Example:
     sglang: str | None = None
 
 
-@dataclass
-class LaunchContext:
-    """Everything a rule needs about one launch, already resolved.
-
-    ``cuda_build`` is torch's CUDA build read from the image tag, or None (then 12.8+ is assumed);
-    ``version_origin`` and ``target_origin`` say in words where the release and targets came from.
-    """
-
-    launch: Launch
-    table: OptionTable
-    parsed: ParsedArgs
-    model: ModelInfo
-    targets: list[Target]
-    target_origin: str
-    cuda_build: tuple[int, int] | None = None
-    version_origin: str = ""
-
-    @property
-    def assumed_cuda(self) -> tuple[int, int]:
-        return self.cuda_build or (13, 0)  # unknown: "12.8 or newer" (13.0 keeps Jetson Thor at sm_110)
-
-    @property
-    def known_targets(self) -> list[Target]:
-        return [t for t in self.targets if t.gpu is not None]
-
-    @property
-    def has_unknown_target(self) -> bool:
-        return not self.targets or any(t.gpu is None for t in self.targets)
+def candidates_applicability(ctx: LaunchContext, failing: int) -> Applicability:
+    """The one rule for a fix when a launch has several candidate targets (an any-of set, an affinity
+    ``In`` list, a directive naming two GPUs): the caller offers a replacement only when every
+    candidate runs it; the fix is safe when every candidate failed without it (``failing`` of them, all
+    known), and unsafe when some candidate did not need it or a candidate is unknown."""
+    return SAFE if failing == len(ctx.targets) and not ctx.has_unknown_target else UNSAFE
 
 
 def insertion_point(token) -> Span | None:
@@ -180,7 +166,18 @@ class Rule:
         return inspect.cleandoc(cls.__doc__ or "")
 
     def diagnostic(self, message: str, span: Span, ctx: LaunchContext | None = None, fix: Fix | None = None,
-                   key: str = "", notes: list[str] | None = None) -> Diagnostic:
+                   key: str = "", notes: list[str] | None = None,
+                   labels: list[tuple[Span | None, str]] | None = None) -> Diagnostic:
+        """A diagnostic of this rule; ``labels`` with a None span (a value with no place) or with the
+        finding's own span are dropped."""
         launch = ctx.launch if ctx else None
-        full_key = f"{launch.key if launch else ''}:{key}" if key or launch else ""
-        return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [])
+        ident = ctx.identity if ctx else ""
+        notes = list(notes or [])
+        if ctx is not None:
+            # a value nobody wrote (a framework's default) is explained where it is reported
+            notes += [s.kwarg.default_of for s in ctx.parsed.settings
+                      if s.kwarg is not None and s.kwarg.default_of and s.kwarg.where == span]
+        full_key = f"{ident}:{key}" if key or launch else ""
+        kept = [(s, text) for s, text in labels or () if s is not None and s != span]
+        return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [],
+                          ident, kept)

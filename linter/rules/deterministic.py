@@ -1,82 +1,43 @@
 """SGLang's start-up errors for deterministic inference: SGL101, SGL102, SGL103 and SGL901.
 
-All four read one analysis (:func:`analyse`): SGLang's decision (``linter.sglang.decision``) run for
-every declared target GPU, and — when the target or the model is unknown — for one GPU of each class
-SGLang tells apart and for each kind of architecture, to see whether the outcome depends on what is
-missing.
+All four read one analysis the resolve step made (``LaunchContext.startup``,
+:mod:`linter.sglang.analysis`): SGLang's decision run for every declared target GPU, and — when the
+target or the model is unknown — for one GPU of each class SGLang tells apart and for each kind of
+architecture, to see whether the outcome depends on what is missing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from linter.gpus.targets import Target
-from linter.rules.base import SAFE, UNSAFE, Diagnostic, Example, Fix, LaunchContext, Rule, Severity, insertion_point
-from linter.sglang.decision import HYPOTHETICAL, Hardware, Outcome, deterministic, evaluate, mla_backends
+from linter.rules.base import (
+    SAFE,
+    UNSAFE,
+    Diagnostic,
+    Example,
+    Fix,
+    LaunchContext,
+    Rule,
+    Severity,
+    candidates_applicability,
+    insertion_point,
+)
+from linter.rules.labels import labels
+from linter.sglang.analysis import StartupAnalysis
+from linter.sglang.decision import HYPOTHETICAL, mla_backends
 from linter.sglang.options import Setting
 from linter.source import Edit
 
-_CANDIDATE_ARCHS = (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM", True), (None, False))
 
-
-@dataclass
-class Analysis:
-    """Per-target outcomes of one deterministic launch.
-
-    ``known`` pairs each known target with its outcome; ``uncertain`` lists the errors that some
-    unknown target or architecture would raise (``(outcome, what is unknown, hypothetical GPU class
-    label or None)``); ``det`` is the setting
-    that turned deterministic inference on.
-    """
-
-    det: Setting | None
-    known: list[tuple[Target, Outcome]] = field(default_factory=list)
-    uncertain: list[tuple[Outcome, str, str | None]] = field(default_factory=list)
-
-
-def analyse(ctx: LaunchContext) -> Analysis | None:
-    """None when the launch is not deterministic (or that cannot be known), or the model skips checks."""
-    cached = getattr(ctx, "_det_analysis", False)
-    if cached is not False:
-        return cached
-    result = _analyse(ctx)
-    ctx._det_analysis = result  # type: ignore[attr-defined]
-    return result
-
-
-def _analyse(ctx: LaunchContext) -> Analysis | None:
-    on, setting = deterministic(ctx.parsed)
-    if on is not True or ctx.model.skip_checks:
-        return None
-    analysis = Analysis(setting)
-    model = ctx.model
-    archs = [(model.architecture, model.dsa)] if model.architecture else list(_CANDIDATE_ARCHS)
-    for target in ctx.known_targets:
-        hw = target.hardware(ctx.assumed_cuda)
-        outcomes = [evaluate(ctx.parsed, ctx.table, a, d, hw) for a, d in archs]
-        if model.architecture:
-            if outcomes[0] is not None:
-                analysis.known.append((target, outcomes[0]))
-        else:
-            for o in outcomes:
-                if o is not None and o.error:
-                    analysis.uncertain.append((o, "the model's architecture", None))
-    if ctx.has_unknown_target:
-        for hw in HYPOTHETICAL:
-            hw = Hardware(hw.label, hw.cuda, hw.major, ctx.assumed_cuda)
-            for a, d in archs:
-                o = evaluate(ctx.parsed, ctx.table, a, d, hw)
-                if o is not None and o.error:
-                    what = "the target GPU" if model.architecture else "the target GPU and the model's architecture"
-                    analysis.uncertain.append((o, what, hw.label))
-    return analysis
+def analyse(ctx: LaunchContext) -> StartupAnalysis | None:
+    """The launch's deterministic start-up analysis, computed once by the resolve step."""
+    return ctx.startup
 
 
 def replacement_backend(ctx: LaunchContext) -> str:
     """A backend every target runs for an absorbed-MLA model: ``fa3`` when every target is SM90
     (fa3 asserts SM90 for MLA models at load, attention_registry.py:209-221), else ``triton``."""
     known = ctx.known_targets
-    if known and not ctx.has_unknown_target and all(t.hardware(ctx.assumed_cuda).sm90 for t in known):
+    if known and not ctx.has_unknown_target and all(ctx.hardware(t).sm90 for t in known):
         return "fa3"
     return "triton"
 
@@ -174,12 +135,11 @@ class Fa4DeterministicMlaNeedsSm100(_StartupRule):
     def report(self, ctx, analysis, failing):
         setting = ctx.parsed.get("attention_backend")
         targets = [t for t, _ in failing]
-        every = len(failing) == len(ctx.targets) and not ctx.has_unknown_target
         replacement = replacement_backend(ctx)
-        fix = _backend_fix(ctx, setting, replacement, SAFE if every else UNSAFE)
+        fix = _backend_fix(ctx, setting, replacement, candidates_applicability(ctx, len(failing)))
         on = []
         for t in targets:
-            hw = t.hardware(ctx.assumed_cuda)
+            hw = ctx.hardware(t)
             if hw.cuda and hw.major in (10, 11):
                 on.append(f"{t.label} with torch built for CUDA {ctx.assumed_cuda[0]}.{ctx.assumed_cuda[1]} (12.8+ needed)")
             else:
@@ -188,7 +148,8 @@ class Fa4DeterministicMlaNeedsSm100(_StartupRule):
                f"GPU (B200, GB200, B300, GB300, Jetson Thor): SGLang {ctx.table.version} refuses to start on "
                f"{', '.join(on)}")
         notes = [f"SGLang says: \"{failing[0][1].message}\""] + _where(ctx, targets) + _assumptions(ctx)
-        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
+        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes,
+                               labels=labels(ctx, analysis.det, targets))
 
 
 def _model_short(ctx: LaunchContext) -> str:
@@ -254,7 +215,8 @@ class DeterministicMlaBackend(_StartupRule):
                f"{', '.join(mla_backends(ctx.table))}: SGLang "
                f"{ctx.table.version} refuses to start with {outcome.backend!r} on every GPU; use {replacement}")
         notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, []) + _assumptions(ctx)
-        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
+        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes,
+                               labels=labels(ctx, analysis.det))
 
 
 class DeterministicBackend(_StartupRule):
@@ -315,7 +277,8 @@ class DeterministicBackend(_StartupRule):
             msg = (f"attention backend {outcome.backend!r} is not deterministic: SGLang {ctx.table.version} refuses to "
                    f"start with --enable-deterministic-inference; use {replacement}")
             notes = [f"SGLang says: \"{outcome.message}\""] + notes
-            return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes)
+            return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes,
+                                   labels=labels(ctx, analysis.det, model=False))
         det = analysis.det
         why = ("the model is a DSA model (index_topk in its config), for which SGLang picks 'dsa' on every GPU"
                if outcome.backend == "dsa" else
@@ -330,7 +293,8 @@ class DeterministicBackend(_StartupRule):
                + ("" if outcome.backend == "dsa" else f"; give --attention-backend {replacement}"))
         notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, targets) + notes
         loc = det.option_location() if det is not None else ctx.launch.span
-        return self.diagnostic(msg, loc, ctx, fix, key="enable_deterministic_inference", notes=notes)
+        return self.diagnostic(msg, loc, ctx, fix, key="enable_deterministic_inference", notes=notes,
+                               labels=labels(ctx, None, targets))
 
 
 class UnverifiableLaunch(Rule):
@@ -401,4 +365,5 @@ class UnverifiableLaunch(Rule):
         if "architecture" in what:
             notes.append("declare a private model in the 'models' table of the configuration "
                          "(model path = \"DeepseekV3ForCausalLM\")")
-        yield self.diagnostic(msg, loc, ctx, None, key=rule, notes=notes + _assumptions(ctx))
+        yield self.diagnostic(msg, loc, ctx, None, key=rule, notes=notes + _assumptions(ctx),
+                              labels=labels(ctx, analysis.det))

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from linter.gpus.targets import Target
-from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, insertion_point
-from linter.rules.deterministic import analyse
-from linter.sglang.gates import GateFailure, effective, load_gates, startup_gates, uses_mla
+from linter.rules.base import UNSAFE, Example, Fix, LaunchContext, Rule, candidates_applicability, insertion_point
+from linter.rules.labels import labels
+from linter.sglang.gates import GateFailure, uses_mla
 from linter.source import Edit
 
 
@@ -24,31 +24,9 @@ class _Hit:
 
 
 def gate_failures(ctx: LaunchContext) -> list[_Hit]:
-    """Per known target, the first gate SGLang fails on (after the deterministic checks)."""
-    cached = getattr(ctx, "_gate_hits", None)
-    if cached is not None:
-        return cached
-    hits: list[_Hit] = []
-    det = analyse(ctx)
-    startup_by_target = {id(t): o for t, o in det.known} if det is not None else {}
-    if ctx.model.skip_checks:
-        ctx._gate_hits = hits  # type: ignore[attr-defined]
-        return hits
-    for target in ctx.known_targets:
-        hw = target.hardware(ctx.assumed_cuda)
-        startup = startup_by_target.get(id(target))
-        if det is not None and startup is None:
-            continue  # deterministic, but its outcome depends on something unknown
-        if startup is not None and startup.error:
-            continue
-        b = effective(ctx.parsed, ctx.model.architecture, ctx.model.dsa, hw, startup)
-        if b is None:
-            continue
-        failure = startup_gates(ctx.parsed, ctx.table, b, hw) or load_gates(ctx.parsed, b, ctx.model.architecture, hw)
-        if failure is not None:
-            hits.append(_Hit(target, failure))
-    ctx._gate_hits = hits  # type: ignore[attr-defined]
-    return hits
+    """Per known target, the first gate SGLang fails on (after the deterministic checks), from the
+    verdicts the resolve step computed."""
+    return [_Hit(v.target, v.gate) for v in ctx.target_verdicts() if v.gate is not None]
 
 
 def _replacement(ctx: LaunchContext, failing: list[Target], backend: str) -> str | None:
@@ -58,7 +36,7 @@ def _replacement(ctx: LaunchContext, failing: list[Target], backend: str) -> str
     mla = uses_mla(ctx.model.architecture)
     if mla is None:
         return None
-    hws = [t.hardware(ctx.assumed_cuda) for t in ctx.known_targets]
+    hws = [ctx.hardware(t) for t in ctx.known_targets]
     if backend == "trtllm_mla" and all(h.sm90 for h in hws):
         return "fa3"
     return "triton" if mla else "flashinfer"
@@ -68,7 +46,7 @@ class _GateRule(Rule):
     gate = ""
 
     def check(self, ctx: LaunchContext):
-        hits = [h for h in gate_failures(ctx) if h.failure.gate == self.code]
+        hits = [h for h in gate_failures(ctx) if h.failure.gate == self.gate]
         if not hits:
             return
         by_dest: dict[object, list[_Hit]] = {}
@@ -85,10 +63,10 @@ class _GateRule(Rule):
                 replacement = _replacement(ctx, targets, f.backend or "")
                 span = setting.value_span()
                 if replacement and span is not None:
-                    every = len(group) == len(ctx.targets) and not ctx.has_unknown_target
-                    fix = Fix(SAFE if every else UNSAFE, f"Use {replacement}", [Edit(span, replacement)])
+                    fix = Fix(candidates_applicability(ctx, len(group)), f"Use {replacement}",
+                              [Edit(span, replacement)])
             else:
-                det = analyse(ctx)
+                det = ctx.startup
                 loc = det.det.option_location() if det is not None and det.det is not None else ctx.launch.span
                 replacement = _replacement(ctx, targets, f.backend or "")
                 point = insertion_point(det.det.flag) if det is not None and det.det is not None else None
@@ -102,7 +80,9 @@ class _GateRule(Rule):
             msg = (f"{subject} does not run on {', '.join(t.label for t in targets)}: {what}; "
                    f"it runs on {f.passes}")
             notes = [f"SGLang says: \"{f.message}\""] + [f"target {t.describe()}" for t in targets]
-            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes)
+            det = ctx.startup
+            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes,
+                                  labels=labels(ctx, det.det if det is not None else None, targets))
 
     def subject(self, ctx: LaunchContext, dest) -> str:
         s = ctx.parsed.get(dest) if dest else None
@@ -140,6 +120,7 @@ class Fa3UnsupportedGpu(_GateRule):
     """
 
     code = "SGL104"
+    gate = "fa3_at_load"
     name = "fa3-unsupported-gpu"
     summary = "fa3 on a GPU its kernels assert against when the model loads"
     fixable = "sometimes"
@@ -171,6 +152,7 @@ class TrtllmMlaNeedsBlackwell(_GateRule):
     """
 
     code = "SGL105"
+    gate = "trtllm_mla"
     name = "trtllm-mla-needs-blackwell"
     summary = "trtllm_mla runs only on Blackwell GPUs"
     fixable = "sometimes"
@@ -194,6 +176,7 @@ class TokenspeedMlaNeedsBlackwell(_GateRule):
     """
 
     code = "SGL106"
+    gate = "tokenspeed_mla"
     name = "tokenspeed-mla-needs-blackwell"
     summary = "tokenspeed_mla runs only on Blackwell GPUs"
     VALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3",
@@ -217,6 +200,7 @@ class CutedslMlaNeedsSm100(_GateRule):
     """
 
     code = "SGL107"
+    gate = "cutedsl_mla"
     name = "cutedsl-mla-needs-sm100"
     summary = "cutedsl_mla is decode-only and runs only on SM100"
     VALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --decode-attention-backend cutedsl_mla", ("B200",))]
@@ -240,6 +224,7 @@ class TrtllmMhaGpu(_GateRule):
     """
 
     code = "SGL108"
+    gate = "trtllm_mha"
     name = "trtllm-mha-gpu"
     summary = "trtllm_mha runs only on some GPUs (per release and phase)"
     VALID = [Example("--model-path Qwen/Qwen3-8B --attention-backend trtllm_mha", ("B200",))]
@@ -262,6 +247,7 @@ class KvCacheDtypeGpu(_GateRule):
     """
 
     code = "SGL109"
+    gate = "kv_cache_dtype"
     name = "kv-cache-dtype-gpu"
     summary = "--kv-cache-dtype mxfp8/nvfp4 needs a Blackwell GPU"
     VALID = [Example("--model-path Qwen/Qwen3-8B --kv-cache-dtype fp8_e4m3", ("H100",))]
@@ -283,6 +269,7 @@ class Nvfp4OnlineNeedsSm100(_GateRule):
     """
 
     code = "SGL110"
+    gate = "nvfp4_online"
     name = "nvfp4-online-needs-sm100"
     summary = "--quantization nvfp4_online runs only on SM100/SM103"
     VALID = [Example("--model-path Qwen/Qwen3-8B --quantization nvfp4_online", ("B300",))]
@@ -304,6 +291,7 @@ class Fp4IndexerGpu(_GateRule):
     """
 
     code = "SGL111"
+    gate = "fp4_indexer"
     name = "fp4-indexer-gpu"
     summary = "--enable-deepseek-v4-fp4-indexer runs only on SM100/SM120"
     VALID = [Example("--model-path deepseek-ai/DeepSeek-V4-Flash --enable-deepseek-v4-fp4-indexer", ("B200",))]

@@ -87,6 +87,9 @@ class UnknownOption(Rule):
             return
         for p in _problems(ctx, "unknown-option"):
             spelled = p.token.raw[:p.range[1]] if p.range else p.token.raw
+            if p.detail:
+                yield self.diagnostic(p.detail, p.token.location(0, len(spelled)), ctx, key=f"opt:{spelled}")
+                continue
             suggestion, certain = _suggest(ctx, spelled)
             fix = None
             span = p.token.span_of(0, len(spelled))

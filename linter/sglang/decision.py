@@ -37,6 +37,21 @@ def semantics() -> dict:
     return json.loads(resources.files("linter.sglang.data").joinpath("semantics.json").read_text("utf-8"))
 
 
+def startup_checks_documented(table: OptionTable) -> bool:
+    """True when SGLang's start-up checks (SGL101-SGL111, SGL901) are documented for the table's
+    release: from ``startup_checks_since`` in semantics.json (0.5.15.post1) on."""
+    return table.version_tuple >= version_tuple(semantics()["startup_checks_since"]["value"])
+
+
+def parser_only_note(table: OptionTable) -> str | None:
+    """For a release older than ``startup_checks_since``: says that only its parser is checked."""
+    if startup_checks_documented(table):
+        return None
+    since = semantics()["startup_checks_since"]["value"]
+    return (f"SGLang {table.version}: only its argument parser is checked; its start-up checks are not "
+            f"documented for releases before {since}")
+
+
 @dataclass(frozen=True)
 class Hardware:
     """What SGLang's SM predicates see: ``cuda`` (torch is a CUDA build and sees the GPU), the

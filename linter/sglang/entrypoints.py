@@ -12,7 +12,9 @@ Entry points (sglang-semantics.md §7.1, SGLang 0.5.18–0.5.23):
   ``ServerArgs.add_cli_args`` plus the router's options, all spelled ``--router-*``
   (``RouterArgs.add_cli_args(parser, use_router_prefix=True)``) — it starts ``--dp-size`` SGLang
   servers from the same server arguments, and a router. ``sglang_router.launch_router`` starts only a
-  router (no server).
+  router (no server);
+* ``python -m dynamo.sglang`` (and ``.worker``/``.decode_worker``): NVIDIA Dynamo's SGLang worker,
+  which takes SGLang's server arguments beside its own (:data:`DYNAMO_MODULES`).
 
 Other programs that merely share flag names (trainers, ``sglang_router.launch_router``,
 ``sglang.bench_*``) are not launches.
@@ -34,6 +36,19 @@ _PY_FLAGS = {"-u", "-O", "-OO", "-B", "-s", "-S", "-E", "-I", "-q", "-b", "-bb",
 LAUNCH_SERVER = "python -m sglang.launch_server"
 SERVE = "sglang serve"
 ROUTER_SERVER = "python -m sglang_router.launch_server"
+DYNAMO = "python -m dynamo.sglang"
+
+DYNAMO_MODULES = ("dynamo.sglang", "dynamo.sglang.worker", "dynamo.sglang.decode_worker")
+"""NVIDIA Dynamo's SGLang workers (ai-dynamo/dynamo ``components/src/dynamo/sglang/args.py``
+@010ba752: one argparse parser holds Dynamo's runtime, SGLang-worker and router options;
+``parse_known_args`` takes those, and what is left goes to a parser built by SGLang's own
+``ServerArgs.add_cli_args`` — so SGLang's server arguments are checked as SGLang checks them, and
+options Dynamo owns are not SGLang's). Older layouts (``components/backends/sglang``) also run
+``dynamo.sglang.worker`` and ``dynamo.sglang.decode_worker`` (field-notes.md #27)."""
+
+LENIENT_UNKNOWN_OPTIONS = {DYNAMO}
+"""Entry points whose own options are too many and too release-dependent to list: an option that is
+not SGLang's is taken as theirs (skipped with its value), never reported as unknown."""
 
 FOREIGN_OPTION_PREFIXES = {ROUTER_SERVER: ("--router-",)}
 """Per entry point, option prefixes that belong to the program, not to SGLang's server arguments."""
@@ -73,6 +88,8 @@ def match_entry_point(words: Sequence[Token]) -> EntryPoint | None:
             return EntryPoint(LAUNCH_SERVER, i + 2)
         if module == "sglang_router.launch_server":
             return EntryPoint(ROUTER_SERVER, i + 2)
+        if module in DYNAMO_MODULES:
+            return EntryPoint(DYNAMO, i + 2)
         if module == "sglang.cli.main" and i + 2 < len(words) and words[i + 2].value == "serve":
             return EntryPoint(SERVE, i + 3)
     if i < len(words) and words[i].value == "-msglang.launch_server":

@@ -112,7 +112,8 @@ def effective(parsed: ParsedArgs, architecture: str | None, dsa: bool, hw: Hardw
 
 @dataclass(frozen=True)
 class GateFailure:
-    """``gate`` names the check (the rule code that reports it), ``dest`` the option to point at
+    """``gate`` names the check (``trtllm_mha``, ``fa3_at_load`` …; the rules map names to codes),
+    ``dest`` the option to point at
     (None when SGLang chose the value), ``message`` SGLang's text, ``passes`` the GPUs that pass,
     ``at_load`` True for an assert when the model loads (SGLang starts first)."""
 
@@ -150,50 +151,50 @@ def startup_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardw
                    "different prefill backend." if newer else
                    "TRTLLM MHA backend for prefill is only supported on Blackwell GPUs (SM100). Please use a different "
                    "prefill backend.")
-            return GateFailure("SGL108", dest_for("trtllm_mha", "prefill"), "trtllm_mha", msg,
+            return GateFailure("trtllm_mha", dest_for("trtllm_mha", "prefill"), "trtllm_mha", msg,
                                "SM90, SM100/SM103, SM120" if newer else "SM100/SM103")
     if b.decode == "trtllm_mha" and not (hw.sm90 or hw.sm100 or hw.sm120):
-        return GateFailure("SGL108", dest_for("trtllm_mha", "decode"), "trtllm_mha",
+        return GateFailure("trtllm_mha", dest_for("trtllm_mha", "decode"), "trtllm_mha",
                            "TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and "
                            "(SM120) GPUs. Please use a different decode backend.", "SM90, SM100/SM103, SM120")
     # trtllm_mla (overrides.py:2209-2226)
     if "trtllm_mla" in (b.attention, b.decode):
         if not hw.blackwell:
-            return GateFailure("SGL105", dest_for("trtllm_mla", "decode"), "trtllm_mla",
+            return GateFailure("trtllm_mla", dest_for("trtllm_mla", "decode"), "trtllm_mla",
                                "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a "
                                "different backend.", "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
     # tokenspeed_mla (overrides.py:2227-2238)
     if "tokenspeed_mla" in (b.attention, b.decode, b.prefill):
         if not hw.blackwell:
-            return GateFailure("SGL106", dest_for("tokenspeed_mla", "decode"), "tokenspeed_mla",
+            return GateFailure("tokenspeed_mla", dest_for("tokenspeed_mla", "decode"), "tokenspeed_mla",
                                "tokenspeed_mla backend is only supported on Blackwell GPUs (SM100/SM12x).",
                                "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
     # cutedsl_mla (overrides.py:2254-2284)
     if "cutedsl_mla" in (b.attention, b.decode, b.prefill):
         if _value(parsed, "prefill_attention_backend") == "cutedsl_mla":
-            return GateFailure("SGL107", "prefill_attention_backend", "cutedsl_mla",
+            return GateFailure("cutedsl_mla", "prefill_attention_backend", "cutedsl_mla",
                                "CuteDSL MLA only supports decoding for now", "none (decode only)")
         if not hw.sm100:
-            return GateFailure("SGL107", dest_for("cutedsl_mla", "decode"), "cutedsl_mla",
+            return GateFailure("cutedsl_mla", dest_for("cutedsl_mla", "decode"), "cutedsl_mla",
                                "CuteDSL MLA backend is only supported on Blackwell GPUs (SM100). Please use a "
                                "different backend.", "SM100/SM103 (CUDA 12.8+)")
     # --kv-cache-dtype (server_args.py:6055-6083)
     if kv == "mxfp8" and not hw.blackwell:
-        return GateFailure("SGL109", "kv_cache_dtype", None,
+        return GateFailure("kv_cache_dtype", "kv_cache_dtype", None,
                            "--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled operands used "
                            "by the FA4 MXFP8 attention path.", "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
     if kv == "nvfp4" and hw.cuda and not (hw.sm100 or hw.sm120):
-        return GateFailure("SGL109", "kv_cache_dtype", None,
+        return GateFailure("kv_cache_dtype", "kv_cache_dtype", None,
                            "--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120. Use --kv-cache-dtype=fp4_mx_block16 "
                            "for the block-size-16 FP4 recipe.", "SM100/SM103, SM120/SM121 (CUDA 12.8+)")
     # --quantization nvfp4_online (overrides.py:2466-2470)
     if _value(parsed, "quantization") == "nvfp4_online" and not hw.sm100:
-        return GateFailure("SGL110", "quantization", None,
+        return GateFailure("nvfp4_online", "quantization", None,
                            "--quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs.",
                            "SM100/SM103 (CUDA 12.8+)")
     # --enable-deepseek-v4-fp4-indexer (server_args.py:8091-8097)
     if _value(parsed, "enable_deepseek_v4_fp4_indexer") is True and not (hw.sm100 or hw.sm120):
-        return GateFailure("SGL111", "enable_deepseek_v4_fp4_indexer", None,
+        return GateFailure("fp4_indexer", "enable_deepseek_v4_fp4_indexer", None,
                            "--enable-deepseek-v4-fp4-indexer requires SM100 or SM120 GPUs with DeepGEMM FP4 indexer "
                            "support.", "SM100/SM103, SM120/SM121 (CUDA 12.8+)")
     return None
@@ -210,6 +211,6 @@ def load_gates(parsed: ParsedArgs, b: Backends, architecture: str | None, hw: Ha
         return None
     dest = next((d for d in ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
                  if _value(parsed, d) == "fa3"), None)
-    return GateFailure("SGL104", dest, "fa3",
+    return GateFailure("fa3_at_load", dest, "fa3",
                        "FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend "
                        "flashinfer`.", "SM90" + ("" if mla else ", SM80/SM86/SM89"), at_load=True)

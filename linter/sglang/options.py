@@ -46,7 +46,6 @@ class Option:
     nargs: object
     required: bool
     deprecated: bool
-    help: str | None
 
     @property
     def takes_value(self) -> bool:
@@ -100,9 +99,22 @@ class OptionTable:
         return version_tuple(self.version)
 
 
+_RELEASE = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?$")
+
+
 def version_tuple(version: str) -> tuple[int, ...]:
-    """``"0.5.18"`` -> ``(0, 5, 18)`` (a ``v`` prefix and ``.postN`` suffixes are ignored)."""
-    return tuple(int(x) for x in re.findall(r"\d+", version)[:3])
+    """``"0.5.18"`` -> ``(0, 5, 18, -1)``, ``"0.4.5.post2"`` -> ``(0, 4, 5, 2)``: a release's sort key
+    (``X.Y.Z.postN`` after ``X.Y.Z``; a ``v`` prefix and anything after the first three numbers other
+    than ``.postN`` are ignored)."""
+    m = _RELEASE.match(version)
+    if m:
+        return tuple(int(x) for x in m.groups(default="-1"))
+    return tuple(int(x) for x in re.findall(r"\d+", version)[:3]) + (-1,)
+
+
+def is_release(version: str) -> bool:
+    """True for ``X.Y.Z`` or ``X.Y.Z.postN`` (with or without a ``v``)."""
+    return _RELEASE.match(version) is not None
 
 
 @functools.cache
@@ -111,6 +123,35 @@ def available_versions() -> tuple[str, ...]:
     names = [p.name for p in resources.files(_DATA).iterdir() if p.name.startswith("options-")]
     versions = [n[len("options-"):-len(".json")] for n in names if n.endswith(".json")]
     return tuple(sorted(versions, key=version_tuple))
+
+
+@functools.cache
+def unavailable_versions() -> dict[str, str]:
+    """Published releases the generator could not dump (``unavailable.json``): version -> why."""
+    path = resources.files(_DATA).joinpath("unavailable.json")
+    if not path.is_file():
+        return {}
+    releases = json.loads(path.read_text("utf-8"))["releases"]
+    return {v: r["reason"] for v, r in releases.items()}
+
+
+def known_versions_text() -> str:
+    """The known releases in a few words: ``0.4.0 … 0.5.23 (91 option tables)``."""
+    known = available_versions()
+    return f"{known[0]} … {known[-1]} ({len(known)} option tables)"
+
+
+def known_release(value: str) -> str:
+    """``value`` (``0.5.18``, ``v0.4.5.post2``) without its ``v`` when it is a release the linter knows:
+    one with a table, or one listed in ``unavailable.json`` (its nearest older table is used then).
+    Raises ValueError with a message that names the known releases otherwise."""
+    version = value.strip().removeprefix("v")
+    if not is_release(version):
+        raise ValueError(f"{value!r} is not a release such as \"0.5.18\" or \"0.4.5.post2\"; "
+                         f"known: {known_versions_text()}")
+    if version not in available_versions() and version not in unavailable_versions():
+        raise ValueError(f"no option table for SGLang {version!r}; known: {known_versions_text()}")
+    return version
 
 
 def newest_version() -> str:
@@ -126,10 +167,11 @@ def load_table(version: str) -> OptionTable:
     raw = json.loads(resources.files(_DATA).joinpath(f"options-{version}.json").read_text("utf-8"))
     options = [
         Option(
-            dest=o["dest"], option_strings=tuple(o["option_strings"]), action=o["action"], type=o.get("type"),
+            # keys at their default are left out of the file (scripts/generate_sglang_options.py OPTION_DEFAULTS)
+            dest=o["dest"], option_strings=tuple(o["option_strings"]), action=o.get("action", "store"),
+            type=o.get("type"),
             choices=tuple(o["choices"]) if o.get("choices") else None, default=o.get("default"),
             nargs=o.get("nargs"), required=bool(o.get("required")), deprecated=bool(o.get("deprecated")),
-            help=o.get("help"),
         )
         for o in raw["options"]
     ]
@@ -208,6 +250,8 @@ class ArgProblem:
     candidates: tuple[str, ...] = ()
     option: Option | None = None
     range: tuple[int, int] | None = None
+    detail: str = ""
+    """A finding's whole message when the general wording does not fit (a framework's dialect)."""
 
 
 @dataclass
@@ -261,12 +305,25 @@ def _match(table: OptionTable, word: str) -> tuple[Option | None, str, str | Non
 
 def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -> ParsedArgs:
     """Read ``tokens`` (the words after the entry point) as SGLang's parser would."""
-    from linter.sglang.entrypoints import FOREIGN_OPTION_PREFIXES, SERVE
+    from linter.sglang.dialects import by_program, translate
+    from linter.sglang.entrypoints import FOREIGN_OPTION_PREFIXES, LENIENT_UNKNOWN_OPTIONS, SERVE
 
     foreign = FOREIGN_OPTION_PREFIXES.get(program, ())
+    lenient = program in LENIENT_UNKNOWN_OPTIONS
     parsed = ParsedArgs(table)
     words = list(tokens)
     synthetic_model: Token | None = None
+    dialect = by_program(program)
+    if dialect is not None:
+        got = translate(dialect, words, lambda name: _match(table, name)[0])
+        words = got.tokens
+        for tok, why in got.ignored:
+            parsed.problems.append(ArgProblem("unknown-option", tok, why, range=(0, len(tok.raw.split("=")[0])),
+                                              detail=why))
+        if got.model is not None:
+            parsed.settings.append(Setting("model_path", got.model.value if got.model.value is not None else UNKNOWN,
+                                           dialect.model_option, -1, value_token=got.model,
+                                           value_range=(0, len(got.model.raw))))
     if program == SERVE:
         kept = []
         i = 0
@@ -328,6 +385,12 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             i += 1
             # argparse stops here with an error; skip a following value so it is not misread.
             if explicit is None and i < n and not _is_option_like(words[i].value):
+                i += 1
+            continue
+        if option is None and lenient:
+            # the program's own option: skip it and its value
+            i += 1
+            if explicit is None and i < n and words[i].value is not None and not _is_option_like(words[i].value):
                 i += 1
             continue
         if option is None:

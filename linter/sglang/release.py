@@ -19,21 +19,32 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from linter.sglang.options import OptionTable, available_versions, load_table, version_tuple
+from linter.sglang.options import OptionTable, available_versions, load_table, unavailable_versions, version_tuple
 
 _IMAGE = re.compile(r"(?:^|[\s/\"'=])(?:lmsysorg/)?sglang:(?P<tag>[A-Za-z0-9_.\-]+)")
 _PIN = re.compile(r"\bsglang(?:\[[^\]]*\])?[ \t]*==[ \t]*v?(?P<ver>\d+\.\d+\.\d+(?:\.post\d+)?)")
-_VERSION = re.compile(r"^v?(?P<ver>\d+\.\d+\.\d+)(?:\.post\d+|rc\d+)?")
+_VERSION = re.compile(r"^v?(?P<ver>\d+\.\d+\.\d+(?:\.post\d+|rc\d+)?)")
 _CUDA = re.compile(r"-cu(?P<cuda>\d{3})(?![0-9])")
 
 
 @dataclass(frozen=True)
 class Release:
-    """The table to use, the CUDA build when known, and in words where both came from."""
+    """The table to use, the CUDA build when known, and in words where both came from.
+
+    ``written`` is the release the launch names (``--sglang-version``, the configuration, an image tag
+    or an ``sglang==`` pin), None when it names none; the table's release differs from it when that
+    release has no table (the nearest older one is used, see :func:`table_for`).
+    """
 
     table: OptionTable
     cuda_build: tuple[int, int] | None
     origin: str
+    written: str | None = None
+
+    @property
+    def assumed(self) -> bool:
+        """True when the table is not the release written in or beside the file (or in the config)."""
+        return self.written != self.table.version
 
 
 def parse_image_tag(tag: str) -> tuple[str | None, tuple[int, int] | None]:
@@ -79,13 +90,16 @@ def _moving_tag(image: str | None) -> str | None:
 
 
 def table_for(version: str) -> tuple[OptionTable, str]:
-    """The table for ``version``: exact, else the newest older one (or the oldest)."""
+    """The table for ``version``: exact, else the newest older one (or the oldest), with a note."""
     known = available_versions()
     if version in known:
         return load_table(version), ""
     older = [v for v in known if version_tuple(v) <= version_tuple(version)]
     chosen = older[-1] if older else known[0]
-    return load_table(chosen), f" (no table for {version}; using {chosen})"
+    why = unavailable_versions().get(version)
+    why = f"; its parser could not be dumped: {why}" if why else ""
+    which = "the nearest older release" if older else "the oldest known release"
+    return load_table(chosen), f" (no option table for {version}{why}; using {chosen}, {which})"
 
 
 def detect(*, cli_version: str | None, config_version: str | None, config_origin: str, image: str | None,
@@ -105,13 +119,13 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
             tag_version, cuda = parse_image_tag(m.group("tag"))
     if cli_version:
         table, note = table_for(cli_version)
-        return Release(table, cuda, f"--sglang-version {cli_version}{note}")
+        return Release(table, cuda, f"--sglang-version {cli_version}{note}", cli_version)
     if config_version:
         table, note = table_for(config_version)
-        return Release(table, cuda, f"'sglang-version' in {config_origin}{note}")
+        return Release(table, cuda, f"'sglang-version' in {config_origin}{note}", config_version)
     if tag_version:
         table, note = table_for(tag_version)
-        return Release(table, cuda, f"image tag {tag_text.strip()}{note}")
+        return Release(table, cuda, f"image tag {tag_text.strip()}{note}", tag_version)
     pins = set(_file_pins(file_text))
     origin = "an sglang== pin in the file"
     if not pins and folder is not None and read_text is not None:
@@ -125,7 +139,7 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
     if len(pins) == 1:
         version = pins.pop()
         table, note = table_for(version)
-        return Release(table, cuda, f"{origin} ({version}){note}")
+        return Release(table, cuda, f"{origin} ({version}){note}", version)
     newest = available_versions()[-1]
     moving = _moving_tag(image)
     if moving is not None:

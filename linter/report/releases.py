@@ -1,0 +1,43 @@
+"""The lines that say which SGLang release a run assumed, for the text report's summary.
+
+A launch's release is *assumed* when nothing in or beside its file (nor the configuration or
+``--sglang-version``) names one — then the newest table is used — or when the named release has no
+option table — then the nearest older one is used (``linter.sglang.release.table_for``). A release
+older than ``startup_checks_since`` (semantics.json) is checked by its parser only; that is said too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable
+
+from linter.rules.base import LaunchContext
+from linter.sglang.decision import parser_only_note
+from linter.sglang.options import version_tuple
+
+
+def _n(count: int) -> str:
+    return f"{count} launch{'es' if count != 1 else ''}"
+
+
+def release_lines(contexts: Iterable[LaunchContext]) -> list[str]:
+    """One line per assumption, e.g. ``SGLang release assumed: 0.5.23 (newest known) for 3 launches;
+    pin it with sglang-version or an image tag``. Empty when every launch names a release with a table
+    whose start-up checks are documented."""
+    contexts = list(contexts)
+    unpinned = Counter(c.table.version for c in contexts if c.version_written is None)
+    nearest = Counter((c.version_written, c.table.version) for c in contexts
+                      if c.version_written is not None and c.version_written != c.table.version)
+    lines = []
+    for version, count in sorted(unpinned.items(), key=lambda kv: version_tuple(kv[0])):
+        lines.append(f"SGLang release assumed: {version} (newest known) for {_n(count)}; "
+                     "pin it with sglang-version or an image tag.")
+    for (written, version), count in sorted(nearest.items(), key=lambda kv: version_tuple(kv[0][0])):
+        which = "nearest older" if version_tuple(version) <= version_tuple(written) else "oldest known"
+        lines.append(f"SGLang release assumed: {version} ({which} release) for {_n(count)} that "
+                     f"name{'s' if count == 1 else ''} {written}, which has no option table.")
+    old = Counter(c.table.version for c in contexts if parser_only_note(c.table) is not None)
+    tables = {c.table.version: c.table for c in contexts}
+    for version, count in sorted(old.items(), key=lambda kv: version_tuple(kv[0])):
+        lines.append(f"{parser_only_note(tables[version])} ({_n(count)}).")
+    return lines

@@ -1,0 +1,123 @@
+"""Launch → :class:`LaunchContext`: everything a rule (and ``--explain``) needs, resolved once.
+
+For one launch: the SGLang release and torch's CUDA build (:mod:`linter.sglang.release`), its
+server arguments read as that release's parser reads them (:mod:`linter.sglang.options`), the model
+and where its architecture came from (:mod:`linter.sglang.models`), the target GPUs and where each
+was declared (:mod:`linter.gpus.targets`), and SGLang's outcome on every target
+(:mod:`linter.sglang.analysis`). The context is read-only: rules read it, nothing writes to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from linter.config import Settings
+from linter.gpus.targets import Target, choose
+from linter.launch import UNKNOWN, GpuDecl, Launch
+from linter.sglang import release as release_mod
+from linter.sglang.analysis import StartupAnalysis, Verdict, hardware_of, startup_analysis, verdicts
+from linter.sglang.dialects import hydra_by_program, hydra_kwargs
+from linter.sglang.models import ModelInfo, resolve_model
+from linter.sglang.options import OptionTable, ParsedArgs, parse_args, settings_from_kwargs
+
+
+@dataclass(frozen=True)
+class LaunchContext:
+    """One launch, resolved.
+
+    ``identity`` is the launch's line-independent name (scope + model + number) used by baselines
+    and SARIF fingerprints; ``cuda_build`` is torch's CUDA build read from the image tag, or None
+    (then 12.8+ is assumed); ``version_origin`` and ``target_origin`` say in words where the release
+    and targets came from; ``startup`` is the deterministic start-up analysis (None when deterministic
+    inference is off or unknown); ``verdicts`` SGLang's outcome per known target and, when a target
+    is unknown, per hypothetical GPU class.
+    """
+
+    launch: Launch
+    table: OptionTable
+    parsed: ParsedArgs
+    model: ModelInfo
+    targets: tuple[Target, ...]
+    target_origin: str
+    cuda_build: tuple[int, int] | None = None
+    version_origin: str = ""
+    version_written: str | None = None  # the release named in/beside the file or config (None: none)
+    identity: str = ""
+    startup: StartupAnalysis | None = None
+    verdicts: tuple[Verdict, ...] = ()
+
+    @property
+    def assumed_cuda(self) -> tuple[int, int]:
+        """torch's CUDA build: the image's, else 13.0 ("12.8 or newer"; 13.0 keeps Jetson Thor at sm_110)."""
+        return self.cuda_build or (13, 0)
+
+    @property
+    def known_targets(self) -> list[Target]:
+        return [t for t in self.targets if t.gpu is not None]
+
+    @property
+    def has_unknown_target(self) -> bool:
+        return not self.targets or any(t.gpu is None for t in self.targets)
+
+    def hardware(self, target: Target):
+        """The :class:`~linter.sglang.decision.Hardware` SGLang sees for ``target`` with this launch's CUDA build."""
+        return hardware_of(target, self.assumed_cuda)
+
+    def target_verdicts(self) -> list[Verdict]:
+        """The verdicts on declared, known targets (not the hypothetical classes)."""
+        return [v for v in self.verdicts if v.target is not None]
+
+
+def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cli_targets: list[str],
+            cli_version: str | None, read_text, read_json, cwd, identity: str = "") -> LaunchContext:
+    """Resolve one launch. ``settings`` is the configuration for its file; ``file_decls`` the file's own
+    target declarations (directives, ``#SBATCH`` …); ``cli_targets``/``cli_version`` come from the
+    command line; ``read_text(path)``/``read_json(path)`` read files beside it (None when missing);
+    ``cwd`` is the working directory (a relative model path is looked up there too)."""
+    source = launch.source
+    image = launch.image.text if launch.image is not None and launch.image.known else None
+    rel = release_mod.detect(
+        cli_version=cli_version, config_version=settings.sglang_version, config_origin=settings.origin,
+        image=image, file_text=source.text, folder=source.path.parent, read_text=read_text,
+    )
+    table = rel.table
+    hydra = hydra_by_program(launch.program)
+    if launch.style == "kwargs":
+        parsed = settings_from_kwargs(table, launch.kwargs)
+    elif hydra is not None:
+        parsed = settings_from_kwargs(table, hydra_kwargs(hydra, launch.args))
+    else:
+        parsed = parse_args(table, launch.args, launch.program)
+    model = _model(launch, parsed, settings, read_json, cwd)
+    cli = [GpuDecl(n, None, "given with --target-gpu") for n in cli_targets]
+    config = [GpuDecl(n, None, f"'target-gpus' in {settings.origin}") for n in settings.target_gpus]
+    targets, origin = choose(cli, file_decls + launch.gpu_decls, config)
+    cuda = rel.cuda_build or (13, 0)
+    startup = startup_analysis(parsed, table, model, targets, cuda)
+    return LaunchContext(launch=launch, table=table, parsed=parsed, model=model, targets=tuple(targets),
+                         target_origin=origin, cuda_build=rel.cuda_build, version_origin=rel.origin,
+                         version_written=rel.written,
+                         identity=identity or launch.key, startup=startup,
+                         verdicts=verdicts(parsed, table, model, targets, cuda, startup))
+
+
+def _model(launch: Launch, parsed: ParsedArgs, settings: Settings, read_json, cwd) -> ModelInfo:
+    model_setting = parsed.get("model_path")
+    model_path = None
+    if model_setting is not None and isinstance(model_setting.value, str):
+        model_path = model_setting.value
+    override = parsed.get("json_model_override_args")
+    override_json = override.value if override is not None and isinstance(override.value, str) else None
+    hint = launch.model_hint
+    model = resolve_model(
+        model_path, base_dirs=[launch.source.path.parent, cwd], override_json=override_json,
+        user_models=settings.models, read_json=read_json,
+        span=model_setting.value_location() if model_setting is not None else None,
+        declared=(hint.architecture, f"declared by {hint.how}", hint.span) if hint is not None else None,
+    )
+    if model_setting is not None and model_setting.value is UNKNOWN:
+        declared = hint is not None and model.architecture == hint.architecture
+        model = ModelInfo(None, model.architecture, model.dsa,
+                          model.origin if declared else "the model path comes from a value that is not known statically",
+                          model.span)
+    return model

@@ -1,0 +1,263 @@
+"""Argument dialects: frameworks that take SGLang's server arguments in their own spelling.
+
+* **slime and miles** (RL trainers) take every SGLang option ``--X`` as ``--sglang-X`` — except the
+  ones they set themselves (the model comes from ``--hf-checkpoint``, tensor parallelism from
+  ``--rollout-num-gpus-per-engine``, the port, the node rank …), which have no ``--sglang-`` form and
+  are ignored if written (the trainer parses its SGLang options with ``parse_known_args`` and passes
+  what is left to Megatron, which ignores unknown options). Their own ``--sglang-router-*``,
+  ``--sglang-server-concurrency`` and ``--sglang-config`` are not SGLang's. Options without the
+  prefix (Megatron's ``--attention-backend flash``, ``--deterministic-mode``) are the trainer's and are
+  never read as SGLang's. Facts and sources: ``linter/sglang/data/dialects.json``.
+
+A trainer is recognised by its structure — ``python TRAIN.py`` with ``--hf-checkpoint`` and at least
+one ``--sglang-`` option — never by a file name (:func:`match`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+from linter.launch import MStr, Token
+
+_PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """One framework's spelling of SGLang's server arguments (a row of ``dialects.json``)."""
+
+    name: str
+    program: str
+    prefix: str
+    skipped: frozenset[str]
+    own: dict
+    model_option: str
+    instead: dict
+    source: str
+
+
+@functools.cache
+def dialects() -> dict[str, Dialect]:
+    raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
+    return {name: Dialect(name, d["program"], d["prefix"], frozenset(d["skipped_dests"]), dict(d["own_options"]),
+                          d["model_option"], dict(d.get("instead", {})), d["source"])
+            for name, d in raw["dialects"].items()}
+
+
+def by_program(program: str) -> Dialect | None:
+    """The dialect a launch's ``program`` names, or None for SGLang's own entry points."""
+    return next((d for d in dialects().values() if d.program == program), None)
+
+
+def match(words: list[Token]) -> tuple[Dialect, int] | None:
+    """``(dialect, index of its first argument)`` when ``words`` start a trainer that takes SGLang
+    options in a dialect: ``python [-u] SCRIPT.py ARGS`` with the model option and a prefixed option."""
+    if len(words) < 2 or words[0].value is None or not _PYTHON.match(words[0].value):
+        return None
+    i = 1
+    while i < len(words) and words[i].value in ("-u", "-O", "-B"):
+        i += 1
+    if i >= len(words) or not (words[i].value or "").endswith(".py"):
+        return None
+    rest = [w.value or "" for w in words[i + 1:]]
+    for d in dialects().values():
+        has_model = any(v == d.model_option or v.startswith(d.model_option + "=") for v in rest)
+        if has_model and any(v.startswith(d.prefix) for v in rest):
+            return d, i + 1
+    return None
+
+
+@dataclass
+class Translated:
+    """A dialect argv read as SGLang's: ``tokens`` for SGLang's parser (prefixed options with the
+    prefix taken off, their values), ``model`` the token holding the model, ``ignored`` the prefixed
+    options the framework does not pass to SGLang (with why)."""
+
+    tokens: list[Token]
+    model: Token | None
+    ignored: list[tuple[Token, str]]
+
+
+def translate(dialect: Dialect, words: list[Token], lookup) -> Translated:
+    """Read a trainer's argv; ``lookup(option string)`` is SGLang's option for a spelling after the
+    prefix is taken off (exact or a unique prefix, as argparse resolves it), or None."""
+    out: list[Token] = []
+    ignored: list[tuple[Token, str]] = []
+    model = None
+    i, n = 0, len(words)
+    while i < n:
+        tok = words[i]
+        raw = tok.value or ""
+        name = raw.split("=", 1)[0]
+        if name == dialect.model_option:
+            if "=" in raw:
+                model = Token(tok.text[len(name) + 1:])
+            elif i + 1 < n:
+                model = words[i + 1]
+                i += 1
+            i += 1
+            continue
+        if not name.startswith(dialect.prefix) or name in dialect.own:
+            i += 1  # the trainer's own option (or its value): never SGLang's
+            continue
+        sglang_name = "--" + name[len(dialect.prefix):]
+        flag = Token(MStr.join([MStr.plain("--", tok.text.where), tok.text[len(dialect.prefix):]]),
+                     joinable=tok.joinable)
+        option = lookup(sglang_name)
+        dest = option.dest if option is not None else sglang_name[2:].replace("-", "_")
+        if dest in dialect.skipped:
+            how = dialect.instead.get(dest)
+            why = (f"{dialect.program} has no {name}: it sets SGLang's {sglang_name} itself"
+                   + (f" (from {how})" if how else "") + "; the option is ignored")
+            ignored.append((tok, why))
+            i += 1
+            if "=" not in raw and i < n and not (words[i].value or "-").startswith("-"):
+                i += 1
+            continue
+        out.append(flag)
+        i += 1
+        if "=" not in raw and (option is None or option.takes_value) and i < n:
+            nxt = words[i].value
+            if words[i].splat or nxt is None or not nxt.startswith("-") or re.fullmatch(r"-\d+(\.\d+)?", nxt):
+                out.append(words[i])
+                i += 1
+    return Translated(out, model, ignored)
+
+
+# -- Hydra overrides (verl) -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HydraDialect:
+    """A trainer configured with Hydra overrides that builds ``ServerArgs`` keyword arguments for its
+    SGLang rollout engine (a row of ``dialects.json`` ``hydra``)."""
+
+    name: str
+    program: str
+    modules: tuple[str, ...]
+    selector: str
+    engine: str
+    field_prefix: str
+    model: str
+    defaults: dict
+    source: str
+
+
+@functools.cache
+def hydra_dialects() -> dict[str, HydraDialect]:
+    raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
+    return {name: HydraDialect(name, d["program"], tuple(d["modules"]), d["engine_selector"], d["engine"],
+                               d["field_prefix"], d["model"], dict(d["defaults"]), d["source"])
+            for name, d in raw.get("hydra", {}).items()}
+
+
+def hydra_by_program(program: str) -> HydraDialect | None:
+    return next((d for d in hydra_dialects().values() if d.program == program), None)
+
+
+def _override(tok: Token) -> tuple[str, int] | None:
+    """``(key, index of the value)`` of a Hydra override word ``[+|++]key=value``."""
+    raw = tok.raw
+    k = 2 if raw.startswith("++") else 1 if raw.startswith("+") else 0
+    eq = raw.find("=")
+    if eq <= k:
+        return None
+    return raw[k:eq], eq + 1
+
+
+def match_hydra(words: list[Token]) -> tuple[HydraDialect, int] | None:
+    """``(dialect, index of the first override)`` for ``python -m MODULE overrides…`` of a Hydra trainer
+    whose rollout engine is set to SGLang by a literal override."""
+    if len(words) < 3 or words[0].value is None or not _PYTHON.match(words[0].value):
+        return None
+    if words[1].value != "-m":
+        return None
+    for d in hydra_dialects().values():
+        if words[2].value not in d.modules:
+            continue
+        for tok in words[3:]:
+            got = _override(tok)
+            if got and got[0] == d.selector and tok.value is not None and tok.raw[got[1]:] == d.engine:
+                return d, 3
+    return None
+
+
+def _hydra_value(text: str) -> object:
+    """A Hydra override value as Python sees it (YAML-like: booleans, null, numbers, else a string)."""
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("null", "~"):
+        return None
+    if re.fullmatch(r"[-+]?\d+", text):
+        return int(text)
+    if re.fullmatch(r"[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?", text):
+        return float(text)
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    return text
+
+
+def hydra_kwargs(dialect: HydraDialect, words: list[Token]):
+    """The ``ServerArgs`` keyword arguments a Hydra trainer's overrides give its SGLang engine, with the
+    trainer's own defaults for the ones not given (located at the override that picks SGLang).
+    Returns a list of :class:`~linter.launch.KwArg`; unknown values are :data:`~linter.launch.UNKNOWN`."""
+    from linter.launch import UNKNOWN, KwArg
+
+    out: dict[str, KwArg] = {}
+    selector_where = None
+    for tok in words:
+        got = _override(tok)
+        if got is None:
+            continue
+        key, at = got
+        where = tok.location()
+        if key == dialect.selector:
+            selector_where = where
+            continue
+        if key == dialect.model:
+            name = "model_path"
+        elif key.startswith(dialect.field_prefix) and "." not in key[len(dialect.field_prefix):]:
+            name = key[len(dialect.field_prefix):]
+        else:
+            continue
+        text = tok.text[at:]
+        value = _hydra_value(text.text) if text.known and not tok.splat else UNKNOWN
+        start = tok.raw.find(key)
+        out.pop(name, None)
+        out[name] = KwArg(name, value, where, name_span=tok.location(start, start + len(key)),
+                          value_text=text if isinstance(value, str) and text.text == value else None,
+                          value_span=text.span_of())
+    for name, value in dialect.defaults.items():
+        if name not in out and selector_where is not None:
+            out[name] = KwArg(name, value, selector_where, name_span=selector_where,
+                              default_of=f"{dialect.name} sets {name}={value!r} when its overrides do not "
+                                         f"({dialect.source.split(' (')[0]})")
+    return list(out.values())
+
+
+# -- YAML sections (AReaL) ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class YamlSection:
+    """A framework config whose one section holds ``ServerArgs`` fields (a row of ``dialects.json``
+    ``yaml_sections``), with the framework's own defaults for fields the section omits."""
+
+    name: str
+    program: str
+    section: str
+    defaults: dict
+    source: str
+
+
+@functools.cache
+def yaml_section(name: str) -> YamlSection:
+    """The ``yaml_sections`` row ``name``. Raises KeyError for an unknown name."""
+    raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
+    d = raw["yaml_sections"][name]
+    return YamlSection(name, d["program"], d["section"], dict(d["defaults"]), d["source"])

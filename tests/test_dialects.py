@@ -1,0 +1,116 @@
+"""slime/miles take SGLang's options as --sglang-<option>; the model is --hf-checkpoint; Megatron's
+own options beside them (--attention-backend flash, --deterministic-mode) are never SGLang's."""
+
+from __future__ import annotations
+
+from linter.engine import lint_text, lint_text_result
+
+SLIME_SH = """\
+#!/bin/bash
+# lint-configs: target-gpu=H100
+MODEL_ARGS=(
+   --num-layers 61
+   --multi-latent-attention   # Megatron's
+)
+SGLANG_ARGS=(
+   # rollout engine
+   --sglang-attention-backend fa4
+   --sglang-enable-deterministic-inference
+   --sglang-mem-fraction-static 0.7
+   --sglang-router-port 3000
+)
+MISC_ARGS=(
+   --attention-backend flash
+   --deterministic-mode
+)
+ray job submit --address="http://127.0.0.1:8265" -- python3 train.py \\
+   --hf-checkpoint /root/DeepSeek-V3 --rollout-num-gpus-per-engine 8 \\
+   ${MODEL_ARGS[@]} ${SGLANG_ARGS[@]} ${MISC_ARGS[@]}
+"""
+
+
+def test_slime_bash_arrays_with_megatron_decoys():
+    result = lint_text_result(SLIME_SH, "shell")
+    [ctx] = result.contexts
+    assert ctx.launch.program == "slime/miles trainer"
+    values = {s.dest: s.value for s in ctx.parsed.settings}
+    assert values == {"model_path": "/root/DeepSeek-V3", "attention_backend": "fa4",
+                      "enable_deterministic_inference": True, "mem_fraction_static": "0.7"}
+    assert ctx.model.architecture == "DeepseekV3ForCausalLM" or ctx.model.architecture is None
+    codes = [(d.code, d.span.text) for d in result.diagnostics]
+    assert ("SGL201", "flash") not in codes and not any(c == "SGL203" for c, _ in codes)
+
+
+def test_miles_string_fragments_fixed_at_the_prefixed_value():
+    text = ('# lint-configs: target-gpu=H200\nimport subprocess\n\nMODEL = "deepseek-ai/DeepSeek-V3"\n'
+            'train_args = (\n    f"--hf-checkpoint {MODEL} "\n    "--attention-backend flash "  # Megatron\n'
+            '    "--sglang-attention-backend fa4 "\n    "--sglang-enable-deterministic-inference "\n)\n'
+            'subprocess.run(f"python3 train.py {train_args}", shell=True)\n')
+    [d] = lint_text(text, "python")
+    assert d.code == "SGL101" and d.span.line == 8 and d.span.text == "fa4"
+    assert d.fix.edits[0].content == "fa3"
+
+
+def test_an_option_the_trainer_does_not_expose_is_not_sglangs():
+    text = ("python3 train.py --hf-checkpoint Qwen/Qwen3-8B --sglang-tp-size 4 --sglang-model-path x "
+            "--sglang-attention-backend triton\n")
+    diags = lint_text(text, "shell", ["H100"])
+    assert [(d.code, d.span.text) for d in diags] == [("SGL201", "--sglang-tp-size"),
+                                                       ("SGL201", "--sglang-model-path")]
+    assert "rollout-num-gpus-per-engine" in diags[0].message
+
+
+def test_a_python_script_without_the_trainer_shape_is_not_a_launch():
+    assert lint_text_result("python3 train.py --sglang-attention-backend fa4\n", "shell").contexts == []
+    assert lint_text_result("python3 eval.py --hf-checkpoint m --attention-backend fa4\n", "shell").contexts == []
+
+
+def test_dynamo_workers_take_sglang_server_arguments():
+    text = ("# lint-configs: target-gpu=H100\n"
+            "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=2048 PYTHONUNBUFFERED=1 \\\n"
+            "python3 -m dynamo.sglang.worker --served-model-name deepseek-ai/DeepSeek-R1 \\\n"
+            "  --model-path deepseek-ai/DeepSeek-R1 --migration-limit 3 --endpoint dyn://ns.c.e \\\n"
+            "  --attention-backend fa4 --enable-deterministic-inference\n")
+    diags = lint_text(text, "shell")
+    assert [(d.code, d.span.text) for d in diags] == [("SGL101", "fa4")]
+
+
+def test_dynamo_decode_worker_and_module_forms():
+    for module in ("dynamo.sglang", "dynamo.sglang.decode_worker"):
+        [ctx] = lint_text_result(f"python3 -m {module} --model-path Qwen/Qwen3-8B --tp-size 8\n", "shell").contexts
+        assert ctx.parsed.get("tp_size").value == "8"
+
+
+VERL = """\
+#!/bin/bash
+# lint-configs: target-gpu={target}
+python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.model.path={model} \\
+    actor_rollout_ref.rollout.name={engine} \\
+    {extra} \\
+    actor_rollout_ref.actor.megatron.override_transformer_config.attention_backend=fused \\
+    trainer.n_gpus_per_node=8 $@
+"""
+
+
+def test_verl_default_backend_fa3_fails_on_b200():
+    text = VERL.format(target="B200", model="Qwen/Qwen3-8B", engine="sglang",
+                       extra="+actor_rollout_ref.rollout.engine_kwargs.sglang.enable_deterministic_inference=True")
+    [d] = lint_text(text, "shell")
+    assert d.code == "SGL104" and d.span.text == "actor_rollout_ref.rollout.name=sglang"
+    assert any("verl sets attention_backend='fa3'" in n for n in d.notes)
+
+
+def test_verl_override_is_located_and_fixed_where_written():
+    text = VERL.format(target="H100", model="deepseek-ai/DeepSeek-V3", engine="sglang",
+                       extra="actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=fa4 "
+                             "+actor_rollout_ref.rollout.engine_kwargs.sglang.enable_deterministic_inference=true")
+    [d] = lint_text(text, "shell")
+    assert d.code == "SGL101" and d.span.text == "fa4" and d.fix.edits[0].content == "fa3"
+
+
+def test_verl_with_another_engine_or_an_unknown_one_is_not_an_sglang_launch():
+    for engine in ("vllm", "$ENGINE"):
+        text = VERL.format(target="H100", model="deepseek-ai/DeepSeek-V3", engine=engine,
+                           extra="actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=fa4")
+        assert lint_text_result(text, "shell").contexts == []

@@ -1,0 +1,191 @@
+"""A launch is judged by the parser of the SGLang release it pins (issue 18), and the text report says
+which release was assumed when none was pinned or the pinned one has no table.
+
+The option facts used here were read by diffing the generated tables (see test_option_tables.py's
+test_options_across_releases): ``--enable-ep-moe`` exists 0.4.0.post1-0.5.4, ``--disable-mla``
+0.4.0-0.4.5.post1, ``--enable-deterministic-inference`` from 0.5.3, ``--attn-dp-size`` after 0.5.9,
+``--enable-piecewise-cuda-graph`` in 0.5.9 but not in the newest release.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from linter.sglang.decision import semantics, startup_checks_documented
+from linter.sglang.options import (
+    available_versions,
+    known_release,
+    load_table,
+    newest_version,
+    unavailable_versions,
+    version_tuple,
+)
+from linter.sglang.release import detect, table_for
+from tests.helpers import lint_json, run, write_tree
+
+DATA = Path(__file__).resolve().parents[1] / "linter" / "sglang" / "data"
+
+DEEPSEEK_FA4 = ("python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
+                "--attention-backend fa4 --enable-deterministic-inference")
+
+
+def compose(image: str | None, command: str) -> str:
+    img = f"    image: lmsysorg/sglang:{image}\n" if image else ""
+    return f"# lint-configs: target-gpu=H100\nservices:\n  s:\n{img}    command: {command}\n"
+
+
+def messages(diags: list[dict]) -> list[tuple[str, str]]:
+    return [(d["code"], d["message"]) for d in diags]
+
+
+def test_versions_sort_post_releases_after_their_base():
+    assert version_tuple("0.4.5") < version_tuple("0.4.5.post1") < version_tuple("0.4.5.post3") < version_tuple("0.4.6")
+    assert version_tuple("v0.5.15.post1") == (0, 5, 15, 1)
+    known = available_versions()
+    assert list(known) == sorted(known, key=version_tuple)
+    assert known[0] == "0.4.0" and "0.4.2.post4" in known and "0.5.1.post1" in known
+
+
+def test_file_pinned_to_0_4_5_is_judged_by_its_own_parser(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": compose(
+        "v0.4.5", "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --enable-ep-moe "
+                  "--disable-mla --attention-backend fa3 --enable-deterministic-inference")})
+    code, diags = lint_json(tmp_path, capsys)
+    # --enable-ep-moe and --disable-mla existed then; deterministic inference did not exist yet
+    assert messages(diags) == [("SGL201", "unknown option --enable-deterministic-inference: SGLang 0.4.5's parser "
+                                          "stops with 'unrecognized arguments'")]
+    assert code == 1
+    # the newest parser rejects what 0.4.5 accepted
+    _, newest = lint_json(tmp_path, capsys, "--sglang-version", newest_version(), "--select", "SGL201")
+    assert sorted(d["message"].split(":")[0] for d in newest) == [
+        "unknown option --disable-mla", "unknown option --enable-ep-moe"]
+
+
+def test_file_pinned_to_0_5_9_is_judged_by_its_own_parser(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": compose(
+        "v0.5.9-cu129", "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
+                        "--enable-piecewise-cuda-graph --attn-dp-size 2 --attention-backend dsa")})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["code"], d["message"].split(":")[0]) for d in diags] == [
+        ("SGL201", "unknown option --attn-dp-size"),  # added after 0.5.9
+        ("SGL203", "invalid choice 'dsa' for --attention-backend in SGLang 0.5.9 (choose from triton, torch_native, "
+                   "flex_attention, nsa, cutlass_mla, fa3, fa4, flashinfer, flashmla, trtllm_mla, trtllm_mha, "
+                   "dual_chunk_flash_attn, aiter, wave, intel_amx, ascend, intel_xpu)"),
+    ]
+    # on the newest release --enable-piecewise-cuda-graph is gone and the other two are accepted
+    _, newest = lint_json(tmp_path, capsys, "--sglang-version", newest_version())
+    assert [(d["code"], d["message"].split(":")[0]) for d in newest] == [
+        ("SGL201", "unknown option --enable-piecewise-cuda-graph")]
+
+
+def test_sglang_pin_with_post_release_in_a_setup_script(tmp_path, capsys):
+    write_tree(tmp_path, {"serve.sh": (
+        "#!/bin/bash\n# lint-configs: target-gpu=H100\npip install \"sglang[all]==0.4.2.post4\"\n"
+        "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --enable-flashinfer-mla\n")})
+    _, diags = lint_json(tmp_path, capsys)
+    # --enable-flashinfer-mla appeared in 0.4.3
+    assert messages(diags) == [("SGL201", "unknown option --enable-flashinfer-mla: SGLang 0.4.2.post4's parser "
+                                          "stops with 'unrecognized arguments'")]
+    code, out, _ = run(tmp_path, capsys, "--explain", "serve.sh")
+    assert "release:   SGLang 0.4.2.post4, from an sglang== pin in the file (0.4.2.post4)" in out
+
+
+def test_start_up_checks_apply_from_the_documented_release(tmp_path, capsys):
+    since = semantics()["startup_checks_since"]
+    assert since["value"] == "0.5.15.post1" and "sglang-semantics.md §0.2" in since["source"]
+    assert startup_checks_documented(load_table("0.5.15.post1"))
+    assert not startup_checks_documented(load_table("0.5.15"))
+    write_tree(tmp_path, {"a/compose.yaml": compose("v0.5.13.post1", DEEPSEEK_FA4),
+                          "b/compose.yaml": compose("v0.5.15.post1", DEEPSEEK_FA4)})
+    _, diags = lint_json(tmp_path, capsys)
+    # fa4 is not in 0.5.15.post1's deterministic list (error A); 0.5.13.post1 is checked by its parser only
+    det = load_table("0.5.15.post1").list("deterministic_attention_backends")
+    assert det == ["flashinfer", "fa3", "triton", "ascend"]
+    assert [(d["path"], d["code"]) for d in diags] == [("b/compose.yaml", "SGL103")]
+    code, out, _ = run(tmp_path / "a", capsys)
+    assert code == 0
+    note = ("SGLang 0.5.13.post1: only its argument parser is checked; its start-up checks are not documented "
+            "for releases before 0.5.15.post1")
+    assert f"{note} (1 launch)." in out.splitlines()
+    _, out, _ = run(tmp_path / "a", capsys, "--explain", "compose.yaml")
+    assert note in out
+
+
+def test_parser_findings_of_an_old_release_carry_the_note(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": compose("v0.4.5", DEEPSEEK_FA4)})
+    code, out, _ = run(tmp_path, capsys)
+    assert code == 1
+    assert out.count("= note: SGLang 0.4.5: only its argument parser is checked") == 2  # SGL203 fa4, SGL201
+    assert "SGL101" not in out and "SGL901" not in out
+
+
+def test_assumed_release_line_when_nothing_is_pinned(tmp_path, capsys):
+    write_tree(tmp_path, {"compose.yaml": compose(None, DEEPSEEK_FA4),
+                          "other.sh": "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B\n"})
+    _, out, _ = run(tmp_path, capsys)
+    assert (f"SGLang release assumed: {newest_version()} (newest known) for 2 launches; pin it with "
+            "sglang-version or an image tag.") in out.splitlines()
+    # the line comes right before the summary
+    assert out.splitlines()[-1].startswith("Found ")
+    assert out.splitlines()[-2].startswith("SGLang release assumed: ")
+    # pinned in the configuration: nothing is assumed
+    write_tree(tmp_path, {".lint-configs.toml": f'sglang-version = "{newest_version()}"\n'})
+    _, out, _ = run(tmp_path, capsys)
+    assert "assumed" not in out.split("\n\n")[-1]
+
+
+def test_assumed_release_line_when_the_pinned_release_has_no_table(tmp_path, capsys):
+    missing = sorted(unavailable_versions(), key=version_tuple)[0]
+    table, note = table_for(missing)
+    older = [v for v in available_versions() if version_tuple(v) < version_tuple(missing)]
+    assert table.version == older[-1] and f"no option table for {missing}" in note
+    write_tree(tmp_path, {"compose.yaml": compose(f"v{missing}", "python3 -m sglang.launch_server --model-path m")})
+    code, out, _ = run(tmp_path, capsys)
+    assert code == 0
+    assert (f"SGLang release assumed: {older[-1]} (nearest older release) for 1 launch that names {missing}, "
+            "which has no option table.") in out.splitlines()
+    _, out, _ = run(tmp_path, capsys, "--explain", "compose.yaml")
+    assert f"its parser could not be dumped: {unavailable_versions()[missing]}" in out
+
+
+def test_release_older_than_every_table_uses_the_oldest():
+    table, note = table_for("0.3.6")
+    assert table.version == "0.4.0" and "the oldest known release" in note
+    rel = detect(cli_version=None, config_version=None, config_origin="", image="lmsysorg/sglang:v0.5.1.post1-cu126",
+                 file_text="", folder=None)
+    assert (rel.table.version, rel.written, rel.assumed, rel.cuda_build) == (
+        "0.5.1.post1", "0.5.1.post1", False, (12, 6))
+
+
+@pytest.mark.parametrize("value, ok", [
+    ("0.5.15.post1", "0.5.15.post1"), ("v0.4.2.post4", "0.4.2.post4"), ("0.4.4.post2", "0.4.4.post2"),
+    ("0.5.24", None), ("0.3.6", None), ("0.5", None), ("0.5.9rc1", None),
+])
+def test_known_release(value, ok):
+    if ok is None:
+        with pytest.raises(ValueError, match="known: 0.4.0 … "):
+            known_release(value)
+    else:
+        assert known_release(value) == ok
+
+
+def test_config_accepts_post_releases_and_rejects_unknown_ones(tmp_path, capsys):
+    write_tree(tmp_path, {".lint-configs.toml": 'sglang-version = "0.4.2.post4"\n',
+                          "compose.yaml": compose(None, "python3 -m sglang.launch_server --model-path m "
+                                                        "--enable-flashinfer-mla")})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [d["code"] for d in diags] == ["SGL201"]
+    write_tree(tmp_path, {".lint-configs.toml": 'sglang-version = "0.6.0"\n'})
+    code, _, err = run(tmp_path, capsys)
+    assert code == 2
+    assert f"no option table for SGLang '0.6.0'; known: 0.4.0 … {newest_version()}" in err
+
+
+@pytest.mark.skipif(not (DATA / "unavailable.json").exists(), reason="no unavailable.json")
+def test_unavailable_json_names_releases_without_tables():
+    doc = json.loads((DATA / "unavailable.json").read_text(encoding="utf-8"))
+    assert set(doc["releases"]) == set(unavailable_versions())
+    assert not set(unavailable_versions()) & set(available_versions())

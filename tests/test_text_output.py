@@ -1,0 +1,131 @@
+"""The text output (``linter/report/text.py``) at a fixed width: the rustc/ruff-style header, the
+labelled spans, the fix as a diff, notes and the help link; every line within the width, with and
+without colour; a long source line shown as a window around the span."""
+
+from __future__ import annotations
+
+import re
+
+from rich.cells import cell_len
+
+from tests.helpers import run, write_tree
+
+ONE_LINE = ("# lint-configs: target-gpu=H100\nservices:\n  sglang:\n    command: python3 -m sglang.launch_server "
+            "--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference\n")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def text(tmp_path, capsys, monkeypatch, width: int, *args: str, color: bool = False) -> str:
+    monkeypatch.setenv("COLUMNS", str(width))  # the width when the output is not a terminal
+    monkeypatch.delenv("NO_COLOR" if color else "FORCE_COLOR", raising=False)
+    monkeypatch.setenv("FORCE_COLOR" if color else "NO_COLOR", "1")
+    return run(tmp_path, capsys, *args, ".")[1]
+
+
+def test_header_location_labels_fix_diff_notes_and_help(tmp_path, capsys, monkeypatch):
+    write_tree(tmp_path, {"deploy/compose.yaml": ONE_LINE})
+    out = text(tmp_path, capsys, monkeypatch, 100)
+    lines = out.splitlines()
+    assert lines[:20] == [
+        "error[SGL101]: fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU",
+        " --> deploy/compose.yaml:4:103",
+        "  |",
+        "1 | # lint-configs: target-gpu=H100",
+        "  |                            ---- target H100 (SM90)",
+        "...",
+        "4 | … --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference",
+        "  |                -----------------------                     ^^^ --------------------------------",
+        "  |                |                                               |",
+        "  |                |                                               turns on deterministic inference",
+        "  |                model: DeepseekV3ForCausalLM",
+        "  | fa4 with deterministic inference and the absorbed-MLA model deepseek-ai/DeepSeek-V3",
+        "  | (DeepseekV3ForCausalLM) needs an SM100/SM110 GPU (B200, GB200, B300, GB300, Jetson Thor): SGLang",
+        "  | 0.5.23 refuses to start on H100 (SM90)",
+        "  |",
+        "  = fix: Use --attention-backend fa3",
+        "  |",
+        "4 - … --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference",
+        "4 + … --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa3 --enable-deterministic-inference",
+        "  |",
+    ]
+    assert lines[20].startswith('  = note: SGLang says: "Deterministic inference with absorbed-MLA models on the fa4')
+    assert "  = help: https://github.com/OWNER/lint-configs/blob/main/docs/rules/SGL101.md" in lines
+    assert lines[-1] == "Found 1 error. [*] 1 fixable with `lint-configs --fix`."
+
+
+def test_a_short_line_is_shown_whole_with_the_labels_on_their_own_lines(tmp_path, capsys, monkeypatch):
+    from tests.helpers import FOLDED_H100
+
+    write_tree(tmp_path, {"docker-compose.yml": FOLDED_H100})
+    lines = text(tmp_path, capsys, monkeypatch, 100).splitlines()
+    assert lines[1:16] == [
+        "  --> docker-compose.yml:9:27",
+        "   |",
+        " 1 | # lint-configs: target-gpu=H100",
+        "   |                            ---- target H100 (SM90)",
+        "...",
+        " 7 |       --model-path deepseek-ai/DeepSeek-V3",
+        "   |                    ----------------------- model: DeepseekV3ForCausalLM",
+        " 8 |       --tp 8",
+        " 9 |       --attention-backend fa4",
+        "   |                           ^^^",
+        "   | fa4 with deterministic inference and the absorbed-MLA model deepseek-ai/DeepSeek-V3",
+        "   | (DeepseekV3ForCausalLM) needs an SM100/SM110 GPU (B200, GB200, B300, GB300, Jetson Thor):",
+        "   | SGLang 0.5.23 refuses to start on H100 (SM90)",
+        "10 |       --enable-deterministic-inference",
+        "   |       -------------------------------- turns on deterministic inference",
+    ]
+
+
+def test_the_width_holds_with_and_without_colour(tmp_path, capsys, monkeypatch):
+    write_tree(tmp_path, {"deploy/compose.yaml": ONE_LINE,
+                          "serve.sh": "#!/bin/sh\n# lint-configs: target-gpu=A100\n\tpython3 -m sglang.launch_server "
+                                      "--model-path deepseek-ai/DeepSeek-V3\t--attention-backend fa3  # 模型 ok\n"})
+    for width in (80, 120):
+        plain = text(tmp_path, capsys, monkeypatch, width)
+        colored = text(tmp_path, capsys, monkeypatch, width, color=True)
+        assert "\x1b[" in colored and "\x1b[" not in plain
+        assert ANSI.sub("", colored) == plain  # colour adds nothing but colour
+        assert "error[SGL101]" in plain and "error[SGL104]" in plain  # the severity as a word
+        widths = [cell_len(line) for line in plain.splitlines()]
+        assert max(widths) <= width, [line for line in plain.splitlines() if cell_len(line) > width]
+        assert max(widths) >= width - 10  # the room is used, not a narrow default
+    # a tab is shown as four spaces and the caret stays under the value
+    lines = text(tmp_path, capsys, monkeypatch, 120).splitlines()
+    i = next(i for i, line in enumerate(lines) if line.startswith("3 | "))
+    src, marks = lines[i], lines[i + 1]
+    assert "\t" not in src and "DeepSeek-V3    --attention-backend fa3" in src
+    assert marks.index("^^^") == src.index("fa3  #")
+
+
+def test_a_long_line_is_shown_as_a_window_around_the_span(tmp_path, capsys, monkeypatch):
+    # One line of 124 KB holding 40 launches between long values: each finding shows a window of
+    # the line, never the line (the old output printed the whole line for every finding).
+    launch = ("{command: \"python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend "
+              "fa4 --enable-deterministic-inference\"}")
+    pad = "x" * 3000
+    services = ", ".join(f"s{i}: {launch}, p{i}: {{image: \"{pad}\"}}" for i in range(40))
+    line = "services: {" + services + "}"
+    assert len(line) > 120_000
+    write_tree(tmp_path, {"one-line.yml": "# lint-configs: target-gpu=H100\n" + line + "\n"})
+    out = text(tmp_path, capsys, monkeypatch, 100)
+    assert out.count("error[SGL101]") == 40
+    assert len(out) < 40 * 3000  # about 2 KB a finding
+    lines = out.splitlines()
+    assert max(cell_len(x) for x in lines) <= 100
+    shown = [x for x in lines if x.startswith("2 | ")]
+    assert len(shown) == 40
+    for src, marks in ((x, lines[lines.index(x) + 1]) for x in shown[:1]):
+        assert src.startswith("2 | …") and src.endswith("…")
+        assert src[marks.index("^^^"):marks.index("^^^") + 3] == "fa4"
+    assert "2 - … " in out and "--attention-backend fa3 --enable" in out  # the fix, windowed too
+
+
+def test_the_readme_example_is_the_real_output(tmp_path, capsys, monkeypatch):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+    section = readme[readme.index("### Output\n"):]
+    example = section[section.index("```\n") + 4:section.index("\n```\n", section.index("```\n") + 4) + 1]
+    write_tree(tmp_path, {"deploy/compose.yaml": ONE_LINE})
+    assert text(tmp_path, capsys, monkeypatch, 100) == example

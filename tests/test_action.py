@@ -194,7 +194,7 @@ def test_action_defaults_print_the_text_report_and_skip_code_scanning(workspace,
     assert sarif_step["skipped"] and upload["skipped"] and res["uses"] == []
     assert not (temp / "lint-configs.sarif").exists()
     assert report["code"] == 1
-    assert "SGL101 [*] fa4 with deterministic inference" in report["stdout"]
+    assert "error[SGL101]: fa4 with deterministic inference" in report["stdout"]
     assert "::error" not in report["stdout"]
 
 

@@ -209,7 +209,8 @@ def render(diagnostics: list[Diagnostic], stream: TextIO = sys.stdout, unsafe_fi
     rows: list[Row] = []
     for d in diagnostics:
         rows.extend(_lines(d, unsafe_fixes, width))
-    rows.extend([(line, "")] for line in assumptions if show_summary)
+    if show_summary:
+        rows.extend([(part, "")] for line in assumptions for part in wrap(line, width))
     if show_summary:
         rows.extend([(line, "bold")] for line in wrap(summary(diagnostics, unsafe_fixes, fixed), width))
     if use_color(stream):

@@ -129,23 +129,34 @@ def _conflicts(source: SourceFile, problems: list[Problem]) -> tuple[SourceFile,
     return reduced, offsets
 
 
-def _remap(ex: Extraction, reduced: SourceFile, source: SourceFile, offsets: list[int]) -> None:
-    """Move every position of ``ex`` from the conflict-free text ``reduced`` back to ``source``."""
+def remap(ex: Extraction, reduced: SourceFile, origin, fallback: SourceFile) -> None:
+    """Move every position of ``ex`` from the text it was read from (``reduced``: a conflict-free or
+    rendered text) back to where each character was written: ``origin(offset)`` gives
+    ``(SourceFile, offset)`` or None (text the reader made up); ``fallback`` takes spans with no origin."""
 
     def span(s: Span | None) -> Span | None:
         if s is None or s.source is not reduced:
             return s
-        end = offsets[s.end - 1] + 1 if s.end > s.start else offsets[s.start]
-        return Span(source, offsets[s.start], end)
+        a = origin(s.start) if s.start < len(reduced.text) else None
+        b = origin(s.end - 1) if s.end > s.start else a
+        if a is None:
+            a = next((origin(i) for i in range(s.start, min(s.end, len(reduced.text))) if origin(i) is not None),
+                     None)
+            b = b if b is not None and a is not None and b[0] is a[0] else a
+        if a is None:
+            return Span(fallback, 0, 0)
+        if b is None or b[0] is not a[0] or b[1] < a[1]:
+            b = a
+        return Span(a[0], a[1], b[1] + 1 if s.end > s.start else a[1])
 
     def mstr(x: MStr | None) -> MStr | None:
         if x is None:
             return None
-        return MStr(x.text, [(source, offsets[o[1]]) if o is not None and o[0] is reduced else o for o in x.origins],
+        return MStr(x.text, [origin(o[1]) if o is not None and o[0] is reduced else o for o in x.origins],
                     span(x.where))
 
     for launch in ex.launches:
-        launch.source = source if launch.source is reduced else launch.source
+        launch.source = fallback if launch.source is reduced else launch.source
         launch.span = span(launch.span)
         launch.args = [Token(mstr(t.text), t.splat, t.joinable) for t in launch.args]
         launch.image = mstr(launch.image)
@@ -687,7 +698,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                     seen[identity] = launch
                     result.launches.append(launch)
     if offsets is not None:
-        _remap(result, reading, source, offsets)
+        remap(result, reading, lambda i: (source, offsets[i]) if i < len(offsets) else None, source)
     return result
 
 
@@ -738,4 +749,4 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     return [(f, span, image) for f in found]
 
 
-__all__ = ["extract", "looks_like_kubernetes", "expand", "parse_documents", "pod_specs", "environment"]
+__all__ = ["extract", "looks_like_kubernetes", "expand", "parse_documents", "pod_specs", "environment", "remap"]

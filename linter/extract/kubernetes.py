@@ -56,7 +56,7 @@ from linter.extract.compose import _comments, _get, _mapping_items, scalar_mstr
 from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_kubernetes  # noqa: F401 - part of this module's interface
 from linter.gpus import kubernetes as k8s_gpus
-from linter.launch import Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
+from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
 from linter.recognize import image_entrypoint, launches
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
@@ -671,7 +671,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         api_version, kind = _text(_val(root, "apiVersion")), _text(_val(root, "kind"))
         if not api_version or not kind:
             continue
-        name = _text(_val(_val(root, "metadata"), "name")) or "?"
+        name = (_text(_val(_val(root, "metadata"), "name")) or "?").replace(UNKNOWN_CHAR, "*")
         injected = _injected(_api_group(api_version))
         hint = _model_hint(root, reading)
         for spec, _ in pod_specs(root):

@@ -165,7 +165,7 @@ def test_without_values_yaml_the_values_are_unknown_and_nothing_breaks(tmp_path,
 def test_an_unbalanced_end_is_reported_without_a_traceback(tmp_path, capsys):
     chart(tmp_path, template=TEMPLATE + "{{- end }}\n")
     _, diags = lint_json(tmp_path, capsys)
-    assert ("mini/templates/lws.yaml", 1, "SGL001") in codes_at(diags)
+    assert ("mini/templates/lws.yaml", 25, "SGL001") in codes_at(diags)  # at the stray end
     assert any("unbalanced" in d["message"] for d in diags)
 
 

@@ -79,9 +79,9 @@ class _Block:
     else_body: list | None = None
 
 
-def parse(text: MStr) -> tuple[list, dict[str, list], list[str]]:
+def parse(text: MStr) -> tuple[list, dict[str, list], list[tuple[str, Span | None]]]:
     """(nodes, defines, errors) of a template: nodes are MStr text, ("action", expr, span) tuples and
-    :class:`_Block` objects."""
+    :class:`_Block` objects; errors are (message, where) for unbalanced blocks."""
     s = text.text
     chunks: list = []
     pos = 0
@@ -105,7 +105,7 @@ def parse(text: MStr) -> tuple[list, dict[str, list], list[str]]:
     root = _Block("root")
     stack = [root]
     defines: dict[str, list] = {}
-    errors: list[str] = []
+    errors: list[tuple[str, Span | None]] = []
 
     def current() -> list:
         b = stack[-1]
@@ -143,10 +143,10 @@ def parse(text: MStr) -> tuple[list, dict[str, list], list[str]]:
             elif b.kind in ("with", "range"):
                 b.else_body = []
             else:
-                errors.append("{{ else }} outside if/with/range")
+                errors.append(("{{ else }} outside if/with/range", where))
         elif word == "end":
             if len(stack) == 1:
-                errors.append("unbalanced {{ end }}")
+                errors.append(("unbalanced {{ end }}", where))
                 continue
             b = stack.pop()
             if b.kind == "define":
@@ -158,7 +158,7 @@ def parse(text: MStr) -> tuple[list, dict[str, list], list[str]]:
         else:
             current().append(("action", expr, where))
     if len(stack) > 1:
-        errors.append(f"{{{{ {stack[-1].kind} }}}} without {{{{ end }}}}")
+        errors.append((f"{{{{ {stack[-1].kind} }}}} without {{{{ end }}}}", stack[-1].where))
     return root.body, defines, errors
 
 
@@ -617,9 +617,9 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     if mine is None:
         return result
     nodes, errors = mine
-    for e in errors:
-        result.problems.append(Problem(f"template: {e}; the launches it touches are read as far as they can be",
-                                           Span(source, 0, 0)))
+    for message, where in errors:
+        result.problems.append(Problem(f"template: {message}; the launches it touches are read as far as they can be",
+                                       where or Span(source, 0, 0)))
     renderer = Renderer(values, chart, defines)
     rendered = renderer.render(nodes, renderer.root, {"$": renderer.root})
     if not rendered.text.strip():

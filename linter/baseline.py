@@ -21,6 +21,7 @@ import json
 import os
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 from linter.rules.base import Diagnostic
 
@@ -85,6 +86,24 @@ class Baseline:
             else:
                 kept.append(d)
         return kept
+
+
+    def stale(self, diagnostics: list[Diagnostic], checked: Callable[[Path, str], bool]) -> int:
+        """How many recorded findings no longer occur: entries left unmatched by ``diagnostics`` (all
+        of the run's findings, before filtering) whose file is gone, or whose file and code this run
+        checked (``checked(path, code)``: a run over some files, or with ``--select``, cannot tell
+        whether the findings of other files or codes still occur)."""
+        left = Counter(self.counts)
+        for d in diagnostics:
+            ident = identity(d, self.root)
+            if left[ident] > 0:
+                left[ident] -= 1
+        n = 0
+        for (rel, code, _key), count in left.items():
+            path = self.root / rel
+            if count > 0 and (not path.exists() or checked(path, code)):
+                n += count
+        return n
 
 
 def load(file: Path) -> Baseline:

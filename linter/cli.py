@@ -1,13 +1,18 @@
 """The ``lint-configs`` command: argv → options → run → report → exit code.
 
 Exit codes (as ruff): 0 when no diagnostic remains (after ``--fix``), 1 when some remain (warnings
-included; ``--exit-zero`` makes it 0), 2 on a usage, configuration or internal error. Everything is
-an option, so a folder named like a command (``rules/``) is always a path.
+included, unless ``--fail-on error``; ``--exit-zero`` makes it 0; ``--exit-non-zero-on-fix`` makes
+a run that fixed something 1), 2 on a usage, configuration or internal error. ``--explain``,
+``--list-launches``, ``--show-files``, ``--list-rules`` and ``--show-rule`` exit 0 (2 on a usage
+error). Everything is an option, so a folder named like a command (``rules/``) is always a path;
+``-`` reads one file from stdin, named by ``--stdin-filename``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import sys
 from pathlib import Path
@@ -15,7 +20,8 @@ from typing import Sequence
 
 from linter import __version__
 
-FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab")
+FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "csv")
+COLORS = ("auto", "always", "never")
 
 
 class UsageError(Exception):
@@ -29,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find SGLang launches in compose files, shell/Slurm scripts and Python code, and report what "
                     "SGLang would reject or crash on for the target GPU, with fixes.",
     )
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to lint (default: .)")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="files or folders to lint (default: .); '-' reads one file from stdin")
     p.add_argument("--files-from", metavar="FILE", default=None,
                    help="also lint the paths listed in FILE ('-': standard input), NUL-separated, or one per line "
                         "when the list holds no NUL; with it, no PATH means only the listed ones")
@@ -39,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and change nothing "
                                                        "(exit 1 when there is a diff)")
     p.add_argument("--format", choices=FORMATS, default=None,
-                   help="output format (default: text, or github when GITHUB_ACTIONS=true)")
+                   help="output format (default: text, or github when GITHUB_ACTIONS=true; csv only with "
+                        "--list-launches)")
     p.add_argument("--output-file", "-o", type=Path, default=None, help="write the report to this file")
     p.add_argument("--target-gpu", action="append", default=[], metavar="NAME",
                    help="the GPU the launches run on (repeatable); replaces what files and configuration declare")
@@ -49,9 +57,29 @@ def build_parser() -> argparse.ArgumentParser:
                    help="use this pyproject.toml or .lint-configs.toml for every file")
     p.add_argument("--select", action="append", default=None, metavar="CODE",
                    help="only these codes or names (repeatable, comma-separated; prefixes such as SGL1 work)")
-    p.add_argument("--extend-select", action="append", default=[], metavar="CODE", help=argparse.SUPPRESS)
+    p.add_argument("--extend-select", action="append", default=[], metavar="CODE",
+                   help="also these codes or names, on top of the selection")
     p.add_argument("--ignore", action="append", default=[], metavar="CODE", help="ignore these codes or names")
+    p.add_argument("--extend-ignore", action="append", default=[], metavar="CODE", help="the same as --ignore")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when diagnostics remain")
+    p.add_argument("--exit-non-zero-on-fix", action="store_true",
+                   help="exit 1 when --fix changed a file, even when no diagnostic remains")
+    p.add_argument("--fail-on", choices=("error", "warning"), default="warning",
+                   help="the lowest severity that makes the exit code 1 (default: warning; with 'error', "
+                        "warnings such as SGL901 are shown but do not fail the run)")
+    p.add_argument("--statistics", action="store_true",
+                   help="print the number of findings per rule instead of the findings")
+    p.add_argument("--show-fixes", action="store_true",
+                   help="list the findings --fix fixed (or, without --fix, would fix), per file and rule")
+    p.add_argument("-q", "--quiet", action="store_true", help="print the findings and nothing else (no summary)")
+    p.add_argument("-s", "--silent", action="store_true", help="print nothing; only the exit code tells")
+    p.add_argument("--color", choices=COLORS, default="auto",
+                   help="colour the text output: auto (on a terminal, unless NO_COLOR is set), always, never")
+    p.add_argument("--show-files", action="store_true",
+                   help="list each file that would be linted, with its format or why it is skipped, and exit")
+    p.add_argument("--stdin-filename", metavar="NAME", default=None,
+                   help="read the file to lint from stdin, as if it were NAME (its format, configuration and "
+                        "the files beside it, such as .env, come from NAME); with --fix, print the fixed text")
     p.add_argument("--force-exclude", action="store_true",
                    help="apply excludes (configuration and .gitignore) to files named on the command line too")
     p.add_argument("--no-ignores", action="store_true", help="disregard '# lint-configs: ignore[...]' comments")
@@ -61,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="record the current findings in this baseline file and exit 0")
     p.add_argument("--explain", metavar="PATH[:LINE]", default=None,
                    help="show how each launch in PATH (at LINE) was resolved: release, model, targets, backend")
+    p.add_argument("--list-launches", action="store_true",
+                   help="list every SGLang launch found: model, targets, release, backend and verdict per target "
+                        "(--format text, json or csv)")
     p.add_argument("--show-rule", metavar="CODE", default=None, help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list all rules")
     p.add_argument("--version", action="version", version=f"lint-configs {__version__}")
@@ -101,6 +132,12 @@ def read_file_list(source: str) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run lint-configs; returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["server"]:
+        # `lint-configs server` starts the language server (a folder named server: write ./server)
+        from linter.server import main as serve
+
+        return serve()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -141,11 +178,23 @@ def _run(args: argparse.Namespace) -> int:
         print(rule.docs())
         return 0
     select = _split_codes(args.select)
-    ignore = _split_codes(args.ignore) or []
+    ignore = (_split_codes(args.ignore) or []) + (_split_codes(args.extend_ignore) or [])
     extend = _split_codes(args.extend_select) or []
     for code in (select or []) + ignore + extend:
         if expand_selector(code) is None:
             raise UsageError(f"unknown rule {code!r} in --select/--ignore (see lint-configs --list-rules)")
+    if args.format == "csv" and not args.list_launches:
+        raise UsageError("--format csv is for --list-launches")
+    if args.list_launches and args.format not in (None, "text", "json", "csv"):
+        raise UsageError(f"--list-launches prints text, json or csv, not {args.format}")
+    if (args.statistics or args.show_files) and args.format not in (None, "text", "concise", "json"):
+        raise UsageError(f"--{'statistics' if args.statistics else 'show-files'} prints text or json, "
+                         f"not {args.format}")
+    modes = [m for m in ("explain", "list_launches", "show_files", "write_baseline") if getattr(args, m)]
+    if args.explain and args.stdin_filename is not None:
+        modes.append("stdin_filename")
+    if len(modes) > 1:
+        raise UsageError(f"--{modes[0].replace('_', '-')} and --{modes[1].replace('_', '-')} cannot be combined")
     if args.target_gpu:
         from linter.gpus.catalog import lookup, why_unknown
 
@@ -175,16 +224,27 @@ def _run(args: argparse.Namespace) -> int:
 
 def _lint(args, configs, select, ignore, extend) -> int:
     from linter.discover import walk
-    from linter.engine import Engine, RunOptions
+    from linter.engine import Engine, RunOptions, reconcile_with_readers
+    from linter.source import DecodeError
     from linter.workspace import Workspace
 
     ws = Workspace(Path.cwd())
     options = RunOptions(target_gpus=args.target_gpu, sglang_version=args.sglang_version, select=select,
                          ignore=ignore, extend_select=extend, no_ignores=args.no_ignores)
     engine = Engine(ws, options, configs)
+    quiet = args.quiet or args.silent
+
+    def warn(message: str) -> None:
+        if not quiet:
+            print(f"lint-configs: warning: {message}", file=sys.stderr)
 
     explain_line = None
-    listed = read_file_list(args.files_from) if args.files_from is not None else None
+    stdin_path = None
+    listed = None
+    if args.files_from is not None:
+        if args.files_from == "-" and (args.stdin_filename is not None or "-" in args.paths):
+            raise UsageError("--files-from - and '-' (or --stdin-filename) both read standard input")
+        listed = read_file_list(args.files_from)
     if listed is None:
         paths = [Path(p) for p in (args.paths or ["."])]
     else:
@@ -196,80 +256,252 @@ def _lint(args, configs, select, ignore, extend) -> int:
         else:
             target = args.explain
         paths = [Path(target)]
-    for p in paths:
-        if not p.exists():
-            raise UsageError(f"{p}: no such file or folder")
+    elif args.stdin_filename is not None or args.paths == ["-"]:
+        # As ruff: --stdin-filename always reads stdin; other paths are ignored with a warning.
+        others = [p for p in args.paths if p != "-"]
+        if others:
+            warn(f"ignoring {', '.join(others)}: --stdin-filename reads the file from standard input")
+        stdin_path = Path(os.path.normpath(ws.cwd / (args.stdin_filename or "-")))
+    elif "-" in args.paths:
+        raise UsageError("'-' (standard input) cannot be mixed with other paths")
+    if stdin_path is None:
+        for p in paths:
+            if not p.exists():
+                raise UsageError(f"{p}: no such file or folder")
 
     def excluded(path: Path, is_dir: bool) -> bool:
         cfg = configs.for_dir(path.parent)
         return cfg is not None and cfg.excluded(path, is_dir)
 
     results = {}
-    for cand in walk(paths, excluded, args.force_exclude):
-        res = engine.lint(cand.path)
-        if res.skipped and cand.explicit and (res.source is None or cand.path.suffix == ".ipynb"):
-            print(f"lint-configs: warning: {ws.display(cand.path)}: skipped: {res.skipped}", file=sys.stderr)
-        results[cand.path] = res
-
-    from linter.engine import reconcile_with_readers
+    stdin_data = b""
+    if stdin_path is not None:
+        stdin_data = sys.stdin.buffer.read()
+        try:
+            ws.add_unsaved(stdin_path, stdin_data)
+        except DecodeError as exc:
+            raise UsageError(f"standard input ({ws.display(stdin_path)}): {exc}") from None
+        if not (args.force_exclude and excluded(stdin_path, False)):
+            res = engine.lint(stdin_path)
+            if res.skipped and not args.show_files:
+                warn(f"{ws.display(stdin_path)}: skipped: {res.skipped}")
+            results[stdin_path] = res
+    else:
+        for cand in walk(paths, excluded, args.force_exclude):
+            res = engine.lint(cand.path)
+            if res.skipped and cand.explicit and (res.source is None or cand.path.suffix == ".ipynb") \
+                    and not args.show_files:
+                warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
+            results[cand.path] = res
 
     reconcile_with_readers(engine, results.values())
-
-    if args.explain:
-        from linter.report.explain import render as explain
-
-        text = explain(results, explain_line, paths[0].absolute())
-        sys.stdout.write(text)
-        return 1 if text.startswith("no SGLang launch") else 0
-
-    fixed = 0
-    if args.fix or args.diff:
-        from linter.fixes import fix_all, unified_diff, write_atomic
-
-        report = fix_all(engine, results, args.unsafe_fixes)
-        if args.diff:
-            out = "".join(unified_diff(src, text) for src, text in report.changed.values())
-            sys.stdout.write(out)
-            return 1 if out and not args.exit_zero else 0
-        for src, text in report.changed.values():
-            try:
-                write_atomic(src, text)
-            except OSError as exc:
-                print(f"lint-configs: error: cannot write {src.display}: {exc}", file=sys.stderr)
-                return 2
-        fixed = report.applied
-        for d, reason in report.refused:
-            d.notes.append(f"the fix was not applied: {reason}")
-
-    diagnostics = sorted((d for r in results.values() for d in r.diagnostics), key=lambda d: d.sort_key())
-    if args.write_baseline or args.baseline:
-        from linter import baseline
-
-        try:
-            if args.write_baseline:
-                n = baseline.write(args.write_baseline, diagnostics)
-                print(f"lint-configs: recorded {n} finding{'s' if n != 1 else ''} in {args.write_baseline}",
-                      file=sys.stderr)
-                return 0
-            diagnostics = baseline.load(args.baseline).filter(diagnostics)
-        except baseline.BaselineError as exc:
-            raise UsageError(str(exc)) from None
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    color = {"auto": None, "always": True, "never": False}[args.color]
+
+    with _output(args, to_stderr=stdin_path is not None and args.fix and not args.diff) as stream:
+        if args.show_files:
+            _show_files(results, ws, fmt, stream)
+            return 0
+        if args.explain:
+            from linter.report.explain import render as explain
+
+            stream.write(explain(results, explain_line, paths[0].absolute()))
+            return 0  # an explanation, found or not, is not a finding (linting that file exits 0 too)
+        if args.list_launches:
+            from linter.report import inventory
+
+            launches = inventory.rows(results)
+            if fmt == "json":
+                stream.write(inventory.render_json(launches))
+            elif fmt == "csv":
+                stream.write(inventory.render_csv(launches))
+            else:
+                inventory.render_text(launches, stream, color)
+            return 0
+
+        fixed = 0
+        report = None
+        if args.fix or args.diff:
+            from linter.fixes import fix_all, unified_diff, write_atomic
+
+            report = fix_all(engine, results, args.unsafe_fixes, within=stdin_path)
+            if stdin_path is not None:
+                for res in results.values():
+                    for d in res.diagnostics:
+                        others = sorted({e.span.source.display for e in (d.fix.edits if d.fix else [])
+                                         if e.span.source.path != stdin_path})
+                        if others:
+                            d.notes.append(f"the fix edits {', '.join(others)}: not applied when linting "
+                                           "standard input")
+            if args.diff:
+                out = "".join(unified_diff(src, text) for src, text in report.changed.values())
+                if not args.silent:
+                    stream.write(out)
+                return 1 if out and not args.exit_zero else 0
+            if stdin_path is None:
+                for src, text in report.changed.values():
+                    try:
+                        write_atomic(src, text)
+                    except OSError as exc:
+                        print(f"lint-configs: error: cannot write {src.display}: {exc}", file=sys.stderr)
+                        return 2
+            fixed = report.applied
+            for d, reason in report.refused:
+                d.notes.append(f"the fix was not applied: {reason}")
+        if stdin_path is not None and args.fix:
+            # As ruff: the (fixed) text goes to stdout, the report to stderr.
+            text = ws.read(stdin_path).encode() if stdin_path in results else stdin_data
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+
+        diagnostics = sorted((d for r in results.values() for d in r.diagnostics), key=lambda d: d.sort_key())
+        stale, baseline_file = 0, None
+        if args.write_baseline or args.baseline:
+            baseline_file = args.baseline
+        else:
+            cfg = configs.for_dir(ws.cwd)
+            baseline_file = cfg.baseline if cfg is not None else None
+        if args.write_baseline or baseline_file:
+            from linter import baseline
+
+            try:
+                if args.write_baseline:
+                    n = baseline.write(args.write_baseline, diagnostics)
+                    if not quiet:
+                        print(f"lint-configs: recorded {n} finding{'s' if n != 1 else ''} in {args.write_baseline}",
+                              file=sys.stderr)
+                    return 0
+                recorded = baseline.load(baseline_file)
+            except baseline.BaselineError as exc:
+                where = "" if args.baseline else f" (the 'baseline' key of {configs.for_dir(ws.cwd).path})"
+                raise UsageError(f"{exc}{where}") from None
+            linted = {os.path.realpath(p) for p in results}
+
+            def checked(path: Path, code: str) -> bool:
+                real = os.path.realpath(path)
+                return real in linted and code in engine.selected_codes(configs.settings_for(Path(real)))
+
+            stale = recorded.stale(diagnostics, checked)
+            diagnostics = recorded.filter(diagnostics)
+
+        after = []
+        if stale and not quiet:
+            shown = ws.display(baseline_file.absolute())
+            entries = "entries no longer match" if stale != 1 else "entry no longer matches"
+            after.append(f"{stale} baseline {entries} any finding; rewrite it with "
+                         f"`lint-configs --write-baseline {shown}`")
+        before = _fixes_listing(report.fixed if report else None, diagnostics, args) if args.show_fixes else []
+        if args.silent:
+            pass
+        elif args.statistics:
+            _statistics(fmt, diagnostics, stream, args, fixed, quiet, after)
+        else:
+            _emit(fmt, diagnostics, stream, args, fixed, [c for r in results.values() for c in r.contexts], color,
+                  before, after if fmt == "text" else [])
+        if after and fmt != "text" and not args.statistics:
+            for line in after:
+                print(f"lint-configs: warning: {line}", file=sys.stderr)
+
+    if args.exit_zero:
+        return 0
+    if any(args.fail_on == "warning" or d.severity == "error" for d in diagnostics):
+        return 1
+    return 1 if args.exit_non_zero_on_fix and fixed else 0
+
+
+@contextlib.contextmanager
+def _output(args, to_stderr: bool):
+    """The report's stream: ``--output-file``, else stdout (stderr when stdout carries fixed stdin text)."""
+    if args.output_file is None:
+        yield sys.stderr if to_stderr else sys.stdout
+        return
     try:
-        stream = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
+        stream = open(args.output_file, "w", encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"--output-file {args.output_file}: {exc.strerror or exc}") from None
-    try:
-        _emit(fmt, diagnostics, stream, args, fixed, [c for r in results.values() for c in r.contexts])
-    finally:
-        if args.output_file:
-            stream.close()
-    if not diagnostics or args.exit_zero:
-        return 0
-    return 1
+    with stream:
+        yield stream
 
 
-def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=()) -> None:
+def _show_files(results, ws, fmt: str, stream) -> None:
+    """``--show-files``: each file with its format and number of launches, or why it is skipped."""
+    rows = []
+    for path in sorted(results, key=lambda p: ws.display(p)):
+        res = results[path]
+        skipped = res.skipped
+        if skipped and (path.name == ".env" or path.name.endswith(".env")):
+            skipped = "read with the compose files beside it"
+        rows.append({"path": ws.display(path), "format": None if skipped else res.fmt,
+                     "launches": len(res.contexts), "skipped": skipped})
+    if fmt == "json":
+        stream.write(json.dumps(rows, indent=2) + "\n")
+        return
+    for r in rows:
+        if r["skipped"]:
+            stream.write(f"{r['path']}: skipped: {r['skipped']}\n")
+        else:
+            n = r["launches"]
+            stream.write(f"{r['path']}: {r['format']}, {n} launch{'es' if n != 1 else ''}\n")
+
+
+def _fixes_listing(fixed, diagnostics, args) -> list[str]:
+    """``--show-fixes``: what --fix fixed (or would fix), per file and rule, as ruff prints it."""
+    from collections import Counter
+
+    from linter.fixes import applicable
+
+    if fixed is None:
+        todo = [d for d in diagnostics if applicable(d, args.unsafe_fixes)]
+        head = f"Would fix {len(todo)} finding{'s' if len(todo) != 1 else ''} with `lint-configs --fix" + \
+               (" --unsafe-fixes`:" if args.unsafe_fixes else "`:")
+    else:
+        todo = list(fixed)
+        head = f"Fixed {len(todo)} finding{'s' if len(todo) != 1 else ''}:"
+    if not todo:
+        return []
+    lines = [head]
+    by_file: dict[str, Counter] = {}
+    names = {}
+    for d in todo:
+        by_file.setdefault(d.path, Counter())[d.code] += 1
+        names[d.code] = d.name
+    for path in sorted(by_file):
+        lines.append(f"- {path}:")
+        for code, n in sorted(by_file[path].items()):
+            lines.append(f"    {n} × {code} ({names[code]})")
+    lines.append("")
+    return lines
+
+
+def _statistics(fmt: str, diagnostics, stream, args, fixed: int, quiet: bool, after: list[str]) -> None:
+    """``--statistics``: findings per rule, most frequent first (JSON with --format json)."""
+    from collections import Counter
+
+    from linter.fixes import applicable
+
+    counts = Counter(d.code for d in diagnostics)
+    names = {d.code: d.name for d in diagnostics}
+    fixable = {d.code for d in diagnostics if applicable(d, args.unsafe_fixes)}
+    order = sorted(counts, key=lambda c: (-counts[c], c))
+    if fmt == "json":
+        stream.write(json.dumps([{"code": c, "name": names[c], "count": counts[c], "fixable": c in fixable}
+                                 for c in order], indent=2) + "\n")
+        return
+    width = max((len(str(n)) for n in counts.values()), default=1)
+    for c in order:
+        mark = ("[*] " if c in fixable else "[ ] ") if fixable else ""
+        stream.write(f"{counts[c]:>{width}}\t{c}\t{mark}{names[c]}\n")
+    if not quiet:
+        from linter.report.text import summary
+
+        stream.write(summary(diagnostics, args.unsafe_fixes, fixed) + "\n")
+        for line in after:
+            stream.write(line + "\n")
+
+
+def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=(), color=None, before=(),
+          after=()) -> None:
     if fmt == "json":
         from linter.report.json import render
 
@@ -277,7 +509,10 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=()) -> None:
     elif fmt == "concise":
         from linter.report.concise import render
 
-        stream.write(render(diagnostics, unsafe_fixes=args.unsafe_fixes, fixed=fixed))
+        out = render(diagnostics, unsafe_fixes=args.unsafe_fixes, fixed=fixed)
+        if args.quiet:  # the findings only: drop the closing summary line
+            out = "".join(out.splitlines(keepends=True)[:-1])
+        stream.write(out)
     elif fmt == "sarif":
         from linter.report.sarif import render
 
@@ -294,4 +529,5 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=()) -> None:
         from linter.report.releases import release_lines
         from linter.report.text import render
 
-        render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed, assumptions=release_lines(contexts))
+        render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed, show_summary=not args.quiet,
+               assumptions=release_lines(contexts), color=color, before_summary=list(before), after_summary=list(after))

@@ -4,13 +4,15 @@ The configuration file closest to the linted file wins (as in ruff): each folder
 own up to the filesystem root is searched for ``.lint-configs.toml`` (a top-level table) and then
 ``pyproject.toml`` with a ``[tool.lint-configs]`` table. ``--config FILE`` forces one file for all.
 
-Keys: ``target-gpus`` (list of GPU names), ``sglang-version``, ``models`` (table: model path ->
-``architectures[0]``), ``select``, ``ignore`` (codes or names), ``exclude``, ``extend-exclude``
-(gitignore-style globs relative to the configuration's folder), and ``[[tool.lint-configs.overrides]]``
-tables with ``paths`` (globs relative to the configuration's folder) and any of ``target-gpus``,
-``sglang-version``, ``models``, ``select``, ``ignore``, ``exclude``, ``extend-exclude``. Later
-overrides win; an override's excludes apply to the files its ``paths`` match. An invalid file, an unknown
-key or an unknown GPU name raises :class:`ConfigError` (the CLI exits 2).
+Every key is a row of :data:`KEY_TABLE` (its name, type, where it may be written, how an override
+combines it with the inherited value, and its meaning); the README's table and the JSON Schema are
+made from it. Rule selection follows ruff: the top-level table, then each matching override in
+order, then the command line are *layers*; a layer's ``select`` replaces the selection so far,
+``extend-select`` adds to it, ``ignore``/``extend-ignore`` remove from it (and so add to the
+inherited ignores); within one layer a more specific selector wins (a code or name over a prefix
+over ``ALL``) and at equal specificity ``ignore`` wins. ``per-file-ignores`` removes codes last.
+An invalid file, an unknown key (with a "did you mean"), an unknown GPU name or an unknown rule
+raises :class:`ConfigError` (the CLI exits 2).
 """
 
 from __future__ import annotations
@@ -25,23 +27,142 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-KEYS = ("target-gpus", "sglang-version", "models", "select", "ignore", "exclude", "extend-exclude", "overrides")
-OVERRIDE_KEYS = ("paths", "target-gpus", "sglang-version", "models", "select", "ignore", "exclude", "extend-exclude")
+@dataclass(frozen=True)
+class Key:
+    """One configuration key.
 
+    ``type`` is ``str``, ``list[str]``, ``table[str, str]``, ``table[str, list[str]]`` or
+    ``list[table]``; ``where`` is ``top`` (the top-level table only), ``override`` (only in
+    ``[[overrides]]``) or ``both``; ``merge`` says how an override's value combines with the value it
+    inherits: ``replace``, ``extend`` (added to it), ``merge`` (a table: entries added, same key
+    replaced) or ``-`` (not inherited); ``meaning`` is the documentation.
+    """
+
+    name: str
+    type: str
+    where: str
+    merge: str
+    meaning: str
+
+    @property
+    def kind(self) -> str:
+        """``list`` (a list of strings), ``scalar`` (a string) or ``table``."""
+        return "list" if self.type == "list[str]" else "scalar" if self.type == "str" else "table"
+
+
+def markdown_table() -> str:
+    """README's configuration key table, made from :data:`KEY_TABLE`."""
+    where = {"top": "top level", "override": "overrides", "both": "both"}
+    rows = ["| key | type | where | in an override | meaning |", "|---|---|---|---|---|"]
+    for k in KEY_TABLE:
+        rows.append(f"| `{k.name}` | {k.type} | {where[k.where]} | {k.merge} | {k.meaning} |")
+    return "\n".join(rows) + "\n"
+
+
+KEY_TABLE: tuple[Key, ...] = (
+    Key("target-gpus", "list[str]", "both", "replace",
+        "GPUs the launches run on (H100, B200, p5.48xlarge …), used when a file declares none; in an override it "
+        "replaces the inherited list"),
+    Key("extend-target-gpus", "list[str]", "both", "extend", "GPUs added to the inherited target-gpus"),
+    Key("sglang-version", "str", "both", "replace",
+        "the SGLang release to check against (default: what the file pins, else the newest known)"),
+    Key("models", "table[str, str]", "both", "merge",
+        "model path -> architectures[0], for private checkpoints"),
+    Key("select", "list[str]", "both", "replace",
+        "rule codes, names or prefixes to check (default ALL); replaces the inherited selection, as ruff's select"),
+    Key("extend-select", "list[str]", "both", "extend", "rule codes, names or prefixes added to the selection"),
+    Key("ignore", "list[str]", "both", "extend",
+        "rule codes, names or prefixes not to report; adds to the inherited ignores, as ruff's ignore"),
+    Key("extend-ignore", "list[str]", "both", "extend", "the same as ignore (ruff's deprecated spelling)"),
+    Key("per-file-ignores", "table[str, list[str]]", "top", "-",
+        "glob -> codes not to report in the files the glob matches (relative to the configuration's folder), "
+        "in addition to ignore"),
+    Key("exclude", "list[str]", "both", "extend",
+        "gitignore-style globs (relative to the configuration's folder) of files and folders not to lint, besides "
+        ".gitignore and the usual tool folders; in an override, applied to the files its paths match"),
+    Key("extend-exclude", "list[str]", "both", "extend", "the same as exclude"),
+    Key("baseline", "str", "top", "-",
+        "a baseline file (relative to the configuration's folder) used as --baseline when the command line names "
+        "none"),
+    Key("overrides", "list[table]", "top", "-",
+        "per-path tables ([[tool.lint-configs.overrides]]) applied in order to the files their paths match"),
+    Key("paths", "list[str]", "override", "-",
+        "gitignore-style globs (relative to the configuration's folder) of the files an override applies to "
+        "(required)"),
+)
+BY_NAME = {k.name: k for k in KEY_TABLE}
+KEYS = tuple(k.name for k in KEY_TABLE if k.where in ("top", "both"))
+"""The keys of the top-level table, in :data:`KEY_TABLE`'s order (``linter.config_schema`` reads it)."""
+OVERRIDE_KEYS = tuple(k.name for k in KEY_TABLE if k.where in ("override", "both"))
+"""The keys of an ``[[overrides]]`` table."""
 
 class ConfigError(Exception):
     """A configuration problem; the message names the file, the key and what is allowed."""
 
 
+@dataclass(frozen=True)
+class Selection:
+    """One layer of rule selection (the top-level table, an override, or the command line): its
+    ``select`` (None = keep the inherited selection), ``extend_select`` and ``ignore`` selectors."""
+
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, table: dict) -> "Selection | None":
+        """The layer written in a configuration table, or None when it selects nothing."""
+        if not any(k in table for k in ("select", "extend-select", "ignore", "extend-ignore")):
+            return None
+        return cls(tuple(table["select"]) if "select" in table else None, tuple(table.get("extend-select", ())),
+                   tuple(table.get("ignore", ())) + tuple(table.get("extend-ignore", ())))
+
+
+def _specificity(selector: str) -> int:
+    """ALL < a prefix (longer is more specific) < a whole code or name, as ruff ranks selectors."""
+    from linter.rules import rule_for
+
+    if selector.strip().upper() == "ALL":
+        return 0
+    if rule_for(selector) is not None:
+        return 100
+    return len(selector.strip())
+
+
+def selected_codes(layers: list[Selection], per_file_ignores: list[str] = ()) -> set[str]:
+    """The rule codes checked after applying ``layers`` in order to the default selection (ALL),
+    then removing ``per_file_ignores`` (ruff's resolution of select/extend-select/ignore)."""
+    from linter.rules import BY_CODE, expand_selector
+
+    codes = set(BY_CODE)
+    for layer in layers:
+        updates: dict[str, bool] = {}
+        picks = [(s, True) for s in (layer.select or ()) + layer.extend_select] + [(s, False) for s in layer.ignore]
+        # ascending specificity, select before ignore at equal specificity: later updates win
+        for sel, on in sorted(picks, key=lambda p: (_specificity(p[0]), not p[1])):
+            for code in expand_selector(sel) or ():
+                updates[code] = on
+        if layer.select is not None:
+            codes = {c for c, on in updates.items() if on}
+        else:
+            codes |= {c for c, on in updates.items() if on}
+            codes -= {c for c, on in updates.items() if not on}
+    for sel in per_file_ignores:
+        codes -= expand_selector(sel) or set()
+    return codes
+
+
 @dataclass
 class Settings:
-    """The effective settings for one file. ``origin`` names the configuration file (or '')."""
+    """The effective settings for one file. ``origin`` names the configuration file (or '');
+    ``selections`` are the configuration's selection layers that apply to the file, in order;
+    ``per_file_ignores`` the codes its ``per-file-ignores`` globs remove."""
 
     target_gpus: list[str] = field(default_factory=list)
     sglang_version: str | None = None
     models: dict[str, str] = field(default_factory=dict)
-    select: list[str] | None = None
-    ignore: list[str] = field(default_factory=list)
+    selections: list[Selection] = field(default_factory=list)
+    per_file_ignores: list[str] = field(default_factory=list)
     origin: str = ""
 
 
@@ -86,7 +207,16 @@ class Config:
         for ov in self.overrides:
             if any(_glob_match(rel, pat) for pat in ov["paths"]):
                 _apply(s, ov)
+        for pattern, codes in self.base.get("per-file-ignores", {}).items():
+            if _glob_match(rel, pattern):
+                s.per_file_ignores.extend(codes)
         return s
+
+    @property
+    def baseline(self) -> Path | None:
+        """The ``baseline`` file, resolved against the configuration's folder (None when not set)."""
+        value = self.base.get("baseline")
+        return self.root / value if value else None
 
 
 def _glob_match(rel: str, pattern: str) -> bool:
@@ -103,16 +233,17 @@ def _spec(pattern: str):
 
 
 def _apply(s: Settings, table: dict) -> None:
+    """Lay ``table`` (the top-level keys or one override) over ``s`` as :data:`KEY_TABLE` says."""
     if "target-gpus" in table:
         s.target_gpus = list(table["target-gpus"])
+    s.target_gpus += [g for g in table.get("extend-target-gpus", []) if g not in s.target_gpus]
     if "sglang-version" in table:
         s.sglang_version = table["sglang-version"]
     if "models" in table:
         s.models = {**s.models, **table["models"]}
-    if "select" in table:
-        s.select = list(table["select"])
-    if "ignore" in table:
-        s.ignore = list(table["ignore"])
+    layer = Selection.of(table)
+    if layer is not None:
+        s.selections.append(layer)
 
 
 def _str_list(value, where: str) -> list[str]:
@@ -123,15 +254,15 @@ def _str_list(value, where: str) -> list[str]:
 
 def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
     from linter.gpus.catalog import lookup, why_unknown
-    from linter.rules import expand_selector
     from linter.sglang.options import known_release
 
     out: dict = {}
     for key, value in table.items():
         if key not in allowed:
-            raise ConfigError(f"{where}: unknown key {key!r}; allowed keys are: {', '.join(allowed)}")
+            raise ConfigError(f"{where}: unknown key {key!r}; {_did_you_mean(key, allowed)}allowed keys are: "
+                              f"{', '.join(allowed)}")
         k = f"{where}: {key!r}"
-        if key == "target-gpus":
+        if key in ("target-gpus", "extend-target-gpus"):
             names = _str_list(value, k)
             for name in names:
                 if lookup(name) is None:
@@ -154,13 +285,16 @@ def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
                     raise ConfigError(f"{k}: {path!r} = {arch!r}: architecture names are case-sensitive in "
                                       f"SGLang; did you mean {near!r}?")
             out[key] = dict(value)
-        elif key in ("select", "ignore"):
-            codes = _str_list(value, k)
-            for c in codes:
-                if expand_selector(c) is None:
-                    raise ConfigError(f"{k}: unknown rule {c!r}; use a code such as SGL101 or a name such as "
-                                      "fa4-deterministic-mla-needs-sm100 (lint-configs --list-rules)")
-            out[key] = codes
+        elif key in ("select", "extend-select", "ignore", "extend-ignore"):
+            out[key] = _codes(value, k)
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{k}: expected a table of glob = [codes]")
+            out[key] = {glob: _codes(codes, f"{k}: {glob!r}") for glob, codes in value.items()}
+        elif key == "baseline":
+            if not isinstance(value, str) or not value:
+                raise ConfigError(f"{k}: expected a path such as \".lint-configs-baseline.json\", got {value!r}")
+            out[key] = value
         elif key in ("exclude", "extend-exclude", "paths"):
             out[key] = _str_list(value, k)
         elif key == "overrides":
@@ -173,6 +307,25 @@ def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
                     raise ConfigError(f"{where}: overrides[{i}]: missing 'paths' (a list of globs)")
                 out[key].append(ov)
     return out
+
+
+def _did_you_mean(key: str, allowed: tuple[str, ...]) -> str:
+    """``did you mean 'target-gpus'? `` for a near miss (difflib), else ''."""
+    import difflib
+
+    near = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+    return f"did you mean {near[0]!r}? " if near else ""
+
+
+def _codes(value, where: str) -> list[str]:
+    from linter.rules import expand_selector
+
+    codes = _str_list(value, where)
+    for c in codes:
+        if expand_selector(c) is None:
+            raise ConfigError(f"{where}: unknown rule {c!r}; use a code such as SGL101 or a name such as "
+                              "fa4-deterministic-mla-needs-sm100 (lint-configs --list-rules)")
+    return codes
 
 
 def _known_architecture_case(arch: str) -> str | None:

@@ -39,6 +39,11 @@ FRAGMENTS: dict[str, dict] = {
                        "p5.48xlarge …). A launch's own directive (`# lint-configs: target-gpu=...`) wins.",
         "type": "array", "items": {"$ref": "#/definitions/GpuName"}, "examples": [["H100"], ["H100", "B200"]],
     },
+    "extend-target-gpus": {
+        "description": "GPUs added to the inherited `target-gpus` (in an override: the files it matches run on "
+                       "those too; `target-gpus` there replaces the inherited list).",
+        "type": "array", "items": {"$ref": "#/definitions/GpuName"}, "examples": [["B200"]],
+    },
     "sglang-version": {
         "description": "The SGLang release to check against when a file pins none (an image tag, sglang==); "
                        "default: the newest known.",

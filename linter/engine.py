@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter import directives
-from linter.config import ConfigResolver, Settings
+from linter.config import ConfigResolver, Selection, Settings, selected_codes
 from linter.discover import detect_format, mentions_sglang
 from linter.formats import by_name, claims_name, names_text
 from linter.launch import Extraction, GpuDecl, Launch
 from linter.resolve import resolve
-from linter.rules import BY_CODE, LAUNCH_RULES, expand_selector
+from linter.rules import BY_CODE, LAUNCH_RULES
 from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
 from linter.sglang.decision import parser_only_note
@@ -158,15 +158,11 @@ class Engine:
         return f.text if f is not None and path.is_file() else None
 
     def selected_codes(self, settings: Settings) -> set[str]:
-        select = self.options.select if self.options.select is not None else settings.select
-        codes: set[str] = set()
-        for sel in select if select is not None else ["ALL"]:
-            codes |= expand_selector(sel) or set()
-        for sel in self.options.extend_select:
-            codes |= expand_selector(sel) or set()
-        for ign in list(settings.ignore) + list(self.options.ignore):
-            codes -= expand_selector(ign) or set()
-        return codes
+        """The codes checked for a file: the configuration's selection layers, then the command line's
+        (``--select`` replaces, ``--extend-select`` adds, ``--ignore`` removes), as ruff resolves them."""
+        o = self.options
+        cli = Selection(tuple(o.select) if o.select is not None else None, tuple(o.extend_select), tuple(o.ignore))
+        return selected_codes([*settings.selections, cli], settings.per_file_ignores)
 
     def _select(self, diags: list[Diagnostic], settings: Settings) -> list[Diagnostic]:
         codes = self.selected_codes(settings)

@@ -35,11 +35,13 @@ def has_conflict_markers(text: str) -> bool:
 
 @dataclass
 class FixReport:
-    """Files changed (path -> (original text, new text)), how many fixes were applied, and the
-    diagnostics whose fix was refused with the reason."""
+    """Files changed (path -> (original text, new text)), how many fixes were applied (``fixed``:
+    the diagnostics they fixed, for ``--show-fixes``), and the diagnostics whose fix was refused
+    with the reason."""
 
     changed: dict[Path, tuple[SourceFile, str]] = field(default_factory=dict)
     applied: int = 0
+    fixed: list[Diagnostic] = field(default_factory=list)
     refused: list[tuple[Diagnostic, str]] = field(default_factory=list)
 
 
@@ -52,8 +54,10 @@ def _identity(d: Diagnostic) -> tuple:
     return (d.code, d.key, d.message)
 
 
-def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> FixReport:
-    """Fix every file of ``results`` in memory (``engine.ws`` holds the new texts afterwards)."""
+def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool, within: Path | None = None) -> FixReport:
+    """Fix every file of ``results`` in memory (``engine.ws`` holds the new texts afterwards).
+    ``within``: apply only fixes whose edits all lie in that file (stdin, whose neighbours on disk
+    are read but never written)."""
     report = FixReport()
     originals: dict[Path, SourceFile] = {}
     refused: set[tuple] = set()
@@ -62,7 +66,8 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
         reconcile_with_readers(engine, results.values())
         for path in sorted(results):
             res = results[path]
-            fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _identity(d) not in refused]
+            fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _identity(d) not in refused
+                     and (within is None or all(e.span.source.path == within for e in d.fix.edits))]
             for d in [d for d in fixes if any(has_conflict_markers(e.span.source.text) for e in d.fix.edits)]:
                 refused.add(_identity(d))
                 report.refused.append((d, "the file holds merge conflict markers: no fix is written into it"))
@@ -114,6 +119,7 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool) -> Fi
             for p, src in before.items():
                 originals.setdefault(p, src)
             report.applied += len(chosen)
+            report.fixed.extend(chosen)
             results[path] = new
             progress = True
             # Files that read a changed file (a compose file whose .env was edited) are linted again.

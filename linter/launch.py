@@ -193,6 +193,22 @@ class GpuDecl:
     how: str
 
 
+@dataclass(frozen=True)
+class CliArgs:
+    """A launch's payload when SGLang parses it with argparse: the server-argument ``tokens`` after
+    the entry point (or, for a framework's dialect, the framework's own argv)."""
+
+    tokens: tuple[Token, ...]
+
+
+@dataclass(frozen=True)
+class KwArgs:
+    """A launch's payload when it is ``ServerArgs`` keyword arguments (``Engine(...)``,
+    ``ServerArgs(...)``, a framework's config section): no argparse, no abbreviations, Python values."""
+
+    kwargs: tuple[KwArg, ...]
+
+
 @dataclass
 class GpuCount:
     """A GPU resource a launch's container asks for: ``resource`` (``nvidia.com/gpu``, ``amd.com/gpu``),
@@ -243,6 +259,13 @@ class Launch:
     @property
     def first_line(self) -> int:
         return self.span.line
+
+    @property
+    def payload(self) -> CliArgs | KwArgs:
+        """The launch's server arguments: :class:`CliArgs` or :class:`KwArgs`."""
+        if self.style == "kwargs":
+            return KwArgs(tuple(self.kwargs))
+        return CliArgs(tuple(self.args))
 
 
 @dataclass

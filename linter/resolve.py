@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from linter.config import Settings
 from linter.gpus.targets import Target, choose
-from linter.launch import UNKNOWN, GpuDecl, Launch
+from linter.launch import UNKNOWN, GpuDecl, KwArgs, Launch
 from linter.sglang import release as release_mod
 from linter.sglang.analysis import StartupAnalysis, Verdict, hardware_of, startup_analysis, verdicts
 from linter.sglang.dialects import hydra_by_program, hydra_kwargs
@@ -82,12 +82,13 @@ def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cl
     )
     table = rel.table
     hydra = hydra_by_program(launch.program)
-    if launch.style == "kwargs":
-        parsed = settings_from_kwargs(table, launch.kwargs)
+    payload = launch.payload
+    if isinstance(payload, KwArgs):
+        parsed = settings_from_kwargs(table, payload.kwargs)
     elif hydra is not None:
-        parsed = settings_from_kwargs(table, hydra_kwargs(hydra, launch.args))
+        parsed = settings_from_kwargs(table, hydra_kwargs(hydra, list(payload.tokens)))
     else:
-        parsed = parse_args(table, launch.args, launch.program)
+        parsed = parse_args(table, payload.tokens, launch.program)
     model = _model(launch, parsed, settings, read_json, cwd)
     cli = [GpuDecl(n, None, "given with --target-gpu") for n in cli_targets]
     config = [GpuDecl(n, None, f"'target-gpus' in {settings.origin}") for n in settings.target_gpus]

@@ -46,6 +46,15 @@ class Workspace:
         self._files[path] = source
         return source
 
+    def add_unsaved(self, path: Path, data: bytes) -> SourceFile:
+        """Lint ``data`` as the text of ``path`` (stdin with ``--stdin-filename``, an editor's buffer):
+        ``path`` need not exist; the files beside it are still read from disk. Raises DecodeError."""
+        path = path if path.is_absolute() else self.cwd / path
+        path = Path(os.path.normpath(path))
+        source = SourceFile.from_bytes(path, self.display(path), data)
+        self._files[path] = source
+        return source
+
     def try_read(self, path: Path) -> SourceFile | None:
         try:
             return self.read(path)

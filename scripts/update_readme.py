@@ -2,6 +2,10 @@
 pages, ``--list-rules``, ``--show-rule`` and the SARIF rule descriptions agree:
 
 * the rule table of README.md (between ``<!-- rules:start -->`` and ``<!-- rules:end -->``);
+* README's configuration key table (``<!-- config:start -->`` … ``<!-- config:end -->``), from
+  ``linter.config.KEY_TABLE``;
+* README's launch inventory of examples/ (``<!-- inventory:start -->`` … ``<!-- inventory:end -->``),
+  the output of ``COLUMNS=160 lint-configs --list-launches examples/``;
 * ``docs/rules/SGLxxx.md``, one page per rule, and ``docs/rules/README.md`` (pages of rules that no
   longer exist are removed).
 
@@ -18,18 +22,44 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from linter.config import markdown_table as config_table  # noqa: E402
 from linter.report.links import DOCS_PATH  # noqa: E402
 from linter.rules import markdown_table  # noqa: E402
 from linter.rules.docs import pages  # noqa: E402
 
 PATTERN = re.compile(r"(<!-- rules:start -->\n).*?(<!-- rules:end -->)", re.S)
+CONFIG = re.compile(r"(<!-- config:start -->\n).*?(<!-- config:end -->)", re.S)
+INVENTORY = re.compile(r"(<!-- inventory:start -->\n).*?(<!-- inventory:end -->)", re.S)
+
+
+def inventory_example() -> str:
+    """``COLUMNS=160 lint-configs --list-launches examples/`` run from the repository's top, fenced."""
+    import io
+    import os
+
+    from linter.cli import main as cli
+
+    out = io.StringIO()
+    old_cwd, old_stdout = os.getcwd(), sys.stdout
+    os.chdir(ROOT)
+    sys.stdout = out
+    try:
+        os.environ["COLUMNS"] = "160"
+        cli(["--list-launches", "--color", "never", "examples/"])
+    finally:
+        sys.stdout = old_stdout
+        os.chdir(old_cwd)
+    return "```\n" + out.getvalue() + "```\n"
 
 
 def planned() -> tuple[dict[Path, str], list[Path]]:
     """(files to write with their text, stale rule pages to remove)."""
     readme = ROOT / "README.md"
     text = readme.read_text("utf-8")
-    out = {readme: PATTERN.sub(lambda m: m.group(1) + markdown_table() + m.group(2), text)}
+    new = PATTERN.sub(lambda m: m.group(1) + markdown_table() + m.group(2), text)
+    new = CONFIG.sub(lambda m: m.group(1) + config_table() + m.group(2), new)
+    new = INVENTORY.sub(lambda m: m.group(1) + inventory_example() + m.group(2), new)
+    out = {readme: new}
     folder = ROOT / DOCS_PATH
     wanted = pages()
     for name, page in wanted.items():

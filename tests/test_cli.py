@@ -127,9 +127,15 @@ def test_explain(tmp_path, capsys):
     assert "model:     deepseek-ai/DeepSeek-V3 -> DeepseekV3ForCausalLM" in out
     assert "target:    H100 -> NVIDIA H100 SXM5 80GB (compute capability 9.0)" in out
     assert "on H100: attention backend fa4 (chosen by user) -> refused at start-up (error C)" in out
+    # no launch there is not an error: linting that place exits 0 too
     code, out, _ = run(tmp_path, capsys, "--explain", "compose.yaml:1")
-    assert code == 1
+    assert code == 0
     assert out == "no SGLang launch found there\n"
+    write_tree(tmp_path, {"notes.yaml": "a: 1\n"})
+    assert run(tmp_path, capsys, "--explain", "notes.yaml") == (0, "no SGLang launch found there\n", "")
+    assert run(tmp_path, capsys, "notes.yaml")[0] == 0
+    code, _, err = run(tmp_path, capsys, "--explain", "missing.yaml")
+    assert code == 2 and "missing.yaml: no such file" in err
 
 
 # --- bad input -----------------------------------------------------------------------------------------
@@ -195,7 +201,7 @@ def test_explain_at_the_place_a_value_was_written(tmp_path, capsys):
     assert code == 0 and out.startswith("deploy/compose.yaml:4: python -m sglang.launch_server (services.s:deepseek-ai/DeepSeek-V3)")
     assert "attention_backend: 'fa4'" in out
     code, out, _ = run(tmp_path, capsys, "--explain", "deploy/.env:1")
-    assert (code, out) == (1, "no SGLang launch found there\n")
+    assert (code, out) == (0, "no SGLang launch found there\n")
 
 
 def test_files_from_reads_nul_and_newline_lists_and_stdin(tmp_path, capsys, monkeypatch):

@@ -202,11 +202,25 @@ def test_config_option_forces_one_file(tmp_path, capsys):
     (".lint-configs.toml", "target-gpus = H100\n",
      [".lint-configs.toml: invalid TOML: "]),
     ("pyproject.toml", pyproject('target-gpus = ["H100"]\ntarget-gpu = ["B200"]\n'),
-     ["pyproject.toml [tool.lint-configs]: unknown key 'target-gpu'; allowed keys are: target-gpus, sglang-version, "
-      "models, select, ignore, exclude, extend-exclude, overrides"]),
+     ["pyproject.toml [tool.lint-configs]: unknown key 'target-gpu'; did you mean 'target-gpus'? allowed keys are: "
+      "target-gpus, extend-target-gpus, sglang-version, models, select, extend-select, ignore, extend-ignore, "
+      "per-file-ignores, exclude, extend-exclude, baseline, overrides"]),
     (".lint-configs.toml", '[[overrides]]\npaths = ["a/**"]\nexcludes = ["b"]\n',
-     [".lint-configs.toml: overrides[0]: unknown key 'excludes'; allowed keys are: paths, target-gpus, "
-      "sglang-version, models, select, ignore, exclude, extend-exclude"]),
+     [".lint-configs.toml: overrides[0]: unknown key 'excludes'; did you mean 'exclude'? allowed keys are: "
+      "target-gpus, extend-target-gpus, sglang-version, models, select, extend-select, ignore, extend-ignore, "
+      "exclude, extend-exclude, paths"]),
+    (".lint-configs.toml", 'colour = "always"\n',
+     [".lint-configs.toml: unknown key 'colour'; allowed keys are: "]),
+    (".lint-configs.toml", '[[overrides]]\npaths = ["a/**"]\nbaseline = "b.json"\n',
+     [".lint-configs.toml: overrides[0]: unknown key 'baseline'; allowed keys are: "]),
+    (".lint-configs.toml", 'per-file-ignores = { "a/**" = ["SGL999"] }\n',
+     [".lint-configs.toml: 'per-file-ignores': 'a/**': unknown rule 'SGL999'"]),
+    (".lint-configs.toml", 'per-file-ignores = ["SGL101"]\n',
+     [".lint-configs.toml: 'per-file-ignores': expected a table of glob = [codes]"]),
+    (".lint-configs.toml", 'extend-select = "SGL101"\n',
+     [".lint-configs.toml: 'extend-select': expected a list of strings, got 'SGL101'"]),
+    (".lint-configs.toml", 'baseline = 3\n',
+     [".lint-configs.toml: 'baseline': expected a path such as"]),
     (".lint-configs.toml", '[[overrides]]\ntarget-gpus = ["B200"]\n',
      [".lint-configs.toml: overrides[0]: missing 'paths' (a list of globs)"]),
     ("pyproject.toml", pyproject('target-gpus = ["H100", "Blackwell"]\n'),
@@ -307,3 +321,77 @@ def test_a_string_where_a_list_is_expected_exits_2(tmp_path, capsys):
     write_tree(tmp_path, {"pyproject.toml": '[tool.lint-configs]\ntarget-gpus = "H100"\n'})
     code, _, err = run(tmp_path, capsys, ".")
     assert code == 2 and "expected a list of strings" in err
+
+
+# --- ruff's selection semantics: select replaces, extend-select adds, ignore adds up ----------------
+
+# SGL101 (error), SGL201 (unknown option, error) and SGL207 (repeated option, warning) on H100
+THREE = COMPOSE.replace("--tp 8", "--tp 8 --tp 4 --no-such-flag")
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("", ["SGL101", "SGL201", "SGL207"]),
+    ('select = ["SGL1"]\nextend-select = ["SGL207"]\n', ["SGL101", "SGL207"]),
+    ('extend-ignore = ["SGL2"]\n', ["SGL101"]),
+    ('ignore = ["SGL2"]\nextend-select = ["SGL207"]\n', ["SGL101", "SGL207"]),  # a code beats a prefix
+    ('select = ["SGL201"]\nignore = ["SGL201"]\n', []),  # equal specificity: ignore wins
+    ('per-file-ignores = { "deploy/**" = ["SGL101"] }\n', ["SGL201", "SGL207"]),
+    ('per-file-ignores = { "other/**" = ["SGL101"] }\n', ["SGL101", "SGL201", "SGL207"]),
+    ('per-file-ignores = { "docker-compose.yml" = ["SGL2"] }\nignore = ["SGL101"]\n', []),
+])
+def test_extend_select_extend_ignore_per_file_ignores(tmp_path, capsys, body, expected):
+    write_tree(tmp_path, {"deploy/docker-compose.yml": THREE,
+                          "pyproject.toml": pyproject('target-gpus = ["H100"]\n' + body)})
+    code, diags = lint_json(tmp_path, capsys)
+    assert sorted(d["code"] for d in diags) == expected
+
+
+def test_per_file_ignores_win_over_the_command_line_select(tmp_path, capsys):
+    write_tree(tmp_path, {"deploy/docker-compose.yml": THREE,
+                          "pyproject.toml": pyproject('target-gpus = ["H100"]\n'
+                                                      'per-file-ignores = { "deploy/*" = ["SGL101"] }\n')})
+    _, diags = lint_json(tmp_path, capsys, "--select", "SGL101,SGL201")
+    assert [d["code"] for d in diags] == ["SGL201"]
+
+
+@pytest.mark.parametrize(("top", "override", "expected"), [
+    # an override's ignore adds to the top-level ignore (it used to replace it)
+    ('ignore = ["SGL207"]\n', 'ignore = ["SGL201"]\n', ["SGL101"]),
+    ('ignore = ["SGL207"]\n', 'extend-ignore = ["SGL201"]\n', ["SGL101"]),
+    # an override's select replaces the inherited selection (the top-level ignore goes with it)
+    ('ignore = ["SGL207"]\n', 'select = ["SGL2"]\n', ["SGL201", "SGL207"]),
+    ('select = ["SGL1"]\n', 'select = ["SGL201"]\n', ["SGL201"]),
+    # extend-select adds to it; a code re-selects what a prefix ignored above
+    ('select = ["SGL1"]\n', 'extend-select = ["SGL201"]\n', ["SGL101", "SGL201"]),
+    ('ignore = ["SGL2"]\n', 'extend-select = ["SGL207"]\n', ["SGL101", "SGL207"]),
+])
+def test_overrides_follow_ruff_layering(tmp_path, capsys, top, override, expected):
+    config = pyproject('target-gpus = ["H100"]\n' + top +
+                       '\n[[tool.lint-configs.overrides]]\npaths = ["deploy/**"]\n' + override)
+    write_tree(tmp_path, {"deploy/docker-compose.yml": THREE, "other/docker-compose.yml": THREE,
+                          "pyproject.toml": config})
+    _, diags = lint_json(tmp_path, capsys)
+    assert sorted(d["code"] for d in diags if d["path"].startswith("deploy/")) == expected
+
+
+def test_command_line_ignore_adds_and_extend_select_adds(tmp_path, capsys):
+    write_tree(tmp_path, {"docker-compose.yml": THREE,
+                          "pyproject.toml": pyproject('target-gpus = ["H100"]\nignore = ["SGL207"]\n')})
+    _, diags = lint_json(tmp_path, capsys, "--ignore", "SGL201")
+    assert [d["code"] for d in diags] == ["SGL101"]
+    _, diags = lint_json(tmp_path, capsys, "--extend-select", "SGL207", "--extend-ignore", "SGL1")
+    assert sorted(d["code"] for d in diags) == ["SGL201", "SGL207"]
+
+
+def test_extend_target_gpus_adds_and_target_gpus_replaces(tmp_path, capsys):
+    config = pyproject('target-gpus = ["B200"]\n'
+                       '\n[[tool.lint-configs.overrides]]\npaths = ["mixed/**"]\nextend-target-gpus = ["H100"]\n'
+                       '\n[[tool.lint-configs.overrides]]\npaths = ["hopper/**"]\ntarget-gpus = ["H100"]\n')
+    write_tree(tmp_path, {"pyproject.toml": config, "b200/docker-compose.yml": COMPOSE,
+                          "mixed/docker-compose.yml": COMPOSE, "hopper/docker-compose.yml": COMPOSE})
+    _, diags = lint_json(tmp_path, capsys)
+    assert codes(diags) == [("hopper/docker-compose.yml", "SGL101"), ("mixed/docker-compose.yml", "SGL101")]
+    # mixed runs on B200 and H100: the fix is unsafe (it changes B200's backend too)
+    mixed = diags[1]
+    assert mixed["fix"]["applicability"] == "unsafe" and "H100 (SM90)" in mixed["message"]
+    assert diags[0]["fix"]["applicability"] == "safe"

@@ -114,3 +114,11 @@ def test_verl_with_another_engine_or_an_unknown_one_is_not_an_sglang_launch():
         text = VERL.format(target="H100", model="deepseek-ai/DeepSeek-V3", engine=engine,
                            extra="actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=fa4")
         assert lint_text_result(text, "shell").contexts == []
+
+
+def test_slime_refuses_a_dp_size_above_one_without_dp_attention():
+    bad = "python3 train.py --hf-checkpoint Qwen/Qwen3-8B --sglang-dp-size 2 --sglang-mem-fraction-static 0.7\n"
+    [d] = lint_text(bad, "shell", ["H100"])
+    assert d.code == "SGL301" and d.span.text == "2" and "--sglang-enable-dp-attention" in d.message
+    ok = bad.replace("--sglang-mem-fraction-static 0.7", "--sglang-enable-dp-attention")
+    assert lint_text(ok, "shell", ["H100"], sglang_version="0.5.18") == []

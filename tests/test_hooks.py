@@ -273,6 +273,20 @@ def test_a_tracked_baseline_is_used(repo):
     assert repo.commit().returncode == 1, "a new finding does"
 
 
+@needs_git
+def test_the_baseline_the_configuration_names_is_used(repo):
+    repo.write("pyproject.toml", '[tool.lint-configs]\nbaseline = "ci/lint-baseline.json"\n')
+    repo.write("deploy/docker-compose.yml", BAD)
+    subprocess.run(lint_configs_command().split() + ["--write-baseline", "ci/lint-baseline.json", "."],
+                   cwd=repo.path, env=repo.env, check=True, capture_output=True)
+    repo.git("add", "-A")
+    r = repo.commit()
+    assert r.returncode == 0, r.stdout + r.stderr
+    repo.write("deploy/other.yml", BAD)
+    repo.git("add", "-A")
+    assert repo.commit().returncode == 1, "a new finding blocks"
+
+
 # --- what the hook says, and one process for every file -------------------------------------------
 
 BLOCKED_FINDINGS = "lint-configs hook: commit blocked: lint-configs reported the findings above in the staged files"

@@ -14,7 +14,7 @@ def compose_for(example) -> str:
     head = f"# lint-configs: target-gpu={', '.join(example.targets)}\n" if example.targets else ""
     image = f"lmsysorg/sglang:v{example.sglang}-cu129" if example.sglang else "lmsysorg/sglang:latest"
     return (f"{head}services:\n  sglang:\n    image: {image}\n"
-            f"    command: python3 -m sglang.launch_server {example.args}\n")
+            f"    command: {example.program} {example.args}\n")
 
 
 CASES = [(rule, ex, kind) for rule in LAUNCH_RULES for kind, exs in (("valid", rule.VALID), ("invalid", rule.INVALID))

@@ -16,7 +16,7 @@ def render(fmt: str, example) -> tuple[str, str]:
     targets = ", ".join(example.targets)
     head = f"# lint-configs: target-gpu={targets}\n" if targets else ""
     image = f"lmsysorg/sglang:v{example.sglang}-cu129" if example.sglang else "lmsysorg/sglang:latest"
-    command = f"python3 -m sglang.launch_server {example.args}"
+    command = f"{example.program} {example.args}"
     return row.sample_name, row.sample.format(head=head, image=image, command=command)
 
 

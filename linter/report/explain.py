@@ -104,3 +104,10 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
     if not out:
         return "no SGLang launch found there\n"
     return "\n".join(out)
+
+
+def render_contexts(contexts) -> str:
+    """The explanation of the given resolved launches (the language server's hover)."""
+    from types import SimpleNamespace
+
+    return render({Path("."): SimpleNamespace(source=True, contexts=list(contexts))}, None, None)

@@ -201,23 +201,29 @@ def output_width(stream: TextIO) -> int:
 
 def render(diagnostics: list[Diagnostic], stream: TextIO = sys.stdout, unsafe_fixes: bool = False,
            fixed: int = 0, show_summary: bool = True, width: int | None = None,
-           assumptions: Sequence[str] = ()) -> None:
+           assumptions: Sequence[str] = (), color: bool | None = None,
+           before_summary: Sequence[str] = (), after_summary: Sequence[str] = ()) -> None:
     """Print diagnostics (and the summary) to ``stream``, every line at most ``width`` cells (default:
     :func:`output_width`); ``assumptions`` are lines printed just before the summary (which SGLang
-    release was assumed, ``linter.report.releases``)."""
+    release was assumed, ``linter.report.releases``). ``color`` None decides by :func:`use_color`
+    (``--color auto``); ``before_summary`` lines (``--show-fixes``) and ``after_summary`` lines
+    (warnings such as stale baseline entries) are printed only with the summary."""
     width = max(MIN_WIDTH, width or output_width(stream))
     rows: list[Row] = []
     for d in diagnostics:
         rows.extend(_lines(d, unsafe_fixes, width))
     if show_summary:
+        rows.extend([(line, "")] for line in before_summary)
         rows.extend([(part, "")] for line in assumptions for part in wrap(line, width))
-    if show_summary:
         rows.extend([(line, "bold")] for line in wrap(summary(diagnostics, unsafe_fixes, fixed), width))
-    if use_color(stream):
+        rows.extend([(part, "yellow")] for line in after_summary for part in wrap(line, width))
+    if use_color(stream) if color is None else color:
         from rich.console import Console
         from rich.text import Text
 
-        console = Console(file=stream, highlight=False, soft_wrap=True, width=width, force_terminal=True)
+        # Decided above (terminal, NO_COLOR, FORCE_COLOR, --color): rich must not decide again.
+        console = Console(file=stream, highlight=False, soft_wrap=True, width=width, force_terminal=True,
+                          no_color=False)
         for row in rows:
             console.print(Text.assemble(*row) if row else "")
     else:

@@ -9,6 +9,7 @@ from linter.rules.deterministic import (
     Fa4DeterministicMlaNeedsSm100,
     UnverifiableLaunch,
 )
+from linter.rules.frameworks import FrameworkRejects
 from linter.rules.gates import GATE_RULES
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
 from linter.rules.options import (
@@ -35,6 +36,7 @@ LAUNCH_RULES: list[type[Rule]] = [
     MissingValue,
     ConfigEqualsIgnored,
     RepeatedOption,
+    FrameworkRejects,
 ]
 ALL_RULES: list[type[Rule]] = sorted(META_RULES + LAUNCH_RULES, key=lambda r: r.code)
 BY_CODE: dict[str, type[Rule]] = {r.code: r for r in ALL_RULES}

@@ -118,13 +118,15 @@ class Diagnostic:
 @dataclass(frozen=True)
 class Example:
     """A launch for a rule's documentation and tests: the server arguments ``args`` (after
-    ``python -m sglang.launch_server``), the ``targets``, and for an invalid example the arguments
+    ``program``, by default ``python3 -m sglang.launch_server``), the ``targets``, and for an invalid example the arguments
     expected after the fix (``fixed``; None when there is no fix)."""
 
     args: str
     targets: tuple[str, ...] = ("H100",)
     fixed: str | None = None
     sglang: str | None = None
+    program: str = "python3 -m sglang.launch_server"
+    """The command the arguments follow (a framework's trainer for a dialect rule)."""
 
 
 def candidates_applicability(ctx: LaunchContext, failing: int) -> Applicability:

@@ -19,7 +19,7 @@ _FIX = {"never": "no fix", "sometimes": "a fix in some cases", "always": "a fix"
 def _example(e, reported: bool) -> list[str]:
     targets = ", ".join(e.targets) if e.targets else "none declared"
     release = f", SGLang {e.sglang}" if e.sglang else ""
-    out = [f"- target {targets}{release}:", "  ```", f"  {e.args}", "  ```"]
+    out = [f"- target {targets}{release}:", "  ```", f"  {e.program} {e.args}", "  ```"]
     if reported and e.fixed is not None:
         out += ["  fixed:", "  ```", f"  {e.fixed}", "  ```"]
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 
 from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, Severity, insertion_point
+from linter.launch import CliArgs, KwArgs
 from linter.sglang.options import ArgProblem
 from linter.source import Edit
 
@@ -20,7 +21,7 @@ _TRUE = {"true", "1", "yes", "y", "on", "True"}
 
 
 def _problems(ctx: LaunchContext, kind: str) -> list[ArgProblem]:
-    if ctx.launch.style != "cli":
+    if not isinstance(ctx.launch.payload, CliArgs):
         return []
     return [p for p in ctx.parsed.problems if p.kind == kind]
 
@@ -75,7 +76,7 @@ class UnknownOption(Rule):
     ]
 
     def check(self, ctx: LaunchContext):
-        if ctx.launch.style == "kwargs":
+        if isinstance(ctx.launch.payload, KwArgs):
             fields = set(ctx.table.fields)
             for kw in ctx.launch.kwargs:
                 if fields and kw.name not in fields:
@@ -156,7 +157,7 @@ class InvalidChoice(Rule):
                        fixed="--model-path Qwen/Qwen3-8B --attention-backend fa3")]
 
     def check(self, ctx: LaunchContext):
-        if ctx.launch.style != "cli":
+        if not isinstance(ctx.launch.payload, CliArgs):
             return
         for s in ctx.parsed.settings:
             opt = ctx.table.by_dest.get(s.dest)
@@ -289,7 +290,7 @@ class ConfigEqualsIgnored(Rule):
                Example("--conf serve.yaml", fixed="--config serve.yaml")]
 
     def check(self, ctx: LaunchContext):
-        if ctx.launch.style != "cli":
+        if not isinstance(ctx.launch.payload, CliArgs):
             return
         for s in ctx.parsed.all("config"):
             if s.flag is None:
@@ -338,7 +339,7 @@ class RepeatedOption(Rule):
     INVALID = [Example("--tp 4 --tensor-parallel-size 8")]
 
     def check(self, ctx: LaunchContext):
-        if ctx.launch.style != "cli":
+        if not isinstance(ctx.launch.payload, CliArgs):
             return
         seen: dict[str, list] = {}
         for s in ctx.parsed.settings:

@@ -38,14 +38,33 @@ class Dialect:
     model_option: str
     instead: dict
     source: str
+    checks: tuple = ()
+    """The framework's own checks on the settings: ``{when, above, requires, message}`` rows."""
 
 
 @functools.cache
 def dialects() -> dict[str, Dialect]:
     raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
     return {name: Dialect(name, d["program"], d["prefix"], frozenset(d["skipped_dests"]), dict(d["own_options"]),
-                          d["model_option"], dict(d.get("instead", {})), d["source"])
+                          d["model_option"], dict(d.get("instead", {})), d["source"], tuple(d.get("checks", ())))
             for name, d in raw["dialects"].items()}
+
+
+def failed_checks(dialect: Dialect, parsed) -> list[tuple[dict, object]]:
+    """The framework's own checks that the launch's settings fail: ``(check row, the setting that
+    triggers it)``. A value that is not known fails nothing."""
+    out = []
+    for check in dialect.checks:
+        s = parsed.get(check["when"])
+        if s is None or not isinstance(s.value, str):
+            continue
+        try:
+            value = int(s.value)
+        except ValueError:
+            continue
+        if value > check["above"] and parsed.get(check["requires"]) is None and not parsed.unknown_words:
+            out.append((check, s))
+    return out
 
 
 def by_program(program: str) -> Dialect | None:

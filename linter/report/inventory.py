@@ -1,0 +1,261 @@
+"""``--list-launches``: the inventory of every SGLang launch found — where it is, its format and entry
+point, the model and architecture with provenance, the targets and where each was declared, the
+release and where it came from, deterministic inference, and on each target the effective attention
+backend and SGLang's verdict (``LaunchContext.verdicts``, computed once by the resolve step and
+shown by ``--explain`` too).
+
+This module is the only place the inventory reads a ``LaunchContext``: :func:`rows` turns the run's
+results into plain :class:`LaunchRow` objects, and the three renderers (text table, JSON, CSV) read
+only those.
+
+JSON: an array, one object per launch (keys as :meth:`LaunchRow.as_dict`). CSV: one row per launch
+and declared target (a launch with no usable target has one row with an empty ``target``), columns
+:data:`CSV_COLUMNS`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from typing import TextIO
+
+from linter.launch import UNKNOWN
+from linter.sglang.decision import deterministic
+
+
+@dataclass(frozen=True)
+class TargetRow:
+    """One declared target: ``name`` as written, ``gpu`` (catalog name) and ``sm`` (None when the
+    catalog does not know it), ``declared`` (where), and SGLang's outcome there: ``verdict`` is
+    ``accepted``, ``refused``, ``asserts-at-load``, ``unknown`` (a value is not known statically),
+    ``unknown-gpu`` or ``not-checked``; ``check`` names the failing check and ``message`` is SGLang's text."""
+
+    name: str
+    gpu: str | None
+    sm: str | None
+    declared: str
+    verdict: str
+    backend: str | None = None
+    chosen_by: str | None = None
+    prefill: str | None = None
+    decode: str | None = None
+    check: str | None = None
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class ClassRow:
+    """The outcome on one GPU class (``SM90`` …) for a launch whose target is missing or unknown."""
+
+    gpu_class: str
+    verdict: str
+    backend: str | None = None
+    chosen_by: str | None = None
+    check: str | None = None
+
+
+@dataclass(frozen=True)
+class LaunchRow:
+    """One launch of the inventory (all plain values; ``line`` is 1-based)."""
+
+    path: str
+    line: int
+    format: str
+    entry_point: str
+    scope: str
+    model: str | None
+    architecture: str | None
+    dsa: bool
+    model_origin: str
+    release: str
+    release_origin: str
+    cuda_build: str | None
+    deterministic: bool | None
+    deterministic_by: str | None
+    attention_backend: str | None
+    target_origin: str
+    targets: list[TargetRow] = field(default_factory=list)
+    if_target_unknown: list[ClassRow] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        """The JSON object of this launch."""
+        return asdict(self)
+
+
+def rows(results: dict) -> list[LaunchRow]:
+    """The inventory of ``results`` (path -> ``FileResult`` of the run), sorted by path and line."""
+    out: list[LaunchRow] = []
+    for res in results.values():
+        if res.source is None:
+            continue
+        for ctx in res.contexts:
+            out.append(_row(res, ctx))
+    return sorted(out, key=lambda r: (r.path, r.line))
+
+
+def _check_codes() -> dict[str, str]:
+    """The rule code that reports each check: ``error C`` -> SGL101 …, a gate's name -> its code."""
+    from linter.rules import LAUNCH_RULES
+
+    out = {}
+    for rule in LAUNCH_RULES:
+        if getattr(rule, "error", None):
+            out[f"error {rule.error}"] = rule.code
+        if getattr(rule, "gate", None):
+            out[rule.gate] = rule.code
+    return out
+
+
+def _outcome(v, codes: dict[str, str]) -> dict:
+    """The verdict fields of one ``Verdict`` (see :class:`TargetRow`)."""
+    o, b, gate = v.startup, v.backends, v.gate
+    if o is not None and o.error:
+        return dict(verdict="refused", backend=o.backend, chosen_by=o.chosen_by,
+                    check=codes.get(f"error {o.error}", f"error {o.error}"), message=o.message)
+    if b is None:
+        return dict(verdict="unknown")
+    out = dict(backend=b.attention, chosen_by=b.chosen_by, prefill=b.prefill, decode=b.decode)
+    if gate is None:
+        return dict(out, verdict="accepted")
+    return dict(out, verdict="asserts-at-load" if gate.at_load else "refused", check=codes.get(gate.gate, gate.gate),
+                message=gate.message)
+
+
+def _row(res, ctx) -> LaunchRow:
+    launch, m = ctx.launch, ctx.model
+    on, setting = deterministic(ctx.parsed)
+    codes = _check_codes()
+    not_checked = on is UNKNOWN or m.skip_checks
+    by_target = {id(v.target): v for v in ctx.verdicts if v.target is not None}
+    targets = []
+    for t in ctx.targets:
+        where = t.decl.how + (f" at {t.decl.span.source.display}:{t.decl.span.line}" if t.decl.span else "")
+        v = by_target.get(id(t))
+        if t.gpu is None:
+            targets.append(TargetRow(t.name, None, None, where, "unknown-gpu"))
+        elif v is None or not_checked:
+            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, "not-checked" if not_checked else "unknown"))
+        else:
+            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, **_outcome(v, codes)))
+    classes = []
+    if not not_checked:
+        for v in ctx.verdicts:
+            if v.target is None:
+                c = _outcome(v, codes)
+                classes.append(ClassRow(v.hardware.label, c["verdict"], c.get("backend"), c.get("chosen_by"),
+                                        c.get("check")))
+    written = ctx.parsed.get("attention_backend")
+    backend = None if written is None else ("unknown" if written.value is UNKNOWN else str(written.value))
+    cuda = f"{ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else None
+    findings = sorted({d.code for d in res.diagnostics if d.launch is launch})
+    return LaunchRow(
+        path=launch.source.display, line=launch.span.start_line_col[0], format=res.fmt or "",
+        entry_point=launch.program, scope=ctx.identity or launch.key, model=m.path, architecture=m.architecture,
+        dsa=m.dsa, model_origin=m.origin + (f" ({m.evidence})" if m.evidence else ""),
+        release=ctx.table.version, release_origin=ctx.version_origin, cuda_build=cuda,
+        deterministic=None if on is UNKNOWN else bool(on),
+        deterministic_by=setting.spelled if setting is not None and on is True else None,
+        attention_backend=backend, target_origin=ctx.target_origin, targets=targets, if_target_unknown=classes,
+        findings=findings,
+    )
+
+
+# -- renderers ------------------------------------------------------------------------------------
+
+def render_json(launches: list[LaunchRow]) -> str:
+    """A JSON array, one object per launch, with a final newline."""
+    return json.dumps([r.as_dict() for r in launches], indent=2, ensure_ascii=False) + "\n"
+
+
+CSV_COLUMNS = ("path", "line", "format", "entry_point", "scope", "model", "architecture", "model_origin",
+               "release", "release_origin", "cuda_build", "deterministic", "attention_backend", "target", "gpu",
+               "sm", "target_declared", "backend", "chosen_by", "verdict", "check", "findings")
+
+
+def render_csv(launches: list[LaunchRow]) -> str:
+    """CSV with a header row: one row per launch and target (see :data:`CSV_COLUMNS`). A launch with
+    no known target has one row whose ``verdict`` summarises the GPU classes it fails on."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for r in launches:
+        base = [r.path, r.line, r.format, r.entry_point, r.scope, r.model or "", r.architecture or "",
+                r.model_origin, r.release, r.release_origin, r.cuda_build or "", _det(r), r.attention_backend or ""]
+        for t in r.targets:
+            w.writerow(base + [t.name, t.gpu or "", t.sm or "", t.declared, t.backend or "", t.chosen_by or "",
+                               t.verdict, t.check or "", " ".join(r.findings)])
+        if not any(t.gpu for t in r.targets):
+            w.writerow(base + ["", "", "", r.target_origin, "", "", _classes(r), "", " ".join(r.findings)])
+    return buf.getvalue()
+
+
+def _det(r: LaunchRow) -> str:
+    return "unknown" if r.deterministic is None else ("on" if r.deterministic else "off")
+
+
+def _classes(r: LaunchRow) -> str:
+    """``no target: refused on SM90, SM120; accepted on SM100/SM103`` (or ``no target``)."""
+    by: dict[str, list[str]] = {}
+    for c in r.if_target_unknown:
+        by.setdefault(c.verdict, []).append(c.gpu_class)
+    parts = [f"{verdict} on {', '.join(names)}" for verdict, names in by.items()]
+    return "no target" + (": " + "; ".join(parts) if parts else "")
+
+
+def _short(t: TargetRow) -> str:
+    if t.verdict in ("refused", "asserts-at-load"):
+        return f"{t.verdict} ({t.check})"
+    return t.verdict
+
+
+def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = None, width: int | None = None) -> None:
+    """A rich table, one row per launch, and a closing count. ``color`` None: colour on a terminal
+    only (and never with ``NO_COLOR``); ``width`` in columns (default: the terminal's, else
+    ``COLUMNS``, else 180)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from linter.report.text import use_color
+
+    color = use_color(stream) if color is None else color
+    tty = hasattr(stream, "isatty") and stream.isatty()
+    # Off a terminal rich would wrap at 80 columns; a file or a pipe gets room for the long cells.
+    if width is None and not tty:
+        width = int(os.environ.get("COLUMNS", "0") or 0) or 180
+    console = Console(file=stream, width=width, force_terminal=color, no_color=not color, highlight=False)
+    table = Table(show_lines=True, expand=True)
+    # The verdicts are the point of the table: their column gets the most room.
+    for name, ratio in (("launch", 4), ("model", 3), ("release", 3), ("deterministic", 2),
+                        ("targets: backend -> verdict", 5)):
+        table.add_column(name, overflow="fold", ratio=ratio)
+    for r in launches:
+        # The table keeps cells short; JSON and CSV carry the full provenance.
+        scope = r.scope.removesuffix(f":{r.model}") if r.model else r.scope
+        where = f"{r.path}:{r.line}\n{r.format}: {r.entry_point}\n{scope}"
+        arch = (r.architecture or "unknown") + (" (DSA)" if r.dsa else "")
+        model = f"{r.model or 'unknown'}\n-> {arch}\n{r.model_origin.split(' (')[0]}"
+        cuda = f"CUDA {r.cuda_build}" if r.cuda_build else "CUDA >= 12.8 (assumed)"
+        release = f"{r.release}\n{r.release_origin}\n{cuda}"
+        det = _det(r) + (f"\n{r.deterministic_by}" if r.deterministic_by else "")
+        lines = []
+        for t in r.targets:
+            gpu = f"{t.name} ({t.sm})" if t.sm else f"{t.name} (unknown GPU)"
+            backend = f"{t.backend} ({t.chosen_by}) -> " if t.backend else ""
+            declared = t.declared.replace(f" at {r.path}:", " at line ")
+            lines.append(f"{gpu}: {backend}{_short(t)}\n  {declared}")
+        if not any(t.gpu for t in r.targets):
+            lines.append(_classes(r))
+        if r.findings:
+            lines.append("findings: " + ", ".join(r.findings))
+        table.add_row(where, model, release, det, "\n".join(lines))
+    console.print(table)
+    files = len({r.path for r in launches})
+    refused = sum(1 for r in launches if any(t.verdict in ("refused", "asserts-at-load") for t in r.targets))
+    unknown = sum(1 for r in launches if not any(t.gpu for t in r.targets))
+    console.print(f"{len(launches)} launch{'es' if len(launches) != 1 else ''} in {files} file"
+                  f"{'s' if files != 1 else ''}; {refused} fail{'s' if refused == 1 else ''} on a declared target, "
+                  f"{unknown} without a known target.")

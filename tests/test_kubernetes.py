@@ -723,3 +723,11 @@ def test_gpu_counts_are_kept():
     launch = one(pod(f"image: {IMAGE}\ncommand: {flow(R1)}\nresources:\n  limits:\n    amd.com/gpu: 8\n"
                      "    cpu: '4'\n  requests:\n    nvidia.com/gpu: 2\n"))
     assert [(c.resource, c.count, c.span.line) for c in launch.gpu_counts] == [("amd.com/gpu", 8, 12)]
+
+
+def test_an_alias_bomb_is_read_quickly_and_the_containers_still_found():
+    rows = "".join(f"{c}: &{c} [{', '.join('*' + p for _ in range(10))}]\n"
+                   for p, c in zip("abcdefg", "bcdefgh"))
+    text = ("apiVersion: v1\nkind: Pod\nmetadata: {name: b}\na: &a [x, x, x, x, x, x, x, x, x, x]\n" + rows +
+            "spec:\n" + pod_spec(2))
+    assert [launch.key for launch in launches(text)] == ["Pod/b:spec.containers[sglang]"]

@@ -46,6 +46,12 @@ _TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\]|\\.)*"|`[^`]*`)|(?P<num>-?\d+(?
                     r"""|(?P<ident>[A-Za-z_][A-Za-z0-9_]*))""")
 MAX_DEPTH = 40
 MAX_TEMPLATE_FILES = 300
+MAX_OUTPUT = 4 * 1024 * 1024
+"""Characters a template may render (nested ranges over long lists could render without end)."""
+
+
+class TooLarge(Exception):
+    """The template renders more than :data:`MAX_OUTPUT` characters."""
 
 
 class _Unknown:
@@ -303,6 +309,7 @@ class Renderer:
                      "Capabilities": UNK, "Template": UNK, "Files": UNK}
         self.defines = defines
         self.used: set[str] = set()
+        self.produced = 0
 
     def render(self, nodes: list, dot, variables: dict, depth: int = 0) -> MStr:
         parts: list[MStr] = []
@@ -316,6 +323,9 @@ class Renderer:
                     parts.append(text_of(value, where))
             else:
                 parts.append(self.block(n, dot, variables, depth))
+            self.produced += len(parts[-1]) if parts else 0
+            if self.produced > MAX_OUTPUT:
+                raise TooLarge(f"the template renders more than {MAX_OUTPUT} characters")
         return MStr.join(parts) if parts else MStr.plain("")
 
     def block(self, b: _Block, dot, variables: dict, depth: int) -> MStr:
@@ -569,6 +579,22 @@ def _tokens(expr: str):
 # the chart
 
 
+_CACHE: dict[int, tuple[SourceFile, tuple]] = {}
+
+
+def _parsed(f: SourceFile) -> tuple:
+    """:func:`parse` of a whole file, once per file object (every template of a chart reads the others'
+    defines)."""
+    hit = _CACHE.get(id(f))
+    if hit is not None and hit[0] is f:
+        return hit[1]
+    if len(_CACHE) > 512:
+        _CACHE.clear()
+    got = parse(MStr.literal(f, 0, len(f.text)))
+    _CACHE[id(f)] = (f, got)
+    return got
+
+
 def chart_root(path: Path) -> Path | None:
     """The chart folder of a template (the nearest folder above ``templates/`` holding Chart.yaml)."""
     for parent in list(path.parents)[:6]:
@@ -608,7 +634,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         f = source if p == path else ws.try_read(p)
         if f is None:
             continue
-        nodes, defs, errors = parse(MStr.literal(f, 0, len(f.text)))
+        nodes, defs, errors = _parsed(f)
         for name in defs:
             def_files[name] = f
         defines.update(defs)
@@ -621,7 +647,12 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         result.problems.append(Problem(f"template: {message}; the launches it touches are read as far as they can be",
                                        where or Span(source, 0, 0)))
     renderer = Renderer(values, chart, defines)
-    rendered = renderer.render(nodes, renderer.root, {"$": renderer.root})
+    try:
+        rendered = renderer.render(nodes, renderer.root, {"$": renderer.root})
+    except (TooLarge, RecursionError) as exc:
+        why = str(exc) if isinstance(exc, TooLarge) else "the template nests too deeply"
+        result.problems.append(Problem(f"{why}; its launches are not read", Span(source, 0, 0)))
+        return result
     if not rendered.text.strip():
         return result
     text_file = SourceFile(path=source.path, display=source.display, text=rendered.text, bom=source.bom)

@@ -378,15 +378,31 @@ _PATCHES = (
 )
 
 
+MAX_VISITS = 200_000
+"""Nodes visited per document at most: YAML aliases can make a small file a huge tree."""
+
+
+class TooLarge(Exception):
+    """A document expands (through aliases) to more nodes than :data:`MAX_VISITS`."""
+
+
 def pod_specs(root) -> list[tuple[_PodSpec, _PodSpec | None]]:
-    """Every pod spec under ``root`` as (spec, enclosing spec or None), RoleBasedGroup patches applied."""
+    """Every pod spec under ``root`` as (spec, enclosing spec or None), RoleBasedGroup patches applied.
+    Raises :class:`TooLarge` when the document expands to more than :data:`MAX_VISITS` nodes."""
     out: list[tuple[_PodSpec, _PodSpec | None]] = []
     seen: set[tuple[int, str]] = set()
+    uses: dict[int, int] = {}
 
     def walk(node, path: str, enclosing: _PodSpec | None, depth: int) -> None:
         if depth > 60 or (id(node), path) in seen:
             return
+        # a node reached through many aliases is read a few times, not once per path
+        uses[id(node)] = uses.get(id(node), 0) + 1
+        if uses[id(node)] > 16:
+            return
         seen.add((id(node), path))
+        if len(seen) > MAX_VISITS:
+            raise TooLarge(f"the document expands to more than {MAX_VISITS} YAML nodes (aliases)")
         if _is_seq(node):
             for i, item in enumerate(node.value):
                 name = _text(_val(item, "name")) if _is_map(item) else None
@@ -674,7 +690,13 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         name = (_text(_val(_val(root, "metadata"), "name")) or "?").replace(UNKNOWN_CHAR, "*")
         injected = _injected(_api_group(api_version))
         hint = _model_hint(root, reading)
-        for spec, _ in pod_specs(root):
+        try:
+            specs = pod_specs(root)
+        except TooLarge as exc:
+            result.problems.append(Problem(f"{exc}; its containers are not read",
+                                           Span(reading, root.start_mark.index, root.start_mark.index)))
+            continue
+        for spec, _ in specs:
             sched = _scheduling(spec, reading)
             decls = k8s_gpus.candidates(sched)
             for container in spec.containers:

@@ -109,6 +109,11 @@ REGISTRY: tuple[Format, ...] = (
            extensions=(".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch"),
            shebangs=(r"(?:ba|z|k|da|a|mk)?sh",), sample_name="serve.sh",
            sample="#!/bin/bash\n{head}# image: {image}\nset -euo pipefail\n{command}\n"),
+    Format("notebook", "linter.extract.notebook", "Jupyter notebooks (code cells, ! lines, %%bash cells)",
+           extensions=(".ipynb",), heavy=True),
+    Format("markdown", "linter.extract.markdown", "Markdown runbooks (bash, console, python, yaml … fences)",
+           extensions=(".md", ".markdown"), heavy=True, sample_name="RUNBOOK.md",
+           sample="# Serving\n\n```bash\n{head}# image: {image}\n{command}\n```\n"),
     Format("python", "linter.extract.python", "Python launch code (subprocess, Engine/ServerArgs, Modal)",
            extensions=(".py",), shebangs=(r"python(?:\d+(?:\.\d+)*)?",), heavy=True, sample_name="launch.py",
            sample="{head}# image: {image}\nimport shlex\nimport subprocess\n\n\ndef start():\n"

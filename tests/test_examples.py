@@ -19,6 +19,8 @@ def test_examples_report_the_failing_launches_with_fixes(tmp_path, capsys):
     assert ("inference/docker-compose.yml", "SGL101") in found
     assert ("rl/docker-compose.rollout.yml", "SGL101") in found
     assert ("bench/compose.yaml", "SGL901") in found
+    assert [(p, ln, c) for p, ln, c in codes_at(diags) if p.startswith("runbooks/")] == \
+        [("runbooks/deepseek-v3-h100.md", 22, "SGL101")]
     assert not any(p == "inference/compose.b200.yml" for p, _ in found)  # B200 runs it
     assert ("k8s/deepseek-r1-lws.yaml", "SGL101") in found  # at the ConfigMap value both pods read
     assert not any(p == "k8s/qwen-b200.yaml" for p, _ in found)
@@ -28,6 +30,7 @@ def test_examples_report_the_failing_launches_with_fixes(tmp_path, capsys):
     assert fixes["rl/docker-compose.rollout.yml"] == "triton"        # SM120
     assert fixes["k8s/deepseek-r1-lws.yaml"] == "fa3"                # GKE H100 nodes
     assert fixes["helm/sglang-pd/values.yaml"] == "fa3"              # GKE H200 nodes
+    assert fixes["runbooks/deepseek-v3-h100.md"] == "fa3"            # H100, from the HTML comment
     run(tree, capsys, "--fix", ".")
     code, diags = lint_json(tree, capsys)
     assert all(d["fix"] is None for d in diags)

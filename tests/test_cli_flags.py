@@ -289,9 +289,15 @@ def test_list_launches_json(examples, capsys):
     assert code == 0
     launches = json.loads(out)
     assert [(r["path"], r["line"]) for r in launches] == [
-        ("examples/bench/compose.yaml", 5), ("examples/inference/compose.b200.yml", 6),
+        ("examples/.github/workflows/smoke.yml", 19), ("examples/bench/compose.yaml", 5),
+        ("examples/cloud/sglang-glm.sky.yaml", 14), ("examples/docker/Dockerfile", 11),
+        ("examples/inference/compose.b200.yml", 6),
         ("examples/inference/docker-compose.yml", 18), ("examples/inference/docker-compose.yml", 29),
         ("examples/rl/docker-compose.rollout.yml", 6), ("examples/runbooks/deepseek-v3-h100.md", 18)]
+    assert [r["format"] for r in launches[:4]] == ["github-actions", "compose", "skypilot", "dockerfile"]
+    sky = launches[2]
+    assert [(t["name"], t["verdict"]) for t in sky["targets"]] == [("H100", "refused"), ("B200", "accepted")]
+    launches = launches[1:2] + launches[4:]  # the compose launches (and the runbook's), in the order below
     dsv3 = launches[2]
     assert dsv3["format"] == "compose" and dsv3["entry_point"] == "python -m sglang.launch_server"
     assert (dsv3["model"], dsv3["architecture"]) == ("deepseek-ai/DeepSeek-V3-0324", "DeepseekV3ForCausalLM")
@@ -322,7 +328,7 @@ def test_list_launches_csv(examples, capsys):
     code, out, _ = run(examples, capsys, "--list-launches", "--format", "csv", ".")
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert len(rows) == 6
+    assert len(rows) == 10  # one row per launch and target: the SkyPilot task has two candidates
     by = {(r["path"], r["line"]): r for r in rows}
     dsv3 = by[("inference/docker-compose.yml", "18")]
     assert (dsv3["target"], dsv3["sm"], dsv3["backend"], dsv3["verdict"], dsv3["check"], dsv3["findings"]) == (
@@ -341,7 +347,7 @@ def test_list_launches_text(examples, capsys, monkeypatch):
     assert "inference/docker-compose.yml:18" in out
     assert "p5.48xlarge (SM90): fa4 (user) -> refused (SGL101)" in out
     assert "NVIDIA-B200 (SM100): fa4 (user) -> accepted" in out
-    assert out.rstrip().endswith("6 launches in 5 files; 3 fail on a declared target, 1 without a known target.")
+    assert out.rstrip().endswith("9 launches in 8 files; 6 fail on a declared target, 1 without a known target.")
     assert "\x1b[" in run(examples, capsys, "--list-launches", "--color", "always", ".")[1]
 
 

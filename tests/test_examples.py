@@ -21,6 +21,9 @@ def test_examples_report_the_failing_launches_with_fixes(tmp_path, capsys):
     assert ("bench/compose.yaml", "SGL901") in found
     assert [(p, ln, c) for p, ln, c in codes_at(diags) if p.startswith("runbooks/")] == \
         [("runbooks/deepseek-v3-h100.md", 22, "SGL101")]
+    assert ("cloud/sglang-glm.sky.yaml", "SGL101") in found          # SkyPilot any-of {H100, B200}
+    assert ("docker/Dockerfile", "SGL104") in found                  # shell-form CMD, ENV from ARG
+    assert (".github/workflows/smoke.yml", "SGL101") in found        # run: step, container image
     assert not any(p == "inference/compose.b200.yml" for p, _ in found)  # B200 runs it
     assert ("k8s/deepseek-r1-lws.yaml", "SGL101") in found  # at the ConfigMap value both pods read
     assert not any(p == "k8s/qwen-b200.yaml" for p, _ in found)
@@ -31,6 +34,10 @@ def test_examples_report_the_failing_launches_with_fixes(tmp_path, capsys):
     assert fixes["k8s/deepseek-r1-lws.yaml"] == "fa3"                # GKE H100 nodes
     assert fixes["helm/sglang-pd/values.yaml"] == "fa3"              # GKE H200 nodes
     assert fixes["runbooks/deepseek-v3-h100.md"] == "fa3"            # H100, from the HTML comment
+    assert fixes["cloud/sglang-glm.sky.yaml"] == "triton"            # runs on both candidates (unsafe)
+    assert fixes["docker/Dockerfile"] == "flashinfer"                # at the ARG default
+    assert fixes[".github/workflows/smoke.yml"] == "fa3"
     run(tree, capsys, "--fix", ".")
     code, diags = lint_json(tree, capsys)
-    assert all(d["fix"] is None for d in diags)
+    assert all(d["fix"] is None or d["fix"]["applicability"] == "unsafe" for d in diags)
+    assert [d["path"] for d in diags if d["fix"]] == ["cloud/sglang-glm.sky.yaml"]

@@ -364,8 +364,8 @@ def _merge_spec(base: _PodSpec, patch_spec, path: str) -> _PodSpec:
                 containers.append(p)
     selector = dict((str(k.value), (k, v)) for k, v in base.node_selector)
     selector.update((str(k.value), (k, v)) for k, v in patch.node_selector)
-    return _PodSpec(containers, list(selector.values()), patch.affinity if patch.affinity is not None else base.affinity,
-                    path)
+    affinity = patch.affinity if patch.affinity is not None else base.affinity
+    return _PodSpec(containers, list(selector.values()), affinity, path)
 
 
 def _is_pod_spec(node) -> bool:

@@ -89,7 +89,8 @@ def looks_like_helm_template(text: str) -> bool:
 
 
 _K8S_SAMPLE = ("{head}apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: sglang\nspec:\n"
-               "  template:\n    spec:\n      containers:\n        - name: sglang\n          image: {image}\n          command: [\"/bin/sh\", \"-c\"]\n"
+               "  template:\n    spec:\n      containers:\n        - name: sglang\n          image: {image}\n"
+               "          command: [\"/bin/sh\", \"-c\"]\n"
                "          args:\n            - |\n              {command}\n")
 
 _TOP_ON = re.compile(r"^(?:on|\"on\"|'on'|true)[ \t]*:", re.MULTILINE)

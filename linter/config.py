@@ -297,6 +297,11 @@ def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
             out[key] = value
         elif key in ("exclude", "extend-exclude", "paths"):
             out[key] = _str_list(value, k)
+            for pattern in out[key]:
+                try:
+                    _spec(pattern)
+                except Exception as exc:  # noqa: BLE001 - pathspec raises several kinds for a bad glob
+                    raise ConfigError(f"{k}: invalid glob {pattern!r}: {exc}") from None
         elif key == "overrides":
             if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
                 raise ConfigError(f"{k}: expected an array of tables ([[tool.lint-configs.overrides]])")
@@ -352,8 +357,14 @@ def load(path: Path) -> Config | None:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply to read") from None
     if path.name == "pyproject.toml":
-        table = raw.get("tool", {}).get("lint-configs")
+        tool = raw.get("tool", {})
+        if not isinstance(tool, dict):
+            # Not ours to judge, but [tool.lint-configs] cannot be inside it.
+            raise ConfigError(f"{path}: 'tool' must be a table ([tool.NAME] sections), got {tool!r:.60}")
+        table = tool.get("lint-configs")
         if table is None:
             return None
         where = f"{path} [tool.lint-configs]"

@@ -14,6 +14,7 @@ A ``.env`` file named on the command line stands for the compose files beside it
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -21,6 +22,10 @@ from typing import Callable, Iterator
 DEFAULT_EXCLUDES = {".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__",
                     ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist", "site-packages", ".eggs"}
 _YAML_EXT = {".yml", ".yaml"}
+
+FIXER_TEMP = re.compile(r"^\..+\.lint-configs-[A-Za-z0-9_]+\.tmp$")
+"""The names of ``--fix``'s temporary files (``.NAME.lint-configs-XXXX.tmp``, see linter/fixes.py):
+never linted, also when a killed run left one behind."""
 
 PREFILTER = ("sglang", "attention-backend", "attention_backend", "deterministic", "rl-on-policy", "rl_on_policy")
 """A file that contains none of these is not parsed: it cannot hold an SGLang launch or setting."""
@@ -81,6 +86,8 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
                         yield Candidate(sibling, True)
                 continue
             real = root.resolve()
+            if FIXER_TEMP.match(root.name):
+                continue
             if root not in seen and real not in seen:
                 seen.add(root)
                 seen.add(real)
@@ -108,7 +115,7 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
             dirnames[:] = kept
             for f in sorted(filenames):
                 p = here / f
-                if p in seen or any(i.matches(p, False) for i in chain) or excluded(p, False):
+                if FIXER_TEMP.match(f) or p in seen or any(i.matches(p, False) for i in chain) or excluded(p, False):
                     continue
                 if not p.is_file():  # dangling links, FIFOs, devices: never opened
                     continue

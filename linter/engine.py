@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter import directives
+from linter import directives, limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
 from linter.discover import detect_format, mentions_sglang
 from linter.formats import by_name, claims_name, names_text
@@ -108,6 +108,10 @@ class Engine:
             result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
                                                  Span(source, 0, 0)))
         result.related = list(extraction.related)
+        for launch in [x for x in extraction.launches if len(x.args) + len(x.kwargs) > limits.MAX_WORDS_PER_LAUNCH]:
+            limits.record("MAX_WORDS_PER_LAUNCH", f"a launch of {len(launch.args) + len(launch.kwargs):,} words",
+                          Span(source, launch.span.start, launch.span.start), "this launch is not checked")
+            extraction.launches.remove(launch)
         found = directives.scan(source, extraction.comments)
         # Values can be written in another file (a compose .env): its suppressions apply to them.
         related_suppressions = [s for rel in extraction.related for s in directives.scan(rel).suppressions]
@@ -275,7 +279,10 @@ def readers_beside(engine: Engine, results) -> list[FileResult]:
             if cand in linted or cand in seen or not claims_name(cand) or not cand.is_file():
                 continue
             seen.add(cand)
-            res = engine.lint(cand)
+            try:
+                res = engine.lint(cand)
+            except Exception:  # noqa: BLE001 - a reader lint-configs fails on is not this run's file
+                continue
             if any(rel.path == path for rel in res.related):
                 readers.append(res)
     return readers
@@ -294,10 +301,20 @@ def reconcile_shared_fixes(results) -> None:
     :class:`FileResult` objects of a run), a fix that would write different texts at one place is
     dropped, and a fix that also changes a launch it was not computed for is made unsafe (ruff's
     rule: a fix that may change behaviour the user relies on is unsafe)."""
+    results = list(results)
+    diags: list[Diagnostic] = [d for res in results for d in res.diagnostics]
+    # Only the characters a fix edits matter: collecting every origin of every value costs seconds
+    # for long values (issue 26).
+    edited: dict[str, set[int]] = {}
+    for d in diags:
+        for e in d.fix.edits if d.fix is not None else ():
+            edited.setdefault(str(e.span.source.path), set()).update(
+                range(e.span.start, max(e.span.end, e.span.start + 1)))
+    if not edited:
+        return
     users: dict[tuple, set[str]] = {}
-    diags: list[Diagnostic] = []
+    offsets_of: dict[int, set[int] | None] = {}
     for res in results:
-        diags.extend(res.diagnostics)
         for ctx in res.contexts:
             who = f"{ctx.launch.source.display}:{ctx.identity}"
             for s in ctx.parsed.settings:
@@ -305,7 +322,13 @@ def reconcile_shared_fixes(results) -> None:
                 if text is None:
                     continue
                 for o in text.origins:
-                    if o is not None:
+                    if o is None:
+                        continue
+                    key = id(o[0])
+                    if key not in offsets_of:
+                        offsets_of[key] = edited.get(str(o[0].path))
+                    offs = offsets_of[key]
+                    if offs is not None and o[1] in offs:
                         users.setdefault((str(o[0].path), o[1]), set()).add(who)
     by_edit: dict[tuple, list[Diagnostic]] = {}
     for d in diags:

@@ -52,7 +52,7 @@ class Format:
         return any(fnmatch.fnmatchcase(name, p) for p in self.filenames)
 
 
-_TOP_SERVICES = re.compile(r"^services[ \t]*:", re.MULTILINE)
+_TOP_SERVICES = re.compile(r"(?:^|(?<=\r))services[ \t]*:", re.MULTILINE)  # CR-only files too
 
 
 _TOP_SGLANG = re.compile(r"^sglang[ \t]*:[ \t]*(?:#.*)?$", re.MULTILINE)

@@ -55,7 +55,9 @@ class Linter:
         for p, text in self.buffers.items():
             ws.add(p, text)
         engine = Engine(ws, RunOptions(), ConfigResolver())
-        result = engine.lint(path)
+        from linter.isolate import lint_file
+
+        result = lint_file(engine, path)  # a bug on this buffer is an SGL000 diagnostic, limits SGL004
         reconcile_with_readers(engine, [result])
         grouped: dict[Path, list] = {path: []}
         for d in result.diagnostics:

@@ -763,7 +763,9 @@ class _Walker:
         tokens: list[Token] = []
         word: list = []
         for k, w in enumerate(words_nodes):
-            if k and w.start_byte != words_nodes[k - 1].end_byte:
+            # ``fa\⏎4`` is one word to bash (a line continuation inside it); tree-sitter-bash splits it
+            gap = doc.text[doc.c(words_nodes[k - 1].end_byte):doc.c(w.start_byte)] if k else ""
+            if k and gap not in ("", "\\\n", "\\\r\n"):
                 tokens.extend(_assemble(word))
                 word = []
             # pieces with nothing between them are one word (tree-sitter splits ``$"…"`` in two)

@@ -11,7 +11,7 @@ from linter.rules.deterministic import (
 )
 from linter.rules.frameworks import FrameworkRejects
 from linter.rules.gates import GATE_RULES
-from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
+from linter.rules.meta import InputTooLarge, InternalError, UnknownGpu, UnparseableFile, UnusedSuppression
 from linter.rules.options import (
     AmbiguousOption,
     ConfigEqualsIgnored,
@@ -22,7 +22,7 @@ from linter.rules.options import (
     UnknownOption,
 )
 
-META_RULES: list[type[Rule]] = [UnparseableFile, UnusedSuppression, UnknownGpu]
+META_RULES: list[type[Rule]] = [InternalError, UnparseableFile, UnusedSuppression, UnknownGpu, InputTooLarge]
 LAUNCH_RULES: list[type[Rule]] = [
     Fa4DeterministicMlaNeedsSm100,
     DeterministicMlaBackend,

@@ -34,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``lint-configs`` (``allow_abbrev=False``: options are spelled in full)."""
     p = argparse.ArgumentParser(
         prog="lint-configs", allow_abbrev=False,
-        description="Find SGLang launches in compose files, shell/Slurm scripts and Python code, and report what "
+        description="Find SGLang launches in deployment files (compose, Kubernetes, shell/Slurm, Python, cloud tasks, "
+                    "Dockerfiles, CI workflows, notebooks, runbooks), and report what "
                     "SGLang would reject or crash on for the target GPU, with fixes.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH",

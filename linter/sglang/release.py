@@ -108,15 +108,22 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
     ``read_text(path) -> str | None`` reads a file beside the linted one."""
     cuda = None
     tag_text = image
+    from_file = False
     if tag_text is None:
         tags = _file_tags(file_text)
         if len(tags) == 1:
             tag_text = "sglang:" + next(iter(tags))
+            from_file = True
     tag_version = None
     if tag_text:
         m = _IMAGE.search(" " + tag_text)
         if m:
             tag_version, cuda = parse_image_tag(m.group("tag"))
+    file_pins = set(_file_pins(file_text))
+    if from_file and len(file_pins) == 1:
+        # the launch does not run in that image (it has none of its own); the file's pip pin is what
+        # installs the SGLang it runs
+        tag_version = None
     if cli_version:
         table, note = table_for(cli_version)
         return Release(table, cuda, f"--sglang-version {cli_version}{note}", cli_version)
@@ -125,8 +132,9 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
         return Release(table, cuda, f"'sglang-version' in {config_origin}{note}", config_version)
     if tag_version:
         table, note = table_for(tag_version)
-        return Release(table, cuda, f"image tag {tag_text.strip()}{note}", tag_version)
-    pins = set(_file_pins(file_text))
+        where = "an image named in the file, " if from_file else ""
+        return Release(table, cuda, f"{where}image tag {tag_text.strip()}{note}", tag_version)
+    pins = file_pins
     origin = "an sglang== pin in the file"
     if not pins and folder is not None and read_text is not None:
         for name in ("requirements.txt", "requirements-serve.txt", "requirements.in", "pyproject.toml"):

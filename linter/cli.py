@@ -182,8 +182,9 @@ def _on_sigterm():
 
 def _run(args: argparse.Namespace) -> int:
     from linter.config import ConfigError, ConfigResolver
-    from linter.rules import ALL_RULES, expand_selector, rule_for
 
+    if args.list_rules or args.show_rule or args.select or args.ignore or args.extend_ignore or args.extend_select:
+        from linter.rules import ALL_RULES, expand_selector, rule_for
     if args.list_rules:
         for rule in ALL_RULES:
             fix = {"never": "   ", "sometimes": "(*)", "always": "[*]"}[rule.fixable]
@@ -305,13 +306,18 @@ def _lint(args, configs, select, ignore, extend) -> int:
             raise UsageError(f"standard input ({ws.display(stdin_path)}): {exc}") from None
         if not (args.force_exclude and excluded(stdin_path, False)):
             res = lint_file(engine, stdin_path)  # one bad file never stops the run: SGL000 on it instead
+            if res.skipped and args.stdin_filename is None and res.source is not None:
+                # Unnamed standard input that is not recognised by a shebang: a command line pasted on
+                # stdin is shell (name it with --stdin-filename for another format).
+                res = lint_file(engine, stdin_path, fmt="shell")
             if res.skipped and not args.show_files:
                 warn(f"{ws.display(stdin_path)}: skipped: {res.skipped}")
             results[stdin_path] = res
     else:
         for cand in walk(paths, excluded, args.force_exclude):
             res = lint_file(engine, cand.path)  # one bad file never stops the run: SGL000 on it instead
-            if res.skipped and cand.explicit and res.source is None and not args.show_files:
+            if res.skipped and cand.explicit and res.source is None and not res.prefiltered \
+                    and not args.show_files:
                 warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
             results[cand.path] = res
 

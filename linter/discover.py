@@ -95,36 +95,63 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
             continue
         if not root.is_dir():
             continue
-        chains: dict[Path, list[_Ignore]] = {root: _parent_ignores(root)}
-        for dirpath, dirnames, filenames in os.walk(root):
-            here = Path(dirpath)
-            chain = chains.pop(here, [])
+        yield from _walk_folder(root, excluded, seen)
+
+
+def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[Path]) -> Iterator[Candidate]:
+    """Files under the folder ``root`` in sorted order (folders first-visited depth-first, as
+    ``os.walk``). One ``os.scandir`` per folder: its entries carry the file type, so a regular file
+    costs no ``stat`` and a real path is resolved only for a symbolic link (folder links are not
+    followed, so every other entry's real path is its real folder's path joined with its name)."""
+    real_root = root.resolve()
+    stack: list[tuple[Path, Path, list[_Ignore]]] = [(root, real_root, _parent_ignores(root))]
+    while stack:
+        here, real_here, chain = stack.pop()
+        try:
+            with os.scandir(here) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        if any(e.name == ".gitignore" for e in entries):
             gi = here / ".gitignore"
             if gi.is_file():
                 try:
                     chain = chain + [_Ignore(here, gi.read_text("utf-8", "replace").splitlines())]
                 except Exception:  # noqa: BLE001 - a broken .gitignore must not stop the run
                     pass
-            kept = []
-            for d in sorted(dirnames):
-                p = here / d
-                if d in DEFAULT_EXCLUDES or any(i.matches(p, True) for i in chain) or excluded(p, True):
+        folders = []
+        for e in entries:
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if not is_dir:
+                continue
+            p = here / e.name
+            if e.name in DEFAULT_EXCLUDES or any(i.matches(p, True) for i in chain) or excluded(p, True):
+                continue
+            folders.append((p, real_here / e.name, chain))
+        for e in entries:
+            try:
+                if e.is_dir(follow_symlinks=False):
                     continue
-                kept.append(d)
-                chains[p] = chain
-            dirnames[:] = kept
-            for f in sorted(filenames):
-                p = here / f
-                if FIXER_TEMP.match(f) or p in seen or any(i.matches(p, False) for i in chain) or excluded(p, False):
+                link = e.is_symlink()
+                # dangling links, FIFOs, devices: never opened
+                if not (e.is_file() if link else e.is_file(follow_symlinks=False)):
                     continue
-                if not p.is_file():  # dangling links, FIFOs, devices: never opened
-                    continue
-                real = p.resolve()
-                if real in seen:
-                    continue
-                seen.add(p)
-                seen.add(real)
-                yield Candidate(p, False)
+            except OSError:
+                continue
+            p = here / e.name
+            if FIXER_TEMP.match(e.name) or p in seen or any(i.matches(p, False) for i in chain) \
+                    or excluded(p, False):
+                continue
+            real = p.resolve() if link else real_here / e.name
+            if real in seen:
+                continue
+            seen.add(p)
+            seen.add(real)
+            yield Candidate(p, False)
+        stack.extend(reversed(folders))
 
 
 def _parent_ignores(root: Path) -> list[_Ignore]:

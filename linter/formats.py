@@ -16,6 +16,7 @@ rule's examples into it (``tests/test_rules_every_format.py``).
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -186,14 +187,21 @@ def by_name(name: str) -> Format:
     return BY_NAME[name]
 
 
+@functools.lru_cache(maxsize=4096)
+def _named(name: str) -> tuple[Format, ...]:
+    # By the file name alone (a tree repeats a few names: values.yaml, README.md …).
+    path = PurePath(name)
+    return tuple(f for f in REGISTRY if f.matches_name(path))
+
+
 def claims_name(path: PurePath) -> bool:
     """True when some format may claim a file of this name (before its content is read)."""
-    return any(f.matches_name(path) for f in REGISTRY)
+    return bool(_named(path.name))
 
 
 def detect(path: PurePath, text: str) -> Format | None:
     """The format of a file from its name and text, or None when no format claims it."""
-    named = [f for f in REGISTRY if f.matches_name(path)]
+    named = _named(path.name)
     for fmt in named:
         if fmt.sniff is None or fmt.sniff(text):
             return fmt

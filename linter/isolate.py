@@ -14,25 +14,30 @@ import traceback
 from pathlib import Path
 
 from linter import limits
-from linter.engine import Engine, FileResult
+from linter.engine import Engine, FileResult, without_mention
 from linter.rules.base import Diagnostic
 from linter.rules.meta import InputTooLarge, InternalError
 from linter.source import SourceFile, Span
 
 
-def lint_file(engine: Engine, path: Path) -> FileResult:
+def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
     """``engine.lint(path)`` that never raises (except KeyboardInterrupt and SystemExit).
 
     A file longer than :data:`linter.limits.MAX_PARSED_CHARS` or with a line longer than
     :data:`linter.limits.MAX_LINE_CHARS` is not parsed: it gets only SGL004. :func:`crashed` tells whether the result stands for an internal error.
     """
     path = path if path.is_absolute() else (engine.ws.cwd / path)
+    if engine.ws.unread(path):
+        # The mention filter on the bytes first: a file it skips is never decoded nor kept.
+        quick = without_mention(path)
+        if quick is not None:
+            return quick
     try:
         with limits.collect() as hits:
             long = _long_line(engine, path)
             if long is not None:
                 return long
-            result = engine.lint(path)
+            result = engine.lint(path, fmt=fmt)
         if hits and result.source is not None:
             _add_limit_hits(engine, result, hits)
         return result

@@ -54,6 +54,10 @@ class Workspace:
         self._stats.setdefault(path, st)
         return source
 
+    def unread(self, path: Path) -> bool:
+        """True when ``path`` (absolute) is not in the cache: it would be read from disk."""
+        return path not in self._files
+
     def stat_when_read(self, path: Path) -> os.stat_result | None:
         """The ``os.stat`` of ``path`` when it was first read in this run (None if never read): the
         fixer writes only over the same inode with the same bytes."""

@@ -395,3 +395,13 @@ def test_list_launches_names_the_rule_of_a_failing_gate(tmp_path, capsys):
         "refused", "SGL105", "trtllm_mla", "trtllm_mla", "trtllm_mla")
     assert t["message"].startswith("TRTLLM MLA backend is only supported on Blackwell GPUs")
     assert json.loads(out)[0]["deterministic"] is False
+
+
+def test_unnamed_stdin_without_a_shebang_is_read_as_a_shell_command(tmp_path, capsys, monkeypatch):
+    import io as _io
+
+    line = ("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
+            "--enable-deterministic-inference\n")
+    monkeypatch.setattr("sys.stdin", _io.TextIOWrapper(_io.BytesIO(line.encode())))
+    code, out, _ = run(tmp_path, capsys, "--format", "concise", "--target-gpu", "H100", "-")
+    assert code == 1 and "-:1:89: SGL101" in out

@@ -222,3 +222,14 @@ def test_a_crash_while_checking_a_fix_refuses_the_fix_and_exits_2(tmp_path, caps
     assert (tmp_path / "compose.yaml").read_text() == FOLDED_H100
     assert {d["code"] for d in diags} == {"SGL000", "SGL101"}
     assert code == 2
+
+
+def test_conflict_markers_are_named_and_the_directive_is_not_called_unused(tmp_path):
+    from linter.engine import lint_text
+
+    text = ("# lint-configs: target-gpu=H100\nservices:\n  s:\n<<<<<<< HEAD\n"
+            "    command: python3 -m sglang.launch_server --model-path m\n=======\n"
+            "    command: python3 -m sglang.launch_server --model-path n\n>>>>>>> other\n")
+    got = lint_text(text, "compose")
+    assert [d.code for d in got] == ["SGL001", "SGL001"]
+    assert "merge conflict" in got[0].message and got[0].span.line == 4

@@ -496,7 +496,8 @@ def reconcile_shared_fixes(results) -> None:
                     _note(d, "no fix: this value is shared by launches that need different replacements")
                     d.fix = None
             continue
-        fixed_for = {f"{d.launch.source.display}:{d.launch_id}" for d in group if d.launch is not None}
+        fixed_for = {f"{d.launch.source.display}:{i}" for d in group if d.launch is not None
+                     for i in [d.launch_id] + d.also}
         if any(d.fix is not None and d.fix.applicability != "safe" for d in group):
             # One edit serves every launch here: it is unsafe if it is unsafe for any of them.
             for d in group:
@@ -526,13 +527,15 @@ def _note(d: Diagnostic, note: str) -> None:
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
-    seen = set()
+    seen: dict[tuple, Diagnostic] = {}
     out = []
     for d in diags:
         key = (d.code, d.span.key(), d.message)
         if key not in seen:
-            seen.add(key)
+            seen[key] = d
             out.append(d)
+        elif d.launch is not None and d.launch_id != seen[key].launch_id:
+            seen[key].also.append(d.launch_id)  # the same finding of another launch: one fix serves both
     return out
 
 

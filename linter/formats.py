@@ -70,6 +70,30 @@ def looks_like_compose(text: str) -> bool:
     return _TOP_SERVICES.search(text) is not None
 
 
+_TOP_K8S_KEY = re.compile(r"^(apiVersion|kind)[ \t]*:[ \t]*\S", re.MULTILINE)
+
+
+def looks_like_kubernetes(text: str) -> bool:
+    """A YAML file whose top level (of some document) has both ``apiVersion:`` and ``kind:`` (a
+    Kubernetes object, kubernetes.io "Objects In Kubernetes": required fields)."""
+    return {m.group(1) for m in _TOP_K8S_KEY.finditer(text)} == {"apiVersion", "kind"}
+
+
+_GO_TEMPLATE = re.compile(r"\{\{-?\s*(?:\.[A-Za-z$]|\$|include\b|template\b|define\b|toYaml\b|if\b|with\b|range\b"
+                          r"|end\b|/\*)")
+
+
+def looks_like_helm_template(text: str) -> bool:
+    """Text with Go-template actions as Helm charts write them (``{{ .Values.x }}``, ``{{- include``,
+    ``{{ end }}`` …); Jinja's ``{{ var }}`` does not count."""
+    return _GO_TEMPLATE.search(text) is not None
+
+
+_K8S_SAMPLE = ("{head}apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: sglang\nspec:\n"
+               "  template:\n    spec:\n      containers:\n        - name: sglang\n          image: {image}\n"
+               "          command: [\"/bin/sh\", \"-c\"]\n"
+               "          args:\n            - |\n              {command}\n")
+
 _TOP_ON = re.compile(r"^(?:on|\"on\"|'on'|true)[ \t]*:", re.MULTILINE)
 _TOP_JOBS = re.compile(r"^jobs[ \t]*:", re.MULTILINE)
 _TOP_DSTACK = re.compile(r"^type[ \t]*:[ \t]*[\"']?(?:service|task|dev-environment)\b", re.MULTILINE)
@@ -103,6 +127,13 @@ def looks_like_skypilot(text: str) -> bool:
 
 
 REGISTRY: tuple[Format, ...] = (
+    Format("helm", "linter.extract.helm", "Helm chart templates, rendered over the chart's values.yaml",
+           extensions=(".yml", ".yaml", ".tpl"), sniff=looks_like_helm_template),
+    # no sample: a template is read only inside a chart folder (Chart.yaml, values.yaml); tests/test_helm.py
+    Format("kubernetes", "linter.extract.kubernetes",
+           "Kubernetes manifests and LLM-serving CRDs (LeaderWorkerSet, RoleBasedGroup, OME, KServe, Dynamo)",
+           extensions=(".yml", ".yaml"), sniff=looks_like_kubernetes, sample_name="deployment.yaml",
+           sample=_K8S_SAMPLE),
     Format("github-actions", "linter.extract.github_actions", "GitHub Actions workflows (run: steps)",
            extensions=(".yml", ".yaml"), sniff=looks_like_github_workflow, sample_name="serve.yml",
            sample="{head}on: push\njobs:\n  serve:\n    runs-on: [self-hosted, gpu]\n    container: {image}\n"

@@ -114,6 +114,9 @@ class Diagnostic:
     launch_id: str = ""
     """The identity of the launch the finding belongs to (:attr:`LaunchContext.identity`)."""
     labels: list[tuple[Span, str]] = field(default_factory=list)
+    also: list[str] = field(default_factory=list)
+    """The identities of other launches of the file with this very finding at this place (merged into
+    this one when reported: one fix serves them all)."""
 
     @property
     def path(self) -> str:

@@ -70,6 +70,25 @@ def _file_pins(text: str) -> frozenset[str]:
     return frozenset(m.group("ver") for m in _PIN.finditer(text))
 
 
+_SGLANG_IMAGE = re.compile(r"(?:^|/)sglang(?::(?P<tag>[A-Za-z0-9_.\-]+))?(?:@\S+)?$")
+MOVING_TAGS = ("latest", "dev", "main", "nightly")
+"""Tags of ``lmsysorg/sglang`` that follow the newest build rather than one release (Docker Hub)."""
+
+
+def _moving_tag(image: str | None) -> str | None:
+    """Words saying that ``image`` is an SGLang image on a moving tag (or no tag), else None."""
+    m = _SGLANG_IMAGE.search(image.strip()) if image else None
+    if m is None:
+        return None
+    tag = m.group("tag")
+    if tag is None:
+        return f"the image {image.strip()} has no tag, which means :latest, a tag that moves"
+    base = tag.split("-", 1)[0]
+    if base in MOVING_TAGS:
+        return f"the image tag :{tag} moves with each build"
+    return None
+
+
 def table_for(version: str) -> tuple[OptionTable, str]:
     """The table for ``version``: exact, else the newest older one (or the oldest), with a note."""
     known = available_versions()
@@ -130,6 +149,9 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
         table, note = table_for(version)
         return Release(table, cuda, f"{origin} ({version}){note}", version)
     newest = available_versions()[-1]
+    moving = _moving_tag(image)
+    if moving is not None:
+        return Release(load_table(newest), cuda, f"newest known release: {moving}")
     several = len(_file_tags(file_text)) > 1 or len(pins) > 1
     return Release(load_table(newest), cuda, "newest known release" + (
         " (the file names several SGLang images or pins; set --sglang-version or 'sglang-version')" if several else ""))

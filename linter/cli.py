@@ -398,7 +398,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
             sys.stdout.buffer.write(text)
             sys.stdout.buffer.flush()
 
-        diagnostics = _unique(sorted((d for r in results.values() for d in r.diagnostics), key=lambda d: d.sort_key()))
+        diagnostics = _unique(sorted((d for r in results.values() for d in r.diagnostics),
+                                     key=lambda d: d.sort_key()))
         stale, baseline_file = 0, None
         if args.write_baseline or args.baseline:
             baseline_file = args.baseline

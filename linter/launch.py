@@ -256,6 +256,9 @@ class Launch:
     image: MStr | None = None
     gpu_counts: list[GpuCount] = field(default_factory=list)
     model_hint: ModelHint | None = None
+    overrides: tuple = ()
+    """``ServerArgs`` fields a framework sets over the command line for this engine (slime/miles
+    ``--sglang-config`` server groups): :class:`KwArg` values, applied last."""
 
     @property
     def first_line(self) -> int:

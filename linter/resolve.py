@@ -18,7 +18,7 @@ from linter.sglang import release as release_mod
 from linter.sglang.analysis import StartupAnalysis, Verdict, hardware_of, startup_analysis, verdicts
 from linter.sglang.dialects import hydra_by_program, hydra_kwargs
 from linter.sglang.models import ModelInfo, resolve_model
-from linter.sglang.options import OptionTable, ParsedArgs, parse_args, settings_from_kwargs
+from linter.sglang.options import OptionTable, ParsedArgs, Setting, parse_args, settings_from_kwargs
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,8 @@ def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cl
         parsed = settings_from_kwargs(table, hydra_kwargs(hydra, list(payload.tokens)))
     else:
         parsed = parse_args(table, payload.tokens, launch.program)
+    for kw in launch.overrides:  # a framework's per-engine settings win over the command line
+        parsed.settings.append(Setting(kw.name, kw.value, kw.name, len(parsed.settings), kwarg=kw))
     model = _model(launch, parsed, settings, read_json, cwd)
     cli = [GpuDecl(n, None, "given with --target-gpu") for n in cli_targets]
     config = [GpuDecl(n, None, f"'target-gpus' in {settings.origin}") for n in settings.target_gpus]

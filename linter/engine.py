@@ -146,6 +146,9 @@ class Engine:
             extraction = Extraction()
             result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
                                                  Span(source, 0, 0)))
+        from linter.extract.trainer_config import expand_server_groups
+
+        expand_server_groups(extraction, self.ws)
         result.related = list(extraction.related)
         for launch in [x for x in extraction.launches if len(x.args) + len(x.kwargs) > limits.MAX_WORDS_PER_LAUNCH]:
             limits.record("MAX_WORDS_PER_LAUNCH", f"a launch of {len(launch.args) + len(launch.kwargs):,} words",

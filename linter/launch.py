@@ -256,6 +256,9 @@ class Launch:
     image: MStr | None = None
     gpu_counts: list[GpuCount] = field(default_factory=list)
     model_hint: ModelHint | None = None
+    overrides: tuple = ()
+    """``ServerArgs`` fields a framework sets over the command line for this engine (slime/miles
+    ``--sglang-config`` server groups): :class:`KwArg` values, applied last."""
     workdir: str | None = None
     """The folder the launch runs in as far as the file says (a shell ``cd``): an absolute path, a
     path relative to the file's folder (``./..``), ``""`` when a ``cd`` went somewhere not known

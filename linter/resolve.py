@@ -20,7 +20,7 @@ from linter.sglang import release as release_mod
 from linter.sglang.analysis import StartupAnalysis, Verdict, hardware_of, startup_analysis, verdicts
 from linter.sglang.dialects import hydra_by_program, hydra_kwargs
 from linter.sglang.models import ModelInfo, resolve_model
-from linter.sglang.options import OptionTable, ParsedArgs, parse_args, settings_from_kwargs
+from linter.sglang.options import OptionTable, ParsedArgs, Setting, parse_args, settings_from_kwargs
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,8 @@ def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cl
     else:
         parsed = parse_args(table, payload.tokens, launch.program,
                             open_config=_config_opener(launch, read_source, cwd))
+    for kw in launch.overrides:  # a framework's per-engine settings win over the command line
+        parsed.settings.append(Setting(kw.name, kw.value, kw.name, len(parsed.settings), kwarg=kw))
     model = _model(launch, parsed, settings, read_json, cwd)
     cli = [GpuDecl(n, None, "given with --target-gpu") for n in cli_targets]
     config = [GpuDecl(n, None, f"'target-gpus' in {settings.origin}") for n in settings.target_gpus]

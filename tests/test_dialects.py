@@ -139,3 +139,31 @@ def test_trainer_script_through_a_variable_and_without_sglang_options():
     result = lint_text_result(text, "shell")
     assert [c.launch.program for c in result.contexts] == ["slime/miles trainer"] * 2
     assert [(d.code, d.span.text) for d in result.diagnostics] == [("SGL101", "fa4")]
+
+
+def test_miles_execute_train_runs_its_train_args_as_the_trainer_argv():
+    text = ('# lint-configs: target-gpu=H100\nimport miles.utils.external_utils.command_utils as U\n\n'
+            'MODEL = "deepseek-ai/DeepSeek-V3"\ntrain_args = (\n    f"--hf-checkpoint {MODEL} "\n'
+            '    "--attention-backend flash "  # Megatron\'s\n    "--sglang-attention-backend fa4 "\n'
+            '    "--sglang-enable-deterministic-inference "\n)\n'
+            'U.execute_train(train_args=train_args, num_gpus_per_node=8, megatron_model_type="deepseek-v3")\n')
+    [d] = lint_text(text, "python")
+    assert d.code == "SGL101" and d.span.line == 8 and d.fix.edits[0].content == "fa3"
+
+
+def test_sglang_config_server_groups_are_engines_with_their_overrides(tmp_path, capsys):
+    from tests.helpers import lint_json, run, write_tree
+
+    engines = ("server_groups:\n  - worker_type: prefill\n    num_gpus: 8\n    overrides:\n"
+               "      attention_backend: fa4\n      enable_deterministic_inference: true\n"
+               "  - worker_type: placeholder\n    num_gpus: 8\n"
+               "  - worker_type: decode\n    num_gpus: 8\n    overrides:\n      attention_backend: fa3\n")
+    script = ("# lint-configs: target-gpu=H100\npython3 train.py --hf-checkpoint deepseek-ai/DeepSeek-V3 "
+              "--rollout-num-gpus-per-engine 8 --sglang-config engines.yaml --sglang-mem-fraction-static 0.7\n")
+    write_tree(tmp_path, {"engines.yaml": engines, "run.sh": script})
+    result = lint_text_result(script, "shell", name=str(tmp_path / "run.sh"))
+    assert [c.parsed.get("attention_backend").value for c in result.contexts] == ["fa4", "fa3"]  # no placeholder
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["path"], d["line"], d["code"]) for d in diags] == [("engines.yaml", 5, "SGL101")]
+    run(tmp_path, capsys, "--fix", ".")
+    assert (tmp_path / "engines.yaml").read_text() == engines.replace("attention_backend: fa4", "attention_backend: fa3")

@@ -1,4 +1,4 @@
-"""Attention backend × GPU gates: SGL104–SGL111.
+"""Attention backend × GPU gates: SGL104–SGL112.
 
 Each runs SGLang's resolution for every declared target GPU (``linter.sglang.gates``), in SGLang's
 order: a target that already fails a start-up check of SGL101–SGL103 gets nothing here (SGLang
@@ -298,5 +298,86 @@ class Fp4IndexerGpu(_GateRule):
     INVALID = [Example("--model-path deepseek-ai/DeepSeek-V4-Flash --enable-deepseek-v4-fp4-indexer", ("H200",))]
 
 
+class GptOssBackend(_GateRule):
+    """gpt-oss with an attention backend outside its whitelist.
+
+    ## What it does
+    Reports a ``GptOssForCausalLM`` launch whose prefill or decode attention backend — the user's,
+    or gpt-oss's own default when no backend option is given — is not one of the release's
+    ``supported_backends`` (``triton``, ``trtllm_mha``, ``fa3``, ``fa4``, ``ascend``, ``intel_amx``,
+    ``intel_xpu``, ``aiter`` in 0.5.15.post1-0.5.23). Setting only one of
+    ``--prefill-attention-backend``/``--decode-attention-backend`` leaves the other phase ``None``,
+    which fails too.
+
+    ## Why it fails
+    SGLang asserts in ``handle_model_specific_adjustments`` (0.5.23
+    ``arg_groups/model_hook.py:515-543``; 0.5.15.post1-0.5.18 ``server_args.py``), before the
+    deterministic-inference checks: "GptOssForCausalLM requires one of [...] attention backend, but got
+    the following backends - Prefill: ... - Decode: ...". The list is read per release from SGLang's
+    wheels (``model_checks.json``, ``scripts/generate_model_checks.py``).
+
+    ## Fix safety
+    The backend is replaced by ``triton`` (in the whitelist and in the deterministic list, and it runs
+    on every CUDA and ROCm GPU); where one split option is missing, ``--<phase>-attention-backend
+    triton`` is added after the given one. Safe when every declared target fails, unsafe otherwise.
+
+    ## References
+    - issue 20; semantics.json ``gpt_oss_backend_message``, ``gpt_oss_default_backend``
+    """
+
+    code = "SGL112"
+    gate = "gpt_oss_backend"
+    name = "gpt-oss-backend"
+    summary = "gpt-oss runs only on its whitelisted attention backends (prefill and decode)"
+    fixable = "sometimes"
+    VALID = [Example("--model-path openai/gpt-oss-120b --attention-backend triton", ("H100",)),
+             Example("--model-path openai/gpt-oss-120b", ("B200",))]
+    INVALID = [
+        Example("--model-path openai/gpt-oss-120b --attention-backend flashinfer", ("H100",),
+                "--model-path openai/gpt-oss-120b --attention-backend triton"),
+        Example("--model-path openai/gpt-oss-120b --prefill-attention-backend fa3", ("H100",),
+                "--model-path openai/gpt-oss-120b --prefill-attention-backend fa3 --decode-attention-backend triton"),
+    ]
+
+    def check(self, ctx: LaunchContext):
+        hits = [h for h in gate_failures(ctx) if h.failure.gate == self.gate]
+        if not hits:
+            return
+        by_dest: dict[object, list[_Hit]] = {}
+        for h in hits:
+            by_dest.setdefault(h.failure.dest, []).append(h)
+        for dest, group in by_dest.items():
+            f = group[0].failure
+            targets = [h.target for h in group]
+            setting = ctx.parsed.get(dest) if dest else None
+            loc = ctx.launch.span
+            fix = None
+            if setting is not None:
+                loc = setting.value_location() if setting.kwarg is None or setting.value_text is not None \
+                    else setting.option_location()
+                span = setting.value_span()
+                missing = None
+                if isinstance(setting.value, str) and setting.value == f.backend:
+                    if span is not None:
+                        fix = Fix(candidates_applicability(ctx, len(group)), "Use triton", [Edit(span, "triton")])
+                else:  # the other phase has no backend at all
+                    missing = "decode" if dest == "prefill_attention_backend" else "prefill"
+                    point = insertion_point(setting.value_token)
+                    if point is not None:
+                        fix = Fix(candidates_applicability(ctx, len(group)),
+                                  f"Add --{missing}-attention-backend triton",
+                                  [Edit(point, f" --{missing}-attention-backend triton")])
+                subject = (f"--{missing}-attention-backend is missing, so gpt-oss's {missing} backend is None"
+                           if missing else f"{self.subject(ctx, dest)}")
+            else:
+                subject = f"{f.backend} (gpt-oss's own default here)"
+            msg = (f"{subject}: gpt-oss does not run it on {', '.join(t.label for t in targets)}; "
+                   f"SGLang {ctx.table.version} refuses to start; gpt-oss runs on {f.passes}")
+            notes = [f"SGLang says: \"{' '.join(f.message.split())}\""] + [f"target {t.describe()}" for t in targets]
+            det = ctx.startup
+            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes,
+                                  labels=labels(ctx, det.det if det is not None else None, targets))
+
+
 GATE_RULES = [Fa3UnsupportedGpu, TrtllmMlaNeedsBlackwell, TokenspeedMlaNeedsBlackwell, CutedslMlaNeedsSm100,
-              TrtllmMhaGpu, KvCacheDtypeGpu, Nvfp4OnlineNeedsSm100, Fp4IndexerGpu]
+              TrtllmMhaGpu, KvCacheDtypeGpu, Nvfp4OnlineNeedsSm100, Fp4IndexerGpu, GptOssBackend]

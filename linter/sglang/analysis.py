@@ -26,7 +26,7 @@ from linter.sglang.decision import (
     evaluate,
     startup_checks_documented,
 )
-from linter.sglang.gates import Backends, GateFailure, effective, load_gates, startup_gates
+from linter.sglang.gates import Backends, GateFailure, effective, load_gates, model_gate, startup_gates
 from linter.sglang.models import ModelInfo
 from linter.sglang.options import OptionTable, ParsedArgs, Setting
 
@@ -92,6 +92,8 @@ def startup_analysis(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, t
         hw = hardware_of(target, cuda)
         if hw is None:
             continue
+        if model.architecture and model_gate(parsed, table, model.architecture, model.dsa, hw):
+            continue  # the model's own check stops SGLang before the deterministic ones
         outcomes = [evaluate(parsed, table, a, d, hw) for a, d in archs]
         if model.architecture:
             if outcomes[0] is not None:
@@ -103,6 +105,8 @@ def startup_analysis(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, t
         for cls in HYPOTHETICAL:
             hw = Hardware(cls.label, cls.cuda, cls.major, cuda)
             for a, d in archs:
+                if a and model_gate(parsed, table, a, d, hw):
+                    continue
                 o = evaluate(parsed, table, a, d, hw)
                 if o is not None and o.error:
                     uncertain.append((o, what, hw.label))
@@ -128,7 +132,14 @@ def verdicts(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: 
                  for c in HYPOTHETICAL]
     out = []
     for label, hw, target in gpus:
-        if on is UNKNOWN or model.skip_checks:
+        if model.skip_checks:
+            out.append(Verdict(label, hw, target, None, None, None))
+            continue
+        first = model_gate(parsed, table, model.architecture, model.dsa, hw)
+        if first is not None:  # before the deterministic checks (handle_model_specific_adjustments)
+            out.append(Verdict(label, hw, target, None, None, first))
+            continue
+        if on is UNKNOWN:
             out.append(Verdict(label, hw, target, None, None, None))
             continue
         if target is not None:
@@ -141,9 +152,9 @@ def verdicts(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: 
         if o is not None and o.error:
             out.append(Verdict(label, hw, target, o, None, None))
             continue
-        b = effective(parsed, model.architecture, model.dsa, hw, o)
+        b = effective(parsed, model.architecture, model.dsa, hw, o, table, model.mla)
         gate = None
         if b is not None:
-            gate = startup_gates(parsed, table, b, hw) or load_gates(parsed, b, model.architecture, hw)
+            gate = startup_gates(parsed, table, b, hw) or load_gates(parsed, b, model.architecture, hw, model.mla)
         out.append(Verdict(label, hw, target, o, b, gate))
     return tuple(out)

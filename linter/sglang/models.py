@@ -105,6 +105,15 @@ def resolve_model(
     return info
 
 
+def _has_kv_lora_rank(cfg) -> bool:
+    """SGLang reads ``kv_lora_rank`` from the text config (``hf_text_config``: ``text_config`` when the
+    config has one; 0.5.23 ``configs/model_config.py:1386-1388``)."""
+    if not isinstance(cfg, dict):
+        return False
+    text = cfg.get("text_config")
+    return "kv_lora_rank" in cfg or (isinstance(text, dict) and "kv_lora_rank" in text)
+
+
 def _resolve_path(model_path, base_dirs, user_models, read_json, span) -> ModelInfo:
     for key, arch in user_models.items():
         if key.rstrip("/").lower() == model_path.rstrip("/").lower():
@@ -121,7 +130,7 @@ def _resolve_path(model_path, base_dirs, user_models, read_json, span) -> ModelI
                 arch = str(archs[0]) if isinstance(archs, list) and archs else None
                 return ModelInfo(model_path, arch, dsa=isinstance(cfg, dict) and "index_topk" in cfg,
                                  origin=f"{(folder / 'config.json').as_posix()}", span=span,
-                                 mla=isinstance(cfg, dict) and "kv_lora_rank" in cfg)
+                                 mla=_has_kv_lora_rank(cfg))
     if not looks_local:
         entry = catalog_lookup(model_path)
         if entry is not None:

@@ -169,7 +169,9 @@ class TokenspeedMlaNeedsBlackwell(_GateRule):
 
     ## Why it fails
     SGLang refuses to start (``overrides.py:2227-2238``): "tokenspeed_mla backend is only supported
-    on Blackwell GPUs (SM100/SM12x)."
+    on Blackwell GPUs (SM100/SM12x)." Up to 0.5.22: from 0.5.23 ``tokenspeed_mla`` is a deprecated
+    alias that SGLang renames to ``cutedsl_mla`` before any check (``arg_groups/serving_hook.py:304``;
+    ``model_checks.json`` ``attention_backend_aliases``), so SGL107's SM100-only check applies instead.
 
     ## Fix safety
     No fix.
@@ -180,9 +182,9 @@ class TokenspeedMlaNeedsBlackwell(_GateRule):
     name = "tokenspeed-mla-needs-blackwell"
     summary = "tokenspeed_mla runs only on Blackwell GPUs"
     VALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3",
-                     ("B200",))]
+                     ("B200",), sglang="0.5.22")]
     INVALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3",
-                       ("H100",))]
+                       ("H100",), sglang="0.5.22")]
 
 
 class CutedslMlaNeedsSm100(_GateRule):

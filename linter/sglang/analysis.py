@@ -34,6 +34,18 @@ _CANDIDATE_ARCHS = (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM",
 """Architectures that stand for an unknown model: absorbed MLA, DSA, and anything else."""
 
 
+PARSER_EXITS = frozenset({"ambiguous-option", "invalid-choice", "unexpected-value", "missing-value",
+                          "missing-required", "unrecognized-argument"})
+"""Problems on which SGLang's argparse exits before any start-up check runs (``unknown-option`` is left
+out: it may only mean that the assumed release is not the one deployed, and SGL201 says so)."""
+
+
+def parser_exits(parsed: ParsedArgs) -> bool:
+    """True when SGLang's parser rejects the launch (:data:`PARSER_EXITS`): then nothing else runs, so
+    no start-up check or gate is judged (the parser rules SGL202-SGL205 report it)."""
+    return any(p.kind in PARSER_EXITS for p in parsed.problems)
+
+
 def hardware_of(target: Target, cuda_build: tuple[int, int]) -> Hardware | None:
     """The :class:`Hardware` SGLang's predicates see for a declared target (None for an unknown GPU).
 
@@ -82,6 +94,8 @@ def startup_analysis(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, t
     (or that is unknown) or the model path skips SGLang's checks."""
     if not startup_checks_documented(table):
         return None  # a release whose start-up checks are not documented: its parser only
+    if parser_exits(parsed):
+        return None  # argparse exits first
     on, setting = deterministic(parsed)
     if on is not True or model.skip_checks:
         return None
@@ -118,7 +132,7 @@ def verdicts(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: 
     """A :class:`Verdict` per known target, then — when a target is unknown or none is declared —
     one per hypothetical GPU class (labelled ``a SM90 GPU (if that were the target)``). None at all for
     a release whose start-up checks are not documented (:func:`~linter.sglang.decision.startup_checks_documented`)."""
-    if not startup_checks_documented(table):
+    if not startup_checks_documented(table) or parser_exits(parsed):
         return ()
     on, _ = deterministic(parsed)
     by_target = {id(t): o for t, o in startup.known} if startup is not None else {}

@@ -122,6 +122,8 @@ def effective(parsed: ParsedArgs, architecture: str | None, dsa: bool, hw: Hardw
                 return None
     if pre is not None and pre == dec:
         attention = pre
+    if pre is None and "cutedsl_mla" in (attention, dec):
+        pre = "trtllm_mla"  # decode-only CuteDSL MLA: SGLang fills the prefill (0.5.23 overrides.py:1257-1258)
     prefill = pre or attention
     decode = dec or attention
     if prefill is None or decode is None:

@@ -227,12 +227,17 @@ def startup_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardw
             return GateFailure("trtllm_mla", dest_for("trtllm_mla", "decode"), "trtllm_mla",
                                "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a "
                                "different backend.", "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
-    # tokenspeed_mla (overrides.py:2227-2238)
-    if "tokenspeed_mla" in (b.attention, b.decode, b.prefill):
+    # tokenspeed_mla up to 0.5.22 (0.5.18 overrides.py:2227-2238, 0.5.22 overrides.py:1168-1180): the
+    # attention or decode backend (not the prefill one); from 0.5.23 it is renamed cutedsl_mla first
+    if "tokenspeed_mla" in (b.attention, b.decode):
         if not hw.blackwell:
             return GateFailure("tokenspeed_mla", dest_for("tokenspeed_mla", "decode"), "tokenspeed_mla",
                                "tokenspeed_mla backend is only supported on Blackwell GPUs (SM100/SM12x).",
                                "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
+        if kv != "fp8_e4m3" and kv is not None:
+            return GateFailure("tokenspeed_mla", dest_for("tokenspeed_mla", "decode"), "tokenspeed_mla",
+                               f"tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3, got {kv}.",
+                               "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+) with --kv-cache-dtype fp8_e4m3")
     # cutedsl_mla (overrides.py:2254-2284)
     if "cutedsl_mla" in (b.attention, b.decode, b.prefill):
         if _value(parsed, "prefill_attention_backend") == "cutedsl_mla":

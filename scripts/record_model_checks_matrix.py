@@ -30,11 +30,13 @@ def cases() -> list[dict]:
     """The matrix: one dict per (shape, GPU)."""
     CCS = ["8.0", "9.0", "10.0", "11.0", "12.0"]
     cases = []
+
     def add(id, arch, args, ccs=CCS, **kw):
         for cc in ccs:
             c = {"id": f"{id}@{cc}", "cc": cc, "arch": arch, "args": args}
             c.update(kw)
             cases.append(c)
+
     OSS = "GptOssForCausalLM"
     DET = ["--enable-deterministic-inference"]
     # 1. gpt-oss whitelist (model_hook.py handle_model_specific_adjustments)
@@ -46,38 +48,123 @@ def cases() -> list[dict]:
     add("gptoss-flashinfer-det", OSS, ["--attention-backend", "flashinfer", *DET], ccs=["9.0", "10.0"])
     add("gptoss-prefill-only", OSS, ["--prefill-attention-backend", "triton"], ccs=["9.0", "10.0"])
     add("gptoss-decode-only", OSS, ["--decode-attention-backend", "fa3"], ccs=["9.0"])
-    add("gptoss-split-same", OSS, ["--prefill-attention-backend", "triton", "--decode-attention-backend", "triton"], ccs=["9.0", "10.0"])
-    add("gptoss-split-diff", OSS, ["--prefill-attention-backend", "triton", "--decode-attention-backend", "flashinfer"], ccs=["9.0"])
-    add("gptoss-attn-plus-prefill", OSS, ["--attention-backend", "triton", "--prefill-attention-backend", "flashinfer"], ccs=["9.0"])
+    add(
+        "gptoss-split-same",
+        OSS,
+        ["--prefill-attention-backend", "triton", "--decode-attention-backend", "triton"],
+        ccs=["9.0", "10.0"],
+    )
+    add(
+        "gptoss-split-diff",
+        OSS,
+        ["--prefill-attention-backend", "triton", "--decode-attention-backend", "flashinfer"],
+        ccs=["9.0"],
+    )
+    add(
+        "gptoss-attn-plus-prefill",
+        OSS,
+        ["--attention-backend", "triton", "--prefill-attention-backend", "flashinfer"],
+        ccs=["9.0"],
+    )
     # 3. tokenspeed_mla alias (choices.py, serving_hook.py)
     DS = "DeepseekV3ForCausalLM"
     add("tokenspeed", DS, ["--attention-backend", "tokenspeed_mla"], ccs=["9.0", "10.0", "12.0"])
-    add("tokenspeed-fp8", DS, ["--attention-backend", "tokenspeed_mla", "--kv-cache-dtype", "fp8_e4m3"], ccs=["9.0", "10.0", "12.0"])
-    add("tokenspeed-decode", DS, ["--decode-attention-backend", "tokenspeed_mla", "--kv-cache-dtype", "fp8_e4m3"], ccs=["10.0", "12.0"])
-    add("tokenspeed-prefill", DS, ["--prefill-attention-backend", "tokenspeed_mla", "--kv-cache-dtype", "fp8_e4m3"], ccs=["10.0"])
-    add("tokenspeed-det", DS, ["--attention-backend", "tokenspeed_mla", "--kv-cache-dtype", "fp8_e4m3", *DET], ccs=["10.0"])
+    add(
+        "tokenspeed-fp8",
+        DS,
+        ["--attention-backend", "tokenspeed_mla", "--kv-cache-dtype", "fp8_e4m3"],
+        ccs=["9.0", "10.0", "12.0"],
+    )
+    add(
+        "tokenspeed-decode",
+        DS,
+        ["--decode-attention-backend", "tokenspeed_mla", "--kv-cache-dtype", "fp8_e4m3"],
+        ccs=["10.0", "12.0"],
+    )
+    add(
+        "tokenspeed-prefill",
+        DS,
+        ["--prefill-attention-backend", "tokenspeed_mla", "--kv-cache-dtype", "fp8_e4m3"],
+        ccs=["10.0"],
+    )
+    add(
+        "tokenspeed-det",
+        DS,
+        ["--attention-backend", "tokenspeed_mla", "--kv-cache-dtype", "fp8_e4m3", *DET],
+        ccs=["10.0"],
+    )
     # 4./5. DeepSeek-family override list and the two lists (overrides.py)
     G5 = "Glm5NextForConditionalGeneration"
     g5 = {"model_type": "glm_moe_dsa"}
     add("glm5next-default", G5, [], ccs=["8.0", "9.0", "10.0", "12.0"], **g5)
     add("glm5next-det", G5, DET, ccs=["9.0", "10.0"], **g5)
-    add("glm5next-split-det", G5, ["--prefill-attention-backend", "triton", "--decode-attention-backend", "fa3", *DET], ccs=["9.0", "10.0", "11.0", "12.0"], **g5)
+    add(
+        "glm5next-split-det",
+        G5,
+        ["--prefill-attention-backend", "triton", "--decode-attention-backend", "fa3", *DET],
+        ccs=["9.0", "10.0", "11.0", "12.0"],
+        **g5,
+    )
     add("glm5next-triton-det", G5, ["--attention-backend", "triton", *DET], ccs=["10.0"], **g5)
-    add("dsv3-split-det", DS, ["--prefill-attention-backend", "triton", "--decode-attention-backend", "fa3", *DET], ccs=["9.0", "10.0", "12.0"])
-    add("glm4lite-split-det", "Glm4MoeLiteForCausalLM", ["--prefill-attention-backend", "triton", "--decode-attention-backend", "fa3", *DET], ccs=["10.0", "12.0"])
+    add(
+        "dsv3-split-det",
+        DS,
+        ["--prefill-attention-backend", "triton", "--decode-attention-backend", "fa3", *DET],
+        ccs=["9.0", "10.0", "12.0"],
+    )
+    add(
+        "glm4lite-split-det",
+        "Glm4MoeLiteForCausalLM",
+        ["--prefill-attention-backend", "triton", "--decode-attention-backend", "fa3", *DET],
+        ccs=["10.0", "12.0"],
+    )
     add("dsv32-default", "DeepseekV32ForCausalLM", [], ccs=["9.0", "10.0"])
     add("dsv3-default", DS, [], ccs=["9.0", "10.0"])
     # 6. trtllm_mha prefill on SM120 with fp8_e4m3 (attention_hook.py)
     Q = "Qwen3MoeForCausalLM"
     add("trtllm_mha", Q, ["--attention-backend", "trtllm_mha"], ccs=["8.0", "9.0", "10.0", "12.0"])
-    add("trtllm_mha-fp8", Q, ["--attention-backend", "trtllm_mha", "--kv-cache-dtype", "fp8_e4m3"], ccs=["9.0", "10.0", "12.0"])
-    add("trtllm_mha-prefill-fp8", Q, ["--prefill-attention-backend", "trtllm_mha", "--kv-cache-dtype", "fp8_e4m3"], ccs=["12.0"])
-    add("trtllm_mha-decode-fp8", Q, ["--decode-attention-backend", "trtllm_mha", "--kv-cache-dtype", "fp8_e4m3"], ccs=["12.0"])
-    add("gptoss-trtllm_mha-fp8", OSS, ["--attention-backend", "trtllm_mha", "--kv-cache-dtype", "fp8_e4m3"], ccs=["12.0"])
+    add(
+        "trtllm_mha-fp8",
+        Q,
+        ["--attention-backend", "trtllm_mha", "--kv-cache-dtype", "fp8_e4m3"],
+        ccs=["9.0", "10.0", "12.0"],
+    )
+    add(
+        "trtllm_mha-prefill-fp8",
+        Q,
+        ["--prefill-attention-backend", "trtllm_mha", "--kv-cache-dtype", "fp8_e4m3"],
+        ccs=["12.0"],
+    )
+    add(
+        "trtllm_mha-decode-fp8",
+        Q,
+        ["--decode-attention-backend", "trtllm_mha", "--kv-cache-dtype", "fp8_e4m3"],
+        ccs=["12.0"],
+    )
+    add(
+        "gptoss-trtllm_mha-fp8",
+        OSS,
+        ["--attention-backend", "trtllm_mha", "--kv-cache-dtype", "fp8_e4m3"],
+        ccs=["12.0"],
+    )
     # 7. load-time fa3: Pixtral with kv_lora_rank is MLA; what backend SGLang resolves
     PX = "PixtralForConditionalGeneration"
-    add("pixtral-mla-default", PX, [], ccs=["8.0", "9.0"], model_type="llava", config_overrides={"text_config": {"model_type": "deepseek_v3", "kv_lora_rank": 512}})
-    add("pixtral-mla-fa3", PX, ["--attention-backend", "fa3"], ccs=["8.0"], model_type="llava", config_overrides={"text_config": {"model_type": "deepseek_v3", "kv_lora_rank": 512}})
+    add(
+        "pixtral-mla-default",
+        PX,
+        [],
+        ccs=["8.0", "9.0"],
+        model_type="llava",
+        config_overrides={"text_config": {"model_type": "deepseek_v3", "kv_lora_rank": 512}},
+    )
+    add(
+        "pixtral-mla-fa3",
+        PX,
+        ["--attention-backend", "fa3"],
+        ccs=["8.0"],
+        model_type="llava",
+        config_overrides={"text_config": {"model_type": "deepseek_v3", "kv_lora_rank": 512}},
+    )
     add("llama-fa3", "LlamaForCausalLM", ["--attention-backend", "fa3"], ccs=["8.0", "11.0"])
     # 8. after a parser error nothing else runs
     add("FA4-det", DS, ["--attention-backend", "FA4", *DET], ccs=["9.0"])
@@ -87,9 +174,16 @@ def cases() -> list[dict]:
     add("valueless", DS, [*DET, "--attention-backend"], ccs=["9.0"])
     add("gptoss-invalid-choice", OSS, ["--attention-backend", "Triton"], ccs=["10.0"])
     for c in cases:
-        mp = {"GptOssForCausalLM": "openai/gpt-oss-120b", G5: "zai-org/GLM-5-Next", DS: "deepseek-ai/DeepSeek-V3",
-              Q: "Qwen/Qwen3-30B-A3B", PX: "mistralai/Pixtral-MLA", "LlamaForCausalLM": "meta-llama/Llama-3.1-8B",
-              "Glm4MoeLiteForCausalLM": "zai-org/GLM-4.7-Flash", "DeepseekV32ForCausalLM": "deepseek-ai/DeepSeek-V3.2"}[c["arch"]]
+        mp = {
+            "GptOssForCausalLM": "openai/gpt-oss-120b",
+            G5: "zai-org/GLM-5-Next",
+            DS: "deepseek-ai/DeepSeek-V3",
+            Q: "Qwen/Qwen3-30B-A3B",
+            PX: "mistralai/Pixtral-MLA",
+            "LlamaForCausalLM": "meta-llama/Llama-3.1-8B",
+            "Glm4MoeLiteForCausalLM": "zai-org/GLM-4.7-Flash",
+            "DeepseekV32ForCausalLM": "deepseek-ai/DeepSeek-V3.2",
+        }[c["arch"]]
         c["args"] = ["--model-path", mp, *c["args"]]
     for c in cases:
         c["config"] = {"architectures": [c["arch"]], **CONFIG_EXTRA.get(c["arch"], {})}
@@ -101,16 +195,31 @@ CONFIG_EXTRA = {
     "DeepseekV32ForCausalLM": {"index_topk": 2048},
     "PixtralForConditionalGeneration": {"text_config": {"kv_lora_rank": 512}},
 }
-KEEP = ("ok", "error_type", "error", "raised_at", "attention_backend", "prefill_attention_backend",
-        "decode_attention_backend", "hf_architectures")
+KEEP = (
+    "ok",
+    "error_type",
+    "error",
+    "raised_at",
+    "attention_backend",
+    "prefill_attention_backend",
+    "decode_attention_backend",
+    "hf_architectures",
+)
 
 
 def run(oracle: Path, python: str, batch: list[dict]) -> list[dict]:
     """The oracle's answers for ``batch`` (in order), run in a clean environment."""
     payload = "\n".join(json.dumps({k: v for k, v in c.items() if k != "config"}) for c in batch) + "\n"
     env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("TMPDIR", "/tmp")}
-    out = subprocess.run([python, str(oracle / "oracle.py"), "--batch", "--jobs", "2"], input=payload,
-                         capture_output=True, text=True, env=env, cwd=str(oracle), check=True).stdout
+    out = subprocess.run(
+        [python, str(oracle / "oracle.py"), "--batch", "--jobs", "2"],
+        input=payload,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(oracle),
+        check=True,
+    ).stdout
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
@@ -125,8 +234,15 @@ def main(argv=None) -> int:
         answers = run(args.oracle, f"{venv}/bin/python", batch)
         for c, a in zip(batch, answers):
             assert a.get("id") == c["id"], (a, c["id"])
-            row = {"id": c["id"], "sglang": version, "cc": c["cc"], "arch": c["arch"], "args": c["args"],
-                   "config": c["config"], "oracle": {k: a.get(k) for k in KEEP}}
+            row = {
+                "id": c["id"],
+                "sglang": version,
+                "cc": c["cc"],
+                "arch": c["arch"],
+                "args": c["args"],
+                "config": c["config"],
+                "oracle": {k: a.get(k) for k in KEEP},
+            }
             sys.stdout.write(json.dumps(row) + "\n")
     return 0
 

@@ -161,3 +161,17 @@ def test_pixtral_with_kv_lora_rank_is_mla_for_the_fa3_load_check(tmp_path, capsy
                           "b/ckpt/config.json": json.dumps({"architectures": ["PixtralForConditionalGeneration"]})})
     _, diags = lint_json(tmp_path, capsys)
     assert [(d["path"], d["code"]) for d in diags] == [("a/serve.sh", "SGL104")]
+
+
+def test_gpt_oss_whitelist_is_reported_without_a_target_and_fixed_to_triton(tmp_path, capsys):
+    """The whitelist does not depend on the GPU: SGL112 fires with no target declared, its fix is safe."""
+    from tests.helpers import lint_json
+
+    write_tree(tmp_path, {"serve.sh": "python3 -m sglang.launch_server --model-path openai/gpt-oss-120b "
+                                      "--attention-backend flashinfer\n"
+                                      "python3 -m sglang.launch_server --model-path openai/gpt-oss-120b "
+                                      "--decode-attention-backend fa3\n"})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["line"], d["code"]) for d in diags] == [(1, "SGL112"), (2, "SGL112")]
+    assert [d["fix"]["applicability"] for d in diags] == ["safe", "safe"]
+    assert [e["content"] for d in diags for e in d["fix"]["edits"]] == ["triton", " --prefill-attention-backend triton"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from linter.gpus.targets import Target
-from linter.rules.base import UNSAFE, Example, Fix, LaunchContext, Rule, candidates_applicability, insertion_point
+from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, candidates_applicability, insertion_point
 from linter.rules.labels import labels
 from linter.sglang.gates import GateFailure, uses_mla
 from linter.source import Edit
@@ -343,14 +343,20 @@ class GptOssBackend(_GateRule):
 
     def check(self, ctx: LaunchContext):
         hits = [h for h in gate_failures(ctx) if h.failure.gate == self.gate]
-        if not hits:
+        hypothetical = [v for v in ctx.verdicts if v.target is None]
+        # A backend outside the whitelist fails on every GPU: reported even when no target is known.
+        everywhere = bool(hypothetical) and all(v.gate is not None and v.gate.gate == self.gate for v in hypothetical)
+        if not hits and not everywhere:
             return
-        by_dest: dict[object, list[_Hit]] = {}
+        by_dest: dict[object, list] = {}
         for h in hits:
             by_dest.setdefault(h.failure.dest, []).append(h)
+        if everywhere and not hits:
+            by_dest[hypothetical[0].gate.dest] = [_Hit(None, hypothetical[0].gate)]
         for dest, group in by_dest.items():
             f = group[0].failure
-            targets = [h.target for h in group]
+            targets = [h.target for h in group if h.target is not None]
+            applicability = SAFE if everywhere else candidates_applicability(ctx, len(group))
             setting = ctx.parsed.get(dest) if dest else None
             loc = ctx.launch.span
             fix = None
@@ -361,19 +367,19 @@ class GptOssBackend(_GateRule):
                 missing = None
                 if isinstance(setting.value, str) and setting.value == f.backend:
                     if span is not None:
-                        fix = Fix(candidates_applicability(ctx, len(group)), "Use triton", [Edit(span, "triton")])
+                        fix = Fix(applicability, "Use triton", [Edit(span, "triton")])
                 else:  # the other phase has no backend at all
                     missing = "decode" if dest == "prefill_attention_backend" else "prefill"
                     point = insertion_point(setting.value_token)
                     if point is not None:
-                        fix = Fix(candidates_applicability(ctx, len(group)),
-                                  f"Add --{missing}-attention-backend triton",
+                        fix = Fix(applicability, f"Add --{missing}-attention-backend triton",
                                   [Edit(point, f" --{missing}-attention-backend triton")])
                 subject = (f"--{missing}-attention-backend is missing, so gpt-oss's {missing} backend is None"
                            if missing else f"{self.subject(ctx, dest)}")
             else:
                 subject = f"{f.backend} (gpt-oss's own default here)"
-            msg = (f"{subject}: gpt-oss does not run it on {', '.join(t.label for t in targets)}; "
+            on = ", ".join(t.label for t in targets) if targets else "any GPU"
+            msg = (f"{subject}: gpt-oss does not run it on {on}; "
                    f"SGLang {ctx.table.version} refuses to start; gpt-oss runs on {f.passes}")
             notes = [f"SGLang says: \"{' '.join(f.message.split())}\""] + [f"target {t.describe()}" for t in targets]
             det = ctx.startup

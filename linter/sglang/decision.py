@@ -6,18 +6,24 @@ This is ``ServerArgs.__post_init__`` reduced to what decides errors A, B and C (
 ``_deterministic_attention_backend`` at 2078-2109; from 0.5.19 the same logic lives in
 ``python/sglang/srt/arg_groups/attention_hook.py``):
 
-1. the model-family declaration: a DSA model (``index_topk``) with no backend option gets ``dsa``
-   on any GPU; the DeepSeek-V3 family with no backend option gets ``trtllm_mla`` on SM100;
+0. deprecated backend aliases are renamed first (0.5.23: ``tokenspeed_mla`` -> ``cutedsl_mla``);
+1. the model overrides (:func:`model_backend`), with no backend option: the release's DeepSeek-family
+   list — a DSA config (``index_topk``, an architecture of ``is_deepseek_dsa``) gets ``dsa`` on any
+   GPU, the rest ``trtllm_mla`` on SM100 — and gpt-oss's own default (``trtllm_mha`` on SM100,
+   ``fa3`` on SM90, ``triton`` elsewhere);
 2. deterministic inference is on when ``enable_deterministic_inference`` is truthy or
    ``rl_on_policy_target`` is not None;
-3. no backend → SGLang fills one (``triton`` for absorbed MLA / ``flashinfer`` otherwise on SM100
-   and SM120, ``fa3`` elsewhere); a backend outside the deterministic list → **error A**;
-4. an absorbed-MLA architecture (``architectures[0]`` in the release's list) with a backend outside
+3. no backend → SGLang fills one (``triton`` for the fill's own DeepSeek list
+   ``_deterministic_is_deepseek_model`` / ``flashinfer`` otherwise on SM100 and SM120, ``fa3``
+   elsewhere); a backend outside the deterministic list → **error A**;
+4. an absorbed-MLA architecture (``architectures[0]`` in the release's check list, which may differ
+   from the fill's: 0.5.20+ has Glm5NextForConditionalGeneration in the check list only) with a backend outside
    the radix-supported list → **error B**; with ``fa4`` where the GPU's compute-capability major is
    not 10 or 11 or torch's CUDA build is older than 12.8 → **error C** (0.5.17 and later).
 
 Only ``attention_backend`` counts; the prefill/decode backends are not consulted, but setting any of
 them disables the model-family declaration (``is_attention_backend_not_set``, server_args.py:9058).
+The per-release lists come from ``model_checks.json`` (``scripts/generate_model_checks.py``).
 """
 
 from __future__ import annotations

@@ -289,8 +289,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
     else:
         for cand in walk(paths, excluded, args.force_exclude):
             res = engine.lint(cand.path)
-            if res.skipped and cand.explicit and (res.source is None or cand.path.suffix == ".ipynb") \
-                    and not args.show_files:
+            if res.skipped and cand.explicit and res.source is None and not args.show_files:
                 warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
             results[cand.path] = res
 
@@ -397,8 +396,10 @@ def _lint(args, configs, select, ignore, extend) -> int:
         elif args.statistics:
             _statistics(fmt, diagnostics, stream, args, fixed, quiet, after)
         else:
+            from linter.coverage import measure
+
             _emit(fmt, diagnostics, stream, args, fixed, [c for r in results.values() for c in r.contexts], color,
-                  before, after if fmt == "text" else [])
+                  before, after if fmt == "text" else [], checked=measure(results.values()))
         if after and fmt != "text" and not args.statistics:
             for line in after:
                 print(f"lint-configs: warning: {line}", file=sys.stderr)
@@ -501,7 +502,7 @@ def _statistics(fmt: str, diagnostics, stream, args, fixed: int, quiet: bool, af
 
 
 def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=(), color=None, before=(),
-          after=()) -> None:
+          after=(), checked=None) -> None:
     if fmt == "json":
         from linter.report.json import render
 
@@ -530,4 +531,5 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=(), color=No
         from linter.report.text import render
 
         render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed, show_summary=not args.quiet,
-               assumptions=release_lines(contexts), color=color, before_summary=list(before), after_summary=list(after))
+               assumptions=release_lines(contexts), color=color, before_summary=list(before), after_summary=list(after),
+               checked=checked)

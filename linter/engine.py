@@ -23,7 +23,7 @@ from linter.rules import BY_CODE, LAUNCH_RULES
 from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
 from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
 from linter.sglang.decision import parser_only_note
-from linter.source import DecodeError, SourceFile, Span
+from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.workspace import Workspace
 
 
@@ -91,6 +91,9 @@ class Engine:
             return result
         if not mentions_sglang(source.text):
             result.skipped = "does not mention SGLang"
+            unused = self._unused_targets(directives.scan(source).targets)
+            if unused:
+                result.diagnostics = self._select(unused, self.configs.settings_for(path))
             return result
         settings = self.configs.settings_for(path)
         try:
@@ -113,6 +116,8 @@ class Engine:
             diags.append(self._meta(UnparseableFile, problem.message, problem.span))
         for span, message in found.malformed:
             diags.append(self._meta(UnusedSuppression, message, span))
+        if not extraction.launches:
+            diags.extend(self._unused_targets(found.targets))
         file_decls = found.targets + extraction.gpu_decls
         for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
             diags.extend(self._unknown_gpu(decl))
@@ -125,6 +130,8 @@ class Engine:
             for d in found_here if note else ():
                 d.notes.append(note)
             diags.extend(found_here)
+        if extraction.escape_edit is not None:
+            _escape_edits(diags, source, extraction.escape_edit)
         diags = self._select(diags, settings)
         if not self.options.no_ignores:
             # Before merging findings of different launches at one place: a suppression on one
@@ -139,6 +146,12 @@ class Engine:
 
     def _meta(self, rule, message: str, span: Span, key: str = "") -> Diagnostic:
         return Diagnostic(rule.code, rule.name, rule.severity, message, span, key=key or rule.code)
+
+    def _unused_targets(self, targets: list[GpuDecl]) -> list[Diagnostic]:
+        """SGL002 for each ``target-gpu=`` directive of a file in which no launch was found."""
+        return [self._meta(UnusedSuppression, f"unused target-gpu directive: no SGLang launch found in this file, so "
+                                              f"{d.name!r} is the target of nothing", d.span, key=f"target:{d.name}")
+                for d in targets if d.span is not None]
 
     def _unknown_gpu(self, decl: GpuDecl) -> list[Diagnostic]:
         from linter.gpus.catalog import lookup, why_unknown
@@ -206,6 +219,15 @@ class Engine:
                     kept.append(self._meta(UnusedSuppression, f"unused code(s) in suppression: {', '.join(unused)} "
                                            "(no such finding here)", s.span))
         return kept
+
+
+def _escape_edits(diags: list[Diagnostic], source: SourceFile, escape) -> None:
+    """Rules write a fix's new text as the value it stands for; a carrier file that writes code in
+    its own syntax (a notebook's JSON strings) says how that text is written at each place."""
+    for d in diags:
+        if d.fix is not None:
+            d.fix.edits = [Edit(e.span, escape(e.span, e.content)) if e.span.source is source else e
+                           for e in d.fix.edits]
 
 
 def _identify(contexts: list[LaunchContext]) -> list[LaunchContext]:

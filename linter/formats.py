@@ -69,7 +69,56 @@ def looks_like_compose(text: str) -> bool:
     return _TOP_SERVICES.search(text) is not None
 
 
+_TOP_ON = re.compile(r"^(?:on|\"on\"|'on'|true)[ \t]*:", re.MULTILINE)
+_TOP_JOBS = re.compile(r"^jobs[ \t]*:", re.MULTILINE)
+_TOP_DSTACK = re.compile(r"^type[ \t]*:[ \t]*[\"']?(?:service|task|dev-environment)\b", re.MULTILINE)
+_TOP_TRUSS = re.compile(r"^(?:docker_server|base_image|model_name|truss_server)[ \t]*:", re.MULTILINE)
+_TOP_TRUSS_SERVER = re.compile(r"^docker_server[ \t]*:", re.MULTILINE)
+_TOP_SKY_SCRIPT = re.compile(r"^(?:run|setup)[ \t]*:", re.MULTILINE)
+_TOP_SKY_OTHER = re.compile(r"^(?:resources|envs|num_nodes|service|file_mounts|workdir|secrets|setup)[ \t]*:",
+                            re.MULTILINE)
+
+
+def looks_like_github_workflow(text: str) -> bool:
+    """A GitHub Actions workflow: top-level ``on:`` and ``jobs:`` (docs.github.com, "Workflow syntax").
+    ``on`` is YAML 1.1's true, so a quoted ``"on":`` or ``true:`` counts too."""
+    return _TOP_JOBS.search(text) is not None and _TOP_ON.search(text) is not None
+
+
+def looks_like_dstack(text: str) -> bool:
+    """A dstack configuration: top-level ``type: service|task|dev-environment`` (dstack .dstack.yml reference)."""
+    return _TOP_DSTACK.search(text) is not None
+
+
+def looks_like_truss(text: str) -> bool:
+    """A Truss ``config.yaml`` with a custom server: top-level ``docker_server:`` (Baseten config reference)."""
+    return _TOP_TRUSS_SERVER.search(text) is not None and _TOP_TRUSS.search(text) is not None
+
+
+def looks_like_skypilot(text: str) -> bool:
+    """A SkyPilot task: top-level ``run:`` or ``setup:`` beside another SkyPilot task key
+    (``resources:``, ``envs:``, ``num_nodes:``, ``service:`` … ; SkyPilot YAML spec)."""
+    return _TOP_SKY_SCRIPT.search(text) is not None and _TOP_SKY_OTHER.search(text) is not None
+
+
 REGISTRY: tuple[Format, ...] = (
+    Format("github-actions", "linter.extract.github_actions", "GitHub Actions workflows (run: steps)",
+           extensions=(".yml", ".yaml"), sniff=looks_like_github_workflow, sample_name="serve.yml",
+           sample="{head}on: push\njobs:\n  serve:\n    runs-on: [self-hosted, gpu]\n    container: {image}\n"
+                  "    steps:\n      - run: |\n          {command}\n"),
+    Format("gitlab-ci", "linter.extract.gitlab_ci", "GitLab CI pipelines (jobs' scripts)",
+           filenames=(".gitlab-ci.yml", ".gitlab-ci.yaml", "*.gitlab-ci.yml", "*.gitlab-ci.yaml"),
+           sample_name=".gitlab-ci.yml",
+           sample="{head}serve:\n  image: {image}\n  tags: [gpu]\n  script:\n    - |\n      {command}\n"),
+    Format("dstack", "linter.extract.dstack", "dstack tasks, services and dev environments (commands:)",
+           extensions=(".yml", ".yaml"), sniff=looks_like_dstack, sample_name="serve.dstack.yml",
+           sample="{head}type: task\nimage: {image}\ncommands:\n  - |\n    {command}\n"),
+    Format("truss", "linter.extract.truss", "Baseten Truss config.yaml (docker_server.start_command)",
+           extensions=(".yml", ".yaml"), sniff=looks_like_truss, sample_name="config.yaml",
+           sample="{head}base_image:\n  image: {image}\ndocker_server:\n  start_command: |\n    {command}\n"),
+    Format("skypilot", "linter.extract.skypilot", "SkyPilot tasks and SkyServe services (setup:/run:)",
+           extensions=(".yml", ".yaml"), sniff=looks_like_skypilot, sample_name="task.yaml",
+           sample="{head}# image: {image}\nresources:\n  ports: 30000\nrun: |\n  {command}\n"),
     Format("compose", "linter.extract.compose", "docker compose files (services' entrypoint and command)",
            extensions=(".yml", ".yaml"), sniff=looks_like_compose, sample_name="compose.yaml",
            sample="{head}services:\n  sglang:\n    image: {image}\n    command: {command}\n"),
@@ -79,10 +128,20 @@ REGISTRY: tuple[Format, ...] = (
            extensions=(".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch"),
            shebangs=(r"(?:ba|z|k|da|a|mk)?sh",), sample_name="serve.sh",
            sample="#!/bin/bash\n{head}# image: {image}\nset -euo pipefail\n{command}\n"),
+    Format("notebook", "linter.extract.notebook", "Jupyter notebooks (code cells, ! lines, %%bash cells)",
+           extensions=(".ipynb",), heavy=True),
+    Format("markdown", "linter.extract.markdown", "Markdown runbooks (bash, console, python, yaml … fences)",
+           extensions=(".md", ".markdown"), heavy=True, sample_name="RUNBOOK.md",
+           sample="# Serving\n\n```bash\n{head}# image: {image}\n{command}\n```\n"),
     Format("python", "linter.extract.python", "Python launch code (subprocess, Engine/ServerArgs, Modal)",
            extensions=(".py",), shebangs=(r"python(?:\d+(?:\.\d+)*)?",), heavy=True, sample_name="launch.py",
            sample="{head}# image: {image}\nimport shlex\nimport subprocess\n\n\ndef start():\n"
                   "    return subprocess.Popen(shlex.split(\"{command}\"))\n"),
+    Format("dockerfile", "linter.extract.dockerfile", "Dockerfiles (the last stage's ENTRYPOINT and CMD)",
+           extensions=(".dockerfile", ".containerfile"),
+           filenames=("Dockerfile", "Dockerfile.*", "*.Dockerfile", "Containerfile", "Containerfile.*",
+                      "*.Containerfile", "dockerfile"),
+           sample_name="Dockerfile", sample="FROM {image}\n{head}CMD {command}\n"),
 )
 """Every format, in detection order."""
 

@@ -13,7 +13,7 @@ for an unquoted expansion that the shell (or compose) would split into any numbe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from linter.source import SourceFile, Span
 
@@ -263,3 +263,6 @@ class Extraction:
     """The file's comments, when the format can list them exactly (else a line scan finds them)."""
     related: list[SourceFile] = field(default_factory=list)
     """Other files read for this one (a compose ``.env``, a model ``config.json``)."""
+    escape_edit: Callable[[Span, str], str] | None = None
+    """How a fix's new text is written at a span of this file, when it is not written as is (JSON
+    escaping inside a notebook's strings, a block quote's ``> `` after a line break in Markdown)."""

@@ -61,7 +61,7 @@ def test_baseline_survives_lines_moving(tmp_path, capsys):
     code, diags = lint_json(tmp_path, capsys, "--baseline", "baseline.json")
     assert (code, diags) == (0, [])
     code, out, _ = run(tmp_path, capsys, "--baseline", "baseline.json", ".")
-    assert (code, out) == (0, "All checks passed!\n")
+    assert (code, out) == (0, "Checked 2 launches in 1 file.\nAll checks passed!\n")
 
 
 def test_new_finding_in_another_service_is_reported(tmp_path, capsys):

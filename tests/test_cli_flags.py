@@ -111,7 +111,7 @@ def test_show_files(tmp_path, capsys):
     other = f"skipped: not a file of a linted format ({names_text()})"
     assert out.splitlines() == [
         f".gitignore: {other}",
-        f"README.md: {other}",
+        "README.md: markdown, 0 launches",
         "deploy/.env: skipped: read with the compose files beside it",
         "deploy/compose.yaml: compose, 1 launch",
         "scripts/serve.sh: shell, 1 launch",
@@ -217,7 +217,7 @@ def test_stdin_edge_cases(tmp_path, capsys, monkeypatch):
     write_tree(tmp_path, {"pyproject.toml": '[tool.lint-configs]\nexclude = ["legacy/"]\n'})
     _stdin(monkeypatch, BAD.encode())
     assert run(tmp_path, capsys, "--force-exclude", "--stdin-filename", "legacy/compose.yaml") == (
-        0, "All checks passed!\n", "")
+        0, "No file linted.\n", "")
     _stdin(monkeypatch, BAD.encode())  # an editor's --fix gets its text back unchanged
     assert run(tmp_path, capsys, "--fix", "--force-exclude", "--stdin-filename", "legacy/compose.yaml")[:2] == (0, BAD)
     _stdin(monkeypatch, b"services:\n  s:\n    command: sglang \xff\n")
@@ -247,21 +247,22 @@ def test_baseline_key_is_used_and_stale_entries_reported(tmp_path, capsys):
     assert code == 2
     assert "ci/baseline.json: cannot read the baseline" in err and "(the 'baseline' key of " in err
     assert run(tmp_path, capsys, "--write-baseline", "ci/baseline.json", ".")[0] == 0
-    assert run(tmp_path, capsys, ".") == (0, "All checks passed!\n", "")
+    assert run(tmp_path, capsys, ".") == (0, "Checked 3 launches in 3 files.\nAll checks passed!\n", "")
     # two findings go away: the summary says the baseline has stale entries
     write_tree(tmp_path, {"a/compose.yaml": BAD.replace("H100", "B200"), "b/compose.yaml": BAD.replace("fa4", "fa3")})
     code, out, err = run(tmp_path, capsys, ".")
     assert code == 0
     # (the text report wraps at its width: compare the words)
-    assert " ".join(out.split()) == ("All checks passed! 2 baseline entries no longer match any finding; rewrite it "
+    assert " ".join(out.split()) == ("Checked 3 launches in 3 files. All checks passed! 2 baseline entries no longer "
+                                     "match any finding; rewrite it "
                                      "with `lint-configs --write-baseline ci/baseline.json`")
     # a run over one file cannot tell about the others
-    assert run(tmp_path, capsys, "c/compose.yaml") == (0, "All checks passed!\n", "")
+    assert run(tmp_path, capsys, "c/compose.yaml") == (0, "Checked 1 launch in 1 file.\nAll checks passed!\n", "")
     assert " ".join(run(tmp_path, capsys, "a/compose.yaml")[1].split()).endswith(
         "1 baseline entry no longer matches any finding; rewrite it with "
         "`lint-configs --write-baseline ci/baseline.json`")
     # nor a run that does not check the code
-    assert run(tmp_path, capsys, "--select", "SGL2", ".")[1] == "All checks passed!\n"
+    assert run(tmp_path, capsys, "--select", "SGL2", ".")[1] == "Checked 3 launches in 3 files.\nAll checks passed!\n"
     # machine formats keep stdout clean: the warning goes to stderr; -q drops it
     code, out, err = run(tmp_path, capsys, "--format", "json", ".")
     assert json.loads(out) == [] and err.startswith("lint-configs: warning: 2 baseline entries")
@@ -287,9 +288,15 @@ def test_list_launches_json(examples, capsys):
     assert code == 0
     launches = json.loads(out)
     assert [(r["path"], r["line"]) for r in launches] == [
-        ("examples/bench/compose.yaml", 5), ("examples/inference/compose.b200.yml", 6),
+        ("examples/.github/workflows/smoke.yml", 19), ("examples/bench/compose.yaml", 5),
+        ("examples/cloud/sglang-glm.sky.yaml", 14), ("examples/docker/Dockerfile", 11),
+        ("examples/inference/compose.b200.yml", 6),
         ("examples/inference/docker-compose.yml", 18), ("examples/inference/docker-compose.yml", 29),
-        ("examples/rl/docker-compose.rollout.yml", 6)]
+        ("examples/rl/docker-compose.rollout.yml", 6), ("examples/runbooks/deepseek-v3-h100.md", 18)]
+    assert [r["format"] for r in launches[:4]] == ["github-actions", "compose", "skypilot", "dockerfile"]
+    sky = launches[2]
+    assert [(t["name"], t["verdict"]) for t in sky["targets"]] == [("H100", "refused"), ("B200", "accepted")]
+    launches = launches[1:2] + launches[4:]  # the compose launches (and the runbook's), in the order below
     dsv3 = launches[2]
     assert dsv3["format"] == "compose" and dsv3["entry_point"] == "python -m sglang.launch_server"
     assert (dsv3["model"], dsv3["architecture"]) == ("deepseek-ai/DeepSeek-V3-0324", "DeepseekV3ForCausalLM")
@@ -320,7 +327,7 @@ def test_list_launches_csv(examples, capsys):
     code, out, _ = run(examples, capsys, "--list-launches", "--format", "csv", ".")
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert len(rows) == 5
+    assert len(rows) == 10  # one row per launch and target: the SkyPilot task has two candidates
     by = {(r["path"], r["line"]): r for r in rows}
     dsv3 = by[("inference/docker-compose.yml", "18")]
     assert (dsv3["target"], dsv3["sm"], dsv3["backend"], dsv3["verdict"], dsv3["check"], dsv3["findings"]) == (
@@ -339,7 +346,7 @@ def test_list_launches_text(examples, capsys, monkeypatch):
     assert "inference/docker-compose.yml:18" in out
     assert "p5.48xlarge (SM90): fa4 (user) -> refused (SGL101)" in out
     assert "NVIDIA-B200 (SM100): fa4 (user) -> accepted" in out
-    assert out.rstrip().endswith("5 launches in 4 files; 2 fail on a declared target, 1 without a known target.")
+    assert out.rstrip().endswith("9 launches in 8 files; 6 fail on a declared target, 1 without a known target.")
     assert "\x1b[" in run(examples, capsys, "--list-launches", "--color", "always", ".")[1]
 
 

@@ -122,3 +122,10 @@ def test_slime_refuses_a_dp_size_above_one_without_dp_attention():
     assert d.code == "SGL301" and d.span.text == "2" and "--sglang-enable-dp-attention" in d.message
     ok = bad.replace("--sglang-mem-fraction-static 0.7", "--sglang-enable-dp-attention")
     assert lint_text(ok, "shell", ["H100"], sglang_version="0.5.18") == []
+
+
+def test_sglang_benchmark_tools_are_checked_with_their_own_options_left_alone():
+    text = ("# lint-configs: target-gpu=H100\npython3 -m sglang.bench_one_batch --model-path deepseek-ai/DeepSeek-V3 "
+            "--batch-size 1 --input-len 256 --output-len 32 --attention-backend fa4 --enable-deterministic-inference\n")
+    assert [(d.code, d.span.text) for d in lint_text(text, "shell")] == [("SGL101", "fa4")]
+    assert lint_text_result("python3 -m sglang.bench_serving --backend sglang --num-prompts 10\n", "shell").contexts == []

@@ -19,10 +19,20 @@ def test_examples_report_the_failing_launches_with_fixes(tmp_path, capsys):
     assert ("inference/docker-compose.yml", "SGL101") in found
     assert ("rl/docker-compose.rollout.yml", "SGL101") in found
     assert ("bench/compose.yaml", "SGL901") in found
+    assert [(p, ln, c) for p, ln, c in codes_at(diags) if p.startswith("runbooks/")] == \
+        [("runbooks/deepseek-v3-h100.md", 22, "SGL101")]
+    assert ("cloud/sglang-glm.sky.yaml", "SGL101") in found          # SkyPilot any-of {H100, B200}
+    assert ("docker/Dockerfile", "SGL104") in found                  # shell-form CMD, ENV from ARG
+    assert (".github/workflows/smoke.yml", "SGL101") in found        # run: step, container image
     assert not any(p == "inference/compose.b200.yml" for p, _ in found)  # B200 runs it
     fixes = {d["path"]: d["fix"]["edits"][0]["content"] for d in diags if d["fix"]}
     assert fixes["inference/docker-compose.yml"] == "fa3"            # H100 (p5.48xlarge)
     assert fixes["rl/docker-compose.rollout.yml"] == "triton"        # SM120
+    assert fixes["runbooks/deepseek-v3-h100.md"] == "fa3"            # H100, from the HTML comment
+    assert fixes["cloud/sglang-glm.sky.yaml"] == "triton"            # runs on both candidates (unsafe)
+    assert fixes["docker/Dockerfile"] == "flashinfer"                # at the ARG default
+    assert fixes[".github/workflows/smoke.yml"] == "fa3"
     run(tree, capsys, "--fix", ".")
     code, diags = lint_json(tree, capsys)
-    assert all(d["fix"] is None for d in diags)
+    assert all(d["fix"] is None or d["fix"]["applicability"] == "unsafe" for d in diags)
+    assert [d["path"] for d in diags if d["fix"]] == ["cloud/sglang-glm.sky.yaml"]

@@ -116,12 +116,13 @@ def test_gates_are_reported_only_for_declared_targets(tmp_path, capsys):
     assert lint_json(tmp_path, capsys) == (0, [])
 
 
-def test_startup_error_comes_first(tmp_path, capsys):
-    # fa4 + deterministic + DeepSeek on A100 fails error C at start-up; nothing else is reported.
+def test_startup_error_and_independent_gate_together(tmp_path, capsys):
+    # fa4 + deterministic + DeepSeek on A100 fails error C at start-up; the mxfp8 KV cache fails on
+    # its own (issue 11: every failure at once). No backend gate: error C is about that backend.
     write_tree(tmp_path, {"compose.yaml": compose("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
                                                   "--enable-deterministic-inference --kv-cache-dtype mxfp8", "A100")})
     _, diags = lint_json(tmp_path, capsys)
-    assert [d["code"] for d in diags] == ["SGL101"]
+    assert [d["code"] for d in diags] == ["SGL101", "SGL109"]
 
 
 def test_no_insertion_fix_into_a_list_item(tmp_path, capsys):

@@ -81,7 +81,7 @@ def test_manifest_is_valid_for_pre_commit():
     ("docker-compose.yml", True), ("deploy/compose.prod.yaml", True), ("deploy/.env", True),
     ("deploy/prod.env", True), ("slurm/serve.sbatch", True), ("slurm/serve.slurm", True),
     ("scripts/serve.sh", True), ("launch.py", True), ("bin/serve", True), ("serve-deepseek", True),
-    ("README.md", False), ("models/config.json", False), ("pyproject.toml", False), ("notes.txt", False),
+    ("README.md", True), ("docs/serve.ipynb", True), ("models/config.json", False), ("pyproject.toml", False), ("notes.txt", False),
 ])
 def test_manifest_file_selection(name, selected):
     """pre-commit ANDs ``files`` with ``types``; these names are text files, so ``files`` decides."""

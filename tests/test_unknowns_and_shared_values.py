@@ -113,12 +113,6 @@ def test_conflicting_fixes_on_one_value_are_dropped(tmp_path, capsys):
     assert (tmp_path / "app.py").read_text() == text
 
 
-def test_an_explicit_notebook_is_skipped_with_a_reason(tmp_path, capsys):
-    write_tree(tmp_path, {"serve.ipynb": '{"cells": [{"source": ["import sglang"]}]}'})
-    code, _, err = run(tmp_path, capsys, "serve.ipynb")
-    assert code == 0 and "serve.ipynb: skipped" in err
-
-
 def test_a_dotenv_value_shared_by_compose_files_on_different_gpus_gets_an_unsafe_fix(tmp_path, capsys):
     cmd = ("services:\n  s:\n    command: python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
            "--attention-backend ${ATTN} --enable-deterministic-inference\n")

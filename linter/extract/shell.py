@@ -70,9 +70,32 @@ def _parser():
     return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
 
 
+# The end of a script made only of blanks and line continuations (``\\`` before a newline or the end).
+_BLANK_TAIL = re.compile(rb"(?:[ \t\r\n]|\\\r?\n|\\\Z)*\Z")
+
+
+def _bash_tail(data: bytes) -> bytes:
+    """``data`` with the backslashes of a trailing run of line continuations made blanks.
+
+    bash removes ``\\<newline>`` and ignores a ``\\`` at the end of the file (``bash -n`` accepts
+    ``cmd \\`` followed by a blank line, GNU bash 5.2), where tree-sitter-bash 0.23 gives an
+    ERROR node. Byte offsets are kept, so spans are unaffected.
+    """
+    m = _BLANK_TAIL.search(data)
+    start = m.start()
+    if data[start:start + 1] == b"\\":
+        run = len(data[:start]) - len(data[:start].rstrip(b"\\"))
+        if run % 2:  # this backslash is escaped by the one before it: a literal, not a continuation
+            start += 1
+    tail = data[start:]
+    if b"\\" not in tail:
+        return data
+    return data[:start] + tail.replace(b"\\", b" ")
+
+
 def parse_script(data: bytes):
     """The tree-sitter-bash tree of ``data`` (UTF-8 bytes)."""
-    return _parser().parse(data)
+    return _parser().parse(_bash_tail(data))
 
 
 # ------------------------------------------------------------------------------------------------

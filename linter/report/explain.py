@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from linter.coverage import unverified_reasons
 from linter.launch import UNKNOWN
-from linter.sglang.decision import deterministic, parser_only_note
+from linter.sglang.decision import deterministic, evaluate, parser_only_note
 
 
 def _value(v) -> str:
@@ -92,14 +93,29 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                     if o is not None and o.error:
                         out.append(f"  on {v.label}: attention backend {o.backend} (chosen by {o.chosen_by}) -> "
                                    f"refused at start-up (error {o.error}): {o.message}")
+                    elif b is None and on is True and m.architecture is None and \
+                            (plain := evaluate(ctx.parsed, ctx.table, None, False, v.hardware)) is not None:
+                        said = f"refused at start-up (error {plain.error})" if plain.error else "accepted"
+                        out.append(f"  on {v.label}: attention backend {plain.backend} (chosen by {plain.chosen_by}) "
+                                   f"-> {said} if the model is not absorbed MLA; it depends on the model's architecture")
                     elif b is None:
                         out.append(f"  on {v.label}: the backend depends on a value that is not known")
                     else:
-                        verdict = "accepted" if gate is None else (
-                            f"{'asserts at model load' if gate.at_load else 'refused at start-up'} ({gate.gate}): "
-                            f"{gate.message}")
+                        verdict = ("accepted" + (" if the model is not absorbed MLA" if m.architecture is None else "")
+                                   if gate is None else
+                                   f"{'asserts at model load' if gate.at_load else 'refused at start-up'} "
+                                   f"({gate.gate}): {gate.message}")
                         out.append(f"  on {v.label}: attention backend {b.attention} (chosen by {b.chosen_by}; "
                                    f"prefill {b.prefill}, decode {b.decode}) -> {verdict}")
+                    if on is True and m.architecture is None:
+                        # Say what the unknown architecture could change on this GPU.
+                        for arch, dsa in (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM", True)):
+                            alt = evaluate(ctx.parsed, ctx.table, arch, dsa, v.hardware)
+                            if alt is not None and alt.error and (o is None or alt.error != o.error):
+                                out.append(f"    if the model were {arch}{' (DSA)' if dsa else ''}: refused at "
+                                           f"start-up (error {alt.error}): {alt.message}")
+            for reason in unverified_reasons(ctx):
+                out.append(f"  not fully verified: {reason}")
             out.append("")
     if not out:
         return "no SGLang launch found there\n"

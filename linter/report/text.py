@@ -147,8 +147,16 @@ def _labelled(eq: str, word: str, text: str, style: str, width: int) -> list[Row
     return rows
 
 
-def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0) -> str:
-    """The closing line: counts by severity, fixed findings, and how many more ``--fix``/``--unsafe-fixes`` would fix."""
+def summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int = 0, checked=None) -> str:
+    """The closing line: counts by severity, fixed findings, and how many more ``--fix``/``--unsafe-fixes``
+    would fix. A run that found no launch (``checked``, a :class:`linter.coverage.Coverage`, says so)
+    has passed nothing: it says what it found instead of "All checks passed!"."""
+    if checked is not None and not checked.launches and not diagnostics and not fixed:
+        return checked.describe()
+    return _summary(diagnostics, unsafe_fixes, fixed)
+
+
+def _summary(diagnostics: list[Diagnostic], unsafe_fixes: bool, fixed: int) -> str:
     errors = sum(1 for d in diagnostics if d.severity == "error")
     warnings = len(diagnostics) - errors
     safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability == SAFE)
@@ -202,20 +210,23 @@ def output_width(stream: TextIO) -> int:
 def render(diagnostics: list[Diagnostic], stream: TextIO = sys.stdout, unsafe_fixes: bool = False,
            fixed: int = 0, show_summary: bool = True, width: int | None = None,
            assumptions: Sequence[str] = (), color: bool | None = None,
-           before_summary: Sequence[str] = (), after_summary: Sequence[str] = ()) -> None:
+           before_summary: Sequence[str] = (), after_summary: Sequence[str] = (), checked=None) -> None:
     """Print diagnostics (and the summary) to ``stream``, every line at most ``width`` cells (default:
     :func:`output_width`); ``assumptions`` are lines printed just before the summary (which SGLang
     release was assumed, ``linter.report.releases``). ``color`` None decides by :func:`use_color`
     (``--color auto``); ``before_summary`` lines (``--show-fixes``) and ``after_summary`` lines
-    (warnings such as stale baseline entries) are printed only with the summary."""
+    (warnings such as stale baseline entries) are printed only with the summary; ``checked`` see
+    :func:`summary`."""
     width = max(MIN_WIDTH, width or output_width(stream))
     rows: list[Row] = []
     for d in diagnostics:
         rows.extend(_lines(d, unsafe_fixes, width))
     if show_summary:
         rows.extend([(line, "")] for line in before_summary)
+        if checked is not None and (checked.launches or diagnostics or fixed):
+            rows.extend([(part, "")] for part in wrap(checked.describe(), width))  # what was checked
         rows.extend([(part, "")] for line in assumptions for part in wrap(line, width))
-        rows.extend([(line, "bold")] for line in wrap(summary(diagnostics, unsafe_fixes, fixed), width))
+        rows.extend([(line, "bold")] for line in wrap(summary(diagnostics, unsafe_fixes, fixed, checked), width))
         rows.extend([(part, "yellow")] for line in after_summary for part in wrap(line, width))
     if use_color(stream) if color is None else color:
         from rich.console import Console

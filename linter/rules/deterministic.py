@@ -47,11 +47,26 @@ def _assumptions(ctx: LaunchContext) -> list[str]:
     return [f"assumed SGLang {ctx.table.version} ({ctx.version_origin or 'newest known release'}), torch built for {cuda}"]
 
 
-def _backend_fix(ctx: LaunchContext, setting: Setting, replacement: str, applicability: str) -> Fix | None:
+def applicability_for(ctx: LaunchContext, applicability):
+    """``applicability``, made unsafe when the verdict rests on an architecture inferred from the
+    checkpoint's name (the name may not be the checkpoint's real architecture)."""
+    return UNSAFE if ctx.model.inferred_from is not None else applicability
+
+
+def model_notes(ctx: LaunchContext) -> list[str]:
+    """Where the model's architecture came from, phrased as an inference when it is one."""
+    m = ctx.model
+    if m.inference_note:
+        return [m.inference_note]
+    return [f"model architecture {m.architecture}: from {m.origin}"] if m.architecture else []
+
+
+def _backend_fix(ctx: LaunchContext, setting: Setting, replacement: str, applicability) -> Fix | None:
     span = setting.value_span()
     if span is None:
         return None
-    return Fix(applicability, f"Use --attention-backend {replacement}", [Edit(span, replacement)])
+    return Fix(applicability_for(ctx, applicability), f"Use --attention-backend {replacement}",
+               [Edit(span, replacement)])
 
 
 class _StartupRule(Rule):
@@ -158,10 +173,7 @@ def _model_short(ctx: LaunchContext) -> str:
 
 
 def _where(ctx: LaunchContext, targets: list[Target]) -> list[str]:
-    out = [f"target {t.describe()}" for t in targets]
-    if ctx.model.architecture:
-        out.append(f"model architecture {ctx.model.architecture}: from {ctx.model.origin}")
-    return out
+    return [f"target {t.describe()}" for t in targets] + model_notes(ctx)
 
 
 class DeterministicMlaBackend(_StartupRule):
@@ -348,7 +360,7 @@ class UnverifiableLaunch(Rule):
             return
         if any(o.error for _, o in analysis.known):
             return  # a definite finding already covers this launch
-        outcome, what, _ = analysis.uncertain[0]
+        outcome, what, _, candidate, candidate_dsa = analysis.uncertain[0]
         rule = {"C": "SGL101", "B": "SGL102", "A": "SGL103"}[outcome.error]
         setting = ctx.parsed.get("attention_backend")
         if outcome.chosen_by == "user" and setting is not None:
@@ -364,13 +376,20 @@ class UnverifiableLaunch(Rule):
         if "architecture" in what:
             missing.append(f"the model's architecture ({ctx.model.origin})")
         # The GPU classes on which SGLang raises this error, from the analysis already made.
-        failing = list(dict.fromkeys(label for o, _, label in analysis.uncertain
+        failing = list(dict.fromkeys(label for o, _, label, _, _ in analysis.uncertain
                                      if label is not None and o.error == outcome.error))
         passing = [hw.label for hw in HYPOTHETICAL if hw.label not in failing]
         where = (f" on {', '.join(failing)} GPUs but not on {', '.join(passing)}"
                  if failing and passing and ctx.has_unknown_target else "")
-        msg = (f"cannot verify: SGLang {ctx.table.version} refuses this launch ({rule}){where}, and the linter "
-               f"does not know {' or '.join(missing)}")
+        condition = ""
+        if candidate is not None:
+            # Only some architectures fail: say which, never that SGLang refuses this model.
+            name = ctx.model.path or "the model"
+            kind = ("a DSA model (index_topk in its config: DeepSeek-V3.2, GLM-5)" if candidate_dsa else
+                    "an absorbed-MLA model (DeepSeek-V2/V3/R1, Kimi-K2, GLM-4.7-Flash …)")
+            condition = f"if {name} is {kind}, "
+        msg = (f"cannot verify: {condition}SGLang {ctx.table.version} refuses this launch ({rule}){where}, and the "
+               f"linter does not know {' or '.join(missing)}")
         notes = []
         if "target" in what:
             notes.append("declare the target with a '# lint-configs: target-gpu=NAME' comment in the file, "

@@ -1,9 +1,11 @@
 """Attention backend × GPU gates: SGL104–SGL112.
 
-Each runs SGLang's resolution for every declared target GPU (``linter.sglang.gates``), in SGLang's
-order: a target that already fails a start-up check of SGL101–SGL103 gets nothing here (SGLang
-stops there first), then the first server-args gate that fails, then — if SGLang would start — the
-asserts it hits when the model loads. Gates are reported only for declared, known targets.
+Each runs SGLang's resolution for every declared target GPU (``linter.sglang.gates``). SGLang stops
+at its first error; these rules report every failure that is independent of the others, so one
+edit-and-run cycle fixes the launch: each failing gate on an option of its own (``--kv-cache-dtype``,
+``--quantization``, the FP4 indexer), and the first gate on the attention backends — unless a
+start-up check of SGL101–SGL103 already fails on that backend — or else the assert SGLang hits when
+the model loads. Gates are reported only for declared, known targets.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 
 from linter.gpus.targets import Target
 from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, candidates_applicability, insertion_point
+from linter.rules.deterministic import applicability_for, model_notes
 from linter.rules.labels import labels
 from linter.sglang.gates import GateFailure, uses_mla
 from linter.source import Edit
@@ -24,9 +27,10 @@ class _Hit:
 
 
 def gate_failures(ctx: LaunchContext) -> list[_Hit]:
-    """Per known target, the first gate SGLang fails on (after the deterministic checks), from the
-    verdicts the resolve step computed."""
-    return [_Hit(v.target, v.gate) for v in ctx.target_verdicts() if v.gate is not None]
+    """Per known target, every independent gate SGLang fails on (``Verdict.gates``: each failing gate
+    on an option of its own, and the first backend gate or the fa3 assert at load when the
+    deterministic checks pass), from the verdicts the resolve step computed."""
+    return [_Hit(v.target, g) for v in ctx.target_verdicts() for g in v.gates]
 
 
 def _replacement(ctx: LaunchContext, failing: list[Target], backend: str) -> str | None:
@@ -63,8 +67,8 @@ class _GateRule(Rule):
                 replacement = _replacement(ctx, targets, f.backend or "")
                 span = setting.value_span()
                 if replacement and span is not None:
-                    fix = Fix(candidates_applicability(ctx, len(group)), f"Use {replacement}",
-                              [Edit(span, replacement)])
+                    applies = applicability_for(ctx, candidates_applicability(ctx, len(group)))
+                    fix = Fix(applies, f"Use {replacement}", [Edit(span, replacement)])
             else:
                 det = ctx.startup
                 loc = det.det.option_location() if det is not None and det.det is not None else ctx.launch.span
@@ -80,6 +84,8 @@ class _GateRule(Rule):
             msg = (f"{subject} does not run on {', '.join(t.label for t in targets)}: {what}; "
                    f"it runs on {f.passes}")
             notes = [f"SGLang says: \"{f.message}\""] + [f"target {t.describe()}" for t in targets]
+            if f.backend is not None:  # the backend SGLang runs depends on the architecture
+                notes += model_notes(ctx)
             det = ctx.startup
             yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes,
                                   labels=labels(ctx, det.det if det is not None else None, targets))

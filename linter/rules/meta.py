@@ -31,15 +31,20 @@ class UnparseableFile(Rule):
 
 
 class UnusedSuppression(Rule):
-    """A ``# lint-configs: ignore[CODE]`` comment that suppresses nothing, or names an unknown code.
+    """A ``# lint-configs: ignore[CODE]`` comment that suppresses nothing, or names an unknown code;
+    a ``# lint-configs: target-gpu=`` comment in a file with no SGLang launch.
 
     ## What it does
     Reports a suppression comment whose codes match no finding on its line, the line below, or the
-    launch that starts there, and a suppression naming a code or rule name that does not exist.
+    launch that starts there, and a suppression naming a code or rule name that does not exist. Also
+    reports a target-GPU declaration in a file where the linter finds no SGLang launch: it declares
+    the target of nothing.
 
     ## Why it fails
     A stale suppression hides the next real finding at that place, and a misspelt code suppresses
-    nothing while looking as if it did.
+    nothing while looking as if it did. A target declared where no launch is found gives the
+    impression that the launch it was meant for (in another file, or one the linter does not
+    recognise) is checked for that GPU.
 
     ## Fix safety
     No automatic fix: the comment may hold a reason someone wants to keep.
@@ -51,7 +56,7 @@ class UnusedSuppression(Rule):
     code = "SGL002"
     name = "unused-suppression"
     severity = Severity.WARNING
-    summary = "a suppression comment that suppresses nothing or names an unknown code"
+    summary = "a suppression or target-gpu comment that applies to nothing, or names an unknown code"
 
 
 class UnknownGpu(Rule):

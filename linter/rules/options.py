@@ -160,19 +160,22 @@ class InvalidChoice(Rule):
         if not isinstance(ctx.launch.payload, CliArgs):
             return
         for s in ctx.parsed.settings:
-            opt = ctx.table.by_dest.get(s.dest)
+            # The option as written: several options can share a dest (0.5.23's --monokernel-backend,
+            # choices ['amd'], and --enable-amd-monokernel, a flag, both set enable_amd_monokernel).
+            matches = [s.spelled] if s.spelled in ctx.table.by_string else ctx.table.prefix_matches(s.spelled)
+            opt = ctx.table.by_string[matches[0]] if len(matches) == 1 else ctx.table.by_dest.get(s.dest)
             if opt is None or not opt.choices or not isinstance(s.value, str) or s.flag is None:
                 continue
-            if s.value in opt.choices:
+            if opt.allows(s.value):
                 continue
-            same_case = [c for c in opt.choices if c.lower() == s.value.lower()]
+            same_case = [str(c) for c in opt.choices if str(c).lower() == s.value.lower()]
             fix = None
             span = s.value_span()
             if len(same_case) == 1 and span is not None:
                 fix = Fix(SAFE, f"Write {same_case[0]}", [Edit(span, same_case[0])])
             hint = f"; did you mean {same_case[0]!r}?" if same_case else ""
             yield self.diagnostic(f"invalid choice {s.value!r} for {opt.primary} in SGLang {ctx.table.version} (choose "
-                                  f"from {', '.join(opt.choices)}){hint}", s.value_location(), ctx, fix,
+                                  f"from {', '.join(map(str, opt.choices))}){hint}", s.value_location(), ctx, fix,
                                   key=f"choice:{s.dest}")
 
 

@@ -7,9 +7,13 @@ Two parts, both read by the rules and by ``--explain`` (nothing re-runs them):
   unknown — on one GPU of each class SGLang tells apart and for each kind of architecture, to see
   whether the outcome depends on what is missing;
 * :class:`Verdict` per GPU — the attention backends SGLang ends up with there
-  (:func:`linter.sglang.gates.effective`) and the first hardware gate that fails
-  (:func:`linter.sglang.gates.startup_gates`, then :func:`~linter.sglang.gates.load_gates`), in
-  SGLang's order: a GPU that already fails a deterministic start-up check gets no gate.
+  (:func:`linter.sglang.gates.effective`), the first hardware gate that fails in SGLang's order
+  (``gate``: backend gates, option gates, then :func:`~linter.sglang.gates.load_gates`), and every
+  failure independent of the others (``gates``: each option gate, and the first backend gate or the
+  load-time assert when the deterministic checks pass).
+
+An option whose value argparse rejects (``ParsedArgs.rejected``) is judged by the parser alone:
+SGLang stops there, so no check here reads it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from dataclasses import dataclass
 from linter.gpus.targets import Target
 from linter.launch import UNKNOWN
 from linter.sglang.decision import (
+    DECISION_DESTS,
     HYPOTHETICAL,
     Hardware,
     Outcome,
@@ -26,24 +31,20 @@ from linter.sglang.decision import (
     evaluate,
     startup_checks_documented,
 )
-from linter.sglang.gates import Backends, GateFailure, effective, load_gates, model_gate, startup_gates
+from linter.sglang.gates import (
+    Backends,
+    GateFailure,
+    backend_gates,
+    effective,
+    load_gates,
+    model_gate,
+    option_gates,
+)
 from linter.sglang.models import ModelInfo
 from linter.sglang.options import OptionTable, ParsedArgs, Setting
 
 _CANDIDATE_ARCHS = (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM", True), (None, False))
 """Architectures that stand for an unknown model: absorbed MLA, DSA, and anything else."""
-
-
-PARSER_EXITS = frozenset({"ambiguous-option", "invalid-choice", "unexpected-value", "missing-value",
-                          "missing-required", "unrecognized-argument"})
-"""Problems on which SGLang's argparse exits before any start-up check runs (``unknown-option`` is left
-out: it may only mean that the assumed release is not the one deployed, and SGL201 says so)."""
-
-
-def parser_exits(parsed: ParsedArgs) -> bool:
-    """True when SGLang's parser rejects the launch (:data:`PARSER_EXITS`): then nothing else runs, so
-    no start-up check or gate is judged (the parser rules SGL202-SGL205 report it)."""
-    return any(p.kind in PARSER_EXITS for p in parsed.problems)
 
 
 def hardware_of(target: Target, cuda_build: tuple[int, int]) -> Hardware | None:
@@ -63,14 +64,17 @@ def hardware_of(target: Target, cuda_build: tuple[int, int]) -> Hardware | None:
 class StartupAnalysis:
     """Per-target outcomes of one deterministic launch.
 
-    ``known`` pairs each known target with its outcome; ``uncertain`` lists the errors some unknown
-    target or architecture would raise, as ``(outcome, what is unknown, hypothetical GPU class label or
-    None)``; ``det`` is the setting that turned deterministic inference on.
+    ``known`` pairs each known target with its outcome (also when the architecture is unknown but
+    every candidate architecture gives the same outcome: the verdict does not depend on it);
+    ``uncertain`` lists the errors some unknown target or architecture would raise, as ``(outcome,
+    what is unknown, hypothetical GPU class label or None, candidate architecture or None when the
+    error does not depend on it, candidate is DSA)``; ``det`` is the setting that turned
+    deterministic inference on.
     """
 
     det: Setting | None
     known: tuple[tuple[Target, Outcome], ...] = ()
-    uncertain: tuple[tuple[Outcome, str, str | None], ...] = ()
+    uncertain: tuple[tuple[Outcome, str, str | None, str | None, bool], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,9 @@ class Verdict:
     """SGLang's outcome on one GPU. ``target`` is None for a hypothetical GPU class (when the target is
     unknown); ``startup`` is the deterministic outcome (None when deterministic inference is off, or
     its outcome depends on something unknown); ``backends`` the attention backends SGLang runs (None
-    when they depend on an unknown value); ``gate`` the first hardware gate that fails (or None)."""
+    when they depend on an unknown value); ``gate`` the first hardware gate SGLang stops at (None
+    when none fails or a start-up check stops it first); ``gates`` every failing gate that is
+    independent of the others and of the start-up checks (what the rules report)."""
 
     label: str
     hardware: Hardware
@@ -86,6 +92,7 @@ class Verdict:
     startup: Outcome | None
     backends: Backends | None
     gate: GateFailure | None
+    gates: tuple[GateFailure, ...] = ()
 
 
 def startup_analysis(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: list[Target],
@@ -94,13 +101,13 @@ def startup_analysis(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, t
     (or that is unknown) or the model path skips SGLang's checks."""
     if not startup_checks_documented(table):
         return None  # a release whose start-up checks are not documented: its parser only
-    if parser_exits(parsed):
-        return None  # argparse exits first
+    if not parsed.judged(*DECISION_DESTS):
+        return None  # the parser already rejects a value the decision reads (SGL202-SGL205 say so)
     on, setting = deterministic(parsed)
     if on is not True or model.skip_checks:
         return None
     known: list[tuple[Target, Outcome]] = []
-    uncertain: list[tuple[Outcome, str, str | None]] = []
+    uncertain: list[tuple[Outcome, str, str | None, str | None, bool]] = []
     archs = [(model.architecture, model.dsa)] if model.architecture else list(_CANDIDATE_ARCHS)
     for target in targets:
         hw = hardware_of(target, cuda)
@@ -109,22 +116,35 @@ def startup_analysis(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, t
         if model.architecture and model_gate(parsed, table, model.architecture, model.dsa, hw):
             continue  # the model's own check stops SGLang before the deterministic ones
         outcomes = [evaluate(parsed, table, a, d, hw) for a, d in archs]
-        if model.architecture:
-            if outcomes[0] is not None:
-                known.append((target, outcomes[0]))
-        else:
-            uncertain.extend((o, "the model's architecture", None) for o in outcomes if o is not None and o.error)
+        common = outcomes[0] if model.architecture else _same_verdict(outcomes)
+        if common is not None:
+            known.append((target, common))
+            continue
+        uncertain.extend((o, "the model's architecture", None, a, d) for (a, d), o in zip(archs, outcomes)
+                         if o is not None and o.error)
     if not targets or any(t.gpu is None for t in targets):
-        what = "the target GPU" if model.architecture else "the target GPU and the model's architecture"
         for cls in HYPOTHETICAL:
             hw = Hardware(cls.label, cls.cuda, cls.major, cuda)
-            for a, d in archs:
-                if a and model_gate(parsed, table, a, d, hw):
-                    continue
-                o = evaluate(parsed, table, a, d, hw)
+            # gpt-oss's own whitelist stops SGLang before the deterministic checks
+            outcomes = [None if a and model_gate(parsed, table, a, d, hw) else evaluate(parsed, table, a, d, hw)
+                        for a, d in archs]
+            arch_free = model.architecture is not None or _same_verdict(outcomes) is not None
+            what = "the target GPU" if arch_free else "the target GPU and the model's architecture"
+            for (a, d), o in zip(archs, outcomes):
                 if o is not None and o.error:
-                    uncertain.append((o, what, hw.label))
+                    uncertain.append((o, what, hw.label, None if arch_free else a, d))
+                    if arch_free:
+                        break
     return StartupAnalysis(setting, tuple(known), tuple(uncertain))
+
+
+def _same_verdict(outcomes: list[Outcome | None]) -> Outcome | None:
+    """The common outcome when every candidate architecture gives the same one, else None."""
+    if not outcomes or any(o is None for o in outcomes):
+        return None
+    first = outcomes[0]
+    same = all((o.error, o.backend, o.chosen_by) == (first.error, first.backend, first.chosen_by) for o in outcomes)
+    return first if same else None
 
 
 def verdicts(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: list[Target],
@@ -132,7 +152,7 @@ def verdicts(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: 
     """A :class:`Verdict` per known target, then — when a target is unknown or none is declared —
     one per hypothetical GPU class (labelled ``a SM90 GPU (if that were the target)``). None at all for
     a release whose start-up checks are not documented (:func:`~linter.sglang.decision.startup_checks_documented`)."""
-    if not startup_checks_documented(table) or parser_exits(parsed):
+    if not startup_checks_documented(table):
         return ()
     on, _ = deterministic(parsed)
     by_target = {id(t): o for t, o in startup.known} if startup is not None else {}
@@ -144,31 +164,40 @@ def verdicts(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: 
     if not targets or any(t.gpu is None for t in targets):
         gpus += [(f"a {c.label} GPU (if that were the target)", Hardware(c.label, c.cuda, c.major, cuda), None)
                  for c in HYPOTHETICAL]
+    backends_judged = parsed.judged(*DECISION_DESTS)
     out = []
     for label, hw, target in gpus:
         if model.skip_checks:
             out.append(Verdict(label, hw, target, None, None, None))
             continue
+        # Gates on options of their own fail whatever the backend and the start-up checks do.
+        own = tuple(f for f in option_gates(parsed, hw) if parsed.judged(f.dest))
+        first_own = own[0] if own else None
+        if not backends_judged:
+            out.append(Verdict(label, hw, target, None, None, first_own, own))
+            continue
         first = model_gate(parsed, table, model.architecture, model.dsa, hw)
         if first is not None:  # before the deterministic checks (handle_model_specific_adjustments)
-            out.append(Verdict(label, hw, target, None, None, first))
+            out.append(Verdict(label, hw, target, None, None, first, (first, *own)))
             continue
         if on is UNKNOWN:
-            out.append(Verdict(label, hw, target, None, None, None))
+            out.append(Verdict(label, hw, target, None, None, first_own, own))
             continue
         if target is not None:
             o = by_target.get(id(target))
         else:
             o = evaluate(parsed, table, model.architecture, model.dsa, hw) if on is True else None
         if on is True and o is None:
-            out.append(Verdict(label, hw, target, None, None, None))  # depends on an unknown value
+            out.append(Verdict(label, hw, target, None, None, first_own, own))  # depends on an unknown value
             continue
         if o is not None and o.error:
-            out.append(Verdict(label, hw, target, o, None, None))
+            out.append(Verdict(label, hw, target, o, None, None, own))
             continue
         b = effective(parsed, model.architecture, model.dsa, hw, o, table, model.mla)
-        gate = None
+        backend = load = None
         if b is not None:
-            gate = startup_gates(parsed, table, b, hw) or load_gates(parsed, b, model.architecture, hw, model.mla)
-        out.append(Verdict(label, hw, target, o, b, gate))
+            backend = backend_gates(parsed, table, b, hw)
+            load = load_gates(parsed, b, model.architecture, hw, model.mla)
+        gate = backend or first_own or load
+        out.append(Verdict(label, hw, target, o, b, gate, own + tuple(g for g in (backend or load,) if g)))
     return tuple(out)

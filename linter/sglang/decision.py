@@ -182,6 +182,12 @@ class Outcome:
     message: str = ""
 
 
+# The options the decision reads. When argparse rejects one of them (ParsedArgs.rejected) SGLang
+# never reaches ``__post_init__``: the parser's error is the whole verdict on them.
+DECISION_DESTS = ("model_path", "attention_backend", "prefill_attention_backend", "decode_attention_backend",
+                  "enable_deterministic_inference", "rl_on_policy_target", "json_model_override_args")
+
+
 def deterministic(parsed: ParsedArgs) -> tuple[object, Setting | None]:
     """(True | False | UNKNOWN, the setting that decides it).
 

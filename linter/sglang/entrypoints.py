@@ -16,8 +16,9 @@ Entry points (sglang-semantics.md §7.1, SGLang 0.5.18–0.5.23):
 * ``python -m dynamo.sglang`` (and ``.worker``/``.decode_worker``): NVIDIA Dynamo's SGLang worker,
   which takes SGLang's server arguments beside its own (:data:`DYNAMO_MODULES`).
 
-Other programs that merely share flag names (trainers, ``sglang_router.launch_router``,
-``sglang.bench_*``) are not launches.
+SGLang's benchmark tools (:data:`BENCH_MODULES`) build ``ServerArgs`` from the same parser and are
+checked as launches. Other programs that merely share flag names (trainers, ``sglang_router.launch_router``,
+``sglang.bench_serving``, a client) are not launches.
 """
 
 from __future__ import annotations
@@ -46,7 +47,18 @@ DYNAMO_MODULES = ("dynamo.sglang", "dynamo.sglang.worker", "dynamo.sglang.decode
 options Dynamo owns are not SGLang's). Older layouts (``components/backends/sglang``) also run
 ``dynamo.sglang.worker`` and ``dynamo.sglang.decode_worker`` (field-notes.md #27)."""
 
-LENIENT_UNKNOWN_OPTIONS = {DYNAMO}
+BENCH_MODULES = ("sglang.bench_one_batch", "sglang.bench_latency", "sglang.bench_offline_throughput",
+                 "sglang.bench_one_batch_server", "sglang.benchmark.one_batch", "sglang.benchmark.one_batch_server",
+                 "sglang.benchmark.offline_throughput", "sglang.compile_deep_gemm")
+"""SGLang's own tools that build ``ServerArgs`` from the same parser (``ServerArgs.add_cli_args`` +
+``from_cli_args``, so the same start-up checks; sglang-semantics.md §7.1; 0.5.23
+``sglang/benchmark/one_batch.py``, ``offline_throughput.py``, ``one_batch_server.py``,
+``sglang/compile_deep_gemm.py``; older releases name them ``sglang.bench_one_batch``/``bench_latency``/
+``bench_offline_throughput``). Their own benchmark options are theirs, not SGLang's."""
+
+BENCH = "python -m sglang (benchmark tool)"
+
+LENIENT_UNKNOWN_OPTIONS = {DYNAMO, BENCH}
 """Entry points whose own options are too many and too release-dependent to list: an option that is
 not SGLang's is taken as theirs (skipped with its value), never reported as unknown."""
 
@@ -90,6 +102,8 @@ def match_entry_point(words: Sequence[Token]) -> EntryPoint | None:
             return EntryPoint(ROUTER_SERVER, i + 2)
         if module in DYNAMO_MODULES:
             return EntryPoint(DYNAMO, i + 2)
+        if module in BENCH_MODULES:
+            return EntryPoint(BENCH, i + 2)
         if module == "sglang.cli.main" and i + 2 < len(words) and words[i + 2].value == "serve":
             return EntryPoint(SERVE, i + 3)
     if i < len(words) and words[i].value == "-msglang.launch_server":

@@ -186,10 +186,9 @@ def _value(parsed: ParsedArgs, dest: str) -> object:
     return None if s is None else s.value
 
 
-def startup_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardware) -> GateFailure | None:
-    """The first server-args gate that fails on ``hw`` (their order in ``__post_init__``)."""
-    kv = _value(parsed, "kv_cache_dtype")
-    kv = kv if isinstance(kv, str) else ("auto" if kv is None else None)
+def backend_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardware) -> GateFailure | None:
+    """The first server-args gate on the attention backends that fails on ``hw`` (their order in
+    ``__post_init__``). Later backend gates read the same values, so only the first one counts."""
     newer = table.version_tuple >= version_tuple("0.5.19")
     user_dest = "attention_backend"
 
@@ -247,26 +246,42 @@ def startup_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardw
             return GateFailure("cutedsl_mla", dest_for("cutedsl_mla", "decode"), "cutedsl_mla",
                                "CuteDSL MLA backend is only supported on Blackwell GPUs (SM100). Please use a "
                                "different backend.", "SM100/SM103 (CUDA 12.8+)")
+    return None
+
+
+def option_gates(parsed: ParsedArgs, hw: Hardware) -> list[GateFailure]:
+    """Every server-args gate on an option other than the attention backends that fails on ``hw``.
+
+    Each reads its own option only, so each is a failure of its own: SGLang stops at the first, but
+    fixing one does not change the others (nor the backend gates and deterministic checks).
+    """
+    out: list[GateFailure] = []
+    kv = _value(parsed, "kv_cache_dtype")
     # --kv-cache-dtype (server_args.py:6055-6083)
     if kv == "mxfp8" and not hw.blackwell:
-        return GateFailure("kv_cache_dtype", "kv_cache_dtype", None,
-                           "--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled operands used "
-                           "by the FA4 MXFP8 attention path.", "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
+        out.append(GateFailure("kv_cache_dtype", "kv_cache_dtype", None,
+                               "--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled operands used "
+                               "by the FA4 MXFP8 attention path.", "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)"))
     if kv == "nvfp4" and hw.cuda and not (hw.sm100 or hw.sm120):
-        return GateFailure("kv_cache_dtype", "kv_cache_dtype", None,
-                           "--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120. Use --kv-cache-dtype=fp4_mx_block16 "
-                           "for the block-size-16 FP4 recipe.", "SM100/SM103, SM120/SM121 (CUDA 12.8+)")
+        out.append(GateFailure("kv_cache_dtype", "kv_cache_dtype", None,
+                               "--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120. Use --kv-cache-dtype=fp4_mx_block16 "
+                               "for the block-size-16 FP4 recipe.", "SM100/SM103, SM120/SM121 (CUDA 12.8+)"))
     # --quantization nvfp4_online (overrides.py:2466-2470)
     if _value(parsed, "quantization") == "nvfp4_online" and not hw.sm100:
-        return GateFailure("nvfp4_online", "quantization", None,
-                           "--quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs.",
-                           "SM100/SM103 (CUDA 12.8+)")
+        out.append(GateFailure("nvfp4_online", "quantization", None,
+                               "--quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs.",
+                               "SM100/SM103 (CUDA 12.8+)"))
     # --enable-deepseek-v4-fp4-indexer (server_args.py:8091-8097)
     if _value(parsed, "enable_deepseek_v4_fp4_indexer") is True and not (hw.sm100 or hw.sm120):
-        return GateFailure("fp4_indexer", "enable_deepseek_v4_fp4_indexer", None,
-                           "--enable-deepseek-v4-fp4-indexer requires SM100 or SM120 GPUs with DeepGEMM FP4 indexer "
-                           "support.", "SM100/SM103, SM120/SM121 (CUDA 12.8+)")
-    return None
+        out.append(GateFailure("fp4_indexer", "enable_deepseek_v4_fp4_indexer", None,
+                               "--enable-deepseek-v4-fp4-indexer requires SM100 or SM120 GPUs with DeepGEMM FP4 indexer "
+                               "support.", "SM100/SM103, SM120/SM121 (CUDA 12.8+)"))
+    return out
+
+
+def startup_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardware) -> GateFailure | None:
+    """The first server-args gate that fails on ``hw``: the one SGLang stops at."""
+    return backend_gates(parsed, table, b, hw) or next(iter(option_gates(parsed, hw)), None)
 
 
 def load_gates(parsed: ParsedArgs, b: Backends, architecture: str | None, hw: Hardware,

@@ -1,17 +1,23 @@
 """Which architecture a launch serves: ``hf_config.architectures[0]`` as SGLang would read it.
 
 SGLang's absorbed-MLA checks look at ``architectures[0]`` only (0.5.18
-``python/sglang/srt/server_args.py:8216-8231``). Its sources, in the order this module uses them
+``python/sglang/srt/server_args.py:8216-8231``). Its sources, first one found wins
 (sglang-semantics.md §6.2):
 
-1. ``--json-model-override-args '{"architectures": [...]}'`` — applied last by SGLang, so it wins;
-2. the user's ``models`` table in the lint-configs configuration (private checkpoints);
-3. a local ``config.json`` when ``--model-path`` names a folder that exists beside the linted file
+1. a local ``config.json`` when ``--model-path`` names a folder that exists beside the linted file
    (then under the working directory);
-4. the catalog of well-known repositories, ``linter/sglang/data/models.json`` (with evidence).
+2. the user's ``models`` table in the lint-configs configuration (private checkpoints);
+3. the catalog of well-known repositories, ``linter/sglang/data/models.json`` (with evidence);
+4. the checkpoint's name — the repository name of a Hugging Face id or the last part of a local
+   path — when it is a published checkpoint of the catalog or a family of
+   ``linter/sglang/data/model_names.json`` (sglang-semantics.md §6.3 only), quantisation suffixes
+   such as ``-FP8`` removed. Such a :class:`ModelInfo` has ``inferred_from`` set: rules show the
+   inference and never offer a safe fix that rests on it.
 
-Anything else is unknown — never guessed from a name. ``none``/``dummy`` model paths skip all of
-SGLang's validation (``server_args.py:3622``) and ``instance://`` paths skip the model checks.
+``--json-model-override-args '{"architectures": [...]}'`` is applied on top of whichever source,
+as SGLang does (``hf_transformers/config.py:266-275``). Anything else is unknown.
+``none``/``dummy`` model paths skip all of SGLang's validation (``server_args.py:3622``) and
+``instance://`` paths skip the model checks.
 """
 
 from __future__ import annotations
@@ -41,6 +47,16 @@ class ModelInfo:
     skip_checks: bool = False
     mla: bool = False
     evidence: str = ""
+    inferred_from: str | None = None
+    """The checkpoint name the architecture was inferred from (source 4), else None."""
+
+    @property
+    def inference_note(self) -> str | None:
+        """The note a diagnostic that rests on a name inference carries, or None."""
+        if self.inferred_from is None or self.architecture is None:
+            return None
+        return (f"architecture {self.architecture} inferred from the name {self.inferred_from}; declare it under "
+                "`models` if that is wrong")
 
 
 @functools.cache
@@ -65,6 +81,66 @@ def catalog_lookup(model_path: str) -> dict | None:
     return None
 
 
+@functools.cache
+def _names() -> dict:
+    return json.loads(resources.files("linter.sglang.data").joinpath("model_names.json").read_text("utf-8"))
+
+
+def checkpoint_name(model_path: str) -> str:
+    """The name a model path gives its checkpoint: the last non-empty part of the path
+    (``/mnt/models/DeepSeek-V3-0324/`` → ``DeepSeek-V3-0324``, ``org/Repo`` → ``Repo``)."""
+    parts = [p for p in model_path.replace("\\", "/").split("/") if p]
+    return parts[-1] if parts else model_path
+
+
+def _strip_quantisation(name: str) -> str:
+    suffixes = sorted(_names()["quantisation_suffixes"], key=len, reverse=True)
+    lowered = name.lower()
+    changed = True
+    while changed:
+        changed = False
+        for suf in suffixes:
+            for sep in ("-", "_", "."):
+                if lowered.endswith(sep + suf) and len(lowered) > len(suf) + 1:
+                    lowered = lowered[: -len(suf) - 1]
+                    changed = True
+    return name[: len(lowered)]
+
+
+def infer_from_name(model_path: str) -> dict | None:
+    """The architecture a checkpoint name stands for, or None when the name matches nothing, matches
+    an UNVERIFIED family, or matches families of different architectures.
+
+    Returns ``{"name", "architecture", "dsa", "mla", "source"}``. Matching is on
+    :func:`checkpoint_name` compared case-insensitively, first as written, then without quantisation
+    suffixes (``DeepSeek-R1-FP4`` → ``DeepSeek-R1``); a name is a published checkpoint when a
+    repository of ``models.json`` has that name, or a family when ``model_names.json`` lists it.
+    """
+    data = _names()
+    written = checkpoint_name(model_path)
+    for name in dict.fromkeys([written, _strip_quantisation(written)]):
+        key = name.lower()
+        if any(fnmatch.fnmatchcase(key, g.lower()) for g in data["unverified"]["globs"]):
+            return None
+        found: dict[str, dict] = {}
+        exact, _ = _catalog()
+        for repo, entry in exact.items():
+            if repo.rsplit("/", 1)[-1] == key:
+                found.setdefault(entry["architecture"], {"architecture": entry["architecture"],
+                                                         "dsa": bool(entry.get("dsa")), "mla": bool(entry.get("mla")),
+                                                         "source": f"the catalog entry {repo} ({entry['evidence']})"})
+        for fam in data["families"]:
+            if key in (n.lower() for n in fam.get("names", ())) or \
+                    any(fnmatch.fnmatchcase(key, g.lower()) for g in fam.get("globs", ())):
+                found.setdefault(fam["architecture"], {"architecture": fam["architecture"], "dsa": bool(fam.get("dsa")),
+                                                       "mla": bool(fam.get("mla")), "source": fam["source"]})
+        if len(found) == 1:
+            return {"name": written, **next(iter(found.values()))}
+        if found:
+            return None  # several architectures: ambiguous
+    return None
+
+
 def resolve_model(
     model_path: str | None,
     *,
@@ -80,17 +156,19 @@ def resolve_model(
     then the working directory); ``read_json`` reads a local ``config.json`` (returns None when
     missing or invalid) so that callers control file access.
     """
-    override_arch = None
+    override = None
     if override_json:
         try:
             override = json.loads(override_json)
         except ValueError:
             override = None
-        if isinstance(override, dict) and isinstance(override.get("architectures"), list) and override["architectures"]:
-            override_arch = str(override["architectures"][0])
+    override = override if isinstance(override, dict) else {}
+    archs = override.get("architectures")
+    override_arch = str(archs[0]) if isinstance(archs, list) and archs else None
     if model_path is None:
         if override_arch:
-            return ModelInfo(None, override_arch, origin="--json-model-override-args", span=span)
+            return ModelInfo(None, override_arch, dsa="index_topk" in override, origin="--json-model-override-args",
+                             span=span)
         return ModelInfo(None, None, origin="the model path is not known statically", span=span)
     lowered = model_path.lower()
     if lowered in ("none", "dummy"):
@@ -101,7 +179,12 @@ def resolve_model(
                          span=span, skip_checks=True)
     info = _resolve_path(model_path, base_dirs, user_models or {}, read_json, span)
     if override_arch:
-        return ModelInfo(model_path, override_arch, dsa=info.dsa, origin="--json-model-override-args", span=span)
+        # SGLang sets every key of the override on the loaded config (config.py:266-275).
+        return ModelInfo(model_path, override_arch, dsa=info.dsa or "index_topk" in override,
+                         origin="--json-model-override-args", span=span)
+    if "index_topk" in override and info.architecture:
+        return ModelInfo(model_path, info.architecture, True, info.origin, span, mla=info.mla, evidence=info.evidence,
+                         inferred_from=info.inferred_from)
     return info
 
 
@@ -115,9 +198,6 @@ def _has_kv_lora_rank(cfg) -> bool:
 
 
 def _resolve_path(model_path, base_dirs, user_models, read_json, span) -> ModelInfo:
-    for key, arch in user_models.items():
-        if key.rstrip("/").lower() == model_path.rstrip("/").lower():
-            return ModelInfo(model_path, arch, origin="the 'models' table of the lint-configs configuration", span=span)
     looks_local = model_path.startswith((".", "/", "~")) or model_path.count("/") != 1
     if read_json is not None:
         candidate = Path(model_path)
@@ -131,11 +211,19 @@ def _resolve_path(model_path, base_dirs, user_models, read_json, span) -> ModelI
                 return ModelInfo(model_path, arch, dsa=isinstance(cfg, dict) and "index_topk" in cfg,
                                  origin=f"{(folder / 'config.json').as_posix()}", span=span,
                                  mla=_has_kv_lora_rank(cfg))
+    for key, arch in user_models.items():
+        if key.rstrip("/").lower() == model_path.rstrip("/").lower():
+            return ModelInfo(model_path, arch, origin="the 'models' table of the lint-configs configuration", span=span)
     if not looks_local:
         entry = catalog_lookup(model_path)
         if entry is not None:
             return ModelInfo(model_path, entry["architecture"], dsa=bool(entry.get("dsa")),
                              origin="the model catalog", evidence=entry["evidence"], span=span,
                              mla=bool(entry.get("mla")))
+    guess = infer_from_name(model_path)
+    if guess is not None:
+        return ModelInfo(model_path, guess["architecture"], dsa=guess["dsa"], span=span, mla=guess["mla"],
+                         origin=f"inferred from the name {guess['name']}", evidence=guess["source"],
+                         inferred_from=guess["name"])
     what = "a local path with no config.json in the repository" if looks_local else "not in the model catalog"
     return ModelInfo(model_path, None, origin=f"{model_path!r} is {what}", span=span)

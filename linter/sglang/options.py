@@ -10,8 +10,12 @@ its sha256). :func:`parse_args` reproduces what SGLang's parser does with an arg
 * ``--opt value`` and ``--opt=value`` are both accepted for options that take a value;
 * a unique prefix of an option string is accepted (``--tp`` → ``--tp-size``), a prefix shared by
   several options is an error (``--attention``); an exact option string always wins;
-* store-true flags take no value (``--flag=true`` is an error; ``--flag true`` leaves ``true`` as an
-  unrecognised argument);
+* an option whose action takes no value — argparse's ``store_true``/``store_false``/``store_const``/
+  ``count``, or any custom action registered with ``nargs=0`` (``BooleanOptionalAction`` and its
+  ``--no-`` form, ``DeprecatedStoreTrueAction`` behind 0.5.22+'s ``--enable-dp-attention``) — takes
+  none (``--flag=true`` is an error; ``--flag true`` leaves ``true`` as an unrecognised argument);
+* a value argparse rejects marks its option in :attr:`ParsedArgs.rejected`: SGLang stops in the
+  parser, so later checks do not judge it;
 * the last occurrence of an option wins.
 
 ``sglang serve`` first removes ``--model-type X`` and turns a first non-option token into
@@ -31,6 +35,9 @@ from linter.launch import UNKNOWN, KwArg, MStr, Token
 
 _DATA = "linter.sglang.data"
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+# argparse's built-in actions that consume no value (Python 3.10-3.13 ``argparse``).
+_NO_VALUE_ACTIONS = frozenset({"store_true", "store_false", "store_const", "append_const", "count", "help",
+                               "version"})
 
 
 @dataclass(frozen=True)
@@ -49,7 +56,34 @@ class Option:
 
     @property
     def takes_value(self) -> bool:
-        return self.action not in ("store_true", "store_false", "store_const", "count", "help", "version")
+        """Whether argparse consumes a value for this option.
+
+        argparse's own no-value actions never take one; any other action (SGLang's custom
+        ``DeprecatedStoreTrueAction``, ``BooleanOptionalAction``, ...) takes none exactly when it
+        was registered with ``nargs=0``, which the table records (e.g. ``--enable-dp-attention`` in
+        0.5.22+, ``--disable-cuda-graph`` in 0.5.23: ``custom:DeprecatedStoreTrueAction``, nargs 0).
+        """
+        return self.action not in _NO_VALUE_ACTIONS and self.nargs != 0
+
+    def allows(self, text: str) -> bool:
+        """Whether the command-line word ``text`` passes ``choices`` (argparse converts it with
+        ``type`` first, so ``--log-requests-level 0`` matches the int choice 0)."""
+        if not self.choices:
+            return True
+        return text in {str(c) for c in self.choices}
+
+    def flag_value(self, option_string: str) -> object:
+        """The value a no-value option stores when given as ``option_string`` (a full string of it).
+
+        ``store_false`` and the ``--no-X`` form of a ``BooleanOptionalAction`` store False;
+        every other flag is read as True (``store_const``/``count`` values are not in the table,
+        and the rules only ask whether such a flag is on).
+        """
+        if self.action == "store_false":
+            return False
+        if self.action.endswith("BooleanOptionalAction") and option_string.startswith("--no-"):
+            return False
+        return True
 
     @property
     def primary(self) -> str:
@@ -265,6 +299,23 @@ class ParsedArgs:
     """Splat tokens (``$EXTRA_ARGS``) and ``--config FILE`` values that may add any options at all."""
     help: bool = False
     """``-h``/``--help`` (or a prefix of it) is given: argparse prints the help and exits."""
+    rejected: set[str] = field(default_factory=set)
+    """Dests whose occurrence argparse rejects (invalid choice, missing or unexpected value, every
+    candidate of an ambiguous prefix). SGLang stops in the parser, so no later check sees these
+    values: rules that would judge them again stay silent (:meth:`judged`)."""
+
+    def judged(self, *dests: str) -> bool:
+        """True when none of ``dests`` is rejected by the parser, so later checks may read them."""
+        return not self.rejected.intersection(dests)
+
+    def _reject(self, problem: ArgProblem) -> None:
+        self.problems.append(problem)
+        if problem.option is not None:
+            self.rejected.add(problem.option.dest)
+        for c in problem.candidates:
+            opt = self.table.by_string.get(c)
+            if opt is not None:
+                self.rejected.add(opt.dest)
 
     def all(self, dest: str) -> list[Setting]:
         return [s for s in self.settings if s.dest == dest]
@@ -380,7 +431,7 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             continue
         option, spelled, explicit, candidates = _match(table, word)
         if candidates:
-            parsed.problems.append(ArgProblem("ambiguous-option", tok, f"ambiguous option: {spelled} could match "
+            parsed._reject(ArgProblem("ambiguous-option", tok, f"ambiguous option: {spelled} could match "
                                               + ", ".join(candidates), candidates=candidates))
             i += 1
             # argparse stops here with an error; skip a following value so it is not misread.
@@ -403,19 +454,20 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             continue
         if not option.takes_value:
             if explicit is not None:
-                parsed.problems.append(ArgProblem("unexpected-value", tok, f"argument {option.primary}: ignored "
+                parsed._reject(ArgProblem("unexpected-value", tok, f"argument {option.primary}: ignored "
                                                   f"explicit argument {explicit!r}", option=option,
                                                   range=(len(spelled), len(tok.raw))))
             else:
-                parsed.settings.append(Setting(option.dest, option.action != "store_false", spelled, i, flag=tok))
+                full = spelled if spelled in table.by_string else table.prefix_matches(spelled)[0]
+                parsed.settings.append(Setting(option.dest, option.flag_value(full), spelled, i, flag=tok))
             i += 1
             continue
         # An option with a value.
         if explicit is not None:
             start = len(spelled) + 1
             value = explicit if tok.text[start:].known else UNKNOWN
-            if option.choices and isinstance(value, str) and value not in option.choices:
-                parsed.problems.append(ArgProblem("invalid-choice", tok, f"argument {option.primary}: invalid "
+            if option.choices and isinstance(value, str) and not option.allows(value):
+                parsed._reject(ArgProblem("invalid-choice", tok, f"argument {option.primary}: invalid "
                                                   f"choice: {value!r}", option=option))
             parsed.settings.append(Setting(option.dest, value, spelled, i, flag=tok, value_token=tok,
                                            value_range=(start, len(tok.raw))))
@@ -438,14 +490,14 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
                 values.append(words[j])
                 j += 1
         if not values and nargs not in ("?", "*"):
-            parsed.problems.append(ArgProblem("missing-value", tok, f"argument {option.primary}: expected one "
+            parsed._reject(ArgProblem("missing-value", tok, f"argument {option.primary}: expected one "
                                               "argument", option=option))
             i += 1
             continue
         if len(values) == 1 and nargs in (None, "?", 1):
             v = values[0]
-            if option.choices and v.value is not None and v.value not in option.choices:
-                parsed.problems.append(ArgProblem("invalid-choice", v, f"argument {option.primary}: invalid choice: "
+            if option.choices and v.value is not None and not option.allows(v.value):
+                parsed._reject(ArgProblem("invalid-choice", v, f"argument {option.primary}: invalid choice: "
                                                   f"{v.value!r}", option=option))
             parsed.settings.append(Setting(option.dest, v.value if v.value is not None else UNKNOWN, spelled, i,
                                            flag=tok, value_token=v, value_range=(0, len(v.raw))))

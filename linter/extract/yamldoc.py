@@ -1,0 +1,193 @@
+"""Pieces shared by the YAML formats that carry shell scripts (SkyPilot, dstack, Truss, GitHub Actions,
+GitLab CI): load the node tree, read variables sections, hand scripts to the shell format and turn
+what it finds into :class:`~linter.launch.Launch` values.
+
+Exact spans come from compose's ruamel helpers (:func:`linter.extract.compose.scalar_mstr`,
+``_mapping_items``/``_get`` for merge keys), so a fix edits the very characters of a block scalar.
+"""
+
+from __future__ import annotations
+
+from linter.extract.compose import _get, _mapping_items, scalar_mstr
+from linter.launch import Extraction, GpuDecl, Launch, MStr, Problem, Token, hull
+from linter.source import SourceFile, Span
+
+__all__ = [
+    "argv_launches",
+    "env_section",
+    "get",
+    "is_map",
+    "is_seq",
+    "is_str",
+    "items",
+    "load",
+    "mstr",
+    "script_launches",
+    "script_launches_of",
+    "script_of",
+    "text",
+    "unknown_expressions",
+]
+
+get = _get
+items = _mapping_items
+
+
+def load(source: SourceFile, result: Extraction):
+    """The root node of the file, or None (a YAML error goes into ``result.problems`` at its position)."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        return YAML(typ="rt").compose(source.text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        offset = min(mark.index, len(source.text)) if mark is not None else 0
+        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        result.problems.append(Problem(f"invalid YAML: {problem}", Span(source, offset, offset)))
+    except YAMLError as exc:
+        result.problems.append(Problem(f"invalid YAML: {exc}", Span(source, 0, 0)))
+    return None
+
+
+def is_map(node) -> bool:
+    from ruamel.yaml.nodes import MappingNode
+
+    return isinstance(node, MappingNode)
+
+
+def is_seq(node) -> bool:
+    from ruamel.yaml.nodes import SequenceNode
+
+    return isinstance(node, SequenceNode)
+
+
+def is_str(node) -> bool:
+    """A scalar that is not null (numbers count: ``count: 8``)."""
+    from ruamel.yaml.nodes import ScalarNode
+
+    return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null" and node.value not in (None, "")
+
+
+def text(node) -> str | None:
+    """The scalar's value, or None for anything else."""
+    return str(node.value) if is_str(node) else None
+
+
+def mstr(node, source: SourceFile) -> MStr:
+    """The scalar's value with per-character origins."""
+    return scalar_mstr(node, source)
+
+
+def env_section(node, source: SourceFile, into: dict[str, MStr] | None = None) -> dict[str, MStr]:
+    """Variables of an ``env:``/``envs:``/``variables:`` section: a mapping (a null value — "set when
+    launching" — is unknown, so left out) or a list of ``NAME=VALUE`` strings (dstack). GitLab's
+    ``{value: …, description: …}`` form is read too. Later sections override ``into``."""
+    out = dict(into or {})
+    if is_map(node):
+        for k, v in items(node):
+            name = text(k)
+            if name is None:
+                continue
+            if is_map(v):
+                _, v = get(v, "value")
+            if is_str(v):
+                out[name] = mstr(v, source)
+            else:
+                out.pop(name, None)
+    elif is_seq(node):
+        for v in node.value:
+            if is_str(v) and "=" in str(v.value):
+                m = mstr(v, source)
+                k = m.text.index("=")
+                out[m.text[:k].strip()] = m[k + 1:]
+    return out
+
+
+def span_of_args(args: list[Token], fallback: Span) -> Span:
+    """The launch's span: the hull of its arguments written inside ``fallback`` (the script or
+    instruction that holds the command; a value that came from a variable is written elsewhere and
+    does not move the launch), else ``fallback``."""
+    spans = [t.location() for t in args]
+    spans = [s for s in spans if s is not None and s.source is fallback.source
+             and fallback.start <= s.start and s.end <= fallback.end]
+    return hull(spans) or fallback
+
+
+def script_of(node, source: SourceFile) -> MStr | None:
+    """The shell script a scalar holds, or the lines of a list joined with line breaks (dstack
+    ``commands:`` and GitLab ``script:`` run their lines in one shell, so a variable set by one line
+    reaches the next); each character keeps its place in the file. None for anything else."""
+    if is_seq(node):
+        parts: list[MStr] = []
+        for item in node.value:
+            if is_str(item):
+                if parts:
+                    parts.append(MStr.plain("\n", Span(source, item.start_mark.index, item.start_mark.index)))
+                parts.append(mstr(item, source))
+        if not parts:
+            return None
+        return MStr.join(parts, Span(source, node.start_mark.index, node.end_mark.index))
+    if is_str(node):
+        return mstr(node, source)
+    return None
+
+
+def script_launches(node, source: SourceFile, env: dict[str, MStr] | None, result: Extraction, key: str, *,
+                    image: MStr | None = None, gpu_decls: list[GpuDecl] | None = None) -> list[Launch]:
+    """The launches of the script :func:`script_of` reads from ``node``."""
+    script = script_of(node, source)
+    if script is None:
+        return []
+    return script_launches_of(script, node, source, env, result, key, image=image, gpu_decls=gpu_decls)
+
+
+def script_launches_of(script: MStr, node, source: SourceFile, env: dict[str, MStr] | None, result: Extraction,
+                       key: str, *, image: MStr | None = None,
+                       gpu_decls: list[GpuDecl] | None = None) -> list[Launch]:
+    """The launches of a shell ``script`` written at ``node``, through the shell format (its syntax
+    errors go into ``result.problems``); ``key`` names the scope, ``image`` the image it runs in."""
+    from linter.extract.shell import launches_in_script
+
+    fallback = Span(source, node.start_mark.index, node.end_mark.index)
+    found = launches_in_script(script, source, env, result.problems)
+    out = []
+    for k, (program, args, img) in enumerate(found):
+        out.append(Launch(source=source, program=program, span=span_of_args(args, fallback), args=args,
+                          key=key + (f"#{k}" if k else ""), image=img if img is not None else image,
+                          gpu_decls=list(gpu_decls or [])))
+    return out
+
+
+def argv_launches(words: list[Token], source: SourceFile, env: dict[str, MStr] | None, result: Extraction,
+                  key: str, fallback: Span, *, image: MStr | None = None,
+                  gpu_decls: list[GpuDecl] | None = None) -> list[Launch]:
+    """The launches of an argv (exec form), through :func:`linter.recognize.launches`."""
+    from linter.recognize import launches
+
+    out = []
+    for k, got in enumerate(launches(words, source, env=env, image=image, span=fallback, problems=result.problems)):
+        out.append(Launch(source=source, program=got.program, span=span_of_args(got.args, fallback), args=got.args,
+                          key=key + (f"#{k}" if k else ""), image=got.image if got.image is not None else image,
+                          gpu_decls=list(gpu_decls or []) + list(got.gpu_decls)))
+    return out
+
+
+def unknown_expressions(m: MStr, opener: str = "${{", closer: str = "}}") -> MStr:
+    """``m`` with each CI expression (GitHub Actions ``${{ … }}``) replaced by an unknown value: the
+    runner substitutes it before the shell runs, with a value the file does not hold."""
+    if opener not in m.text:
+        return m
+    parts: list[MStr] = []
+    pos = 0
+    while True:
+        i = m.text.find(opener, pos)
+        if i < 0:
+            break
+        j = m.text.find(closer, i + len(opener))
+        j = len(m.text) if j < 0 else j + len(closer)
+        parts.append(m[pos:i])
+        parts.append(MStr.unknown(m.location(i, j)))
+        pos = j
+    parts.append(m[pos:])
+    return MStr.join(parts, m.where)

@@ -191,6 +191,8 @@ def backend_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardw
     ``__post_init__``). Later backend gates read the same values, so only the first one counts."""
     newer = table.version_tuple >= version_tuple("0.5.19")
     user_dest = "attention_backend"
+    kv = _value(parsed, "kv_cache_dtype")  # the SM120 trtllm_mha and tokenspeed_mla checks read it too
+    kv = kv if isinstance(kv, str) else ("auto" if kv is None else None)
 
     canon = dict(zip(("attention_backend", "prefill_attention_backend", "decode_attention_backend"),
                      canonical_backends(parsed, table)))

@@ -14,7 +14,9 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Sequence
 
@@ -32,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``lint-configs`` (``allow_abbrev=False``: options are spelled in full)."""
     p = argparse.ArgumentParser(
         prog="lint-configs", allow_abbrev=False,
-        description="Find SGLang launches in compose files, shell/Slurm scripts and Python code, and report what "
+        description="Find SGLang launches in deployment files (compose, Kubernetes, shell/Slurm, Python, cloud tasks, "
+                    "Dockerfiles, CI workflows, notebooks, runbooks), and report what "
                     "SGLang would reject or crash on for the target GPU, with fixes.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
@@ -143,6 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse printed the usage error (or --help/--version)
         return int(exc.code or 0) if isinstance(exc.code, int) else 2
+    previous = _on_sigterm()
     try:
         return _run(args)
     except UsageError as exc:
@@ -158,12 +162,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"lint-configs: internal error: {type(exc).__name__}: {exc} "
               "(set LINT_CONFIGS_DEBUG=1 for a traceback, and please report it)", file=sys.stderr)
         return 2
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _on_sigterm():
+    """Make SIGTERM (a cancelled CI job, a pre-commit timeout) unwind like Ctrl-C, so a ``--fix``
+    cut short removes its temporary file and leaves every file whole. Returns the previous handler
+    (None when not on the main thread, where handlers cannot be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    return signal.signal(signal.SIGTERM, stop)
 
 
 def _run(args: argparse.Namespace) -> int:
     from linter.config import ConfigError, ConfigResolver
-    from linter.rules import ALL_RULES, expand_selector, rule_for
 
+    if args.list_rules or args.show_rule or args.select or args.ignore or args.extend_ignore or args.extend_select:
+        from linter.rules import ALL_RULES, expand_selector, rule_for
     if args.list_rules:
         for rule in ALL_RULES:
             fix = {"never": "   ", "sometimes": "(*)", "always": "[*]"}[rule.fixable]
@@ -273,6 +294,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
         cfg = configs.for_dir(path.parent)
         return cfg is not None and cfg.excluded(path, is_dir)
 
+    from linter.isolate import crashed, lint_file
+
     results = {}
     stdin_data = b""
     if stdin_path is not None:
@@ -282,18 +305,24 @@ def _lint(args, configs, select, ignore, extend) -> int:
         except DecodeError as exc:
             raise UsageError(f"standard input ({ws.display(stdin_path)}): {exc}") from None
         if not (args.force_exclude and excluded(stdin_path, False)):
-            res = engine.lint(stdin_path)
+            res = lint_file(engine, stdin_path)  # one bad file never stops the run: SGL000 on it instead
+            if res.skipped and args.stdin_filename is None and res.source is not None:
+                # Unnamed standard input that is not recognised by a shebang: a command line pasted on
+                # stdin is shell (name it with --stdin-filename for another format).
+                res = lint_file(engine, stdin_path, fmt="shell")
             if res.skipped and not args.show_files:
                 warn(f"{ws.display(stdin_path)}: skipped: {res.skipped}")
             results[stdin_path] = res
     else:
         for cand in walk(paths, excluded, args.force_exclude):
-            res = engine.lint(cand.path)
-            if res.skipped and cand.explicit and res.source is None and not args.show_files:
+            res = lint_file(engine, cand.path)  # one bad file never stops the run: SGL000 on it instead
+            if res.skipped and cand.explicit and res.source is None and not res.prefiltered \
+                    and not args.show_files:
                 warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
             results[cand.path] = res
 
     reconcile_with_readers(engine, results.values())
+    failed = any(crashed(r) for r in results.values())  # exit 2 after everything else is reported
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     color = {"auto": None, "always": True, "never": False}[args.color]
 
@@ -321,9 +350,14 @@ def _lint(args, configs, select, ignore, extend) -> int:
         fixed = 0
         report = None
         if args.fix or args.diff:
-            from linter.fixes import fix_all, unified_diff, write_atomic
+            from linter.fixes import fix_all, unified_diff, write_all
 
             report = fix_all(engine, results, args.unsafe_fixes, within=stdin_path)
+            for res in report.crashed:  # checking a fix failed: the fix was refused, the bug is reported
+                failed = True
+                target = results.setdefault(res.path, res)
+                if target is not res:
+                    target.diagnostics.extend(res.diagnostics)
             if stdin_path is not None:
                 for res in results.values():
                     for d in res.diagnostics:
@@ -336,17 +370,27 @@ def _lint(args, configs, select, ignore, extend) -> int:
                 out = "".join(unified_diff(src, text) for src, text in report.changed.values())
                 if not args.silent:
                     stream.write(out)
+                if failed:
+                    return 2
                 return 1 if out and not args.exit_zero else 0
             if stdin_path is None:
-                for src, text in report.changed.values():
-                    try:
-                        write_atomic(src, text)
-                    except OSError as exc:
-                        print(f"lint-configs: error: cannot write {src.display}: {exc}", file=sys.stderr)
-                        return 2
+                # Each file on its own: a file changed, replaced or deleted since it was read, hard
+                # linked or read-only is left (its findings stay, with a note); one that cannot be
+                # written never stops the others.
+                outcome = write_all(engine, results, report)
+                for path, why in sorted(outcome.warnings.items()):
+                    warn(f"{ws.display(path)}: {why}")
+                for path, why in sorted(outcome.left.items()):
+                    warn(f"{ws.display(path)} left unchanged: {why}")
+                for path, why in sorted(outcome.failed.items()):
+                    print(f"lint-configs: error: {ws.display(path)}: {why}", file=sys.stderr)
+                    failed = True
+                failed = failed or any(crashed(r) for r in results.values())
             fixed = report.applied
             for d, reason in report.refused:
-                d.notes.append(f"the fix was not applied: {reason}")
+                note = f"the fix was not applied: {reason}"
+                if note not in d.notes:
+                    d.notes.append(note)
         if stdin_path is not None and args.fix:
             # As ruff: the (fixed) text goes to stdout, the report to stderr.
             text = ws.read(stdin_path).encode() if stdin_path in results else stdin_data
@@ -404,6 +448,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
             for line in after:
                 print(f"lint-configs: warning: {line}", file=sys.stderr)
 
+    if failed:
+        return 2  # an internal error or a file that could not be written: reported above
     if args.exit_zero:
         return 0
     if any(args.fail_on == "warning" or d.severity == "error" for d in diagnostics):

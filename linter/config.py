@@ -22,10 +22,6 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 @dataclass(frozen=True)
 class Key:
@@ -182,6 +178,8 @@ class Config:
     def excluded(self, path: Path, is_dir: bool) -> bool:
         """True when ``path`` matches ``exclude``/``extend-exclude`` (or those of an override whose
         ``paths`` match it). Patterns are gitignore-style, relative to the configuration's folder."""
+        if not self.exclude and not any(ov.get("exclude") or ov.get("extend-exclude") for ov in self.overrides):
+            return False
         try:
             rel = path.resolve().relative_to(self.root).as_posix()
         except ValueError:
@@ -297,6 +295,11 @@ def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
             out[key] = value
         elif key in ("exclude", "extend-exclude", "paths"):
             out[key] = _str_list(value, k)
+            for pattern in out[key]:
+                try:
+                    _spec(pattern)
+                except Exception as exc:  # noqa: BLE001 - pathspec raises several kinds for a bad glob
+                    raise ConfigError(f"{k}: invalid glob {pattern!r}: {exc}") from None
         elif key == "overrides":
             if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
                 raise ConfigError(f"{k}: expected an array of tables ([[tool.lint-configs.overrides]])")
@@ -346,14 +349,26 @@ def _known_architecture_case(arch: str) -> str | None:
 
 def load(path: Path) -> Config | None:
     """Parse a configuration file; None for a ``pyproject.toml`` without ``[tool.lint-configs]``."""
+    # Parsed only when a configuration file exists (tomllib is not needed otherwise).
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
     try:
         raw = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply to read") from None
     if path.name == "pyproject.toml":
-        table = raw.get("tool", {}).get("lint-configs")
+        tool = raw.get("tool", {})
+        if not isinstance(tool, dict):
+            # Not ours to judge, but [tool.lint-configs] cannot be inside it.
+            raise ConfigError(f"{path}: 'tool' must be a table ([tool.NAME] sections), got {tool!r:.60}")
+        table = tool.get("lint-configs")
         if table is None:
             return None
         where = f"{path} [tool.lint-configs]"
@@ -382,8 +397,14 @@ class ConfigResolver:
             return self.forced
         if self.isolated:
             return None
+        # The cache is keyed by the folder as given first: resolving a real path costs an lstat per
+        # component, and the walk asks for every file's folder.
+        if folder in self._cache:
+            return self._cache[folder]
+        given = folder
         folder = folder.resolve()
         if folder in self._cache:
+            self._cache[given] = self._cache[folder]
             return self._cache[folder]
         found = None
         for candidate in (folder / ".lint-configs.toml", folder / "pyproject.toml"):
@@ -394,6 +415,7 @@ class ConfigResolver:
         if found is None and folder.parent != folder:
             found = self.for_dir(folder.parent)
         self._cache[folder] = found
+        self._cache[given] = found
         return found
 
     def settings_for(self, file: Path) -> Settings:

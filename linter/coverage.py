@@ -9,9 +9,10 @@ rule may have stayed silent for lack of a fact; ``--explain`` shows which.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-from linter.resolve import LaunchContext
+if TYPE_CHECKING:  # a run with no launch never loads the resolver
+    from linter.resolve import LaunchContext
 
 
 def unverified_reasons(ctx: LaunchContext) -> list[str]:

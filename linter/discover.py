@@ -14,6 +14,7 @@ A ``.env`` file named on the command line stands for the compose files beside it
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -21,6 +22,10 @@ from typing import Callable, Iterator
 DEFAULT_EXCLUDES = {".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__",
                     ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist", "site-packages", ".eggs"}
 _YAML_EXT = {".yml", ".yaml"}
+
+FIXER_TEMP = re.compile(r"^\..+\.lint-configs-[A-Za-z0-9_]+\.tmp$")
+"""The names of ``--fix``'s temporary files (``.NAME.lint-configs-XXXX.tmp``, see linter/fixes.py):
+never linted, also when a killed run left one behind."""
 
 PREFILTER = ("sglang", "attention-backend", "attention_backend", "deterministic", "rl-on-policy", "rl_on_policy")
 """A file that contains none of these is not parsed: it cannot hold an SGLang launch or setting."""
@@ -81,6 +86,8 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
                         yield Candidate(sibling, True)
                 continue
             real = root.resolve()
+            if FIXER_TEMP.match(root.name):
+                continue
             if root not in seen and real not in seen:
                 seen.add(root)
                 seen.add(real)
@@ -88,36 +95,63 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
             continue
         if not root.is_dir():
             continue
-        chains: dict[Path, list[_Ignore]] = {root: _parent_ignores(root)}
-        for dirpath, dirnames, filenames in os.walk(root):
-            here = Path(dirpath)
-            chain = chains.pop(here, [])
+        yield from _walk_folder(root, excluded, seen)
+
+
+def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[Path]) -> Iterator[Candidate]:
+    """Files under the folder ``root`` in sorted order (folders first-visited depth-first, as
+    ``os.walk``). One ``os.scandir`` per folder: its entries carry the file type, so a regular file
+    costs no ``stat`` and a real path is resolved only for a symbolic link (folder links are not
+    followed, so every other entry's real path is its real folder's path joined with its name)."""
+    real_root = root.resolve()
+    stack: list[tuple[Path, Path, list[_Ignore]]] = [(root, real_root, _parent_ignores(root))]
+    while stack:
+        here, real_here, chain = stack.pop()
+        try:
+            with os.scandir(here) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        if any(e.name == ".gitignore" for e in entries):
             gi = here / ".gitignore"
             if gi.is_file():
                 try:
                     chain = chain + [_Ignore(here, gi.read_text("utf-8", "replace").splitlines())]
                 except Exception:  # noqa: BLE001 - a broken .gitignore must not stop the run
                     pass
-            kept = []
-            for d in sorted(dirnames):
-                p = here / d
-                if d in DEFAULT_EXCLUDES or any(i.matches(p, True) for i in chain) or excluded(p, True):
+        folders = []
+        for e in entries:
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if not is_dir:
+                continue
+            p = here / e.name
+            if e.name in DEFAULT_EXCLUDES or any(i.matches(p, True) for i in chain) or excluded(p, True):
+                continue
+            folders.append((p, real_here / e.name, chain))
+        for e in entries:
+            try:
+                if e.is_dir(follow_symlinks=False):
                     continue
-                kept.append(d)
-                chains[p] = chain
-            dirnames[:] = kept
-            for f in sorted(filenames):
-                p = here / f
-                if p in seen or any(i.matches(p, False) for i in chain) or excluded(p, False):
+                link = e.is_symlink()
+                # dangling links, FIFOs, devices: never opened
+                if not (e.is_file() if link else e.is_file(follow_symlinks=False)):
                     continue
-                if not p.is_file():  # dangling links, FIFOs, devices: never opened
-                    continue
-                real = p.resolve()
-                if real in seen:
-                    continue
-                seen.add(p)
-                seen.add(real)
-                yield Candidate(p, False)
+            except OSError:
+                continue
+            p = here / e.name
+            if FIXER_TEMP.match(e.name) or p in seen or any(i.matches(p, False) for i in chain) \
+                    or excluded(p, False):
+                continue
+            real = p.resolve() if link else real_here / e.name
+            if real in seen:
+                continue
+            seen.add(p)
+            seen.add(real)
+            yield Candidate(p, False)
+        stack.extend(reversed(folders))
 
 
 def _parent_ignores(root: Path) -> list[_Ignore]:

@@ -9,22 +9,54 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter import directives
+from typing import TYPE_CHECKING
+
+from linter import limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
-from linter.discover import detect_format, mentions_sglang
+from linter.discover import PREFILTER, detect_format, mentions_sglang
 from linter.formats import by_name, claims_name, names_text
 from linter.launch import Extraction, GpuDecl, Launch
-from linter.resolve import resolve
-from linter.rules import BY_CODE, LAUNCH_RULES
-from linter.rules.base import UNSAFE, Diagnostic, LaunchContext
-from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
-from linter.sglang.decision import parser_only_note
 from linter.source import DecodeError, Edit, SourceFile, Span
-from linter.workspace import Workspace
+from linter.workspace import MAX_BYTES, Workspace
+
+if TYPE_CHECKING:
+    from linter.rules.base import Diagnostic, LaunchContext
+
+# The rules, the resolver and the SGLang tables are loaded on first use (:func:`_load`): a run whose
+# files all fail the mention filter never imports them.
+directives = resolve = LAUNCH_RULES = Diagnostic = UnknownGpu = UnparseableFile = UnusedSuppression = None
+parser_only_note = None
+
+
+def _load() -> None:
+    global directives, resolve, LAUNCH_RULES, Diagnostic, UnknownGpu, UnparseableFile, UnusedSuppression
+    global parser_only_note
+    if directives is not None:
+        return
+    from linter import directives as _directives
+    from linter.resolve import resolve as _resolve
+    from linter.rules import LAUNCH_RULES as _launch_rules
+    from linter.rules.base import Diagnostic as _diagnostic
+    from linter.rules.meta import UnknownGpu as _g, UnparseableFile as _u, UnusedSuppression as _s
+    from linter.sglang.decision import parser_only_note as _note
+
+    resolve, LAUNCH_RULES, Diagnostic, parser_only_note = _resolve, _launch_rules, _diagnostic, _note
+    UnknownGpu, UnparseableFile, UnusedSuppression = _g, _u, _s
+    directives = _directives
+
+
+def __getattr__(name: str):
+    if name == "BY_CODE":  # re-exported for callers of ``linter.engine`` (loaded on demand)
+        from linter.rules import BY_CODE
+
+        return BY_CODE
+    raise AttributeError(name)
 
 
 @dataclass
@@ -50,6 +82,8 @@ class FileResult:
     contexts: list[LaunchContext] = field(default_factory=list)
     related: list[SourceFile] = field(default_factory=list)
     skipped: str | None = None
+    prefiltered: bool = False
+    """Skipped by the mention filter on the file's bytes: its text was never kept (``source`` is None)."""
 
 
 class Engine:
@@ -66,6 +100,11 @@ class Engine:
         """Lint one file; ``fmt`` forces its format (else the registry detects it)."""
         path = path if path.is_absolute() else (self.ws.cwd / path)
         result = FileResult(path)
+        if fmt is None and self.ws.unread(path):
+            quick = without_mention(path)
+            if quick is not None:
+                return quick
+        _load()
         try:
             source = self.ws.read(path)
         except DecodeError as exc:
@@ -108,15 +147,27 @@ class Engine:
             result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
                                                  Span(source, 0, 0)))
         result.related = list(extraction.related)
+        for launch in [x for x in extraction.launches if len(x.args) + len(x.kwargs) > limits.MAX_WORDS_PER_LAUNCH]:
+            limits.record("MAX_WORDS_PER_LAUNCH", f"a launch of {len(launch.args) + len(launch.kwargs):,} words",
+                          Span(source, launch.span.start, launch.span.start), "this launch is not checked")
+            extraction.launches.remove(launch)
         found = directives.scan(source, extraction.comments)
         # Values can be written in another file (a compose .env): its suppressions apply to them.
         related_suppressions = [s for rel in extraction.related for s in directives.scan(rel).suppressions]
         diags: list[Diagnostic] = []
+        marker = _CONFLICT.search(source.text)
+        if marker is not None and not any("conflict" in p.message for p in extraction.problems):
+            # git's markers make the file two versions at once: say so first (the parser's own error,
+            # if any, follows); --fix never writes into such a file.
+            diags.append(self._meta(UnparseableFile, "unresolved merge conflict markers (from a git merge): resolve "
+                                    "the conflict; the file is read as written and never fixed",
+                                    Span(source, marker.start(), marker.start())))
         for problem in extraction.problems:
             diags.append(self._meta(UnparseableFile, problem.message, problem.span))
         for span, message in found.malformed:
             diags.append(self._meta(UnusedSuppression, message, span))
-        if not extraction.launches:
+        if not extraction.launches and not any(d.code == UnparseableFile.code for d in diags):
+            # (in a file that does not parse, the launch may be what could not be read)
             diags.extend(self._unused_targets(found.targets))
         file_decls = found.targets + extraction.gpu_decls
         for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
@@ -221,6 +272,41 @@ class Engine:
         return kept
 
 
+_QUICK_MARKS = tuple(p.encode() for p in PREFILTER) + (b"lint-configs", b"\x00")
+
+
+def without_mention(path: Path) -> FileResult | None:
+    """The result for a file skipped by the mention filter, decided on its bytes; None when the file
+    must go the whole way (it mentions SGLang, holds a ``lint-configs`` directive, is not UTF-8 text,
+    is not a regular file or is too large: those cases have their own diagnostics or reasons).
+
+    A skipped file becomes a :class:`FileResult` with its format and reason only: nothing of it is kept."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if any(m in data for m in _QUICK_MARKS):
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    fmt = detect_format(path, text.removeprefix("\ufeff"))
+    if fmt is None:
+        return FileResult(path, skipped=f"not a file of a linted format ({names_text()})", prefiltered=True)
+    return FileResult(path, fmt=fmt, skipped="does not mention SGLang", prefiltered=True)
+
+
 def _escape_edits(diags: list[Diagnostic], source: SourceFile, escape) -> None:
     """Rules write a fix's new text as the value it stands for; a carrier file that writes code in
     its own syntax (a notebook's JSON strings) says how that text is written at each place."""
@@ -228,6 +314,9 @@ def _escape_edits(diags: list[Diagnostic], source: SourceFile, escape) -> None:
         if d.fix is not None:
             d.fix.edits = [Edit(e.span, escape(e.span, e.content)) if e.span.source is source else e
                            for e in d.fix.edits]
+
+
+_CONFLICT = re.compile(r"^(?:<{7}|>{7})(?: |$)", re.MULTILINE)
 
 
 def _identify(contexts: list[LaunchContext]) -> list[LaunchContext]:
@@ -275,7 +364,10 @@ def readers_beside(engine: Engine, results) -> list[FileResult]:
             if cand in linted or cand in seen or not claims_name(cand) or not cand.is_file():
                 continue
             seen.add(cand)
-            res = engine.lint(cand)
+            try:
+                res = engine.lint(cand)
+            except Exception:  # noqa: BLE001 - a reader lint-configs fails on is not this run's file
+                continue
             if any(rel.path == path for rel in res.related):
                 readers.append(res)
     return readers
@@ -294,10 +386,20 @@ def reconcile_shared_fixes(results) -> None:
     :class:`FileResult` objects of a run), a fix that would write different texts at one place is
     dropped, and a fix that also changes a launch it was not computed for is made unsafe (ruff's
     rule: a fix that may change behaviour the user relies on is unsafe)."""
+    results = list(results)
+    diags: list[Diagnostic] = [d for res in results for d in res.diagnostics]
+    # Only the characters a fix edits matter: collecting every origin of every value costs seconds
+    # for long values (issue 26).
+    edited: dict[str, set[int]] = {}
+    for d in diags:
+        for e in d.fix.edits if d.fix is not None else ():
+            edited.setdefault(str(e.span.source.path), set()).update(
+                range(e.span.start, max(e.span.end, e.span.start + 1)))
+    if not edited:
+        return
     users: dict[tuple, set[str]] = {}
-    diags: list[Diagnostic] = []
+    offsets_of: dict[int, set[int] | None] = {}
     for res in results:
-        diags.extend(res.diagnostics)
         for ctx in res.contexts:
             who = f"{ctx.launch.source.display}:{ctx.identity}"
             for s in ctx.parsed.settings:
@@ -305,7 +407,13 @@ def reconcile_shared_fixes(results) -> None:
                 if text is None:
                     continue
                 for o in text.origins:
-                    if o is not None:
+                    if o is None:
+                        continue
+                    key = id(o[0])
+                    if key not in offsets_of:
+                        offsets_of[key] = edited.get(str(o[0].path))
+                    offs = offsets_of[key]
+                    if offs is not None and o[1] in offs:
                         users.setdefault((str(o[0].path), o[1]), set()).add(who)
     by_edit: dict[tuple, list[Diagnostic]] = {}
     for d in diags:
@@ -321,11 +429,14 @@ def reconcile_shared_fixes(results) -> None:
                     _note(d, "no fix: this value is shared by launches that need different replacements")
                     d.fix = None
             continue
-        fixed_for = {f"{d.launch.source.display}:{d.launch_id}" for d in group if d.launch is not None}
+        fixed_for = {f"{d.launch.source.display}:{i}" for d in group if d.launch is not None
+                     for i in [d.launch_id] + d.also}
         if any(d.fix is not None and d.fix.applicability != "safe" for d in group):
             # One edit serves every launch here: it is unsafe if it is unsafe for any of them.
             for d in group:
                 if d.fix is not None and d.fix.applicability == "safe":
+                    from linter.rules.base import UNSAFE
+
                     d.fix.applicability = UNSAFE
                     _note(d, "the fix is unsafe: the same edit changes another launch that is unsafe to change")
         for d in group:
@@ -337,6 +448,8 @@ def reconcile_shared_fixes(results) -> None:
                     touched |= users.get((str(e.span.source.path), off), set())
             others = touched - fixed_for
             if others and d.fix.applicability == "safe":
+                from linter.rules.base import UNSAFE
+
                 d.fix.applicability = UNSAFE
                 _note(d, "the fix is unsafe: the value is shared with " + ", ".join(sorted(others)))
 
@@ -347,13 +460,15 @@ def _note(d: Diagnostic, note: str) -> None:
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
-    seen = set()
+    seen: dict[tuple, Diagnostic] = {}
     out = []
     for d in diags:
         key = (d.code, d.span.key(), d.message)
         if key not in seen:
-            seen.add(key)
+            seen[key] = d
             out.append(d)
+        elif d.launch is not None and d.launch_id != seen[key].launch_id:
+            seen[key].also.append(d.launch_id)  # the same finding of another launch: one fix serves both
     return out
 
 

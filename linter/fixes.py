@@ -4,25 +4,49 @@ For each linted file with applicable fixes: the fixes' edits are applied to the 
 one pass (a fix whose edits overlap an earlier one waits for the next round); the changed files are
 swapped in memory and the file is linted again. The change is kept only when no new SGL001 appears
 and every fixed diagnostic is gone; otherwise the file is left untouched and the diagnostic says why.
-Rounds repeat until nothing changes (at most :data:`MAX_ROUNDS`). Only then are files written:
-to a temporary file in the same folder with the original mode, flushed, then renamed over the
-original, so a crash never leaves a half-written file. Bytes outside the edits never change: the
-text keeps its line endings and the BOM is written back.
+Rounds repeat until nothing changes (at most :data:`MAX_ROUNDS`). A refusal belongs to one
+diagnostic of one file and its edits: the identical fix elsewhere is still tried. A file with merge
+conflict markers is never fixed.
+
+Only then are files written (:func:`write_all`), each on its own: to a temporary file
+``.NAME.lint-configs-XXXX.tmp`` in the same folder (a name no linted format claims; discovery skips
+it) with the original mode, owner and group, flushed, then renamed over the original, so a crash
+never leaves a half-written file. Just before the rename the file is checked again: a file whose
+inode or bytes changed since it was read (saved by its user, replaced, deleted), a file with more
+than one hard link, and a read-only file are left as they are, and the findings stay with a note
+saying why. Bytes outside the edits never change: the text keeps its line endings and the BOM is
+written back.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
+import re
+import signal
+import stat
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linter.discover import FIXER_TEMP
 from linter.engine import Engine, FileResult, reconcile_with_readers
+from linter.isolate import crashed, lint_file
 from linter.rules.base import SAFE, Diagnostic, Fix
 from linter.source import SourceFile, apply_edits
 
 MAX_ROUNDS = 10
+
+TEMP_PREFIX_TAG = ".lint-configs-"
+TEMP_SUFFIX = ".tmp"
+TEMP_NAME = FIXER_TEMP  # ``.NAME.lint-configs-XXXX.tmp``: discovery never lints these
+
+_CONFLICT = re.compile(r"^(?:<<<<<<<|>>>>>>>)(?: |$)", re.MULTILINE)
+
+
+class WriteRefused(Exception):
+    """The fixer left a file as it is on purpose (message: why, for the diagnostic's note)."""
 
 
 @dataclass
@@ -35,6 +59,11 @@ class FixReport:
     applied: int = 0
     fixed: list[Diagnostic] = field(default_factory=list)
     refused: list[tuple[Diagnostic, str]] = field(default_factory=list)
+    crashed: list[FileResult] = field(default_factory=list)
+    """SGL000 results: lint-configs failed while checking a fix of that file (the fix is refused)."""
+    batches: list[tuple[list[Diagnostic], frozenset[Path]]] = field(default_factory=list)
+    """(diagnostics fixed, files their edits changed) for each kept change: what is undone when a
+    file is not written."""
 
 
 def applicable(d: Diagnostic, unsafe: bool) -> bool:
@@ -44,6 +73,18 @@ def applicable(d: Diagnostic, unsafe: bool) -> bool:
 
 def _identity(d: Diagnostic) -> tuple:
     return (d.code, d.key, d.message)
+
+
+def _refusal(d: Diagnostic) -> tuple:
+    """What a refusal is about: this diagnostic in its file, with these edits (offsets aside: they
+    move when other fixes of the file are applied)."""
+    edits = tuple((str(e.span.source.path), e.span.text, e.content) for e in d.fix.edits) if d.fix else ()
+    return (str(d.span.source.path), d.code, d.key, d.message, edits)
+
+
+def has_conflict_markers(text: str) -> bool:
+    """True when a line starts with ``<<<<<<< `` or ``>>>>>>> ``: an unresolved merge, never fixed."""
+    return _CONFLICT.search(text) is not None
 
 
 def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool, within: Path | None = None) -> FixReport:
@@ -58,12 +99,19 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool, withi
         reconcile_with_readers(engine, results.values())
         for path in sorted(results):
             res = results[path]
-            fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _identity(d) not in refused
+            fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _refusal(d) not in refused
                      and (within is None or all(e.span.source.path == within for e in d.fix.edits))]
             if not fixes:
                 continue
             chosen, taken = [], []
             for d in sorted(fixes, key=lambda d: d.sort_key()):
+                conflicted = next((e.span.source for e in d.fix.edits if has_conflict_markers(e.span.source.text)),
+                                  None)
+                if conflicted is not None:
+                    refused.add(_refusal(d))
+                    report.refused.append((d, f"{conflicted.display} has merge conflict markers "
+                                              "(<<<<<<< / >>>>>>>); resolve the conflict first"))
+                    continue
                 spans = [(e.span.source.path, e.span.start, e.span.end) for e in d.fix.edits]
                 if any(p == q and s < te and ts < e for (p, s, e) in spans for (q, ts, te) in taken):
                     continue
@@ -85,10 +133,21 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool, withi
                 for p, src in before.items():
                     engine.ws.replace(src, src.text)
                 for d in chosen:
-                    refused.add(_identity(d))
+                    refused.add(_refusal(d))
                     report.refused.append((d, str(exc)))
                 continue
-            new = engine.lint(path)
+            if not chosen:
+                continue
+            new = lint_file(engine, path)
+            if crashed(new):
+                for p, src in before.items():
+                    engine.ws.replace(src, src.text)
+                report.crashed.append(new)
+                for d in chosen:
+                    refused.add(_refusal(d))
+                    report.refused.append((d, "lint-configs failed while checking the fixed text (an internal "
+                                              "error, please report it)"))
+                continue
             old_ids = {_identity(d) for d in res.diagnostics}
             still = {(d.code, d.key) for d in new.diagnostics}
             broken = [d for d in new.diagnostics if d.code == "SGL001" and _identity(d) not in old_ids]
@@ -101,19 +160,20 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool, withi
                 reason = ("the fixed file no longer parses: " + broken[0].message) if broken else \
                     "the finding remained after the fix"
                 for d in chosen:
-                    refused.add(_identity(d))
+                    refused.add(_refusal(d))
                     report.refused.append((d, reason))
                 continue
             for p, src in before.items():
                 originals.setdefault(p, src)
             report.applied += len(chosen)
+            report.batches.append((list(chosen), frozenset(by_file)))
             report.fixed.extend(chosen)
             results[path] = new
             progress = True
             # Files that read a changed file (a compose file whose .env was edited) are linted again.
             for other, ores in list(results.items()):
                 if other != path and any(r.path in by_file for r in ores.related):
-                    results[other] = engine.lint(other)
+                    results[other] = lint_file(engine, other)
         if not progress:
             break
     for p, src in originals.items():
@@ -123,19 +183,59 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool, withi
     return report
 
 
-def write_atomic(source: SourceFile, text: str) -> None:
-    """Write ``text`` over ``source.path`` atomically, keeping the mode and the BOM. Raises OSError."""
+def write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None = None) -> str | None:
+    """Write ``text`` over ``source.path`` atomically, keeping mode, owner, group and the BOM.
+
+    ``source`` is the file as it was read and ``read_stat`` its ``os.stat`` then. Returns a warning
+    to print (a read-only file written by root), else None. Raises
+    :class:`WriteRefused` (the file was left on purpose: it changed, was replaced or deleted since
+    it was read, has several hard links, is read-only, or its owner cannot be kept) or OSError.
+    The temporary file is removed on any failure.
+    """
+    # Ctrl-C or SIGTERM while a file is written wait until it is whole again (written or left, its
+    # temporary file removed): the window between creating and removing a temp file is never cut.
+    masked = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    if masked:
+        old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        return _write_atomic(source, text, read_stat)
+    finally:
+        if masked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+
+
+def _write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None) -> str | None:
     path = Path(os.path.realpath(source.path))  # a symlink stays a symlink: write its target
     data = source.encode(text)
-    mode = os.stat(path).st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".lint-configs", dir=path.parent)
+    st = _check_unchanged(path, source, read_stat)
+    if st.st_nlink > 1:
+        raise WriteRefused(f"the file has {st.st_nlink} hard links; rewriting it would detach this name from "
+                           "the others (apply the fix by hand)")
+    # Read-only as the OS means it for this process: root may write a 0444 file (as every editor
+    # run as root does, and CI containers run as root), so it is written, and said so.
+    if not os.access(path, os.W_OK):
+        raise WriteRefused(f"the file is read-only (mode {stat.S_IMODE(st.st_mode):04o})")
+    warning = None
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        warning = f"the file is read-only (mode {stat.S_IMODE(st.st_mode):04o}); rewritten because lint-configs runs as root"
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}{TEMP_PREFIX_TAG}", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
+            tst = os.fstat(fh.fileno())
+            if (tst.st_uid, tst.st_gid) != (st.st_uid, st.st_gid):
+                try:
+                    os.fchown(fh.fileno(), st.st_uid, st.st_gid)
+                except PermissionError:
+                    raise WriteRefused("its owner or group could not be kept (lint-configs runs as another "
+                                       "user)") from None
+            os.fchmod(fh.fileno(), stat.S_IMODE(st.st_mode))
+        # The last look before the rename: a save by the user since the read wins over the fix.
+        _check_unchanged(path, source, read_stat)
         os.replace(tmp, path)
+        return warning
     except BaseException:
         try:
             os.unlink(tmp)
@@ -144,10 +244,83 @@ def write_atomic(source: SourceFile, text: str) -> None:
         raise
 
 
+def _check_unchanged(path: Path, source: SourceFile, read_stat: os.stat_result | None) -> os.stat_result:
+    try:
+        st = os.stat(path)
+        with open(path, "rb") as fh:
+            if os.fstat(fh.fileno()).st_ino != st.st_ino:
+                raise WriteRefused("the file was replaced while lint-configs was fixing it; run it again")
+            current = fh.read(len(source.encode()) + 1)
+    except FileNotFoundError:
+        raise WriteRefused("the file was deleted while lint-configs was fixing it") from None
+    if read_stat is not None and (st.st_ino, st.st_dev) != (read_stat.st_ino, read_stat.st_dev):
+        raise WriteRefused("the file was replaced while lint-configs was fixing it; run it again")
+    if current != source.encode():
+        raise WriteRefused("the file changed while lint-configs was fixing it; run it again")
+    return st
+
+
+@dataclass
+class WriteOutcome:
+    """What :func:`write_all` did: files written, files left on purpose (path -> why) and files
+    that failed to be written (path -> OSError text)."""
+
+    written: list[Path] = field(default_factory=list)
+    left: dict[Path, str] = field(default_factory=dict)
+    failed: dict[Path, str] = field(default_factory=dict)
+    warnings: dict[Path, str] = field(default_factory=dict)
+
+
+def write_all(engine: Engine, results: dict[Path, FileResult], report: FixReport) -> WriteOutcome:
+    """Write every changed file of ``report``, each on its own (one failure never stops the others).
+
+    A file not written gets its original text back in ``engine.ws``; the files that read it are
+    linted again, so their findings stay, and each finding whose fix edits it gets a note saying
+    why it was not applied. ``report.applied`` then counts only what was written.
+    """
+    out = WriteOutcome()
+    for path, (src, text) in sorted(report.changed.items()):
+        try:
+            warning = write_atomic(src, text, engine.ws.stat_when_read(path))
+            out.written.append(path)
+            if warning:
+                out.warnings[path] = warning
+        except WriteRefused as exc:
+            out.left[path] = str(exc)
+        except OSError as exc:
+            out.failed[path] = f"cannot write it: {exc.strerror or exc}"
+    not_written = {**out.left, **out.failed}
+    if not not_written:
+        return out
+    for path in not_written:
+        src, _ = report.changed.pop(path)
+        engine.ws.replace(src, src.text)
+    for other, res in list(results.items()):
+        if other in not_written or any(r.path in not_written for r in res.related):
+            results[other] = lint_file(engine, other)
+    for res in results.values():
+        for d in res.diagnostics:
+            if d.fix is None:
+                continue
+            for e in d.fix.edits:
+                why = not_written.get(e.span.source.path)
+                if why is not None:
+                    note = f"the fix was not applied: {why}"
+                    if note not in d.notes:
+                        d.notes.append(note)
+                    break
+    kept = [d for chosen, files in report.batches if not files & not_written.keys() for d in chosen]
+    report.applied = len(kept)
+    report.fixed = kept
+    return out
+
+
 def unified_diff(source: SourceFile, text: str) -> str:
-    """A unified diff of one fixed file (``a/`` and ``b/`` prefixed display paths)."""
+    """A unified diff of one fixed file (``a/`` and ``b/`` prefixed display paths; an absolute path
+    outside the working directory loses its leading ``/`` there, as ``git diff`` prints it)."""
     return "".join(difflib.unified_diff(source.text.splitlines(keepends=True), text.splitlines(keepends=True),
-                                        f"a/{source.display}", f"b/{source.display}"))
+                                        f"a/{source.display.lstrip('/')}", f"b/{source.display.lstrip('/')}"))
 
 
-__all__ = ["fix_all", "write_atomic", "unified_diff", "FixReport", "applicable", "Fix"]
+__all__ = ["fix_all", "write_atomic", "write_all", "unified_diff", "FixReport", "WriteOutcome", "WriteRefused",
+           "applicable", "has_conflict_markers", "Fix"]

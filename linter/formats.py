@@ -16,6 +16,7 @@ rule's examples into it (``tests/test_rules_every_format.py``).
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -52,7 +53,7 @@ class Format:
         return any(fnmatch.fnmatchcase(name, p) for p in self.filenames)
 
 
-_TOP_SERVICES = re.compile(r"^services[ \t]*:", re.MULTILINE)
+_TOP_SERVICES = re.compile(r"(?:^|(?<=\r))services[ \t]*:", re.MULTILINE)  # CR-only files too
 
 
 _TOP_SGLANG = re.compile(r"^sglang[ \t]*:[ \t]*(?:#.*)?$", re.MULTILINE)
@@ -68,6 +69,30 @@ def looks_like_compose(text: str) -> bool:
     """A YAML file whose top level has ``services:`` (Compose Specification, "Services top-level element")."""
     return _TOP_SERVICES.search(text) is not None
 
+
+_TOP_K8S_KEY = re.compile(r"^(apiVersion|kind)[ \t]*:[ \t]*\S", re.MULTILINE)
+
+
+def looks_like_kubernetes(text: str) -> bool:
+    """A YAML file whose top level (of some document) has both ``apiVersion:`` and ``kind:`` (a
+    Kubernetes object, kubernetes.io "Objects In Kubernetes": required fields)."""
+    return {m.group(1) for m in _TOP_K8S_KEY.finditer(text)} == {"apiVersion", "kind"}
+
+
+_GO_TEMPLATE = re.compile(r"\{\{-?\s*(?:\.[A-Za-z$]|\$|include\b|template\b|define\b|toYaml\b|if\b|with\b|range\b"
+                          r"|end\b|/\*)")
+
+
+def looks_like_helm_template(text: str) -> bool:
+    """Text with Go-template actions as Helm charts write them (``{{ .Values.x }}``, ``{{- include``,
+    ``{{ end }}`` …); Jinja's ``{{ var }}`` does not count."""
+    return _GO_TEMPLATE.search(text) is not None
+
+
+_K8S_SAMPLE = ("{head}apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: sglang\nspec:\n"
+               "  template:\n    spec:\n      containers:\n        - name: sglang\n          image: {image}\n"
+               "          command: [\"/bin/sh\", \"-c\"]\n"
+               "          args:\n            - |\n              {command}\n")
 
 _TOP_ON = re.compile(r"^(?:on|\"on\"|'on'|true)[ \t]*:", re.MULTILINE)
 _TOP_JOBS = re.compile(r"^jobs[ \t]*:", re.MULTILINE)
@@ -102,6 +127,13 @@ def looks_like_skypilot(text: str) -> bool:
 
 
 REGISTRY: tuple[Format, ...] = (
+    Format("helm", "linter.extract.helm", "Helm chart templates, rendered over the chart's values.yaml",
+           extensions=(".yml", ".yaml", ".tpl"), sniff=looks_like_helm_template),
+    # no sample: a template is read only inside a chart folder (Chart.yaml, values.yaml); tests/test_helm.py
+    Format("kubernetes", "linter.extract.kubernetes",
+           "Kubernetes manifests and LLM-serving CRDs (LeaderWorkerSet, RoleBasedGroup, OME, KServe, Dynamo)",
+           extensions=(".yml", ".yaml"), sniff=looks_like_kubernetes, sample_name="deployment.yaml",
+           sample=_K8S_SAMPLE),
     Format("github-actions", "linter.extract.github_actions", "GitHub Actions workflows (run: steps)",
            extensions=(".yml", ".yaml"), sniff=looks_like_github_workflow, sample_name="serve.yml",
            sample="{head}on: push\njobs:\n  serve:\n    runs-on: [self-hosted, gpu]\n    container: {image}\n"
@@ -155,14 +187,21 @@ def by_name(name: str) -> Format:
     return BY_NAME[name]
 
 
+@functools.lru_cache(maxsize=4096)
+def _named(name: str) -> tuple[Format, ...]:
+    # By the file name alone (a tree repeats a few names: values.yaml, README.md …).
+    path = PurePath(name)
+    return tuple(f for f in REGISTRY if f.matches_name(path))
+
+
 def claims_name(path: PurePath) -> bool:
     """True when some format may claim a file of this name (before its content is read)."""
-    return any(f.matches_name(path) for f in REGISTRY)
+    return bool(_named(path.name))
 
 
 def detect(path: PurePath, text: str) -> Format | None:
     """The format of a file from its name and text, or None when no format claims it."""
-    named = [f for f in REGISTRY if f.matches_name(path)]
+    named = _named(path.name)
     for fmt in named:
         if fmt.sniff is None or fmt.sniff(text):
             return fmt

@@ -210,6 +210,26 @@ class KwArgs:
 
 
 @dataclass
+class GpuCount:
+    """A GPU resource a launch's container asks for: ``resource`` (``nvidia.com/gpu``, ``amd.com/gpu``),
+    ``count`` (None when not a known integer) and where the quantity is written."""
+
+    resource: str
+    count: int | None
+    span: Span | None = None
+
+
+@dataclass
+class ModelHint:
+    """An architecture the deployment declares for the model it serves (OME's
+    ``supportedModelFormats[].modelArchitecture``): used when the model path names nothing known."""
+
+    architecture: str
+    span: Span | None
+    how: str
+
+
+@dataclass
 class Launch:
     """One SGLang server launch found in a file.
 
@@ -219,7 +239,9 @@ class Launch:
     ``span`` covers the launch; its first line anchors launch-level suppressions. ``key`` is a
     stable logical name (e.g. ``services.sglang``) used by baselines. ``gpu_decls`` are target
     declarations that belong to this launch only (a Modal decorator, a docker ``--gpus``);
-    ``hints`` are strings such as an image reference the version detection reads.
+    ``hints`` are strings such as an image reference the version detection reads. ``gpu_counts``
+    are the GPUs its container asks for (Kubernetes ``resources.limits``); ``model_hint`` an
+    architecture the deployment declares for its model (see :class:`ModelHint`).
     """
 
     source: SourceFile
@@ -231,6 +253,8 @@ class Launch:
     key: str = ""
     gpu_decls: list[GpuDecl] = field(default_factory=list)
     image: MStr | None = None
+    gpu_counts: list[GpuCount] = field(default_factory=list)
+    model_hint: ModelHint | None = None
 
     @property
     def first_line(self) -> int:

@@ -233,6 +233,16 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
             if wrapper.extra.get("isolate_env"):
                 out.inherit, out.env = False, {}
             w = w[k + 1:]
+        elif behaviour == "tmux":
+            k = next((k for k in range(1, len(w)) if w[k].value in wrapper.extra.get("subcommands", ())), None)
+            if k is None:
+                return out
+            j, _ = skip_options(w, k + 1, wrapper.values)
+            rest = w[j:]
+            if len(rest) == 1:
+                out.kind, out.script, out.how = "script", rest[0], "tmux"  # one word: run by sh -c
+                return out
+            w = rest
         elif behaviour == "shell":
             script = shell_c_script(w)
             if script is not None:

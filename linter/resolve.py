@@ -109,12 +109,16 @@ def _model(launch: Launch, parsed: ParsedArgs, settings: Settings, read_json, cw
         model_path = model_setting.value
     override = parsed.get("json_model_override_args")
     override_json = override.value if override is not None and isinstance(override.value, str) else None
+    hint = launch.model_hint
     model = resolve_model(
         model_path, base_dirs=[launch.source.path.parent, cwd], override_json=override_json,
         user_models=settings.models, read_json=read_json,
         span=model_setting.value_location() if model_setting is not None else None,
+        declared=(hint.architecture, f"declared by {hint.how}", hint.span) if hint is not None else None,
     )
     if model_setting is not None and model_setting.value is UNKNOWN:
+        declared = hint is not None and model.architecture == hint.architecture
         model = ModelInfo(None, model.architecture, model.dsa,
-                          "the model path comes from a value that is not known statically", model.span)
+                          model.origin if declared else "the model path comes from a value that is not known statically",
+                          model.span)
     return model

@@ -26,9 +26,29 @@ DEBOUNCE = 0.25
 """Seconds a change waits before it is linted (a newer change restarts the wait)."""
 
 
-def _path(uri: str) -> Path:
+_LANGUAGE_NAMES = {"yaml": "untitled.yaml", "dockercompose": "compose.yaml", "shellscript": "untitled.sh",
+                   "python": "untitled.py", "markdown": "untitled.md", "dockerfile": "Dockerfile",
+                   "jupyter": "untitled.ipynb"}
+_UNTITLED: dict[str, Path] = {}
+
+
+def _path(uri: str, language: str = "") -> Path:
+    """The file a document stands for. An unsaved document (``untitled:``) gets a name in the working
+    folder that its language's format claims, so it is linted as that format."""
     parsed = urlparse(uri)
-    return Path(unquote(parsed.path))
+    if parsed.scheme == "file":
+        return Path(unquote(parsed.path))
+    if uri not in _UNTITLED:
+        name = _LANGUAGE_NAMES.get(language, "untitled.yaml")
+        _UNTITLED[uri] = Path.cwd() / f".lint-configs-unsaved-{len(_UNTITLED)}" / name
+    return _UNTITLED[uri]
+
+
+def _uri(path: Path) -> str:
+    for uri, p in _UNTITLED.items():
+        if p == path:
+            return uri
+    return path.as_uri()
 
 
 def _utf16_col(line_text: str, col: int) -> int:
@@ -55,7 +75,9 @@ class Linter:
         for p, text in self.buffers.items():
             ws.add(p, text)
         engine = Engine(ws, RunOptions(), ConfigResolver())
-        result = engine.lint(path)
+        from linter.isolate import lint_file
+
+        result = lint_file(engine, path)  # a bug on this buffer is an SGL000 diagnostic, limits SGL004
         reconcile_with_readers(engine, [result])
         grouped: dict[Path, list] = {path: []}
         for d in result.diagnostics:
@@ -99,14 +121,14 @@ def build_server():
 
     def linter_for(uri: str) -> Linter:
         if state["linter"] is None:
-            root = Path(server.workspace.root_path or _path(uri).parent)
+            root = Path(server.workspace.root_path or Path.cwd())
             state["linter"] = Linter(root)
         return state["linter"]
 
     def publish(grouped: dict[Path, list]) -> None:
         for p, diags in grouped.items():
             server.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
-                uri=p.as_uri(), diagnostics=[to_lsp_diagnostic(d) for d in diags]))
+                uri=_uri(p), diagnostics=[to_lsp_diagnostic(d) for d in diags]))
 
     async def run(uri: str, delay: float) -> None:
         try:
@@ -130,7 +152,8 @@ def build_server():
 
     @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: t.DidOpenTextDocumentParams) -> None:
-        linter_for(params.text_document.uri).buffers[_path(params.text_document.uri)] = params.text_document.text
+        doc = params.text_document
+        linter_for(doc.uri).buffers[_path(doc.uri, doc.language_id)] = doc.text
         schedule(params.text_document.uri, 0)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
@@ -166,7 +189,7 @@ def build_server():
                 continue
             changes: dict[str, list] = {}
             for e in d.fix.edits:
-                changes.setdefault(e.span.source.path.as_uri(), []).append(
+                changes.setdefault(_uri(e.span.source.path), []).append(
                     t.TextEdit(range=to_lsp_range(e.span), new_text=e.content))
             label = "safe fix" if d.fix.applicability == "safe" else "unsafe fix"
             actions.append(t.CodeAction(title=f"{d.fix.message} ({label}, {d.code})", kind=t.CodeActionKind.QuickFix,

@@ -8,9 +8,10 @@ import os
 import stat
 from pathlib import Path
 
+from linter import limits
 from linter.source import DecodeError, SourceFile
 
-MAX_BYTES = 8 * 1024 * 1024
+MAX_BYTES = limits.MAX_FILE_BYTES
 """Files larger than this are skipped with a reason (no launch file is that large)."""
 
 
@@ -20,7 +21,8 @@ class Workspace:
     def __init__(self, cwd: Path | None = None) -> None:
         self.cwd = (cwd or Path.cwd()).resolve()
         self._files: dict[Path, SourceFile] = {}
-        self._json: dict[Path, dict | None] = {}
+        self._json: dict[Path, tuple[dict | None, tuple[str, str] | None]] = {}
+        self._stats: dict[Path, os.stat_result] = {}
 
     def display(self, path: Path) -> str:
         """``path`` relative to the working directory with ``/`` separators (absolute if outside)."""
@@ -42,9 +44,24 @@ class Workspace:
         size = st.st_size
         if size > MAX_BYTES:
             raise ValueError(f"file is {size} bytes, larger than the {MAX_BYTES} bytes lint-configs reads")
-        source = SourceFile.from_bytes(path, self.display(path), path.read_bytes())
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())  # of the file actually read (it may be replaced meanwhile)
+            data = fh.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise ValueError(f"file is larger than the {MAX_BYTES} bytes lint-configs reads")
+        source = SourceFile.from_bytes(path, self.display(path), data)
         self._files[path] = source
+        self._stats.setdefault(path, st)
         return source
+
+    def unread(self, path: Path) -> bool:
+        """True when ``path`` (absolute) is not in the cache: it would be read from disk."""
+        return path not in self._files
+
+    def stat_when_read(self, path: Path) -> os.stat_result | None:
+        """The ``os.stat`` of ``path`` when it was first read in this run (None if never read): the
+        fixer writes only over the same inode with the same bytes."""
+        return self._stats.get(path)
 
     def add_unsaved(self, path: Path, data: bytes) -> SourceFile:
         """Lint ``data`` as the text of ``path`` (stdin with ``--stdin-filename``, an editor's buffer):
@@ -56,6 +73,7 @@ class Workspace:
         return source
 
     def try_read(self, path: Path) -> SourceFile | None:
+        """:meth:`read`, or None when the file cannot be read for any reason."""
         try:
             return self.read(path)
         except (OSError, ValueError, DecodeError):
@@ -65,13 +83,11 @@ class Workspace:
         """A JSON object from a file (a model's ``config.json``), or None when missing or invalid."""
         path = path if path.is_absolute() else (self.cwd / path)
         if path not in self._json:
-            source = self.try_read(path) if path.is_file() else None
-            try:
-                value = json.loads(source.text) if source is not None else None
-            except ValueError:
-                value = None
-            self._json[path] = value if isinstance(value, dict) else None
-        return self._json[path]
+            self._json[path] = _load_json(self, path)
+        value, too_large = self._json[path]
+        if too_large is not None:
+            limits.record(too_large[0], too_large[1], consequence="it is not read")
+        return value
 
     def add(self, path: Path, text: str) -> SourceFile:
         """Put a file that is not on disk (text from stdin, an editor buffer, a test) into the cache."""
@@ -86,7 +102,32 @@ class Workspace:
         return new
 
     def forget(self, path: Path) -> None:
+        """Drop the cached text of ``path`` (it is read again on next use)."""
         self._files.pop(path, None)
+
+
+def _load_json(ws: Workspace, path: Path) -> tuple[dict | None, tuple[str, str] | None]:
+    """(the JSON object in ``path`` or None, the (limit, what) it exceeded or None)."""
+    if any(len(part.encode("utf-8", "surrogateescape")) > limits.MAX_PATH_COMPONENT_BYTES for part in path.parts):
+        return None, None  # no such file can exist (ENAMETOOLONG)
+    try:
+        if not path.is_file():
+            return None, None
+        size = path.stat().st_size
+    except (OSError, ValueError):
+        return None, None
+    if size > limits.MAX_JSON_BYTES:
+        return None, ("MAX_JSON_BYTES", f"{ws.display(path)} of {size:,} bytes")
+    source = ws.try_read(path)
+    if source is None:
+        return None, None
+    if not limits.json_depth_ok(source.text):
+        return None, ("MAX_JSON_DEPTH", f"the nesting of {ws.display(path)}")
+    try:
+        value = json.loads(source.text)
+    except (ValueError, RecursionError):
+        value = None
+    return (value if isinstance(value, dict) else None), None
 
 
 def _is_under(path: Path, root: Path) -> bool:

@@ -1,14 +1,25 @@
-"""Benchmark: start-up time, throughput on a generated infrastructure tree, and peak memory.
+"""Benchmark: each row of issue 21's table, this project beside the reference tool.
 
-Prints figures; it asserts nothing (targets are judged by reading them). Usage:
-    python scripts/bench.py [--files N] [--runs R]
-It generates N files (compose, shell, Python and unrelated YAML/text, a third of them with SGLang
-launches) under a temporary folder and times ``python -m linter`` over it as a user would run it.
+Usage::
+
+    python scripts/bench.py [--runs R] [--rows compose,python,tree,tree100k,shell,bigcompose]
+                            [--yamllint PATH] [--keep DIR]
+
+Generates its inputs under a temporary folder (or ``--keep DIR``), then for each row runs this
+project's command and the reference tool's command in turn (A B A B …, ``R`` pairs) and prints the
+median CPU time (user + system of the finished child, the operating system's own accounting), the
+median peak RSS, and the ratio of the pair medians. The reference tools are installed for the
+benchmark only, never as dependencies: ``yamllint`` (``pip install yamllint`` in another
+environment; give its path with ``--yamllint``) and ``grep``. Nothing is asserted: the goals are
+judged by reading the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -16,78 +27,220 @@ import tempfile
 import time
 from pathlib import Path
 
-COMPOSE = ("# lint-configs: target-gpu=H100\nservices:\n  s{i}:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
-           "    command: >\n      python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3\n"
-           "      --tp 8 --attention-backend {backend} --enable-deterministic-inference\n")
-SHELL = ("#!/bin/bash\n#SBATCH --gres=gpu:h100:8\nMODEL=deepseek-ai/DeepSeek-V3\n"
-         "python3 -m sglang.launch_server --model-path \"$MODEL\" --attention-backend {backend} "
-         "--enable-deterministic-inference\n")
-PYTHON = ("import subprocess\n\nCMD = ['python3', '-m', 'sglang.launch_server', '--model-path', "
-          "'deepseek-ai/DeepSeek-V3', '--attention-backend', '{backend}', '--enable-deterministic-inference']\n\n"
-          "def start():\n    return subprocess.Popen(CMD)\n")
-OTHER = "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps: [{{run: make test}}]\n"
+COMPOSE = """\
+# lint-configs: target-gpu=H100
+services:
+  sglang:
+    image: lmsysorg/sglang:v0.5.23-cu129
+    command: >
+      python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3
+      --tp 8 --attention-backend {backend} --enable-deterministic-inference --host 0.0.0.0 --port 30000
+    ports:
+      - "30000:30000"
+    ipc: host
+    deploy:
+      resources:
+        reservations:
+          devices:
+            - driver: nvidia
+              count: all
+              capabilities: [gpu]
+  redis:
+    image: redis:7
+    ports:
+      - "6379:6379"
+  web:
+    image: nginx:1.27
+    depends_on: [sglang, redis]
+    volumes:
+      - ./nginx.conf:/etc/nginx/nginx.conf:ro
+"""
+
+PYTHON = """\
+import subprocess
+import sys
+
+MODEL = "deepseek-ai/DeepSeek-V3"
+CMD = [sys.executable, "-m", "sglang.launch_server", "--model-path", MODEL, "--tp", "8",
+       "--attention-backend", "{backend}", "--enable-deterministic-inference"]
 
 
-def make_tree(root: Path, n: int) -> None:
+def start() -> subprocess.Popen:
+    return subprocess.Popen(CMD)
+
+
+if __name__ == "__main__":
+    start().wait()
+"""
+
+SHELL = """\
+#!/bin/bash
+#SBATCH --gres=gpu:h100:8
+MODEL=deepseek-ai/DeepSeek-V3
+python3 -m sglang.launch_server --model-path "$MODEL" --tp 8 --attention-backend {backend} \\
+    --enable-deterministic-inference
+"""
+
+# Files that launch nothing, in the proportions of an infrastructure repository.
+OTHERS = {
+    "values.yaml": "replicaCount: {i}\nimage:\n  repository: nginx\n  tag: '1.27'\nservice:\n  type: ClusterIP\n"
+                   "  port: 80\nresources:\n  limits:\n    cpu: 500m\n    memory: 128Mi\n",
+    "deploy.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app{i}\nspec:\n  replicas: 2\n"
+                   "  template:\n    spec:\n      containers:\n        - name: app\n          image: app:{i}\n",
+    "main.tf": 'resource "aws_instance" "web{i}" {{\n  ami           = "ami-{i}"\n  instance_type = "t3.micro"\n}}\n',
+    "setup.sh": "#!/bin/sh\nset -eu\nfor f in *.conf; do\n  cp \"$f\" /etc/app{i}/\ndone\nsystemctl restart app\n",
+    "tool.py": "import os\n\n\ndef main(x):\n    return os.path.join('a', str(x + {i}))\n" * 4,
+    "README.md": "# service {i}\n\nHow to deploy this service.\n" * 6,
+    "config.json": '{{"name": "svc{i}", "port": 8080, "replicas": 2, "env": {{"A": "1"}}}}\n',
+    "Makefile": "all:\n\tdocker build -t app{i} .\n",
+    "compose.yaml": "services:\n  app:\n    image: app:{i}\n    ports: ['80:80']\n",
+    "ci.yml": "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make test\n",
+}
+LAUNCHERS = (("docker-compose.yml", COMPOSE), ("serve.sh", SHELL), ("launch.py", PYTHON))
+
+
+def make_tree(root: Path, n: int, launch_share: float = 0.02) -> None:
+    """``n`` files in folders of ten; ``launch_share`` of them launch SGLang."""
+    names = list(OTHERS)
+    every = round(1 / launch_share)
     for i in range(n):
-        backend = "fa4" if i % 2 else "fa3"
-        kind = i % 6
-        folder = root / f"team{i % 17}" / f"svc{i}"
-        folder.mkdir(parents=True, exist_ok=True)
-        if kind == 0:
-            (folder / "docker-compose.yml").write_text(COMPOSE.format(i=i, backend=backend))
-        elif kind == 1:
-            (folder / "serve.sh").write_text(SHELL.format(backend=backend))
-        elif kind == 2:
-            (folder / "launch.py").write_text(PYTHON.format(backend=backend))
-        elif kind == 3:
-            (folder / "workflow.yml").write_text(OTHER)
-        elif kind == 4:
-            (folder / "README.md").write_text("# service\n" * 20)
+        folder = root / f"team{i // 1000}" / f"svc{i // 10}"
+        if i % 10 == 0:
+            folder.mkdir(parents=True, exist_ok=True)
+        if i % every == 0:
+            name, text = LAUNCHERS[(i // every) % 3]
+            (folder / name).write_text(text.replace("{backend}", "fa4" if i % 2 else "fa3"))
         else:
-            (folder / "util.py").write_text("def f(x):\n    return x + 1\n" * 30)
+            name = names[i % len(names)]
+            (folder / name).write_text(OTHERS[name].format(i=i))
 
 
-def timed(cmd: list[str], cwd: Path, runs: int) -> tuple[float, float]:
-    times = []
+def make_shell(path: Path, lines: int = 20_000, launches: int = 500) -> None:
+    """A long shell script: helper functions, loops, variables and ``launches`` launches."""
+    out = ["#!/bin/bash", "#SBATCH --gres=gpu:h100:8", "set -euo pipefail", 'MODEL="deepseek-ai/DeepSeek-V3"']
+    for f in range(40):
+        out += [f"helper_{f}() {{", f'  local x="$1"', f'  echo "helper {f} $x"', "}"]
+    per = lines // launches
+    for k in range(launches):
+        block = [f"# job {k}", f"PORT_{k}=$((30000 + {k}))",
+                 f"for i in 1 2 3; do helper_{k % 40} \"$i\"; done",
+                 f"python3 -m sglang.launch_server --model-path \"$MODEL\" --port \"$PORT_{k}\" --tp 8 \\",
+                 f"    --attention-backend {'fa4' if k % 2 else 'fa3'} --enable-deterministic-inference &"]
+        while len(block) < per:
+            block.append(f'echo "step {len(block)} of job {k}" >> "/tmp/log_{k}"')
+        out += block
+    path.write_text("\n".join(out) + "\n")
+
+
+def make_big_compose(path: Path, services: int = 2000, size: int = 5_800_000) -> None:
+    """One compose file of about ``size`` bytes with ``services`` services, each an SGLang launch."""
+    pad = max(0, size // services - 600) // 40
+    parts = ["services:"]
+    for k in range(services):
+        parts.append(
+            f"  sglang-{k}:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+            f"    command: >\n      python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3\n"
+            f"      --tp 8 --port {30000 + k % 1000} --attention-backend {'fa4' if k % 2 else 'fa3'}\n"
+            f"      --enable-deterministic-inference\n"
+            f"    deploy:\n      resources:\n        reservations:\n          devices:\n"
+            f"            - driver: nvidia\n              device_ids: ['0', '1', '2', '3']\n"
+            f"              capabilities: [gpu]\n    labels:\n"
+            + "".join(f"      com.example.label{j}: 'value-{k}-{j:04d}'\n" for j in range(pad)))
+    text = "\n".join(parts)
+    path.write_text("# lint-configs: target-gpu=H100\n" + text)
+
+
+def run_once(cmd: list[str], cwd: Path) -> tuple[float, float]:
+    """(CPU seconds, peak RSS MiB) of one run of ``cmd`` (its output thrown away)."""
+    pid = os.fork()
+    if pid == 0:  # the child: exec the command with its output discarded
+        try:
+            os.chdir(cwd)
+            fd = os.open(os.devnull, os.O_RDWR)
+            for std in (0, 1, 2):
+                os.dup2(fd, std)
+            os.execvp(cmd[0], cmd)
+        finally:
+            os._exit(127)
+    _, status, usage = os.wait4(pid, 0)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def paired(a: list[str], b: list[str] | None, cwd: Path, runs: int) -> dict:
+    """A and B in turn, ``runs`` pairs after one warm-up each; medians and the median pair ratio."""
+    run_once(a, cwd)
+    if b:
+        run_once(b, cwd)
+    ca, ma, cb, ratios = [], [], [], []
     for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), min(times)
-
-
-def peak_rss_kib(cmd: list[str], cwd: Path) -> int:
-    import resource
-
-    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        cpu, peak = run_once(a, cwd)
+        ca.append(cpu)
+        ma.append(peak)
+        if b:
+            cpu_b, _ = run_once(b, cwd)
+            cb.append(cpu_b)
+            ratios.append(cpu / cpu_b if cpu_b else float("inf"))
+    return {"a": statistics.median(ca), "peak": statistics.median(ma),
+            "b": statistics.median(cb) if cb else None, "ratio": statistics.median(ratios) if ratios else None}
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--files", type=int, default=600)
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--rows", default="compose,python,tree,tree100k,shell,bigcompose")
+    p.add_argument("--yamllint", default=shutil.which("yamllint") or "yamllint")
+    p.add_argument("--keep", type=Path, default=None, help="generate the inputs here (kept; reused if present)")
     opts = p.parse_args(argv)
-    cmd = [sys.executable, "-m", "linter", "--exit-zero", "--format", "concise", "."]
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        empty = root / "empty"
-        empty.mkdir()
-        med, best = timed(cmd, empty, opts.runs)
-        print(f"start-up (empty folder):            median {med * 1000:7.1f} ms   best {best * 1000:7.1f} ms")
-        one = root / "one"
-        one.mkdir()
-        (one / "docker-compose.yml").write_text(COMPOSE.format(i=0, backend="fa4"))
-        med, best = timed(cmd, one, opts.runs)
-        print(f"one compose file (pre-commit case):  median {med * 1000:7.1f} ms   best {best * 1000:7.1f} ms")
-        tree = root / "tree"
-        tree.mkdir()
-        make_tree(tree, opts.files)
-        med, best = timed(cmd, tree, opts.runs)
-        print(f"tree of {opts.files} files:               median {med * 1000:7.1f} ms   best {best * 1000:7.1f} ms"
-              f"   ({opts.files / med:,.0f} files/s)")
-        print(f"peak RSS over the tree:              {peak_rss_kib(cmd, tree) / 1024:7.1f} MiB")
+    rows = opts.rows.split(",")
+    lint = [sys.executable, "-m", "linter", "--exit-zero", "--format", "concise"]
+    grep = ["grep", "-rlE", "sglang|attention.backend", "."]
+    root = opts.keep or Path(tempfile.mkdtemp(prefix="lint-configs-bench-"))
+    root.mkdir(parents=True, exist_ok=True)
+    made = root / ".made"
+    if not made.exists():
+        (root / "one").mkdir(exist_ok=True)
+        (root / "one" / "docker-compose.yml").write_text(COMPOSE.replace("{backend}", "fa4"))
+        (root / "one" / "launch.py").write_text(PYTHON.replace("{backend}", "fa4"))
+        make_tree(root / "tree10k", 10_000)
+        make_tree(root / "tree100k", 100_000)
+        (root / "shell").mkdir(exist_ok=True)
+        make_shell(root / "shell" / "jobs.sh")
+        (root / "bigcompose").mkdir(exist_ok=True)
+        make_big_compose(root / "bigcompose" / "docker-compose.yml")
+        made.write_text("")
+    print(f"inputs in {root}; {opts.runs} paired runs each; CPU = user + system seconds, medians")
+    print(f"{'row':<46} {'lint-configs':>13} {'reference':>11} {'ratio':>7} {'peak MiB':>9}")
+
+    def show(name: str, r: dict, ref: str, note: str = "") -> None:
+        b = f"{r['b']:.3f}s" if r["b"] is not None else "-"
+        ratio = f"{r['ratio']:.2f}x" if r["ratio"] is not None else "-"
+        print(f"{name:<46} {r['a']:>12.3f}s {b:>11} {ratio:>7} {r['peak']:>9.1f}   {ref}{note}")
+
+    one = root / "one"
+    results = {}
+    if "compose" in rows:
+        results["compose"] = r = paired(lint + ["docker-compose.yml"], [opts.yamllint, "docker-compose.yml"], one,
+                                        opts.runs)
+        show("one compose file vs yamllint", r, "goal <= 0.6x")
+    if "python" in rows:
+        r = paired(lint + ["launch.py"], lint + ["docker-compose.yml"], one, opts.runs)
+        show("one Python launch file vs one compose file", r, "goal <= 1.5x")
+    if "tree" in rows or "tree100k" in rows:
+        results["tree"] = r = paired(lint + ["."], grep, root / "tree10k", opts.runs)
+        show("10,000-file repository vs grep -rlE", r, "goal <= 3x")
+    if "tree100k" in rows:
+        big = paired(lint + ["."], None, root / "tree100k", max(1, opts.runs // 2))
+        big["ratio"], big["b"] = big["a"] / results["tree"]["a"], results["tree"]["a"]
+        show("100,000 files vs the 10,000-file run", big, "goal <= 10x (linear), <= 150 MiB")
+    if "shell" in rows:
+        r = paired(lint + ["jobs.sh"], None, root / "shell", opts.runs)
+        show("20,000-line shell script, 500 launches", r, "goal <= 0.5 s, <= 100 MiB")
+    if "bigcompose" in rows:
+        r = paired(lint + ["docker-compose.yml"], [opts.yamllint, "docker-compose.yml"], root / "bigcompose",
+                   max(1, opts.runs // 2))
+        show("5.8 MB compose file, 2,000 services", r, "goal <= 1.5 s")
+    if opts.keep is None:
+        shutil.rmtree(root, ignore_errors=True)
     return 0
 
 

@@ -279,7 +279,8 @@ def test_baseline_key_is_used_and_stale_entries_reported(tmp_path, capsys):
 @pytest.fixture
 def examples(tmp_path):
     tree = tmp_path / "examples"
-    shutil.copytree(EXAMPLES, tree)
+    # the compose examples (the Kubernetes and Helm ones have tests of their own)
+    shutil.copytree(EXAMPLES, tree, ignore=shutil.ignore_patterns("k8s", "helm"))
     return tree
 
 
@@ -316,7 +317,7 @@ def test_list_launches_json(examples, capsys):
     assert rl["release"] == "0.5.22" and rl["deterministic_by"] == "--rl-on-policy-target"
     assert rl["targets"][0]["sm"] == "SM120" and rl["targets"][0]["verdict"] == "refused"
     bench = launches[0]
-    assert bench["targets"] == [] and bench["release_origin"] == "newest known release"
+    assert bench["targets"] == [] and bench["release_origin"] == "newest known release: the image tag :latest moves with each build"
     assert {c["gpu_class"]: c["verdict"] for c in bench["if_target_unknown"]} == {
         "SM80/SM89": "refused", "SM90": "refused", "SM100/SM103": "accepted", "SM110": "accepted",
         "SM120": "refused", "ROCm": "refused"}
@@ -394,3 +395,13 @@ def test_list_launches_names_the_rule_of_a_failing_gate(tmp_path, capsys):
         "refused", "SGL105", "trtllm_mla", "trtllm_mla", "trtllm_mla")
     assert t["message"].startswith("TRTLLM MLA backend is only supported on Blackwell GPUs")
     assert json.loads(out)[0]["deterministic"] is False
+
+
+def test_unnamed_stdin_without_a_shebang_is_read_as_a_shell_command(tmp_path, capsys, monkeypatch):
+    import io as _io
+
+    line = ("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
+            "--enable-deterministic-inference\n")
+    monkeypatch.setattr("sys.stdin", _io.TextIOWrapper(_io.BytesIO(line.encode())))
+    code, out, _ = run(tmp_path, capsys, "--format", "concise", "--target-gpu", "H100", "-")
+    assert code == 1 and "-:1:89: SGL101" in out

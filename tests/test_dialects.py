@@ -129,3 +129,13 @@ def test_sglang_benchmark_tools_are_checked_with_their_own_options_left_alone():
             "--batch-size 1 --input-len 256 --output-len 32 --attention-backend fa4 --enable-deterministic-inference\n")
     assert [(d.code, d.span.text) for d in lint_text(text, "shell")] == [("SGL101", "fa4")]
     assert lint_text_result("python3 -m sglang.bench_serving --backend sglang --num-prompts 10\n", "shell").contexts == []
+
+
+def test_trainer_script_through_a_variable_and_without_sglang_options():
+    text = ("# lint-configs: target-gpu=H100\n"
+            "python3 ${REPO_ROOT}/train.py --hf-checkpoint deepseek-ai/DeepSeek-V3 --sglang-attention-backend fa4 "
+            "--sglang-enable-deterministic-inference\n"
+            "python3 \"${REPO_ROOT}/train.py\" --hf-checkpoint Qwen/Qwen3-8B --rollout-num-gpus-per-engine 8\n")
+    result = lint_text_result(text, "shell")
+    assert [c.launch.program for c in result.contexts] == ["slime/miles trainer"] * 2
+    assert [(d.code, d.span.text) for d in result.diagnostics] == [("SGL101", "fa4")]

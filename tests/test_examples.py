@@ -25,9 +25,14 @@ def test_examples_report_the_failing_launches_with_fixes(tmp_path, capsys):
     assert ("docker/Dockerfile", "SGL104") in found                  # shell-form CMD, ENV from ARG
     assert (".github/workflows/smoke.yml", "SGL101") in found        # run: step, container image
     assert not any(p == "inference/compose.b200.yml" for p, _ in found)  # B200 runs it
+    assert ("k8s/deepseek-r1-lws.yaml", "SGL101") in found  # at the ConfigMap value both pods read
+    assert not any(p == "k8s/qwen-b200.yaml" for p, _ in found)
+    assert ("helm/sglang-pd/values.yaml", "SGL101") in found  # the chart's value, rendered from a template
     fixes = {d["path"]: d["fix"]["edits"][0]["content"] for d in diags if d["fix"]}
     assert fixes["inference/docker-compose.yml"] == "fa3"            # H100 (p5.48xlarge)
     assert fixes["rl/docker-compose.rollout.yml"] == "triton"        # SM120
+    assert fixes["k8s/deepseek-r1-lws.yaml"] == "fa3"                # GKE H100 nodes
+    assert fixes["helm/sglang-pd/values.yaml"] == "fa3"              # GKE H200 nodes
     assert fixes["runbooks/deepseek-v3-h100.md"] == "fa3"            # H100, from the HTML comment
     assert fixes["cloud/sglang-glm.sky.yaml"] == "triton"            # runs on both candidates (unsafe)
     assert fixes["docker/Dockerfile"] == "flashinfer"                # at the ARG default

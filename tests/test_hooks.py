@@ -187,7 +187,7 @@ def test_unrelated_and_deleted_files_do_not_need_lint_configs(repo):
     repo.git("add", ".")
     assert repo.commit("initial").returncode == 0
     repo.env["LINT_CONFIGS"] = str(repo.path / "no-such-lint-configs")
-    repo.write("README.md", "# deploy\n")
+    repo.write("NOTES.txt", "deploy notes\n")  # (a README.md is a Markdown runbook: linted)
     repo.write("logo.png", "\x89PNG\r\n")
     repo.git("add", ".")
     assert repo.commit("docs").returncode == 0
@@ -389,3 +389,20 @@ def test_fix_mode_leaves_a_file_with_unstaged_changes_alone(repo):
     assert r.returncode == 1 and repo.commits() == 0
     assert "fixes were not written to 'deploy/docker-compose.yml', which has unstaged changes" in r.stderr
     assert repo.read("deploy/docker-compose.yml") == BAD + "# more, not staged\n"
+
+
+def test_the_plain_hook_selects_every_format_of_the_registry():
+    """The hook's git pathspecs name every extension and file name the format registry claims."""
+    import fnmatch
+    import re as _re
+    import shlex as _shlex
+
+    from linter.formats import REGISTRY
+
+    text = (ROOT / "hooks" / "pre-commit").read_text()
+    patterns = _shlex.split(_re.search(r'^PATTERNS="(.*)"$', text, _re.M).group(1))
+    samples = [f"deploy/x{e}" for f in REGISTRY for e in f.extensions]
+    samples += [f"deploy/{n.replace('*', 'x')}" for f in REGISTRY for n in f.filenames]
+    samples += [n.replace("*", "x") for f in REGISTRY for n in f.filenames]
+    for name in samples:
+        assert any(fnmatch.fnmatchcase(name, p) for p in patterns), name

@@ -98,7 +98,7 @@ def test_a_placeholder_is_located_at_its_text():
 
 
 def test_a_block_that_does_not_parse_is_its_sgl001_and_the_rest_is_linted():
-    text = HEAD + ("```python\ndef broken(:\n    import sglang\n```\n\n"
+    text = HEAD + ("```python\ndef broken(:\n    sglang.Engine(model_path='m')\n```\n\n"
                    f"```bash\npython3 -m sglang.launch_server {BAD}\n```\n")
     got = lint_text(text, "markdown", name="RUNBOOK.md")
     assert [(d.code, d.span.line) for d in got] == [("SGL001", 6), ("SGL101", 11)]
@@ -154,3 +154,12 @@ def test_continuation_prompts_and_interactive_python_sessions():
         "```pycon\n>>> import sglang as sgl\n>>> llm = sgl.Engine(model_path=\"deepseek-ai/DeepSeek-V3\",\n"
         "...     attention_backend=\"fa4\", enable_deterministic_inference=True)\n<sglang.Engine object>\n```\n")
     assert codes(text) == [("SGL201", 7, "--tpp"), ("SGL101", 14, "fa4")]
+
+
+def test_a_python_doc_fragment_that_starts_no_server_is_not_judged():
+    from linter.engine import lint_text
+
+    text = '# Usage\n\n```python\nfrom x import sglang_rollout\ndef f():\n    """doc"""\n        ...\n```\n'
+    assert lint_text(text, "markdown", name="usage.md") == []
+    broken = '```python\nimport sglang\nllm = sglang.Engine(model_path="m"\n```\n'
+    assert [d.code for d in lint_text(broken, "markdown", name="usage.md")] == ["SGL001"]

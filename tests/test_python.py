@@ -1,4 +1,4 @@
-"""Python launch code (linter/extract/python.py): every call form and value form the extractor
+"""Python launch code (linter/extract/python/): every call form and value form the extractor
 understands, exact spans inside string literals, fixes checked byte for byte, Modal targets, code that
 only mentions SGLang, syntax errors, and that libcst is never imported for a YAML-only tree."""
 
@@ -378,11 +378,15 @@ def test_class_attributes(tmp_path):
         class Triton(Base):
             backend = "triton"
         """)
-    a, b = ex.launches
-    assert a.program == "sglang serve" and (a.key, b.key) == ("Base.start", "Base.start_cls")
-    # the model is known; the backend is overridden in a subclass, so it is unknown for the base method
-    assert values(a) == [DSV3, "--attention-backend", None, "--enable-deterministic-inference"]
-    assert values(b) == [DSV3, "--attention-backend", None]
+    # each class that runs a method is its own launch, with its own class attributes
+    a, a2, b, b2 = ex.launches
+    assert a.program == "sglang serve"
+    assert [x.key for x in ex.launches] == ["Base.start", "Triton.start", "Base.start_cls", "Triton.start_cls"]
+    assert values(a) == [DSV3, "--attention-backend", "fa4", "--enable-deterministic-inference"]
+    assert values(a2) == [DSV3, "--attention-backend", "triton", "--enable-deterministic-inference"]
+    assert values(b) == [DSV3, "--attention-backend", "fa4"]
+    assert values(b2) == [DSV3, "--attention-backend", "triton"]
+    assert a2.args[2].span_of().line == 19  # where Triton writes it
 
 
 def test_inherited_class_attribute(tmp_path):

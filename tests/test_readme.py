@@ -70,4 +70,4 @@ def test_readme_inventory_example_is_the_real_output(monkeypatch):
     text = README.read_text("utf-8")
     block = re.search(r"<!-- inventory:start -->\n(.*?)<!-- inventory:end -->", text, re.S).group(1)
     assert block == inventory_example(), "run: python scripts/update_readme.py"
-    assert "9 launches in 8 files" in block and "p5.48xlarge (SM90): fa4 (user) -> refused" in block
+    assert "14 launches in 11 files" in block and "p5.48xlarge (SM90): fa4 (user) -> refused" in block

@@ -59,6 +59,9 @@ WRAPPED = [
     ("sh-c", ["sh", "-c"], "string", None),
     ("bash-lc", ["bash", "-lc"], "string", None),
     ("zsh-c", ["zsh", "-c"], "string", None),
+    ("tmux-string", ["tmux", "new-session", "-d", "-s", "srv"], "string", None),
+    ("tmux-words", ["tmux", "new", "-d", "-s", "srv"], "argv", None),
+    ("screen", ["screen", "-dmS", "srv"], "argv", None),
 ]
 
 
@@ -132,7 +135,7 @@ def test_every_wrapper_row_has_a_source_and_a_parity_case():
     assert {"env", "exec", "nohup", "time", "command", "timeout", "numactl", "taskset", "stdbuf", "nice",
             "ionice", "chrt", "sudo", "setsid", "docker", "podman", "apptainer", "singularity", "srun", "mpirun",
             "mpiexec", "torchrun", "deepspeed", "accelerate", "uv", "conda", "ray", "kubectl", "ssh", "sbatch",
-            "sh", "bash", "zsh"} <= covered
+            "sh", "bash", "zsh", "tmux", "screen"} <= covered
 
 
 def test_router_options_belong_to_the_router_not_to_sglang():

@@ -189,3 +189,13 @@ def test_unavailable_json_names_releases_without_tables():
     doc = json.loads((DATA / "unavailable.json").read_text(encoding="utf-8"))
     assert set(doc["releases"]) == set(unavailable_versions())
     assert not set(unavailable_versions()) & set(available_versions())
+
+
+def test_a_pip_pin_beats_an_image_the_host_launch_does_not_run_in():
+    from linter.engine import lint_text_result
+
+    text = ("docker pull lmsysorg/sglang:v0.4.6-cu124\npip install sglang==0.5.23\n"
+            "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --cuda-graph-max-bs-decode 16\n")
+    result = lint_text_result(text, "shell", ["H100"])
+    [ctx] = result.contexts
+    assert ctx.table.version == "0.5.23" and result.diagnostics == []

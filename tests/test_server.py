@@ -140,3 +140,11 @@ def test_shell_script_and_an_unparseable_file(client, tmp_path):
     bad = open_doc(client, tmp_path / "broken.yaml", "services:\n  a: [\n  sglang:\n", "yaml")
     [diag] = client.diagnostics(bad)
     assert diag["code"] == "SGL001"
+
+
+def test_an_unsaved_buffer_is_linted_by_its_language(client):
+    uri = "untitled:Untitled-1"
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
+                                                            "text": COMPOSE}})
+    [diag] = client.diagnostics(uri)
+    assert diag["code"] == "SGL101"

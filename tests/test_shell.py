@@ -1,4 +1,4 @@
-"""Shell and Slurm scripts (linter/extract/shell.py): launches, values, GPU declarations, fixes.
+"""Shell and Slurm scripts (linter/extract/shell/): launches, values, GPU declarations, fixes.
 
 Most tests lint a small realistic script written to ``tmp_path`` through ``linter.cli.main`` (JSON
 output, ``--fix`` and the file's bytes afterwards); the others call ``extract()`` and look at the

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from linter.extract.compose import _comments, _get, _mapping_items, scalar_mstr
+from linter.extract.compose import _comments, _get, _mapping_items, compose_yaml, scalar_mstr, yaml_walk
 from linter.launch import UNKNOWN, Extraction, KwArg, Launch, Problem
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
@@ -68,7 +68,11 @@ def _value(node, root, source: SourceFile, depth: int = 0):
 
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The SGLang launch an AReaL config's ``sglang:`` section describes."""
-    from ruamel.yaml import YAML
+    with yaml_walk(source):  # merges memoised and counted, as in compose files
+        return _extract(source, ws)
+
+
+def _extract(source: SourceFile, ws: Workspace) -> Extraction:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.nodes import MappingNode
 
@@ -76,7 +80,9 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 
     result = Extraction()
     try:
-        root = YAML(typ="rt").compose(source.text)
+        root = compose_yaml(source)  # None past MAX_YAML_DEPTH (SGL004)
+        if root is None:
+            return result
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         offset = min(mark.index, len(source.text)) if mark is not None else 0

@@ -22,9 +22,12 @@ where the source holds that very character.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import warnings
 from pathlib import Path
 
+from linter import limits
 from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_compose  # noqa: F401 - part of this module's interface
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
@@ -45,18 +48,28 @@ def align(value: str, source: SourceFile, start: int, end: int) -> list:
     Greedy: each value character is matched with the next source character equal to it; a space or
     line break produced by folding matches the source line break. Exactness is checked later
     (:meth:`MStr.span_of` compares the source text), so an imperfect match only costs precision.
+    The next match is found by bisection in per-character position lists, so a value whose
+    characters are missing from the source (escapes such as ``\\t``) costs O(n log n), not O(n²).
     """
+    import bisect
+
     text = source.text
+    where: dict[str, list[int]] = {}
+
+    def positions(v: str) -> list[int]:
+        found = where.get(v)
+        if found is None:
+            wanted = {v, "\r", "\n"} if v in " \n" else {v}
+            found = where[v] = [q for q in range(start, end) if text[q] in wanted]
+        return found
+
     out: list = []
     p = start
     for v in value:
-        q = p
-        while q < end:
-            c = text[q]
-            if c == v or (v in " \n" and c in "\r\n"):
-                break
-            q += 1
-        if q < end:
+        pos = positions(v)
+        k = bisect.bisect_left(pos, p)
+        if k < len(pos):
+            q = pos[k]
             out.append((source, q))
             p = q + 1
         else:
@@ -118,6 +131,10 @@ def interpolate(s: MStr, env: dict[str, MStr]) -> MStr:
                 i += 1
         lit = i
     parts.append(s[lit:])
+    if sum(len(p) for p in parts) > limits.MAX_EXPANSION_CHARS:
+        # `A=$B$B` doubling: the value is unknown rather than built
+        limits.record("MAX_EXPANSION_CHARS", "the expansion of a variable", s.where, "its value is unknown")
+        return MStr.unknown(s.where)
     return MStr.join(parts, s.where)
 
 
@@ -159,6 +176,11 @@ def parse_dotenv(source: SourceFile) -> dict[str, MStr]:
     env: dict[str, MStr] = {}
     text = source.text
     pos = 0
+    # Every character of a value carries its origin: past the limits, values are unknown, not built.
+    too_big = len(text) > limits.MAX_PARSED_CHARS
+    if too_big:
+        limits.record("MAX_PARSED_CHARS", f"{source.display} of {len(text):,} characters", Span(source, 0, 0),
+                      "the values it sets are unknown")
     for raw in text.splitlines(keepends=True):
         line_start = pos
         pos += len(raw)
@@ -176,6 +198,12 @@ def parse_dotenv(source: SourceFile) -> dict[str, MStr]:
         key = m.group(1)
         vstart = off + m.end()
         value = stripped[m.end():]
+        if too_big or len(value) > limits.MAX_LINE_CHARS:
+            if not too_big:
+                limits.record("MAX_LINE_CHARS", f"the value of {key} ({len(value):,} characters)",
+                              Span(source, vstart, vstart), "it is unknown")
+            env[key] = MStr.unknown(Span(source, vstart, vstart + len(value)))
+            continue
         if value.startswith("'"):
             close = value.find("'", 1)
             close = len(value) if close < 0 else close
@@ -242,28 +270,77 @@ def _comments(source: SourceFile, root) -> list[Span]:
     return out
 
 
+_merged: dict[int, tuple[object, list]] = {}
+"""Memo of :func:`_mapping_items` for the file being extracted (node id -> (node, items)); the
+node is kept so its id cannot be reused while cached."""
+_visited = [0]
+
+
 def _mapping_items(node) -> list[tuple[object, object]]:
-    """(key node, value node) pairs of a MappingNode with ``<<`` merges resolved (own keys first)."""
+    """(key node, value node) pairs of a MappingNode with ``<<`` merges resolved (own keys first).
+
+    Memoised per node, and the pairs visited are counted: past ``MAX_YAML_NODES`` merges are not
+    followed (SGL004), so nested merges of aliases cannot grow exponentially."""
     from ruamel.yaml.nodes import MappingNode, SequenceNode
 
+    hit = _merged.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
     own, merged = [], []
     for k, v in node.value:
         if getattr(k, "tag", "") == "tag:yaml.org,2002:merge" or getattr(k, "value", None) == "<<":
             sources = v.value if isinstance(v, SequenceNode) else [v]
             for src in sources:
                 if isinstance(src, MappingNode):
-                    merged.extend(_mapping_items(src))
+                    items = _mapping_items(src)
+                    _visited[0] += len(items)
+                    if _visited[0] > limits.MAX_YAML_NODES:
+                        at = _current[0] and Span(_current[0], k.start_mark.index, k.start_mark.index)
+                        limits.record("MAX_YAML_NODES", "the expansion of YAML merge keys (<<)", at,
+                                      "merges past it are not followed")
+                        continue
+                    merged.extend(items)
         else:
             own.append((k, v))
     seen = set()
     out = []
     for k, v in own + merged:
         key = getattr(k, "value", None)
+        if not isinstance(key, (str, int, float, bool, type(None))):
+            key = ("complex key", id(k))  # `? [a, b]`: a list or mapping key is never a compose field
         if key in seen:
             continue
         seen.add(key)
         out.append((k, v))
+    _merged[id(node)] = (node, out)
     return out
+
+
+_current: list = [None]  # the file being extracted (for SGL004 spans)
+
+
+def _too_deep(text: str) -> int | None:
+    """The offset where flow collections (``[``/``{``) nest deeper than ``MAX_YAML_DEPTH``, or None.
+    Linear and approximate: quoted strings and comments are skipped, brackets in plain scalars count
+    (a real file never comes near the limit either way)."""
+    depth = 0
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "[{":
+            depth += 1
+            if depth > limits.MAX_YAML_DEPTH:
+                return i
+        elif c in "]}":
+            depth = max(0, depth - 1)
+        elif c in "'\"" and (i == 0 or text[i - 1] in " \t\n[{,:-"):
+            close = text.find(c, i + 1)
+            i = n if close < 0 else close
+        elif c == "#" and (i == 0 or text[i - 1] in " \t\n"):
+            nl = text.find("\n", i)
+            i = n if nl < 0 else nl
+        i += 1
+    return None
 
 
 def _get(node, key: str):
@@ -319,20 +396,63 @@ def _container_env(service, source: SourceFile, env: dict[str, MStr], ws: Worksp
         for v in environment.value:
             if isinstance(v, ScalarNode) and "=" in str(v.value):
                 m = interpolate(scalar_mstr(v, source), env)
-                k = m.text.index("=")
-                out[m.text[:k]] = m[k + 1:]
+                k = m.text.find("=")
+                if k > 0:  # `- ${UNSET:+A=1}`: the `=` may disappear in interpolation
+                    out[m.text[:k]] = m[k + 1:]
     return out
+
+
+def start_yaml_walk(source: SourceFile) -> None:
+    """Start the merge memo and budget of :func:`_mapping_items` afresh for ``source`` (a YAML format
+    that cannot wrap its extraction in :func:`yaml_walk` calls this before walking its nodes)."""
+    _merged.clear()
+    _visited[0] = 0
+    _current[0] = source
+
+
+@contextlib.contextmanager
+def yaml_walk(source: SourceFile):
+    """The merge memo and budget of :func:`_mapping_items` for one YAML file: wrap a whole
+    extraction of ``source`` (compose, AReaL) in it."""
+    start_yaml_walk(source)
+    try:
+        yield
+    finally:
+        _merged.clear()
+        _current[0] = None
+
+
+def compose_yaml(source: SourceFile):
+    """ruamel's node tree of ``source``, or None when its flow collections nest past
+    ``MAX_YAML_DEPTH`` (SGL004 recorded). Raises ruamel's YAMLError for invalid YAML; its warnings
+    (a redefined anchor, which YAML 1.2 and compose accept) never reach stderr."""
+    from ruamel.yaml import YAML
+
+    deep = _too_deep(source.text)
+    if deep is not None:  # ruamel's recursive parser spends seconds failing on 1,500 open `{`
+        limits.record("MAX_YAML_DEPTH", "the nesting of YAML flow collections ([ and {)", Span(source, deep, deep),
+                      "the file is not checked")
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return YAML(typ="rt").compose(source.text)
 
 
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of a compose file. YAML errors are reported at the parser's problem position."""
-    from ruamel.yaml import YAML
+    with yaml_walk(source):
+        return _extract(source, ws)
+
+
+def _extract(source: SourceFile, ws: Workspace) -> Extraction:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.nodes import MappingNode
 
     result = Extraction()
     try:
-        root = YAML(typ="rt").compose(source.text)
+        root = compose_yaml(source)
+        if root is None:
+            return result
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         offset = min(mark.index, len(source.text)) if mark is not None else 0

@@ -51,6 +51,8 @@ _PLACEHOLDER = re.compile(
 _ENTRY = re.compile(r"[ \t]*(?:[A-Z_][A-Z0-9_]*=\S*[ \t]+)*(?:python[\d.]*[ \t]+-m[ \t]+sglang\b|sglang[ \t]+serve\b"
                     r"|docker[ \t]+run\b[^\n]*sglang)")
 _LAUNCH_WORDS = re.compile(r"sglang\.launch_server|\bsglang[ \t]+serve\b|-m[ \t]+sglang\b")
+_PY_LAUNCH_WORDS = re.compile(r"sglang\.launch_server|\bsglang[ \t]+serve\b|\bEngine\(|\bServerArgs\(|\bRuntime\(|"
+                              r"launch_server_cmd|popen_launch_server|sglang_router\.launch_server")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
@@ -74,6 +76,8 @@ def extract(source: SourceFile, ws) -> Extraction:
             continue
         if lang in PYTHON_LANGS:
             bad = python_problem(code)
+            if bad and not _PY_LAUNCH_WORDS.search(code.text):
+                continue  # a doc snippet (elided with ..., a fragment) that starts no server: not ours to judge
             part = Extraction(problems=[bad]) if bad else extract_as(module, code, ws, key_prefix="python:")
         else:
             part = extract_as(module, code, ws, key_prefix=f"{lang or 'fence'}:")

@@ -8,7 +8,7 @@ Exact spans come from compose's ruamel helpers (:func:`linter.extract.compose.sc
 
 from __future__ import annotations
 
-from linter.extract.compose import _get, _mapping_items, scalar_mstr
+from linter.extract.compose import _get, _mapping_items, compose_yaml, scalar_mstr, start_yaml_walk
 from linter.launch import Extraction, GpuDecl, Launch, MStr, Problem, Token, hull
 from linter.source import SourceFile, Span
 
@@ -34,12 +34,13 @@ items = _mapping_items
 
 
 def load(source: SourceFile, result: Extraction):
-    """The root node of the file, or None (a YAML error goes into ``result.problems`` at its position)."""
-    from ruamel.yaml import YAML
+    """The root node of the file, or None (a YAML error goes into ``result.problems`` at its position;
+    nesting past ``MAX_YAML_DEPTH`` is SGL004). Merges are memoised and counted per file, as in compose."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    start_yaml_walk(source)
     try:
-        return YAML(typ="rt").compose(source.text)
+        return compose_yaml(source)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         offset = min(mark.index, len(source.text)) if mark is not None else 0

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
-from linter.rules.base import LaunchContext
-from linter.sglang.decision import parser_only_note
-from linter.sglang.options import version_tuple
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from linter.resolve import LaunchContext
 
 
 def _n(count: int) -> str:
@@ -25,6 +26,11 @@ def release_lines(contexts: Iterable[LaunchContext]) -> list[str]:
     pin it with sglang-version or an image tag``. Empty when every launch names a release with a table
     whose start-up checks are documented."""
     contexts = list(contexts)
+    if not contexts:
+        return []
+    from linter.sglang.decision import parser_only_note
+    from linter.sglang.options import version_tuple
+
     unpinned = Counter(c.table.version for c in contexts if c.version_written is None)
     nearest = Counter((c.version_written, c.table.version) for c in contexts
                       if c.version_written is not None and c.version_written != c.table.version)

@@ -2,50 +2,74 @@
 
 from __future__ import annotations
 
-from linter.rules.base import Rule
-from linter.rules.deterministic import (
-    DeterministicBackend,
-    DeterministicMlaBackend,
-    Fa4DeterministicMlaNeedsSm100,
-    UnverifiableLaunch,
-)
-from linter.rules.frameworks import FrameworkRejects
-from linter.rules.gates import GATE_RULES
-from linter.rules.meta import UnknownGpu, UnparseableFile, UnusedSuppression
-from linter.rules.options import (
-    AmbiguousOption,
-    ConfigEqualsIgnored,
-    InvalidChoice,
-    MissingValue,
-    RepeatedOption,
-    UnexpectedValue,
-    UnknownOption,
-)
+from typing import TYPE_CHECKING
 
-META_RULES: list[type[Rule]] = [UnparseableFile, UnusedSuppression, UnknownGpu]
-LAUNCH_RULES: list[type[Rule]] = [
-    Fa4DeterministicMlaNeedsSm100,
-    DeterministicMlaBackend,
-    DeterministicBackend,
-    *GATE_RULES,
-    UnverifiableLaunch,
-    UnknownOption,
-    AmbiguousOption,
-    InvalidChoice,
-    UnexpectedValue,
-    MissingValue,
-    ConfigEqualsIgnored,
-    RepeatedOption,
-    FrameworkRejects,
-]
-ALL_RULES: list[type[Rule]] = sorted(META_RULES + LAUNCH_RULES, key=lambda r: r.code)
-BY_CODE: dict[str, type[Rule]] = {r.code: r for r in ALL_RULES}
-BY_NAME: dict[str, type[Rule]] = {r.name: r for r in ALL_RULES}
+if TYPE_CHECKING:
+    from linter.rules.base import Rule
+
+_TABLES = ("META_RULES", "LAUNCH_RULES", "ALL_RULES", "BY_CODE", "BY_NAME")
+
+
+def _load() -> None:
+    """Import every rule module and build the tables. Done on first use (PEP 562 ``__getattr__``):
+    importing ``linter.rules.base`` (for :class:`Diagnostic`) must not load the rules, the resolver
+    and the SGLang tables in a run whose files all fail the mention filter."""
+    from linter.rules.deterministic import (
+        DeterministicBackend,
+        DeterministicMlaBackend,
+        Fa4DeterministicMlaNeedsSm100,
+        UnverifiableLaunch,
+    )
+    from linter.rules.frameworks import FrameworkRejects
+    from linter.rules.gates import GATE_RULES
+    from linter.rules.meta import InputTooLarge, InternalError, UnknownGpu, UnparseableFile, UnusedSuppression
+    from linter.rules.options import (
+        AmbiguousOption,
+        ConfigEqualsIgnored,
+        InvalidChoice,
+        MissingValue,
+        RepeatedOption,
+        UnexpectedValue,
+        UnknownOption,
+    )
+
+    meta: list[type[Rule]] = [InternalError, UnparseableFile, UnusedSuppression, UnknownGpu, InputTooLarge]
+    launch: list[type[Rule]] = [
+        Fa4DeterministicMlaNeedsSm100,
+        DeterministicMlaBackend,
+        DeterministicBackend,
+        *GATE_RULES,
+        UnverifiableLaunch,
+        UnknownOption,
+        AmbiguousOption,
+        InvalidChoice,
+        UnexpectedValue,
+        MissingValue,
+        ConfigEqualsIgnored,
+        RepeatedOption,
+        FrameworkRejects,
+    ]
+    all_rules = sorted(meta + launch, key=lambda r: r.code)
+    g = globals()
+    g.update({r.__name__: r for r in all_rules})
+    g.update(GATE_RULES=GATE_RULES, META_RULES=meta, LAUNCH_RULES=launch, ALL_RULES=all_rules,
+             BY_CODE={r.code: r for r in all_rules}, BY_NAME={r.name: r for r in all_rules})
+
+
+def __getattr__(name: str):
+    if name in _TABLES or name[:1].isupper() and name not in ("TYPE_CHECKING",):
+        if "BY_CODE" not in globals():
+            _load()
+        if name in globals():
+            return globals()[name]
+    raise AttributeError(f"module 'linter.rules' has no attribute {name!r}")
 
 
 def rule_for(code_or_name: str) -> type[Rule] | None:
     """The rule with this code (``SGL101``, case-insensitive) or kebab-case name, or None."""
     key = code_or_name.strip()
+    if "BY_CODE" not in globals():
+        _load()
     return BY_CODE.get(key.upper()) or BY_NAME.get(key.lower())
 
 
@@ -53,6 +77,8 @@ def expand_selector(selector: str) -> set[str] | None:
     """Codes a ``--select``/``--ignore`` value names: a code, a name, a prefix such as ``SGL1`` or
     ``ALL``. None when it names nothing."""
     key = selector.strip()
+    if "BY_CODE" not in globals():
+        _load()
     if key.upper() == "ALL":
         return set(BY_CODE)
     rule = rule_for(key)
@@ -66,6 +92,8 @@ def markdown_table(link: str = "docs/rules/{code}.md") -> str:
     """The README's rule table, made from the rules themselves (code, name, summary, fix); each code
     links to its page, ``link`` with ``{code}`` filled in (relative to the file the table is in)."""
     rows = ["| code | name | severity | fix | what |", "|---|---|---|---|---|"]
+    if "BY_CODE" not in globals():
+        _load()
     for rule in ALL_RULES:
         code = f"[{rule.code}]({link.format(code=rule.code)})"
         rows.append(f"| {code} | {rule.name} | {rule.severity} | {rule.fixable} | {rule.summary} |")

@@ -12,10 +12,22 @@ from __future__ import annotations
 import enum
 import inspect
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable
+from typing import TYPE_CHECKING, ClassVar, Iterable
 
 from linter.launch import Launch
-from linter.resolve import LaunchContext
+
+if TYPE_CHECKING:
+    from linter.resolve import LaunchContext
+
+
+def __getattr__(name: str):
+    # LaunchContext is re-exported here, loaded on first use: the report modules import this module
+    # for Diagnostic, and a run with no launch need not load the resolver and the SGLang tables.
+    if name == "LaunchContext":
+        from linter.resolve import LaunchContext
+
+        return LaunchContext
+    raise AttributeError(name)
 from linter.source import Edit, Span
 
 __all__ = ["Rule", "Diagnostic", "Fix", "Example", "LaunchContext", "Applicability", "Severity", "SAFE", "UNSAFE",
@@ -102,6 +114,9 @@ class Diagnostic:
     launch_id: str = ""
     """The identity of the launch the finding belongs to (:attr:`LaunchContext.identity`)."""
     labels: list[tuple[Span, str]] = field(default_factory=list)
+    also: list[str] = field(default_factory=list)
+    """The identities of other launches of the file with this very finding at this place (merged into
+    this one when reported: one fix serves them all)."""
 
     @property
     def path(self) -> str:

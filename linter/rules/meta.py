@@ -1,4 +1,4 @@
-"""Codes the linter itself reports about files and declarations: SGL001, SGL002, SGL003.
+"""Codes the linter itself reports about files and declarations: SGL000 to SGL004.
 
 They have no ``check``: the engine emits them (a parse problem, a suppression that suppresses
 nothing, a target GPU the catalog does not know). Their classes exist for their documentation.
@@ -7,6 +7,27 @@ nothing, a target GPU the catalog does not know). Their classes exist for their 
 from __future__ import annotations
 
 from linter.rules.base import Rule, Severity
+
+
+class InternalError(Rule):
+    """lint-configs itself failed on this file.
+
+    ## What it does
+    Reports an unexpected exception raised while reading, extracting, checking or fixing one file,
+    at the top of that file. The other files are still linted and fixed; the run exits with 2
+    after reporting everything else. ``LINT_CONFIGS_DEBUG=1`` prints the traceback.
+
+    ## Why it fails
+    It is a bug in lint-configs: please report it with the file (or a reduced copy). Launches in
+    the file went unchecked.
+
+    ## Fix safety
+    No fix. It cannot be selected away or suppressed.
+    """
+
+    code = "SGL000"
+    name = "internal-error"
+    summary = "lint-configs failed on this file (a bug: please report it)"
 
 
 class UnparseableFile(Rule):
@@ -79,3 +100,28 @@ class UnknownGpu(Rule):
     name = "unknown-gpu"
     severity = Severity.WARNING
     summary = "a target GPU name the catalog does not know"
+
+
+class InputTooLarge(Rule):
+    """An input past one of lint-configs' limits (``linter/limits.py``).
+
+    ## What it does
+    Reports, at the place it was reached, an input that goes past a budget: a line longer than
+    ``MAX_LINE_CHARS``, YAML merges or aliases expanding past ``MAX_YAML_NODES``, a variable whose
+    expansion would be longer than ``MAX_EXPANSION_CHARS``, a launch with more than
+    ``MAX_WORDS_PER_LAUNCH`` words, a model ``config.json`` larger or deeper than its limits, or
+    nesting deeper than a parser follows. The message names the limit and its value. The part past
+    the limit is treated as unknown (its launches go unchecked); the rest of the file is linted.
+
+    ## Why it fails
+    No real deployment file comes near these limits; a file that does is generated, damaged or
+    hostile, and following it would cost unbounded time or memory.
+
+    ## Fix safety
+    No fix.
+    """
+
+    code = "SGL004"
+    name = "input-too-large"
+    severity = "warning"
+    summary = "an input past one of lint-configs' size, depth or expansion limits"

@@ -26,6 +26,11 @@ def _problems(ctx: LaunchContext, kind: str) -> list[ArgProblem]:
     return [p for p in ctx.parsed.problems if p.kind == kind]
 
 
+def _short(text: str, limit: int = 60) -> str:
+    """A value for a message: a long one is cut in the middle (the source line shows it)."""
+    return text if len(text) <= limit else f"{text[:limit // 2]}…{text[-limit // 2:]}"
+
+
 def _suggest(ctx: LaunchContext, spelled: str) -> tuple[str | None, bool]:
     """(suggestion, certain): the dashed spelling of an underscore option is certain."""
     table = ctx.table
@@ -233,8 +238,8 @@ class UnexpectedValue(Rule):
                        "(compose and shlex.split do not join lines as a shell does), and SGLang's parser stops on "
                        "it; remove the backslashes (a folded '>' scalar already joins the lines)")
             else:
-                msg = f"stray argument {p.token.raw!r}: SGLang's parser takes no positional arguments and stops"
-            yield self.diagnostic(msg, p.token.location(), ctx, key=f"stray:{p.token.raw}")
+                msg = f"stray argument {_short(p.token.raw)!r}: SGLang's parser takes no positional arguments and stops"
+            yield self.diagnostic(msg, p.token.location(), ctx, key=f"stray:{_short(p.token.raw)}")
 
 
 class MissingValue(Rule):

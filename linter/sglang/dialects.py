@@ -10,7 +10,8 @@
   never read as SGLang's. Facts and sources: ``linter/sglang/data/dialects.json``.
 
 A trainer is recognised by its structure — ``python TRAIN.py`` with ``--hf-checkpoint`` and at least
-one ``--sglang-`` option — never by a file name (:func:`match`).
+one ``--sglang-`` option or ``--rollout-num-gpus-per-engine`` (which sizes the SGLang engines it
+starts) — never by a file name (:func:`match`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class Dialect:
     instead: dict
     source: str
     checks: tuple = ()
+    tp_option: str = ""
+    """The trainer's option that sizes its SGLang engines (its presence means engines are started)."""
     """The framework's own checks on the settings: ``{when, above, requires, message}`` rows."""
 
 
@@ -46,7 +49,8 @@ class Dialect:
 def dialects() -> dict[str, Dialect]:
     raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
     return {name: Dialect(name, d["program"], d["prefix"], frozenset(d["skipped_dests"]), dict(d["own_options"]),
-                          d["model_option"], dict(d.get("instead", {})), d["source"], tuple(d.get("checks", ())))
+                          d["model_option"], dict(d.get("instead", {})), d["source"], tuple(d.get("checks", ())),
+                          d.get("tp_option", ""))
             for name, d in raw["dialects"].items()}
 
 
@@ -80,12 +84,14 @@ def match(words: list[Token]) -> tuple[Dialect, int] | None:
     i = 1
     while i < len(words) and words[i].value in ("-u", "-O", "-B"):
         i += 1
-    if i >= len(words) or not (words[i].value or "").endswith(".py"):
+    # the script may be written through a variable (${REPO}/train.py): its name is what counts
+    if i >= len(words) or not words[i].raw.rstrip("\"'").endswith(".py"):
         return None
     rest = [w.value or "" for w in words[i + 1:]]
     for d in dialects().values():
         has_model = any(v == d.model_option or v.startswith(d.model_option + "=") for v in rest)
-        if has_model and any(v.startswith(d.prefix) for v in rest):
+        engine = any(v.startswith(d.prefix) or v == d.tp_option or v.startswith(d.tp_option + "=") for v in rest)
+        if has_model and engine:
             return d, i + 1
     return None
 

@@ -24,8 +24,8 @@ checked as launches. Other programs that merely share flag names (trainers, ``sg
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from linter.launch import Token
 
@@ -109,3 +109,36 @@ def match_entry_point(words: Sequence[Token]) -> EntryPoint | None:
     if i < len(words) and words[i].value == "-msglang.launch_server":
         return EntryPoint(LAUNCH_SERVER, i + 1)
     return None
+
+
+# ------------------------------------------------------------------------------------------------
+# Python API names that start an SGLang server (sglang-semantics.md §7.1 "Entry"; SGLang 0.5.18–0.5.23).
+# Qualified names as a Python file imports them; the Python format resolves a callee through the
+# file's imports and aliases to one of these.
+
+ENGINE = frozenset({"sglang.Engine", "sglang.srt.entrypoints.engine.Engine", "sglang.api.Engine"})
+"""``sglang.Engine(**ServerArgs fields)`` (lazy export in ``python/sglang/__init__.py``, defined in
+``python/sglang/srt/entrypoints/engine.py:232-251``); a ``server_args=ServerArgs(...)`` keyword hands it a
+ServerArgs, which is then the launch."""
+
+SERVER_ARGS = frozenset({"sglang.ServerArgs", "sglang.srt.server_args.ServerArgs"})
+"""``ServerArgs(...)`` (``python/sglang/srt/server_args.py``): a dataclass whose first field,
+``model_path``, may be positional; ``__post_init__`` runs the checks the rules model."""
+
+RUNTIME = frozenset({"sglang.Runtime", "sglang.api.Runtime", "sglang.lang.backend.runtime_endpoint.Runtime"})
+"""``sgl.Runtime(...)`` (``python/sglang/lang/backend/runtime_endpoint.py:356-400``): builds
+``ServerArgs(*args, log_level=…, port=…, **kwargs)``."""
+
+LAUNCH_SERVER_CMD = frozenset({"sglang.utils.launch_server_cmd", "sglang.test.doc_patch.launch_server_cmd",
+                               "sglang.utils.execute_shell_command"})
+"""``launch_server_cmd(command)`` (``python/sglang/utils.py:476-519``, ``python/sglang/test/doc_patch.py``):
+``execute_shell_command`` turns every backslash into a blank, splits on whitespace and takes leading
+``KEY=VALUE`` words as environment."""
+
+POPEN_LAUNCH_SERVER = frozenset({"sglang.test.test_utils.popen_launch_server"})
+"""``popen_launch_server(model, base_url, timeout, api_key=None, other_args=[...], …)``
+(0.5.18 ``python/sglang/test/test_utils.py:661-760``): runs ``sglang serve --model-path MODEL
+*other_args``; ``other_args`` is its fifth parameter."""
+
+KWARGS_ENTRY_POINTS = ENGINE | SERVER_ARGS | RUNTIME
+"""Callables whose keyword arguments are ServerArgs fields."""

@@ -149,13 +149,25 @@ def resolve_model(
     user_models: dict[str, str] | None = None,
     read_json: Callable[[Path], dict | None] | None = None,
     span: Span | None = None,
+    declared: tuple[str, str, Span | None] | None = None,
 ) -> ModelInfo:
     """Resolve the architecture of ``model_path`` (None when the model path itself is unknown).
 
     ``base_dirs`` are the folders a relative local path is looked up from (the linted file's folder,
     then the working directory); ``read_json`` reads a local ``config.json`` (returns None when
-    missing or invalid) so that callers control file access.
+    missing or invalid) so that callers control file access. ``declared`` is an architecture the
+    deployment states for its model — ``(architecture, where in words, span)``, e.g. OME's
+    ``modelArchitecture`` — used only when the path gives none (an operator variable such as
+    ``$(MODEL_PATH)``, a local path without ``config.json``).
     """
+    info = _resolve(model_path, base_dirs, override_json, user_models, read_json, span)
+    if info.architecture is None and not info.skip_checks and declared is not None:
+        arch, how, where = declared
+        return ModelInfo(info.path, arch, origin=how, span=where or span)
+    return info
+
+
+def _resolve(model_path, base_dirs, override_json, user_models, read_json, span) -> ModelInfo:
     override = None
     if override_json:
         try:

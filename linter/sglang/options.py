@@ -420,7 +420,7 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "") -
             i += 1
             continue
         if not _is_option_like(word):
-            parsed.problems.append(ArgProblem("unrecognized-argument", tok, f"unrecognized argument {word!r}"))
+            parsed.problems.append(ArgProblem("unrecognized-argument", tok, f"unrecognized argument {word[:60]!r}"))
             i += 1
             continue
         if foreign and word.startswith(foreign) and word not in table.by_string:

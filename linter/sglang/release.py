@@ -70,6 +70,25 @@ def _file_pins(text: str) -> frozenset[str]:
     return frozenset(m.group("ver") for m in _PIN.finditer(text))
 
 
+_SGLANG_IMAGE = re.compile(r"(?:^|/)sglang(?::(?P<tag>[A-Za-z0-9_.\-]+))?(?:@\S+)?$")
+MOVING_TAGS = ("latest", "dev", "main", "nightly")
+"""Tags of ``lmsysorg/sglang`` that follow the newest build rather than one release (Docker Hub)."""
+
+
+def _moving_tag(image: str | None) -> str | None:
+    """Words saying that ``image`` is an SGLang image on a moving tag (or no tag), else None."""
+    m = _SGLANG_IMAGE.search(image.strip()) if image else None
+    if m is None:
+        return None
+    tag = m.group("tag")
+    if tag is None:
+        return f"the image {image.strip()} has no tag, which means :latest, a tag that moves"
+    base = tag.split("-", 1)[0]
+    if base in MOVING_TAGS:
+        return f"the image tag :{tag} moves with each build"
+    return None
+
+
 def table_for(version: str) -> tuple[OptionTable, str]:
     """The table for ``version``: exact, else the newest older one (or the oldest), with a note."""
     known = available_versions()
@@ -89,15 +108,22 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
     ``read_text(path) -> str | None`` reads a file beside the linted one."""
     cuda = None
     tag_text = image
+    from_file = False
     if tag_text is None:
         tags = _file_tags(file_text)
         if len(tags) == 1:
             tag_text = "sglang:" + next(iter(tags))
+            from_file = True
     tag_version = None
     if tag_text:
         m = _IMAGE.search(" " + tag_text)
         if m:
             tag_version, cuda = parse_image_tag(m.group("tag"))
+    file_pins = set(_file_pins(file_text))
+    if from_file and len(file_pins) == 1:
+        # the launch does not run in that image (it has none of its own); the file's pip pin is what
+        # installs the SGLang it runs
+        tag_version = None
     if cli_version:
         table, note = table_for(cli_version)
         return Release(table, cuda, f"--sglang-version {cli_version}{note}", cli_version)
@@ -106,8 +132,9 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
         return Release(table, cuda, f"'sglang-version' in {config_origin}{note}", config_version)
     if tag_version:
         table, note = table_for(tag_version)
-        return Release(table, cuda, f"image tag {tag_text.strip()}{note}", tag_version)
-    pins = set(_file_pins(file_text))
+        where = "an image named in the file, " if from_file else ""
+        return Release(table, cuda, f"{where}image tag {tag_text.strip()}{note}", tag_version)
+    pins = file_pins
     origin = "an sglang== pin in the file"
     if not pins and folder is not None and read_text is not None:
         for name in ("requirements.txt", "requirements-serve.txt", "requirements.in", "pyproject.toml"):
@@ -122,6 +149,9 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
         table, note = table_for(version)
         return Release(table, cuda, f"{origin} ({version}){note}", version)
     newest = available_versions()[-1]
+    moving = _moving_tag(image)
+    if moving is not None:
+        return Release(load_table(newest), cuda, f"newest known release: {moving}")
     several = len(_file_tags(file_text)) > 1 or len(pins) > 1
     return Release(load_table(newest), cuda, "newest known release" + (
         " (the file names several SGLang images or pins; set --sglang-version or 'sglang-version')" if several else ""))

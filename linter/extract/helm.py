@@ -1,0 +1,672 @@
+"""Helm charts: a template under ``templates/`` of a folder with ``Chart.yaml``, rendered over the
+chart's ``values.yaml`` as far as it is plain, then read as a Kubernetes manifest.
+
+A linter cannot run Go templates with Sprig, but the part of a chart that decides a launch usually is
+plain: the command in a template or a ``define`` in ``_helpers.tpl``, the values in ``values.yaml``, the
+GPU in the values' ``nodeSelector``. This module evaluates the actions of Go's ``text/template`` that
+charts use for that (Go ``text/template`` documentation; Helm "Template Functions and Pipelines",
+"Flow Control", "Named Templates"):
+
+* ``{{ .Values.a.b }}``, ``$.Values…``, ``.`` and ``$var`` (``:=``), with ``| quote``, ``| squote``,
+  ``| default X`` (``default X V``), ``| toString``, ``| int``, ``| trim``, ``| trunc N``,
+  ``| trimSuffix S``, ``printf "%s…"``; every character of a value keeps its origin in ``values.yaml``,
+  so a finding and its fix land there;
+* ``{{ include "name" . }}`` / ``{{ template "name" . }}`` expand a ``define`` of any template of the
+  chart, with ``| nindent N`` / ``| indent N``;
+* ``{{ with X }}`` (rebinding ``.``), ``{{ range X }}`` and ``{{ range $k, $v := X }}`` over a values
+  list or mapping, ``{{ toYaml X | nindent N }}`` of a values node (its text in ``values.yaml``,
+  re-indented, so its characters keep their origins);
+* ``{{ if }}``/``{{ else if }}``/``{{ else }}``/``{{ end }}`` with ``not``, ``and``, ``or``, ``eq``,
+  ``ne``, ``empty``: the branch the values select (a value missing from ``values.yaml`` is nil, as in
+  Helm). A condition that cannot be decided leaves an unknown item where its branch would write a
+  list item, else nothing;
+* ``.Chart.Name``/``.Version``/``.AppVersion`` from ``Chart.yaml``; ``.Release.Service`` is ``Helm``;
+  other ``.Release.*``, ``.Capabilities.*`` and anything else are unknown.
+
+``--set`` and ``-f`` overlays are outside the chart and not read. Trim markers ``{{-``/``-}}`` and
+comments ``{{/* */}}`` are honoured. The rendered text goes to :mod:`linter.extract.kubernetes` with
+every character's origin (template text, a helper, or ``values.yaml``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from linter.extract import kubernetes as k8s
+from linter.extract.compose import _get, _mapping_items, scalar_mstr
+from linter.launch import Extraction, MStr, Problem
+from linter.source import SourceFile, Span
+from linter.workspace import Workspace
+
+_ACTION = re.compile(r"\{\{(-?)(.*?)(-?)\}\}", re.S)
+_TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\]|\\.)*"|`[^`]*`)|(?P<num>-?\d+(?:\.\d+)?)|(?P<op>:=|=|\(|\)|\||,)"""
+                    r"""|(?P<var>\$[A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)|(?P<field>(?:\.[A-Za-z0-9_]+)+|\.)"""
+                    r"""|(?P<ident>[A-Za-z_][A-Za-z0-9_]*))""")
+MAX_DEPTH = 40
+MAX_TEMPLATE_FILES = 300
+MAX_OUTPUT = 4 * 1024 * 1024
+"""Characters a template may render (nested ranges over long lists could render without end)."""
+
+
+class TooLarge(Exception):
+    """The template renders more than :data:`MAX_OUTPUT` characters."""
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "UNK"
+
+
+UNK = _Unknown()
+"""A value the chart does not decide."""
+
+
+@dataclass
+class Node:
+    """A values.yaml node (ruamel) with the file it is in."""
+
+    node: object
+    source: SourceFile
+
+
+# ------------------------------------------------------------------------------------------------
+# parsing templates
+
+
+@dataclass
+class _Block:
+    kind: str  # root, if, with, range, define
+    expr: str = ""
+    where: Span | None = None
+    body: list = field(default_factory=list)
+    branches: list = field(default_factory=list)  # if: [(expr, body)], else last with expr None
+    else_body: list | None = None
+
+
+def parse(text: MStr) -> tuple[list, dict[str, list], list[tuple[str, Span | None]]]:
+    """(nodes, defines, errors) of a template: nodes are MStr text, ("action", expr, span) tuples and
+    :class:`_Block` objects; errors are (message, where) for unbalanced blocks."""
+    s = text.text
+    chunks: list = []
+    pos = 0
+    for m in _ACTION.finditer(s):
+        chunks.append(["text", pos, m.start()])
+        chunks.append(["action", m.group(2).strip(), m.start(), m.end(), m.group(1) == "-", m.group(3) == "-"])
+        pos = m.end()
+    chunks.append(["text", pos, len(s)])
+    # trim markers
+    for i, c in enumerate(chunks):
+        if c[0] != "action":
+            continue
+        if c[4] and i > 0:
+            prev = chunks[i - 1]
+            while prev[2] > prev[1] and s[prev[2] - 1] in " \t\r\n":
+                prev[2] -= 1
+        if c[5] and i + 1 < len(chunks):
+            nxt = chunks[i + 1]
+            while nxt[1] < nxt[2] and s[nxt[1]] in " \t\r\n":
+                nxt[1] += 1
+    root = _Block("root")
+    stack = [root]
+    defines: dict[str, list] = {}
+    errors: list[tuple[str, Span | None]] = []
+
+    def current() -> list:
+        b = stack[-1]
+        if b.kind == "if":
+            return b.branches[-1][1]
+        if b.else_body is not None:
+            return b.else_body
+        return b.body
+
+    for c in chunks:
+        if c[0] == "text":
+            if c[2] > c[1]:
+                current().append(text[c[1]:c[2]])
+            continue
+        expr = c[1]
+        where = text.location(c[2], c[3])
+        if expr.startswith("/*"):
+            continue
+        word = expr.split(None, 1)[0] if expr else ""
+        rest = expr[len(word):].strip()
+        if word in ("if", "with", "range", "define", "block"):
+            b = _Block("define" if word == "block" else word, rest, where)
+            if word == "if":
+                b.branches.append((rest, []))
+            if word == "block":
+                current().append(("action", f'template {rest}', where))
+            stack.append(b)
+        elif word == "else":
+            b = stack[-1]
+            if b.kind == "if":
+                if rest.startswith("if "):
+                    b.branches.append((rest[3:].strip(), []))
+                else:
+                    b.branches.append((None, []))
+            elif b.kind in ("with", "range"):
+                b.else_body = []
+            else:
+                errors.append(("{{ else }} outside if/with/range", where))
+        elif word == "end":
+            if len(stack) == 1:
+                errors.append(("unbalanced {{ end }}", where))
+                continue
+            b = stack.pop()
+            if b.kind == "define":
+                name = _string(b.expr.split(None, 1)[0]) if b.expr else None
+                if name is not None:
+                    defines[name] = b.body
+            else:
+                current().append(b)
+        else:
+            current().append(("action", expr, where))
+    if len(stack) > 1:
+        errors.append((f"{{{{ {stack[-1].kind} }}}} without {{{{ end }}}}", stack[-1].where))
+    return root.body, defines, errors
+
+
+def _string(tok: str) -> str | None:
+    if len(tok) >= 2 and tok[0] == tok[-1] and tok[0] in "\"`":
+        return tok[1:-1]
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# values
+
+
+def _field(obj, name: str):
+    if obj is UNK:
+        return UNK
+    if isinstance(obj, Node):
+        if not k8s._is_map(obj.node):
+            return None
+        _, v = _get(obj.node, name)
+        return Node(v, obj.source) if v is not None else None
+    if isinstance(obj, dict):
+        return obj.get(name, UNK if obj.get("*") is UNK else None)
+    return None
+
+
+def _scalar_text(n: Node) -> MStr:
+    node = n.node
+    if node.tag == "tag:yaml.org,2002:null":
+        return MStr.plain("")
+    return scalar_mstr(node, n.source)
+
+
+def truth(v):
+    """Go template truth: false, 0, nil, empty strings and collections are false; UNK when unknown."""
+    if v is UNK:
+        return UNK
+    if v is None or v is False:
+        return False
+    if v is True:
+        return True
+    if isinstance(v, (int, float)):
+        return v != 0
+    if isinstance(v, MStr):
+        return UNK if not v.known else v.text != ""
+    if isinstance(v, Node):
+        node = v.node
+        if k8s._is_map(node) or k8s._is_seq(node):
+            return bool(node.value)
+        tag = node.tag
+        if tag == "tag:yaml.org,2002:null":
+            return False
+        if tag == "tag:yaml.org,2002:bool":
+            return str(node.value).lower() in ("true", "yes", "on", "y")
+        if tag == "tag:yaml.org,2002:int":
+            try:
+                return int(str(node.value), 0) != 0
+            except ValueError:
+                return True
+        if tag == "tag:yaml.org,2002:float":
+            try:
+                return float(str(node.value)) != 0
+            except ValueError:
+                return True
+        return str(node.value) != ""
+    if isinstance(v, (dict, list)):
+        return bool(v)
+    return UNK
+
+
+def text_of(v, where: Span | None) -> MStr:
+    """How Go prints a value (``<no value>`` is empty in Helm); collections and unknowns are unknown."""
+    if isinstance(v, MStr):
+        return v
+    if v is None:
+        return MStr.plain("", where)
+    if v is True or v is False:
+        return MStr.plain("true" if v else "false", where)
+    if isinstance(v, (int, float)) and v is not UNK:
+        return MStr.plain(str(v), where)
+    if isinstance(v, Node) and not (k8s._is_map(v.node) or k8s._is_seq(v.node)):
+        return _scalar_text(v)
+    return MStr.unknown(where)
+
+
+def to_yaml(v, where: Span | None) -> MStr:
+    """``toYaml`` of a values node: its own text in values.yaml, re-indented to column 0."""
+    if isinstance(v, Node):
+        node = v.node
+        if not (k8s._is_map(node) or k8s._is_seq(node)):
+            return _scalar_text(v)
+        if getattr(node, "flow_style", False):
+            return MStr.literal(v.source, node.start_mark.index, node.end_mark.index)
+        src = v.source.text
+        start, end = node.start_mark.index, node.end_mark.index
+        col = node.start_mark.column
+        while end > start and src[end - 1] in " \t\r\n":
+            end -= 1
+        parts = []
+        line_start = start
+        first = True
+        while line_start < end:
+            nl = src.find("\n", line_start, end)
+            stop = end if nl < 0 else nl
+            a = line_start if first else min(line_start + col, stop)
+            if not first and src[line_start:a].strip():
+                a = line_start  # a line indented less than the node (should not happen)
+            if not first:
+                parts.append(MStr.plain("\n", where))
+            parts.append(MStr.literal(v.source, a, stop))
+            first = False
+            line_start = stop + 1
+        return MStr.join(parts, where)
+    if v is None:
+        return MStr.plain("null", where)
+    return text_of(v, where)
+
+
+def _indent(s: MStr, n: int, where) -> MStr:
+    pad = MStr.plain(" " * n, where)
+    parts = [pad]
+    last = 0
+    for i, ch in enumerate(s.text):
+        if ch == "\n":
+            parts.append(s[last:i + 1])
+            parts.append(pad)
+            last = i + 1
+    parts.append(s[last:])
+    return MStr.join(parts, where)
+
+
+# ------------------------------------------------------------------------------------------------
+# rendering
+
+
+class Renderer:
+    """Renders templates of one chart: ``values`` (a :class:`Node`, or UNK without values.yaml),
+    ``chart`` (Chart.yaml fields) and the chart's ``defines``."""
+
+    def __init__(self, values, chart: dict, defines: dict[str, list]) -> None:
+        self.root = {"Values": values, "Chart": chart, "Release": {"Service": MStr.plain("Helm"), "*": UNK},
+                     "Capabilities": UNK, "Template": UNK, "Files": UNK}
+        self.defines = defines
+        self.used: set[str] = set()
+        self.produced = 0
+
+    def render(self, nodes: list, dot, variables: dict, depth: int = 0) -> MStr:
+        parts: list[MStr] = []
+        for n in nodes:
+            if isinstance(n, MStr):
+                parts.append(n)
+            elif isinstance(n, tuple):
+                _, expr, where = n
+                value = self.pipeline(expr, dot, variables, where, depth)
+                if value is not _ASSIGNED:
+                    parts.append(text_of(value, where))
+            else:
+                parts.append(self.block(n, dot, variables, depth))
+            self.produced += len(parts[-1]) if parts else 0
+            if self.produced > MAX_OUTPUT:
+                raise TooLarge(f"the template renders more than {MAX_OUTPUT} characters")
+        return MStr.join(parts) if parts else MStr.plain("")
+
+    def block(self, b: _Block, dot, variables: dict, depth: int) -> MStr:
+        if b.kind == "if":
+            undecided = []
+            for expr, body in b.branches:
+                t = True if expr is None else truth(self.pipeline(expr, dot, variables, b.where, depth))
+                if t is UNK:
+                    undecided.append(body)
+                    continue
+                if t and not undecided:
+                    return self.render(body, dot, variables, depth)
+                if t:
+                    undecided.append(body)
+                    break
+            if not undecided:
+                return MStr.plain("")
+            return self._undecided(undecided, b.where)
+        value = self.pipeline(b.expr.split(":=", 1)[-1] if b.kind == "range" else b.expr, dot, variables, b.where,
+                              depth)
+        if b.kind == "with":
+            t = truth(value)
+            if t is UNK:
+                return self._undecided([b.body] + ([b.else_body] if b.else_body else []), b.where)
+            if t:
+                return self.render(b.body, value, variables, depth)
+            return self.render(b.else_body or [], dot, variables, depth)
+        # range
+        names = [x.strip() for x in b.expr.split(":=", 1)[0].split(",")] if ":=" in b.expr else []
+        items = self._items(value)
+        if items is UNK:
+            return self._undecided([b.body], b.where)
+        if not items:
+            return self.render(b.else_body or [], dot, variables, depth)
+        parts = []
+        for key, item in items:
+            scope = dict(variables)
+            if len(names) == 1:
+                scope[names[0]] = item
+            elif len(names) == 2:
+                scope[names[0]], scope[names[1]] = key, item
+            parts.append(self.render(b.body, item, scope, depth))
+        return MStr.join(parts)
+
+    def _items(self, value):
+        if isinstance(value, Node):
+            if k8s._is_seq(value.node):
+                return [(i, Node(v, value.source)) for i, v in enumerate(value.node.value)]
+            if k8s._is_map(value.node):
+                # Go ranges over a map in key order
+                pairs = [(scalar_mstr(k, value.source), Node(v, value.source)) for k, v in _mapping_items(value.node)]
+                return sorted(pairs, key=lambda p: p[0].text)
+            return [] if truth(value) is False else UNK
+        if value is None:
+            return []
+        return UNK
+
+    def _undecided(self, bodies: list, where) -> MStr:
+        """What an undecidable branch leaves: an unknown list item where a branch writes list items."""
+        for body in bodies:
+            for n in body:
+                if isinstance(n, MStr) and n.text.strip():
+                    m = re.match(r"\s*?(\n?[ \t]*- )", n.text)
+                    if m:
+                        return MStr.join([MStr.plain(m.group(1), where), MStr.unknown(where)])
+                    return MStr.plain("")
+        return MStr.plain("")
+
+    # -- expressions ----------------------------------------------------------------------------
+
+    def pipeline(self, expr: str, dot, variables: dict, where, depth: int):
+        tokens = _tokens(expr)
+        if tokens is None:
+            return UNK
+        if len(tokens) >= 2 and tokens[0][0] == "var" and tokens[1] == ("op", ":="):
+            variables[tokens[0][1]] = self._pipe(tokens[2:], dot, variables, where, depth)
+            return _ASSIGNED
+        if len(tokens) >= 2 and tokens[0][0] == "var" and tokens[1] == ("op", "="):
+            variables[tokens[0][1]] = self._pipe(tokens[2:], dot, variables, where, depth)
+            return _ASSIGNED
+        return self._pipe(tokens, dot, variables, where, depth)
+
+    def _pipe(self, tokens, dot, variables, where, depth):
+        commands, cur, level = [], [], 0
+        for t in tokens:
+            if t == ("op", "("):
+                level += 1
+            elif t == ("op", ")"):
+                level -= 1
+            if t == ("op", "|") and level == 0:
+                commands.append(cur)
+                cur = []
+            else:
+                cur.append(t)
+        commands.append(cur)
+        value = _NOTHING
+        for cmd in commands:
+            value = self._command(cmd, dot, variables, where, depth, value)
+        return None if value is _NOTHING else value
+
+    def _args(self, tokens, dot, variables, where, depth) -> list:
+        out, i = [], 0
+        while i < len(tokens):
+            t = tokens[i]
+            if t == ("op", "("):
+                level, j = 1, i + 1
+                while j < len(tokens) and level:
+                    level += {("op", "("): 1, ("op", ")"): -1}.get(tokens[j], 0)
+                    j += 1
+                out.append(self._pipe(tokens[i + 1:j - 1], dot, variables, where, depth))
+                i = j
+                continue
+            out.append(self._operand(t, dot, variables, where, depth))
+            i += 1
+        return out
+
+    def _operand(self, t, dot, variables, where, depth):
+        kind, val = t
+        if kind == "str":
+            return MStr.plain(bytes(val[1:-1], "utf-8").decode("unicode_escape") if val[0] == '"' else val[1:-1],
+                              where)
+        if kind == "num":
+            return float(val) if "." in val else int(val)
+        if kind == "field":
+            obj = dot
+            for name in [p for p in val.split(".") if p]:
+                obj = self.root[name] if obj is self.root and name in self.root else _field(obj, name)
+            return obj
+        if kind == "var":
+            head, *path = val.split(".")
+            obj = self.root if head == "$" else variables.get(head, UNK)
+            for name in path:
+                obj = _field(obj, name)
+            return obj
+        if kind == "ident":
+            return {"true": True, "false": False, "nil": None}.get(val, UNK)
+        return UNK
+
+    def _command(self, cmd, dot, variables, where, depth, piped):
+        if not cmd:
+            return UNK
+        head = cmd[0]
+        if head[0] == "ident" and head[1] not in ("true", "false", "nil"):
+            args = self._args(cmd[1:], dot, variables, where, depth)
+            if piped is not _NOTHING:
+                args.append(piped)
+            return self.call(head[1], args, dot, where, depth, cmd[1:])
+        if piped is not _NOTHING or len(cmd) > 1 and cmd[0] != ("op", "("):
+            return UNK
+        got = self._args(cmd, dot, variables, where, depth)
+        return got[0] if len(got) == 1 else UNK
+
+    def call(self, name: str, args: list, dot, where, depth: int, raw):
+        def s(v) -> MStr:
+            return text_of(v, where)
+
+        if name in ("include", "template") and args:
+            tname = args[0]
+            if not isinstance(tname, MStr) or not tname.known or tname.text not in self.defines or depth > MAX_DEPTH:
+                return UNK
+            self.used.add(tname.text)
+            arg = args[1] if len(args) > 1 else None
+            return self.render(self.defines[tname.text], self.root if arg is self.root else arg, {"$": self.root},
+                               depth + 1)
+        if name in ("quote", "squote") and args:
+            q = MStr.plain('"' if name == "quote" else "'", where)
+            return MStr.join([q, s(args[-1]), q])
+        if name == "default" and len(args) == 2:
+            t = truth(args[1])
+            return UNK if t is UNK else (args[1] if t else args[0])
+        if name in ("toString", "trim") and args:
+            v = s(args[-1])
+            if name == "trim":
+                a, b = 0, len(v.text)
+                while a < b and v.text[a] in " \t\r\n":
+                    a += 1
+                while b > a and v.text[b - 1] in " \t\r\n":
+                    b -= 1
+                return v[a:b]
+            return v
+        if name in ("int", "int64") and args:
+            v = s(args[-1])
+            if re.fullmatch(r"-?\d+", v.text):
+                return v
+            return UNK if not v.known or v.text else MStr.plain("0", where)
+        if name == "toYaml" and args:
+            return to_yaml(args[-1], where)
+        if name in ("nindent", "indent") and len(args) == 2 and isinstance(args[0], int):
+            body = _indent(s(args[1]), args[0], where)
+            return MStr.join([MStr.plain("\n", where), body]) if name == "nindent" else body
+        if name == "trunc" and len(args) == 2 and isinstance(args[0], int):
+            v = s(args[1])
+            return v[:args[0]] if args[0] >= 0 else v[args[0]:]
+        if name == "trimSuffix" and len(args) == 2:
+            suf, v = s(args[0]), s(args[1])
+            return v[:len(v.text) - len(suf.text)] if suf.known and suf.text and v.text.endswith(suf.text) else v
+        if name == "printf" and args and isinstance(args[0], MStr) and args[0].known:
+            fmt = args[0].text
+            parts, k, last = [], 1, 0
+            for m in re.finditer(r"%[sdv]", fmt):
+                parts.append(MStr.plain(fmt[last:m.start()], where))
+                parts.append(s(args[k]) if k < len(args) else MStr.unknown(where))
+                k += 1
+                last = m.end()
+            if "%" in fmt[last:]:
+                return UNK
+            parts.append(MStr.plain(fmt[last:], where))
+            return MStr.join(parts)
+        if name == "not" and len(args) == 1:
+            t = truth(args[0])
+            return UNK if t is UNK else not t
+        if name in ("and", "or") and args:
+            ts = [truth(a) for a in args]
+            if name == "and":
+                return False if False in ts else (UNK if UNK in ts else args[-1])
+            return next((a for a, t in zip(args, ts) if t is True), None) if UNK not in ts or True in ts else UNK
+        if name in ("eq", "ne") and len(args) >= 2:
+            vals = [s(a) for a in args]
+            if not all(v.known for v in vals):
+                return UNK
+            same = any(vals[0].text == v.text for v in vals[1:])
+            return same if name == "eq" else not same
+        if name == "empty" and args:
+            t = truth(args[-1])
+            return UNK if t is UNK else not t
+        if name == "required" and len(args) == 2:
+            return args[1]
+        return UNK
+
+
+_ASSIGNED = object()
+_NOTHING = object()
+
+
+def _tokens(expr: str):
+    out = []
+    pos = 0
+    while pos < len(expr):
+        if expr[pos:].strip() == "":
+            break
+        m = _TOKEN.match(expr, pos)
+        if not m or m.end() == pos:
+            return None
+        kind = m.lastgroup
+        out.append((kind, m.group(kind)))
+        pos = m.end()
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# the chart
+
+
+_CACHE: dict[int, tuple[SourceFile, tuple]] = {}
+
+
+def _parsed(f: SourceFile) -> tuple:
+    """:func:`parse` of a whole file, once per file object (every template of a chart reads the others'
+    defines)."""
+    hit = _CACHE.get(id(f))
+    if hit is not None and hit[0] is f:
+        return hit[1]
+    if len(_CACHE) > 512:
+        _CACHE.clear()
+    got = parse(MStr.literal(f, 0, len(f.text)))
+    _CACHE[id(f)] = (f, got)
+    return got
+
+
+def chart_root(path: Path) -> Path | None:
+    """The chart folder of a template (the nearest folder above ``templates/`` holding Chart.yaml)."""
+    for parent in list(path.parents)[:6]:
+        if parent.name == "templates" and (parent.parent / "Chart.yaml").is_file():
+            return parent.parent
+    return None
+
+
+def _yaml_root(source: SourceFile):
+    roots = k8s.parse_documents(source, None)
+    return roots[0] if roots else None
+
+
+def extract(source: SourceFile, ws: Workspace) -> Extraction:
+    """The launches of one chart template, rendered over ``values.yaml`` (see the module docstring)."""
+    path = Path(source.path)
+    root = chart_root(path)
+    if root is None or path.name.startswith("_") or path.suffix.lower() == ".tpl":
+        return Extraction()
+    result = Extraction()
+    values_src = ws.try_read(root / "values.yaml")
+    values = UNK
+    if values_src is not None:
+        node = _yaml_root(values_src)
+        values = Node(node, values_src) if node is not None and k8s._is_map(node) else None
+    chart: dict = {"*": None}
+    chart_src = ws.try_read(root / "Chart.yaml")
+    cnode = _yaml_root(chart_src) if chart_src is not None else None
+    for key, name in (("name", "Name"), ("version", "Version"), ("appVersion", "AppVersion")):
+        v = k8s._val(cnode, key) if cnode is not None else None
+        chart[name] = scalar_mstr(v, chart_src) if k8s._is_str(v) else None
+    defines: dict[str, list] = {}
+    def_files: dict[str, SourceFile] = {}
+    files = sorted(p for p in (root / "templates").rglob("*") if p.suffix.lower() in (".tpl", ".yaml", ".yml"))
+    mine = None
+    for p in files[:MAX_TEMPLATE_FILES]:
+        f = source if p == path else ws.try_read(p)
+        if f is None:
+            continue
+        nodes, defs, errors = _parsed(f)
+        for name in defs:
+            def_files[name] = f
+        defines.update(defs)
+        if f is source:
+            mine = (nodes, errors)
+    if mine is None:
+        return result
+    nodes, errors = mine
+    for message, where in errors:
+        result.problems.append(Problem(f"template: {message}; the launches it touches are read as far as they can be",
+                                       where or Span(source, 0, 0)))
+    renderer = Renderer(values, chart, defines)
+    try:
+        rendered = renderer.render(nodes, renderer.root, {"$": renderer.root})
+    except (TooLarge, RecursionError) as exc:
+        why = str(exc) if isinstance(exc, TooLarge) else "the template nests too deeply"
+        result.problems.append(Problem(f"{why}; its launches are not read", Span(source, 0, 0)))
+        return result
+    if not rendered.text.strip():
+        return result
+    text_file = SourceFile(path=source.path, display=source.display, text=rendered.text, bom=source.bom)
+    ex = k8s.extract(text_file, ws)
+    origins = rendered.origins
+    k8s.remap(ex, text_file, lambda i: origins[i] if i < len(origins) else None, source)
+    result.launches = ex.launches
+    result.problems.extend(p for p in ex.problems if p.span.source is not text_file)
+    related = [values_src] if values_src is not None else []
+    related += [def_files[n] for n in sorted(renderer.used) if def_files.get(n) not in (None, source)]
+    for f in related + ex.related:
+        if f not in result.related and f is not source:
+            result.related.append(f)
+    return result
+
+
+__all__ = ["extract", "parse", "Renderer", "chart_root", "truth", "to_yaml", "UNK", "Node"]

@@ -1,0 +1,774 @@
+"""Kubernetes manifests and the LLM-serving CRDs: the SGLang launches in their containers.
+
+A file is a stream of YAML documents; each document with ``apiVersion`` and ``kind`` is an object. A
+document that does not parse is SGL001 at the parser's position and the others are still read.
+Committed merge-conflict markers are SGL001 at each ``<<<<<<<`` line; the file is then read as its
+first side (``HEAD``) with the markers and the other side blanked, and no fix is ever written into it.
+
+**Where containers are.** Any mapping that holds a pod spec's ``containers:`` list (Pod, the
+``template.spec`` of Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob's
+``jobTemplate``, LeaderWorkerSet's ``leaderTemplate``/``workerTemplate``, KServe ``ServingRuntime`` and
+``InferenceService`` predictors, and CRDs nobody listed), OME's ``runner:`` (``engineConfig``,
+``decoderConfig``, their ``leader``/``worker``, ``InferenceService`` ``engine``) and Dynamo's
+``extraPodSpec.mainContainer``; ``initContainers`` too. RoleBasedGroup roles merge their
+``template`` with ``leaderWorkerSet.patchLeaderTemplate``/``patchWorkerTemplate`` (v1alpha1) or
+``leaderWorkerPattern.leaderTemplatePatch``/``workerTemplatePatch`` (v1alpha2) the way a strategic
+merge patch does: containers by ``name``, a patch field replacing the template's, ``env`` by name.
+
+**The command** is what the kubelet runs (Kubernetes API, Container ``command``/``args``): ``command``
+replaces the image's ENTRYPOINT and ``args`` its CMD; ``args`` alone run under the image's entry point
+(:func:`linter.recognize.image_entrypoint`; for an image that table does not know, ``args`` count only
+when they start with an SGLang entry point). The argv goes to :mod:`linter.recognize` like every
+format's (``sh -c`` strings to the shell format). A whole command line folded into one item (``- >``
+holding ``python3 -m sglang.launch_server --tp 16 …``) is exec'd as one program name and fails: it is
+reported, and the launch is still read word by word so the other rules see it.
+
+**Variables.** ``$(VAR)`` in ``command``, ``args`` and ``env`` values is expanded as the kubelet does
+(kubernetes/kubernetes ``third_party/forked/golang/expansion/expand.go``; design proposal "Variable
+expansion in pod command, args, and env"): ``$$`` is a literal ``$`` (so ``$$(VAR)`` is the text
+``$(VAR)``), a reference to a variable the container does not define stays literal text, ``$(`` without
+``)`` is literal. The container's variables are its ``envFrom`` sources in order (each key with the
+source's ``prefix``; a ConfigMap defined in the same file or a YAML file of the same folder is read,
+any other source — a Secret, a ConfigMap elsewhere — makes every otherwise undefined name unknown),
+then ``env`` in order, which wins; an ``env`` value may reference the variables defined before it;
+``valueFrom`` is unknown. Variables a workload controller adds (LeaderWorkerSet's ``LWS_*``,
+RoleBasedGroup's ``RBG_*``, OME's ``MODEL_PATH`` …; ``linter/data/operator-env.json``) are defined
+with unknown values. Every character keeps its origin, so a finding and its fix land at the value's
+text — in the ConfigMap when it came from one (shared by every launch that reads it).
+
+**Targets** come from each pod spec's own ``nodeSelector`` and required node affinity
+(:mod:`linter.gpus.kubernetes`); a nested runner without its own (OME ``leader`` under
+``engineConfig``) uses the enclosing one's. GPU counts (``resources.limits``) are kept on the launch.
+OME's ``supportedModelFormats[].modelArchitecture`` is the model's architecture when the model path
+names nothing known (``$(MODEL_PATH)``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from linter.extract.compose import _comments, _get, _mapping_items, scalar_mstr
+from linter.extract.words import SplitError, split_words
+from linter.formats import looks_like_kubernetes  # noqa: F401 - part of this module's interface
+from linter.gpus import kubernetes as k8s_gpus
+from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
+from linter.recognize import image_entrypoint, launches
+from linter.sglang.entrypoints import match_entry_point
+from linter.source import SourceFile, Span
+from linter.workspace import Workspace
+
+_DOC_START = re.compile(r"^---(?=[ \t]|\r?$)", re.MULTILINE)
+_DOC_END = re.compile(r"^\.\.\.[ \t]*\r?$", re.MULTILINE)
+_CONFLICT = re.compile(r"^(<<<<<<<|\|\|\|\|\|\|\||=======|>>>>>>>)(?:[ \t][^\r\n]*)?\r?$", re.MULTILINE)
+_BLANKS = re.compile(r"[ \t\r\n]")
+_SKIP_KEYS = {"containers", "initContainers", "runner", "mainContainer", "ephemeralContainers"}
+_UNKNOWN = object()  # a variable that is defined with a value the files do not hold
+
+MAX_DOCUMENTS = 2000
+"""A manifest stream longer than this is read up to here (the rest is reported)."""
+
+
+@functools.cache
+def _operator_env() -> list[dict]:
+    raw = json.loads(resources.files("linter.data").joinpath("operator-env.json").read_text("utf-8"))
+    return raw["groups"]
+
+
+def _injected(api_group: str):
+    """A test ``name -> bool``: the variable is added by the controller of ``api_group``."""
+    names: set[str] = set()
+    prefixes: list[str] = []
+    for row in _operator_env():
+        if api_group in row["api_groups"]:
+            names.update(row.get("names", ()))
+            prefixes.extend(row.get("prefixes", ()))
+    return lambda name: name in names or any(name.startswith(p) for p in prefixes)
+
+
+# ------------------------------------------------------------------------------------------------
+# the document stream
+
+
+def _conflicts(source: SourceFile, problems: list[Problem]) -> tuple[SourceFile, list[int] | None]:
+    """Report committed merge-conflict markers; return the text to read — the first side of each
+    conflict, markers and other sides taken out — and, for each of its characters, the offset in
+    ``source`` it came from (None when there is no conflict: the file is read as it is)."""
+    text = source.text
+    if "<<<<<<<" not in text or not any(m.group(1) == "<<<<<<<" for m in _CONFLICT.finditer(text)):
+        return source, None
+    kept: list[str] = []
+    offsets: list[int] = []
+    state = None  # None | "ours" | "base" | "theirs"
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        start, pos = pos, pos + len(line)
+        m = _CONFLICT.match(line)
+        tag = m.group(1) if m else None
+        drop = state in ("base", "theirs")
+        if tag == "<<<<<<<" and state is None:
+            problems.append(Problem("merge conflict marker: the file holds an unresolved merge conflict (Kubernetes "
+                                    "rejects it); it is read as its first side and no fix is written into it",
+                                    Span(source, start, start + len(line.rstrip("\r\n")))))
+            state, drop = "ours", True
+        elif tag == "|||||||" and state == "ours":
+            state, drop = "base", True
+        elif tag == "=======" and state in ("ours", "base"):
+            state, drop = "theirs", True
+        elif tag == ">>>>>>>" and state == "theirs":
+            state, drop = None, True
+        if not drop:
+            kept.append(line)
+            offsets.extend(range(start, pos))
+    offsets.append(len(text))
+    reduced = SourceFile(path=source.path, display=source.display, text="".join(kept), bom=source.bom)
+    return reduced, offsets
+
+
+def remap(ex: Extraction, reduced: SourceFile, origin, fallback: SourceFile) -> None:
+    """Move every position of ``ex`` from the text it was read from (``reduced``: a conflict-free or
+    rendered text) back to where each character was written: ``origin(offset)`` gives
+    ``(SourceFile, offset)`` or None (text the reader made up); ``fallback`` takes spans with no origin."""
+
+    def span(s: Span | None) -> Span | None:
+        if s is None or s.source is not reduced:
+            return s
+        a = origin(s.start) if s.start < len(reduced.text) else None
+        b = origin(s.end - 1) if s.end > s.start else a
+        if a is None:
+            a = next((origin(i) for i in range(s.start, min(s.end, len(reduced.text))) if origin(i) is not None),
+                     None)
+            b = b if b is not None and a is not None and b[0] is a[0] else a
+        if a is None:
+            return Span(fallback, 0, 0)
+        if b is None or b[0] is not a[0] or b[1] < a[1]:
+            b = a
+        return Span(a[0], a[1], b[1] + 1 if s.end > s.start else a[1])
+
+    def mstr(x: MStr | None) -> MStr | None:
+        if x is None:
+            return None
+        return MStr(x.text, [origin(o[1]) if o is not None and o[0] is reduced else o for o in x.origins],
+                    span(x.where))
+
+    for launch in ex.launches:
+        launch.source = fallback if launch.source is reduced else launch.source
+        launch.span = span(launch.span)
+        launch.args = [Token(mstr(t.text), t.splat, t.joinable) for t in launch.args]
+        launch.image = mstr(launch.image)
+        launch.gpu_decls = [GpuDecl(d.name, span(d.span), d.how) for d in launch.gpu_decls]
+        for c in launch.gpu_counts:
+            c.span = span(c.span)
+        if launch.model_hint is not None:
+            launch.model_hint = ModelHint(launch.model_hint.architecture, span(launch.model_hint.span),
+                                          launch.model_hint.how)
+    ex.problems = [Problem(p.message, span(p.span)) for p in ex.problems]
+    ex.gpu_decls = [GpuDecl(d.name, span(d.span), d.how) for d in ex.gpu_decls]
+    ex.comments = None  # the line scan of the original text finds them
+
+
+def _segments(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of each document of a YAML stream (split at ``---`` and after ``...`` lines)."""
+    cuts = {0, len(text)}
+    cuts.update(m.start() for m in _DOC_START.finditer(text))
+    cuts.update(m.end() for m in _DOC_END.finditer(text))
+    points = sorted(cuts)
+    out = []
+    for a, b in zip(points, points[1:]):
+        if out and text[out[-1][0]:out[-1][1]].lstrip().startswith("%"):  # directives belong to the next document
+            out[-1] = (out[-1][0], b)
+            continue
+        out.append((a, b))
+    return out
+
+
+def _shift(root, delta: int) -> None:
+    """Move the marks of every node under ``root`` by ``delta`` characters (a document parsed alone)."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for mark in (node.start_mark, node.end_mark):
+            if mark is not None and id(mark) not in seen:
+                seen.add(id(mark))
+                mark.index += delta
+        value = node.value
+        if isinstance(value, list):
+            for item in value:
+                stack.extend(item if isinstance(item, tuple) else (item,))
+
+
+def parse_documents(source: SourceFile, problems: list[Problem] | None) -> list:
+    """The root node of each document of ``source`` that parses (None for an empty one); a document
+    that does not parse adds an SGL001 problem (when ``problems`` is given) and is left out."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    roots = []
+    text = source.text
+    segments = _segments(text)
+    for k, (a, b) in enumerate(segments):
+        if k >= MAX_DOCUMENTS:
+            if problems is not None:
+                problems.append(Problem(f"more than {MAX_DOCUMENTS} YAML documents: the rest of the file is not read",
+                                        Span(source, a, a)))
+            break
+        chunk = text[a:b]
+        if not chunk.strip():
+            continue
+        try:
+            root = YAML(typ="rt").compose(chunk)
+        except MarkedYAMLError as exc:
+            if problems is not None:
+                mark = exc.problem_mark or exc.context_mark
+                offset = a + min(mark.index, len(chunk)) if mark is not None else a
+                problem = (exc.problem or exc.context or "invalid YAML").strip()
+                problems.append(Problem(f"invalid YAML in document {k + 1}: {problem}; the other documents are "
+                                        "still read", Span(source, offset, offset)))
+            continue
+        except (YAMLError, RecursionError, ValueError) as exc:
+            if problems is not None:
+                problems.append(Problem(f"invalid YAML in document {k + 1}: {exc}", Span(source, a, a)))
+            continue
+        if root is None:
+            continue
+        _shift(root, a)
+        roots.append(root)
+    return roots
+
+
+# ------------------------------------------------------------------------------------------------
+# small YAML helpers
+
+
+def _is_map(node) -> bool:
+    from ruamel.yaml.nodes import MappingNode
+
+    return isinstance(node, MappingNode)
+
+
+def _is_seq(node) -> bool:
+    from ruamel.yaml.nodes import SequenceNode
+
+    return isinstance(node, SequenceNode)
+
+
+def _is_str(node) -> bool:
+    from ruamel.yaml.nodes import ScalarNode
+
+    return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null"
+
+
+def _val(node, key: str):
+    return _get(node, key)[1] if _is_map(node) else None
+
+
+def _text(node) -> str | None:
+    return str(node.value) if _is_str(node) else None
+
+
+# ------------------------------------------------------------------------------------------------
+# pod specs and containers (after RoleBasedGroup patches)
+
+
+@dataclass
+class _Container:
+    fields: dict  # key -> value node (the patch's over the template's)
+    name: str
+    path: str
+    env: list = field(default_factory=list)  # env item nodes, by name
+    keys: dict = field(default_factory=dict)  # key -> key node
+
+
+@dataclass
+class _PodSpec:
+    containers: list[_Container]
+    node_selector: list  # (key node, value node)
+    affinity: object
+    path: str
+    resources: object = None  # Dynamo's service-level resources (limits.gpu)
+
+
+def _container(node, path: str) -> _Container:
+    items = _mapping_items(node)
+    fields = {str(getattr(k, "value", "")): v for k, v in items}
+    name = _text(fields.get("name")) or ""
+    env = list(fields["env"].value) if _is_seq(fields.get("env")) else []
+    return _Container(fields, name, path, env, {str(getattr(k, "value", "")): k for k, _ in items})
+
+
+def _merge_container(base: _Container, patch: _Container) -> _Container:
+    fields = dict(base.fields)
+    fields.update({k: v for k, v in patch.fields.items() if k != "env"})
+    keys = dict(base.keys)
+    keys.update(patch.keys)
+    env = list(base.env)
+    for item in patch.env:
+        name = _text(_val(item, "name"))
+        k = next((i for i, e in enumerate(env) if name is not None and _text(_val(e, "name")) == name), None)
+        if k is None:
+            env.append(item)
+        else:
+            env[k] = item
+    return _Container(fields, base.name or patch.name, patch.path, env, keys)
+
+
+def _containers_of(spec, path: str) -> list[_Container]:
+    out = []
+    for key in ("initContainers", "containers"):
+        seq = _val(spec, key)
+        if _is_seq(seq):
+            for i, item in enumerate(seq.value):
+                if _is_map(item):
+                    c = _container(item, "")
+                    c.path = f"{path}.{key}[{c.name or i}]"
+                    out.append(c)
+    for key in ("runner", "mainContainer"):
+        node = _val(spec, key)
+        if _is_map(node):
+            c = _container(node, f"{path}.{key}")
+            out.append(c)
+    return out
+
+
+def _pod_spec(spec, path: str) -> _PodSpec:
+    ns = _val(spec, "nodeSelector")
+    return _PodSpec(_containers_of(spec, path), list(_mapping_items(ns)) if _is_map(ns) else [],
+                    _val(spec, "affinity"), path)
+
+
+def _merge_spec(base: _PodSpec, patch_spec, path: str) -> _PodSpec:
+    patch = _pod_spec(patch_spec, path) if _is_map(patch_spec) else _PodSpec([], [], None, path)
+    containers = []
+    by_name = {c.name: c for c in patch.containers if c.name}
+    used = set()
+    for c in base.containers:
+        p = by_name.get(c.name)
+        if p is not None:
+            used.add(id(p))
+            containers.append(_merge_container(c, p))
+        else:
+            containers.append(c)
+    for p in patch.containers:
+        if id(p) not in used:
+            if not p.name and len(base.containers) == 1:
+                containers[0] = _merge_container(base.containers[0], p)  # a patch container without a name
+            else:
+                containers.append(p)
+    selector = dict((str(k.value), (k, v)) for k, v in base.node_selector)
+    selector.update((str(k.value), (k, v)) for k, v in patch.node_selector)
+    affinity = patch.affinity if patch.affinity is not None else base.affinity
+    return _PodSpec(containers, list(selector.values()), affinity, path)
+
+
+def _is_pod_spec(node) -> bool:
+    return _is_seq(_val(node, "containers")) or _is_map(_val(node, "runner")) or _is_map(_val(node, "mainContainer"))
+
+
+_PATCHES = (
+    ("leaderWorkerSet", "patchLeaderTemplate", "patchWorkerTemplate"),  # RoleBasedGroup v1alpha1
+    ("leaderWorkerPattern", "leaderTemplatePatch", "workerTemplatePatch"),  # RoleBasedGroup v1alpha2
+)
+
+
+MAX_VISITS = 200_000
+"""Nodes visited per document at most: YAML aliases can make a small file a huge tree."""
+
+
+class TooLarge(Exception):
+    """A document expands (through aliases) to more nodes than :data:`MAX_VISITS`."""
+
+
+def pod_specs(root) -> list[tuple[_PodSpec, _PodSpec | None]]:
+    """Every pod spec under ``root`` as (spec, enclosing spec or None), RoleBasedGroup patches applied.
+    Raises :class:`TooLarge` when the document expands to more than :data:`MAX_VISITS` nodes."""
+    out: list[tuple[_PodSpec, _PodSpec | None]] = []
+    seen: set[tuple[int, str]] = set()
+    uses: dict[int, int] = {}
+
+    def walk(node, path: str, enclosing: _PodSpec | None, depth: int) -> None:
+        if depth > 60 or (id(node), path) in seen:
+            return
+        # a node reached through many aliases is read a few times, not once per path
+        uses[id(node)] = uses.get(id(node), 0) + 1
+        if uses[id(node)] > 16:
+            return
+        seen.add((id(node), path))
+        if len(seen) > MAX_VISITS:
+            raise TooLarge(f"the document expands to more than {MAX_VISITS} YAML nodes (aliases)")
+        if _is_seq(node):
+            for i, item in enumerate(node.value):
+                name = _text(_val(item, "name")) if _is_map(item) else None
+                walk(item, f"{path}[{name or i}]", enclosing, depth + 1)
+            return
+        if not _is_map(node):
+            return
+        items = _mapping_items(node)
+        skip: set[str] = set()
+        for holder, leader_key, worker_key in _PATCHES:
+            owner = _val(node, holder)
+            template = _val(node, "template") if holder == "leaderWorkerSet" else _val(owner, "template")
+            if not _is_map(owner) or not _is_map(template):
+                continue
+            patches = [(k, _val(owner, k)) for k in (leader_key, worker_key)]
+            if not any(_is_map(p) for _, p in patches):
+                continue
+            base = _pod_spec(_val(template, "spec"), f"{path}.template.spec")
+            for k, patch in patches:
+                role = "leader" if k == leader_key else "worker"
+                merged = _merge_spec(base, _val(patch, "spec"), f"{path}.{role}")
+                out.append((merged, enclosing))
+            skip.update({"template", holder})
+        mine = enclosing
+        if not _is_pod_spec(node) and (_is_map(_val(node, "nodeSelector")) or _is_map(_val(node, "affinity"))):
+            # scheduling for the runners below (OME engineConfig over its leader and worker)
+            mine = _pod_spec(node, path)
+            mine.containers = []
+        if _is_pod_spec(node):
+            spec = _pod_spec(node, path)
+            if not spec.node_selector and spec.affinity is None and enclosing is not None:
+                spec.node_selector, spec.affinity = enclosing.node_selector, enclosing.affinity
+            out.append((spec, enclosing))
+            mine = spec
+        resources = _val(node, "resources") if _is_map(_val(node, "extraPodSpec")) else None
+        for k, v in items:
+            key = str(getattr(k, "value", ""))
+            if key in skip or key in _SKIP_KEYS:
+                continue
+            before = len(out)
+            walk(v, f"{path}.{key}" if path else key, mine, depth + 1)
+            if resources is not None and key == "extraPodSpec":
+                for spec, _ in out[before:]:
+                    spec.resources = spec.resources or resources
+
+    walk(root, "", None, 0)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# $(VAR) expansion and the container environment
+
+
+def expand(s: MStr, variables: dict, open_ended: bool = False, injected=lambda name: False) -> MStr:
+    """Kubernetes ``$(VAR)`` expansion of ``s`` (see the module docstring). ``variables`` maps a name
+    to its value (:class:`MStr`) or to ``_UNKNOWN``; with ``open_ended`` (an ``envFrom`` source that
+    is not read) any other name may be defined too, so its reference is unknown rather than literal;
+    ``injected(name)`` says a controller defines it."""
+    text = s.text
+    if "$" not in text:
+        return s
+    parts: list[MStr] = []
+    checkpoint = 0
+    i = 0
+    n = len(text)
+    while i < n:
+        if text[i] != "$" or i + 1 >= n:
+            i += 1
+            continue
+        parts.append(s[checkpoint:i])
+        nxt = text[i + 1]
+        if nxt == "$":
+            parts.append(s[i + 1:i + 2])
+            i += 2
+        elif nxt == "(":
+            close = text.find(")", i + 2)
+            if close < 0:
+                parts.append(s[i:i + 2])
+                i += 2
+            else:
+                name = text[i + 2:close]
+                value = variables.get(name)
+                where = s.location(i, close + 1)
+                if isinstance(value, MStr):
+                    parts.append(value)
+                elif value is _UNKNOWN or injected(name) or open_ended:
+                    parts.append(MStr.unknown(where))
+                else:
+                    parts.append(s[i:close + 1])  # undefined: the reference stays as written
+                i = close + 1
+        else:
+            parts.append(s[i:i + 2])
+            i += 2
+        checkpoint = i
+    parts.append(s[checkpoint:])
+    return MStr.join(parts, s.where)
+
+
+@dataclass
+class _ConfigMaps:
+    """ConfigMaps of the file and its folder: name -> (key -> value MStr), and the files they are in."""
+
+    data: dict[str, dict[str, MStr]] = field(default_factory=dict)
+    files: dict[str, SourceFile] = field(default_factory=dict)
+
+
+def _collect_configmaps(roots, source: SourceFile, into: _ConfigMaps, overwrite: bool) -> None:
+    for root in roots:
+        if not _is_map(root) or _text(_val(root, "kind")) != "ConfigMap":
+            continue
+        name = _text(_val(_val(root, "metadata"), "name"))
+        data = _val(root, "data")
+        if name is None or (name in into.data and not overwrite):
+            continue
+        values = {}
+        if _is_map(data):
+            for k, v in _mapping_items(data):
+                if _is_str(v) and _is_str(k):
+                    values[str(k.value)] = scalar_mstr(v, source)
+        into.data[name] = values
+        into.files[name] = source
+
+
+def _folder_configmaps(source: SourceFile, ws: Workspace, into: _ConfigMaps) -> None:
+    folder = Path(source.path).parent
+    try:
+        names = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".yaml", ".yml") and p != source.path)
+    except OSError:
+        return
+    for path in names[:200]:
+        other = ws.try_read(path)
+        if other is None or "ConfigMap" not in other.text:
+            continue
+        _collect_configmaps(parse_documents(other, None), other, into, overwrite=False)
+
+
+def environment(container: _Container, source: SourceFile, cms: _ConfigMaps, injected,
+                related: list[SourceFile]) -> tuple[dict, bool]:
+    """(variables, open_ended) of a container as the kubelet builds them: ``envFrom`` in order, then
+    ``env`` in order (each value expanded with the variables before it)."""
+    variables: dict = {}
+    open_ended = False
+    env_from = container.fields.get("envFrom")
+    for src in (env_from.value if _is_seq(env_from) else []):
+        prefix = _text(_val(src, "prefix")) or ""
+        cm = _val(src, "configMapRef")
+        name = _text(_val(cm, "name")) if _is_map(cm) else None
+        if name is not None and name in cms.data:
+            for key, value in cms.data[name].items():
+                variables[prefix + key] = value
+            f = cms.files[name]
+            if f is not source and f not in related:
+                related.append(f)
+        else:
+            open_ended = True  # a Secret or a ConfigMap defined elsewhere
+    for item in container.env:
+        name = _text(_val(item, "name"))
+        if name is None:
+            continue
+        value = _val(item, "value")
+        if _is_str(value):
+            variables[name] = expand(scalar_mstr(value, source), variables, open_ended, injected)
+        elif _val(item, "valueFrom") is not None:
+            variables[name] = _UNKNOWN
+        else:
+            variables[name] = MStr.plain("", Span(source, item.start_mark.index, item.start_mark.index))
+    return variables, open_ended
+
+
+# ------------------------------------------------------------------------------------------------
+# containers -> launches
+
+
+def _words(node, source: SourceFile, variables: dict, open_ended: bool, injected) -> list[Token] | None:
+    """The argv items of a ``command``/``args`` node (None when absent). A string instead of a list
+    (which the API rejects) is read as a one-item list."""
+    if node is None or (not _is_seq(node) and not _is_str(node)):
+        return None
+    items = node.value if _is_seq(node) else [node]
+    out = []
+    for item in items:
+        if not _is_str(item):
+            return None
+        out.append(Token(expand(scalar_mstr(item, source), variables, open_ended, injected)))
+    return out
+
+
+def _unfold(words: list[Token]) -> list[Token] | None:
+    """``words`` with a first item that holds a whole command line split into words, or None when the
+    first item is one word."""
+    if not words or words[0].splat or not _BLANKS.search(words[0].raw.strip()):
+        return None
+    try:
+        return split_words(words[0].text) + words[1:]
+    except SplitError:
+        return None
+
+
+def _scheduling(spec: _PodSpec, source: SourceFile) -> k8s_gpus.Scheduling:
+    sched = k8s_gpus.Scheduling()
+    for k, v in spec.node_selector:
+        if _is_str(v):
+            m = scalar_mstr(v, source)
+            sched.node_selector[str(k.value)] = k8s_gpus.Value(m.text, m.span_of() or m.location())
+    node_affinity = _val(spec.affinity, "nodeAffinity")
+    required = _val(node_affinity, "requiredDuringSchedulingIgnoredDuringExecution")
+    terms = _val(required, "nodeSelectorTerms")
+    if _is_seq(terms):
+        sched.terms = []
+        for term in terms.value:
+            reqs = []
+            exprs = _val(term, "matchExpressions")
+            for e in (exprs.value if _is_seq(exprs) else []):
+                key, op = _text(_val(e, "key")), _text(_val(e, "operator"))
+                if key is None or op is None:
+                    continue
+                values = _val(e, "values")
+                vals = []
+                for v in (values.value if _is_seq(values) else []):
+                    if _is_str(v):
+                        m = scalar_mstr(v, source)
+                        vals.append(k8s_gpus.Value(m.text, m.span_of() or m.location()))
+                reqs.append(k8s_gpus.Requirement(key, op, vals))
+            sched.terms.append(reqs)
+    return sched
+
+
+def _gpu_counts(container: _Container, spec: _PodSpec, source: SourceFile):
+    out = []
+    for res in (container.fields.get("resources"), spec.resources):
+        if not _is_map(res):
+            continue
+        for section in ("limits", "requests"):
+            amounts = _val(res, section)
+            if not _is_map(amounts):
+                continue
+            for k, v in _mapping_items(amounts):
+                if _is_str(v):
+                    m = scalar_mstr(v, source)
+                    got = k8s_gpus.gpu_count(str(k.value), m.text, m.span_of() or m.location())
+                    if got is not None:
+                        out.append(got)
+            if out:
+                return out
+    return out
+
+
+def _model_hint(root, source: SourceFile) -> ModelHint | None:
+    """OME ``spec.supportedModelFormats[].modelArchitecture`` when the runtime names exactly one."""
+    formats = _val(_val(root, "spec"), "supportedModelFormats")
+    found = {}
+    for item in (formats.value if _is_seq(formats) else []):
+        arch = _val(item, "modelArchitecture")
+        if _is_str(arch) and str(arch.value).strip():
+            m = scalar_mstr(arch, source)
+            found.setdefault(m.text.strip(), m.span_of() or m.location())
+    if len(found) != 1:
+        return None
+    arch, span = next(iter(found.items()))
+    return ModelHint(arch, span, "the runtime's supportedModelFormats[].modelArchitecture")
+
+
+def _api_group(api_version: str) -> str:
+    return api_version.rsplit("/", 1)[0] if "/" in api_version else ""
+
+
+def extract(source: SourceFile, ws: Workspace) -> Extraction:
+    """The launches of a Kubernetes manifest file (see the module docstring)."""
+    result = Extraction()
+    reading, offsets = _conflicts(source, result.problems)
+    roots = parse_documents(reading, result.problems)
+    from ruamel.yaml.nodes import SequenceNode
+
+    result.comments = _comments(reading, SequenceNode("tag:yaml.org,2002:seq", roots)) if roots else None
+    cms = _ConfigMaps()
+    _collect_configmaps(roots, reading, cms, overwrite=True)
+    folder_read = False
+    seen: dict[tuple, Launch] = {}
+    for root in roots:
+        if not _is_map(root):
+            continue
+        api_version, kind = _text(_val(root, "apiVersion")), _text(_val(root, "kind"))
+        if not api_version or not kind:
+            continue
+        name = (_text(_val(_val(root, "metadata"), "name")) or "?").replace(UNKNOWN_CHAR, "*")
+        injected = _injected(_api_group(api_version))
+        hint = _model_hint(root, reading)
+        try:
+            specs = pod_specs(root)
+        except TooLarge as exc:
+            result.problems.append(Problem(f"{exc}; its containers are not read",
+                                           Span(reading, root.start_mark.index, root.start_mark.index)))
+            continue
+        for spec, _ in specs:
+            sched = _scheduling(spec, reading)
+            decls = k8s_gpus.candidates(sched)
+            for container in spec.containers:
+                if not folder_read and _is_seq(container.fields.get("envFrom")):
+                    _folder_configmaps(source, ws, cms)
+                    folder_read = True
+                got = _launches(container, spec, reading, cms, injected, result)
+                for k, (found, span, image) in enumerate(got):
+                    identity = (id(container.fields.get("command")), id(container.fields.get("args")),
+                                tuple(id(e) for e in container.env), k,
+                                tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
+                    key = f"{kind}/{name}:{spec.path}.{container.path.rsplit('.', 1)[-1]}".replace(":.", ":")
+                    if identity in seen:
+                        if key not in seen[identity].key.split(","):
+                            seen[identity].key += f",{key}"
+                        continue
+                    launch = Launch(source=reading, program=found.program, span=span, args=found.args, key=key,
+                                    image=found.image if found.image is not None else image,
+                                    gpu_decls=list(found.gpu_decls) + decls,
+                                    gpu_counts=_gpu_counts(container, spec, reading), model_hint=hint)
+                    seen[identity] = launch
+                    result.launches.append(launch)
+    if offsets is not None:
+        remap(result, reading, lambda i: (source, offsets[i]) if i < len(offsets) else None, source)
+    return result
+
+
+def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _ConfigMaps, injected,
+              result: Extraction):
+    """(Found, span, image) of each launch a container runs."""
+    fields = container.fields
+    cmd_node, args_node = fields.get("command"), fields.get("args")
+    if cmd_node is None and args_node is None:
+        return []
+    variables, open_ended = environment(container, source, cms, injected, result.related)
+    command = _words(cmd_node, source, variables, open_ended, injected)
+    args = _words(args_node, source, variables, open_ended, injected)
+    image_node = fields.get("image")
+    image = scalar_mstr(image_node, source) if _is_str(image_node) else None
+    if command:
+        argv = command + (args or [])
+    elif args:
+        known = image_entrypoint(image.text) if image is not None and image.known else None
+        if known is not None:
+            if not known[1]:
+                return []  # the image's entry point runs its own program with these arguments
+            argv = args
+        else:
+            unfolded = _unfold(args)
+            if match_entry_point(args) is None and (unfolded is None or match_entry_point(unfolded) is None):
+                return []  # an unknown image's entry point: its arguments are not a command we can read
+            argv = args
+    else:
+        return []
+    shell_env = {k: (v if isinstance(v, MStr) else MStr.unknown(None)) for k, v in variables.items()}
+    found = launches(argv, source, env=shell_env, image=image, problems=result.problems)
+    if not found:
+        unfolded = _unfold(argv)
+        if unfolded is not None:
+            found = launches(unfolded, source, env=shell_env, image=image, problems=result.problems)
+            if found:
+                first = argv[0]
+                shown = " ".join(first.raw.split()[:3])
+                result.problems.append(Problem(
+                    f"the whole command line is one argv item: Kubernetes runs it without a shell, as a program "
+                    f"named {shown + ' …'!r}, and the container fails to start; write one list item per word "
+                    "(or run it with sh -c)", first.location() or Span(source, 0, 0)))
+    spans = [Span(source, n.start_mark.index, n.end_mark.index) for n in (cmd_node, args_node) if n is not None]
+    spans += [Span(source, k.start_mark.index, k.end_mark.index) for name, k in container.keys.items()
+              if name in ("command", "args") and k.start_mark is not None]
+    span = hull(spans)
+    return [(f, span, image) for f in found]
+
+
+__all__ = ["extract", "looks_like_kubernetes", "expand", "parse_documents", "pod_specs", "environment", "remap"]

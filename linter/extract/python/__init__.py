@@ -1,0 +1,215 @@
+"""Python launch code: the SGLang launches a Python module starts, read with libcst.
+
+The file is parsed, never imported or run. What counts as a launch (each callee is resolved through
+the module's imports and aliases — ``import sglang as sgl``, ``from subprocess import Popen as P``,
+``P = subprocess.Popen`` — so only these calls count, and a class of the file's own named ``Engine``
+does not):
+
+* an argv list or tuple given to ``subprocess.Popen/run/call/check_call/check_output``,
+  ``os.execv*``/``os.execl*``, ``os.spawn*``, ``os.posix_spawn[p]`` or
+  ``asyncio.create_subprocess_exec``; a command string given with ``shell=True``, to ``os.system``,
+  ``os.popen``, ``subprocess.getoutput`` or ``asyncio.create_subprocess_shell`` (cut into simple
+  commands with shell quoting), or through ``shlex.split(...)``, ``str.split()`` or
+  ``" ".join(argv)``. ``sys.executable`` stands for a Python interpreter;
+* ``sglang.Engine(...)``, ``ServerArgs(...)`` (``sglang.srt.server_args``; its first positional
+  argument is ``model_path``) and ``sgl.Runtime(...)``: keyword names are ``ServerArgs`` fields,
+  values are Python values (so the string ``"false"`` is true, as SGLang's own check sees it);
+  ``**BASE`` of a resolvable dict adds its keys (an explicit keyword wins);
+* ``sglang.utils.launch_server_cmd(command)``, which splits its string its own way
+  (``execute_shell_command``: every backslash becomes a blank, the string is split on whitespace, and
+  leading ``KEY=VALUE`` words are environment);
+* ``sglang.test.test_utils.popen_launch_server(model, base_url, ..., other_args=[...])``, which
+  runs ``sglang serve --model-path MODEL *other_args``.
+
+Values: literals (with implicit concatenation, f-strings, ``"...".format(...)`` and ``"..." % (...)``
+whose parts are known), names bound at module level or in the enclosing function before the call,
+class attributes (``cls.X``, ``self.X``, ``Class.X``, along the bases), ``self.X`` bound only by
+``self.X = …`` in ``__init__``, ``cls.X = …`` earlier in the same method, ``+`` of lists, tuples and
+strings, ``+=``, ``.append``, ``.extend``, ``.insert``, ``.pop``, ``x[i] = …``, ``del x[i]``, ``**`` of
+a dict literal or ``dict(...)``, and what a function or method returns when every path of it ends in
+``return`` (its arguments unknown). A call in a method is a launch for its class and, separately, for
+each subclass that inherits the method (with that subclass's attributes, overrides and ``super()``
+chain); a class that inherits a launching method from a class of another module is a launch of its
+own file, located at its name. Imported names are read from the files of the same repository
+(:mod:`.modules`: never imported or run; bounded and cached per run), so a value keeps the origin
+where it is written. Anything else — other calls, modules outside the repository, loop variables, a
+module list that some function mutates in place — is unknown, never guessed.
+
+Compound statements (``if``, ``for``, ``while``, ``try``, ``with``, ``match``) are followed along
+each of their paths, and the paths are joined where they meet again: what every path agrees on stays
+known, with its origin. A list keeps the words known before the branch; what a branch (or a round of
+a loop) may add becomes an unknown tail of any length; a word replaced or removed on some path makes
+the list unknown from there, and a change that cannot be placed (``.remove(x)``, a whole new list)
+makes it unknown as a whole. A dict key set on some path has an unknown value; a name bound to
+different values on different paths is unknown. A path that ends in ``return`` or ``raise`` does not
+reach what follows; a ``try`` handler (and a ``with contextlib.suppress(...)`` body) may start after
+any statement of the body. Loops are run until the join settles (loops nested more than three deep
+are not followed: what they change is unknown).
+
+Calls inside ``with pytest.raises(...)`` / ``with self.assertRaises(...)`` are tests that expect
+SGLang to refuse the configuration: they are not launches.
+
+Every resolved character keeps the offset of the source character it came from, so a diagnostic
+points at — and a fix edits — the word inside the string literal where it was written (an escape
+sequence such as ``\\n`` is not exact, so no fix edits it).
+
+Target GPUs: Modal's ``gpu=`` on ``@app.function(...)``, ``@app.cls(...)`` or ``@app.server(...)``
+(``app`` bound to ``modal.App(...)``/``modal.Stub(...)``) applies to the launches inside that
+function or class and in the module functions it calls; ``"H100:8"`` names ``H100``, ``"H100!"``
+and ``"B200+"`` are kept as written, a list of fallbacks gives several candidates. The ``image=``
+there (or of the ``modal.App``), a ``modal.Image`` chain whose calls name ``lmsysorg/sglang:TAG``,
+becomes the launch's image, from which the release and torch's CUDA build are read. SGLang's CI
+registration of a test file (``register_cuda_ci(…, runner_config="4-gpu-b200")`` or a suite named
+``…-4-gpu-b200``) declares the file's GPU when the catalog knows the runner's GPU word exactly
+(:mod:`.ci`, :mod:`linter.sglang.ci`).
+
+A file that holds none of the call names above as a word, and no class with a base (which may
+inherit a launch from another module), cannot start a launch and is not parsed.
+
+libcst is imported only inside :func:`extract`, so linting a tree without Python launch files
+never pays for it.
+
+The package, by job: :mod:`.values` (what a value is, and the join of two paths' values),
+:mod:`.strings` (literals, formatting), :mod:`.syntax` and :mod:`.scopes` (the module's structure,
+one libcst walk), :mod:`.frames`, :mod:`.interpret` and :mod:`.statements` (running the code on
+frames), :mod:`.evaluate` (expressions), :mod:`.launches` (which calls are launches),
+:mod:`.modal` (Modal declarations), :mod:`.ci` (SGLang CI registrations), :mod:`.modules` (imports
+resolved to files of the repository), :mod:`.analysis` (the parts wired together).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+
+from linter.extract.python.names import CALL_NAME_RE, CALL_NAMES
+from linter.extract.python.strings import decode_literal, split_whitespace
+from linter.launch import Extraction, Problem
+from linter.source import SourceFile, Span
+from linter.workspace import Workspace
+
+_SUBCLASS_RE = re.compile(r"^[ \t]*class[ \t]+\w+[ \t]*\([ \t]*[A-Za-z_]", re.MULTILINE)
+"""A class with a base: it may inherit a launch from a class of another module."""
+
+
+def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
+    """The launches of a Python file. A syntax error is reported at the parser's problem position.
+    ``ws`` (the run's workspace) lets imports resolve to other files of the repository; None: the
+    file alone."""
+    # The early exit. No call the extractor recognises can be written without one of the names of
+    # CALL_NAMES in the code (an alias is bound from the real name), so a file without one (as a
+    # word, then as a name token: not in a string or a comment) holds no launch and libcst, most of the
+    # cost, is not needed — unless one of its classes inherits a launch from another module. Its
+    # comments are listed only when a directive may be there.
+    inherits = ws is not None and _SUBCLASS_RE.search(source.text) is not None
+    if not CALL_NAME_RE.search(source.text) and not inherits:
+        return Extraction(comments=_scan(source)[0] if "lint-configs" in source.text else None)
+    comments, named = _scan(source)
+    if not named and not inherits:
+        return Extraction(comments=comments)
+    result = Extraction()
+    parsed = parse(source, result)
+    if parsed is None:
+        return result
+    result.comments = comments
+    cst, module, positions = parsed
+    from linter.extract.python.analysis import Analysis
+
+    Analysis(cst, source, module, positions, result, ws=ws).run()
+    return result
+
+
+def parse(source: SourceFile, result: Extraction):
+    """(libcst, its Module, its PositionProvider metadata) of a Python file, or None with the
+    reason appended to ``result.problems``. libcst is imported here, never at import of the package."""
+    # Python's own parser first: it refuses what libcst's native parser may crash on (nesting deeper
+    # than the interpreter allows) and only builds a tree; nothing is run.
+    import ast
+    import warnings
+
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(source.text)
+    except SyntaxError:
+        result.problems.append(_syntax_problem(source, None))
+        return None
+    except (RecursionError, MemoryError, ValueError) as exc:
+        what = "nested too deeply" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
+        result.problems.append(Problem(f"cannot parse the Python file: {what}", Span(source, 0, 0)))
+        return None
+    try:
+        module = cst.parse_module(source.text)
+    except cst.ParserSyntaxError as exc:
+        result.problems.append(_syntax_problem(source, exc))
+        return None
+    except RecursionError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - libcst's native parser may fail in other ways
+        result.problems.append(Problem(f"cannot parse the Python file: {exc}", Span(source, 0, 0)))
+        return None
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    return cst, module, wrapper.resolve(PositionProvider)
+
+
+def _syntax_problem(source: SourceFile, exc) -> Problem:
+    """SGL001 for a file libcst cannot parse: at the position and with the words of Python's own
+    parser (``ast.parse`` only builds a tree, nothing runs), else at libcst's position."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(source.text)
+    except SyntaxError as err:
+        if err.lineno:
+            line = max(1, err.lineno)
+            col = max(1, err.offset or 1)
+            offset = source.offset(line, col)
+            if source.line_of(offset) != line:  # past the end of the line: its end
+                offset = source.line_starts[line - 1] + len(source.line_text(line)) if line <= len(
+                    source.line_starts) else len(source.text)
+            return Problem(f"Python syntax error: {err.msg}", Span(source, offset, offset))
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    if exc is None:
+        return Problem("Python syntax error", Span(source, 0, 0))
+    line = max(1, int(getattr(exc, "raw_line", 1) or 1))
+    col = max(0, int(getattr(exc, "raw_column", 0) or 0))
+    offset = source.offset(line, col + 1)
+    message = " ".join(str(getattr(exc, "message", exc)).split()).removeprefix("parser error: ")
+    return Problem(f"Python syntax error: {message}", Span(source, offset, offset))
+
+
+def _scan(source: SourceFile) -> tuple[list[Span] | None, bool]:
+    """(spans of every ``#`` comment, exactly, from the tokenizer; whether a name of
+    :data:`CALL_NAMES` is written as code). When the tokenizer fails: (None, True)."""
+    out = []
+    named = False
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source.text).readline):
+            if tok.type == tokenize.COMMENT:
+                start = source.offset(tok.start[0], tok.start[1] + 1)
+                end = source.offset(tok.end[0], tok.end[1] + 1)
+                out.append(Span(source, start, end))
+            elif named:
+                continue
+            elif tok.type == tokenize.NAME:
+                named = tok.string in CALL_NAMES
+            elif tok.type == tokenize.STRING:
+                if "f" in tok.string[:len(tok.string) - len(tok.string.lstrip("rRbBuUfF"))].lower():
+                    named = bool(CALL_NAME_RE.search(tok.string))  # code inside an f-string (Python < 3.12)
+            elif tok.type not in (tokenize.OP, tokenize.NUMBER, tokenize.STRING, tokenize.NEWLINE, tokenize.NL,
+                                  tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
+                named = bool(CALL_NAME_RE.search(tok.string))  # f-string parts (3.12+), anything new
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return None, True
+    return out, named
+
+
+__all__ = ["decode_literal", "extract", "split_whitespace"]

@@ -1,0 +1,158 @@
+"""The analysis of one module: its parts wired together, and the loop over its calls.
+
+:class:`Analysis` is the interpretation (:class:`~.interpret.Interpreter`,
+:class:`~.statements.Statements`, :class:`~.frames.FrameLookups`) and the evaluation
+(:class:`~.evaluate.Evaluator`) of the module — mixins, because statements and expressions call each
+other and share the frame caches — plus two parts it owns: :class:`~.launches.LaunchFinder` (which
+calls are launches) and :class:`~.modal.ModalDecls` (Modal GPUs and images). The module's structure
+(scopes, calls, names bound) is a :class:`~.scopes.ModuleIndex`.
+"""
+
+from __future__ import annotations
+
+from linter.extract.python.ci import ci_declarations
+from linter.extract.python.evaluate import Evaluator
+from linter.extract.python.frames import Frame, FrameLookups
+from linter.extract.python.interpret import Interpreter
+from linter.extract.python.launches import LaunchFinder
+from linter.extract.python.modal import ModalDecls
+from linter.extract.python.modules import Resolver
+from linter.extract.python.scopes import ModuleIndex
+from linter.extract.python.statements import Statements
+from linter.extract.python.values import Ref, Value
+from linter.launch import Extraction, Launch
+from linter.source import SourceFile, Span
+from linter.workspace import Workspace
+
+
+class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
+    """One parsed module (``module``, a libcst Module; ``positions`` its PositionProvider metadata);
+    :meth:`run` appends its launches to ``result``."""
+
+    def __init__(self, cst, source: SourceFile, module, positions, result: Extraction, ws: Workspace | None = None,
+                 depth: int = 0) -> None:
+        self.cst = cst
+        self.source = source
+        self.module = module
+        self.positions = positions
+        self.result = result
+        self._offset_cache: dict[int, tuple[int, int]] = {}
+        self.final_frames: dict[int, Frame] = {}
+        self._cursors: dict[int, list] = {}
+        self._computing: dict[int, Frame] = {}
+        self.splat_ids: set[int] = set()
+        self._keep: list = []
+        self._loop_memo: dict[int, list] = {}  # loop id -> [(frame before it, frame at a round's start)]
+        self._loop_nesting = 0
+        self._bases_memo: dict[int, list] = {}
+        self.returning: set[tuple[int, int]] = set()  # (function scope, bound class) being evaluated
+        self.index = ModuleIndex(cst, module)
+        for scope in self.index.scopes:
+            scope.owner = self
+        self.resolver = Resolver(self, ws, depth) if ws is not None else None
+        if self.resolver is not None and depth == 0:
+            self.resolver.cache.register(self)
+        self.finder = LaunchFinder(self)
+        self.modal = ModalDecls(self)
+
+    # positions
+
+    def offsets(self, node) -> tuple[int, int]:
+        """(start, end) character offsets of a libcst node in the source."""
+        got = self._offset_cache.get(id(node))
+        if got is None:
+            r = self.positions[node]
+            got = (self.source.offset(r.start.line, r.start.column + 1),
+                   self.source.offset(r.end.line, r.end.column + 1))
+            self._offset_cache[id(node)] = got
+        return got
+
+    def span(self, node) -> Span:
+        """The node's span in the source."""
+        s, e = self.offsets(node)
+        return Span(self.source, s, e)
+
+    def contains(self, node, offset: int) -> bool:
+        """The node's text holds the character at ``offset``."""
+        s, e = self.offsets(node)
+        return s <= offset < e
+
+    # driver
+
+    def resolve_ref(self, ref: Ref) -> Value | None:
+        """The value an imported name has in another module of the repository (None: not there)."""
+        return self.resolver.resolve(ref) if self.resolver is not None else None
+
+    def run(self) -> None:
+        """Find the launches of every call in source order — a call in a method once for its class
+        and once for each subclass of the module that inherits the method —, then the launches the
+        module's classes inherit from classes of other modules; each gets its key (scope, then #k),
+        its Modal GPUs and its image. SGLang CI registrations declare the file's GPUs."""
+        self.modal.declare()
+        counters: dict[str, int] = {}
+
+        def add(launch: Launch, qual: str, scope) -> None:
+            k = counters.get(qual, 0)
+            counters[qual] = k + 1
+            launch.key = qual if k == 0 else f"{qual}#{k}"
+            if scope is not None:
+                launch.gpu_decls = self.modal.decls_for(scope)
+                if launch.image is None:
+                    launch.image = self.modal.image_for(scope)
+            self.result.launches.append(launch)
+
+        for call, scope in self.index.calls:
+            for self_class, qual in self.concrete_classes(scope):
+                for launch in self.finder.launches(call, scope, self_class):
+                    add(launch, qual, scope)
+        for cls in self.index.classes:
+            for launch, qual in self.inherited_launches(cls):
+                add(launch, qual, None)
+        self.result.gpu_decls.extend(ci_declarations(self))
+        if self.resolver is not None:
+            self.result.related.extend(s for s in self.resolver.used if s is not self.source)
+
+    def _method_class(self, scope):
+        """The class of which ``scope`` is a method taking ``self``/``cls``, or None."""
+        if scope.kind == "function" and scope.self_name and scope.parent is not None and scope.parent.kind == "class":
+            return scope.parent
+        return None
+
+    def runs_method(self, cls, method) -> bool:
+        """``cls`` (or an instance of it) finds ``method``'s name on ``method``'s class."""
+        name = method.node.name.value
+        for c in self.mro(cls):
+            if name in c.owner.index.locals_of(c):
+                return c is method.parent
+        return False
+
+    def concrete_classes(self, scope) -> list[tuple]:
+        """(class ``self``/``cls`` is bound to, launch key) for each class of this module that runs a
+        call in ``scope``: a method's own class and each subclass that inherits the method. (None,
+        qual) for a call outside a method, or in a method no class of the module inherits."""
+        cls = self._method_class(scope)
+        if cls is None:
+            return [(None, scope.qual)]
+        subs = [k for k in self.index.classes if k is not cls and self._inherits(k, cls) and self.runs_method(k, scope)]
+        if not subs:
+            return [(None, scope.qual)]
+        name = scope.node.name.value
+        return [(cls, scope.qual)] + [(k, f"{k.qual}.{name}") for k in subs]
+
+    def inherited_launches(self, cls) -> list[tuple[Launch, str]]:
+        """The launches of methods ``cls`` inherits from classes of other modules, run for ``cls``:
+        located at ``cls``'s name in this file, their values where they are written."""
+        out = []
+        for base in self.mro(cls)[1:]:
+            owner = base.owner
+            if owner is self:
+                continue
+            for call, scope in owner.index.calls:
+                if scope.parent is not base or owner._method_class(scope) is None or not self.runs_method(cls, scope):
+                    continue
+                for launch in owner.finder.launches(call, scope, cls):
+                    launch.source = self.source
+                    launch.span = self.span(cls.node.name)
+                    out.append((launch, f"{cls.qual}.{scope.node.name.value}"))
+        return out
+

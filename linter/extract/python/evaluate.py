@@ -1,0 +1,420 @@
+"""Expression evaluation: a libcst expression and a frame give a :mod:`value <.values>`.
+
+Literals (with implicit concatenation, f-strings, ``str.format`` and ``%``), names, attributes of
+modules and classes, ``+`` of lists, tuples and strings, list and dict displays with ``*``/``**``,
+and the few calls whose result is known (``shlex.split``, ``str``/``list``/``tuple``/``dict``, string
+methods, Modal apps and images). Anything else is unknown.
+"""
+
+from __future__ import annotations
+
+from linter.extract.python.frames import Frame
+from linter.extract.python.names import BUILTINS, MODAL_APPS, MODAL_IMAGE, SGLANG_IMAGE
+from linter.extract.python.strings import as_text, decode_literal, format_text, percent_format, split_whitespace
+from linter.extract.python.syntax import ends, is_classmethod, returns_in
+from linter.extract.python.values import (
+    NOTFOUND,
+    ClassV,
+    Const,
+    DictV,
+    Entry,
+    FuncV,
+    Instance,
+    Ref,
+    Seq,
+    Splat,
+    Str,
+    Unk,
+    Value,
+    copy_value,
+    join_values,
+)
+from linter.extract.words import SplitError, split_words
+from linter.launch import UNKNOWN_CHAR, MStr, Token
+from linter.source import Span
+
+
+class Evaluator:
+    """Values of expressions. A mixin of :class:`~linter.extract.python.analysis.Analysis`: evaluation
+    and statement execution call each other (a class attribute runs the class body)."""
+
+    def ev(self, node, frame: Frame) -> Value:
+        cst = self.cst
+        if isinstance(node, cst.SimpleString):
+            return self.simple_string(node)
+        if isinstance(node, cst.ConcatenatedString):
+            left = self.ev(node.left, frame)
+            right = self.ev(node.right, frame)
+            if isinstance(left, Str) and isinstance(right, Str):
+                return Str(MStr.join([left.m, right.m], self.span(node)))
+            return Unk(self.span(node))
+        if isinstance(node, cst.FormattedString):
+            return self.fstring(node, frame)
+        if isinstance(node, cst.Name):
+            if node.value in ("True", "False", "None"):
+                return Const({"True": True, "False": False, "None": None}[node.value], self.span(node))
+            v = frame.lookup(node.value, self.span(node))
+            if v is NOTFOUND:
+                if node.value in BUILTINS:
+                    return Ref(f"builtins.{node.value}")
+                if len(self.index.star_imports) == 1:
+                    v = Ref(f"{self.index.star_imports[0]}.{node.value}")
+                else:
+                    return Unk(self.span(node))
+            if isinstance(v, Ref):
+                got = self.resolve_ref(v)
+                if got is not None:
+                    # a module list that a function here changes in place is not known (as below)
+                    if node.value in self.index.taint_names and isinstance(got, (Seq, DictV)):
+                        return Unk(self.span(node))
+                    return got
+                if v.importer is not None:  # a relative import that names no file of the repository
+                    return Unk(self.span(node))
+            return v
+        if isinstance(node, cst.Attribute):
+            return self.attribute(node, frame)
+        if isinstance(node, (cst.List, cst.Tuple)):
+            items: list = []
+            for e in node.elements:
+                if isinstance(e, cst.StarredElement):
+                    v = self.ev(e.value, frame)
+                    if isinstance(v, Seq):
+                        items.extend(v.items)
+                    elif isinstance(v, Str) and v.m.known:
+                        items.extend(Str(v.m[k:k + 1]) for k in range(len(v.m)))
+                    else:
+                        items.append(Splat(self.span(e)))
+                else:
+                    items.append(self.ev(e.value, frame))
+            return Seq(items, "list" if isinstance(node, cst.List) else "tuple")
+        if isinstance(node, cst.Dict):
+            d = DictV([])
+            for el in node.elements:
+                if isinstance(el, cst.StarredDictElement):
+                    d.merge(self.ev(el.value, frame))
+                    continue
+                key = self.ev(el.key, frame)
+                if isinstance(key, Str) and key.m.known:
+                    d.set(Entry(key.m.text, self.ev(el.value, frame), self.span(el), key.m.span_of(),
+                                self.span(el.value)))
+                else:
+                    d.merge(None)
+            return d
+        if isinstance(node, cst.Integer):
+            try:
+                return Const(int(node.value.replace("_", ""), 0), self.span(node))
+            except ValueError:
+                return Unk(self.span(node))
+        if isinstance(node, cst.Float):
+            try:
+                return Const(float(node.value.replace("_", "")), self.span(node))
+            except ValueError:
+                return Unk(self.span(node))
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            v = self.ev(node.expression, frame)
+            if isinstance(v, Const) and isinstance(v.value, (int, float)) and not isinstance(v.value, bool):
+                return Const(-v.value, self.span(node))
+            return Unk(self.span(node))
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            return self.add(self.ev(node.left, frame), self.ev(node.right, frame), self.span(node))
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+            left = self.ev(node.left, frame)
+            if isinstance(left, Str):
+                return percent_format(left.m, self.ev(node.right, frame), self.span(node))
+            return Unk(self.span(node))
+        if isinstance(node, cst.Call):
+            return self.call_value(node, frame)
+        if isinstance(node, cst.NamedExpr):
+            return self.ev(node.value, frame)
+        return Unk(self.span(node))
+
+    def simple_string(self, node) -> Value:
+        prefix = node.prefix.lower()
+        if "b" in prefix:
+            return Unk(self.span(node))
+        s, _ = self.offsets(node)
+        q = len(node.quote)
+        start = s + len(node.prefix) + q
+        body = node.value[len(node.prefix) + q:len(node.value) - q]
+        return Str(decode_literal(self.source, body, start, raw="r" in prefix))
+
+    def fstring(self, node, frame: Frame) -> Value:
+        cst = self.cst
+        raw = "r" in node.prefix.lower()
+        if "b" in node.prefix.lower():
+            return Unk(self.span(node))
+        parts: list[MStr] = []
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringText):
+                s, _ = self.offsets(part)
+                parts.append(decode_literal(self.source, part.value, s, raw, fstring=True))
+                continue
+            where = self.span(part)
+            v = self.ev(part.expression, frame)
+            simple = part.format_spec is None and part.conversion in (None, "s") and \
+                getattr(part, "equal", None) is None
+            m = as_text(v) if simple else None
+            parts.append(m if m is not None else MStr.unknown(where))
+        return Str(MStr.join(parts, self.span(node)))
+
+    def attribute(self, node, frame: Frame) -> Value:
+        cst = self.cst
+        where = self.span(node)
+        attr = node.attr.value
+        base_node = node.value
+        scope = frame.scope
+        if isinstance(base_node, cst.Name) and scope.kind == "function" and scope.self_name == base_node.value \
+                and base_node.value not in frame.vars and scope.parent is not None and scope.parent.kind == "class":
+            bound = frame.overrides.get(f"{base_node.value}.{attr}")
+            if bound is not None:  # ``cls.model = …`` earlier in this method
+                return bound
+            if not is_classmethod(scope.node):
+                got = self.instance_attr(frame, attr, where)
+                if got is not None:
+                    return got
+            if frame.self_class is not None:
+                return frame.self_class.owner.class_attr(frame.self_class, attr, where, virtual=False)
+            return self.class_attr(scope.parent, attr, where, virtual=True)
+        if isinstance(base_node, cst.Call) and isinstance(base_node.func, cst.Name) \
+                and base_node.func.value == "super" and frame.lookup("super", None) is NOTFOUND:
+            return self.super_attr(frame, attr, where)
+        base = self.ev(base_node, frame)
+        if isinstance(base, Ref):
+            ref = Ref(f"{base.qual}.{attr}", base.importer)
+            got = self.resolve_ref(ref)
+            return ref if got is None else got
+        if isinstance(base, ClassV):
+            return self.class_attr(base.scope, attr, where, virtual=False)
+        if isinstance(base, Instance) and base.qual == MODAL_IMAGE:
+            return Instance(MODAL_IMAGE + "#method", base.image)
+        return Unk(where)
+
+    def instance_attr(self, frame: Frame, attr: str, where: Span) -> Value | None:
+        """``self.attr`` bound only by ``self.attr = …`` in the ``__init__`` the instance runs (the
+        first class of its MRO that defines one): the value there at the end of ``__init__``. None
+        when no such ``__init__`` binds it (a class attribute, then)."""
+        cls = frame.self_class if frame.self_class is not None else frame.scope.parent
+        if frame.self_class is None and any(k is not cls and self._inherits(k, cls) and "__init__" in
+                                            self.index.locals_of(k) for k in self.index.classes):
+            return None  # a subclass runs its own __init__
+        for c in self.mro(cls):
+            index = c.owner.index
+            if "__init__" not in index.locals_of(c):
+                continue
+            init = index.init_attrs.get((id(c), attr))
+            if init is None:
+                return None
+            owner = c.owner
+            end = owner.frame_before(init, owner.offsets(init.node)[1], frame.self_class)
+            return copy_value(end.overrides.get(f"{init.self_name}.{attr}", Unk(where)))
+        return None
+
+    def super_attr(self, frame: Frame, attr: str, where: Span) -> Value:
+        """``super().attr`` in a method: the attribute of the class after the method's own class in
+        the MRO of the class the method runs for (unknown when that class is not known)."""
+        scope = frame.scope
+        while scope is not None and scope.kind == "function" and not (scope.parent and scope.parent.kind == "class"):
+            scope = scope.parent
+        if scope is None or scope.kind != "function":
+            return Unk(where)
+        defining = scope.parent
+        concrete = frame.self_class if frame.self_class is not None else defining
+        if frame.self_class is None and any(k is not defining and self._inherits(k, defining)
+                                            for k in self.index.classes):
+            return Unk(where)  # run for some subclass whose MRO is not known here
+        mro = self.mro(concrete)
+        after = next((k for k, c in enumerate(mro) if c is defining), None)
+        for c in mro[after + 1:] if after is not None else []:
+            if attr in c.owner.index.locals_of(c):
+                v = c.owner.class_attr(c, attr, where, virtual=False)
+                if isinstance(v, FuncV):
+                    v = FuncV(v.node, v.owner, frame.self_class)
+                return v
+        return Unk(where)
+
+    def add(self, left: Value, right: Value, where: Span | None) -> Value:
+        # an object imported from a module that is not read (outside the repository) is unknown
+        left = Unk(where) if isinstance(left, Ref) else left
+        right = Unk(where) if isinstance(right, Ref) else right
+        if isinstance(left, Seq) and isinstance(right, Seq) and left.kind == right.kind:
+            return Seq(left.items + right.items, left.kind)
+        if isinstance(left, Seq) and isinstance(right, Unk):
+            return Seq(left.items + [Splat(right.where)], left.kind)
+        if isinstance(left, Unk) and isinstance(right, Seq):
+            return Seq([Splat(left.where)] + right.items, right.kind)
+        if isinstance(left, Str) and isinstance(right, Str):
+            return Str(MStr.join([left.m, right.m], where))
+        if isinstance(left, Str) and isinstance(right, Unk):
+            return Str(MStr.join([left.m, MStr.unknown(right.where)], where))
+        if isinstance(left, Unk) and isinstance(right, Str):
+            return Str(MStr.join([MStr.unknown(left.where), right.m], where))
+        if isinstance(left, Const) and isinstance(right, Const) and type(left.value) in (int, float) and \
+                type(right.value) in (int, float):
+            return Const(left.value + right.value, where)
+        return Unk(where)
+
+    def call_value(self, node, frame: Frame) -> Value:
+        cst = self.cst
+        where = self.span(node)
+        func = node.func
+        args = list(node.args)
+        positional = [a for a in args if a.keyword is None and not a.star]
+        if isinstance(func, cst.Attribute):
+            method = func.attr.value
+            base_v = None
+            if method in ("join", "split", "strip", "lstrip", "rstrip", "format"):
+                base_v = self.ev(func.value, frame)
+            if isinstance(base_v, Str):
+                if method == "format":
+                    return self.str_format(base_v.m, node, frame, where)
+                if method == "join" and len(args) == 1 and positional:
+                    return self.join(base_v.m, self.ev(positional[0].value, frame), where)
+                if method == "split" and not args:
+                    return Seq([Str(w, joinable=True) for w in split_whitespace(base_v.m)])
+                if method in ("strip", "lstrip", "rstrip") and not args:
+                    text = base_v.m.text
+                    i, j = 0, len(text)
+                    if method != "rstrip":
+                        while i < j and text[i].isspace():
+                            i += 1
+                    if method != "lstrip":
+                        while j > i and text[j - 1].isspace():
+                            j -= 1
+                    return Str(base_v.m[i:j])
+        callee = self.ev(func, frame)
+        if isinstance(callee, Ref):
+            q = callee.qual
+            if q == "shlex.split" and len(positional) >= 1 and len(args) == len(positional):
+                v = self.ev(positional[0].value, frame)
+                if isinstance(v, Str):
+                    try:
+                        return Seq([Splat(t.text.where) if t.splat and self.is_splat(t) else Str(t.text, t.joinable)
+                                    for t in split_words(v.m)])
+                    except SplitError:
+                        return Unk(where)
+                return Unk(where)
+            if q in ("builtins.str",) and len(args) == 1 and positional:
+                m = as_text(self.ev(positional[0].value, frame))
+                return Str(m) if m is not None else Unk(where)
+            if q in ("builtins.list", "builtins.tuple") and len(args) == 1 and positional:
+                v = self.ev(positional[0].value, frame)
+                if isinstance(v, Seq):
+                    return Seq(list(v.items), "list" if q.endswith("list") else "tuple")
+                return Unk(where)
+            if q in ("builtins.list", "builtins.tuple") and not args:
+                return Seq([], "list" if q.endswith("list") else "tuple")
+            if q == "builtins.dict":
+                d = DictV([])
+                for a in args:
+                    if a.keyword is not None:
+                        d.set(self._kw_entry(a, frame))
+                    elif a.star == "**" or (not a.star and len(positional) == 1):
+                        d.merge(self.ev(a.value, frame))
+                    else:
+                        d.merge(None)
+                return d
+            if q in MODAL_APPS:  # modal.App(..., image=IMAGE): the default image of its functions
+                image = next((self.ev(a.value, frame) for a in args if a.keyword is not None
+                              and a.keyword.value == "image"), None)
+                return Instance(q, image.image if isinstance(image, Instance) else None)
+            if q.startswith(MODAL_IMAGE + "."):  # modal.Image.from_registry(...) and the like
+                return Instance(MODAL_IMAGE, self._image_ref(node, frame))
+        if isinstance(callee, Instance) and callee.qual == MODAL_IMAGE + "#method":  # image.pip_install(...)
+            return Instance(MODAL_IMAGE, self._image_ref(node, frame) or callee.image)
+        if isinstance(callee, FuncV):
+            return self.return_value(callee, where)
+        return Unk(where)
+
+    def return_value(self, fv: FuncV, where: Span | None) -> Value:
+        """What a call of a module function or method returns when every path ends in ``return``:
+        its returned expressions, evaluated where they stand (the arguments are unknown) and joined.
+        A method bound to a class runs for that class. A recursive call is unknown."""
+        owner = fv.owner or self
+        scope = owner.index.scope_of_node.get(id(fv.node))
+        key = (id(scope), id(fv.bound))
+        if scope is None or scope.kind != "function" or key in owner.returning or len(owner.returning) > 8:
+            return Unk(where)
+        returns = returns_in(self.cst, scope.node.body)
+        if not returns or len(returns) > 8 or not ends(self.cst, scope.node.body):
+            return Unk(where)
+        owner.returning.add(key)
+        try:
+            memo: dict = {}
+            acc = None
+            for ret in returns:
+                if ret.value is None:
+                    v = Const(None, owner.span(ret))
+                else:
+                    v = owner.ev(ret.value, owner.frame_before(scope, owner.offsets(ret)[0], fv.bound))
+                acc = v if acc is None else join_values(acc, v, where, memo)
+            return copy_value(acc)
+        finally:
+            owner.returning.discard(key)
+
+    def _image_ref(self, call, frame: Frame) -> MStr | None:
+        """The last ``lmsysorg/sglang:TAG`` written in the arguments of a Modal image call."""
+        found = None
+        for a in call.args:
+            v = self.ev(a.value, frame)
+            for item in (v.items if isinstance(v, Seq) else [v]):
+                if isinstance(item, Str):
+                    for m in SGLANG_IMAGE.finditer(item.m.text):
+                        found = item.m[m.start("ref"):m.end("ref")]
+        return found
+
+    def str_format(self, fmt: MStr, call, frame: Frame, where: Span) -> Value:
+        """``fmt.format(...)``: replacement fields ``{}``, ``{0}``, ``{name}`` (``!s`` allowed) of known
+        values become their text, with the origins of the values; any other field (a conversion, a
+        format spec, an attribute or an index, a value not known) becomes unknown text. What Python
+        would refuse (a missing argument, mixed numbering, an unbalanced brace) is unknown as a whole."""
+        positional: list = []
+        keywords: dict = {}
+        open_args = False  # a *x or **x whose items are not all known
+        for a in call.args:
+            if a.keyword is not None:
+                keywords[a.keyword.value] = self.ev(a.value, frame)
+            elif a.star == "*":
+                v = self.ev(a.value, frame)
+                if isinstance(v, Seq) and not any(isinstance(i, Splat) for i in v.items):
+                    positional.extend(v.items)
+                else:
+                    open_args = True
+            elif a.star == "**":
+                v = self.ev(a.value, frame)
+                if isinstance(v, DictV) and not v.open:
+                    keywords.update({e.key: e.value for e in v.entries})
+                else:
+                    open_args = True
+            else:
+                positional.append(self.ev(a.value, frame))
+        return format_text(fmt, positional, keywords, open_args, where)
+
+
+    def _kw_entry(self, arg, frame: Frame) -> Entry:
+        return Entry(arg.keyword.value, self.ev(arg.value, frame), self.span(arg), self.span(arg.keyword),
+                     self.span(arg.value))
+
+    def join(self, sep: MStr, v: Value, where: Span) -> Value:
+        if not isinstance(v, Seq):
+            return Unk(where)
+        parts: list[MStr] = []
+        for k, item in enumerate(v.items):
+            if k:
+                parts.append(sep)
+            if isinstance(item, Splat):
+                parts.append(self._splat_mstr(item.where))
+            else:
+                m = as_text(item) if isinstance(item, Str) else None
+                parts.append(m if m is not None else MStr.unknown(getattr(item, "where", None)))
+        return Str(MStr.join(parts, where)) if parts else Str(MStr.plain("", where))
+
+    def _splat_mstr(self, where: Span | None) -> MStr:
+        """An unknown character that stands for any number of words (remembered by identity)."""
+        origin = (where.source, where.start) if where is not None else (self.source, 0)
+        self._keep.append(origin)
+        self.splat_ids.add(id(origin))
+        return MStr(UNKNOWN_CHAR, [origin], where)
+
+    def is_splat(self, token: Token) -> bool:
+        o = token.text.origins[0] if token.text.origins else None
+        return o is not None and id(o) in self.splat_ids

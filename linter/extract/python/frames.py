@@ -1,0 +1,255 @@
+"""Frames: the names of one scope at one point of its execution, and the lookups across scopes.
+
+A :class:`Frame` holds what the analysis knows of a scope's names; :class:`FrameLookups` (a part of
+:class:`~linter.extract.python.analysis.Analysis`) gives the frame of a scope before a given offset
+or at its end, and looks names up through enclosing scopes and class bases.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from linter.extract.python.values import NOTFOUND, ClassV, DictV, FuncV, Seq, Unk, Value, copy_value, same
+from linter.source import Span
+
+if TYPE_CHECKING:
+    from linter.extract.python.analysis import Analysis
+    from linter.extract.python.scopes import Scope
+
+
+class Frame:
+    """The names of one scope at one point of its straight-line execution."""
+
+    def __init__(self, analysis: Analysis, scope: Scope, self_class: Scope | None = None) -> None:
+        self.a = analysis
+        self.scope = scope
+        # the class ``self``/``cls`` is an instance of (a method run for that concrete class); None:
+        # any class that inherits the method (an attribute some subclass overrides is unknown)
+        self.self_class = self_class
+        self.vars: dict[str, Value] = {}
+        self.overrides: dict[str, Value] = {}
+        self.owned: set[int] | None = None  # None: every value is this frame's own
+        self._keep: list = []
+        self.changed: set[str] = set()  # names bound or changed since the last fork (a superset)
+
+    def copy(self) -> Frame:
+        """A frame to run on from here; lists and dicts are copied when it first mutates them."""
+        other = Frame(self.a, self.scope, self.self_class)
+        other.vars = dict(self.vars)
+        other.overrides = dict(self.overrides)
+        other.owned = set()
+        other.changed = set(self.changed)
+        return other
+
+    def fork(self) -> Frame:
+        """A copy to run one path on, counting its changes from here (for :meth:`Interpreter.join_frames`)."""
+        other = self.copy()
+        other.changed = set()
+        return other
+
+    def snapshot(self) -> Frame:
+        """A copy of this frame as it is now; this frame then copies a list or dict before it next
+        changes one in place (so the snapshot keeps what it saw)."""
+        other = self.copy()
+        self.owned = set()
+        return other
+
+    def absorb(self, other: Frame) -> None:
+        """Take the names of ``other`` (a copy of this frame run on, or a join of such copies). Its
+        lists and dicts may be shared (with a remembered loop start), so each is copied before this
+        frame first changes it."""
+        self.vars = dict(other.vars)
+        self.overrides = dict(other.overrides)
+        self.owned = set()
+        self.changed |= other.changed
+
+    def same_as(self, other: Frame, names=None) -> bool:
+        """Every name (of ``names``, when only those may differ) holds the same value (with the same
+        origins) in both frames."""
+        for mine, theirs in ((self.vars, other.vars), (self.overrides, other.overrides)):
+            if mine == theirs:  # the same objects (values compare by identity)
+                continue
+            if mine.keys() != theirs.keys():
+                return False
+            for k in (mine if names is None else names):
+                if k in mine and not same(mine[k], theirs[k]):
+                    return False
+        return True
+
+    def own(self, value):
+        """``value`` made private to this frame before an in-place change (every name bound to the
+        same object is rebound to the copy, so aliases stay aliases)."""
+        if self.owned is None or not isinstance(value, (Seq, DictV)) or id(value) in self.owned:
+            return value
+        clone = value.copy()
+        for table in (self.vars, self.overrides):
+            for k, v in table.items():
+                if v is value:
+                    table[k] = clone
+                    self.changed.add(k)
+        self.owned.add(id(clone))
+        self._keep.append(clone)
+        return clone
+
+    def bind(self, name: str, value: Value) -> None:
+        self.changed.add(name)
+        scope = self.scope
+        if scope.kind == "function" and (name in scope.globals or name not in self.a.index.locals_of(scope)):
+            self.overrides[name] = value
+        else:
+            self.vars[name] = value
+
+    def rebind_mutated(self, name: str, value: Value) -> None:
+        """``name``'s object was changed in place into ``value``: every alias of it sees the change."""
+        old = self.vars.get(name, self.overrides.get(name))
+        self.changed.add(name)
+        if isinstance(old, (Seq, DictV)) and old is not value:
+            for table in (self.vars, self.overrides):
+                for k, v in table.items():
+                    if v is old:
+                        table[k] = value
+                        self.changed.add(k)
+        if name in self.vars or self.scope.kind == "module" or name in self.a.index.locals_of(self.scope):
+            self.vars[name] = value
+        else:
+            self.overrides[name] = value
+
+    def lookup(self, name: str, where: Span | None):
+        if name in self.overrides:
+            return self.overrides[name]
+        scope = self.scope
+        if scope.kind == "module":
+            return self.vars.get(name, NOTFOUND)
+        if scope.kind == "class":
+            if name in self.vars:
+                return self.vars[name]
+            if name in self.a.index.locals_of(scope):
+                return Unk(where)
+            return self.a.outer_lookup(scope.parent, name, where)
+        if name in scope.globals:
+            v = self.a.module_final().vars.get(name, NOTFOUND)
+            return copy_value(v)
+        if name in self.a.index.locals_of(scope):
+            return self.vars.get(name, Unk(where))
+        return self.a.outer_lookup(scope.parent, name, where)
+
+
+class FrameLookups:
+    """Frames of scopes (at their end, or before an offset) and name lookups through enclosing
+    scopes and class attributes. A mixin of :class:`~linter.extract.python.analysis.Analysis`: it
+    shares the analysis' caches of frames."""
+
+    def module_final(self) -> Frame:
+        return self.final_frame(self.index.scopes[0])
+
+    def final_frame(self, scope: Scope) -> Frame:
+        got = self.final_frames.get(id(scope))
+        if got is not None:
+            return got
+        if id(scope) in self._computing:
+            return self._computing[id(scope)]
+        frame = Frame(self, scope)
+        self._computing[id(scope)] = frame
+        try:
+            self.run_block(scope.body, frame, None)
+        finally:
+            del self._computing[id(scope)]
+        self.final_frames[id(scope)] = frame
+        return frame
+
+    def frame_before(self, scope: Scope, offset: int, self_class: Scope | None = None) -> Frame:
+        """The frame of ``scope`` just before the code at ``offset`` runs (a method run for the
+        concrete class ``self_class``, when given).
+
+        Calls are looked at in source order, so each scope keeps a cursor: its top-level statements
+        before ``offset`` are run once, and only the statement holding ``offset`` is entered, on a copy.
+        """
+        key = (id(scope), id(self_class))
+        cursor = self._cursors.get(key)
+        if cursor is None or cursor[1] > offset:
+            cursor = [Frame(self, scope, self_class), -1, 0]  # frame, last offset, next statement index
+            self._cursors[key] = cursor
+        frame, _, i = cursor
+        body = scope.body
+        while i < len(body) and self.offsets(body[i])[1] <= offset:
+            self.exec_stmt(body[i], frame)
+            i += 1
+        cursor[1], cursor[2] = offset, i
+        copy = frame.copy()
+        if i < len(body) and self.contains(body[i], offset):
+            self.enter(body[i], copy, offset)
+        return copy
+
+    def outer_lookup(self, scope: Scope | None, name: str, where: Span | None):
+        """Look ``name`` up from a function or class into its enclosing scopes (classes skipped)."""
+        while scope is not None and scope.kind == "class":
+            scope = scope.parent
+        while scope is not None:
+            if scope.kind == "function":
+                if name in self.index.locals_of(scope):
+                    return copy_value(self.final_frame(scope).vars.get(name, Unk(where)))
+            elif scope.kind == "module":
+                v = self.module_final().vars.get(name, NOTFOUND)
+                if v is not NOTFOUND and name in self.index.taint_names and isinstance(v, (Seq, DictV)):
+                    return Unk(where)
+                return copy_value(v)
+            scope = scope.parent
+            while scope is not None and scope.kind == "class":
+                scope = scope.parent
+        return NOTFOUND
+
+    def class_attr(self, cls: Scope, name: str, where: Span | None, virtual: bool):
+        """The class attribute ``name`` of ``cls`` (of this module or another analysed one), looked up
+        along its bases. ``virtual``: ``cls`` stands for itself or any subclass of this module, so
+        an attribute a subclass binds is unknown. A method is a :class:`FuncV` bound to ``cls``."""
+        if virtual:
+            for other in self.index.classes:
+                if other is cls or not self._inherits(other, cls):
+                    continue
+                if name in self.index.locals_of(other):
+                    return Unk(where)  # a subclass overrides it
+        for c in self.mro(cls):
+            owner = c.owner
+            if (id(c), name) in owner.index.taint_attrs:
+                return Unk(where)
+            frame = owner.final_frame(c)
+            if name in frame.vars:
+                v = copy_value(frame.vars[name])
+                if isinstance(v, FuncV):
+                    v = FuncV(v.node, v.owner, None if virtual else cls)
+                return v
+            if name in owner.index.locals_of(c):
+                return Unk(where)
+        return Unk(where)
+
+    def mro(self, cls: Scope) -> list[Scope]:
+        """``cls`` and its bases that resolve to classes, depth first, each once (Python's C3 order
+        for the single-inheritance chains and diamonds of test code; at most 20 classes)."""
+        out: list[Scope] = []
+        todo = [cls]
+        while todo and len(out) < 20:
+            c = todo.pop(0)
+            if any(c is o for o in out):
+                continue
+            out.append(c)
+            todo[0:0] = c.owner.bases(c)
+        return out
+
+    def bases(self, cls: Scope) -> list[Scope]:
+        """The classes ``cls`` (a class of this module) names as bases, where they resolve."""
+        got = self._bases_memo.get(id(cls))
+        if got is not None:
+            return got
+        self._bases_memo[id(cls)] = []  # a class among its own bases (an import cycle): none
+        out = []
+        for arg in cls.node.bases:
+            if arg.keyword is not None:
+                continue
+            v = self.ev(arg.value, self.module_final())
+            if isinstance(v, ClassV):
+                out.append(v.scope)
+        self._bases_memo[id(cls)] = out
+        return out
+
+    def _inherits(self, cls: Scope, base: Scope) -> bool:
+        return any(b is base for b in self.mro(cls)[1:])

@@ -1,0 +1,345 @@
+"""Statement execution: straight-line code, and the paths of compound statements joined.
+
+:class:`Interpreter` (a part of :class:`~linter.extract.python.analysis.Analysis`) runs a block of
+statements on a :class:`~linter.extract.python.frames.Frame`: ``if``/``match`` branches are run on
+forks and joined, loops until the join settles, ``try`` bodies with a handler that may start after
+any statement. Simple statements are :class:`~linter.extract.python.statements.Statements`'.
+"""
+
+from __future__ import annotations
+
+from linter.extract.python.frames import Frame
+from linter.extract.python.syntax import (
+    binds_in,
+    block_stmts,
+    ends,
+    irrefutable,
+    is_match,
+    pattern_captures,
+    swallows,
+    target_names,
+    try_types,
+)
+from linter.extract.python.values import NOTFOUND, ClassV, FuncV, Unk, join_values
+from linter.source import Span
+
+
+class Interpreter:
+    """Control flow over frames. A mixin: it shares the analysis' loop memo and frames."""
+
+    def run_block(self, stmts, frame: Frame, stop: int | None) -> bool:
+        for st in stmts:
+            if stop is not None and self.contains(st, stop):
+                self.enter(st, frame, stop)
+                return True
+            self.exec_stmt(st, frame)
+        return False
+
+    def enter(self, st, frame: Frame, stop: int) -> None:
+        """Run ``st`` up to the code at ``stop`` (which it contains), on the path that leads there."""
+        cst = self.cst
+        if isinstance(st, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in st.body:
+                if self.contains(small, stop):
+                    return
+                self.exec_small(small, frame)
+            return
+        if isinstance(st, cst.If):
+            if self.contains(st.test, stop):
+                return
+            self.header_effects(st, frame)
+            if self.contains(st.body, stop):
+                self.run_block(block_stmts(st.body), frame, stop)
+            elif st.orelse is not None and self.contains(st.orelse, stop):
+                if isinstance(st.orelse, cst.If):
+                    self.enter(st.orelse, frame, stop)
+                else:
+                    self.run_block(block_stmts(st.orelse.body), frame, stop)
+            return
+        if isinstance(st, (cst.For, cst.While)):
+            if not (self.contains(st.body, stop) or (st.orelse is not None and self.contains(st.orelse, stop))):
+                return  # in the header: before the loop
+            start = self.loop_start(st, frame)
+            if start is None:
+                self.forget(st, frame)
+            else:
+                frame.absorb(start)
+            if self.contains(st.body, stop):
+                self._loop_target(st, frame)
+                self.header_effects(st, frame)
+                self.run_block(block_stmts(st.body), frame, stop)
+            else:
+                self.run_block(block_stmts(st.orelse.body), frame, stop)
+            return
+        if isinstance(st, try_types(cst)):
+            body = block_stmts(st.body)
+            if self.contains(st.body, stop):
+                self.run_block(body, frame, stop)
+                return
+            for handler in st.handlers:
+                if self.contains(handler, stop):
+                    frame.absorb(self.partial_states(body, frame, self.header(st))[0])
+                    if handler.name is not None:
+                        for name in target_names(cst, handler.name.name):
+                            frame.bind(name, Unk(self.span(handler.name.name)))
+                    self.run_block(block_stmts(handler.body), frame, stop)
+                    return
+            if st.orelse is not None and self.contains(st.orelse, stop):
+                self.run_block(body, frame, None)
+                self.run_block(block_stmts(st.orelse.body), frame, stop)
+                return
+            if st.finalbody is not None and self.contains(st.finalbody, stop):
+                self.exec_try(st, frame, with_finally=False)
+                self.run_block(block_stmts(st.finalbody.body), frame, stop)
+            return
+        if isinstance(st, cst.With):
+            if not self.contains(st.body, stop):
+                return
+            self.header_effects(st, frame)
+            self._with_names(st, frame)
+            self.run_block(block_stmts(st.body), frame, stop)
+            return
+        if is_match(cst, st):
+            self.header_effects(st, frame)
+            for case in st.cases:
+                if self.contains(case.body, stop):
+                    self._pattern_names(case.pattern, frame)
+                    self.run_block(block_stmts(case.body), frame, stop)
+            return
+        # FunctionDef / ClassDef: a call in a decorator or a default value; nothing to do.
+
+    def _with_names(self, st, frame: Frame) -> None:
+        for item in st.items:
+            if item.asname is not None:
+                for name in target_names(self.cst, item.asname.name):
+                    frame.bind(name, Unk(self.span(item.asname.name)))
+
+    def _loop_target(self, st, frame: Frame) -> None:
+        if isinstance(st, self.cst.For):
+            for name in target_names(self.cst, st.target):
+                frame.bind(name, Unk(self.span(st.target)))
+
+    def _pattern_names(self, pattern, frame: Frame) -> None:
+        for name in pattern_captures(self.cst, pattern):
+            frame.bind(name, Unk(self.span(pattern)))
+
+    def forget(self, node, frame: Frame) -> None:
+        """Every name bound or mutated inside ``node`` becomes unknown (imports there still count)."""
+        self.forget_stmts([node], frame)
+
+    def forget_stmts(self, stmts, frame: Frame) -> None:
+        info = binds_in(self.cst, stmts)
+        for name in info.bound | info.mutated:
+            frame.bind(name, Unk(None))
+        for imp in info.imports:
+            self.exec_small(imp, frame)
+
+    def header_effects(self, node, frame: Frame, skip=None) -> None:
+        """Names that calls in ``node``'s own expressions change in place (``x.pop()``) or bind
+        (``:=``) become unknown; ``skip`` is a call whose effect is modelled exactly."""
+        for call, name in self.index.effects.get(id(node), ()):
+            if call is not skip:
+                frame.rebind_mutated(name, Unk(self.span(call)))
+
+    def header(self, st) -> Span:
+        """The first line of a compound statement (where the unknown tail it may add is reported)."""
+        s, e = self.offsets(st)
+        nl = self.source.text.find("\n", s, e)
+        end = e if nl < 0 else nl
+        while end > s and self.source.text[end - 1] in " \t\r:":
+            end -= 1
+        return Span(self.source, s, end)
+
+    def exec_stmt(self, st, frame: Frame) -> None:
+        cst = self.cst
+        if isinstance(st, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in st.body:
+                self.exec_small(small, frame)
+        elif isinstance(st, cst.FunctionDef):
+            frame.bind(st.name.value, FuncV(st, self))
+        elif isinstance(st, cst.ClassDef):
+            frame.bind(st.name.value, ClassV(self.index.scope_of_node[id(st)]))
+        elif isinstance(st, cst.If):
+            self.header_effects(st, frame)
+            outs = self._if_paths(st, frame)
+            if outs:
+                frame.absorb(self.join_frames(outs, self.header(st)))
+        elif isinstance(st, (cst.For, cst.While)):
+            start = self.loop_start(st, frame)
+            if start is None:
+                self.forget(st, frame)
+                return
+            if st.orelse is not None:
+                done = start.copy()
+                self.run_block(block_stmts(st.orelse.body), done, None)
+                start = self.join_frames([start, done], self.header(st))
+            frame.absorb(start)
+        elif isinstance(st, try_types(cst)):
+            self.exec_try(st, frame)
+        elif isinstance(st, cst.With):
+            self.header_effects(st, frame)
+            self._with_names(st, frame)
+            body = block_stmts(st.body)
+            if self._may_swallow(st):  # contextlib.suppress, pytest.raises …: the body may stop anywhere
+                frame.absorb(self.partial_states(body, frame, self.header(st))[0])
+            else:
+                self.run_block(body, frame, None)
+        elif is_match(cst, st):
+            self.header_effects(st, frame)
+            outs = []
+            for case in st.cases:
+                branch = frame.fork()
+                self._pattern_names(case.pattern, branch)
+                self.run_block(block_stmts(case.body), branch, None)
+                if not ends(cst, case.body):
+                    outs.append(branch)
+            if not (st.cases and irrefutable(cst, st.cases[-1])):
+                outs.append(frame.fork())
+            if outs:
+                frame.absorb(self.join_frames(outs, self.header(st)))
+        else:
+            self.forget(st, frame)
+
+    def _if_paths(self, st, frame: Frame) -> list[Frame]:
+        """The frames after each branch of ``if``/``elif``/``else`` that reaches the next statement."""
+        cst = self.cst
+        outs = []
+        branch = frame.fork()
+        self.run_block(block_stmts(st.body), branch, None)
+        if not ends(cst, st.body):
+            outs.append(branch)
+        orelse = st.orelse
+        if orelse is None:
+            outs.append(frame.fork())
+        elif isinstance(orelse, cst.If):
+            other = frame.fork()
+            self.header_effects(orelse, other)
+            for f in self._if_paths(orelse, other):
+                f.changed |= other.changed
+                outs.append(f)
+        else:
+            other = frame.fork()
+            self.run_block(block_stmts(orelse.body), other, None)
+            if not ends(cst, orelse.body):
+                outs.append(other)
+        return outs
+
+    _LOOP_ROUNDS = 4
+    _LOOP_NESTING = 3  # loops simulated inside one another (each inner one runs once per outer round)
+
+    def loop_start(self, st, frame: Frame) -> Frame | None:
+        """The frame at the start of any round of a ``for``/``while`` loop (and after it, before its
+        ``else``): the join of the frames after 0, 1, 2 … rounds, or None when that does not settle
+        (or the loop is nested too deep to simulate: its names are then forgotten)."""
+        is_for = isinstance(st, self.cst.For)
+        if is_for:
+            self.header_effects(st, frame)  # the iterable is evaluated once, before the loop
+        memo = self._loop_memo.setdefault(id(st), [])
+        for entry, result in memo:
+            if entry.same_as(frame):
+                return None if result is None else result.copy()
+        if self._loop_nesting >= self._LOOP_NESTING:
+            return None
+        entry = frame.snapshot()
+        self._loop_nesting += 1
+        try:
+            result = self._loop_fixpoint(st, is_for, frame)
+        finally:
+            self._loop_nesting -= 1
+        if len(memo) < 4:
+            memo.append((entry, result))
+        return None if result is None else result.copy()
+
+    def _loop_fixpoint(self, st, is_for: bool, frame: Frame) -> Frame | None:
+        where = self.header(st)
+        cur = frame.fork()
+        body = block_stmts(st.body)
+        for _ in range(self._LOOP_ROUNDS):
+            step = cur.copy()
+            self._loop_target(st, step)
+            if not is_for:
+                self.header_effects(st, step)  # the test runs before every round
+            self.run_block(body, step, None)
+            new = self.join_frames([cur, step], where)
+            if new.same_as(cur, step.changed):
+                if not is_for:
+                    self.header_effects(st, cur)  # and once more to end the loop
+                return cur
+            cur = new
+        return None
+
+    def partial_states(self, stmts, frame: Frame, where: Span | None) -> tuple[Frame, Frame]:
+        """(the join of the frames before and after each statement of ``stmts`` run from ``frame`` —
+        where an exception may leave the block —, the frame at its end)."""
+        caught = frame.fork()
+        cur = frame.fork()
+        total: set[str] = set()
+        for st in stmts:
+            cur.changed = set()
+            self.exec_stmt(st, cur)
+            total |= cur.changed
+            # only what this statement changed can differ from what the join holds already
+            snap = cur.snapshot()
+            caught = self.join_frames([caught, snap], where, names=snap.changed)
+        cur.changed = total
+        return caught, cur
+
+    def exec_try(self, st, frame: Frame, with_finally: bool = True) -> None:
+        cst = self.cst
+        where = self.header(st)
+        body = block_stmts(st.body)
+        caught, cur = self.partial_states(body, frame, where)
+        outs = []
+        if not ends(cst, st.body):
+            if st.orelse is not None:
+                self.run_block(block_stmts(st.orelse.body), cur, None)
+            if st.orelse is None or not ends(cst, st.orelse.body):
+                outs.append(cur)
+        if st.handlers:
+            for handler in st.handlers:
+                branch = caught.copy()
+                if handler.name is not None:
+                    for name in target_names(cst, handler.name.name):
+                        branch.bind(name, Unk(self.span(handler.name.name)))
+                self.run_block(block_stmts(handler.body), branch, None)
+                if not ends(cst, handler.body):
+                    outs.append(branch)
+        if not outs:  # no path reaches the next statement; what follows is not run
+            outs = [caught]
+        after = self.join_frames(outs, where)
+        if with_finally and st.finalbody is not None:
+            self.run_block(block_stmts(st.finalbody.body), after, None)
+        frame.absorb(after)
+
+    def _may_swallow(self, st) -> bool:
+        return any(swallows(self.cst, item.item) for item in st.items)
+
+    def join_frames(self, frames: list[Frame], where: Span | None, names: set[str] | None = None) -> Frame:
+        """One frame that stands for all of ``frames`` (forks of one frame run along different paths).
+        Only the names they changed since (or ``names``, when only those may need a join) are looked at."""
+        first = frames[0]
+        out = first.copy()
+        if len(frames) == 1:
+            return out
+        memo: dict = {}
+        changed: set[str] = set()
+        for f in frames:  # they are forks of one frame: no other name differs between them
+            changed |= f.changed
+        out.changed = changed
+        for table in ("vars", "overrides"):
+            tables = [getattr(f, table) for f in frames]
+            result = getattr(out, table)
+            for name in sorted(changed if names is None else names):
+                vals = [t.get(name, NOTFOUND) for t in tables]
+                v = vals[0]
+                if all(x is v for x in vals):
+                    continue
+                vals = [f.lookup(name, None) if x is NOTFOUND else x for f, x in zip(frames, vals)]
+                acc = vals[0]
+                for x in vals[1:]:
+                    acc = join_values(acc, x, where, memo)
+                if acc is NOTFOUND:
+                    result.pop(name, None)
+                else:
+                    result[name] = acc
+        return out

@@ -1,0 +1,273 @@
+"""Launch recognition: which calls of the module start an SGLang server, and with what.
+
+A call is resolved through the module's imports to a qualified name (:mod:`.names`); an argv or a
+shell string given to a process starter goes through the shared recognition step
+(:mod:`linter.recognize`, :func:`linter.extract.shell.launches_in_script`), SGLang's Python API
+calls (:mod:`linter.sglang.entrypoints`) give keyword-argument launches.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from linter.extract.python.frames import Frame
+from linter.extract.python.names import (
+    CALL_NAMES,
+    CREATE_EXEC,
+    ENGINE,
+    EXEC,
+    LAUNCH_SERVER_CMD,
+    POPEN,
+    POPEN_LAUNCH_SERVER,
+    RUNTIME,
+    SERVER_ARGS,
+    SHELL_CALLS,
+)
+from linter.extract.python.scopes import Scope
+from linter.extract.python.strings import split_whitespace
+from linter.extract.python.values import Const, DictV, Ref, Seq, Splat, Str, Value
+from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, Launch, MStr, Token
+from linter.sglang.entrypoints import SERVE
+from linter.source import Span
+
+if TYPE_CHECKING:
+    from linter.extract.python.analysis import Analysis
+
+
+class LaunchFinder:
+    """The launches of one call (:meth:`launches`), read with the analysis' evaluation."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.a = analysis
+
+    # -- tokens -----------------------------------------------------------------------------------
+
+    def token(self, item) -> Token:
+        if isinstance(item, Splat):
+            return Token(MStr.unknown(item.where), splat=True)
+        if isinstance(item, Str):
+            return Token(item.m, joinable=item.joinable)
+        if isinstance(item, Ref) and item.qual == "sys.executable":
+            return Token(MStr.plain("python3"))
+        return Token(MStr.unknown(getattr(item, "where", None) or getattr(item, "span", None)))
+
+    def seq_tokens(self, v: Value) -> list[Token] | None:
+        if isinstance(v, Seq):
+            return [self.token(i) for i in v.items]
+        return None
+
+    def fix_splats(self, tokens: list[Token]) -> list[Token]:
+        """Shell splitting marks every lone unknown word as a splat; in Python only the ones that
+        stand for a list of unknown length are."""
+        out = []
+        for t in tokens:
+            if t.splat and not self.a.is_splat(t):
+                t = Token(t.text, joinable=t.joinable)
+            out.append(t)
+        return out
+
+    def launches(self, call, scope: Scope, self_class: Scope | None = None) -> list[Launch]:
+        """The launches ``call`` (a libcst Call in ``scope``) starts, in a method run for the class
+        ``self_class`` when given; [] when it is not a launch."""
+        cst = self.a.cst
+        func = call.func
+        # cheap syntactic gate before any evaluation
+        name = func.value if isinstance(func, cst.Name) else \
+            func.attr.value if isinstance(func, cst.Attribute) else None
+        if name is None or (name not in CALL_NAMES and name not in self.a.index.alias_names):
+            return []
+        start, _ = self.a.offsets(call)
+        frame = None
+
+        def get_frame() -> Frame:
+            nonlocal frame
+            if frame is None:
+                frame = self.a.frame_before(scope, start, self_class)
+            return frame
+
+        callee = self.a.ev(func, get_frame())
+        if not isinstance(callee, Ref):
+            return []
+        q = callee.qual
+        span = self.a.span(call)
+        if q in ENGINE or q in SERVER_ARGS or q in RUNTIME:
+            return self._kwargs_launch(call, q, get_frame(), span)
+        argv = self._argv(call, q, get_frame())
+        if argv is None:
+            return []
+        kind, payload = argv
+        found: list[tuple[str, list[Token]]] = []
+        if kind == "argv":
+            found = self._launches_in_argv(payload)
+        elif kind == "shell":
+            found = self._launches_in_script(payload)
+        elif kind == "sglang-cmd":
+            words = [Token(w, splat=self.a.is_splat(Token(w)) if w.text == UNKNOWN_CHAR else False, joinable=True)
+                     for w in split_whitespace(payload, backslash=True)]
+            while words and words[0].value is not None and "=" in words[0].value and \
+                    not words[0].value.startswith("-"):
+                words = words[1:]
+            found = self._launches_in_argv(words, shells=False)
+        elif kind == "serve":
+            found = [(SERVE, payload)]
+        return [Launch(source=self.a.source, program=p, span=span, args=a) for p, a in found]
+
+    def _args(self, call, frame: Frame) -> tuple[list, dict]:
+        """Positional values (a ``*x`` of a known sequence spliced in, of an unknown one a
+        :class:`Splat`) and keyword argument nodes by name."""
+        positional: list = []
+        keywords = {}
+        for a in call.args:
+            if a.keyword is not None:
+                keywords[a.keyword.value] = a
+            elif a.star == "*":
+                v = self.a.ev(a.value, frame)
+                if isinstance(v, Seq):
+                    positional.extend(v.items)
+                else:
+                    positional.append(Splat(self.a.span(a)))
+            elif a.star != "**":
+                positional.append(self.a.ev(a.value, frame))
+        return positional, keywords
+
+    def _argv(self, call, q: str, frame: Frame):
+        """("argv", tokens) | ("shell", MStr) | ("sglang-cmd", MStr) | ("serve", tokens) | None."""
+        positional, kw = self._args(call, frame)
+        if q in POPEN:
+            if positional and not isinstance(positional[0], Splat):
+                first = positional[0]
+            elif "args" in kw:
+                first = self.a.ev(kw["args"].value, frame)
+            else:
+                return None
+            shell = self.a.ev(kw["shell"].value, frame) if "shell" in kw else Const(False, None)
+            shell_on = not isinstance(shell, Const) or bool(shell.value)
+            if isinstance(first, Str):
+                if shell_on:
+                    return "shell", first.m
+                return "argv", [Token(first.m)]
+            if isinstance(first, Seq):
+                if isinstance(shell, Const) and shell.value and first.items and isinstance(first.items[0], Str):
+                    return "shell", first.items[0].m
+                return "argv", self.seq_tokens(first)
+            return None
+        if q in SHELL_CALLS:
+            arg = positional[0] if positional else (self.a.ev(kw["cmd"].value, frame) if "cmd" in kw else
+                                                    self.a.ev(kw["command"].value, frame) if "command" in kw else None)
+            if isinstance(arg, Str):
+                return "shell", arg.m
+            return None
+        if q in EXEC:
+            path_i, argv_i, style, has_env = EXEC[q]
+            if len(positional) <= argv_i or any(isinstance(p, Splat) for p in positional[:argv_i + 1]):
+                return None
+            path = self.token(positional[path_i])
+            if style == "v":
+                seq = positional[argv_i]
+                if not isinstance(seq, Seq):
+                    return None
+                rest = seq.items[1:] if seq.items and not isinstance(seq.items[0], Splat) else seq.items
+            else:
+                rest = positional[argv_i + 1:len(positional) - (1 if has_env else 0)]
+            return "argv", [path] + [self.token(i) for i in rest]
+        if q == CREATE_EXEC:
+            if not positional:
+                return None
+            return "argv", [self.token(i) for i in positional]
+        if q in LAUNCH_SERVER_CMD:
+            arg = positional[0] if positional else (self.a.ev(kw["command"].value, frame) if "command" in kw else None)
+            if isinstance(arg, Str):
+                return "sglang-cmd", arg.m
+            return None
+        if q in POPEN_LAUNCH_SERVER:
+            if positional and not isinstance(positional[0], Splat):
+                model_v = positional[0]
+                model_node = next(a.value for a in call.args if a.keyword is None)
+            elif "model" in kw:
+                model_v = self.a.ev(kw["model"].value, frame)
+                model_node = kw["model"].value
+            else:
+                return None
+            other = None
+            if "other_args" in kw:
+                other = self.a.ev(kw["other_args"].value, frame)
+            elif len(positional) > 4 and not any(isinstance(p, Splat) for p in positional[:5]):
+                other = positional[4]
+            tokens = [Token(MStr.plain("--model-path", self.a.span(model_node))), self.token(model_v)]
+            if other is None:
+                pass
+            elif isinstance(other, Seq):
+                tokens.extend(self.seq_tokens(other))
+            else:
+                tokens.append(Token(MStr.unknown(getattr(other, "where", None)), splat=True))
+            return "serve", tokens
+        return None
+
+    def _launches_in_argv(self, words: list[Token], shells: bool = True) -> list[tuple[str, list[Token]]]:
+        """Launches in an argv through the shared recognition step (:mod:`linter.recognize`); a shell
+        string it meets (``bash -c``) is read by the shell format unless ``shells`` is False."""
+        from linter.recognize import launches, unwrap
+
+        if not shells:
+            got = unwrap(words)
+            return [(got.program, got.args)] if got.kind == "launch" else []
+        return [(f.program, self.fix_splats(f.args) if f.via_shell else f.args)
+                for f in launches(words, self.a.source, problems=self.a.result.problems)]
+
+    def _launches_in_script(self, script: MStr) -> list[tuple[str, list[Token]]]:
+        """Launches in a string a shell runs (``shell=True``, ``os.system``): parsed by the shell
+        format (tree-sitter-bash), as compose ``sh -c`` strings are."""
+        from linter.extract.shell import launches_in_script
+
+        return [(program, self.fix_splats(args))
+                for program, args, _image in launches_in_script(script, self.a.source, problems=self.a.result.problems)]
+
+    def _kwargs_launch(self, call, q: str, frame: Frame, span: Span) -> list[Launch]:
+        if q in ENGINE and any(a.keyword is not None and a.keyword.value == "server_args" for a in call.args):
+            return []  # the ServerArgs(...) it is given is the launch
+        program = "sglang.Engine" if q in ENGINE else "ServerArgs" if q in SERVER_ARGS else "sgl.Runtime"
+        spread: list[KwArg] = []
+        explicit: list[KwArg] = []
+        first_positional = True
+        for a in call.args:
+            if a.keyword is not None:
+                v = self.a.ev(a.value, frame)
+                explicit.append(self._kwarg(a.keyword.value, v, self.a.span(a), self.a.span(a.keyword),
+                                            self.a.span(a.value)))
+            elif a.star == "**":
+                v = self.a.ev(a.value, frame)
+                if isinstance(v, DictV):
+                    for e in v.entries:
+                        spread.append(self._kwarg(e.key, e.value, e.where or self.a.span(a), e.name_span,
+                                                  e.value_span))
+            elif a.star == "*":
+                first_positional = False
+            elif first_positional and program != "sglang.Engine":
+                first_positional = False
+                v = self.a.ev(a.value, frame)
+                explicit.append(self._kwarg("model_path", v, self.a.span(a), None, self.a.span(a.value)))
+            else:
+                first_positional = False
+        names = {k.name for k in explicit}
+        kwargs = [k for k in spread if k.name not in names]
+        seen: dict[str, KwArg] = {}
+        for k in kwargs + explicit:
+            seen.pop(k.name, None)
+            seen[k.name] = k
+        return [Launch(source=self.a.source, program=program, span=span, style="kwargs", kwargs=list(seen.values()))]
+
+    def _kwarg(self, name: str, v: Value, where: Span, name_span: Span | None, value_span: Span | None) -> KwArg:
+        value_text = None
+        if isinstance(v, Str):
+            value = v.m.text if v.m.known else UNKNOWN
+            value_text = v.m
+        elif isinstance(v, Const):
+            value = v.value
+        elif isinstance(v, Seq) and all(isinstance(i, (Str, Const)) for i in v.items) and \
+                all(i.m.known for i in v.items if isinstance(i, Str)):
+            value = [i.m.text if isinstance(i, Str) else i.value for i in v.items]
+            if v.kind == "tuple":
+                value = tuple(value)
+        else:
+            value = UNKNOWN
+        return KwArg(name, value, where, name_span=name_span, value_text=value_text, value_span=value_span)

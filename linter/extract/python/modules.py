@@ -1,0 +1,202 @@
+"""Imports resolved to the files of the same repository, each analysed (parsed, never imported or run)
+at most once per run.
+
+``from .common import ARGS``, ``from pkg.common import ARGS`` and ``import pkg.common as m; m.ARGS``
+name a value written in another file of the repository. :class:`Resolver` finds that file and reads
+the value from that module's analysis, so every character keeps its origin in the defining file —
+a finding and its fix land where the value is written.
+
+Where a module is looked for: a relative import from the importing file's package; an absolute one
+from the importing file's folder and each folder above it up to the repository root (the nearest
+folder holding ``.git``; else the working directory, when the file is under it), in each of them
+also under ``src/``, ``python/`` and ``lib/`` (SGLang's own package is ``python/sglang``); as
+``a/b.py`` or ``a/b/__init__.py``. Nothing outside the repository is read: such a name is unknown.
+
+Bounds: a chain of at most :data:`MAX_DEPTH` modules analysed for one another; a module that is
+being analysed when it is needed again (an import cycle) gives unknown values; each module is parsed
+once per run (per :class:`~linter.workspace.Workspace`) and again only when its text changed (after a
+fix). Names of the callables the Python format recognises (``popen_launch_server``, ``Engine`` …)
+are never resolved: they stay what they are, even in SGLang's own repository.
+"""
+
+from __future__ import annotations
+
+import weakref
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from linter.extract.python.names import CALL_QUALS
+from linter.extract.python.values import NOTFOUND, ClassV, Ref, Unk, Value, copy_value
+from linter.launch import Extraction
+
+if TYPE_CHECKING:
+    from linter.extract.python.analysis import Analysis
+    from linter.source import SourceFile
+    from linter.workspace import Workspace
+
+MAX_DEPTH = 4
+"""Modules analysed for one another in a chain (the linted file is depth 0)."""
+_MODELLED = ("builtins", "os", "sys", "subprocess", "asyncio", "shlex", "modal")
+"""Top-level modules the analysis models by name: never looked for in the repository."""
+_PACKAGE_DIRS = ("", "src", "python", "lib")
+
+
+class ModuleCache:
+    """The analyses of one run, by path (with the :class:`SourceFile` they were made from), the
+    modules being analysed now, and the file-system answers already looked up."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.analyses: dict[Path, tuple[SourceFile, Analysis | None]] = {}
+        self.in_progress: set[Path] = set()
+        self.files: dict[Path, bool] = {}
+        self.roots: dict[Path, Path] = {}
+
+    def is_file(self, path: Path) -> bool:
+        got = self.files.get(path)
+        if got is None:
+            got = self.files[path] = path.is_file()
+        return got
+
+    def root_of(self, folder: Path) -> Path:
+        """The repository root for a file in ``folder``."""
+        got = self.roots.get(folder)
+        if got is None:
+            got = folder
+            cwd = self.ws.cwd
+            for up in (folder, *folder.parents):
+                if (up / ".git").exists():
+                    got = up
+                    break
+            else:
+                if folder == cwd or cwd in folder.parents:
+                    got = cwd
+            self.roots[folder] = got
+        return got
+
+    def register(self, analysis: Analysis) -> None:
+        """The linted file's own analysis: an import of it from another module finds this one."""
+        self.analyses[analysis.source.path] = (analysis.source, analysis)
+
+    def analysis(self, path: Path, depth: int) -> Analysis | None:
+        """The analysis of the module at ``path`` (None: unreadable, unparseable, too deep, or in a
+        cycle of imports)."""
+        source = self.ws.try_read(path)
+        if source is None:
+            return None
+        got = self.analyses.get(path)
+        if got is not None and got[0] is source:
+            return got[1]
+        if path in self.in_progress or depth > MAX_DEPTH:
+            return None
+        from linter.extract.python import parse
+
+        self.in_progress.add(path)
+        try:
+            parsed = parse(source, Extraction())
+            analysis = None
+            if parsed is not None:
+                from linter.extract.python.analysis import Analysis
+
+                cst, module, positions = parsed
+                analysis = Analysis(cst, source, module, positions, Extraction(), ws=self.ws, depth=depth)
+        finally:
+            self.in_progress.discard(path)
+        self.analyses[path] = (source, analysis)
+        return analysis
+
+
+_CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def cache_for(ws: Workspace) -> ModuleCache:
+    """The module cache of a run (one per :class:`Workspace`)."""
+    got = _CACHES.get(ws)
+    if got is None:
+        got = _CACHES[ws] = ModuleCache(ws)
+    return got
+
+
+class Resolver:
+    """Imported names of one analysed module resolved to values of other modules of the repository."""
+
+    def __init__(self, analysis: Analysis, ws: Workspace, depth: int) -> None:
+        self.a = analysis
+        self.cache = cache_for(ws)
+        self.depth = depth
+        self.here = analysis.source.path.parent
+        self.root = self.cache.root_of(self.here)
+        self._memo: dict[tuple, Value | None] = {}
+        self.used: list[SourceFile] = []
+        """The other modules whose values this module read (their findings land there)."""
+
+    def resolve(self, ref: Ref) -> Value | None:
+        """The value ``ref`` names in another module of the repository, or None when it names none
+        (a module outside the repository, a known callable, a submodule)."""
+        key = (ref.qual, ref.importer)
+        if key in self._memo:
+            got = self._memo[key]
+            return copy_value(got) if got is not None else None
+        self._memo[key] = None  # a name that leads back to itself: not resolved
+        got = self._resolve(ref)
+        self._memo[key] = got
+        return copy_value(got) if got is not None else None
+
+    def _resolve(self, ref: Ref) -> Value | None:
+        qual = ref.qual
+        if qual in CALL_QUALS:
+            return None
+        bare = qual.lstrip(".")
+        level = len(qual) - len(bare)
+        parts = bare.split(".")
+        if level == 0 and (len(parts) < 2 or parts[0] in _MODELLED):
+            return None
+        for k in range(len(parts) - 1, -1 if level else 0, -1):
+            path = self.module_file(parts[:k], level, ref.importer)
+            if path is None:
+                continue
+            other = self.cache.analysis(path, self.depth + 1)
+            if other is None:
+                return Unk(None)  # in the repository, but not to be read now (a cycle, too deep, broken)
+            value = other.module_final().vars.get(parts[k], NOTFOUND)
+            if isinstance(value, Ref) and other.resolver is not None:  # re-exported
+                value = other.resolver.resolve(value) or value
+            if value is NOTFOUND:
+                return None if self.module_file(parts[:k + 1], level, ref.importer) else Unk(None)
+            if all(o is not other.source for o in self.used):
+                self.used.append(other.source)
+            for name in parts[k + 1:]:
+                if not isinstance(value, ClassV):
+                    return Unk(None)
+                value = value.scope.owner.class_attr(value.scope, name, None, virtual=False)
+            return value
+        return None
+
+    def module_file(self, parts: list[str], level: int, importer) -> Path | None:
+        """The file of module ``parts`` (relative to ``importer``'s package ``level`` levels up, or
+        absolute), inside the repository, or None."""
+        if level:
+            base = Path(importer).parent if importer is not None else self.here
+            for _ in range(level - 1):
+                base = base.parent
+            return self._in(base, parts)
+        for folder in (self.here, *self.here.parents):
+            for sub in _PACKAGE_DIRS:
+                got = self._in(folder / sub if sub else folder, parts)
+                if got is not None:
+                    return got
+            if folder == self.root:
+                break
+        return None
+
+    def _in(self, base: Path, parts: list[str]) -> Path | None:
+        if self.root != base and self.root not in base.parents:
+            return None
+        if not parts:
+            init = base / "__init__.py"
+            return init if self.cache.is_file(init) else None
+        target = base.joinpath(*parts)
+        for path in (target.with_name(target.name + ".py"), target / "__init__.py"):
+            if self.cache.is_file(path):
+                return path
+        return None

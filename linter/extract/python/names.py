@@ -1,0 +1,48 @@
+"""The callables the Python format knows by qualified name: process starters (``subprocess``, ``os``,
+``asyncio``), SGLang's Python API (from :mod:`linter.sglang.entrypoints`), Modal, and the builtins and
+methods the analysis models. A callee counts only when the file's imports resolve it to one of these.
+"""
+
+from __future__ import annotations
+
+import re
+
+from linter.sglang.ci import REGISTER_CUDA_CI
+from linter.sglang.entrypoints import ENGINE, LAUNCH_SERVER_CMD, POPEN_LAUNCH_SERVER, RUNTIME, SERVER_ARGS
+
+POPEN = {f"subprocess.{n}" for n in ("Popen", "run", "call", "check_call", "check_output")}
+SHELL_CALLS = {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
+               "asyncio.create_subprocess_shell"}
+# os.exec*/spawn*: (index of the path, index of the argv list or of the first argv word, "v"/"l", has env)
+EXEC: dict[str, tuple[int, int, str, bool]] = {}
+for _n in ("execv", "execve", "execvp", "execvpe"):
+    EXEC[f"os.{_n}"] = (0, 1, "v", _n.endswith("e"))
+for _n in ("execl", "execle", "execlp", "execlpe"):
+    EXEC[f"os.{_n}"] = (0, 1, "l", _n.endswith("e"))
+for _n in ("spawnv", "spawnve", "spawnvp", "spawnvpe"):
+    EXEC[f"os.{_n}"] = (1, 2, "v", _n.endswith("e"))
+for _n in ("spawnl", "spawnle", "spawnlp", "spawnlpe"):
+    EXEC[f"os.{_n}"] = (1, 2, "l", _n.endswith("e"))
+for _n in ("posix_spawn", "posix_spawnp"):
+    EXEC[f"os.{_n}"] = (0, 1, "v", False)
+CREATE_EXEC = "asyncio.create_subprocess_exec"
+
+MODAL_APPS = {"modal.App", "modal.Stub"}
+MODAL_DECORATORS = {"function", "cls", "server"}
+MODAL_IMAGE = "modal.Image"
+SGLANG_IMAGE = re.compile(r"(?:^|[\s/\"'=:])(?P<ref>lmsysorg/sglang:[A-Za-z0-9_.\-\ue000]+)")
+
+BUILTINS = {"str", "list", "tuple", "dict", "int", "float", "bool", "len", "print", "sorted", "repr"}
+MUTATORS = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
+            "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__"}
+CALL_NAMES = {q.rsplit(".", 1)[1] for q in (POPEN | SHELL_CALLS | set(EXEC) | {CREATE_EXEC} | ENGINE
+                                         | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD | POPEN_LAUNCH_SERVER)}
+"""Last names of the callables above: a call named otherwise is a launch only through an alias."""
+CALL_NAME_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, CALL_NAMES), key=len, reverse=True)) + r")\b")
+"""Any of the names above as a whole word: a file without one holds no launch (the early exit)."""
+CALL_QUALS = (POPEN | SHELL_CALLS | set(EXEC) | {CREATE_EXEC} | ENGINE | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD
+              | POPEN_LAUNCH_SERVER | MODAL_APPS | REGISTER_CUDA_CI)
+"""Qualified names the analysis knows as such: never resolved to a file of the repository."""
+HARMLESS = {"info", "debug", "warning", "warn", "error", "exception", "critical", "log", "print", "write",
+            "join", "dumps", "format", "echo", "len", "repr", "str", "copy", "deepcopy"}
+"""Functions and methods that do not change the lists and dicts they are given."""

@@ -1,0 +1,247 @@
+"""The scopes of one module and what its code binds, mutates and calls: one libcst walk.
+
+:class:`ModuleIndex` is built once per analysed file and read by the interpretation (which names are
+local to a function, which module lists some function mutates in place), by launch recognition
+(the calls, in source order) and by the Modal declarations (callers of a function).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from linter.extract.python.names import MUTATORS
+from linter.extract.python.syntax import (
+    BindInfo,
+    bind_visitor_class,
+    block_stmts,
+    dotted,
+    expects_raise,
+    is_staticmethod,
+    param_names,
+    target_names,
+)
+from linter.launch import GpuDecl, MStr
+
+
+@dataclass(eq=False)
+class Scope:
+    """A module, class or function of the analysed file: its statements, parameters and the Modal
+    declarations that apply to it."""
+
+    kind: str  # module, class, function
+    node: object
+    parent: Scope | None
+    qual: str
+    body: list
+    params: list[str] = field(default_factory=list)
+    self_name: str | None = None  # first parameter of a method
+    _locals: set[str] | None = None
+    globals: set[str] = field(default_factory=set)
+    decls: list[GpuDecl] = field(default_factory=list)
+    image: MStr | None = None  # Modal ``image=`` of its decorator (or of its app)
+    decorated: bool = False  # a Modal function or class
+    callees: set[str] = field(default_factory=set)  # module functions / methods called by name
+    owner: object = None  # the Analysis of the module that holds it
+
+
+
+class ModuleIndex:
+    """Scopes (module first, then in source order), calls with their scope, per-scope bind info,
+    import aliases and the in-place mutations that make a module value or class attribute unknown."""
+
+    def __init__(self, cst, module) -> None:
+        self.cst = cst
+        self.module = module
+        self.scopes: list[Scope] = []
+        self.scope_of_node: dict[int, Scope] = {}
+        self.calls: list[tuple[object, Scope]] = []
+        self._scope_binds: dict[int, BindInfo] = {}
+        self.taint_names: set[str] = set()  # module names some function mutates in place
+        self.taint_attrs: set[tuple[int, str]] = set()  # (class scope id, attribute)
+        # (class scope id, attribute) -> the class's ``__init__`` that binds it with ``=`` (and nothing else does)
+        self.init_attrs: dict[tuple[int, str], Scope] = {}
+        self.star_imports: list[str] = []
+        self.classes: list[Scope] = []
+        self.alias_names: set[str] = set()  # names bound by ``import … as``, ``from … import`` or ``x = a.b``
+        # statement id -> (call or walrus, name) that its own expressions change in place or bind
+        self.effects: dict[int, list] = {}
+        self.collect()
+        self.prescan_taint()
+        for key in self.taint_attrs:  # also set elsewhere: not known from __init__ alone
+            self.init_attrs.pop(key, None)
+
+    def collect(self) -> None:
+        """One walk of the module: its scopes, calls, names bound and mutated per scope, import aliases,
+        then the module names and class attributes that functions change in place."""
+        cst = self.cst
+        module_scope = Scope("module", self.module, None, "<module>", list(self.module.body))
+        self.scopes.append(module_scope)
+        self.scope_of_node[id(self.module)] = module_scope
+        analysis = self
+
+        Binds = bind_visitor_class(cst)
+
+        class Collector(Binds):
+            """One walk: scopes, calls, names bound and mutated per scope, import aliases."""
+
+            def __init__(self) -> None:
+                super().__init__(analysis.binds_of(module_scope))
+                self.stack = [module_scope]
+                self.statements: list = []  # the small or compound statements around the node
+                self.expect_raises = 0  # inside the body of ``with pytest.raises(...)`` and the like
+
+            def on_visit(self, node) -> bool:
+                if isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                    self.statements.append(node)
+                return super().on_visit(node)
+
+            def on_leave(self, node) -> None:
+                super().on_leave(node)
+                if isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                    self.statements.pop()
+
+            def effect(self, node, name: str) -> None:
+                if self.statements:
+                    analysis.effects.setdefault(id(self.statements[-1]), []).append((node, name))
+
+            def visit_NamedExpr(self, node) -> None:
+                super().visit_NamedExpr(node)
+                for name in target_names(cst, node.target):
+                    self.effect(node, name)
+
+            def visit_With_body(self, node) -> None:
+                if any(expects_raise(cst, item.item) for item in node.items):
+                    self.expect_raises += 1
+
+            def leave_With_body(self, node) -> None:
+                if any(expects_raise(cst, item.item) for item in node.items):
+                    self.expect_raises -= 1
+
+            def enter_def(self, node) -> bool:
+                parent = self.stack[-1]
+                qual = node.name.value if parent.kind == "module" else f"{parent.qual}.{node.name.value}"
+                if isinstance(node, cst.FunctionDef):
+                    params = param_names(node.params)
+                    scope = Scope("function", node, parent, qual, block_stmts(node.body), params=params)
+                    if parent.kind == "class" and params and not is_staticmethod(node):
+                        scope.self_name = params[0]
+                else:
+                    scope = Scope("class", node, parent, qual, block_stmts(node.body))
+                    analysis.classes.append(scope)
+                analysis.scopes.append(scope)
+                analysis.scope_of_node[id(node)] = scope
+                self.stack.append(scope)
+                self.info = analysis.binds_of(scope)
+                return True
+
+            def leave_def(self) -> None:
+                self.stack.pop()
+                self.info = analysis.binds_of(self.stack[-1])
+
+            def leave_FunctionDef(self, node) -> None:
+                self.leave_def()
+
+            def visit_Lambda(self, node) -> bool:
+                return True  # calls inside a lambda belong to the enclosing scope
+
+            def leave_ClassDef(self, node) -> None:
+                self.leave_def()
+
+            def visit_Call(self, node) -> None:
+                super().visit_Call(node)
+                scope = self.stack[-1]
+                if not self.expect_raises:  # a test expecting SGLang to refuse: not a launch
+                    analysis.calls.append((node, scope))
+                func = node.func
+                if isinstance(func, cst.Attribute) and func.attr.value in MUTATORS and \
+                        isinstance(func.value, cst.Name):
+                    self.effect(node, func.value.value)
+                if isinstance(func, cst.Name):
+                    scope.callees.add(func.value)
+                elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
+                        scope.self_name and func.value.value == scope.self_name:
+                    scope.callees.add(f"{scope.self_name}.{func.attr.value}")
+
+            def visit_ImportFrom(self, node) -> None:
+                super().visit_ImportFrom(node)
+                if isinstance(node.names, cst.ImportStar):
+                    if not node.relative and node.module is not None:
+                        analysis.star_imports.append(dotted(node.module))
+                    return
+                for alias in node.names:
+                    if alias.asname is not None:
+                        analysis.alias_names.update(target_names(cst, alias.asname.name))
+
+            def visit_Import(self, node) -> None:
+                super().visit_Import(node)
+                for alias in node.names:
+                    if alias.asname is not None:
+                        analysis.alias_names.update(target_names(cst, alias.asname.name))
+
+            def visit_Assign(self, node) -> None:
+                super().visit_Assign(node)
+                if isinstance(node.value, (cst.Name, cst.Attribute)):
+                    for t in node.targets:
+                        analysis.alias_names.update(target_names(cst, t.target))
+
+        self.module.visit(Collector())
+        for scope in self.scopes:
+            if scope.kind == "function":
+                binds = self.binds_of(scope)
+                scope.globals = binds.declared_global
+                scope._locals = (set(scope.params) | binds.bound) - binds.declared_global
+
+    def locals_of(self, scope: Scope) -> set[str]:
+        if scope._locals is None:
+            scope._locals = self.binds_of(scope).bound
+        return scope._locals
+
+    # -- names bound / mutated in a piece of code ---------------------------------------------------
+
+    def binds_of(self, scope: Scope) -> BindInfo:
+        """Names bound and mutated in the scope's own code (filled by the one walk in :meth:`collect`)."""
+        got = self._scope_binds.get(id(scope))
+        if got is None:
+            got = self._scope_binds[id(scope)] = BindInfo()
+        return got
+
+    # -- taint: module lists that functions mutate in place ----------------------------------------
+
+    def prescan_taint(self) -> None:
+        for scope in self.scopes:
+            info = self.binds_of(scope)
+            for base, attr in info.attr_mutated:
+                cls = self.class_for_base(scope, base)
+                if cls is None:
+                    continue
+                if scope.kind == "function" and scope.node.name.value == "__init__" and scope.parent is cls \
+                        and base == scope.self_name and (base, attr) not in info.attr_inplace:
+                    self.init_attrs.setdefault((id(cls), attr), scope)  # ``self.x = …`` in ``__init__``
+                else:
+                    self.taint_attrs.add((id(cls), attr))
+            if scope.kind != "function":
+                continue
+            local = self.locals_of(scope)
+            for name in info.mutated:
+                if name not in local:
+                    self.taint_names.add(name)
+                elif name in info.aliases:
+                    for target in info.aliases[name]:
+                        if isinstance(target, str):
+                            if target not in local:
+                                self.taint_names.add(target)
+                        else:  # ("attr", base name, attribute)
+                            _, base, attr = target
+                            cls = self.class_for_base(scope, base)
+                            if cls is not None:
+                                self.taint_attrs.add((id(cls), attr))
+
+    def class_for_base(self, scope: Scope, base: str) -> Scope | None:
+        if scope.self_name and base == scope.self_name and scope.parent and scope.parent.kind == "class":
+            return scope.parent
+        for cls in self.classes:  # a class of the module, by name (no evaluation needed)
+            if cls.parent is not None and cls.parent.kind == "module" and cls.node.name.value == base:
+                return cls
+        return None
+
+    # -- frames -----------------------------------------------------------------------------------

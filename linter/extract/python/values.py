@@ -1,0 +1,223 @@
+"""Python values as the analysis knows them, and the join of the values two paths of the code leave.
+
+Every value is statically known (a string whose characters keep their source origins, a constant, a
+list or tuple, a dict of keyword entries, a module or object reference, a function or class of the
+module) or a stand-in for an unknown one (:class:`Unk`; :class:`Splat`, any number of unknown list
+items). Nothing here knows libcst.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from linter.launch import MStr
+from linter.source import Span
+
+if TYPE_CHECKING:
+    from linter.extract.python.scopes import Scope
+
+
+class Value:
+    """A statically known Python value (or a stand-in for an unknown one)."""
+
+
+@dataclass(eq=False)
+class Str(Value):
+    m: MStr
+    joinable: bool = False  # a word of a string split on blanks: text added after it makes new words
+
+
+@dataclass(eq=False)
+class Const(Value):
+    value: object  # bool, int, float, None
+    span: Span | None
+
+
+@dataclass(eq=False)
+class Splat:
+    """An unknown number of list items (``*args`` of an unknown list)."""
+
+    where: Span | None
+
+
+@dataclass(eq=False)
+class Seq(Value):
+    items: list  # of Value or Splat
+    kind: str = "list"
+
+    def copy(self) -> Seq:
+        return Seq(list(self.items), self.kind)
+
+
+@dataclass(eq=False)
+class Entry:
+    key: str
+    value: Value
+    where: Span | None
+    name_span: Span | None
+    value_span: Span | None
+
+
+@dataclass(eq=False)
+class DictV(Value):
+    entries: list[Entry]
+    open: bool = False  # may hold keys that are not known (an unknown ``**x``)
+
+    def copy(self) -> DictV:
+        return DictV(list(self.entries), self.open)
+
+    def set(self, entry: Entry) -> None:
+        self.entries = [e for e in self.entries if e.key != entry.key] + [entry]
+
+    def merge(self, other) -> None:
+        """``self.update(other)``; ``other`` None or not a known dict: any key may be replaced, so
+        every value so far becomes unknown (the keys stay, a merge never removes one)."""
+        if not isinstance(other, DictV) or other.open:
+            self.entries = [Entry(e.key, Unk(e.value_span or e.where), e.where, e.name_span, e.value_span)
+                            for e in self.entries]
+            self.open = True
+        if isinstance(other, DictV):
+            for e in other.entries:
+                self.set(e)
+
+
+@dataclass(eq=False)
+class Unk(Value):
+    where: Span | None
+
+
+@dataclass(eq=False)
+class Ref(Value):
+    """A module or an object imported from one (``subprocess.Popen``). ``importer`` is the path of
+    the file whose relative import (``from .common import X``: ``qual`` ``.common.X``) made it."""
+
+    qual: str
+    importer: object = None
+
+
+@dataclass(eq=False)
+class Instance(Value):
+    """An object made by a known call (``modal.App(...)``, ``modal.Image.from_registry(...)``) or a
+    method of one (``qual`` ends in ``#method``). ``image`` is the ``lmsysorg/sglang:TAG`` reference a
+    Modal image is built from, when its source names one."""
+
+    qual: str
+    image: MStr | None = None
+
+
+@dataclass(eq=False)
+class FuncV(Value):
+    """A function or method of an analysed module: its libcst node, the analysis that holds it
+    (None: the current one) and, for a method looked up on a class, the class it is bound to."""
+
+    node: object
+    owner: object = None
+    bound: Scope | None = None
+
+
+@dataclass(eq=False)
+class ClassV(Value):
+    """A class of an analysed module (``scope.owner`` is that module's analysis)."""
+
+    scope: Scope
+
+
+NOTFOUND = object()
+"""What a lookup gives for a name bound nowhere it looks (not the same as an unknown value)."""
+
+
+def same(a, b) -> bool:
+    """``a`` and ``b`` are the same value with the same origins (so either may stand for both)."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (Unk, Splat)):
+        return True
+    if isinstance(a, Str):
+        return a.joinable == b.joinable and a.m.text == b.m.text and a.m.origins == b.m.origins
+    if isinstance(a, Const):
+        return type(a.value) is type(b.value) and a.value == b.value and a.span == b.span
+    if isinstance(a, Ref):
+        return a.qual == b.qual and a.importer == b.importer
+    if isinstance(a, Instance):
+        return a.qual == b.qual and (a.image is b.image or (a.image is not None and b.image is not None and
+                                                            a.image.origins == b.image.origins))
+    if isinstance(a, FuncV):
+        return a.node is b.node and a.bound is b.bound
+    if isinstance(a, ClassV):
+        return a.scope is b.scope
+    if isinstance(a, Seq):
+        return a.kind == b.kind and len(a.items) == len(b.items) and all(map(same, a.items, b.items))
+    if isinstance(a, DictV):
+        return a.open == b.open and [e.key for e in a.entries] == [e.key for e in b.entries] and \
+            all(same(x.value, y.value) for x, y in zip(a.entries, b.entries))
+    return False
+
+
+def join_values(a, b, where: Span | None, memo: dict):
+    """A value that stands for both ``a`` (one path) and ``b`` (another path); ``a`` itself when they
+    are the same.
+
+    A list keeps the words both paths agree on: position by position when both have the same number
+    of words, else the common first words followed by a :class:`Splat` (any number of unknown words),
+    so a list that only one path grew keeps what it had and gets an unknown tail. A dict keeps each key
+    whose value both paths agree on; a key only one path set, or set differently, has an unknown value.
+    A module reference (an import in a ``try`` or an ``if``) counts on the path where it is bound.
+    Anything else that differs is unknown.
+    """
+    if same(a, b):
+        return a
+    key = (id(a), id(b))
+    got = memo.get(key)
+    if got is not None:
+        return got[0]
+    if isinstance(b, (Ref, Instance)):
+        out = b  # the later binding of a module or a known object
+    elif isinstance(a, (Ref, Instance, Unk)):
+        out = a
+    elif isinstance(a, Seq) and isinstance(b, Seq) and a.kind == b.kind:
+        out = Seq(_join_items(a.items, b.items, where, memo), a.kind)
+    elif isinstance(a, DictV) and isinstance(b, DictV):
+        out = _join_dicts(a, b, where, memo)
+    else:
+        out = Unk(None)
+    memo[key] = (out, a, b)  # a and b kept alive: their ids stay theirs
+    return out
+
+
+def _join_items(a: list, b: list, where: Span | None, memo: dict) -> list:
+    if len(a) == len(b) and all(isinstance(x, Splat) == isinstance(y, Splat) for x, y in zip(a, b)):
+        return [x if isinstance(x, Splat) else join_values(x, y, where, memo) for x, y in zip(a, b)]
+    k = 0
+    while k < len(a) and k < len(b) and same(a[k], b[k]):
+        k += 1
+    items = list(a[:k])
+    if not (items and isinstance(items[-1], Splat)):
+        items.append(Splat(where))
+    return items
+
+
+def _join_dicts(a: DictV, b: DictV, where: Span | None, memo: dict) -> DictV:
+    out = DictV([], a.open or b.open)
+    theirs = {e.key: e for e in b.entries}
+    for e in a.entries:
+        other = theirs.pop(e.key, None)
+        if other is not None and same(e.value, other.value):
+            out.entries.append(e)
+            continue
+        value = join_values(e.value, other.value, where, memo) if other is not None else Unk(None)
+        if isinstance(value, Unk):
+            value = Unk(e.value_span or e.where)
+        out.entries.append(Entry(e.key, value, e.where, e.name_span, e.value_span))
+    for e in theirs.values():
+        out.entries.append(Entry(e.key, Unk(e.value_span or e.where), e.where, e.name_span, e.value_span))
+    return out
+
+
+def copy_value(v):
+    """A copy of a list or dict (its own container, the same items); any other value itself."""
+    if isinstance(v, (Seq, DictV)):
+        return v.copy()
+    return v

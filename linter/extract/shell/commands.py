@@ -1,0 +1,221 @@
+"""Simple commands: their words, the builtins that assign variables, and the launches and wrappers in
+them (through :func:`linter.recognize.unwrap`; a ``bash -c``/``ssh`` string is parsed again).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from linter.extract.shell.document import Doc, parse_script
+from linter.extract.shell.env import NAME, UNKNOWN_V, Env
+from linter.extract.shell.errors import error_message, first_error
+from linter.extract.shell.expand import assemble
+from linter.launch import GpuDecl, Launch, MStr, Problem, Token
+from linter.source import Span
+
+MAX_NESTING = 8
+"""``bash -c`` strings parsed inside one another."""
+ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+
+
+def mark_joinable(token: Token) -> Token:
+    """An unquoted shell word written between blanks: text inserted after it makes new words."""
+    span = token.span_of()
+    if span is not None and not token.joinable:
+        text = span.source.text
+        after = text[span.end:span.end + 1]
+        before = text[span.start - 1:span.start] if span.start else ""
+        if after in ("", " ", "\t", "\n", "\r", ";", "&", "|", ")") and before in (" ", "\t", "\n"):
+            token.joinable = True
+    return token
+
+
+def _has_line_break(text: str, i: int, j: int) -> bool:
+    """Whether ``text[i:j]`` (the blank between two words) holds a line break not escaped by ``\\``."""
+    k = text.find("\n", i, j)
+    while k >= 0:
+        before = k - 1
+        if before >= i and text[before] == "\r":
+            before -= 1
+        if before < i or text[before] != "\\":
+            return True
+        k = text.find("\n", k + 1, j)
+    return False
+
+
+class Commands:
+    """A simple command run by a walker. A mixin of :class:`~linter.extract.shell.walker.Walker`
+    (it shares the walker's document, scope and results)."""
+
+    def _command(self, node, env: Env) -> None:
+        doc = self.doc
+        name_node = node.child_by_field_name("name")
+        kids = node.children
+        if name_node is None:
+            for child in kids:
+                if child.type == "variable_assignment":
+                    self._assign(child, env)
+                elif child.is_named:
+                    self._visit_subs(child, env)
+            return
+        # tree-sitter-bash joins a line of several assignments to the command on the next line;
+        # assignments before an unescaped line break are statements of their own.
+        pre = [c for c in kids if c.end_byte <= name_node.start_byte and c.is_named]
+        cut = 0
+        for k, child in enumerate(pre):
+            nxt = pre[k + 1] if k + 1 < len(pre) else name_node
+            if child.type == "comment" or _has_line_break(doc.text, doc.c(child.end_byte), doc.c(nxt.start_byte)):
+                cut = k + 1
+        for child in pre[:cut]:
+            if child.type == "variable_assignment":
+                self._assign(child, env)
+        prefix = pre[cut:]
+        start_node = prefix[0] if prefix else name_node
+        extra: dict = {}
+        for child in prefix:
+            if child.type == "variable_assignment":
+                got = self._value_of(child, env)
+                if got is not None and got[1] is None:
+                    extra[got[0]] = got[3] if not isinstance(got[3], list) else UNKNOWN_V
+            else:
+                self._visit_subs(child, env)
+        words_nodes = [name_node]
+        for i, child in enumerate(kids):
+            if child.start_byte >= name_node.end_byte and node.field_name_for_child(i) == "argument":
+                words_nodes.append(child)
+        for w in words_nodes:
+            self._visit_subs(w, env)
+        tokens: list[Token] = []
+        word: list = []
+        for k, w in enumerate(words_nodes):
+            # ``fa\⏎4`` is one word to bash (a line continuation inside it); tree-sitter-bash splits it
+            gap = doc.text[doc.c(words_nodes[k - 1].end_byte):doc.c(w.start_byte)] if k else ""
+            if k and gap not in ("", "\\\n", "\\\r\n"):
+                tokens.extend(assemble(word))
+                word = []
+            # pieces with nothing between them are one word (tree-sitter splits ``$"…"`` in two)
+            if w.type == "$" and k + 1 < len(words_nodes) and words_nodes[k + 1].start_byte == w.end_byte \
+                    and words_nodes[k + 1].type == "string":
+                continue
+            word.extend(self.expand.segs(w, env))
+        tokens.extend(assemble(word))
+        i, j = doc.rng(node)
+        span = self.launch_span or doc.where(doc.c(start_node.start_byte), j)
+        self._builtin_effects(tokens, env)
+        head = tokens[0].value if tokens else None
+        fn = self.shared.functions.get(head) if head is not None else None
+        if fn is not None and fn.doc is doc:
+            if not self.silent:
+                fn.calls.append(env.copy())
+            for name in fn.assigned:  # what the function assigns is not followed into the caller
+                env.set(name, UNKNOWN_V)
+        def child_env(inherit: bool = True, more: dict | None = None) -> Env:
+            # the environment of the program run: exported variables and this command's assignments,
+            # or only what a wrapper sets (env -i, docker run -e …)
+            return env.child({**(extra if inherit else {}), **(more or {})}, inherit)
+
+        self._dispatch(tokens, span, child_env, self.image)
+
+    def _builtin_effects(self, tokens: list[Token], env: Env) -> None:
+        """Builtins that assign variables from outside the file (read, mapfile, getopts …) or set allexport."""
+        if not tokens:
+            return
+        head = tokens[0].value
+        args = [t.value for t in tokens[1:]]
+        if head == "read":
+            k = 0
+            while k < len(args):
+                a = args[k]
+                if a is None:
+                    k += 1
+                    continue
+                if a.startswith("-"):
+                    if a in ("-a",) and k + 1 < len(args) and args[k + 1]:
+                        env.set(args[k + 1], UNKNOWN_V)
+                        k += 2
+                        continue
+                    k += 2 if a in ("-d", "-i", "-n", "-N", "-p", "-t", "-u") else 1
+                    continue
+                if NAME.match(a):
+                    env.set(a, UNKNOWN_V)
+                k += 1
+            if not any(a and NAME.match(a) for a in args):
+                env.set("REPLY", UNKNOWN_V)
+        elif head in ("mapfile", "readarray"):
+            names = [a for a in args if a and NAME.match(a)]
+            env.set(names[-1] if names else "MAPFILE", UNKNOWN_V)
+        elif head == "getopts" and len(args) >= 2 and args[1] and NAME.match(args[1]):
+            env.set(args[1], UNKNOWN_V)
+            env.set("OPTARG", UNKNOWN_V)
+        elif head == "printf" and len(args) >= 2 and args[0] == "-v" and args[1] and NAME.match(args[1]):
+            env.set(args[1], UNKNOWN_V)
+        elif head == "set":
+            for k, a in enumerate(args):
+                if a is None or a == "--":
+                    break
+                if a.startswith("-") and not a.startswith("--") and "a" in a[1:] and a != "-o":
+                    env.allexport = True
+                elif a.startswith("+") and "a" in a[1:] and a != "+o":
+                    env.allexport = False
+                elif a in ("-o", "+o") and k + 1 < len(args) and args[k + 1] == "allexport":
+                    env.allexport = a == "-o"
+        elif head in ("export", "readonly", "declare", "typeset", "local"):
+            # when tree-sitter did not recognise the declaration (e.g. a quoted assignment word)
+            for t in tokens[1:]:
+                v = t.value
+                if v and ASSIGN_WORD.match(v):
+                    env.set(v.split("=", 1)[0].rstrip("+"), UNKNOWN_V)
+
+
+    def _record(self, program: str, args: list[Token], span: Span, image: MStr | None) -> None:
+        if self.silent:
+            return
+        # The scope only: the engine adds the model and numbers launches that share both.
+        self.shared.launches.append(Launch(source=self.shared.source, program=program, span=span,
+                                           args=[mark_joinable(t) for t in args], key=self.scope, image=image))
+
+    def _decl(self, decl: GpuDecl) -> None:
+        if not self.silent:
+            self.shared.add_decl(decl)
+
+    def _dispatch(self, words: list[Token], span: Span, child_env: Callable[..., Env], image: MStr | None) -> None:
+        """Find the launch in a command's words through its wrappers (:func:`linter.recognize.unwrap`)."""
+        from linter.recognize import Passthrough, unwrap
+
+        got = unwrap(words, span, image)
+        for decl in got.gpu_decls:
+            self._decl(decl)
+        if got.kind == "launch":
+            self._record(got.program, got.args, span, got.image)
+        elif got.kind == "script" and got.script is not None:
+            outer = child_env()
+            more = {}
+            for name, value in got.env.items():
+                if isinstance(value, Passthrough):
+                    more[name] = outer.get(value.name)
+                elif isinstance(value, MStr):
+                    more[name] = value
+                else:
+                    more[name] = UNKNOWN_V
+            env = Env() if got.how == "ssh" else child_env(got.inherit, more)
+            self._nested(got.script, span, env, got.image, got.how)
+
+    def _nested(self, script: Token, span: Span, env: Env, image: MStr | None, how: str) -> None:
+        """Parse a ``bash -c`` / ``ssh`` string as shell, spans mapped back through its origins."""
+        if script.splat or self.depth >= MAX_NESTING:
+            return
+        m = script.text
+        doc = Doc(self.shared.source, m.text, m, span)
+        tree = parse_script(doc.data)
+        inner = type(self)(self.shared, doc, self.scope, span, image, self.depth + 1)
+        inner.silent = self.silent
+        inner.visit(tree.root_node, env)
+        if not self.silent and m.known:
+            bad = first_error(tree.root_node)
+            if bad is not None:
+                message, i = error_message(bad, doc)
+                origin = doc.origin(i) if i < len(doc.text) else None
+                at = Span(origin[0], origin[1], origin[1]) if origin is not None and origin[0] is self.shared.source \
+                    else Span(span.source, span.start, span.start)
+                self.shared.problems.append(Problem(f"{message} (in the {how} command string)", at))

@@ -1,0 +1,100 @@
+"""The text one tree-sitter-bash parse works on, and the parser itself (imported only when a script
+is parsed).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from linter.launch import MStr
+from linter.source import SourceFile, Span
+
+
+@functools.cache
+def _parser():
+    import tree_sitter
+    import tree_sitter_bash
+
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+
+
+# The end of a script made only of blanks and line continuations (``\\`` before a newline or the end).
+_BLANK_TAIL = re.compile(rb"(?:[ \t\r\n]|\\\r?\n|\\\Z)*\Z")
+
+
+def _bash_tail(data: bytes) -> bytes:
+    """``data`` with the backslashes of a trailing run of line continuations made blanks.
+
+    bash removes ``\\<newline>`` and ignores a ``\\`` at the end of the file (``bash -n`` accepts
+    ``cmd \\`` followed by a blank line, GNU bash 5.2), where tree-sitter-bash 0.23 gives an
+    ERROR node. Byte offsets are kept, so spans are unaffected.
+    """
+    m = _BLANK_TAIL.search(data)
+    start = m.start()
+    if data[start:start + 1] == b"\\":
+        run = len(data[:start]) - len(data[:start].rstrip(b"\\"))
+        if run % 2:  # this backslash is escaped by the one before it: a literal, not a continuation
+            start += 1
+    tail = data[start:]
+    if b"\\" not in tail:
+        return data
+    return data[:start] + tail.replace(b"\\", b" ")
+
+
+def parse_script(data: bytes):
+    """The tree-sitter-bash tree of ``data`` (UTF-8 bytes)."""
+    return _parser().parse(_bash_tail(data))
+
+
+class Doc:
+    """The text one parse works on: the file itself, or a ``bash -c`` string whose characters map to
+    origins in the file. Converts tree-sitter byte offsets to character offsets."""
+
+    def __init__(self, source: SourceFile, text: str, base: MStr | None, fallback: Span) -> None:
+        self.source = source
+        self.text = text
+        self.base = base
+        self.fallback = fallback
+        self.data = text.encode("utf-8")
+        if len(self.data) == len(text):
+            self.b2c = None
+        else:
+            b2c = [0] * (len(self.data) + 1)
+            pos = 0
+            for ci, ch in enumerate(text):
+                n = len(ch.encode("utf-8"))
+                for k in range(n):
+                    b2c[pos + k] = ci
+                pos += n
+            b2c[pos] = len(text)
+            self.b2c = b2c
+
+    def c(self, byte: int) -> int:
+        return byte if self.b2c is None else self.b2c[byte]
+
+    def rng(self, node) -> tuple[int, int]:
+        return self.c(node.start_byte), self.c(node.end_byte)
+
+    def origin(self, i: int):
+        if self.base is None:
+            return (self.source, i)
+        return self.base.origins[i]
+
+    def where(self, i: int, j: int) -> Span:
+        """The span in the file for doc characters ``[i, j)`` (exact or the hull of their origins)."""
+        if self.base is None:
+            return Span(self.source, i, j)
+        spans = [o for o in self.base.origins[i:j] if o is not None and o[0] is self.source]
+        if not spans:
+            return self.fallback
+        return Span(self.source, min(o[1] for o in spans), max(o[1] for o in spans) + 1)
+
+    def mstr(self, i: int, j: int, where: Span | None = None) -> MStr:
+        if self.base is None:
+            return MStr(self.text[i:j], [(self.source, k) for k in range(i, j)], where or Span(self.source, i, j))
+        return MStr(self.text[i:j], self.base.origins[i:j], where or self.where(i, j))
+
+    def node_text(self, node) -> str:
+        i, j = self.rng(node)
+        return self.text[i:j]

@@ -1,0 +1,92 @@
+"""Syntax errors (the first ERROR/MISSING node), comments, and the ``#SBATCH`` directives of a script."""
+
+from __future__ import annotations
+
+from linter.argv import skip_options
+from linter.extract.shell.document import Doc
+from linter.launch import GpuDecl, MStr
+from linter.source import SourceFile, Span
+
+
+def sbatch_directives(source: SourceFile, comments: list, first_command: int) -> list[GpuDecl]:
+    """GPU declarations of the ``#SBATCH`` lines before the first command (where sbatch reads them)."""
+    from linter.extract.words import SplitError, split_words
+    from linter.gpus.slurm import GPU_OPTIONS, gpu_decls
+    from linter.recognize import wrappers
+
+    decls: list[GpuDecl] = []
+    text = source.text
+    for span in comments:
+        if span.start >= first_command:
+            break
+        if not text.startswith("#SBATCH", span.start):
+            continue
+        start = span.start + len("#SBATCH")
+        if start < span.end and text[start] not in " \t":
+            continue
+        try:
+            words = split_words(MStr.literal(source, start, span.end))
+        except SplitError:
+            continue
+        cut = next((k for k, w in enumerate(words) if w.raw.startswith("#")), len(words))
+        _, opts = skip_options(words[:cut], 0, wrappers()["sbatch"].values)
+        for name, value, _ in opts:
+            if value is not None and name in GPU_OPTIONS:
+                decls.extend(gpu_decls(name, value, "#SBATCH"))
+    return decls
+
+
+def first_error(root):
+    """The first ERROR or MISSING node in document order, or None."""
+    if not root.has_error:
+        return None
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.is_missing:
+            return n
+        if n.is_error:
+            # tree-sitter's ERROR node often starts at the beginning of the file: skip the complete
+            # statements it holds and point at the first token that does not fit.
+            for child in n.children:
+                if child.type in _STATEMENTS and not child.has_error:
+                    continue
+                if child.has_error or child.is_missing:
+                    inner = first_error(child)
+                    if inner is not None:
+                        return inner
+                return child
+            return n
+        stack.extend(reversed([c for c in n.children if c.has_error or c.is_missing]))
+    return None
+
+
+_STATEMENTS = {"command", "variable_assignment", "variable_assignments", "declaration_command", "unset_command",
+               "comment", "pipeline", "list", "redirected_statement", "if_statement", "case_statement",
+               "for_statement", "while_statement", "c_style_for_statement", "function_definition", "subshell",
+               "compound_statement", "negated_command", "test_command"}
+
+
+def error_message(node, doc: Doc) -> tuple[str, int]:
+    i, j = doc.rng(node)
+    if node.is_missing:
+        return f"shell syntax error: missing {node.type!r}", i
+    snippet = doc.text[i:j].split("\n", 1)[0].strip()
+    if len(snippet) > 40:
+        snippet = snippet[:37] + "..."
+    return f"shell syntax error near {snippet!r}" if snippet else "shell syntax error", i
+
+
+def comments_of(root, doc: Doc) -> list[Span]:
+    out = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type == "comment":
+            i, j = doc.rng(n)
+            out.append(Span(doc.source, i, j))
+            continue
+        if n.type in ("heredoc_body", "string", "raw_string", "word"):
+            continue
+        stack.extend(reversed(n.children))
+    return out

@@ -1,0 +1,442 @@
+"""Word expansion: quoting, escapes, parameter expansion and field splitting, over text that keeps
+each character's origin.
+
+A segment is ("lit", MStr, splittable) — text; splittable for unquoted expansion results, whose
+blanks separate words and whose unknown parts may be any number of words —, ("arr", [Token]) — the
+elements of "${A[@]}", one word each — or ("splat", MStr) — "$@": an unknown number of words.
+"""
+
+from __future__ import annotations
+
+from linter.extract.shell.document import Doc
+from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env
+from linter.launch import UNKNOWN_CHAR, MStr, Token, hull
+from linter.source import Span
+
+IFS = " \t\n"
+
+
+def assemble(segs: list) -> list[Token]:
+    """Field splitting: the words a list of segments makes."""
+    out: list[Token] = []
+    chars: list[str] = []
+    origins: list = []
+    wheres: list = []
+    started = fixed = unk = splat = False
+
+    def emit() -> None:
+        nonlocal chars, origins, wheres, started, fixed, unk, splat
+        if started:
+            out.append(Token(MStr("".join(chars), origins, hull(wheres)), splat=splat or (unk and not fixed)))
+        chars, origins, wheres = [], [], []
+        started = fixed = unk = splat = False
+
+    for seg in segs:
+        kind = seg[0]
+        if kind == "lit":
+            m, split = seg[1], seg[2]
+            if not split:
+                chars.extend(m.text)
+                origins.extend(m.origins)
+                wheres.append(m.where)
+                started = True
+                if m.text:
+                    fixed = True
+                continue
+            for ch, o in zip(m.text, m.origins):
+                if ch in IFS:
+                    emit()
+                    continue
+                if not started:
+                    wheres.append(m.where)
+                chars.append(ch)
+                origins.append(o)
+                started = True
+                if ch == UNKNOWN_CHAR:
+                    unk = True
+                else:
+                    fixed = True
+            if started:
+                wheres.append(m.where)
+        elif kind == "arr":
+            for k, tok in enumerate(seg[1]):
+                if k:
+                    emit()
+                chars.extend(tok.text.text)
+                origins.extend(tok.text.origins)
+                wheres.append(tok.text.where)
+                started = True
+                if tok.text.text:
+                    fixed = True
+                splat = splat or tok.splat
+        else:  # splat
+            m = seg[1]
+            chars.extend(m.text)
+            origins.extend(m.origins)
+            wheres.append(m.where)
+            started = splat = True
+    emit()
+    return out
+
+
+def scalar(segs: list, where: Span | None) -> MStr:
+    """The value of segments without field splitting (an assignment's right-hand side)."""
+    parts: list[MStr] = []
+    for seg in segs:
+        if seg[0] == "lit":
+            parts.append(seg[1])
+        elif seg[0] == "arr":
+            for k, tok in enumerate(seg[1]):
+                if k:
+                    parts.append(MStr.plain(" ", where))
+                parts.append(MStr.unknown(tok.text.where or where) if tok.splat else tok.text)
+        else:
+            parts.append(MStr.unknown(seg[1].where or where))
+    if not parts:
+        return MStr.plain("", where)
+    return MStr.join(parts, hull([p.where for p in parts]) or where)
+
+
+def join_tokens(tokens: list[Token], where: Span | None) -> MStr:
+    parts: list[MStr] = []
+    for k, tok in enumerate(tokens):
+        if k:
+            parts.append(MStr.plain(" ", where))
+        parts.append(MStr.unknown(tok.text.where or where) if tok.splat else tok.text)
+    return MStr.join(parts, where) if parts else MStr.plain("", where)
+
+
+_ANSI = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
+         "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+class Expander:
+    """The expansions of the words of one :class:`Doc` (:meth:`segs`), with a walker's variables."""
+
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+
+    def segs(self, node, env: Env, quoted: bool = False) -> list:
+        """The segments of a word node (a literal, a quoted string, an expansion, a concatenation)."""
+        doc = self.doc
+        t = node.type
+        i, j = doc.rng(node)
+        if t == "raw_string":
+            return [("lit", doc.mstr(i + 1, max(i + 1, j - 1)), False)]
+        if t in ("string", "translated_string"):
+            return self._dq(node, env)
+        if t == "ansi_c_string":
+            return [("lit", self._ansi(i + 2, max(i + 2, j - 1)), False)]
+        if t in ("concatenation", "command_name"):
+            segs = []
+            for child, gap in self._parts(node):
+                if child is not None and child.type == "$" and child.next_sibling is not None \
+                        and child.next_sibling.type == "string" and child.next_sibling.start_byte == child.end_byte:
+                    continue  # $"…" (translated string): tree-sitter splits off the $
+                if child is None:
+                    segs.extend(self._lit(gap[0], gap[1], quoted))
+                else:
+                    segs.extend(self.segs(child, env, quoted))
+            return segs
+        if t in ("simple_expansion", "expansion"):
+            return self._param(node, env, quoted)
+        if t in ("word", "number", "extglob_pattern", "regex", "$", "special_variable_name", "variable_name",
+                 "test_operator", "file_descriptor"):
+            return self._lit(i, j, quoted)
+        # command substitution, arithmetic, brace expansion, anything else: unknown
+        where = doc.where(i, j)
+        return [("lit", MStr.unknown(where), not quoted)]
+
+    def _parts(self, node, start: int | None = None, end: int | None = None):
+        """Children of ``node`` in ``[start, end)`` (bytes) and the gaps between them (char ranges)."""
+        doc = self.doc
+        pos = node.start_byte if start is None else start
+        stop = node.end_byte if end is None else end
+        for child in node.children:
+            if child.end_byte <= pos or child.start_byte >= stop:
+                continue
+            if child.start_byte > pos:
+                yield None, (doc.c(pos), doc.c(child.start_byte))
+            yield child, None
+            pos = child.end_byte
+        if pos < stop:
+            yield None, (doc.c(pos), doc.c(stop))
+
+    def _lit(self, i: int, j: int, quoted: bool) -> list:
+        """Literal text with backslash escapes removed (double-quote rules when ``quoted``)."""
+        if quoted:
+            return [("lit", self._dq_text(i, j), False)]
+        doc = self.doc
+        text = doc.text
+        segs = []
+        chars: list[str] = []
+        origins: list = []
+        split = True
+        where = doc.where(i, j)
+
+        def flush() -> None:
+            nonlocal chars, origins
+            if chars:
+                segs.append(("lit", MStr("".join(chars), origins, where), split))
+            chars, origins = [], []
+
+        k = i
+        while k < j:
+            ch = text[k]
+            if ch == "\\" and k + 1 < j:
+                nxt = text[k + 1]
+                if nxt == "\n":
+                    k += 2
+                    continue
+                if nxt == "\r" and k + 2 < j and text[k + 2] == "\n":
+                    k += 3
+                    continue
+                if split:
+                    flush()
+                    split = False
+                chars.append(nxt)
+                origins.append(doc.origin(k + 1))
+                k += 2
+                continue
+            if not split:
+                flush()
+                split = True
+            chars.append(ch)
+            origins.append(doc.origin(k))
+            k += 1
+        flush()
+        return segs
+
+    def _dq_text(self, i: int, j: int) -> MStr:
+        doc = self.doc
+        text = doc.text
+        chars: list[str] = []
+        origins: list = []
+        k = i
+        while k < j:
+            ch = text[k]
+            if ch == "\\" and k + 1 < j:
+                nxt = text[k + 1]
+                if nxt in '$`"\\':
+                    chars.append(nxt)
+                    origins.append(doc.origin(k + 1))
+                    k += 2
+                    continue
+                if nxt == "\n":
+                    k += 2
+                    continue
+                if nxt == "\r" and k + 2 < j and text[k + 2] == "\n":
+                    k += 3
+                    continue
+            chars.append(ch)
+            origins.append(doc.origin(k))
+            k += 1
+        return MStr("".join(chars), origins, doc.where(i, j))
+
+    def _dq(self, node, env: Env) -> list:
+        doc = self.doc
+        i, j = doc.rng(node)
+        segs: list = [("lit", MStr.plain("", doc.where(i, j)), False)]
+        for child, gap in self._parts(node):
+            if child is None:
+                segs.append(("lit", self._dq_text(*gap), False))
+            elif not child.is_named:
+                if child.type in ('"', '$"'):
+                    continue
+                a, b = doc.rng(child)
+                segs.append(("lit", self._dq_text(a, b), False))
+            elif child.type == "string_content":
+                a, b = doc.rng(child)
+                segs.append(("lit", self._dq_text(a, b), False))
+            else:
+                segs.extend(self.segs(child, env, quoted=True))
+        return segs
+
+    def _ansi(self, i: int, j: int) -> MStr:
+        doc = self.doc
+        text = doc.text
+        chars: list[str] = []
+        origins: list = []
+        k = i
+        while k < j:
+            ch = text[k]
+            if ch != "\\" or k + 1 >= j:
+                chars.append(ch)
+                origins.append(doc.origin(k))
+                k += 1
+                continue
+            nxt = text[k + 1]
+            o = doc.origin(k)
+            if nxt in _ANSI:
+                chars.append(_ANSI[nxt])
+                origins.append(o)
+                k += 2
+            elif nxt in "01234567":
+                m = k + 1
+                while m < j and m < k + 4 and text[m] in "01234567":
+                    m += 1
+                chars.append(chr(int(text[k + 1:m], 8) & 0xFF))
+                origins.append(o)
+                k = m
+            elif nxt in "xuU":
+                width = {"x": 2, "u": 4, "U": 8}[nxt]
+                m = k + 2
+                while m < j and m < k + 2 + width and text[m] in "0123456789abcdefABCDEF":
+                    m += 1
+                if m == k + 2:
+                    chars.append("\\")
+                    origins.append(o)
+                    k += 1
+                    continue
+                try:
+                    chars.append(chr(int(text[k + 2:m], 16)))
+                except (ValueError, OverflowError):
+                    chars.append(UNKNOWN_CHAR)
+                origins.append(o)
+                k = m
+            elif nxt == "c" and k + 2 < j:
+                chars.append(chr(ord(text[k + 2]) & 0x1F))
+                origins.append(o)
+                k += 3
+            else:
+                chars.append("\\")
+                origins.append(o)
+                k += 1
+        return MStr("".join(chars), origins, doc.where(i, j))
+
+    def _param(self, node, env: Env, quoted: bool) -> list:
+        """``$NAME``, ``${NAME}``, ``${NAME OP WORD}``, ``${A[@]}`` … as segments."""
+        doc = self.doc
+        i, j = doc.rng(node)
+        where = doc.where(i, j)
+
+        def unknown() -> list:
+            return [("lit", MStr.unknown(where), not quoted)]
+
+        kids = node.children
+        if node.type == "simple_expansion":
+            named = [c for c in kids if c.is_named]
+            if not named:
+                return unknown()
+            target, op_node = named[0], None
+        else:
+            inner = [c for c in kids if c.type not in ("${", "}")]
+            if not inner or not inner[0].is_named:
+                return unknown()  # ${#X}, ${!X}, ${!A[@]} …
+            target = inner[0]
+            op_node = inner[1] if len(inner) > 1 else None
+            if op_node is not None and op_node.is_named:
+                return unknown()
+        name_text = doc.node_text(target)
+        index = None
+        if target.type == "subscript":
+            base = target.child_by_field_name("name")
+            idx = target.child_by_field_name("index")
+            if base is None or idx is None:
+                return unknown()
+            name_text = doc.node_text(base)
+            index = doc.node_text(idx)
+        if not NAME.match(name_text):
+            # positional and special parameters: $1 $@ $* $# $? $$ $! $0 $-
+            if name_text in ("@", "*") and op_node is None:
+                if name_text == "@" and quoted:
+                    return [("splat", MStr.unknown(where))]
+                return unknown()
+            if name_text.isdigit() and name_text != "0" and op_node is not None and op_node.type in (":-", "-"):
+                # ``${2:-fa4}``: a default written in the file is taken as the value (DESIGN.md, resolve)
+                return self._operand(node, op_node, env, quoted)
+            return unknown()
+        value = env.get(name_text)
+        op = op_node.type if op_node is not None else None
+
+        def operand() -> list:
+            return self._operand(node, op_node, env, quoted)
+
+        # the variable's state for the operators: set / null
+        if index is not None:
+            if index in ("@", "*"):
+                if op is not None:
+                    return unknown()
+                if isinstance(value, MStr):
+                    tokens = [Token(value)]
+                elif isinstance(value, list):
+                    tokens = value
+                elif value is UNSET:
+                    tokens = []
+                else:
+                    return [("splat", MStr.unknown(where))] if quoted and index == "@" else unknown()
+                if quoted and index == "@":
+                    return [("arr", tokens)]
+                return [("lit", join_tokens(tokens, where), not quoted)] if tokens else \
+                    ([("lit", MStr.plain("", where), False)] if quoted else [])
+            if not index.isdigit():
+                return unknown()
+            if isinstance(value, list):
+                k = int(index)
+                value = (UNKNOWN_V if value[k].splat else value[k].text) if k < len(value) else UNSET
+            elif isinstance(value, MStr):
+                value = value if index == "0" else UNSET
+        elif isinstance(value, list):
+            value = (UNKNOWN_V if value[0].splat else value[0].text) if value else UNSET
+
+        def result(m: MStr) -> list:
+            return [("lit", m, not quoted)]
+
+        if op is None:
+            if isinstance(value, MStr):
+                return result(value)
+            if value is UNSET:
+                return [] if not quoted else [("lit", MStr.plain("", where), False)]
+            return unknown()
+        if op in (":-", "-", ":=", "="):
+            colon = op.startswith(":")
+            if isinstance(value, MStr):
+                if value.text == "" and colon:
+                    use_default = True
+                elif not value.known and colon and all(c == UNKNOWN_CHAR for c in value.text):
+                    return unknown()
+                else:
+                    return result(value)
+            elif value is UNSET or value is ABSENT:
+                use_default = True
+            else:
+                return unknown()
+            if use_default:
+                segs = operand()
+                if op in (":=", "=") and index is None:
+                    env.set(name_text, scalar(segs, where))
+                return segs
+        if op in (":+", "+"):
+            colon = op.startswith(":")
+            if isinstance(value, MStr):
+                if not value.known and colon and all(c == UNKNOWN_CHAR for c in value.text):
+                    return unknown()
+                if value.text == "" and colon:
+                    return [] if not quoted else [("lit", MStr.plain("", where), False)]
+                return operand()
+            if value is UNSET:
+                return [] if not quoted else [("lit", MStr.plain("", where), False)]
+            return unknown()
+        if op in (":?", "?"):
+            if isinstance(value, MStr) and (value.text or op == "?"):
+                return result(value)
+            return unknown()
+        return unknown()
+
+    def _operand(self, node, op_node, env: Env, quoted: bool) -> list:
+        """The word after an expansion operator, up to the closing brace."""
+        close = node.children[-1]
+        end = close.start_byte if close.type == "}" else node.end_byte
+        segs: list = []
+        for child, gap in self._parts(node, op_node.end_byte, end):
+            if child is None:
+                segs.extend(self._lit(gap[0], gap[1], quoted))
+            elif not child.is_named:
+                a, b = self.doc.rng(child)
+                segs.extend(self._lit(a, b, quoted))
+            else:
+                segs.extend(self.segs(child, env, quoted))
+        if quoted and not segs:
+            i, _ = self.doc.rng(op_node)
+            segs.append(("lit", MStr.plain("", self.doc.where(i, i)), False))
+        return segs

@@ -1,0 +1,453 @@
+"""The walker: a parse tree visited in execution order with a variable environment — lists, pipelines,
+``if``/``case`` branches merged, loops, functions analysed with their callers' variables, assignments
+and declarations. Simple commands are :class:`~linter.extract.shell.commands.Commands`'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from linter.extract.shell.commands import Commands
+from linter.extract.shell.document import Doc
+from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, merge
+from linter.extract.shell.expand import Expander, assemble, scalar
+from linter.launch import GpuDecl, Launch, MStr, Problem, Token
+from linter.source import SourceFile, Span
+
+MAX_LOOP_DEPTH = 6
+"""Loops followed inside one another."""
+
+
+@dataclass
+class Fn:
+    """A shell function: its body, where it was defined, and the environments it is called with."""
+
+    name: str
+    body: object
+    doc: Doc
+    def_env: Env
+    assigned: set[str]
+    calls: list[Env] = field(default_factory=list)
+    launch_span: Span | None = None
+    image: MStr | None = None
+
+
+@dataclass
+class Shared:
+    """What the walkers of one file (and of the ``bash -c`` strings in it) find together."""
+
+    source: SourceFile
+    launches: list[Launch] = field(default_factory=list)
+    decls: list[GpuDecl] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    functions: dict[str, Fn] = field(default_factory=dict)
+    fn_order: list[Fn] = field(default_factory=list)
+    decl_keys: set = field(default_factory=set)
+
+    def add_decl(self, decl: GpuDecl) -> None:
+        key = (decl.name, decl.span.key() if decl.span is not None else None, decl.how)
+        if key not in self.decl_keys:
+            self.decl_keys.add(key)
+            self.decls.append(decl)
+
+
+class Walker(Commands):
+    """Walks one parse tree in execution order with a variable environment."""
+
+    def __init__(self, shared: Shared, doc: Doc, scope: str = "script", launch_span: Span | None = None,
+                 image: MStr | None = None, depth: int = 0) -> None:
+        self.shared = shared
+        self.doc = doc
+        self.scope = scope
+        self.launch_span = launch_span
+        self.image = image
+        self.depth = depth
+        self.silent = 0
+        self.loop_depth = 0
+        self.expand = Expander(doc)
+
+
+    def visit(self, node, env: Env) -> None:
+        handler = _HANDLERS.get(node.type)
+        if handler is not None:
+            handler(self, node, env)
+            return
+        for child in node.named_children:
+            self.visit(child, env)
+
+    def _seq(self, node, env: Env) -> None:
+        for child in node.named_children:
+            self.visit(child, env)
+
+    def _skip(self, node, env: Env) -> None:
+        pass
+
+    def _redirected(self, node, env: Env) -> None:
+        for child in node.named_children:
+            if child.type not in ("file_redirect", "heredoc_redirect", "herestring_redirect", "heredoc_body"):
+                self.visit(child, env)
+
+    def _copy_scope(self, node, env: Env) -> None:
+        inner = env.copy()
+        for child in node.named_children:
+            self.visit(child, inner)
+
+    def _pipeline(self, node, env: Env) -> None:
+        for child in node.named_children:
+            self.visit(child, env.copy())
+
+    def _list(self, node, env: Env) -> None:
+        # a && b, a || b: b runs only on some paths.
+        kids = node.named_children
+        if not kids:
+            return
+        self.visit(kids[0], env)
+        for child in kids[1:]:
+            branch = env.copy()
+            self.visit(child, branch)
+            env.replace(merge([env, branch]))
+
+    def _if(self, node, env: Env) -> None:
+        cond, body, clauses = _split_if(node)
+        for c in cond:
+            self.visit(c, env)
+        outcomes = []
+        taken = env.copy()
+        for c in body:
+            self.visit(c, taken)
+        outcomes.append(taken)
+        rest = env
+        has_else = False
+        for clause in clauses:
+            if clause.type == "elif_clause":
+                rest = rest.copy()
+                ccond, cbody, _ = _split_if(clause)
+                for c in ccond:
+                    self.visit(c, rest)
+                branch = rest.copy()
+                for c in cbody:
+                    self.visit(c, branch)
+                outcomes.append(branch)
+            else:
+                has_else = True
+                branch = rest.copy()
+                for c in clause.named_children:
+                    self.visit(c, branch)
+                outcomes.append(branch)
+        if not has_else:
+            outcomes.append(rest)
+        env.replace(merge(outcomes))
+
+    def _case(self, node, env: Env) -> None:
+        value = node.child_by_field_name("value")
+        if value is not None:
+            self._visit_subs(value, env)
+        outcomes = []
+        catch_all = False
+        for item in node.named_children:
+            if item.type != "case_item":
+                continue
+            branch = env.copy()
+            for i, child in enumerate(item.children):
+                fname = item.field_name_for_child(i)
+                if fname == "value":
+                    if self.doc.node_text(child) == "*":
+                        catch_all = True
+                    continue
+                if child.is_named:
+                    self.visit(child, branch)
+            outcomes.append(branch)
+        if not catch_all:
+            outcomes.append(env)
+        env.replace(merge(outcomes))
+
+    def _loop(self, node, env: Env) -> None:
+        variable = node.child_by_field_name("variable") if node.type == "for_statement" else None
+        values = [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "value"]
+        for v in values:
+            self._visit_subs(v, env)
+        conds = [c for i, c in enumerate(node.children)
+                 if node.field_name_for_child(i) == "condition" and c.is_named]
+        body = node.child_by_field_name("body")
+
+        def once(e: Env) -> None:
+            if variable is not None:
+                e.set(self.doc.node_text(variable), UNKNOWN_V)
+            for c in conds:
+                self.visit(c, e)
+            if body is not None:
+                for c in body.named_children:
+                    self.visit(c, e)
+
+        before = env.copy()
+        if self.loop_depth < MAX_LOOP_DEPTH:
+            first = before.copy()
+            self.silent += 1
+            self.loop_depth += 1
+            try:
+                once(first)
+            finally:
+                self.silent -= 1
+                self.loop_depth -= 1
+            entry = merge([before, first])
+        else:
+            entry = before.copy()
+        self.loop_depth += 1
+        try:
+            second = entry.copy()
+            once(second)
+        finally:
+            self.loop_depth -= 1
+        env.replace(merge([before, second]))
+
+    def _function(self, node, env: Env) -> None:
+        if self.silent:
+            return
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name_node is None or body is None:
+            return
+        name = self.doc.node_text(name_node)
+        fn = Fn(name, body, self.doc, env.copy(), _assigned_names(body, self.doc),
+                 launch_span=self.launch_span, image=self.image)
+        self.shared.functions[name] = fn
+        self.shared.fn_order.append(fn)
+
+    def _substitution(self, node, env: Env) -> None:
+        inner = env.copy()
+        for child in node.named_children:
+            self.visit(child, inner)
+
+    def _visit_subs(self, node, env: Env) -> None:
+        """Visit the command substitutions inside a word (they run before the command)."""
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type in ("command_substitution", "process_substitution"):
+                self._substitution(n, env)
+                continue
+            stack.extend(reversed(n.named_children))
+
+
+    def _assignment_stmt(self, node, env: Env) -> None:
+        self._assign(node, env)
+
+    def _assignments_stmt(self, node, env: Env) -> None:
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                self._assign(child, env)
+
+    def _value_of(self, node, env: Env):
+        """(name, subscript-or-None, '+=' or '=', value) of a variable_assignment; value is an MStr,
+        a list of tokens (array) or UNKNOWN_V."""
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        if name_node is None:
+            return None
+        index = None
+        if name_node.type == "subscript":
+            base = name_node.child_by_field_name("name")
+            idx = name_node.child_by_field_name("index")
+            name = self.doc.node_text(base) if base is not None else self.doc.node_text(name_node)
+            index = self.doc.node_text(idx) if idx is not None else ""
+        else:
+            name = self.doc.node_text(name_node)
+        op = "="
+        for child in node.children:
+            if not child.is_named and child.type in ("=", "+="):
+                op = child.type
+                break
+        if value_node is None:
+            i, j = self.doc.rng(node)
+            return name, index, op, MStr.plain("", self.doc.where(j, j))
+        self._visit_subs(value_node, env)
+        if value_node.type == "array":
+            tokens: list[Token] = []
+            for child in value_node.named_children:
+                if child.type == "comment":
+                    continue
+                tokens.extend(assemble(self.expand.segs(child, env)))
+            return name, index, op, tokens
+        i, j = self.doc.rng(value_node)
+        return name, index, op, scalar(self.expand.segs(value_node, env), self.doc.where(i, j))
+
+    def _assign(self, node, env: Env, export: bool = False, unknown: bool = False) -> None:
+        got = self._value_of(node, env)
+        if got is None:
+            return
+        name, index, op, value = got
+        if unknown:
+            value = UNKNOWN_V
+        old = env.get(name)
+        if index is not None:
+            if isinstance(old, list) and index.isdigit() and not isinstance(value, list) \
+                    and value is not UNKNOWN_V and int(index) < len(old) and op == "=":
+                new = list(old)
+                new[int(index)] = Token(value)
+                env.set(name, new, export)
+            else:
+                env.set(name, UNKNOWN_V, export)
+            return
+        if op == "+=":
+            if isinstance(value, list):
+                if isinstance(old, list):
+                    value = old + value
+                elif isinstance(old, MStr):
+                    value = [Token(old)] + value
+                elif old is UNSET:
+                    pass
+                else:
+                    value = UNKNOWN_V
+            elif value is not UNKNOWN_V:
+                if isinstance(old, MStr):
+                    value = MStr.join([old, value])
+                elif isinstance(old, list):  # A+=x appends to A[0]
+                    value = [Token(MStr.join([old[0].text, value])), *old[1:]] if old else [Token(value)]
+                elif old is UNSET:
+                    pass
+                else:
+                    value = UNKNOWN_V
+        env.set(name, value, export)
+
+    def _declaration(self, node, env: Env) -> None:
+        kids = node.children
+        keyword = kids[0].type if kids else ""
+        flags = ""
+        unexport = False
+        for child in kids[1:]:
+            if child.type == "word":
+                text = self.doc.node_text(child)
+                if text.startswith("-"):
+                    flags += text[1:]
+                elif text.startswith("+"):
+                    if "x" in text:
+                        unexport = True
+        if "f" in flags or "F" in flags or "p" in flags:
+            return
+        export = keyword == "export" or "x" in flags
+        if keyword == "export" and "n" in flags:
+            export, unexport = False, True
+        # integer, associative, nameref and case-converting declarations: values not followed
+        unknown = any(f in flags for f in ("iAluc" if keyword == "export" else "iAnluc"))
+        for child in kids[1:]:
+            if child.type == "variable_assignment":
+                self._assign(child, env, export=export, unknown=unknown)
+                if unexport:
+                    env.exported.discard(self.doc.node_text(child.child_by_field_name("name")))
+            elif child.type == "variable_name":
+                name = self.doc.node_text(child)
+                if unexport:
+                    env.exported.discard(name)
+                elif export:
+                    env.exported.add(name)
+                if keyword in ("local", "declare", "typeset") and env.get(name) is ABSENT or keyword == "local":
+                    env.set(name, UNKNOWN_V if unknown else UNSET, export)
+            else:
+                self._visit_subs(child, env)
+
+    def _unset(self, node, env: Env) -> None:
+        names = []
+        functions = False
+        for child in node.named_children:
+            text = self.doc.node_text(child)
+            if text.startswith("-"):
+                functions = functions or "f" in text
+                continue
+            names.append(text)
+        if functions:
+            return
+        for name in names:
+            if NAME.match(name):
+                env.vars[name] = UNSET
+                env.exported.discard(name)
+
+
+_HANDLERS: dict[str, Callable] = {
+    "program": Walker._seq,
+    "compound_statement": Walker._seq,
+    "do_group": Walker._seq,
+    "negated_command": Walker._seq,
+    "ERROR": Walker._seq,
+    "redirected_statement": Walker._redirected,
+    "subshell": Walker._copy_scope,
+    "pipeline": Walker._pipeline,
+    "list": Walker._list,
+    "if_statement": Walker._if,
+    "case_statement": Walker._case,
+    "for_statement": Walker._loop,
+    "c_style_for_statement": Walker._loop,
+    "while_statement": Walker._loop,
+    "function_definition": Walker._function,
+    "command_substitution": Walker._substitution,
+    "process_substitution": Walker._substitution,
+    "variable_assignment": Walker._assignment_stmt,
+    "variable_assignments": Walker._assignments_stmt,
+    "declaration_command": Walker._declaration,
+    "unset_command": Walker._unset,
+    "command": Walker._command,
+    "comment": Walker._skip,
+    "heredoc_body": Walker._skip,
+    "heredoc_redirect": Walker._skip,
+    "herestring_redirect": Walker._skip,
+    "file_redirect": Walker._skip,
+}
+
+
+def _split_if(node):
+    """(condition nodes, body nodes, elif/else clauses) of an if_statement or elif_clause."""
+    cond, body, clauses = [], [], []
+    in_body = False
+    for child in node.children:
+        if not child.is_named:
+            if child.type == "then":
+                in_body = True
+            continue
+        if child.type in ("elif_clause", "else_clause"):
+            clauses.append(child)
+        elif in_body:
+            body.append(child)
+        else:
+            cond.append(child)
+    return cond, body, clauses
+
+
+def _assigned_names(body, doc: Doc) -> set[str]:
+    """Variables a function body assigns (not declared ``local``): unknown after a call."""
+    names: set[str] = set()
+    local: set[str] = set()
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n.type == "variable_assignment":
+            name = n.child_by_field_name("name")
+            if name is not None:
+                if name.type == "subscript":
+                    name = name.child_by_field_name("name") or name
+                target = local if n.parent is not None and n.parent.type == "declaration_command" and \
+                    n.parent.children[0].type == "local" else names
+                target.add(doc.node_text(name))
+        elif n.type == "declaration_command" and n.children and n.children[0].type == "local":
+            for c in n.named_children:
+                if c.type == "variable_name":
+                    local.add(doc.node_text(c))
+        stack.extend(n.named_children)
+    return names - local
+
+
+def walk_all(shared: Shared, doc: Doc, root, env: Env, launch_span: Span | None = None,
+              image: MStr | None = None) -> None:
+    walker = Walker(shared, doc, "script", launch_span, image)
+    walker.visit(root, env)
+    done: set[int] = set()
+    while True:
+        pending = [f for f in shared.fn_order if id(f) not in done]
+        if not pending:
+            break
+        called = [f for f in pending if f.calls]
+        fn = called[0] if called else pending[0]
+        done.add(id(fn))
+        fenv = merge(fn.calls) if fn.calls else fn.def_env.copy()
+        inner = Walker(shared, fn.doc, f"{fn.name}()", fn.launch_span, fn.image)
+        for child in fn.body.named_children:
+            inner.visit(child, fenv)

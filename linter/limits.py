@@ -1,0 +1,138 @@
+"""Every budget lint-configs puts on its input, in one place.
+
+A linter runs on files nobody vetted (a pre-commit hook on a pull request, a CI job), so each
+input that can make work grow faster than its size has a limit here. The defaults are far above
+what real deployment files hold (the "why" of each says what real files look like), so reaching
+one means the file is generated, damaged or hostile. Reaching a limit is never a hang, an exhausted
+memory or a traceback: the file gets an SGL004 ``input-too-large`` diagnostic naming the limit and
+its value (:func:`exceeded`), and the part that reached it is treated as unknown.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+"""Largest file read (bytes). Launch files are a few KB; an 8 MiB file is data, not configuration.
+Larger files are skipped with a reason, as binary files are."""
+
+MAX_PARSED_CHARS = 400_000
+"""Largest file parsed as compose, shell or Python (characters). Launch files and compose files
+are a few KB, large Python modules a few hundred KB. Parsing costs about 2 µs per character in YAML
+(ruamel's scanner) and 1 µs in shell and Python, so the limit keeps every file under a second."""
+
+MAX_LINE_CHARS = 200_000
+"""Longest line of a linted file or ``.env`` (characters). Real launch files keep lines under a few
+hundred characters; a generated one-line compose file of 40 services is about 120 KB."""
+
+MAX_YAML_NODES = 200_000
+"""YAML nodes visited while resolving ``<<`` merge keys and aliases in one compose file. Merges are
+memoised, so this counts distinct work; a compose file has at most a few thousand nodes. Nested
+merges of aliases (``<<: [*m, *m, *m]`` 12 levels deep) would otherwise grow as 3**12."""
+
+MAX_YAML_DEPTH = 200
+"""Deepest YAML nesting followed (mappings and sequences). Compose files nest about 6 levels."""
+
+MAX_EXPANSION_CHARS = 100_000
+"""Longest value built by variable expansion (``.env`` and compose interpolation, characters). A
+value past it is unknown instead of being built: ``A=$B$B`` doubling 30 times would be 2 GB."""
+
+MAX_WORDS_PER_LAUNCH = 4_000
+"""Most words one launch command may have. SGLang launches have tens of arguments; 16,000 words
+reaching one launch through a ``.env`` variable cost seconds in every rule."""
+
+MAX_JSON_BYTES = 4 * 1024 * 1024
+"""Largest model ``config.json`` read (bytes). Hugging Face configs are a few KB (the largest,
+with long vocabulary maps in them, a few hundred KB)."""
+
+MAX_JSON_DEPTH = 100
+"""Deepest nesting of a model ``config.json``. Real configs nest 3–4 levels (``rope_scaling``,
+``quantization_config``); Python's json module recurses once per level."""
+
+MAX_PATH_COMPONENT_BYTES = 255
+"""Longest file-name component looked up on disk (bytes; NAME_MAX on Linux and macOS). A model path
+with a longer component cannot exist, so it is not looked up (the OS would raise ENAMETOOLONG)."""
+
+ALL = {name: value for name, value in dict(globals()).items() if name.startswith("MAX_")}
+"""Every limit by name (for documentation and tests)."""
+
+
+class LimitExceeded(Exception):
+    """An input went past one of the limits above. ``limit`` is its name, ``value`` its value, and
+    ``what`` says what reached it (\"a line of 2,000,037 characters\")."""
+
+    def __init__(self, limit: str, what: str) -> None:
+        self.limit = limit
+        self.value = ALL[limit]
+        self.what = what
+        super().__init__(message(limit, what))
+
+
+def message(limit: str, what: str, consequence: str = "the part past it is not checked") -> str:
+    """The SGL004 message for ``what`` reaching ``limit`` (a name in :data:`ALL`)."""
+    return f"{what} is past the limit {limit} = {ALL[limit]:,} (linter/limits.py); {consequence}"
+
+
+_hits: contextvars.ContextVar[list | None] = contextvars.ContextVar("lint_configs_limit_hits", default=None)
+
+
+def record(limit: str, what: str, span=None, consequence: str = "the part past it is not checked") -> None:
+    """Note that ``what`` went past ``limit`` while linting the current file. ``span`` (a
+    :class:`~linter.source.Span`, or None for the top of the file) is where SGL004 is reported.
+    Outside :func:`collect` this does nothing: the caller has already made the value unknown."""
+    hits = _hits.get()
+    if hits is not None:
+        hits.append((span, message(limit, what, consequence)))
+
+
+@contextlib.contextmanager
+def collect():
+    """Collect :func:`record` calls made inside the block: yields the list of (span, message)."""
+    hits: list = []
+    token = _hits.set(hits)
+    try:
+        yield hits
+    finally:
+        _hits.reset(token)
+
+
+def long_line(text: str) -> tuple[int, int] | None:
+    """(start offset, length) of the first line longer than :data:`MAX_LINE_CHARS`, or None. Linear."""
+    if len(text) <= MAX_LINE_CHARS:
+        return None
+    start = 0
+    n = len(text)
+    while start < n:
+        nl = text.find("\n", start, start + MAX_LINE_CHARS + 1)
+        if nl < 0:
+            end = text.find("\n", start)
+            end = n if end < 0 else end
+            if end - start > MAX_LINE_CHARS:
+                return start, end - start
+            start = end + 1
+        else:
+            start = nl + 1
+    return None
+
+
+def json_depth_ok(text: str) -> bool:
+    """True when ``text`` (JSON) nests at most :data:`MAX_JSON_DEPTH` levels. Linear; strings are
+    skipped so brackets inside them do not count."""
+    depth = 0
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return False
+        elif c in "]}":
+            depth -= 1
+        i += 1
+    return True

@@ -1,0 +1,521 @@
+"""The fuzzing harness of issue 26: input generators for each format and the oracle that judges a run.
+
+Generators are structure-aware: they assemble compose files (anchors, merges, interpolation,
+``sh -c``, ``environment``), ``.env`` files, shell scripts (continuations, variables, quoting,
+``#SBATCH``) and Python launch files (subprocess lists, ``shell=True`` strings, ``sgl.Engine``
+keyword arguments) from pieces real launch files are made of, then sometimes damage them. A
+mutation generator damages the repository's example files byte by byte. Each generator takes a
+:class:`Chooser`, so the same code is driven by hypothesis in the quick profile (``tests/test_fuzz.py``:
+``HypothesisChooser``, shrinking works) and by a seeded ``random.Random`` in the long profile
+(``scripts/fuzz.py``: ``RandomChooser``).
+
+:func:`judge` runs the linter in-process on one generated repository as ``lint-configs --fix
+--unsafe-fixes`` would, and counts what issue 26 forbids: internal errors (SGL000), CPU time
+over a budget, fixed files that no longer parse, bytes changed outside the fixes' edits, and fixes
+that do not converge (a second run would change the files again).
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import resource
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# ------------------------------------------------------------------------------------------------
+# choosers
+
+
+class Chooser:
+    """Where a generator's decisions come from."""
+
+    def choice(self, seq: Sequence):  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def integer(self, lo: int, hi: int) -> int:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def chance(self, p: float) -> bool:
+        """True with probability about ``p``."""
+        return self.integer(0, 99) < int(p * 100)
+
+
+class RandomChooser(Chooser):
+    """Decisions from ``random.Random(seed)``: reproducible from the seed alone."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choice(self, seq):
+        return seq[self.rng.randrange(len(seq))]
+
+    def integer(self, lo, hi):
+        return self.rng.randint(lo, hi)
+
+
+class HypothesisChooser(Chooser):
+    """Decisions drawn by hypothesis (``draw`` of ``st.composite`` or ``st.data()``)."""
+
+    def __init__(self, draw) -> None:
+        from hypothesis import strategies as st
+
+        self.draw = draw
+        self.st = st
+
+    def choice(self, seq):
+        return seq[self.draw(self.st.integers(0, len(seq) - 1))]
+
+    def integer(self, lo, hi):
+        return self.draw(self.st.integers(lo, hi))
+
+
+# ------------------------------------------------------------------------------------------------
+# pieces
+
+MODELS = ["deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3-0324", "Qwen/Qwen3-8B", "moonshotai/Kimi-K2-Instruct",
+          "meta-llama/Llama-3.1-8B-Instruct", "./models/local", "/abs/model", "${MODEL}", "$MODEL", "''", "m" * 300]
+GPUS = ["H100", "H200", "B200", "A100", "L40S", "RTX 4090", "p5.48xlarge", "Blackwell", "B300", "nonsense"]
+BACKENDS = ["fa3", "fa4", "flashinfer", "triton", "flashmla", "cutlass_mla", "trtllm_mla", "torch_native", "FA4", ""]
+FLAGS = ["--enable-deterministic-inference", "--trust-remote-code", "--tp 8", "--tp-size 2", "--dp 2",
+         "--host 0.0.0.0", "--port 30000", "--mem-fraction-static 0.8", "--attention-backend={b}",
+         "--attention-backend {b}", "--prefill-attention-backend {b}", "--decode-attention-backend {b}",
+         "--enable-determ", "--bogus-flag", "--tp", "--config cfg.yaml", "--help", "--model {m}",
+         "--json-model-override-args '{{\"architectures\": [\"DeepseekV3ForCausalLM\"]}}'", "--rl-on-policy-target fsdp"]
+ENTRY = ["python3 -m sglang.launch_server", "python -m sglang.launch_server", "sglang serve",
+         "python3 -m sglang_router.launch_server", "/usr/bin/python3 -m sglang.launch_server", "sglang.launch_server"]
+JUNK = ["\\", "\\\n", "'", '"', "$", "${", "}", "{", "[", "]", "#", " # lint-configs: ignore[SGL101]", "\t", "\r",
+        "\r\n", "\x0b", "é", "\u2028", "\ufeff", "$$", "`", "$(", ")", ";", "&&", "|", "<<<<<<< HEAD\n", "=", ":",
+        "- ", "*a", "&a ", "<<: *a", "? ", "!!str ", "%", "@", "\\t", "\\x41"]
+
+
+def _flags(c: Chooser, n: int) -> list[str]:
+    out = []
+    for _ in range(n):
+        f = c.choice(FLAGS)
+        out.append(f.format(b=c.choice(BACKENDS), m=c.choice(MODELS)))
+    return out
+
+
+def _server_args(c: Chooser) -> str:
+    """Launches lean towards what the rules judge: an MLA model, a backend, deterministic inference."""
+    model = c.choice(MODELS[:2] + MODELS) if c.chance(0.9) else None
+    parts = [c.choice(ENTRY)] + (["--model-path", model] if model else [])
+    if c.chance(0.7):
+        parts.append(c.choice(["--attention-backend ", "--attention-backend=", "--decode-attention-backend "])
+                     + c.choice(["fa4", "fa3", "fa4"] + BACKENDS))
+    if c.chance(0.6):
+        parts.append("--enable-deterministic-inference")
+    return " ".join(parts + _flags(c, c.integer(0, 3)))
+
+
+def _damage(c: Chooser, text: str, times: int | None = None) -> str:
+    """Insert, delete or duplicate a few pieces at chosen places."""
+    for _ in range(times if times is not None else c.integer(0, 3)):
+        if not text:
+            return c.choice(JUNK)
+        i = c.integer(0, len(text))
+        op = c.integer(0, 3)
+        if op == 0:
+            text = text[:i] + c.choice(JUNK) + text[i:]
+        elif op == 1:
+            text = text[:i] + text[i + c.integer(1, 8):]
+        elif op == 2:
+            j = min(len(text), i + c.integer(1, 40))
+            text = text[:j] + text[i:j] + text[j:]
+        else:
+            text = text[:i] + "\n" + text[i:]
+    return text
+
+
+def _directive(c: Chooser, comment: str = "#") -> str:
+    return f"{comment} lint-configs: target-gpu={c.choice(GPUS)}\n" if c.chance(0.8) else ""
+
+
+# ------------------------------------------------------------------------------------------------
+# generators: each returns {relative path: text}
+
+
+def gen_dotenv(c: Chooser, names: list[str]) -> str:
+    """A compose ``.env`` setting some of ``names`` (quoting, ``export``, comments, expansions)."""
+    lines = []
+    for name in names:
+        if not c.chance(0.7):
+            continue
+        value = c.choice([c.choice(BACKENDS), c.choice(MODELS), " ".join(_flags(c, c.integer(0, 3))),
+                          "${" + c.choice(names) + "}", "$" + c.choice(names) + "-x", "${" + c.choice(names) + ":-fa3}",
+                          "${" + c.choice(names) + "}${" + c.choice(names) + "}"])
+        quote = c.choice(["", "'", '"'])
+        prefix = c.choice(["", "export ", "  "])
+        comment = c.choice(["", " # note", "#x"])
+        lines.append(f"{prefix}{name}={quote}{value}{quote}{comment}")
+    return "\n".join(lines) + c.choice(["\n", "", "\r\n"])
+
+
+def gen_compose(c: Chooser) -> dict[str, str]:
+    """A compose file (and sometimes its ``.env`` and an ``env_file``)."""
+    names = ["ATTN", "MODEL", "ARGS", "TP", "IMAGE"]
+    out = _directive(c)
+    anchor = c.chance(0.4)
+    if anchor:
+        out += "x-common: &common\n  image: ${IMAGE:-lmsysorg/sglang:v0.5.23-cu129}\n"
+        if c.chance(0.5):
+            out += "  environment:\n    - ATTN=" + c.choice(BACKENDS) + "\n"
+    out += "services:\n"
+    for k in range(c.integer(1, 3)):
+        out += f"  s{k}:\n"
+        if anchor and c.chance(0.7):
+            out += "    <<: " + c.choice(["*common", "[*common]", "[*common, *common]"]) + "\n"
+        if c.chance(0.6):
+            out += "    image: lmsysorg/sglang:" + c.choice(["v0.5.23-cu129", "v0.5.18", "latest", "${TAG}"]) + "\n"
+        args = _server_args(c)
+        if c.chance(0.3):
+            args = args.replace(c.choice(BACKENDS) or "fa3", "${ATTN:-fa4}")
+        style = c.integer(0, 4)
+        if style == 0:
+            out += f"    command: {args}\n"
+        elif style == 1:
+            out += "    command: >\n" + "".join(f"      {w}\n" for w in args.split(" --"))
+        elif style == 2:
+            out += "    command: [" + ", ".join(f'"{w}"' for w in args.split()) + "]\n"
+        elif style == 3:
+            out += f"    entrypoint: [\"sh\", \"-c\"]\n    command: [\"{args} $${{ATTN}}\"]\n"
+        else:
+            out += "    command:\n" + "".join(f"      - {w}\n" for w in args.split())
+        if c.chance(0.4):
+            out += "    environment:\n"
+            for name in names[:c.integer(1, 3)]:
+                out += c.choice([f"      - {name}={c.choice(BACKENDS)}\n", f"      {name}: {c.choice(BACKENDS)}\n"
+                                 if False else f"      - {name}\n", "      - ${UNSET:+A=1}\n"])
+        if c.chance(0.2):
+            out += "    env_file: [extra.env]\n"
+    files = {"compose.yaml": _damage(c, out) if c.chance(0.5) else out}
+    if c.chance(0.6):
+        files[".env"] = gen_dotenv(c, names)
+    if "env_file" in out:
+        files["extra.env"] = gen_dotenv(c, names)
+    if c.chance(0.2):
+        files["compose.yaml"] = files["compose.yaml"].replace("\n", "\r\n")
+    return files
+
+
+def gen_env_focused(c: Chooser) -> dict[str, str]:
+    """A small compose file that takes everything from a (damaged) ``.env``."""
+    names = ["ATTN", "MODEL", "ARGS", "A", "B"]
+    compose = (_directive(c) + "services:\n  s:\n    command: " + c.choice(ENTRY) +
+               " --model-path ${MODEL:-deepseek-ai/DeepSeek-V3} --attention-backend ${ATTN} ${ARGS} "
+               + c.choice(["--enable-deterministic-inference", "", "${A}${B}"]) + "\n")
+    env = gen_dotenv(c, names)
+    return {"compose.yaml": compose, ".env": _damage(c, env) if c.chance(0.6) else env}
+
+
+def gen_shell(c: Chooser) -> dict[str, str]:
+    """A shell or Slurm script."""
+    lines = [c.choice(["#!/bin/bash", "#!/usr/bin/env bash", "#!/bin/sh", ""])]
+    if c.chance(0.4):
+        lines.append(f"#SBATCH --gres=gpu:{c.choice(['h100', 'b200', 'a100', 'x'])}:{c.integer(1, 8)}")
+    lines.append(_directive(c).rstrip("\n"))
+    variables = []
+    for k in range(c.integer(0, 3)):
+        name = c.choice(["ATTN", "MODEL", "ARGS", "TP"])
+        value = c.choice(BACKENDS + MODELS + [" ".join(_flags(c, 2))])
+        q = c.choice(["", "'", '"'])
+        lines.append(c.choice(["", "export ", "local "]) + f"{name}={q}{value}{q}")
+        variables.append(name)
+    words = _server_args(c).split(" ")
+    if variables and c.chance(0.5):
+        words.append(c.choice(["$", "${", "\"$"]) + c.choice(variables) + c.choice(["", "}", "}\""]))
+    sep = c.choice([" ", " \\\n  ", " \\\n"])
+    cmd = sep.join(words)
+    wrap = c.integer(0, 4)
+    if wrap == 1:
+        cmd = f"srun {cmd}"
+    elif wrap == 2:
+        cmd = f"bash -c \"{cmd}\""
+    elif wrap == 3:
+        cmd = f"start() {{\n  {cmd}\n}}\nstart"
+    elif wrap == 4:
+        cmd = f"CUDA_VISIBLE_DEVICES=0 exec {cmd} &"
+    lines.append(cmd)
+    text = "\n".join(lines) + "\n"
+    return {"run.sh": _damage(c, text) if c.chance(0.5) else text}
+
+
+def gen_python(c: Chooser) -> dict[str, str]:
+    """A Python launch file: subprocess lists, a ``shell=True`` string, or ``sgl.Engine`` kwargs."""
+    head = "import subprocess\nimport sglang as sgl\n" + _directive(c)
+    style = c.integer(0, 3)
+    args = _server_args(c)
+    if style == 0:
+        body = "subprocess.run([" + ", ".join(repr(w) for w in args.split()) + "])\n"
+    elif style == 1:
+        body = f"subprocess.Popen({args!r}, shell=True)\n"
+    elif style == 2:
+        kw = [f"model_path={c.choice(MODELS)!r}"]
+        if c.chance(0.7):
+            kw.append(f"attention_backend={c.choice(BACKENDS)!r}")
+        if c.chance(0.6):
+            kw.append(f"enable_deterministic_inference={c.choice(['True', 'False', 'flag'])}")
+        if c.chance(0.3):
+            kw.append("tp_size=" + c.choice(["8", "TP", "-" * c.integer(1, 30) + "1"]))
+        body = "def build():\n    return sgl.Engine(\n        " + ",\n        ".join(kw) + ",\n    )\n"
+    else:
+        body = (f"ATTN = {c.choice(BACKENDS)!r}\nARGS = [" + ", ".join(repr(w) for w in args.split()) +
+                "]\nsubprocess.run(ARGS + ['--attention-backend', ATTN])\n")
+    text = head + body
+    return {"serve.py": _damage(c, text) if c.chance(0.5) else text}
+
+
+def seed_files() -> list[tuple[str, str]]:
+    """(name, text) of the repository's example launch files: the mutation corpus."""
+    out = []
+    for path in sorted((ROOT / "examples").rglob("*")):
+        if path.is_file() and path.suffix in (".yml", ".yaml", ".sh", ".py", ".env") or path.name == ".env":
+            out.append((path.relative_to(ROOT / "examples").as_posix(), path.read_text("utf-8")))
+    return out
+
+
+_SEEDS: list[tuple[str, str]] | None = None
+
+
+def gen_mutation(c: Chooser) -> dict[str, str]:
+    """An example file of the repository, damaged (pieces inserted, deleted, duplicated)."""
+    global _SEEDS
+    if _SEEDS is None:
+        _SEEDS = seed_files()
+    name, text = c.choice(_SEEDS)
+    files = {Path(name).name: _damage(c, text, c.integer(1, 6))}
+    if name.endswith((".yml", ".yaml")):
+        env = next((t for n, t in _SEEDS if n == str(Path(name).parent / ".env")), None)
+        if env is not None:
+            files[".env"] = _damage(c, env, c.integer(0, 2))
+    if Path(name).name == ".env":
+        files = {"compose.yaml": next(t for n, t in _SEEDS if n.endswith("docker-compose.yml")), ".env": files[".env"]}
+    return files
+
+
+def gen_areal(c: Chooser) -> dict[str, str]:
+    """An AReaL experiment config: ``sglang:`` keywords beside AReaL's keys, OmegaConf ``${...}``."""
+    text = _directive(c) + "experiment_name: e\nactor:\n  path: " + c.choice(MODELS) + "\n"
+    text += "rollout:\n  backend: " + c.choice(['"sglang:d4t8"', "sglang:d2", "vllm:d1"]) + "\nsglang:\n"
+    text += "  model_path: " + c.choice(["${actor.path}", c.choice(MODELS), "${missing.key}", "${actor.path"]) + "\n"
+    if c.chance(0.7):
+        text += "  attention_backend: " + c.choice(BACKENDS + ["${actor.backend}", "null"]) + "\n"
+    if c.chance(0.6):
+        text += "  enable_deterministic_inference: " + c.choice(["true", "false", "yes", "1", "${x}"]) + "\n"
+    if c.chance(0.3):
+        text += "  tp_size: " + c.choice(["8", "-1", "x", "[1, 2]", "{a: 1}"]) + "\n"
+    return {"config.yaml": _damage(c, text) if c.chance(0.5) else text}
+
+
+def gen_registry(c: Chooser) -> dict[str, str]:
+    """Any format of the registry (``linter/formats.py``) from its sample file, with a drawn launch,
+    image and target, sometimes damaged: every format that exists is fuzzed, also ones added later."""
+    from linter.formats import REGISTRY
+
+    fmt = c.choice([f for f in REGISTRY if f.sample and f.sample_name])
+    image = "lmsysorg/sglang:" + c.choice(["v0.5.23-cu129", "v0.5.18", "latest", "v0.4.0"])
+    text = fmt.sample.format(head=_directive(c), image=image, command=_server_args(c))
+    if c.chance(0.3):  # what the file's own YAML or shell adds around the command
+        text += c.choice(["x: &a {b: 1}\ny:\n  <<: [*a, *a]\n", "env:\n  ATTN: fa4\n", "\n# $ATTN ${ATTN}\n",
+                          "variables:\n  ATTN: fa4\n"])
+    return {fmt.sample_name: _damage(c, text) if c.chance(0.5) else text}
+
+
+def gen_hostile(c: Chooser) -> dict[str, str]:
+    """The shapes of issue 26's hostile inputs with drawn sizes: nested merges, doubling variables,
+    open brackets, escapes, unary chains, deep nesting — each must stay within the CPU budget."""
+    head = _directive(c) + "services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+    launch = _server_args(c)
+    shape = c.integer(0, 7)
+    n = c.integer(1, 400)
+    if shape == 0:
+        levels = c.integer(1, 14)
+        text = "x-m0: &m0 {a: 1}\n" + "".join(f"x-m{k}: &m{k}\n  <<: [*m{k - 1}, *m{k - 1}, *m{k - 1}]\n"
+                                             for k in range(1, levels + 1))
+        return {"compose.yaml": text + head + f"    <<: *m{levels}\n    command: {launch}\n"}
+    if shape == 1:
+        levels = c.integer(1, 40)
+        env = "A0=xy\n" + "".join(f"A{k}=${{A{k - 1}}}${{A{k - 1}}}\n" for k in range(1, levels + 1))
+        return {"compose.yaml": head + f"    command: {launch} --served-model-name ${{A{levels}}}\n", ".env": env}
+    if shape == 2:
+        return {"compose.yaml": head + f"    command: {launch} " + c.choice(["${", "{", "[", "$(", "'"]) * n * 4 + "\n"}
+    if shape == 3:
+        return {"compose.yaml": head + "    command: [" + ", ".join(launch.split()) + ', "' + "\\t" * n * 20 + '"]\n'}
+    if shape == 4:
+        return {"serve.py": "import subprocess\nX = " + c.choice(["-", "~", "not ", "+"]) * n + "1\n"
+                "subprocess.run(['python3', '-m', 'sglang.launch_server', '--tp', str(X)])\n"}
+    if shape == 5:
+        return {"serve.py": "import sglang\nX = " + c.choice(["[", "(", "{", "f'{"]) * n + "\n"}
+    if shape == 6:
+        return {"run.sh": launch + " " + c.choice(["$(", "${", "\"", "`", "((", "[["]) * n + "\n"}
+    return {"compose.yaml": head + "    command: " + launch + "\n    x: " + "- " * n + "\n"
+            + c.choice(["  " * k + "- a\n" for k in range(1, 40)])}
+
+
+GENERATORS: dict[str, Callable[[Chooser], dict[str, str]]] = {
+    "compose": gen_compose, "env": gen_env_focused, "shell": gen_shell, "python": gen_python,
+    "areal": gen_areal, "registry": gen_registry, "mutation": gen_mutation, "hostile": gen_hostile,
+}
+
+
+# ------------------------------------------------------------------------------------------------
+# the oracle
+
+
+@dataclass
+class Counts:
+    """What the long profile reports, summed over inputs; ``examples`` keeps a few failing inputs."""
+
+    inputs: int = 0
+    internal_errors: int = 0
+    slow: int = 0
+    fixed_not_parsing: int = 0
+    bytes_outside_edits: int = 0
+    not_converging: int = 0
+    fixed_files: int = 0
+    max_cpu: float = 0.0
+    examples: dict[str, list] = field(default_factory=dict)
+
+    def bad(self) -> int:
+        return self.internal_errors + self.slow + self.fixed_not_parsing + self.bytes_outside_edits + \
+            self.not_converging
+
+    def note(self, kind: str, files: dict, detail: str = "") -> None:
+        self.examples.setdefault(kind, [])
+        if len(self.examples[kind]) < 3:
+            self.examples[kind].append((files, detail))
+
+
+def _parses(name: str, text: str) -> bool:
+    if name.endswith((".yml", ".yaml")):
+        from ruamel.yaml import YAML
+        from ruamel.yaml.error import YAMLError
+
+        import warnings
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                YAML(typ="rt").compose(text)
+            return True
+        except (YAMLError, RecursionError, ValueError):
+            return False
+    if name.endswith(".py"):
+        try:
+            ast.parse(text)
+            return True
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+    if name.endswith(".sh"):
+        import tree_sitter
+        import tree_sitter_bash
+
+        parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+        return not parser.parse(text.encode("utf-8")).root_node.has_error
+    return True
+
+
+def _lint_all(root: Path):
+    from linter.config import ConfigResolver
+    from linter.discover import walk
+    from linter.engine import Engine, RunOptions, reconcile_with_readers
+    from linter.isolate import lint_file
+    from linter.workspace import Workspace
+
+    engine = Engine(Workspace(root), RunOptions(), ConfigResolver())
+    results = {cand.path: lint_file(engine, cand.path) for cand in walk([root], lambda p, d: False, False)}
+    reconcile_with_readers(engine, results.values())
+    return engine, results
+
+
+def judge(files: dict[str, str], root: Path, counts: Counts, cpu_budget: float = 2.0) -> None:
+    """Lint and fix ``files`` (written into the empty folder ``root``) and add what went wrong to ``counts``."""
+    import linter.fixes as fixes
+    from linter.isolate import crashed
+
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(text.encode("utf-8", "surrogatepass"))
+    counts.inputs += 1
+    originals = {rel: (root / rel).read_bytes() for rel in files}
+    applied: dict[Path, list] = {}  # path -> [(text before, edits)] in the order they were applied
+    real_apply = fixes.apply_edits
+
+    t0 = time.process_time()
+    engine, results = _lint_all(root)
+    by_text: dict[int, Path] = {}
+
+    def recording(text, edits):
+        new = real_apply(text, edits)
+        if edits:
+            applied.setdefault(edits[0].span.source.path, []).append((text, list(edits), new))
+        return new
+
+    fixes.apply_edits = recording
+    try:
+        report = fixes.fix_all(engine, results, unsafe=True)
+    finally:
+        fixes.apply_edits = real_apply
+    outcome = fixes.write_all(engine, results, report)
+    cpu = time.process_time() - t0
+    del by_text
+    counts.max_cpu = max(counts.max_cpu, cpu)
+    if cpu > cpu_budget:
+        counts.slow += 1
+        counts.note("slow", files, f"{cpu:.2f} s")
+    if any(crashed(r) for r in results.values()) or report.crashed:
+        counts.internal_errors += 1
+        msg = next((d.message for r in list(results.values()) + report.crashed for d in r.diagnostics
+                    if d.code == "SGL000"), "")
+        counts.note("internal", files, msg)
+        return
+    for path in outcome.written:
+        counts.fixed_files += 1
+        rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+        new_bytes = path.read_bytes()
+        new_text = new_bytes.decode("utf-8")
+        old = originals.get(rel)
+        if old is not None and _parses(rel, old.decode("utf-8", "replace")) and not _parses(rel, new_text):
+            counts.fixed_not_parsing += 1
+            counts.note("not-parsing", files, rel)
+        # The expected bytes: the original, with the recorded edits applied in order, BOM kept.
+        steps = applied.get(path, [])
+        bom = old is not None and old.startswith(b"\xef\xbb\xbf")
+        text = (old[3:] if bom else old or b"").decode("utf-8")
+        ok = True
+        for before, edits, after in steps:
+            if before != text:
+                ok = False
+                break
+            text = after
+        expected = (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
+        if not ok or expected != new_bytes:
+            counts.bytes_outside_edits += 1
+            counts.note("outside-edits", files, rel)
+    if outcome.written:
+        engine2, results2 = _lint_all(root)
+        again = fixes.fix_all(engine2, results2, unsafe=True)
+        if again.changed:
+            counts.not_converging += 1
+            counts.note("not-converging", files, ", ".join(sorted(p.name for p in again.changed)))
+
+
+def judge_in_tmp(files: dict[str, str], counts: Counts, cpu_budget: float = 2.0) -> None:
+    """:func:`judge` in a fresh temporary folder (removed afterwards)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="lint-configs-fuzz-") as tmp:
+        judge(files, Path(tmp), counts, cpu_budget)
+
+
+def peak_rss_mib() -> float:
+    """Peak resident set of this process so far (MiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+__all__ = ["GENERATORS", "Counts", "judge", "judge_in_tmp", "RandomChooser", "HypothesisChooser"]

@@ -1,4 +1,4 @@
-"""Backends SGLang picks itself and the hardware gates (SGL103 implicit, SGL104–SGL111), per target."""
+"""Backends SGLang picks itself and the hardware gates (SGL103 implicit, SGL104–SGL112), per target."""
 
 from __future__ import annotations
 

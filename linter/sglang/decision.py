@@ -107,7 +107,7 @@ def model_backend(table: OptionTable, architecture: str | None, dsa: bool, hw: H
 
 
 def startup_checks_documented(table: OptionTable) -> bool:
-    """True when SGLang's start-up checks (SGL101-SGL111, SGL901) are documented for the table's
+    """True when SGLang's start-up checks (SGL101-SGL112, SGL901) are documented for the table's
     release: from ``startup_checks_since`` in semantics.json (0.5.15.post1) on."""
     return table.version_tuple >= version_tuple(semantics()["startup_checks_since"]["value"])
 

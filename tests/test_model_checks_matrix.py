@@ -26,12 +26,12 @@ from tests.helpers import write_tree
 FIXTURE = Path(__file__).parent / "fixtures" / "model_checks_matrix.jsonl"
 CASES = [json.loads(line) for line in FIXTURE.read_text("utf-8").splitlines() if line.strip()]
 GPU = {"8.0": "A100", "9.0": "H100", "10.0": "B200", "11.0": "Jetson Thor", "12.0": "RTX PRO 6000 Blackwell"}
-AFTER_RESOLUTION = {"SGL104"}
-GENERAL_DEFAULT = {("0.5.19", "glm5next-default")}
+AFTER_RESOLUTION = {"SGL104"}  # asserts when the model loads: outside the oracle's scope
+GENERAL_DEFAULT = {("0.5.18", "glm5next-default"), ("0.5.19", "glm5next-default")}
 """Cases whose backend is SGLang's general default (``get_default_attn_backend``) for an architecture
 the release does not know: it reads the checkpoint's shape (0.5.19 ``model_override_base.py:273-340``:
-``has_asymmetric_kv`` gives fa4 on SM100, attention sinks rule out flashinfer), which the synthetic
-config decides; the verdict is compared, the backend only for not being the family's ``dsa``."""  # asserts when the model loads: outside the oracle's scope
+``has_asymmetric_kv`` gives fa4 on SM100, attention sinks rule out flashinfer; 0.5.18 alike), which the synthetic
+config decides; the verdict is compared, the backend only for not being the family's ``dsa``."""
 NEEDLES = (
     ("GptOssForCausalLM requires one of", "SGL112"),
     ("requires SM100/SM110", "SGL101"),

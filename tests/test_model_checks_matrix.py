@@ -103,13 +103,35 @@ def test_the_matrix_covers_every_shape_of_issue_20():
     shapes = {"gptoss-flashinfer", "gptoss-prefill-only", "gptoss-decode-only", "gptoss-det", "tokenspeed",
               "glm5next-default", "glm5next-split-det", "trtllm_mha-fp8", "pixtral-mla-default", "FA4-det",
               "ambiguous", "valueless", "rl-invalid"}
-    assert "0.5.23" in by_release and "0.5.22" in by_release
+    assert {"0.5.18", "0.5.19", "0.5.22", "0.5.23"} <= set(by_release)
     for release, ids in by_release.items():
         assert shapes <= ids, (release, shapes - ids)
     # the oracle really loaded each architecture (a synthetic config that failed would test nothing)
     for c in CASES:
         if c["oracle"]["error_type"] != "ArgparseError":
             assert c["oracle"]["hf_architectures"] == [c["arch"]], c["id"]
+
+
+def test_the_matrix_has_the_release_before_each_change():
+    """Each change issue 20 names, found in model_checks.json, is recorded on its release and the one before."""
+    from linter.sglang.decision import release_fact
+    from linter.sglang.options import load_table
+
+    recorded = {c["sglang"] for c in CASES}
+
+    def changes(key, test):
+        releases = sorted(recorded | {"0.5.20", "0.5.21"}, key=lambda v: load_table(v).version_tuple)
+        return [(a, b) for a, b in zip(releases, releases[1:])
+                if test(release_fact(load_table(a), key)) != test(release_fact(load_table(b), key))]
+
+    glm5 = "Glm5NextForConditionalGeneration"
+    assert changes("attention_backend_aliases", lambda v: "tokenspeed_mla" in v) == [("0.5.22", "0.5.23")]
+    assert changes("deepseek_family_override_architectures", lambda v: glm5 in v) == [("0.5.19", "0.5.20")]
+    assert changes("trtllm_mha_sm120_fp8_prefill_check", bool) == [("0.5.18", "0.5.19")]
+    assert glm5 not in release_fact(load_table("0.5.23"), "deterministic_fill_mla_architectures")
+    assert glm5 in load_table("0.5.23").list("absorbed_mla_architectures")
+    for before, after in [("0.5.22", "0.5.23"), ("0.5.19", "0.5.20"), ("0.5.18", "0.5.19")]:
+        assert before in recorded and (after in recorded or after == "0.5.20")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['sglang']}:{c['id']}" for c in CASES])

@@ -556,7 +556,7 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=(), color=No
     elif fmt == "concise":
         from linter.report.concise import render
 
-        out = render(diagnostics, unsafe_fixes=args.unsafe_fixes, fixed=fixed)
+        out = render(diagnostics, unsafe_fixes=args.unsafe_fixes, fixed=fixed, checked=checked)
         if args.quiet:  # the findings only: drop the closing summary line
             out = "".join(out.splitlines(keepends=True)[:-1])
         stream.write(out)

@@ -472,7 +472,7 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
-__all__ = ["Engine", "RunOptions", "FileResult", "BY_CODE"]
+__all__ = ["Engine", "RunOptions", "FileResult"]
 
 
 # -- seams for table tests (pyupgrade style: text in, result out, no files needed) ---------------

@@ -229,9 +229,10 @@ class ModelHint:
     how: str
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Launch:
-    """One SGLang server launch found in a file.
+    """One SGLang server launch found in a file; it does not change after extraction (frozen: a step
+    that needs another launch makes one with :func:`dataclasses.replace`).
 
     ``style`` is ``"cli"`` (``args`` are the server-argument tokens after the entry point) or
     ``"kwargs"`` (``kwargs`` are ``ServerArgs`` fields given to a Python call). ``program`` names the

@@ -139,3 +139,13 @@ def test_trainer_script_through_a_variable_and_without_sglang_options():
     result = lint_text_result(text, "shell")
     assert [c.launch.program for c in result.contexts] == ["slime/miles trainer"] * 2
     assert [(d.code, d.span.text) for d in result.diagnostics] == [("SGL101", "fa4")]
+
+
+def test_miles_execute_train_runs_its_train_args_as_the_trainer_argv():
+    text = ('# lint-configs: target-gpu=H100\nimport miles.utils.external_utils.command_utils as U\n\n'
+            'MODEL = "deepseek-ai/DeepSeek-V3"\ntrain_args = (\n    f"--hf-checkpoint {MODEL} "\n'
+            '    "--attention-backend flash "  # Megatron\'s\n    "--sglang-attention-backend fa4 "\n'
+            '    "--sglang-enable-deterministic-inference "\n)\n'
+            'U.execute_train(train_args=train_args, num_gpus_per_node=8, megatron_model_type="deepseek-v3")\n')
+    [d] = lint_text(text, "python")
+    assert d.code == "SGL101" and d.span.line == 8 and d.fix.edits[0].content == "fa3"

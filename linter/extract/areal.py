@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from linter.extract.compose import _comments, _get, _mapping_items, compose_yaml, scalar_mstr, yaml_walk
-from linter.launch import UNKNOWN, Extraction, KwArg, Launch, Problem
+from linter.extract.compose import _comments, _get, _mapping_items, scalar_mstr, yaml_walk
+from linter.launch import UNKNOWN, Extraction, KwArg, Launch
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
@@ -73,24 +73,14 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 
 
 def _extract(source: SourceFile, ws: Workspace) -> Extraction:
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.nodes import MappingNode
 
+    from linter.extract import yamldoc
     from linter.sglang.dialects import yaml_section
 
     result = Extraction()
-    try:
-        root = compose_yaml(source)  # None past MAX_YAML_DEPTH (SGL004)
-        if root is None:
-            return result
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        offset = min(mark.index, len(source.text)) if mark is not None else 0
-        result.problems.append(Problem(f"invalid YAML: {(exc.problem or 'invalid YAML').strip()}",
-                                       Span(source, offset, offset)))
-        return result
-    except YAMLError as exc:
-        result.problems.append(Problem(f"invalid YAML: {exc}", Span(source, 0, 0)))
+    root = yamldoc.load(source, result)  # a YAML error is SGL001 at its position; too deep is SGL004
+    if root is None:
         return result
     result.comments = _comments(source, root)
     if not isinstance(root, MappingNode):

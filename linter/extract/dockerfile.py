@@ -35,6 +35,8 @@ BuildKit ``frontend/dockerfile/instructions``):
 
 from __future__ import annotations
 
+import dataclasses
+
 import io
 import re
 from dataclasses import dataclass, field
@@ -316,9 +318,8 @@ def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span,
 
     key = f"stage {stage.name}" if stage.name else "CMD"
     out = argv_launches(argv, source, dict(stage.env), result, key, where, image=stage.image)
-    for launch in out:
-        launch.span = where  # the CMD/ENTRYPOINT instruction (its first line anchors suppressions)
-    return out
+    # the CMD/ENTRYPOINT instruction (its first line anchors suppressions)
+    return [dataclasses.replace(launch, span=where) for launch in out]
 
 
 def _from(value: MStr, stages: list[_Stage], global_args: dict[str, MStr | None], span: Span) -> _Stage:

@@ -76,8 +76,7 @@ def extract_as(module: str, virtual: Virtual, ws, key_prefix: str = "") -> Extra
                         if "lint-configs" in m.group()]
     mapper = _Mapper(vsrc, virtual)
     out: Extraction = mapper.map(got)
-    for launch in out.launches:
-        launch.key = key_prefix + (launch.key or "")
+    out.launches = [dataclasses.replace(launch, key=key_prefix + (launch.key or "")) for launch in out.launches]
     return out
 
 

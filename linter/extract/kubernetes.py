@@ -45,6 +45,8 @@ names nothing known (``$(MODEL_PATH)``).
 
 from __future__ import annotations
 
+import dataclasses
+
 import functools
 import json
 import re
@@ -155,17 +157,14 @@ def remap(ex: Extraction, reduced: SourceFile, origin, fallback: SourceFile) -> 
         return MStr(x.text, [origin(o[1]) if o is not None and o[0] is reduced else o for o in x.origins],
                     span(x.where))
 
-    for launch in ex.launches:
-        launch.source = fallback if launch.source is reduced else launch.source
-        launch.span = span(launch.span)
-        launch.args = [Token(mstr(t.text), t.splat, t.joinable) for t in launch.args]
-        launch.image = mstr(launch.image)
-        launch.gpu_decls = [GpuDecl(d.name, span(d.span), d.how) for d in launch.gpu_decls]
-        for c in launch.gpu_counts:
-            c.span = span(c.span)
-        if launch.model_hint is not None:
-            launch.model_hint = ModelHint(launch.model_hint.architecture, span(launch.model_hint.span),
-                                          launch.model_hint.how)
+    ex.launches = [dataclasses.replace(
+        launch, source=fallback if launch.source is reduced else launch.source, span=span(launch.span),
+        args=[Token(mstr(t.text), t.splat, t.joinable) for t in launch.args], image=mstr(launch.image),
+        gpu_decls=[GpuDecl(d.name, span(d.span), d.how) for d in launch.gpu_decls],
+        gpu_counts=[dataclasses.replace(c, span=span(c.span)) for c in launch.gpu_counts],
+        model_hint=None if launch.model_hint is None else ModelHint(
+            launch.model_hint.architecture, span(launch.model_hint.span), launch.model_hint.how))
+        for launch in ex.launches]
     ex.problems = [Problem(p.message, span(p.span)) for p in ex.problems]
     ex.gpu_decls = [GpuDecl(d.name, span(d.span), d.how) for d in ex.gpu_decls]
     ex.comments = None  # the line scan of the original text finds them

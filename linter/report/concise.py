@@ -8,14 +8,15 @@ from linter.report.text import summary
 from linter.rules.base import SAFE, UNSAFE, Diagnostic
 
 
-def render(diagnostics: list[Diagnostic], unsafe_fixes: bool = False, fixed: int = 0) -> str:
+def render(diagnostics: list[Diagnostic], unsafe_fixes: bool = False, fixed: int = 0, checked=None) -> str:
     """One ``path:line:col: CODE [*] message`` line per diagnostic (``[*]``: a fix ``--fix`` applies:
-    a safe one, or an unsafe one with ``unsafe_fixes``), then the summary line."""
+    a safe one, or an unsafe one with ``unsafe_fixes``), then the summary line (``checked``, a
+    :class:`linter.coverage.Coverage`, makes a run that found no launch say so)."""
     lines = []
     for d in diagnostics:
         line, col = d.span.start_line_col
         how = d.fix.applicability if d.fix is not None else None
         fixable = how == SAFE or (unsafe_fixes and how == UNSAFE)
         lines.append(f"{d.path}:{line}:{col}: {d.code}{' [*]' if fixable else ''} {d.message}")
-    lines.append(summary(diagnostics, unsafe_fixes, fixed))
+    lines.append(summary(diagnostics, unsafe_fixes, fixed, checked))
     return "".join(x + "\n" for x in lines)

@@ -10,6 +10,8 @@ calls are launches) and :class:`~.modal.ModalDecls` (Modal GPUs and images). The
 
 from __future__ import annotations
 
+import dataclasses
+
 from linter.extract.python.ci import ci_declarations
 from linter.extract.python.evaluate import Evaluator
 from linter.extract.python.frames import Frame, FrameLookups
@@ -94,12 +96,12 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
         def add(launch: Launch, qual: str, scope) -> None:
             k = counters.get(qual, 0)
             counters[qual] = k + 1
-            launch.key = qual if k == 0 else f"{qual}#{k}"
+            changes: dict = {"key": qual if k == 0 else f"{qual}#{k}"}
             if scope is not None:
-                launch.gpu_decls = self.modal.decls_for(scope)
+                changes["gpu_decls"] = self.modal.decls_for(scope)
                 if launch.image is None:
-                    launch.image = self.modal.image_for(scope)
-            self.result.launches.append(launch)
+                    changes["image"] = self.modal.image_for(scope)
+            self.result.launches.append(dataclasses.replace(launch, **changes))
 
         for call, scope in self.index.calls:
             for self_class, qual in self.concrete_classes(scope):
@@ -151,8 +153,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
                 if scope.parent is not base or owner._method_class(scope) is None or not self.runs_method(cls, scope):
                     continue
                 for launch in owner.finder.launches(call, scope, cls):
-                    launch.source = self.source
-                    launch.span = self.span(cls.node.name)
+                    launch = dataclasses.replace(launch, source=self.source, span=self.span(cls.node.name))
                     out.append((launch, f"{cls.qual}.{scope.node.name.value}"))
         return out
 

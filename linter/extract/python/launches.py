@@ -27,7 +27,7 @@ from linter.extract.python.scopes import Scope
 from linter.extract.python.strings import split_whitespace
 from linter.extract.python.values import Const, DictV, Ref, Seq, Splat, Str, Value
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, Launch, MStr, Token
-from linter.sglang.entrypoints import SERVE
+from linter.sglang.entrypoints import EXECUTE_TRAIN, SERVE
 from linter.source import Span
 
 if TYPE_CHECKING:
@@ -174,6 +174,13 @@ class LaunchFinder:
             if not positional:
                 return None
             return "argv", [self.token(i) for i in positional]
+        if q in EXECUTE_TRAIN:
+            arg = positional[0] if positional else (self.a.ev(kw["train_args"].value, frame) if "train_args" in kw
+                                                    else None)
+            if isinstance(arg, Str):
+                # the trainer's command line, run by a shell (miles command_utils.execute_train)
+                return "shell", MStr.join([MStr.plain("python3 train.py ", arg.m.where), arg.m])
+            return None
         if q in LAUNCH_SERVER_CMD:
             arg = positional[0] if positional else (self.a.ev(kw["command"].value, frame) if "command" in kw else None)
             if isinstance(arg, Str):

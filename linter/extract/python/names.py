@@ -8,7 +8,14 @@ from __future__ import annotations
 import re
 
 from linter.sglang.ci import REGISTER_CUDA_CI
-from linter.sglang.entrypoints import ENGINE, LAUNCH_SERVER_CMD, POPEN_LAUNCH_SERVER, RUNTIME, SERVER_ARGS
+from linter.sglang.entrypoints import (
+    ENGINE,
+    EXECUTE_TRAIN,
+    LAUNCH_SERVER_CMD,
+    POPEN_LAUNCH_SERVER,
+    RUNTIME,
+    SERVER_ARGS,
+)
 
 POPEN = {f"subprocess.{n}" for n in ("Popen", "run", "call", "check_call", "check_output")}
 SHELL_CALLS = {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
@@ -36,12 +43,13 @@ BUILTINS = {"str", "list", "tuple", "dict", "int", "float", "bool", "len", "prin
 MUTATORS = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
             "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__"}
 CALL_NAMES = {q.rsplit(".", 1)[1] for q in (POPEN | SHELL_CALLS | set(EXEC) | {CREATE_EXEC} | ENGINE
-                                         | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD | POPEN_LAUNCH_SERVER)}
+                                         | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD | POPEN_LAUNCH_SERVER
+                                         | EXECUTE_TRAIN)}
 """Last names of the callables above: a call named otherwise is a launch only through an alias."""
 CALL_NAME_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, CALL_NAMES), key=len, reverse=True)) + r")\b")
 """Any of the names above as a whole word: a file without one holds no launch (the early exit)."""
 CALL_QUALS = (POPEN | SHELL_CALLS | set(EXEC) | {CREATE_EXEC} | ENGINE | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD
-              | POPEN_LAUNCH_SERVER | MODAL_APPS | REGISTER_CUDA_CI)
+              | POPEN_LAUNCH_SERVER | EXECUTE_TRAIN | MODAL_APPS | REGISTER_CUDA_CI)
 """Qualified names the analysis knows as such: never resolved to a file of the repository."""
 HARMLESS = {"info", "debug", "warning", "warn", "error", "exception", "critical", "log", "print", "write",
             "join", "dumps", "format", "echo", "len", "repr", "str", "copy", "deepcopy"}

@@ -1,4 +1,4 @@
-"""Backends SGLang picks itself and the hardware gates (SGL103 implicit, SGL104–SGL111), per target."""
+"""Backends SGLang picks itself and the hardware gates (SGL103 implicit, SGL104–SGL112), per target."""
 
 from __future__ import annotations
 
@@ -63,8 +63,13 @@ def test_implicit_trtllm_mla_fix_adds_a_backend(tmp_path, capsys):
     ("--model-path moonshotai/Kimi-K2.5 --attention-backend fa3", "A100", "SGL104"),  # wider MLA list
     ("--model-path deepseek-ai/DeepSeek-V3 --attention-backend trtllm_mla", "H100", "SGL105"),
     ("--model-path deepseek-ai/DeepSeek-V3 --decode-attention-backend trtllm_mla", "A100", "SGL105"),
+    # 0.5.23: tokenspeed_mla is renamed cutedsl_mla first, so the SM100-only check applies
     ("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3", "H200",
-     "SGL106"),
+     "SGL107"),
+    ("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla", "RTX PRO 6000 Blackwell", "SGL107"),
+    ("--model-path openai/gpt-oss-120b --attention-backend flashinfer", "H100", "SGL112"),
+    ("--model-path Qwen/Qwen3-8B --attention-backend trtllm_mha --kv-cache-dtype fp8_e4m3", "RTX PRO 6000 Blackwell",
+     "SGL108"),
     ("--model-path deepseek-ai/DeepSeek-V3 --prefill-attention-backend cutedsl_mla", "B200", "SGL107"),
     ("--model-path deepseek-ai/DeepSeek-V3 --attention-backend cutedsl_mla", "RTX PRO 6000 Blackwell", "SGL107"),
     ("--model-path Qwen/Qwen3-8B --prefill-attention-backend trtllm_mha", "A100", "SGL108"),
@@ -78,6 +83,24 @@ def test_gates(tmp_path, capsys, args, gpu, code):
     _, diags = lint_json(tmp_path, capsys)
     assert [d["code"] for d in diags] == [code]
     assert "runs on" in diags[0]["message"]
+
+
+def test_tokenspeed_mla_is_its_own_backend_until_0_5_22(tmp_path, capsys):
+    args = "--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3"
+    write_tree(tmp_path, {"a/compose.yaml": compose(args, "RTX PRO 6000 Blackwell", "lmsysorg/sglang:v0.5.22-cu129"),
+                          "b/compose.yaml": compose(args, "RTX PRO 6000 Blackwell", "lmsysorg/sglang:v0.5.23-cu129")})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["path"], d["code"]) for d in diags] == [("b/compose.yaml", "SGL107")]
+
+
+def test_trtllm_mha_sm120_fp8_check_from_0_5_19(tmp_path, capsys):
+    args = "--model-path Qwen/Qwen3-8B --attention-backend trtllm_mha --kv-cache-dtype fp8_e4m3"
+    write_tree(tmp_path, {"a/compose.yaml": compose(args, "RTX PRO 6000 Blackwell", "lmsysorg/sglang:v0.5.19-cu129"),
+                          "b/compose.yaml": compose(args, "RTX PRO 6000 Blackwell", "lmsysorg/sglang:v0.5.18-cu129")})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["path"], d["code"]) for d in diags] == [("a/compose.yaml", "SGL108"), ("b/compose.yaml", "SGL108")]
+    assert "FMHAv2" in diags[0]["message"] + " ".join(diags[0].get("notes", []))
+    assert "only supported on Blackwell" in " ".join(diags[1].get("notes", [])) + diags[1]["message"]
 
 
 def test_trtllm_mha_prefill_gate_follows_the_release(tmp_path, capsys):

@@ -99,6 +99,10 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                     if o is not None and o.error:
                         out.append(f"  on {v.label}: attention backend {o.backend} (chosen by {o.chosen_by}) -> "
                                    f"refused at start-up (error {o.error}): {o.message}")
+                    elif b is None and gate is not None and gate.gate == "gpt_oss_backend":
+                        said = " ".join(gate.message.split())
+                        out.append(f"  on {v.label}: refused by the model's own check before the deterministic "
+                                   f"ones: {said}")
                     elif b is None and on is True and m.architecture is None and \
                             (plain := evaluate(ctx.parsed, ctx.table, None, False, v.hardware)) is not None:
                         said = f"refused at start-up (error {plain.error})" if plain.error else "accepted"

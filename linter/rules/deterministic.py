@@ -222,12 +222,25 @@ class DeterministicMlaBackend(_StartupRule):
         setting = ctx.parsed.get("attention_backend")
         outcome = failing[0][1]
         replacement = replacement_backend(ctx)
-        fix = _backend_fix(ctx, setting, replacement, UNSAFE if ctx.has_unknown_target else SAFE)
+        if setting is not None:
+            fix = _backend_fix(ctx, setting, replacement, UNSAFE if ctx.has_unknown_target else SAFE)
+            loc, what = setting.value_location(), repr(outcome.backend)
+        else:
+            # SGLang's deterministic fill chose the backend: its own architecture list lacks the model
+            # that the absorbed-MLA check list has (0.5.20+: Glm5NextForConditionalGeneration).
+            det = analysis.det
+            point = insertion_point(det.flag) if det is not None else None
+            fix = Fix(UNSAFE, f"Add --attention-backend {replacement}",
+                      [Edit(point, f" --attention-backend {replacement}")]) if point is not None else None
+            loc = det.option_location() if det is not None else ctx.launch.span
+            what = f"the {outcome.backend!r} SGLang fills for it"
+        where = "every GPU" if setting is not None else ", ".join(
+            getattr(t, "label", str(t)) for t, _ in failing)
         msg = (f"deterministic inference with the absorbed-MLA model {_model_short(ctx)} accepts only "
                f"{', '.join(mla_backends(ctx.table))}: SGLang "
-               f"{ctx.table.version} refuses to start with {outcome.backend!r} on every GPU; use {replacement}")
+               f"{ctx.table.version} refuses to start with {what} on {where}; use {replacement}")
         notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, []) + _assumptions(ctx)
-        return self.diagnostic(msg, setting.value_location(), ctx, fix, key="attention_backend", notes=notes,
+        return self.diagnostic(msg, loc, ctx, fix, key="attention_backend", notes=notes,
                                labels=labels(ctx, analysis.det))
 
 

@@ -1,4 +1,4 @@
-"""Attention backend × GPU gates: SGL104–SGL111.
+"""Attention backend × GPU gates: SGL104–SGL112.
 
 Each runs SGLang's resolution for every declared target GPU (``linter.sglang.gates``). SGLang stops
 at its first error; these rules report every failure that is independent of the others, so one
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from linter.gpus.targets import Target
-from linter.rules.base import UNSAFE, Example, Fix, LaunchContext, Rule, candidates_applicability, insertion_point
+from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, candidates_applicability, insertion_point
 from linter.rules.deterministic import applicability_for, model_notes
 from linter.rules.labels import labels
 from linter.sglang.gates import GateFailure, uses_mla
@@ -175,7 +175,9 @@ class TokenspeedMlaNeedsBlackwell(_GateRule):
 
     ## Why it fails
     SGLang refuses to start (``overrides.py:2227-2238``): "tokenspeed_mla backend is only supported
-    on Blackwell GPUs (SM100/SM12x)."
+    on Blackwell GPUs (SM100/SM12x)." Up to 0.5.22: from 0.5.23 ``tokenspeed_mla`` is a deprecated
+    alias that SGLang renames to ``cutedsl_mla`` before any check (``arg_groups/serving_hook.py:304``;
+    ``model_checks.json`` ``attention_backend_aliases``), so SGL107's SM100-only check applies instead.
 
     ## Fix safety
     No fix.
@@ -186,9 +188,9 @@ class TokenspeedMlaNeedsBlackwell(_GateRule):
     name = "tokenspeed-mla-needs-blackwell"
     summary = "tokenspeed_mla runs only on Blackwell GPUs"
     VALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3",
-                     ("B200",))]
+                     ("B200",), sglang="0.5.22")]
     INVALID = [Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla --kv-cache-dtype fp8_e4m3",
-                       ("H100",))]
+                       ("H100",), sglang="0.5.22")]
 
 
 class CutedslMlaNeedsSm100(_GateRule):
@@ -304,5 +306,92 @@ class Fp4IndexerGpu(_GateRule):
     INVALID = [Example("--model-path deepseek-ai/DeepSeek-V4-Flash --enable-deepseek-v4-fp4-indexer", ("H200",))]
 
 
+class GptOssBackend(_GateRule):
+    """gpt-oss with an attention backend outside its whitelist.
+
+    ## What it does
+    Reports a ``GptOssForCausalLM`` launch whose prefill or decode attention backend — the user's,
+    or gpt-oss's own default when no backend option is given — is not one of the release's
+    ``supported_backends`` (``triton``, ``trtllm_mha``, ``fa3``, ``fa4``, ``ascend``, ``intel_amx``,
+    ``intel_xpu``, ``aiter`` in 0.5.15.post1-0.5.23). Setting only one of
+    ``--prefill-attention-backend``/``--decode-attention-backend`` leaves the other phase ``None``,
+    which fails too.
+
+    ## Why it fails
+    SGLang asserts in ``handle_model_specific_adjustments`` (0.5.23
+    ``arg_groups/model_hook.py:515-543``; 0.5.15.post1-0.5.18 ``server_args.py``), before the
+    deterministic-inference checks: "GptOssForCausalLM requires one of [...] attention backend, but got
+    the following backends - Prefill: ... - Decode: ...". The list is read per release from SGLang's
+    wheels (``model_checks.json``, ``scripts/generate_model_checks.py``).
+
+    ## Fix safety
+    The backend is replaced by ``triton`` (in the whitelist and in the deterministic list, and it runs
+    on every CUDA and ROCm GPU); where one split option is missing, ``--<phase>-attention-backend
+    triton`` is added after the given one. Safe when every declared target fails, unsafe otherwise.
+
+    ## References
+    - issue 20; semantics.json ``gpt_oss_backend_message``, ``gpt_oss_default_backend``
+    """
+
+    code = "SGL112"
+    gate = "gpt_oss_backend"
+    name = "gpt-oss-backend"
+    summary = "gpt-oss runs only on its whitelisted attention backends (prefill and decode)"
+    fixable = "sometimes"
+    VALID = [Example("--model-path openai/gpt-oss-120b --attention-backend triton", ("H100",)),
+             Example("--model-path openai/gpt-oss-120b", ("B200",))]
+    INVALID = [
+        Example("--model-path openai/gpt-oss-120b --attention-backend flashinfer", ("H100",),
+                "--model-path openai/gpt-oss-120b --attention-backend triton"),
+        Example("--model-path openai/gpt-oss-120b --prefill-attention-backend fa3", ("H100",),
+                "--model-path openai/gpt-oss-120b --prefill-attention-backend fa3 --decode-attention-backend triton"),
+    ]
+
+    def check(self, ctx: LaunchContext):
+        hits = [h for h in gate_failures(ctx) if h.failure.gate == self.gate]
+        hypothetical = [v for v in ctx.verdicts if v.target is None]
+        # A backend outside the whitelist fails on every GPU: reported even when no target is known.
+        everywhere = bool(hypothetical) and all(v.gate is not None and v.gate.gate == self.gate for v in hypothetical)
+        if not hits and not everywhere:
+            return
+        by_dest: dict[object, list] = {}
+        for h in hits:
+            by_dest.setdefault(h.failure.dest, []).append(h)
+        if everywhere and not hits:
+            by_dest[hypothetical[0].gate.dest] = [_Hit(None, hypothetical[0].gate)]
+        for dest, group in by_dest.items():
+            f = group[0].failure
+            targets = [h.target for h in group if h.target is not None]
+            applicability = SAFE if everywhere else candidates_applicability(ctx, len(group))
+            setting = ctx.parsed.get(dest) if dest else None
+            loc = ctx.launch.span
+            fix = None
+            if setting is not None:
+                loc = setting.value_location() if setting.kwarg is None or setting.value_text is not None \
+                    else setting.option_location()
+                span = setting.value_span()
+                missing = None
+                if isinstance(setting.value, str) and setting.value == f.backend:
+                    if span is not None:
+                        fix = Fix(applicability, "Use triton", [Edit(span, "triton")])
+                else:  # the other phase has no backend at all
+                    missing = "decode" if dest == "prefill_attention_backend" else "prefill"
+                    point = insertion_point(setting.value_token)
+                    if point is not None:
+                        fix = Fix(applicability, f"Add --{missing}-attention-backend triton",
+                                  [Edit(point, f" --{missing}-attention-backend triton")])
+                subject = (f"--{missing}-attention-backend is missing, so gpt-oss's {missing} backend is None"
+                           if missing else f"{self.subject(ctx, dest)}")
+            else:
+                subject = f"{f.backend} (gpt-oss's own default here)"
+            on = ", ".join(t.label for t in targets) if targets else "any GPU"
+            msg = (f"{subject}: gpt-oss does not run it on {on}; "
+                   f"SGLang {ctx.table.version} refuses to start; gpt-oss runs on {f.passes}")
+            notes = [f"SGLang says: \"{' '.join(f.message.split())}\""] + [f"target {t.describe()}" for t in targets]
+            det = ctx.startup
+            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes,
+                                  labels=labels(ctx, det.det if det is not None else None, targets))
+
+
 GATE_RULES = [Fa3UnsupportedGpu, TrtllmMlaNeedsBlackwell, TokenspeedMlaNeedsBlackwell, CutedslMlaNeedsSm100,
-              TrtllmMhaGpu, KvCacheDtypeGpu, Nvfp4OnlineNeedsSm100, Fp4IndexerGpu]
+              TrtllmMhaGpu, KvCacheDtypeGpu, Nvfp4OnlineNeedsSm100, Fp4IndexerGpu, GptOssBackend]

@@ -31,7 +31,15 @@ from linter.sglang.decision import (
     evaluate,
     startup_checks_documented,
 )
-from linter.sglang.gates import Backends, GateFailure, backend_gates, effective, load_gates, option_gates
+from linter.sglang.gates import (
+    Backends,
+    GateFailure,
+    backend_gates,
+    effective,
+    load_gates,
+    model_gate,
+    option_gates,
+)
 from linter.sglang.models import ModelInfo
 from linter.sglang.options import OptionTable, ParsedArgs, Setting
 
@@ -105,6 +113,8 @@ def startup_analysis(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, t
         hw = hardware_of(target, cuda)
         if hw is None:
             continue
+        if model.architecture and model_gate(parsed, table, model.architecture, model.dsa, hw):
+            continue  # the model's own check stops SGLang before the deterministic ones
         outcomes = [evaluate(parsed, table, a, d, hw) for a, d in archs]
         common = outcomes[0] if model.architecture else _same_verdict(outcomes)
         if common is not None:
@@ -115,7 +125,9 @@ def startup_analysis(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, t
     if not targets or any(t.gpu is None for t in targets):
         for cls in HYPOTHETICAL:
             hw = Hardware(cls.label, cls.cuda, cls.major, cuda)
-            outcomes = [evaluate(parsed, table, a, d, hw) for a, d in archs]
+            # gpt-oss's own whitelist stops SGLang before the deterministic checks
+            outcomes = [None if a and model_gate(parsed, table, a, d, hw) else evaluate(parsed, table, a, d, hw)
+                        for a, d in archs]
             arch_free = model.architecture is not None or _same_verdict(outcomes) is not None
             what = "the target GPU" if arch_free else "the target GPU and the model's architecture"
             for (a, d), o in zip(archs, outcomes):
@@ -161,7 +173,14 @@ def verdicts(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: 
         # Gates on options of their own fail whatever the backend and the start-up checks do.
         own = tuple(f for f in option_gates(parsed, hw) if parsed.judged(f.dest))
         first_own = own[0] if own else None
-        if on is UNKNOWN or not backends_judged:
+        if not backends_judged:
+            out.append(Verdict(label, hw, target, None, None, first_own, own))
+            continue
+        first = model_gate(parsed, table, model.architecture, model.dsa, hw)
+        if first is not None:  # before the deterministic checks (handle_model_specific_adjustments)
+            out.append(Verdict(label, hw, target, None, None, first, (first, *own)))
+            continue
+        if on is UNKNOWN:
             out.append(Verdict(label, hw, target, None, None, first_own, own))
             continue
         if target is not None:
@@ -174,11 +193,11 @@ def verdicts(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: 
         if o is not None and o.error:
             out.append(Verdict(label, hw, target, o, None, None, own))
             continue
-        b = effective(parsed, model.architecture, model.dsa, hw, o)
+        b = effective(parsed, model.architecture, model.dsa, hw, o, table, model.mla)
         backend = load = None
         if b is not None:
             backend = backend_gates(parsed, table, b, hw)
-            load = load_gates(parsed, b, model.architecture, hw)
+            load = load_gates(parsed, b, model.architecture, hw, model.mla)
         gate = backend or first_own or load
         out.append(Verdict(label, hw, target, o, b, gate, own + tuple(g for g in (backend or load,) if g)))
     return tuple(out)

@@ -6,18 +6,24 @@ This is ``ServerArgs.__post_init__`` reduced to what decides errors A, B and C (
 ``_deterministic_attention_backend`` at 2078-2109; from 0.5.19 the same logic lives in
 ``python/sglang/srt/arg_groups/attention_hook.py``):
 
-1. the model-family declaration: a DSA model (``index_topk``) with no backend option gets ``dsa``
-   on any GPU; the DeepSeek-V3 family with no backend option gets ``trtllm_mla`` on SM100;
+0. deprecated backend aliases are renamed first (0.5.23: ``tokenspeed_mla`` -> ``cutedsl_mla``);
+1. the model overrides (:func:`model_backend`), with no backend option: the release's DeepSeek-family
+   list — a DSA config (``index_topk``, an architecture of ``is_deepseek_dsa``) gets ``dsa`` on any
+   GPU, the rest ``trtllm_mla`` on SM100 — and gpt-oss's own default (``trtllm_mha`` on SM100,
+   ``fa3`` on SM90, ``triton`` elsewhere);
 2. deterministic inference is on when ``enable_deterministic_inference`` is truthy or
    ``rl_on_policy_target`` is not None;
-3. no backend → SGLang fills one (``triton`` for absorbed MLA / ``flashinfer`` otherwise on SM100
-   and SM120, ``fa3`` elsewhere); a backend outside the deterministic list → **error A**;
-4. an absorbed-MLA architecture (``architectures[0]`` in the release's list) with a backend outside
+3. no backend → SGLang fills one (``triton`` for the fill's own DeepSeek list
+   ``_deterministic_is_deepseek_model`` / ``flashinfer`` otherwise on SM100 and SM120, ``fa3``
+   elsewhere); a backend outside the deterministic list → **error A**;
+4. an absorbed-MLA architecture (``architectures[0]`` in the release's check list, which may differ
+   from the fill's: 0.5.20+ has Glm5NextForConditionalGeneration in the check list only) with a backend outside
    the radix-supported list → **error B**; with ``fa4`` where the GPU's compute-capability major is
    not 10 or 11 or torch's CUDA build is older than 12.8 → **error C** (0.5.17 and later).
 
 Only ``attention_backend`` counts; the prefill/decode backends are not consulted, but setting any of
 them disables the model-family declaration (``is_attention_backend_not_set``, server_args.py:9058).
+The per-release lists come from ``model_checks.json`` (``scripts/generate_model_checks.py``).
 """
 
 from __future__ import annotations
@@ -37,8 +43,71 @@ def semantics() -> dict:
     return json.loads(resources.files("linter.sglang.data").joinpath("semantics.json").read_text("utf-8"))
 
 
+@functools.cache
+def _model_checks() -> dict:
+    return json.loads(resources.files("linter.sglang.data").joinpath("model_checks.json").read_text("utf-8"))
+
+
+def release_fact(table: OptionTable, key: str):
+    """The value of ``key`` of ``model_checks.json`` (read from SGLang's wheels by
+    ``scripts/generate_model_checks.py``, each with its file:line) for ``table``'s release: the entry of
+    the newest release read that is not newer than it; None before the first."""
+    best = None
+    for version, facts in _model_checks()["releases"].items():
+        if version_tuple(version) <= table.version_tuple and (best is None or version_tuple(version) > best[0]):
+            best = (version_tuple(version), facts)
+    return None if best is None else best[1][key]["value"]
+
+
+GPT_OSS = "GptOssForCausalLM"
+
+
+def canonical_backends(parsed: ParsedArgs, table: OptionTable) -> tuple[object, object, object]:
+    """(``--attention-backend``, ``--prefill-attention-backend``, ``--decode-attention-backend``) as
+    SGLang's checks see them: None when not given, ``UNKNOWN`` when not known statically, deprecated
+    aliases renamed first (0.5.23 ``arg_groups/serving_hook.py:304-322``, ``handle_deprecated_args``:
+    ``tokenspeed_mla`` -> ``cutedsl_mla``, and a renamed prefill ``cutedsl_mla`` -> ``trtllm_mla``)."""
+    aliases = release_fact(table, "attention_backend_aliases") or {}
+    out = []
+    for dest in ("attention_backend", "prefill_attention_backend", "decode_attention_backend"):
+        s = parsed.get(dest)
+        value = None if s is None else (s.value if isinstance(s.value, str) else UNKNOWN)
+        if isinstance(value, str) and value in aliases:
+            value = aliases[value]
+            if dest == "prefill_attention_backend" and value == "cutedsl_mla":
+                value = "trtllm_mla"  # cutedsl_mla is decode-only
+        out.append(value)
+    return out[0], out[1], out[2]
+
+
+def model_backend(table: OptionTable, architecture: str | None, dsa: bool, hw: Hardware) -> str | None:
+    """The backend a model override declares when no backend option is given (None: it declares none).
+
+    * the DeepSeek family (the release's ``_deepseek_family_overrides`` list): ``dsa`` for a DSA config
+      (an architecture of ``is_deepseek_dsa``'s list with ``index_topk``) on any GPU, else
+      ``trtllm_mla`` on SM100;
+    * gpt-oss (``_gpt_oss_overrides``; semantics.json ``gpt_oss_default_backend``): ``trtllm_mha`` on
+      SM100, ``fa3`` on SM90, ``aiter`` on ROCm, ``triton`` elsewhere.
+    """
+    family = release_fact(table, "deepseek_family_override_architectures") or \
+        semantics()["deepseek_family_override_architectures"]["value"]
+    if architecture in family:
+        dsa_list = release_fact(table, "dsa_architectures")
+        if dsa and (dsa_list is None or architecture in dsa_list):
+            return "dsa"
+        return "trtllm_mla" if hw.sm100 else None
+    if architecture == GPT_OSS:
+        d = semantics()["gpt_oss_default_backend"]["value"]
+        if hw.sm100:
+            return d["sm100"]
+        if hw.sm90:
+            return d["sm90"]
+        return d["other"] if hw.cuda else d["rocm"]
+    return None
+
+
 def startup_checks_documented(table: OptionTable) -> bool:
-    """True when SGLang's start-up checks (SGL101-SGL111, SGL901) are documented for the table's
+    """True when SGLang's start-up checks (SGL101-SGL112, SGL901) are documented for the table's
     release: from ``startup_checks_since`` in semantics.json (0.5.15.post1) on."""
     return table.version_tuple >= version_tuple(semantics()["startup_checks_since"]["value"])
 
@@ -167,8 +236,9 @@ def evaluate(parsed: ParsedArgs, table: OptionTable, architecture: str | None, d
     The caller has already established that deterministic inference is on.
     """
     setting = backend_setting(parsed)
+    user, _, _ = canonical_backends(parsed, table)
     if setting is not None:
-        backend = setting.value
+        backend = user
         if backend is UNKNOWN or not isinstance(backend, str):
             return None
         chosen = "user"
@@ -176,12 +246,9 @@ def evaluate(parsed: ParsedArgs, table: OptionTable, architecture: str | None, d
         return None  # an argument that is not known statically may set the backend
     else:
         backend, chosen = None, ""
-        family = semantics()["deepseek_family_override_architectures"]["value"]
-        if not any_backend_option(parsed) and architecture in family:
-            if dsa:
-                backend, chosen = "dsa", "model"
-            elif hw.sm100:
-                backend, chosen = "trtllm_mla", "model"
+        if not any_backend_option(parsed):
+            backend = model_backend(table, architecture, dsa, hw)
+            chosen = "model" if backend is not None else ""
     mla_list = table.list("absorbed_mla_architectures")
     is_mla = architecture in mla_list
     det_list = table.list("deterministic_attention_backends")
@@ -191,8 +258,12 @@ def evaluate(parsed: ParsedArgs, table: OptionTable, architecture: str | None, d
     models = "absorbed-MLA models" if new_wording else "DeepSeek models"
     msgs = semantics()["messages"]
     if backend is None:
+        # The fill reads its own list (``_deterministic_is_deepseek_model``), which may lack an
+        # architecture the absorbed-MLA check list has (0.5.20+: Glm5NextForConditionalGeneration).
+        fill_list = release_fact(table, "deterministic_fill_mla_architectures")
+        fill_mla = is_mla if fill_list is None else architecture in fill_list
         if hw.sm100 or hw.sm120:
-            backend = "triton" if is_mla else "flashinfer"
+            backend = "triton" if fill_mla else "flashinfer"
         else:
             backend = "fa3"
         chosen = "sglang"

@@ -24,7 +24,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from linter.launch import UNKNOWN
-from linter.sglang.decision import Hardware, Outcome, any_backend_option, semantics
+from linter.sglang.decision import (
+    GPT_OSS,
+    Hardware,
+    Outcome,
+    any_backend_option,
+    canonical_backends,
+    model_backend,
+    release_fact,
+    semantics,
+)
 from linter.sglang.options import OptionTable, ParsedArgs, Setting, version_tuple
 
 
@@ -39,17 +48,20 @@ class Backends:
     chosen_by: str
 
 
-def uses_mla(architecture: str | None) -> bool | None:
-    """SGLang's wider MLA list (``use_mla_backend``); None when the architecture is unknown."""
+def uses_mla(architecture: str | None, kv_lora_rank: bool = False) -> bool | None:
+    """SGLang's wider MLA list (``use_mla_backend``); None when the architecture is unknown. A Pixtral
+    checkpoint is MLA when its config has ``kv_lora_rank`` (semantics.json ``pixtral_mla_when_kv_lora_rank``)."""
     if architecture is None:
         return None
+    if kv_lora_rank and architecture == semantics()["pixtral_mla_when_kv_lora_rank"]["value"]:
+        return True
     return architecture in semantics()["mla_architectures"]["value"]
 
 
-def default_backend(architecture: str | None, hw: Hardware) -> str | None:
+def default_backend(architecture: str | None, hw: Hardware, kv_lora_rank: bool = False) -> str | None:
     """``_get_default_attn_backend`` for a model without special-casing (None when it depends on
     something unknown, e.g. the KV-head count on ROCm)."""
-    mla = uses_mla(architecture)
+    mla = uses_mla(architecture, kv_lora_rank)
     if mla is None:
         return None
     if mla:
@@ -76,11 +88,15 @@ def _str(setting: Setting | None) -> str | None | object:
 
 
 def effective(parsed: ParsedArgs, architecture: str | None, dsa: bool, hw: Hardware,
-              startup: Outcome | None) -> Backends | None:
-    """The backends on ``hw``; ``startup`` is the deterministic outcome (None when not deterministic)."""
-    user = _str(parsed.get("attention_backend"))
-    pre = _str(parsed.get("prefill_attention_backend"))
-    dec = _str(parsed.get("decode_attention_backend"))
+              startup: Outcome | None, table: OptionTable | None = None, kv_lora_rank: bool = False) -> Backends | None:
+    """The backends on ``hw``; ``startup`` is the deterministic outcome (None when not deterministic).
+    With ``table``, deprecated backend aliases are renamed and the model overrides are the release's
+    (:func:`~linter.sglang.decision.model_backend`); ``kv_lora_rank`` marks a config that has one."""
+    if table is not None:
+        user, pre, dec = canonical_backends(parsed, table)
+    else:
+        user, pre, dec = (_str(parsed.get(d)) for d in ("attention_backend", "prefill_attention_backend",
+                                                           "decode_attention_backend"))
     if UNKNOWN in (user, pre, dec):
         return None
     if startup is not None:
@@ -90,24 +106,64 @@ def effective(parsed: ParsedArgs, architecture: str | None, dsa: bool, hw: Hardw
     elif parsed.unknown_words:
         return None  # an argument that is not known statically may set the backend
     else:
-        family = semantics()["deepseek_family_override_architectures"]["value"]
         attention, chosen = None, "default"
-        if not any_backend_option(parsed) and architecture in family:
-            if dsa:
-                attention, chosen = "dsa", "model"
-            elif hw.sm100:
-                attention, chosen = "trtllm_mla", "model"
+        if not any_backend_option(parsed):
+            if table is not None:
+                attention = model_backend(table, architecture, dsa, hw)
+            else:
+                family = semantics()["deepseek_family_override_architectures"]["value"]
+                if architecture in family:
+                    attention = "dsa" if dsa else ("trtllm_mla" if hw.sm100 else None)
+            if attention is not None:
+                chosen = "model"
         if attention is None:
-            attention = default_backend(architecture, hw)
+            attention = default_backend(architecture, hw, kv_lora_rank)
             if attention is None and pre is None and dec is None:
                 return None
     if pre is not None and pre == dec:
         attention = pre
+    if pre is None and "cutedsl_mla" in (attention, dec):
+        pre = "trtllm_mla"  # decode-only CuteDSL MLA: SGLang fills the prefill (0.5.23 overrides.py:1257-1258)
     prefill = pre or attention
     decode = dec or attention
     if prefill is None or decode is None:
         return None
     return Backends(attention or prefill, prefill, decode, chosen)
+
+
+def model_gate(parsed: ParsedArgs, table: OptionTable, architecture: str | None, dsa: bool,
+               hw: Hardware) -> GateFailure | None:
+    """gpt-oss's backend whitelist (semantics.json ``gpt_oss_backend_message``): after the model
+    override, the prefill and the decode backend must both be in the release's
+    ``gpt_oss_attention_backends``; a phase with no backend (only the other split option given) is
+    None and fails. Runs before the deterministic checks. None when it passes or depends on an
+    unknown value."""
+    if architecture != GPT_OSS:
+        return None
+    supported = release_fact(table, "gpt_oss_attention_backends")
+    if not supported:
+        return None
+    user, pre, dec = canonical_backends(parsed, table)
+    if UNKNOWN in (user, pre, dec):
+        return None
+    if user is None and pre is None and dec is None:
+        if parsed.unknown_words:
+            return None
+        user = model_backend(table, architecture, dsa, hw)
+    prefill, decode = pre or user, dec or user
+    if prefill in supported and decode in supported:
+        return None
+    bad = prefill if prefill not in supported else decode
+    dest = None
+    for d, v in (("prefill_attention_backend", pre), ("decode_attention_backend", dec), ("attention_backend", user)):
+        if v is not None and v not in supported and parsed.get(d) is not None:
+            dest = d
+            break
+    if dest is None:  # the phase with no backend: point at the split option that is given
+        dest = next((d for d in ("prefill_attention_backend", "decode_attention_backend") if parsed.get(d)), None)
+    msg = semantics()["gpt_oss_backend_message"]["value"].format(supported=repr(supported), prefill=prefill,
+                                                                 decode=decode)
+    return GateFailure("gpt_oss_backend", dest, bad, msg.strip(), ", ".join(supported))
 
 
 @dataclass(frozen=True)
@@ -135,10 +191,15 @@ def backend_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardw
     ``__post_init__``). Later backend gates read the same values, so only the first one counts."""
     newer = table.version_tuple >= version_tuple("0.5.19")
     user_dest = "attention_backend"
+    kv = _value(parsed, "kv_cache_dtype")  # the SM120 trtllm_mha and tokenspeed_mla checks read it too
+    kv = kv if isinstance(kv, str) else ("auto" if kv is None else None)
+
+    canon = dict(zip(("attention_backend", "prefill_attention_backend", "decode_attention_backend"),
+                     canonical_backends(parsed, table)))
 
     def dest_for(value: str, phase: str) -> str | None:
         for d in ((f"{phase}_attention_backend", user_dest) if phase else (user_dest,)):
-            if _value(parsed, d) == value:
+            if canon.get(d) == value:
                 return d
         return None
 
@@ -152,6 +213,11 @@ def backend_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardw
                    "prefill backend.")
             return GateFailure("trtllm_mha", dest_for("trtllm_mha", "prefill"), "trtllm_mha", msg,
                                "SM90, SM100/SM103, SM120" if newer else "SM100/SM103")
+    if b.prefill == "trtllm_mha" and hw.sm120 and kv == "fp8_e4m3" and \
+            release_fact(table, "trtllm_mha_sm120_fp8_prefill_check"):
+        return GateFailure("trtllm_mha", dest_for("trtllm_mha", "prefill"), "trtllm_mha",
+                           semantics()["trtllm_mha_sm120_fp8_message"]["value"],
+                           "SM90, SM100/SM103 (SM120/SM121 without an fp8_e4m3 KV cache)")
     if b.decode == "trtllm_mha" and not (hw.sm90 or hw.sm100 or hw.sm120):
         return GateFailure("trtllm_mha", dest_for("trtllm_mha", "decode"), "trtllm_mha",
                            "TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and "
@@ -162,12 +228,17 @@ def backend_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardw
             return GateFailure("trtllm_mla", dest_for("trtllm_mla", "decode"), "trtllm_mla",
                                "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a "
                                "different backend.", "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
-    # tokenspeed_mla (overrides.py:2227-2238)
-    if "tokenspeed_mla" in (b.attention, b.decode, b.prefill):
+    # tokenspeed_mla up to 0.5.22 (0.5.18 overrides.py:2227-2238, 0.5.22 overrides.py:1168-1180): the
+    # attention or decode backend (not the prefill one); from 0.5.23 it is renamed cutedsl_mla first
+    if "tokenspeed_mla" in (b.attention, b.decode):
         if not hw.blackwell:
             return GateFailure("tokenspeed_mla", dest_for("tokenspeed_mla", "decode"), "tokenspeed_mla",
                                "tokenspeed_mla backend is only supported on Blackwell GPUs (SM100/SM12x).",
                                "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
+        if kv != "fp8_e4m3" and kv is not None:
+            return GateFailure("tokenspeed_mla", dest_for("tokenspeed_mla", "decode"), "tokenspeed_mla",
+                               f"tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3, got {kv}.",
+                               "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+) with --kv-cache-dtype fp8_e4m3")
     # cutedsl_mla (overrides.py:2254-2284)
     if "cutedsl_mla" in (b.attention, b.decode, b.prefill):
         if _value(parsed, "prefill_attention_backend") == "cutedsl_mla":
@@ -215,12 +286,13 @@ def startup_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardw
     return backend_gates(parsed, table, b, hw) or next(iter(option_gates(parsed, hw)), None)
 
 
-def load_gates(parsed: ParsedArgs, b: Backends, architecture: str | None, hw: Hardware) -> GateFailure | None:
+def load_gates(parsed: ParsedArgs, b: Backends, architecture: str | None, hw: Hardware,
+               kv_lora_rank: bool = False) -> GateFailure | None:
     """Asserts when the model loads: fa3 on NVIDIA needs SM90, or SM8x for non-MLA models
     (``attention_registry.py:209-221``)."""
     if "fa3" not in (b.prefill, b.decode) or not hw.cuda:
         return None
-    mla = uses_mla(architecture)
+    mla = uses_mla(architecture, kv_lora_rank)
     ok = hw.major == 9 or (hw.major == 8 and mla is False)
     if ok or (hw.major == 8 and mla is None):
         return None

@@ -200,6 +200,15 @@ def _resolve(model_path, base_dirs, override_json, user_models, read_json, span)
     return info
 
 
+def _has_kv_lora_rank(cfg) -> bool:
+    """SGLang reads ``kv_lora_rank`` from the text config (``hf_text_config``: ``text_config`` when the
+    config has one; 0.5.23 ``configs/model_config.py:1386-1388``)."""
+    if not isinstance(cfg, dict):
+        return False
+    text = cfg.get("text_config")
+    return "kv_lora_rank" in cfg or (isinstance(text, dict) and "kv_lora_rank" in text)
+
+
 def _resolve_path(model_path, base_dirs, user_models, read_json, span) -> ModelInfo:
     looks_local = model_path.startswith((".", "/", "~")) or model_path.count("/") != 1
     if read_json is not None:
@@ -213,7 +222,7 @@ def _resolve_path(model_path, base_dirs, user_models, read_json, span) -> ModelI
                 arch = str(archs[0]) if isinstance(archs, list) and archs else None
                 return ModelInfo(model_path, arch, dsa=isinstance(cfg, dict) and "index_topk" in cfg,
                                  origin=f"{(folder / 'config.json').as_posix()}", span=span,
-                                 mla=isinstance(cfg, dict) and "kv_lora_rank" in cfg)
+                                 mla=_has_kv_lora_rank(cfg))
     for key, arch in user_models.items():
         if key.rstrip("/").lower() == model_path.rstrip("/").lower():
             return ModelInfo(model_path, arch, origin="the 'models' table of the lint-configs configuration", span=span)

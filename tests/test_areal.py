@@ -49,3 +49,8 @@ def test_detection_needs_areal_keys_beside_the_section():
 
     assert detect(PurePath("c.yaml"), CONFIG.format(target="H100", model="m", extra="")).name == "areal"
     assert detect(PurePath("c.yaml"), "sglang:\n  attention_backend: fa4\n") is None
+
+
+def test_a_config_whose_rollout_runs_vllm_does_not_use_its_sglang_section():
+    text = CONFIG.format(target="B200", model="Qwen/Qwen3-8B", extra="").replace('"sglang:d4t8"', '"vllm:d4t8"')
+    assert lint_text_result(text, "areal", name="config.yaml").contexts == []

@@ -66,6 +66,21 @@ def _value(node, root, source: SourceFile, depth: int = 0):
     return node.value, scalar_mstr(node, source), node
 
 
+def _rollout_engine(root) -> str | None:
+    """The engine AReaL's allocation names (``rollout.backend: "sglang:d4t8"`` or a top-level
+    ``allocation_mode: sglang:d1+d1``), or None when the file does not say plainly."""
+    from ruamel.yaml.nodes import MappingNode, ScalarNode
+
+    _, rollout = _get(root, "rollout")
+    _, backend = _get(rollout, "backend") if isinstance(rollout, MappingNode) else (None, None)
+    _, mode = _get(root, "allocation_mode")
+    for node in (backend, mode):
+        if isinstance(node, ScalarNode) and isinstance(node.value, str) and ":" in node.value \
+                and "${" not in node.value:
+            return node.value.split(":", 1)[0].strip().lower()
+    return None
+
+
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The SGLang launch an AReaL config's ``sglang:`` section describes."""
     with yaml_walk(source):  # merges memoised and counted, as in compose files
@@ -89,6 +104,8 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
     key_node, section = _get(root, dialect.section)
     if not isinstance(section, MappingNode):
         return result
+    if _rollout_engine(root) not in (None, "sglang"):
+        return result  # the rollout runs another engine (vllm:…): the sglang: section is not used
     section_span = Span(source, key_node.start_mark.index, key_node.end_mark.index)
     kwargs: list[KwArg] = []
     for k, v in _mapping_items(section):

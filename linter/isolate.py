@@ -76,6 +76,10 @@ def _long_line(engine: Engine, path: Path) -> FileResult | None:
     source = engine.ws.try_read(path)
     if source is None:
         return None
+    if path.suffix.lower() == ".ipynb" and len(source.text) <= 8 * limits.MAX_PARSED_CHARS:
+        # a notebook's size and long lines are its outputs, which are never read (only code cells are);
+        # its JSON reader has its own bounds (MAX_JSON_BYTES, MAX_JSON_DEPTH)
+        return None
     if len(source.text) > limits.MAX_PARSED_CHARS:
         hit, limit, what = (0, 0), "MAX_PARSED_CHARS", f"a file of {len(source.text):,} characters"
     else:

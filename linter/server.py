@@ -171,6 +171,9 @@ def build_server():
     def did_close(params: t.DidCloseTextDocumentParams) -> None:
         lint = linter_for(params.text_document.uri)
         lint.buffers.pop(_path(params.text_document.uri), None)
+        # the editor shows nothing for a closed document (as ruff's server does)
+        server.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=params.text_document.uri,
+                                                                           diagnostics=[]))
 
     @server.feature(t.TEXT_DOCUMENT_CODE_ACTION,
                     t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix]))

@@ -167,3 +167,20 @@ def test_sglang_config_server_groups_are_engines_with_their_overrides(tmp_path, 
     assert [(d["path"], d["line"], d["code"]) for d in diags] == [("engines.yaml", 5, "SGL101")]
     run(tmp_path, capsys, "--fix", ".")
     assert (tmp_path / "engines.yaml").read_text() == engines.replace("attention_backend: fa4", "attention_backend: fa3")
+
+
+def test_verl_experimental_entry_points_and_launches_on_every_gpu_without_a_target():
+    text = VERL.format(target="H100", model="deepseek-ai/DeepSeek-V3", engine="sglang",
+                       extra="+actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=fa4 "
+                             "+actor_rollout_ref.rollout.engine_kwargs.sglang.enable_deterministic_inference=True")
+    text = text.replace("verl.trainer.main_ppo", "verl.experimental.one_step_off_policy.main_ppo")
+    assert [d.code for d in lint_text(text, "shell")] == ["SGL101"]
+
+
+def test_a_backend_refused_on_every_gpu_is_an_error_without_a_target():
+    text = ("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend flashinfer "
+            "--enable-deterministic-inference\n"
+            "python -m sglang.launch_server --model-path /root/Qwen2.5-0.5B-Instruct --attention-backend flashmla "
+            "--enable-deterministic-inference\n")
+    got = [(d.code, d.fix.applicability.value if d.fix else None) for d in lint_text(text, "shell")]
+    assert got == [("SGL102", "unsafe"), ("SGL103", "unsafe")]

@@ -134,3 +134,20 @@ def test_a_fix_text_is_json_escaped_where_it_is_written():
     from linter.extract.notebook import escape_edit
 
     assert escape_edit(None, 'a "b" \\ c\n\té') == 'a \\"b\\" \\\\ c\\n\\té'
+
+
+def test_a_notebook_with_huge_outputs_is_still_read(tmp_path, capsys):
+    import json as _json
+
+    from tests.helpers import lint_json
+
+    cell = {"cell_type": "code", "metadata": {}, "execution_count": 1,
+            "source": ["# lint-configs: target-gpu=H100\n", "import subprocess\n",
+                       "subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--model-path', "
+                       "'deepseek-ai/DeepSeek-V3', '--attention-backend', 'fa4', "
+                       "'--enable-deterministic-inference'])\n"],
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["x" * 300000]}]}
+    text = _json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [cell]})
+    (tmp_path / "big.ipynb").write_text(text)  # one 300,000-character line: its outputs
+    _, diags = lint_json(tmp_path, capsys)
+    assert [d["code"] for d in diags] == ["SGL101"]

@@ -69,6 +69,17 @@ def _backend_fix(ctx: LaunchContext, setting: Setting, replacement: str, applica
                [Edit(span, replacement)])
 
 
+def gpu_independent(ctx: LaunchContext, analysis, error: str) -> list:
+    """``[(GPU class label, outcome)]`` when no target is known but the model is, and SGLang raises
+    ``error`` on every GPU class for a backend the user wrote (errors A and B do not depend on the GPU:
+    the verdict is definite without a target); else ``[]``."""
+    if error not in ("A", "B") or analysis.known or not ctx.model.architecture:
+        return []
+    hits = {label: o for o, _, label, *_ in analysis.uncertain if label is not None and o.error == error
+            and o.chosen_by == "user"}
+    return list(hits.items()) if set(hits) == {h.label for h in HYPOTHETICAL} else []
+
+
 class _StartupRule(Rule):
     error = ""
 
@@ -77,6 +88,8 @@ class _StartupRule(Rule):
         if analysis is None:
             return
         failing = [(t, o) for t, o in analysis.known if o.error == self.error]
+        if not failing:
+            failing = gpu_independent(ctx, analysis, self.error)
         if not failing:
             return
         yield self.report(ctx, analysis, failing)
@@ -360,6 +373,8 @@ class UnverifiableLaunch(Rule):
             return
         if any(o.error for _, o in analysis.known):
             return  # a definite finding already covers this launch
+        if gpu_independent(ctx, analysis, "B") or gpu_independent(ctx, analysis, "A"):
+            return  # SGL102/SGL103 report it: it fails on every GPU
         outcome, what, _, candidate, candidate_dsa = analysis.uncertain[0]
         rule = {"C": "SGL101", "B": "SGL102", "A": "SGL103"}[outcome.error]
         setting = ctx.parsed.get("attention_backend")

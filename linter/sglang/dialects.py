@@ -16,6 +16,7 @@ starts) — never by a file name (:func:`match`).
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import json
 import re
@@ -202,8 +203,8 @@ def match_hydra(words: list[Token]) -> tuple[HydraDialect, int] | None:
     if words[1].value != "-m":
         return None
     for d in hydra_dialects().values():
-        if words[2].value not in d.modules:
-            continue
+        if not any(fnmatch.fnmatchcase(words[2].value or "", m) for m in d.modules):
+            continue  # verl's trainers and recipes (verl.trainer.main_ppo, verl.experimental.…, recipe.dapo…)
         for tok in words[3:]:
             got = _override(tok)
             if got and got[0] == d.selector and tok.value is not None and tok.raw[got[1]:] == d.engine:

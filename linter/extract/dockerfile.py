@@ -317,7 +317,11 @@ def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span,
     from linter.extract.yamldoc import argv_launches
 
     key = f"stage {stage.name}" if stage.name else "CMD"
-    out = argv_launches(argv, source, dict(stage.env), result, key, where, image=stage.image)
+    # A build ARG that no ENV carries over is not in the running container: the CMD's shell sees it
+    # empty (Dockerfile reference, "ARG": "not persisted in the final image").
+    env = {name: MStr.plain("", where) for name in stage.args if name not in stage.env}
+    env.update(stage.env)
+    out = argv_launches(argv, source, env, result, key, where, image=stage.image)
     # the CMD/ENTRYPOINT instruction (its first line anchors suppressions)
     return [dataclasses.replace(launch, span=where) for launch in out]
 

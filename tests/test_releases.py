@@ -199,3 +199,12 @@ def test_a_pip_pin_beats_an_image_the_host_launch_does_not_run_in():
     result = lint_text_result(text, "shell", ["H100"])
     [ctx] = result.contexts
     assert ctx.table.version == "0.5.23" and result.diagnostics == []
+
+
+def test_a_removed_option_says_when_it_existed():
+    from linter.engine import lint_text
+
+    [d] = lint_text("python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --enable-ep-moe\n", "shell",
+                    ["H100"], sglang_version="0.5.23")
+    assert d.code == "SGL201" and "it was an option up to SGLang 0.5.4 and was removed after it" in d.message
+    assert "did you mean" not in d.message

@@ -107,6 +107,12 @@ class UnknownOption(Rule):
             elif certain and span is not None:
                 fix = Fix(SAFE, f"Write {suggestion}", [Edit(span, suggestion)])
             hint = f"; did you mean {suggestion}?" if suggestion else ""
+            if not certain and spelled.startswith("--"):
+                from linter.sglang.options import last_release_with
+
+                last = last_release_with(spelled, ctx.table.version)
+                if last is not None:  # a removed option: its history says more than a look-alike name
+                    hint = f"; it was an option up to SGLang {last} and was removed after it"
             why = " (SGLang has no underscore spellings)" if "_" in spelled and certain else ""
             yield self.diagnostic(f"unknown option {spelled}{why}: SGLang {ctx.table.version}'s parser stops with "
                                   f"'unrecognized arguments'{hint}", p.token.location(0, len(spelled)), ctx, fix,

@@ -194,6 +194,17 @@ def newest_version() -> str:
 
 
 @functools.cache
+def last_release_with(option: str, before: str) -> str | None:
+    """The newest release older than ``before`` whose parser has the exact option string ``option``
+    (``--enable-ep-moe`` → ``0.5.x``), or None. Reads the older tables newest first; used only to
+    explain an unknown option, so the cost is paid only when there is one."""
+    older = [v for v in available_versions() if version_tuple(v) < version_tuple(before)]
+    for v in reversed(older):
+        if option in load_table(v).by_string:
+            return v
+    return None
+
+
 def load_table(version: str) -> OptionTable:
     """Load the table of ``version`` (e.g. ``"0.5.18"``). Raises KeyError for a version with no table."""
     if version not in available_versions():

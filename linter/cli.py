@@ -493,6 +493,10 @@ def _show_files(results, ws, fmt: str, stream) -> None:
         skipped = res.skipped
         if skipped and (path.name == ".env" or path.name.endswith(".env")):
             skipped = "read with the compose files beside it"
+        if not skipped and res.fmt is None:
+            # a file of a linted format that could not even be decoded: its SGL001 says why
+            why = next((d.message for d in res.diagnostics if d.code == "SGL001"), "it could not be read")
+            skipped = f"not read: {why}"
         rows.append({"path": ws.display(path), "format": None if skipped else res.fmt,
                      "launches": len(res.contexts), "skipped": skipped})
     if fmt == "json":

@@ -405,3 +405,9 @@ def test_unnamed_stdin_without_a_shebang_is_read_as_a_shell_command(tmp_path, ca
     monkeypatch.setattr("sys.stdin", _io.TextIOWrapper(_io.BytesIO(line.encode())))
     code, out, _ = run(tmp_path, capsys, "--format", "concise", "--target-gpu", "H100", "-")
     assert code == 1 and "-:1:89: SGL101" in out
+
+
+def test_show_files_names_why_an_undecodable_file_was_not_read(tmp_path, capsys):
+    (tmp_path / "latin.sh").write_bytes(b"echo \xe9\npython3 -m sglang.launch_server --model-path m\n")
+    _, out, _ = run(tmp_path, capsys, "--show-files", ".")
+    assert out == "latin.sh: skipped: not read: cannot read the file: not UTF-8 text (byte 0xe9 at byte offset 5)\n"

@@ -185,6 +185,13 @@ class Engine:
             note = parser_only_note(ctx.table)
             for d in found_here if note else ():
                 d.notes.append(note)
+            if ctx.version_origin.startswith("newest known release"):
+                # a parser finding holds for the release it was judged against: say it was assumed
+                for d in found_here:
+                    if d.code.startswith("SGL2"):
+                        d.notes.append(f"judged against SGLang {ctx.table.version}, the newest known release: nothing "
+                                       "pins the release this launch runs (set sglang-version, or an image tag or "
+                                       "sglang== pin)")
             diags.extend(found_here)
         if extraction.escape_edit is not None:
             _escape_edits(diags, source, extraction.escape_edit)

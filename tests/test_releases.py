@@ -208,3 +208,13 @@ def test_a_removed_option_says_when_it_existed():
                     ["H100"], sglang_version="0.5.23")
     assert d.code == "SGL201" and "it was an option up to SGLang 0.5.4 and was removed after it" in d.message
     assert "did you mean" not in d.message
+
+
+def test_a_parser_finding_on_an_assumed_release_says_so():
+    from linter.engine import lint_text
+
+    text = "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --enable-ep-moe\n"
+    [d] = lint_text(text, "shell", ["H100"])
+    assert any(n.startswith("judged against SGLang") and "nothing pins the release" in n for n in d.notes)
+    [pinned] = lint_text("# image: lmsysorg/sglang:v0.5.23-cu129\n" + text, "shell", ["H100"])
+    assert not any(n.startswith("judged against SGLang") for n in pinned.notes)

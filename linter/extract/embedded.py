@@ -80,6 +80,17 @@ def extract_as(module: str, virtual: Virtual, ws, key_prefix: str = "") -> Extra
     return out
 
 
+def line_bounds(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each line of ``text`` (the end after its line break)."""
+    out, i = [], 0
+    while i < len(text):
+        j = text.find("\n", i)
+        j = len(text) if j < 0 else j + 1
+        out.append((i, j))
+        i = j
+    return out
+
+
 class _Mapper:
     """Moves spans and origins of the virtual file onto the host file."""
 

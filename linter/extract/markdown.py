@@ -25,7 +25,8 @@ from __future__ import annotations
 import re
 
 from linter.discover import mentions_sglang
-from linter.extract.embedded import Virtual, extract_as, merge, python_problem
+from linter.extract.embedded import Virtual, extract_as, line_bounds, merge, python_problem
+from linter.sglang.entrypoints import LAUNCH_TEXT, PYTHON_LAUNCH_TEXT
 from linter.formats import BY_NAME, REGISTRY
 from linter.launch import UNKNOWN_CHAR, Extraction
 from linter.source import SourceFile, Span
@@ -50,9 +51,6 @@ _PLACEHOLDER = re.compile(
 # The first command of an untagged block that is an SGLang launch.
 _ENTRY = re.compile(r"[ \t]*(?:[A-Z_][A-Z0-9_]*=\S*[ \t]+)*(?:python[\d.]*[ \t]+-m[ \t]+sglang\b|sglang[ \t]+serve\b"
                     r"|docker[ \t]+run\b[^\n]*sglang)")
-_LAUNCH_WORDS = re.compile(r"sglang\.launch_server|\bsglang[ \t]+serve\b|-m[ \t]+sglang\b")
-_PY_LAUNCH_WORDS = re.compile(r"sglang\.launch_server|\bsglang[ \t]+serve\b|\bEngine\(|\bServerArgs\(|\bRuntime\(|"
-                              r"launch_server_cmd|popen_launch_server|sglang_router\.launch_server")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
@@ -76,12 +74,12 @@ def extract(source: SourceFile, ws) -> Extraction:
             continue
         if lang in PYTHON_LANGS:
             bad = python_problem(code)
-            if bad and not _PY_LAUNCH_WORDS.search(code.text):
+            if bad and not PYTHON_LAUNCH_TEXT.search(code.text):
                 continue  # a doc snippet (elided with ..., a fragment) that starts no server: not ours to judge
             part = Extraction(problems=[bad]) if bad else extract_as(module, code, ws, key_prefix="python:")
         else:
             part = extract_as(module, code, ws, key_prefix=f"{lang or 'fence'}:")
-            if module == BY_NAME["shell"].module and not _LAUNCH_WORDS.search(code.text):
+            if module == BY_NAME["shell"].module and not LAUNCH_TEXT.search(code.text):
                 # A block tagged shell that shows a benchmark's output or a log: not a script to judge.
                 part.problems = []
         for problem in part.problems:
@@ -171,12 +169,7 @@ def _shell_code(code: Virtual, console: bool) -> Virtual:
     """The commands of a shell block: prompt lines without their prompts (and their continuation
     lines) when the block shows prompts, else every line; placeholders as unknown values."""
     text = code.text
-    bounds, i = [], 0
-    while i < len(text):
-        j = text.find("\n", i)
-        j = len(text) if j < 0 else j + 1
-        bounds.append((i, j))
-        i = j
+    bounds = line_bounds(text)
     prompt = _CONSOLE_PROMPT if console else _SHELL_PROMPT
     prompted = any(prompt.match(text, i, j) for i, j in bounds)
     out = Virtual(code.host)

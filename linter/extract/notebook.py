@@ -19,7 +19,7 @@ import json
 import re
 
 from linter.extract import jsonpos
-from linter.extract.embedded import Virtual, extract_as, merge, problem_at, python_problem
+from linter.extract.embedded import Virtual, extract_as, line_bounds, merge, problem_at, python_problem
 from linter.formats import by_name
 from linter.launch import UNKNOWN_CHAR, Extraction
 from linter.source import SourceFile, Span
@@ -88,14 +88,7 @@ def _cell_code(source: SourceFile, node) -> Virtual | None:
 
 def _lines(code: Virtual) -> list[tuple[int, int]]:
     """``(start, end)`` of each line of ``code`` (the end after its line break)."""
-    text = code.text
-    out, i = [], 0
-    while i < len(text):
-        j = text.find("\n", i)
-        j = len(text) if j < 0 else j + 1
-        out.append((i, j))
-        i = j
-    return out
+    return line_bounds(code.text)
 
 
 def _cell(source: SourceFile, ws, n: int, code: Virtual, program: Virtual, result: Extraction) -> None:

@@ -148,3 +148,20 @@ trainer's argv (read in the slime/miles dialect of :mod:`linter.sglang.dialects`
 
 KWARGS_ENTRY_POINTS = ENGINE | SERVER_ARGS | RUNTIME
 """Callables whose keyword arguments are ServerArgs fields."""
+
+
+def _launch_text_patterns():
+    import re
+
+    modules = ["sglang.launch_server", "sglang.cli.main", "sglang_router.launch_server", *DYNAMO_MODULES, *BENCH_MODULES]
+    cli = r"\bsglang[ \t]+serve\b|" + "|".join(re.escape(m) + r"\b" for m in sorted(modules, key=len, reverse=True))
+    calls = {q.rsplit(".", 1)[1] for q in (ENGINE | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD | POPEN_LAUNCH_SERVER
+                                           | EXECUTE_TRAIN)}
+    python = cli + "|" + "|".join(r"\b" + re.escape(c) + r"\(" for c in sorted(calls))
+    return re.compile(cli), re.compile(python)
+
+
+LAUNCH_TEXT, PYTHON_LAUNCH_TEXT = _launch_text_patterns()
+"""Text that names an SGLang entry point a command line starts (``LAUNCH_TEXT``), or that, in Python,
+also calls one of SGLang's launching APIs (``PYTHON_LAUNCH_TEXT``): a cheap test of whether a piece
+of a document (a Markdown fence) may hold a launch."""

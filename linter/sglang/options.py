@@ -205,8 +205,12 @@ def last_release_with(option: str, before: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=None)
 def load_table(version: str) -> OptionTable:
-    """Load the table of ``version`` (e.g. ``"0.5.18"``). Raises KeyError for a version with no table."""
+    """Load the table of ``version`` (e.g. ``"0.5.18"``). Raises KeyError for a version with no table.
+
+    Loaded once per process (a table is read-only once built): a run over many launches of one
+    release parses its JSON file once, not once per launch."""
     if version not in available_versions():
         raise KeyError(version)
     raw = json.loads(resources.files(_DATA).joinpath(f"options-{version}.json").read_text("utf-8"))

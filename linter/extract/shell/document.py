@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
-from linter.launch import MStr
+from linter.launch import MStr, slice_runs
 from linter.source import SourceFile, Span
 
 
@@ -77,23 +77,36 @@ class Doc:
         return self.c(node.start_byte), self.c(node.end_byte)
 
     def origin(self, i: int):
+        """The origin ``(SourceFile, offset)`` of character ``i``, or None."""
         if self.base is None:
             return (self.source, i)
-        return self.base.origins[i]
+        return self.base.origin_at(i)
 
     def where(self, i: int, j: int) -> Span:
         """The span in the file for doc characters ``[i, j)`` (exact or the hull of their origins)."""
         if self.base is None:
             return Span(self.source, i, j)
-        spans = [o for o in self.base.origins[i:j] if o is not None and o[0] is self.source]
-        if not spans:
+        lo = hi = None
+        for n, src, off, _ in slice_runs(self.base.runs, i, j):
+            if src is self.source:
+                lo = off if lo is None else min(lo, off)
+                hi = off + n if hi is None else max(hi, off + n)
+        if lo is None:
             return self.fallback
-        return Span(self.source, min(o[1] for o in spans), max(o[1] for o in spans) + 1)
+        return Span(self.source, lo, hi)
+
+    def runs(self, i: int, j: int) -> tuple:
+        """The origin runs (:class:`~linter.launch.MStr`) of doc characters ``[i, j)``."""
+        if self.base is None:
+            return ((j - i, self.source, i, None),) if j > i else ()
+        return slice_runs(self.base.runs, i, j)
 
     def mstr(self, i: int, j: int, where: Span | None = None) -> MStr:
+        """The text ``[i, j)`` as is, with its origins."""
         if self.base is None:
-            return MStr(self.text[i:j], [(self.source, k) for k in range(i, j)], where or Span(self.source, i, j))
-        return MStr(self.text[i:j], self.base.origins[i:j], where or self.where(i, j))
+            return MStr.from_runs(self.text[i:j], ((j - i, self.source, i, None),) if j > i else (),
+                                  where or Span(self.source, i, j))
+        return MStr.from_runs(self.text[i:j], slice_runs(self.base.runs, i, j), where or self.where(i, j))
 
     def node_text(self, node) -> str:
         i, j = self.rng(node)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from linter.launch import MStr, Token
+from linter.launch import MStr, Token, same_origins
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 """A shell variable name."""
@@ -76,7 +76,7 @@ def _same(a, b) -> bool:
     if a is b:
         return True
     if isinstance(a, MStr) and isinstance(b, MStr):
-        return a.text == b.text and a.origins == b.origins
+        return a.text == b.text and same_origins(a, b)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(x.splat == y.splat and _same(x.text, y.text) for x, y in zip(a, b))
     return False
@@ -93,7 +93,7 @@ def _same_text(a, b) -> bool:
 def _unlocated(value):
     """The same value with no editable origin (equal text written in several places)."""
     if isinstance(value, MStr):
-        return MStr(value.text, [None] * len(value.text), value.where)
+        return MStr.plain(value.text, value.where)
     return [Token(_unlocated(t.text), t.splat) for t in value]
 
 

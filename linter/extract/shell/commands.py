@@ -17,6 +17,14 @@ from linter.source import Span
 MAX_NESTING = 8
 """``bash -c`` strings parsed inside one another."""
 ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_.+/-]+\Z")
+"""A word that is its own value (no quote, escape, expansion nor glob)."""
+_EFFECTS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", "set", "cd", "pushd", "export", "readonly",
+                      "declare", "typeset", "local"})
+"""Builtins that change the walker's variables (:meth:`Commands._builtin_effects`)."""
+_ASSIGNING_EXPANSION = re.compile(r"\$\{[^}]*=")
+"""Text that may hold ``${X:=d}``/``${X=d}`` (an expansion that assigns)."""
+_SUBSTITUTIONS = ("$(", "`", "<(", ">(")
 
 
 def mark_joinable(token: Token) -> Token:
@@ -89,6 +97,8 @@ class Commands:
                 elif child.is_named:
                     self._visit_subs(child, env)
             return
+        if self._inert(node, name_node, env):
+            return
         # tree-sitter-bash joins a line of several assignments to the command on the next line;
         # assignments before an unescaped line break are statements of their own.
         pre = [c for c in kids if c.end_byte <= name_node.start_byte and c.is_named]
@@ -147,6 +157,34 @@ class Commands:
 
         self._cwd = env.get(CWD)
         self._dispatch(tokens, span, child_env, self.image)
+
+    def _inert(self, node, name_node, env: Env) -> bool:
+        """Run a command that cannot matter without building its words, and say so (True): its program
+        is a plain word that is no function, no builtin that assigns and nothing
+        :func:`~linter.recognize.unwrap` looks at (``echo``, ``mkdir`` …), nothing stands before it, and
+        no expansion in it assigns. Only its command substitutions run. False: the caller does the full
+        work."""
+        from linter.recognize import inert_program
+
+        doc = self.doc
+        if node.start_byte != name_node.start_byte:
+            return False  # assignments or a redirection before the program
+        i, j = doc.rng(name_node)
+        head = doc.text[i:j]
+        if not _PLAIN_WORD.match(head) or head in _EFFECTS or head in self.shared.functions or \
+                not inert_program(head):
+            return False
+        end = doc.c(node.end_byte)
+        if j < end and doc.text[j] not in " \t":
+            return False  # the next word may continue the program's name (``ech\\⏎o``)
+        rest = doc.text[j:end]
+        if "${" in rest and _ASSIGNING_EXPANSION.search(rest):
+            return False
+        if any(s in rest for s in _SUBSTITUTIONS):
+            for k, child in enumerate(node.children):
+                if child.start_byte >= name_node.end_byte and node.field_name_for_child(k) == "argument":
+                    self._visit_subs(child, env)
+        return True
 
     def _builtin_effects(self, tokens: list[Token], env: Env) -> None:
         """Builtins that assign variables from outside the file (read, mapfile, getopts …) or set allexport."""

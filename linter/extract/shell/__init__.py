@@ -48,7 +48,7 @@ execution order), :mod:`.errors` (syntax errors, comments, ``#SBATCH``).
 
 from __future__ import annotations
 
-from linter.extract.shell.document import Doc, parse_script
+from linter.extract.shell.document import Doc, named_kids, parse_script
 from linter.extract.shell.env import Env
 from linter.extract.shell.errors import comments_of, error_message, first_error, sbatch_directives
 from linter.extract.shell.walker import Shared, walk_all
@@ -68,7 +68,7 @@ def extract(source: SourceFile, ws=None) -> Extraction:
     result = Extraction(launches=sorted(shared.launches, key=lambda launch: launch.span.start))
     comments = comments_of(root, doc)
     result.comments = comments
-    first_command = next((doc.c(c.start_byte) for c in root.named_children if c.type != "comment"),
+    first_command = next((doc.c(c.start_byte) for c in named_kids(root) if c.type != "comment"),
                          len(source.text))
     result.gpu_decls = sbatch_directives(source, comments, first_command)
     keys = {(d.name, d.span.key() if d.span else None) for d in result.gpu_decls}

@@ -12,11 +12,33 @@ from linter.source import SourceFile, Span
 
 
 @functools.cache
-def _parser():
+def language():
+    """The tree-sitter-bash language."""
     import tree_sitter
     import tree_sitter_bash
 
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+    return tree_sitter.Language(tree_sitter_bash.language())
+
+
+@functools.cache
+def _parser():
+    import tree_sitter
+
+    return tree_sitter.Parser(language())
+
+
+def named_kids(node):
+    """The named children of ``node``, one at a time (a cursor: unlike ``node.named_children``, the
+    list is not kept on the node, so a statement's nodes are freed once it is walked)."""
+    cursor = node.walk()
+    if not cursor.goto_first_child():
+        return
+    while True:
+        child = cursor.node
+        if child.is_named:
+            yield child
+        if not cursor.goto_next_sibling():
+            return
 
 
 # The end of a script made only of blanks and line continuations (``\\`` before a newline or the end).

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from linter.extract.shell.commands import Commands
-from linter.extract.shell.document import Doc
+from linter.extract.shell.document import Doc, named_kids
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, merge
 from linter.extract.shell.expand import Expander, assemble, scalar
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
@@ -77,7 +77,7 @@ class Walker(Commands):
             self.visit(child, env)
 
     def _seq(self, node, env: Env) -> None:
-        for child in node.named_children:
+        for child in named_kids(node):
             self.visit(child, env)
 
     def _skip(self, node, env: Env) -> None:

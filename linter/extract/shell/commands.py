@@ -147,7 +147,7 @@ class Commands:
         fn = self.shared.functions.get(head) if head is not None else None
         if fn is not None and fn.doc is doc:
             if not self.silent:
-                fn.calls.append(env.copy())
+                self.shared.add_call(fn, env)
             for name in fn.assigned:  # what the function assigns is not followed into the caller
                 env.set(name, UNKNOWN_V)
         def child_env(inherit: bool = True, more: dict | None = None) -> Env:

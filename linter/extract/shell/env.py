@@ -30,18 +30,102 @@ ABSENT = _State("ABSENT")
 """A variable the file never assigns (its value would come from outside)."""
 
 
+class _Link:
+    """One step of a :class:`Layered` map's history: the names folded into its base at that step."""
+
+    __slots__ = ("parent", "names", "depth")
+
+    def __init__(self, parent: _Link | None, names: frozenset) -> None:
+        self.parent = parent
+        self.names = names
+        self.depth = parent.depth + 1 if parent is not None else 0
+
+
+class Layered:
+    """A dict that copies in time proportional to its recent changes, for the many copies a walk makes
+    (a loop, a branch, a call each copy the variables).
+
+    ``base`` is a dict shared by copies and never changed; ``top`` holds this copy's own changes and
+    is folded into a new base once it has more than 32 names and more than the square root of the
+    base's count (so a copy costs at most that many, and folding stays linear). ``link`` records
+    the names of each fold, so :func:`changed` finds the names two copies may differ in without
+    comparing every name.
+    """
+
+    __slots__ = ("base", "top", "link")
+
+    def __init__(self, base: dict | None = None) -> None:
+        self.base = dict(base) if base else {}
+        self.top: dict = {}
+        self.link = _Link(None, frozenset())
+
+    def get(self, name: str, default=None):
+        top = self.top
+        if name in top:
+            return top[name]
+        return self.base.get(name, default)
+
+    def put(self, name: str, value) -> None:
+        top = self.top
+        top[name] = value
+        if len(top) > 32 and len(top) * len(top) > len(self.base):
+            base = dict(self.base)
+            base.update(top)
+            self.link = _Link(self.link, frozenset(top))
+            self.base, self.top = base, {}
+
+    def copy(self) -> Layered:
+        out = Layered.__new__(Layered)
+        out.base, out.top, out.link = self.base, dict(self.top), self.link
+        return out
+
+    def items(self):
+        """Every (name, value), folded (linear in the size)."""
+        if not self.top:
+            return self.base.items()
+        merged = dict(self.base)
+        merged.update(self.top)
+        return merged.items()
+
+
+def changed(maps: list[Layered]) -> set | None:
+    """The names whose values may differ between ``maps`` (copies of one map): their own changes
+    and the folds since their common history; None when they share no history."""
+    names: set = set()
+    for m in maps:
+        names.update(m.top)
+    links = [m.link for m in maps]
+    while True:
+        first = links[0]
+        if all(link is first for link in links):
+            return names
+        deepest = max(link.depth for link in links)
+        if deepest == 0:
+            return None
+        for k, link in enumerate(links):
+            if link.depth == deepest:
+                names.update(link.names)
+                links[k] = link.parent
+
+
 class Env:
-    """name -> MStr (scalar) | list[Token] (array) | UNKNOWN_V | UNSET; absent = never assigned."""
+    """name -> MStr (scalar) | list[Token] (array) | UNKNOWN_V | UNSET; ABSENT = never assigned.
+
+    ``vars`` and ``exported`` (name -> bool) are :class:`Layered` maps, so the copies a walk makes
+    cost their recent changes, not the number of variables.
+    """
 
     __slots__ = ("vars", "exported", "allexport")
 
     def __init__(self, vars_: dict | None = None, exported: set | None = None, allexport: bool = False) -> None:
-        self.vars = vars_ if vars_ is not None else {}
-        self.exported = exported if exported is not None else set()
+        self.vars = Layered(vars_)
+        self.exported = Layered(dict.fromkeys(exported, True) if exported else None)
         self.allexport = allexport
 
     def copy(self) -> Env:
-        return Env(dict(self.vars), set(self.exported), self.allexport)
+        out = Env.__new__(Env)
+        out.vars, out.exported, out.allexport = self.vars.copy(), self.exported.copy(), self.allexport
+        return out
 
     def replace(self, other: Env) -> None:
         self.vars, self.exported, self.allexport = other.vars, other.exported, other.allexport
@@ -50,26 +134,41 @@ class Env:
         return self.vars.get(name, ABSENT)
 
     def set(self, name: str, value, export: bool = False) -> None:
-        self.vars[name] = value
+        self.vars.put(name, value)
         if export or self.allexport:
-            self.exported.add(name)
+            self.export(name)
+
+    def put(self, name: str, value) -> None:
+        """Set ``name`` without exporting it (``unset``)."""
+        self.vars.put(name, value)
+
+    def is_exported(self, name: str) -> bool:
+        return self.exported.get(name, False)
+
+    def export(self, name: str) -> None:
+        if not self.exported.get(name, False):
+            self.exported.put(name, True)
+
+    def unexport(self, name: str) -> None:
+        if self.exported.get(name, False):
+            self.exported.put(name, False)
 
     def child(self, extra: dict | None = None, inherit: bool = True) -> Env:
         """The environment a child process sees: exported variables; others the file assigned are
         unknown there (the name may have come from the environment, exported)."""
-        out = Env()
+        out: dict = {}
         if inherit:
+            exported = self.exported
             for name, value in self.vars.items():
                 if value is ABSENT:
                     continue
-                if name in self.exported or self.allexport or value is UNSET:
-                    out.vars[name] = value
+                if self.allexport or value is UNSET or exported.get(name, False):
+                    out[name] = value
                 else:
-                    out.vars[name] = UNKNOWN_V
+                    out[name] = UNKNOWN_V
         for name, value in (extra or {}).items():
-            out.vars[name] = value
-        out.exported = set(out.vars)
-        return out
+            out[name] = value
+        return Env(out, set(out))
 
 
 def _same(a, b) -> bool:
@@ -98,28 +197,28 @@ def _unlocated(value):
 
 
 def merge(envs: list[Env]) -> Env:
-    """The environment after paths that end in ``envs``: a variable with different values is unknown."""
+    """The environment after paths that end in ``envs``: a variable with different values is unknown.
+    Only the names :func:`changed` gives are compared (all of them for unrelated environments)."""
     if len(envs) == 1:
         return envs[0].copy()
-    base = envs[0].vars
-    differ: set[str] = set()
-    for e in envs[1:]:
-        ev = e.vars
-        differ.update(n for n, v in ev.items() if base.get(n, ABSENT) is not v)
-        differ.update(base.keys() - ev.keys())
-    out = Env(dict(base), allexport=any(e.allexport for e in envs))
-    for n in differ:
+    out = envs[0].copy()
+    out.allexport = any(e.allexport for e in envs)
+    names = changed([e.vars for e in envs])
+    if names is None:
+        names = {n for e in envs for n, _ in e.vars.items()}
+    for n in names:
         values = [e.get(n) for e in envs]
         first = values[0]
         if all(_same(first, v) for v in values[1:]):
-            if first is ABSENT:
-                out.vars.pop(n, None)
-            else:
-                out.vars[n] = first
-        elif all(_same_text(first, v) for v in values[1:]):
-            out.vars[n] = _unlocated(first)
+            continue  # out has it (or has not, when ABSENT) already
+        if all(_same_text(first, v) for v in values[1:]):
+            out.vars.put(n, _unlocated(first))
         else:
-            out.vars[n] = UNKNOWN_V
-    for e in envs:
-        out.exported |= e.exported
+            out.vars.put(n, UNKNOWN_V)
+    xnames = changed([e.exported for e in envs])
+    if xnames is None:
+        xnames = {n for e in envs for n, _ in e.exported.items()}
+    for n in xnames:
+        if any(e.is_exported(n) for e in envs):
+            out.export(n)
     return out

@@ -25,6 +25,8 @@ _EFFECTS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", "set"
 _ASSIGNING_EXPANSION = re.compile(r"\$\{[^}]*=")
 """Text that may hold ``${X:=d}``/``${X=d}`` (an expansion that assigns)."""
 _SUBSTITUTIONS = ("$(", "`", "<(", ">(")
+_INERT: dict[str, bool] = {}
+"""Program word -> whether no command starting with it can matter (a function aside); memoised."""
 
 
 def mark_joinable(token: Token) -> Token:
@@ -171,8 +173,12 @@ class Commands:
             return False  # assignments or a redirection before the program
         i, j = doc.rng(name_node)
         head = doc.text[i:j]
-        if not _PLAIN_WORD.match(head) or head in _EFFECTS or head in self.shared.functions or \
-                not inert_program(head):
+        inert = _INERT.get(head)
+        if inert is None:
+            inert = _INERT[head] = bool(_PLAIN_WORD.match(head)) and head not in _EFFECTS and inert_program(head)
+            if len(_INERT) > 10_000:
+                _INERT.clear()
+        if not inert or head in self.shared.functions:
             return False
         end = doc.c(node.end_byte)
         if j < end and doc.text[j] not in " \t":

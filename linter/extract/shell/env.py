@@ -206,9 +206,12 @@ def merge(envs: list[Env]) -> Env:
     names = changed([e.vars for e in envs])
     if names is None:
         names = {n for e in envs for n, _ in e.vars.items()}
+    maps = [e.vars for e in envs]
     for n in names:
-        values = [e.get(n) for e in envs]
+        values = [m.top[n] if n in m.top else m.base.get(n, ABSENT) for m in maps]
         first = values[0]
+        if all(v is first for v in values):
+            continue  # the same object everywhere (the common case: a name changed in one branch only)
         if all(_same(first, v) for v in values[1:]):
             continue  # out has it (or has not, when ABSENT) already
         if all(_same_text(first, v) for v in values[1:]):

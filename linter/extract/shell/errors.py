@@ -86,7 +86,7 @@ def _queries():
 
     from linter.extract.shell.document import language
 
-    return (tree_sitter.Query(language(), "(comment) @c"),
+    return (tree_sitter.Query(language(), "(comment) @c (program (comment) @top)"),
             tree_sitter.Query(language(), "[(string) (heredoc_body)] @x"))
 
 
@@ -96,12 +96,14 @@ def comments_of(root, doc: Doc) -> list[Span]:
     import tree_sitter
 
     comments_q, strings_q = _queries()
-    found = tree_sitter.QueryCursor(comments_q).captures(root).get("c", [])
+    captures = tree_sitter.QueryCursor(comments_q).captures(root)
+    found = captures.get("c", [])
     if not found:
         return []
     found.sort(key=lambda n: n.start_byte)
     inside: list[tuple[int, int]] = []  # disjoint byte ranges of strings and heredocs, in order
-    if "$(" in doc.text or "`" in doc.text:  # else no comment can stand inside a string
+    # Only a comment in a ``$(…)`` can stand inside a string; none can when all are top-level statements.
+    if len(captures.get("top", ())) < len(found) and ("$(" in doc.text or "`" in doc.text):
         for a, b in sorted((n.start_byte, n.end_byte) for n in tree_sitter.QueryCursor(strings_q).captures(root).get("x", [])):
             if inside and a < inside[-1][1]:
                 inside[-1] = (inside[-1][0], max(b, inside[-1][1]))

@@ -46,8 +46,9 @@ class Layered:
     (a loop, a branch, a call each copy the variables).
 
     ``base`` is a dict shared by copies and never changed; ``top`` holds this copy's own changes and
-    is folded into a new base once it has more than 32 names and more than the square root of the
-    base's count (so a copy costs at most that many, and folding stays linear). ``link`` records
+    is folded into a new base once it has more than 8 names and more than an eighth of the square root
+    of the base's count: a copy then costs at most that many names (a merge compares them in Python),
+    and a fold (a copy of the base in C) comes once per that many changes. ``link`` records
     the names of each fold, so :func:`changed` finds the names two copies may differ in without
     comparing every name.
     """
@@ -68,7 +69,7 @@ class Layered:
     def put(self, name: str, value) -> None:
         top = self.top
         top[name] = value
-        if len(top) > 32 and len(top) * len(top) > len(self.base):
+        if len(top) > 8 and len(top) * len(top) * 64 > len(self.base):
             base = dict(self.base)
             base.update(top)
             self.link = _Link(self.link, frozenset(top))
@@ -194,6 +195,60 @@ def _unlocated(value):
     if isinstance(value, MStr):
         return MStr.plain(value.text, value.where)
     return [Token(_unlocated(t.text), t.splat) for t in value]
+
+
+def merge_value(a, b):
+    """The value of a variable after two paths that leave ``a`` and ``b`` (as :func:`merge` does it)."""
+    if _same(a, b):
+        return a
+    if _same_text(a, b):
+        return _unlocated(a)
+    return UNKNOWN_V
+
+
+class Merged:
+    """The merge of environments met one after another (a function's call sites), kept as the last
+    of them and what differs from it, so each costs its changes since the one before (not a copy of
+    every variable per call). :meth:`env` equals :func:`merge` of them all, in order."""
+
+    __slots__ = ("last", "overrides", "exported", "allexport")
+
+    def __init__(self) -> None:
+        self.last: Env | None = None
+        self.overrides: dict = {}  # name -> merged value, where it is not last's value
+        self.exported: set = set()  # names exported at some earlier call
+        self.allexport = False
+
+    def add(self, env: Env) -> None:
+        last = self.last
+        if last is not None:
+            names = changed([last.vars, env.vars])
+            if names is None:
+                names = {n for e in (last, env) for n, _ in e.vars.items()}
+            overrides = self.overrides
+            for n in names:
+                new = env.get(n)
+                value = merge_value(overrides[n] if n in overrides else last.get(n), new)
+                if value is new:
+                    overrides.pop(n, None)
+                else:
+                    overrides[n] = value
+            xnames = changed([last.exported, env.exported])
+            if xnames is None:
+                xnames = {n for n, _ in last.exported.items()}
+            self.exported.update(n for n in xnames if last.is_exported(n))
+        self.allexport = self.allexport or env.allexport
+        self.last = env.copy()
+
+    def env(self) -> Env:
+        """The merged environment (a new one)."""
+        out = self.last.copy()
+        out.allexport = self.allexport
+        for n, value in self.overrides.items():
+            out.vars.put(n, value)
+        for n in self.exported:
+            out.export(n)
+        return out
 
 
 def merge(envs: list[Env]) -> Env:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.document import Doc, named_kids
-from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, merge
+from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, merge
 from linter.extract.shell.expand import Expander, assemble, scalar
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
@@ -29,7 +29,9 @@ class Fn:
     doc: Doc
     def_env: Env
     assigned: set[str]
-    calls: list[Env] = field(default_factory=list)
+    calls: int = 0
+    merged: Merged = field(default_factory=Merged)
+    """The environments of its calls, merged as they come."""
     launch_span: Span | None = None
     image: MStr | None = None
     order: int = 0
@@ -53,8 +55,9 @@ class Shared:
 
     def add_call(self, fn: Fn, env: Env) -> None:
         """Record that ``fn`` is called with ``env`` (a copy is kept)."""
-        fn.calls.append(env.copy())
-        if len(fn.calls) == 1:
+        fn.calls += 1
+        fn.merged.add(env)
+        if fn.calls == 1:
             heapq.heappush(self.called, fn.order)
 
     def add_decl(self, decl: GpuDecl) -> None:
@@ -469,7 +472,7 @@ def walk_all(shared: Shared, doc: Doc, root, env: Env, launch_span: Span | None 
                 break
             fn = order[first]
         fn.done = True
-        fenv = merge(fn.calls) if fn.calls else fn.def_env.copy()
+        fenv = fn.merged.env() if fn.calls else fn.def_env.copy()
         inner = Walker(shared, fn.doc, f"{fn.name}()", fn.launch_span, fn.image)
         for child in fn.body.named_children:
             inner.visit(child, fenv)

@@ -23,7 +23,8 @@ from linter.source import SourceFile, Span
 def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
     """``engine.lint(path)`` that never raises (except KeyboardInterrupt and SystemExit).
 
-    A file longer than :data:`linter.limits.MAX_PARSED_CHARS` or with a line longer than
+    A file longer than :data:`linter.limits.MAX_PARSED_CHARS` (a shell script:
+    :data:`~linter.limits.MAX_SHELL_CHARS`) or with a line longer than
     :data:`linter.limits.MAX_LINE_CHARS` is not parsed: it gets only SGL004. :func:`crashed` tells whether the result stands for an internal error.
     """
     path = path if path.is_absolute() else (engine.ws.cwd / path)
@@ -80,14 +81,20 @@ def _long_line(engine: Engine, path: Path) -> FileResult | None:
         # a notebook's size and long lines are its outputs, which are never read (only code cells are);
         # its JSON reader has its own bounds (MAX_JSON_BYTES, MAX_JSON_DEPTH)
         return None
+    fmt = None
+    size_limit = "MAX_PARSED_CHARS"
     if len(source.text) > limits.MAX_PARSED_CHARS:
-        hit, limit, what = (0, 0), "MAX_PARSED_CHARS", f"a file of {len(source.text):,} characters"
+        fmt = detect_format(path, source.text)
+        if fmt == "shell":
+            size_limit = "MAX_SHELL_CHARS"
+    if len(source.text) > limits.ALL[size_limit]:
+        hit, limit, what = (0, 0), size_limit, f"a file of {len(source.text):,} characters"
     else:
         hit = limits.long_line(source.text)
         limit, what = "MAX_LINE_CHARS", f"a line of {hit[1]:,} characters" if hit else ""
     if hit is None or not mentions_sglang(source.text):
         return None
-    fmt = detect_format(path, source.text)
+    fmt = fmt or detect_format(path, source.text)
     if fmt is None:
         return None
     result = FileResult(path, source=source, fmt=fmt)

@@ -18,9 +18,15 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 Larger files are skipped with a reason, as binary files are."""
 
 MAX_PARSED_CHARS = 400_000
-"""Largest file parsed as compose, shell or Python (characters). Launch files and compose files
-are a few KB, large Python modules a few hundred KB. Parsing costs about 2 µs per character in YAML
-(ruamel's scanner) and 1 µs in shell and Python, so the limit keeps every file under a second."""
+"""Largest file parsed (characters), but for shell scripts (:data:`MAX_SHELL_CHARS`). Launch files
+and compose files are a few KB, large Python modules a few hundred KB. Parsing costs about 2 µs per
+character in YAML (ruamel's scanner) and 1 µs in Python, so the limit keeps every file under a second."""
+
+MAX_SHELL_CHARS = 2_000_000
+"""Largest shell script parsed (characters). Generated job scripts are long: a 20,000-line Slurm
+script with 500 launches is 870,000 characters. The shell path is linear — tree-sitter-bash parses
+in C and keeps about 30 bytes per character (60 MiB at the limit), the walk costs about 0.3 µs per
+character and keeps origins as ranges — so the limit keeps a script near a second and 150 MiB."""
 
 MAX_LINE_CHARS = 200_000
 """Longest line of a linted file or ``.env`` (characters). Real launch files keep lines under a few

@@ -74,6 +74,8 @@ NEAR_LIMIT: dict[str, dict[str, str]] = {
     "lines-99k-x9-shell": {"run.sh": (LAUNCH + " --served-model-name " + "a" * 99_000 + "\n") * 9},
     "lines-99k-x20-shell": {"run.sh": (LAUNCH + " --served-model-name " + "a" * 99_000 + "\n") * 20},
 }
+# Past the size limits: not parsed (SGL004).
+CASES["lines-99k-x25-shell"] = {"run.sh": (LAUNCH + " --served-model-name " + "a" * 99_000 + "\n") * 25}
 CASES.update(NEAR_LIMIT)
 
 CASES["huge-env-line"] = {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name ${X}\n",

@@ -251,12 +251,17 @@ def same_origins(a: MStr, b: MStr) -> bool:
 
 def hull(spans) -> Span | None:
     """The smallest span covering the given spans of the first one's file (None when there are none)."""
-    spans = [s for s in spans if s is not None]
-    if not spans:
-        return None
-    src = spans[0].source
-    same = [s for s in spans if s.source is src]
-    return Span(src, min(s.start for s in same), max(s.end for s in same))
+    src = None
+    lo = hi = 0
+    for s in spans:
+        if s is None:
+            continue
+        if src is None:
+            src, lo, hi = s.source, s.start, s.end
+        elif s.source is src:
+            lo = min(lo, s.start)
+            hi = max(hi, s.end)
+    return None if src is None else Span(src, lo, hi)
 
 
 @dataclass

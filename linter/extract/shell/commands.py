@@ -24,7 +24,6 @@ _EFFECTS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", "set"
 """Builtins that change the walker's variables (:meth:`Commands._builtin_effects`)."""
 _ASSIGNING_EXPANSION = re.compile(r"\$\{[^}]*=")
 """Text that may hold ``${X:=d}``/``${X=d}`` (an expansion that assigns)."""
-_SUBSTITUTIONS = ("$(", "`", "<(", ">(")
 _INERT: dict[str, bool] = {}
 """Program word -> whether no command starting with it can matter (a function aside); memoised."""
 
@@ -89,8 +88,10 @@ class Commands:
     (it shares the walker's document, scope and results)."""
 
     def _command(self, node, env: Env) -> None:
-        doc = self.doc
         name_node = node.child_by_field_name("name")
+        if name_node is not None and self._inert(node, name_node, env):
+            return
+        doc = self.doc
         kids = node.children
         if name_node is None:
             for child in kids:
@@ -98,8 +99,6 @@ class Commands:
                     self._assign(child, env)
                 elif child.is_named:
                     self._visit_subs(child, env)
-            return
-        if self._inert(node, name_node, env):
             return
         # tree-sitter-bash joins a line of several assignments to the command on the next line;
         # assignments before an unescaped line break are statements of their own.
@@ -166,27 +165,31 @@ class Commands:
         :func:`~linter.recognize.unwrap` looks at (``echo``, ``mkdir`` …), nothing stands before it, and
         no expansion in it assigns. Only its command substitutions run. False: the caller does the full
         work."""
-        from linter.recognize import inert_program
-
-        doc = self.doc
-        if node.start_byte != name_node.start_byte:
+        start = name_node.start_byte
+        if node.start_byte != start:
             return False  # assignments or a redirection before the program
-        i, j = doc.rng(name_node)
-        head = doc.text[i:j]
+        doc = self.doc
+        text = doc.text
+        end = node.end_byte
+        j = name_node.end_byte
+        if doc.b2c is not None:
+            start, j, end = doc.b2c[start], doc.b2c[j], doc.b2c[end]
+        head = text[start:j]
         inert = _INERT.get(head)
         if inert is None:
+            from linter.recognize import inert_program
+
             inert = _INERT[head] = bool(_PLAIN_WORD.match(head)) and head not in _EFFECTS and inert_program(head)
             if len(_INERT) > 10_000:
                 _INERT.clear()
         if not inert or head in self.shared.functions:
             return False
-        end = doc.c(node.end_byte)
-        if j < end and doc.text[j] not in " \t":
+        if j < end and text[j] not in " \t":
             return False  # the next word may continue the program's name (``ech\\⏎o``)
-        rest = doc.text[j:end]
+        rest = text[j:end]
         if "${" in rest and _ASSIGNING_EXPANSION.search(rest):
             return False
-        if any(s in rest for s in _SUBSTITUTIONS):
+        if "$(" in rest or "`" in rest or "<(" in rest or ">(" in rest:
             for k, child in enumerate(node.children):
                 if child.start_byte >= name_node.end_byte and node.field_name_for_child(k) == "argument":
                     self._visit_subs(child, env)

@@ -41,8 +41,9 @@ def named_kids(node):
             return
 
 
-# The end of a script made only of blanks and line continuations (``\\`` before a newline or the end).
-_BLANK_TAIL = re.compile(rb"(?:[ \t\r\n]|\\\r?\n|\\\Z)*\Z")
+# The end of a script made only of blanks and line continuations (``\\`` before a newline or the end),
+# matched on the reversed bytes from their start (a search from the front would try every offset).
+_BLANK_TAIL_REVERSED = re.compile(rb"\\?(?:\n\r?\\|[ \t\r\n])*")
 
 
 def _bash_tail(data: bytes) -> bytes:
@@ -52,8 +53,7 @@ def _bash_tail(data: bytes) -> bytes:
     ``cmd \\`` followed by a blank line, GNU bash 5.2), where tree-sitter-bash 0.23 gives an
     ERROR node. Byte offsets are kept, so spans are unaffected.
     """
-    m = _BLANK_TAIL.search(data)
-    start = m.start()
+    start = len(data) - _BLANK_TAIL_REVERSED.match(data[::-1]).end()
     if data[start:start + 1] == b"\\":
         run = len(data[:start]) - len(data[:start].rstrip(b"\\"))
         if run % 2:  # this backslash is escaped by the one before it: a literal, not a continuation

@@ -251,7 +251,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
 
     ws = Workspace(Path.cwd())
     options = RunOptions(target_gpus=args.target_gpu, sglang_version=args.sglang_version, select=select,
-                         ignore=ignore, extend_select=extend, no_ignores=args.no_ignores)
+                         ignore=ignore, extend_select=extend, no_ignores=args.no_ignores,
+                         skip_reasons=bool(args.show_files))
     engine = Engine(ws, options, configs)
     quiet = args.quiet or args.silent
 

@@ -71,7 +71,7 @@ class _Ignore:
 
 def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclude: bool) -> Iterator[Candidate]:
     """Files under ``paths`` (sorted, each once). ``excluded(path, is_dir)`` applies config globs."""
-    seen: set[str] = set()  # real paths (and paths as given) as strings: cheaper than Path objects
+    seen: set[str] = set()  # real paths as strings: a file is yielded once, however it is reached
     for root in paths:
         root = root.absolute()
         if root.is_file() or (root.exists() and not root.is_dir()):
@@ -81,15 +81,14 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
                 for sibling in sorted(root.parent.iterdir()):
                     if force_exclude and (excluded(sibling, False) or _git_ignored(sibling)):
                         continue
-                    if sibling.suffix.lower() in _YAML_EXT and str(sibling) not in seen:
-                        seen.add(str(sibling))
+                    if sibling.suffix.lower() in _YAML_EXT and os.path.realpath(sibling) not in seen:
+                        seen.add(os.path.realpath(sibling))
                         yield Candidate(sibling, True)
                 continue
             real = str(root.resolve())
             if FIXER_TEMP.match(root.name):
                 continue
-            if str(root) not in seen and real not in seen:
-                seen.add(str(root))
+            if real not in seen:
                 seen.add(real)
                 yield Candidate(root, True)
             continue
@@ -146,14 +145,12 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
             name = e.name
             if FIXER_TEMP.match(name):
                 continue
-            p = here / name
-            given = str(p)
-            if given in seen or (chain and any(i.matches(p, False) for i in chain)) or excluded(p, False):
-                continue
-            real = os.path.realpath(given) if link else real_here + os.sep + name
+            real = os.path.realpath(here / name) if link else real_here + os.sep + name
             if real in seen:
                 continue
-            seen.add(given)
+            p = here / name
+            if (chain and any(i.matches(p, False) for i in chain)) or excluded(p, False):
+                continue
             seen.add(real)
             yield Candidate(p, False)
         stack.extend(reversed(folders))

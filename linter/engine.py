@@ -330,10 +330,12 @@ def without_mention(path: Path, need_reason: bool = True) -> FileResult | None:
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
             return None
         # one read of the size fstat gives (+1 to see a file that grew meanwhile), then to the end
-        chunks = [os.read(fd, st.st_size + 1)]
-        while chunks[-1] and sum(map(len, chunks)) <= MAX_BYTES:
-            chunks.append(os.read(fd, 1 << 16))
-        data = b"".join(chunks)
+        data = os.read(fd, st.st_size + 1)
+        if len(data) != st.st_size:  # it changed since fstat, or a short read: read on to the end
+            chunks = [data]
+            while chunks[-1] and sum(map(len, chunks)) <= MAX_BYTES:
+                chunks.append(os.read(fd, 1 << 16))
+            data = b"".join(chunks)
     except OSError:
         return None
     finally:

@@ -309,8 +309,14 @@ def _lint(args, configs, select, ignore, extend) -> int:
             if not p.exists():
                 raise UsageError(f"{p}: no such file or folder")
 
+    folder_configs: dict[str, object] = {}  # the walk asks for every file: one lookup per folder
+    unseen = object()
+
     def excluded(path: Path, is_dir: bool) -> bool:
-        cfg = configs.for_dir(path.parent)
+        folder = os.path.dirname(path)
+        cfg = folder_configs.get(folder, unseen)
+        if cfg is unseen:
+            cfg = folder_configs[folder] = configs.for_dir(path.parent)
         return cfg is not None and cfg.excluded(path, is_dir)
 
     from linter.isolate import crashed, lint_file

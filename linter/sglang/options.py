@@ -345,8 +345,10 @@ class ParsedArgs:
 
     def get(self, dest: str) -> Setting | None:
         """The occurrence that wins (the last one), or None when the option is not given."""
-        found = self.all(dest)
-        return found[-1] if found else None
+        for s in reversed(self.settings):
+            if s.dest == dest:
+                return s
+        return None
 
     def value(self, dest: str, default: object = None) -> object:
         s = self.get(dest)

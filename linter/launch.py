@@ -12,6 +12,8 @@ for an unquoted expansion that the shell (or compose) would split into any numbe
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
@@ -38,7 +40,7 @@ class MStr:
     character (built on first use, for code that indexes it).
     """
 
-    __slots__ = ("text", "runs", "where", "_origins")
+    __slots__ = ("text", "runs", "where", "_origins", "_starts")
 
     def __init__(self, text: str, origins: Sequence, where: Span | None = None) -> None:
         assert len(text) == len(origins), (text, len(origins))
@@ -46,6 +48,7 @@ class MStr:
         self.runs = _compress(origins)
         self.where = where
         self._origins = None
+        self._starts = None
 
     @classmethod
     def from_runs(cls, text: str, runs: tuple, where: Span | None = None) -> MStr:
@@ -55,6 +58,7 @@ class MStr:
         m.runs = runs
         m.where = where
         m._origins = None
+        m._starts = None
         return m
 
     @classmethod
@@ -99,20 +103,27 @@ class MStr:
 
     def origin_at(self, i: int):
         """The origin of character ``i`` (``0 <= i < len``): ``(SourceFile, offset)`` or None."""
-        pos = 0
-        for n, src, off, atom in self.runs:
-            if i < pos + n:
-                if atom is not None:
-                    return atom
-                return None if src is None else (src, off + i - pos)
-            pos += n
-        raise IndexError(i)
+        got = self.runs_of(i, i + 1)
+        if not got or i < 0:
+            raise IndexError(i)
+        n, src, off, atom = got[0]
+        if atom is not None:
+            return atom
+        return None if src is None else (src, off)
+
+    def runs_of(self, i: int, j: int) -> tuple:
+        """The runs of characters ``[i, j)`` (a bisect on a long string: no scan from its start)."""
+        if len(self.runs) <= 8:
+            return slice_runs(self.runs, i, j)
+        if self._starts is None:
+            self._starts = list(itertools.accumulate((r[0] for r in self.runs), initial=0))
+        return slice_runs(self.runs, i, j, self._starts)
 
     def __getitem__(self, item: slice) -> MStr:
         start, stop, step = item.indices(len(self.text))
         if step != 1:
             return MStr(self.text[item], self.origins[item], self.where)
-        return MStr.from_runs(self.text[start:stop], slice_runs(self.runs, start, stop), self.where)
+        return MStr.from_runs(self.text[start:stop], self.runs_of(start, stop), self.where)
 
     def __len__(self) -> int:
         return len(self.text)
@@ -218,14 +229,20 @@ def join_runs(seq: Iterable[tuple]) -> tuple:
     return tuple(out)
 
 
-def slice_runs(runs: tuple, start: int, stop: int) -> tuple:
+def slice_runs(runs: tuple, start: int, stop: int, starts: list[int] | None = None) -> tuple:
     """The runs of characters ``[start, stop)`` of a text with ``runs`` (still canonical; a run
-    taken whole is the same object)."""
+    taken whole is the same object). ``starts`` (where each run starts, and the end) lets a bisect
+    find the first run."""
     if stop <= start:
         return ()
     out = []
+    k = 0
     pos = 0
-    for run in runs:
+    if starts is not None:
+        k = max(0, bisect.bisect_right(starts, start) - 1)
+        pos = starts[k]
+    for k in range(k, len(runs)):
+        run = runs[k]
         n = run[0]
         end = pos + n
         if end > start:

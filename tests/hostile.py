@@ -49,6 +49,10 @@ CASES: dict[str, dict[str, str]] = {
                           ".env": "ARGS=" + " ".join(f"--w{k}" for k in range(16_000)) + "\n"},
     "words-in-shell-variable": {"run.sh": "ARGS=\"" + "\n".join(f"--w{k}" for k in range(16_000)) + "\"\n"
                                           + LAUNCH + " $ARGS\n"},
+    # origins of many pieces (an escape each): a word's span must not scan them from the start
+    "escapes-in-bash-c": {"run.sh": "bash -c \"" + LAUNCH + " --x a\\\"b" * 20_000 + "\"\n"},
+    "escapes-in-shell-variable": {"run.sh": "ARGS=\"" + " ".join(f"--w\\\"{k}" for k in range(16_000)) + "\"\n"
+                                            + LAUNCH + " $ARGS\n"},
     "words-in-python-list": {"serve.py": "import subprocess\nA = [" + ",\n".join(f"'--w{k}'" for k in range(16_000))
                                          + "]\nsubprocess.run(['python3', '-m', 'sglang.launch_server', *A])\n"},
     "unclosed-flow-yaml": {"compose.yaml": HEAD + "    command: " + LAUNCH + "\n    x: " + "{" * 1500 + "\n"},

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
-from linter.launch import MStr, slice_runs
+from linter.launch import MStr
 from linter.source import SourceFile, Span
 
 
@@ -109,7 +109,7 @@ class Doc:
         if self.base is None:
             return Span(self.source, i, j)
         lo = hi = None
-        for n, src, off, _ in slice_runs(self.base.runs, i, j):
+        for n, src, off, _ in self._slice(i, j):
             if src is self.source:
                 lo = off if lo is None else min(lo, off)
                 hi = off + n if hi is None else max(hi, off + n)
@@ -121,14 +121,18 @@ class Doc:
         """The origin runs (:class:`~linter.launch.MStr`) of doc characters ``[i, j)``."""
         if self.base is None:
             return ((j - i, self.source, i, None),) if j > i else ()
-        return slice_runs(self.base.runs, i, j)
+        return self._slice(i, j)
 
     def mstr(self, i: int, j: int, where: Span | None = None) -> MStr:
         """The text ``[i, j)`` as is, with its origins."""
         if self.base is None:
             return MStr.from_runs(self.text[i:j], ((j - i, self.source, i, None),) if j > i else (),
                                   where or Span(self.source, i, j))
-        return MStr.from_runs(self.text[i:j], slice_runs(self.base.runs, i, j), where or self.where(i, j))
+        return MStr.from_runs(self.text[i:j], self._slice(i, j), where or self.where(i, j))
+
+    def _slice(self, i: int, j: int) -> tuple:
+        """The base's runs for characters ``[i, j)``."""
+        return self.base.runs_of(i, j)
 
     def node_text(self, node) -> str:
         i, j = self.rng(node)

@@ -12,7 +12,7 @@ import re
 
 from linter.extract.shell.document import Doc
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env
-from linter.launch import UNKNOWN_CHAR, MStr, Token, hull, join_runs, slice_runs
+from linter.launch import UNKNOWN_CHAR, MStr, Token, hull, join_runs
 from linter.source import Span
 
 IFS = " \t\n"
@@ -93,7 +93,7 @@ def _piece(m: MStr, a: int, b: int, started: bool, fixed: bool, unk: bool, texts
         wheres.append(m.where)
     piece = m.text[a:b]
     texts.append(piece)
-    runs.append(m.runs if a == 0 and b == len(m.text) else slice_runs(m.runs, a, b))
+    runs.append(m.runs if a == 0 and b == len(m.text) else m.runs_of(a, b))
     unknowns = piece.count(UNKNOWN_CHAR)
     return True, fixed or unknowns < len(piece), unk or unknowns > 0
 

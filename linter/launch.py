@@ -37,17 +37,21 @@ class MStr:
     (:func:`same_origins`). ``atom`` is None, or, for a one-character run made from an origin object,
     that object: :attr:`origins` gives it back as is, so an extractor may mark a character by the
     identity of its origin (the Python format's splats). :attr:`origins` gives the tuple per
-    character (built on first use, for code that indexes it).
+    character. An MStr made from such a tuple (the constructor) keeps it and makes its runs on first
+    use; one made from runs (:meth:`from_runs`, :meth:`literal`, :meth:`join`, a slice) builds the
+    tuple only if :attr:`origins` is read.
     """
 
-    __slots__ = ("text", "runs", "where", "_origins", "_starts")
+    __slots__ = ("text", "_runs", "where", "_origins", "_starts")
 
     def __init__(self, text: str, origins: Sequence, where: Span | None = None) -> None:
         assert len(text) == len(origins), (text, len(origins))
         self.text = text
-        self.runs = _compress(origins)
+        # kept as given; the runs are made when first asked for (formats that build origins per
+        # character pay no second pass over them unless a span is asked of this string)
+        self._origins = tuple(origins)
+        self._runs = None
         self.where = where
-        self._origins = None
         self._starts = None
 
     @classmethod
@@ -55,7 +59,7 @@ class MStr:
         """An MStr from canonical ``runs`` (see the class docstring) covering ``text`` exactly."""
         m = cls.__new__(cls)
         m.text = text
-        m.runs = runs
+        m._runs = runs
         m.where = where
         m._origins = None
         m._starts = None
@@ -85,6 +89,13 @@ class MStr:
         if where is None:
             where = hull([p.where for p in parts if p.where is not None])
         return cls.from_runs("".join([p.text for p in parts]), join_runs([p.runs for p in parts]), where)
+
+    @property
+    def runs(self) -> tuple:
+        """The origins as canonical runs ``(n, source, offset, atom)`` (see the class docstring)."""
+        if self._runs is None:
+            self._runs = _compress(self._origins)
+        return self._runs
 
     @property
     def origins(self) -> tuple:

@@ -390,7 +390,7 @@ def launches(words: list[Token], source: SourceFile, *, env: dict[str, MStr] | N
 
     script = got.script.text
     where = script.where.source if script.where is not None else \
-        next((o[0] for o in script.origins if o is not None), source)
+        next((run[1] for run in script.runs if run[1] is not None), source)
     found = launches_in_script(script, where, start, problems)
     return [Found(program, args, img if img is not None else got.image, list(got.gpu_decls), got.chain + [got.how],
                   via_shell=True)

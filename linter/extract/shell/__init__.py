@@ -90,7 +90,7 @@ def launches_in_script(script: MStr, source: SourceFile, env: dict[str, MStr] | 
     ``env`` holds the variables the script's process starts with (a compose service's
     ``environment``/``env_file``); shell syntax errors of a fully known script are appended to
     ``problems`` (located through the script's origins)."""
-    fallback = script.where or hull([Span(o[0], o[1], o[1] + 1) for o in script.origins if o is not None]) \
+    fallback = script.where or hull([Span(src, off, off + n) for n, src, off, _ in script.runs if src is not None]) \
         or Span(source, 0, 0)
     doc = Doc(source, script.text, script, fallback)
     tree = parse_script(doc.data)

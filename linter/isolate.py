@@ -87,7 +87,7 @@ def _long_line(engine: Engine, path: Path) -> FileResult | None:
         fmt = detect_format(path, source.text)
         if fmt == "shell":
             size_limit = "MAX_SHELL_CHARS"
-    if len(source.text) > limits.ALL[size_limit]:
+    if len(source.text) > getattr(limits, size_limit):
         hit, limit, what = (0, 0), size_limit, f"a file of {len(source.text):,} characters"
     else:
         hit = limits.long_line(source.text)

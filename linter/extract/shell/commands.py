@@ -156,15 +156,17 @@ class Commands:
             # or only what a wrapper sets (env -i, docker run -e …)
             return env.child({**(extra if inherit else {}), **(more or {})}, inherit)
 
+        if self.silent:
+            return  # a launch, a declaration or a shell string found now would not be recorded
         self._cwd = env.get(CWD)
         self._dispatch(tokens, span, child_env, self.image)
 
     def _inert(self, node, name_node, env: Env) -> bool:
-        """Run a command that cannot matter without building its words, and say so (True): its program
-        is a plain word that is no function, no builtin that assigns and nothing
-        :func:`~linter.recognize.unwrap` looks at (``echo``, ``mkdir`` …), nothing stands before it, and
-        no expansion in it assigns. Only its command substitutions run. False: the caller does the full
-        work."""
+        """Run a command whose words cannot matter without building them, and say so (True): its
+        program is a plain word that is no builtin that assigns and nothing
+        :func:`~linter.recognize.unwrap` looks at (``echo``, ``mkdir``, a function …), nothing stands
+        before it, and no expansion in it assigns. Its command substitutions run, and a function it
+        calls gets the call. False: the caller does the full work."""
         start = name_node.start_byte
         if node.start_byte != start:
             return False  # assignments or a redirection before the program
@@ -182,7 +184,7 @@ class Commands:
             inert = _INERT[head] = bool(_PLAIN_WORD.match(head)) and head not in _EFFECTS and inert_program(head)
             if len(_INERT) > 10_000:
                 _INERT.clear()
-        if not inert or head in self.shared.functions:
+        if not inert:
             return False
         if j < end and text[j] not in " \t":
             return False  # the next word may continue the program's name (``ech\\⏎o``)
@@ -193,6 +195,12 @@ class Commands:
             for k, child in enumerate(node.children):
                 if child.start_byte >= name_node.end_byte and node.field_name_for_child(k) == "argument":
                     self._visit_subs(child, env)
+        fn = self.shared.functions.get(head)
+        if fn is not None and fn.doc is doc:
+            if not self.silent:
+                self.shared.add_call(fn, env)
+            for name in fn.assigned:  # what the function assigns is not followed into the caller
+                env.set(name, UNKNOWN_V)
         return True
 
     def _builtin_effects(self, tokens: list[Token], env: Env) -> None:

@@ -226,9 +226,19 @@ class Merged:
             if names is None:
                 names = {n for e in (last, env) for n, _ in e.vars.items()}
             overrides = self.overrides
+            last_top, last_base = last.vars.top, last.vars.base
+            top, base = env.vars.top, env.vars.base
             for n in names:
-                new = env.get(n)
-                value = merge_value(overrides[n] if n in overrides else last.get(n), new)
+                new = top[n] if n in top else base.get(n, ABSENT)
+                if n in overrides:
+                    old = overrides[n]
+                    if old is UNKNOWN_V:
+                        continue  # unknown at one call: unknown whatever the others hold
+                else:
+                    old = last_top[n] if n in last_top else last_base.get(n, ABSENT)
+                    if old is new:
+                        continue
+                value = merge_value(old, new)
                 if value is new:
                     overrides.pop(n, None)
                 else:

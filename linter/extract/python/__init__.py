@@ -113,77 +113,46 @@ def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     if parsed is None:
         return result
     result.comments = comments
-    cst, module, positions = parsed
+    module, positions = parsed
     from linter.extract.python.analysis import Analysis
 
-    Analysis(cst, source, module, positions, result, ws=ws).run()
+    Analysis(source, module, positions, result, ws=ws).run()
     return result
 
 
 def parse(source: SourceFile, result: Extraction):
-    """(libcst, its Module, its PositionProvider metadata) of a Python file, or None with the
-    reason appended to ``result.problems``. libcst is imported here, never at import of the package."""
-    # Python's own parser first: it refuses what libcst's native parser may crash on (nesting deeper
-    # than the interpreter allows) and only builds a tree; nothing is run.
+    """(the ``ast.Module`` of a Python file, its :class:`~.positions.Positions`), or None with the
+    reason appended to ``result.problems``. Python's own parser only builds a tree; nothing is run."""
     import ast
     import warnings
 
-    import libcst as cst
-    from libcst.metadata import MetadataWrapper, PositionProvider
+    from linter.extract.python.positions import Positions
 
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(source.text)
-    except SyntaxError:
-        result.problems.append(_syntax_problem(source, None))
+            warnings.simplefilter("ignore")  # SyntaxWarning: invalid escape sequences and the like
+            module = ast.parse(source.text)
+    except SyntaxError as err:
+        result.problems.append(_syntax_problem(source, err))
         return None
     except (RecursionError, MemoryError, ValueError) as exc:
         what = "nested too deeply" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
         result.problems.append(Problem(f"cannot parse the Python file: {what}", Span(source, 0, 0)))
         return None
-    try:
-        module = cst.parse_module(source.text)
-    except cst.ParserSyntaxError as exc:
-        result.problems.append(_syntax_problem(source, exc))
-        return None
-    except RecursionError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - libcst's native parser may fail in other ways
-        result.problems.append(Problem(f"cannot parse the Python file: {exc}", Span(source, 0, 0)))
-        return None
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    return cst, module, wrapper.resolve(PositionProvider)
+    return module, Positions(source.text)
 
 
-def _syntax_problem(source: SourceFile, exc) -> Problem:
-    """SGL001 for a file libcst cannot parse: at the position and with the words of Python's own
-    parser (``ast.parse`` only builds a tree, nothing runs), else at libcst's position."""
-    import ast
-    import warnings
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(source.text)
-    except SyntaxError as err:
-        if err.lineno:
-            line = max(1, err.lineno)
-            col = max(1, err.offset or 1)
-            offset = source.offset(line, col)
-            if source.line_of(offset) != line:  # past the end of the line: its end
-                offset = source.line_starts[line - 1] + len(source.line_text(line)) if line <= len(
-                    source.line_starts) else len(source.text)
-            return Problem(f"Python syntax error: {err.msg}", Span(source, offset, offset))
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    if exc is None:
+def _syntax_problem(source: SourceFile, err: SyntaxError) -> Problem:
+    """SGL001 for a file Python's parser refuses: at its position, with its words."""
+    if not err.lineno:
         return Problem("Python syntax error", Span(source, 0, 0))
-    line = max(1, int(getattr(exc, "raw_line", 1) or 1))
-    col = max(0, int(getattr(exc, "raw_column", 0) or 0))
-    offset = source.offset(line, col + 1)
-    message = " ".join(str(getattr(exc, "message", exc)).split()).removeprefix("parser error: ")
-    return Problem(f"Python syntax error: {message}", Span(source, offset, offset))
+    line = max(1, err.lineno)
+    col = max(1, err.offset or 1)
+    offset = source.offset(line, col)
+    if source.line_of(offset) != line:  # past the end of the line: its end
+        offset = source.line_starts[line - 1] + len(source.line_text(line)) if line <= len(
+            source.line_starts) else len(source.text)
+    return Problem(f"Python syntax error: {err.msg}", Span(source, offset, offset))
 
 
 def _scan(source: SourceFile) -> tuple[list[Span] | None, bool]:

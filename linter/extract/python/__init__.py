@@ -1,4 +1,5 @@
-"""Python launch code: the SGLang launches a Python module starts, read with libcst.
+"""Python launch code: the SGLang launches a Python module starts, read with the standard library's
+:mod:`ast` (Python's own parser).
 
 The file is parsed, never imported or run. What counts as a launch (each callee is resolved through
 the module's imports and aliases — ``import sglang as sgl``, ``from subprocess import Popen as P``,
@@ -66,12 +67,14 @@ registration of a test file (``register_cuda_ci(…, runner_config="4-gpu-b200")
 A file that holds none of the call names above as a word, and no class with a base (which may
 inherit a launch from another module), cannot start a launch and is not parsed.
 
-libcst is imported only inside :func:`extract`, so linting a tree without Python launch files
-never pays for it.
+The analysis is imported only inside :func:`extract`, so linting a tree without Python launch files
+never pays for it. ``ast`` positions are UTF-8 byte columns; :mod:`.positions` turns them into the
+character offsets every span uses, and :mod:`.literals` reads the pieces ``ast`` does not locate
+(each literal of an implicit concatenation, the text and fields of an f-string).
 
 The package, by job: :mod:`.values` (what a value is, and the join of two paths' values),
 :mod:`.strings` (literals, formatting), :mod:`.syntax` and :mod:`.scopes` (the module's structure,
-one libcst walk), :mod:`.frames`, :mod:`.interpret` and :mod:`.statements` (running the code on
+one walk of the ``ast``), :mod:`.frames`, :mod:`.interpret` and :mod:`.statements` (running the code on
 frames), :mod:`.evaluate` (expressions), :mod:`.launches` (which calls are launches),
 :mod:`.modal` (Modal declarations), :mod:`.ci` (SGLang CI registrations), :mod:`.modules` (imports
 resolved to files of the repository), :mod:`.analysis` (the parts wired together).
@@ -99,8 +102,8 @@ def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     file alone."""
     # The early exit. No call the extractor recognises can be written without one of the names of
     # CALL_NAMES in the code (an alias is bound from the real name), so a file without one (as a
-    # word, then as a name token: not in a string or a comment) holds no launch and libcst, most of the
-    # cost, is not needed — unless one of its classes inherits a launch from another module. Its
+    # word, then as a name token: not in a string or a comment) holds no launch and the parse and
+    # analysis, most of the cost, are not needed — unless one of its classes inherits a launch from another module. Its
     # comments are listed only when a directive may be there.
     inherits = ws is not None and _SUBCLASS_RE.search(source.text) is not None
     if not CALL_NAME_RE.search(source.text) and not inherits:

@@ -18,7 +18,7 @@ TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
 SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Import, ast.ImportFrom, ast.Delete,
           ast.Return, ast.Raise, ast.Pass, ast.Assert, ast.Global, ast.Nonlocal, ast.Break, ast.Continue) + \
     ((ast.TypeAlias,) if hasattr(ast, "TypeAlias") else ())
-"""Statements that hold no block (libcst's "small statements")."""
+"""Statements that hold no block."""
 
 
 def dotted(node) -> str:

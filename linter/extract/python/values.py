@@ -3,7 +3,7 @@
 Every value is statically known (a string whose characters keep their source origins, a constant, a
 list or tuple, a dict of keyword entries, a module or object reference, a function or class of the
 module) or a stand-in for an unknown one (:class:`Unk`; :class:`Splat`, any number of unknown list
-items). Nothing here knows libcst.
+items). Nothing here knows the syntax tree.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ class Instance(Value):
 
 @dataclass(eq=False)
 class FuncV(Value):
-    """A function or method of an analysed module: its libcst node, the analysis that holds it
+    """A function or method of an analysed module: its ``ast`` node, the analysis that holds it
     (None: the current one) and, for a method looked up on a class, the class it is bound to."""
 
     node: object

@@ -10,34 +10,33 @@ a replacement field's expression are CPython's (``fstring_find_expr``): a top-le
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 _PREFIX = frozenset("rRbBuUfF")
 
 
-@dataclass(frozen=True)
 class Literal:
     """One string literal: its prefix (as written), its quote, and its body (the text between the
-    quotes) as offsets into the source text."""
+    quotes) as offsets into the source text; ``raw``: an ``r`` prefix."""
 
-    prefix: str
-    quote: str
-    start: int  # of the body
-    end: int
+    __slots__ = ("prefix", "quote", "start", "end", "raw")
 
-    @property
-    def raw(self) -> bool:
-        return "r" in self.prefix.lower()
+    def __init__(self, prefix: str, quote: str, start: int, end: int) -> None:
+        self.prefix = prefix
+        self.quote = quote
+        self.start = start
+        self.end = end
+        self.raw = "r" in prefix.lower()
 
 
-@dataclass(frozen=True)
 class Field:
     """A replacement field ``{…}`` of an f-string: its offsets (braces included) and whether it is
     ``str(value)`` itself (no format spec, no ``!r``/``!a`` conversion, no ``=``)."""
 
-    start: int
-    end: int
-    simple: bool
+    __slots__ = ("start", "end", "simple")
+
+    def __init__(self, start: int, end: int, simple: bool) -> None:
+        self.start = start
+        self.end = end
+        self.simple = simple
 
 
 def literals(text: str, start: int, end: int) -> list[Literal] | None:

@@ -8,7 +8,6 @@ local to a function, which module lists some function mutates in place), by laun
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 
 from linter.extract.python.names import MUTATORS
 from linter.extract.python.syntax import (
@@ -23,26 +22,29 @@ from linter.extract.python.syntax import (
 from linter.launch import GpuDecl, MStr
 
 
-@dataclass(eq=False)
 class Scope:
-    """A module, class or function of the analysed file: its statements, parameters and the Modal
-    declarations that apply to it."""
+    """A module, class or function of the analysed file (``kind``: module, class, function; ``node``
+    its ``ast`` node): its statements, parameters and the Modal declarations that apply to it."""
 
-    kind: str  # module, class, function
-    node: object
-    parent: Scope | None
-    qual: str
-    body: list
-    params: list[str] = field(default_factory=list)
-    self_name: str | None = None  # first parameter of a method
-    _locals: set[str] | None = None
-    globals: set[str] = field(default_factory=set)
-    decls: list[GpuDecl] = field(default_factory=list)
-    image: MStr | None = None  # Modal ``image=`` of its decorator (or of its app)
-    decorated: bool = False  # a Modal function or class
-    callees: set[str] = field(default_factory=set)  # module functions / methods called by name
-    owner: object = None  # the Analysis of the module that holds it
+    def __init__(self, kind: str, node, parent: Scope | None, qual: str, body: list,
+                 params: list[str] | None = None) -> None:
+        self.kind = kind
+        self.node = node
+        self.parent = parent
+        self.qual = qual
+        self.body = body
+        self.params: list[str] = params if params is not None else []
+        self.self_name: str | None = None  # first parameter of a method
+        self._locals: set[str] | None = None
+        self.globals: set[str] = set()
+        self.decls: list[GpuDecl] = []
+        self.image: MStr | None = None  # Modal ``image=`` of its decorator (or of its app)
+        self.decorated = False  # a Modal function or class
+        self.callees: set[str] = set()  # module functions / methods called by name
+        self.owner = None  # the Analysis of the module that holds it
 
+    def __repr__(self) -> str:
+        return f"Scope({self.kind} {self.qual})"
 
 
 class ModuleIndex:

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 
 from linter.extract.python.names import MUTATORS
 
@@ -183,17 +182,19 @@ def children(node):
     return ast.iter_child_nodes(node)
 
 
-@dataclass
 class BindInfo:
     """What one scope's own code binds and changes in place (collected by one walk)."""
 
-    bound: set[str] = field(default_factory=set)
-    mutated: set[str] = field(default_factory=set)
-    declared_global: set[str] = field(default_factory=set)
-    imports: list = field(default_factory=list)
-    aliases: dict[str, list] = field(default_factory=dict)  # local name -> names/attrs it was bound to
-    attr_mutated: set[tuple[str, str]] = field(default_factory=set)  # (base name, attribute)
-    attr_inplace: set[tuple[str, str]] = field(default_factory=set)  # of those, changed other than by ``=``
+    __slots__ = ("bound", "mutated", "declared_global", "imports", "aliases", "attr_mutated", "attr_inplace")
+
+    def __init__(self) -> None:
+        self.bound: set[str] = set()
+        self.mutated: set[str] = set()
+        self.declared_global: set[str] = set()
+        self.imports: list = []
+        self.aliases: dict[str, list] = {}  # local name -> names/attrs it was bound to
+        self.attr_mutated: set[tuple[str, str]] = set()  # (base name, attribute)
+        self.attr_inplace: set[tuple[str, str]] = set()  # of those, changed other than by ``=``
 
 
 class Binds:

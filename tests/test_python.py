@@ -1426,6 +1426,51 @@ def test_coding_declaration_is_not_a_crash(tmp_path, capsys):
 
 # --- the cheap early exit ---------------------------------------------------------------------------------
 
+def _tokenized(text: str):
+    """What Python's tokenizer says: (comment offsets, a call name as a code token), or None."""
+    import io
+    import tokenize
+
+    from linter.extract.python.names import CALL_NAME_RE, CALL_NAMES
+
+    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    comments, named = [], False
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                comments.append((starts[tok.start[0] - 1] + tok.start[1], starts[tok.end[0] - 1] + tok.end[1]))
+            elif tok.type == tokenize.NAME:
+                named = named or tok.string in CALL_NAMES
+            elif tok.type not in (tokenize.OP, tokenize.NUMBER, tokenize.NEWLINE, tokenize.NL, tokenize.INDENT,
+                                  tokenize.DEDENT, tokenize.ENDMARKER, tokenize.COMMENT):
+                prefix = tok.string[:len(tok.string) - len(tok.string.lstrip("rRbBuUfF"))]
+                is_f = tok.type != tokenize.STRING or "f" in prefix.lower()
+                named = named or (is_f and bool(CALL_NAME_RE.search(tok.string)))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return comments, named
+
+
+@pytest.mark.parametrize("text", [
+    "x = 1  # Popen\n",
+    "s = 'Popen # no comment'  # a comment\nsubprocess.run(x)\n",
+    'if"a": pass  # c\nrb"#"\nf"{Popen}"\n',
+    "d = {'a': '''x\n# not a comment\n'''}  # c\n",
+    'x = "a\\\n# still the string" # c\n',
+    "x = 'lone\nsystem(1)\n",
+    "x = '''open\n",
+    "f(\n  1,  # c\n",
+    "x = 1 + \\\n",
+    "x = [1]\n)\n",
+    "# only\r\n# comments\r\n",
+])
+def test_comment_scan_agrees_with_the_tokenizer(text):
+    from linter.extract.python.lexical import scan
+    from linter.extract.python.names import CALL_NAME_RE
+
+    assert scan(text, CALL_NAME_RE) == _tokenized(text)
+
+
 def test_no_recognised_call_name_means_no_parse(tmp_path):
     rows = "\n".join(f'    {{"engine": "sglang", "model": "m{i}", "runs": {i}}},' for i in range(50))
     text = f'"""sglang benchmark results (sglang.launch_server runs)."""  # a comment\nROWS = [\n{rows}\n]\n'

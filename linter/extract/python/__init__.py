@@ -82,11 +82,10 @@ resolved to files of the repository), :mod:`.analysis` (the parts wired together
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 
-from linter.extract.python.names import CALL_NAME_RE, CALL_NAMES
+from linter.extract.python.lexical import scan
+from linter.extract.python.names import CALL_NAME_RE
 from linter.extract.python.strings import decode_literal, split_whitespace
 from linter.launch import Extraction, Problem
 from linter.source import SourceFile, Span
@@ -159,29 +158,14 @@ def _syntax_problem(source: SourceFile, err: SyntaxError) -> Problem:
 
 
 def _scan(source: SourceFile) -> tuple[list[Span] | None, bool]:
-    """(spans of every ``#`` comment, exactly, from the tokenizer; whether a name of
-    :data:`CALL_NAMES` is written as code). When the tokenizer fails: (None, True)."""
-    out = []
-    named = False
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(source.text).readline):
-            if tok.type == tokenize.COMMENT:
-                start = source.offset(tok.start[0], tok.start[1] + 1)
-                end = source.offset(tok.end[0], tok.end[1] + 1)
-                out.append(Span(source, start, end))
-            elif named:
-                continue
-            elif tok.type == tokenize.NAME:
-                named = tok.string in CALL_NAMES
-            elif tok.type == tokenize.STRING:
-                if "f" in tok.string[:len(tok.string) - len(tok.string.lstrip("rRbBuUfF"))].lower():
-                    named = bool(CALL_NAME_RE.search(tok.string))  # code inside an f-string (Python < 3.12)
-            elif tok.type not in (tokenize.OP, tokenize.NUMBER, tokenize.STRING, tokenize.NEWLINE, tokenize.NL,
-                                  tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
-                named = bool(CALL_NAME_RE.search(tok.string))  # f-string parts (3.12+), anything new
-    except (tokenize.TokenError, SyntaxError, ValueError):
+    """(spans of every ``#`` comment, exactly; whether a name of :data:`CALL_NAMES` is written as
+    code), as Python's tokenizer reads the text (:mod:`.lexical`). When the tokenizer would fail:
+    (None, True)."""
+    got = scan(source.text, CALL_NAME_RE)
+    if got is None:
         return None, True
-    return out, named
+    comments, named = got
+    return [Span(source, s, e) for s, e in comments], named
 
 
 __all__ = ["decode_literal", "extract", "split_whitespace"]

@@ -115,8 +115,12 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
                     changes["image"] = self.modal.image_for(scope)
             self.result.launches.append(dataclasses.replace(launch, **changes))
 
+        classes: dict[int, list[tuple]] = {}  # scope id -> its concrete classes (once per scope, not per call)
         for call, scope in self.index.calls:
-            for self_class, qual in self.concrete_classes(scope):
+            got = classes.get(id(scope))
+            if got is None:
+                got = classes[id(scope)] = self.concrete_classes(scope)
+            for self_class, qual in got:
                 for launch in self.finder.launches(call, scope, self_class):
                     add(launch, qual, scope)
         for cls in self.index.classes:

@@ -68,14 +68,19 @@ class LaunchFinder:
             out.append(t)
         return out
 
+    def may_launch(self, call) -> bool:
+        """The cheap syntactic gate, before any evaluation: the callee's last name is one of the
+        callables the format knows, or a name the module binds to something else (an alias)."""
+        func = call.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        return name is not None and (name in CALL_NAMES or name in self.a.index.alias_names)
+
     def launches(self, call, scope: Scope, self_class: Scope | None = None) -> list[Launch]:
         """The launches ``call`` (an ``ast.Call`` in ``scope``) starts, in a method run for the class
         ``self_class`` when given; [] when it is not a launch."""
-        func = call.func
-        # cheap syntactic gate before any evaluation
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        if name is None or (name not in CALL_NAMES and name not in self.a.index.alias_names):
+        if not self.may_launch(call):
             return []
+        func = call.func
         start, _ = self.a.offsets(call)
         frame = None
 

@@ -165,21 +165,36 @@ def target_names(target) -> list[str]:
     return []
 
 
-def children(node):
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The fields of each node type that may hold child nodes (not ``ctx`` and operators: leaves)."""
+
+
+def children(node) -> list:
     """The child nodes of ``node`` in source order (``ast`` lists a dict's keys before its values and
-    a call's keyword arguments after its positional ones)."""
-    if isinstance(node, ast.Dict):
+    a call's keyword arguments after its positional ones), without contexts and operators."""
+    t = type(node)
+    if t is ast.Dict:
         out = []
         for k, v in zip(node.keys, node.values):
             if k is not None:
                 out.append(k)
             out.append(v)
         return out
-    if isinstance(node, ast.Call):
+    if t is ast.Call:
         return [node.func] + [a.node for a in call_args(node)]
-    if isinstance(node, ast.IfExp):
+    if t is ast.IfExp:
         return [node.body, node.test, node.orelse]
-    return ast.iter_child_nodes(node)
+    fields = _FIELDS.get(t)
+    if fields is None:
+        fields = _FIELDS[t] = tuple(f for f in t._fields if f not in ("ctx", "op", "ops"))
+    out = []
+    for f in fields:
+        v = getattr(node, f, None)
+        if isinstance(v, list):
+            out.extend(x for x in v if isinstance(x, ast.AST))
+        elif isinstance(v, ast.AST):
+            out.append(v)
+    return out
 
 
 class BindInfo:
@@ -202,12 +217,23 @@ class Binds:
     or lambdas: :meth:`enter_def` and :meth:`lambda_body` say whether to go in). Each node type's
     ``visit_<Type>`` is called before its children."""
 
+    _visits: dict[type, object] = {}  # node type -> this class's visit_<Type> (None: none)
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._visits = {}
+
     def __init__(self, info: BindInfo) -> None:
         self.info = info
 
     def walk(self, node) -> None:
-        visit = getattr(self, "visit_" + type(node).__name__, None)
-        if visit is not None and visit(node) is False:
+        t = type(node)
+        visits = self._visits
+        if t in visits:
+            visit = visits[t]
+        else:
+            visit = visits[t] = getattr(type(self), "visit_" + t.__name__, None)
+        if visit is not None and visit(self, node) is False:
             return
         for child in children(node):
             self.walk(child)

@@ -1462,6 +1462,7 @@ def _tokenized(text: str):
     "f(\n  1,  # c\n",
     "x = 1 + \\\n",
     "x = [1]\n)\n",
+    "x = 1\n)(\n",
     "# only\r\n# comments\r\n",
 ])
 def test_comment_scan_agrees_with_the_tokenizer(text):

@@ -23,8 +23,10 @@ _END = {
     '"""': re.compile(r'[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*"""'),
 }
 _COMMENT_END = re.compile(r"[\r\n]")
+_BRACKET = re.compile(r"[()\[\]{}]")
 _CONTINUED_AT_END = re.compile(r"\\\r?\n?\Z")
 _NESTED_FSTRINGS = sys.version_info >= (3, 12)  # PEP 701: a field may hold the f-string's own quote
+_C_TOKENIZER = _NESTED_FSTRINGS  # tokenize is CPython's own tokenizer from 3.12: stricter
 
 
 def scan(text: str, names: re.Pattern) -> tuple[list[tuple[int, int]], bool] | None:
@@ -39,7 +41,7 @@ def scan(text: str, names: re.Pattern) -> tuple[list[tuple[int, int]], bool] | N
     while pos < n:
         m = _START.search(text, pos)
         code_end = m.start() if m else n
-        depth += _brackets(text, pos, code_end)
+        depth = _brackets(text, pos, code_end, depth)
         if m is None:
             pos = n
             break
@@ -65,15 +67,15 @@ def scan(text: str, names: re.Pattern) -> tuple[list[tuple[int, int]], bool] | N
             e = _END[quote].match(text, body)
             end = e.end() if e else -1
         if end < 0:
-            if len(quote) == 3:
-                return None  # EOF in a multi-line string
-            pos = q + 1  # the tokenizer reads a lone quote as an error and goes on
+            if len(quote) == 3 or _C_TOKENIZER:
+                return None  # EOF in a multi-line string; from 3.12 any unterminated string
+            pos = q + 1  # up to 3.11 the tokenizer reads a lone quote as an error and goes on
             continue
         if not fstring:  # an f-string's fields are code
             quiet.append((start, end))
         pos = end
     if depth != 0:
-        return None  # EOF in a multi-line statement
+        return None  # EOF in a multi-line statement (up to 3.11 also after one bracket too many)
     tail = _CONTINUED_AT_END.search(text)
     if tail is not None and not _inside(quiet, tail.start()):
         return None
@@ -92,13 +94,21 @@ def _prefix_length(text: str, q: int) -> int:
     return 0
 
 
-def _brackets(text: str, start: int, end: int) -> int:
-    """Opening minus closing brackets in ``text[start:end]``."""
+def _brackets(text: str, start: int, end: int, depth: int) -> int:
+    """The bracket depth after ``text[start:end]``, from ``depth`` before it. Up to Python 3.11 the
+    tokenizer counts openers minus closers; from 3.12 a closer without an opener is let through."""
     if start >= end:
-        return 0
+        return depth
     chunk = text[start:end]
-    return chunk.count("(") + chunk.count("[") + chunk.count("{") - chunk.count(")") - chunk.count("]") \
-        - chunk.count("}")
+    if not _C_TOKENIZER:
+        return depth + chunk.count("(") + chunk.count("[") + chunk.count("{") - chunk.count(")") \
+            - chunk.count("]") - chunk.count("}")
+    for c in _BRACKET.findall(chunk):
+        if c in "([{":
+            depth += 1
+        elif depth:
+            depth -= 1
+    return depth
 
 
 def _inside(spans: list[tuple[int, int]], offset: int, starts: list[int] | None = None) -> bool:

@@ -101,9 +101,9 @@ def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     file alone."""
     # The early exit. No call the extractor recognises can be written without one of the names of
     # CALL_NAMES in the code (an alias is bound from the real name), so a file without one (as a
-    # word, then as a name token: not in a string or a comment) holds no launch and the parse and
-    # analysis, most of the cost, are not needed — unless one of its classes inherits a launch from another module. Its
-    # comments are listed only when a directive may be there.
+    # word, then as a name in code: not in a string or a comment) holds no launch and the parse and
+    # analysis are not needed — unless one of its classes inherits a launch from another module.
+    # Its comments are listed only when a directive may be there.
     inherits = ws is not None and _SUBCLASS_RE.search(source.text) is not None
     if not CALL_NAME_RE.search(source.text) and not inherits:
         return Extraction(comments=_scan(source)[0] if "lint-configs" in source.text else None)

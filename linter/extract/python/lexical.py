@@ -14,6 +14,8 @@ import re
 import sys
 from bisect import bisect_right
 
+from linter.extract.python.literals import closing_quote
+
 _START = re.compile(r"[#'\"]")
 _PREFIX = frozenset("rRbBuUfF")
 _END = {
@@ -59,9 +61,7 @@ def scan(text: str, names: re.Pattern) -> tuple[list[tuple[int, int]], bool] | N
         fstring = "f" in text[start:q].lower()
         body = q + len(quote)
         if fstring and _NESTED_FSTRINGS:
-            from linter.extract.python.literals import _closing
-
-            close = _closing(text, body, n, quote, True)
+            close = closing_quote(text, body, n, quote, True)
             end = close + len(quote) if close >= 0 else -1
         else:
             e = _END[quote].match(text, body)

@@ -70,7 +70,7 @@ def _literals(text: str, start: int, end: int, nested: bool) -> list[Literal] | 
         q = text[j]
         quote = q * 3 if text.startswith(q * 3, j) else q
         body = j + len(quote)
-        close = _closing(text, body, end, quote, nested and "f" in text[i:j].lower())
+        close = closing_quote(text, body, end, quote, nested and "f" in text[i:j].lower())
         if close < 0:
             return None
         out.append(Literal(text[i:j], quote, body, close))
@@ -78,8 +78,9 @@ def _literals(text: str, start: int, end: int, nested: bool) -> list[Literal] | 
     return out
 
 
-def _closing(text: str, i: int, end: int, quote: str, fstring: bool) -> int:
-    """The offset of the quote that closes a literal whose body starts at ``i`` (-1: none)."""
+def closing_quote(text: str, i: int, end: int, quote: str, fstring: bool) -> int:
+    """The offset of the quote that closes a literal whose body starts at ``i`` (-1: none before
+    ``end``). ``fstring``: quotes inside replacement fields are strings of their own (Python 3.12)."""
     depth = 0
     while i < end:
         c = text[i]
@@ -88,7 +89,7 @@ def _closing(text: str, i: int, end: int, quote: str, fstring: bool) -> int:
             continue
         if fstring and depth and c in "\"'":  # a string inside a replacement field (Python 3.12)
             q = c * 3 if text.startswith(c * 3, i) else c
-            k = _closing(text, i + len(q), end, q, False)
+            k = closing_quote(text, i + len(q), end, q, False)
             if k < 0:
                 return -1
             i = k + len(q)
@@ -148,7 +149,7 @@ def _field_end(text: str, i: int, end: int) -> tuple[int, bool]:
         c = text[k]
         if c in "\"'":
             q = c * 3 if text.startswith(c * 3, k) else c
-            close = _closing(text, k + len(q), end, q, False)
+            close = closing_quote(text, k + len(q), end, q, False)
             k = end if close < 0 else close + len(q)
             continue
         if c in "([{":

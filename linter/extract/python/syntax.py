@@ -31,6 +31,7 @@ def dotted(node) -> str:
 
 
 def pos(node) -> tuple[int, int]:
+    """(line, byte column) where ``node`` starts: sorts nodes in source order."""
     return node.lineno, node.col_offset
 
 
@@ -132,6 +133,7 @@ def swallows(node) -> bool:
 
 
 def param_names(args: ast.arguments) -> list[str]:
+    """The parameter names of a function, in order (``*args`` and ``**kwargs`` included)."""
     out = [a.arg for a in args.posonlyargs + args.args]
     for a in (args.vararg, *args.kwonlyargs, args.kwarg):
         if a is not None:
@@ -149,10 +151,12 @@ def is_classmethod(node) -> bool:
 
 
 def is_staticmethod(node) -> bool:
+    """A function decorated with ``@staticmethod``."""
     return "staticmethod" in _decorator_names(node)
 
 
 def target_names(target) -> list[str]:
+    """The names an assignment target binds (``a``, ``a, *b``, ``[a, (b, c)]``; none for ``x[i]``/``x.y``)."""
     if isinstance(target, ast.Name):
         return [target.id]
     if isinstance(target, (ast.Tuple, ast.List)):

@@ -61,12 +61,14 @@ class Layered:
         self.link = _Link(None, frozenset())
 
     def get(self, name: str, default=None):
+        """The value of ``name``, or ``default``."""
         top = self.top
         if name in top:
             return top[name]
         return self.base.get(name, default)
 
     def put(self, name: str, value) -> None:
+        """Set ``name`` in this copy only (folding the changes into a new base when they grow)."""
         top = self.top
         top[name] = value
         if len(top) > 8 and len(top) * len(top) * 64 > len(self.base):
@@ -76,6 +78,7 @@ class Layered:
             self.base, self.top = base, {}
 
     def copy(self) -> Layered:
+        """A copy sharing the base: costs this copy's own changes."""
         out = Layered.__new__(Layered)
         out.base, out.top, out.link = self.base, dict(self.top), self.link
         return out
@@ -144,13 +147,16 @@ class Env:
         self.vars.put(name, value)
 
     def is_exported(self, name: str) -> bool:
+        """Whether ``name`` is exported (``export``, ``declare -x``, ``set -a`` when it was set)."""
         return self.exported.get(name, False)
 
     def export(self, name: str) -> None:
+        """Mark ``name`` exported."""
         if not self.exported.get(name, False):
             self.exported.put(name, True)
 
     def unexport(self, name: str) -> None:
+        """Mark ``name`` not exported (``export -n``, ``unset``)."""
         if self.exported.get(name, False):
             self.exported.put(name, False)
 

@@ -18,9 +18,10 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 Larger files are skipped with a reason, as binary files are."""
 
 MAX_PARSED_CHARS = 400_000
-"""Largest file parsed as compose, shell or Python (characters). Launch files and compose files
-are a few KB, large Python modules a few hundred KB. Parsing costs about 2 µs per character in YAML
-(ruamel's scanner) and 1 µs in shell and Python, so the limit keeps every file under a second."""
+"""Largest file parsed as shell, Python or YAML other than compose (characters; compose files:
+``MAX_YAML_CHARS``). Launch files and compose files are a few KB, large Python modules a few hundred
+KB. Parsing costs about 2 µs per character in ruamel's pure-Python YAML reader (which reads what
+libyaml cannot) and 1 µs in shell and Python, so the limit keeps every file under a second."""
 
 MAX_LINE_CHARS = 200_000
 """Longest line of a linted file or ``.env`` (characters). Real launch files keep lines under a few
@@ -30,6 +31,16 @@ MAX_YAML_NODES = 200_000
 """YAML nodes visited while resolving ``<<`` merge keys and aliases in one compose file. Merges are
 memoised, so this counts distinct work; a compose file has at most a few thousand nodes. Nested
 merges of aliases (``<<: [*m, *m, *m]`` 12 levels deep) would otherwise grow as 3**12."""
+
+MAX_YAML_CHARS = 8_000_000
+"""Largest compose file parsed (characters; other files stop at ``MAX_PARSED_CHARS``). libyaml reads
+about 0.2 µs a character, so a generated compose file of 2,000 services (5.8 MB) is linted in about a
+second; a file libyaml cannot read is read by ruamel's pure-Python reader only up to
+``MAX_PARSED_CHARS``."""
+
+MAX_YAML_TREE_NODES = 500_000
+"""Most nodes of one YAML document (mappings, sequences and scalars). A node costs about 400 bytes of
+memory, so this keeps a tree under 200 MiB; a compose file of 2,000 services has 280,000 nodes."""
 
 MAX_YAML_DEPTH = 200
 """Deepest YAML nesting followed (mappings and sequences). Compose files nest about 6 levels."""

@@ -1,12 +1,12 @@
 """Start-up cost: a run over files that cannot hold a launch imports no heavy parser (libcst,
-tree-sitter, ruamel.yaml); they are imported only for files that need them."""
+tree-sitter, ruamel.yaml, PyYAML); they are imported only for files that need them."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-HEAVY = ("libcst", "tree_sitter", "tree_sitter_bash", "ruamel")
+HEAVY = ("libcst", "tree_sitter", "tree_sitter_bash", "ruamel", "yaml")
 
 
 def imported_modules(cwd, *args: str) -> set[str]:

@@ -16,7 +16,7 @@ What compose does, and so what this module reproduces (Compose Specification, co
 
 Every token keeps, for each character, its position in the compose file (or in ``.env``), also
 inside folded ``>`` and literal ``|`` block scalars, quoted scalars and CRLF files: the decoded value
-ruamel.yaml gives is aligned with the scalar's source text, and a character counts as exact only
+the YAML reader gives (:mod:`linter.extract.yamlload`) is aligned with the scalar's source text, and a character counts as exact only
 where the source holds that very character.
 """
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
-import warnings
 from pathlib import Path
 
 from linter import limits
@@ -79,10 +78,8 @@ def align(value: str, source: SourceFile, start: int, end: int) -> list:
 
 
 def scalar_mstr(node, source: SourceFile) -> MStr:
-    """The value of a ruamel ScalarNode with per-character origins."""
+    """The value of a ScalarNode (:mod:`linter.extract.yamlload`) with per-character origins."""
     value = node.value if isinstance(node.value, str) else str(node.value)
-    if node.style == ">":
-        value = value.replace("\a", "")  # ruamel marks fold points with BEL for round-tripping
     start, end = node.start_mark.index, node.end_mark.index
     return MStr(value, align(value, source, start, end), Span(source, start, end))
 
@@ -282,7 +279,7 @@ def _mapping_items(node) -> list[tuple[object, object]]:
 
     Memoised per node, and the pairs visited are counted: past ``MAX_YAML_NODES`` merges are not
     followed (SGL004), so nested merges of aliases cannot grow exponentially."""
-    from ruamel.yaml.nodes import MappingNode, SequenceNode
+    from linter.extract.yamlload import MappingNode, SequenceNode
 
     hit = _merged.get(id(node))
     if hit is not None and hit[0] is node:
@@ -353,7 +350,7 @@ def _get(node, key: str):
 
 def _tokens(node, source: SourceFile, env: dict[str, MStr]) -> list[Token] | None:
     """The argv words of a command/entrypoint node, or None when it is absent or not text."""
-    from ruamel.yaml.nodes import ScalarNode, SequenceNode
+    from linter.extract.yamlload import ScalarNode, SequenceNode
 
     if isinstance(node, ScalarNode):
         if node.tag == "tag:yaml.org,2002:null" or node.value in ("", None):
@@ -374,7 +371,7 @@ def _container_env(svc, ws: Workspace, related: list[SourceFile]) -> dict[str, M
     ``env_file`` entries (read like ``.env``, relative to that layer's file), then every layer's
     ``environment`` (a mapping or ``KEY=VALUE`` list), which wins; later layers win over earlier ones.
     A key given without a value takes the deploying shell's value: unknown, so left out."""
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
 
     out: dict[str, MStr] = {}
     for layer in svc.layers:
@@ -427,26 +424,28 @@ def yaml_walk(source: SourceFile):
 
 
 def compose_yaml(source: SourceFile):
-    """ruamel's node tree of ``source``, or None when its flow collections nest past
-    ``MAX_YAML_DEPTH`` (SGL004 recorded). Raises ruamel's YAMLError for invalid YAML; its warnings
-    (a redefined anchor, which YAML 1.2 and compose accept) never reach stderr."""
-    from ruamel.yaml import YAML
+    """The node tree of ``source`` (:func:`linter.extract.yamlload.compose`), or None when its flow
+    collections nest past ``MAX_YAML_DEPTH`` or it is past another YAML limit (SGL004 recorded). Raises
+    :class:`~linter.extract.yamlload.InvalidYaml` for invalid YAML."""
+    from linter.extract import yamlload
 
     deep = _too_deep(source.text)
     if deep is not None:  # ruamel's recursive parser spends seconds failing on 1,500 open `{`
         limits.record("MAX_YAML_DEPTH", "the nesting of YAML flow collections ([ and {)", Span(source, deep, deep),
                       "the file is not checked")
         return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return YAML(typ="rt").compose(source.text)
+    try:
+        return yamlload.compose(source.text)
+    except limits.LimitExceeded as exc:
+        limits.record(exc.limit, exc.what, Span(source, 0, 0), "the file is not checked")
+        return None
 
 
 def _mounts(svc) -> tuple:
     """``(container path, host path)`` of a service's bind mounts (``volumes``: ``./src:/dst[:mode]``
     or ``{type: bind, source, target}``), host paths relative to the layer's file; a later layer's
     mount at the same target wins, as compose merges volumes by target. Named volumes are skipped."""
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
 
     out: dict[str, str] = {}
     for layer in svc.layers:
@@ -481,8 +480,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 
 
 def _extract(source: SourceFile, ws: Workspace) -> Extraction:
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-    from ruamel.yaml.nodes import MappingNode
+    from linter.extract.yamlload import InvalidYaml, MappingNode
 
     from linter import directives
     from linter.extract.compose_stack import build
@@ -492,14 +490,9 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
         root = compose_yaml(source)
         if root is None:
             return result
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        offset = min(mark.index, len(source.text)) if mark is not None else 0
-        problem = (exc.problem or exc.context or "invalid YAML").strip()
-        result.problems.append(Problem(f"invalid YAML: {problem}", Span(source, offset, offset)))
-        return result
-    except YAMLError as exc:
-        result.problems.append(Problem(f"invalid YAML: {exc}", Span(source, 0, 0)))
+    except InvalidYaml as exc:
+        offset = exc.offset or 0
+        result.problems.append(Problem(f"invalid YAML: {exc.problem}", Span(source, offset, offset)))
         return result
     result.comments = _comments(source, root)
     if not isinstance(root, MappingNode):

@@ -136,6 +136,7 @@ class OptionTable:
 _RELEASE = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?$")
 
 
+@functools.lru_cache(maxsize=256)  # called for every launch and release compared (166,000 times for 2,000 launches)
 def version_tuple(version: str) -> tuple[int, ...]:
     """``"0.5.18"`` -> ``(0, 5, 18, -1)``, ``"0.4.5.post2"`` -> ``(0, 4, 5, 2)``: a release's sort key
     (``X.Y.Z.postN`` after ``X.Y.Z``; a ``v`` prefix and anything after the first three numbers other

@@ -16,8 +16,8 @@ What compose does, and so what this module reproduces (Compose Specification, co
 
 Every token keeps, for each character, its position in the compose file (or in ``.env``), also
 inside folded ``>`` and literal ``|`` block scalars, quoted scalars and CRLF files: the decoded value
-the YAML reader gives (:mod:`linter.extract.yamlload`) is aligned with the scalar's source text, and a character counts as exact only
-where the source holds that very character.
+the YAML reader gives (:mod:`linter.extract.yamlload`) is aligned with the scalar's source text, and a
+character counts as exact only where the source holds that very character.
 """
 
 from __future__ import annotations
@@ -64,6 +64,10 @@ def align(value: str, source: SourceFile, start: int, end: int) -> list:
     out: list = []
     p = start
     for v in value:
+        if p < end and (text[p] == v or (text[p] in "\r\n" and (v == " " or v == "\n"))):
+            out.append((source, p))  # the next source character: most of a value's characters
+            p += 1
+            continue
         if v == " " or v == "\n":
             found = [q for q in (find(v, p), find("\r", p), find("\n", p)) if q >= 0]
             q = min(found) if found else -1

@@ -40,8 +40,11 @@ def split_words(s: MStr) -> list[Token]:
     def end_word() -> None:
         nonlocal chars, quoted, in_word, unquoted_unknown, escaped
         if in_word:
-            text_ = "".join(text[k] for k in chars)
-            origins = [s.origins[k] for k in chars]
+            if chars and chars[-1] - chars[0] == len(chars) - 1:  # one stretch of s (most words): slices
+                text_, origins = text[chars[0]:chars[-1] + 1], s.origins[chars[0]:chars[-1] + 1]
+            else:
+                text_ = "".join(text[k] for k in chars)
+                origins = [s.origins[k] for k in chars]
             m = MStr(text_, origins, s.where)
             lone = text_ == UNKNOWN_CHAR and unquoted_unknown and not quoted
             words.append(Token(m, splat=lone, joinable=not quoted and not escaped))

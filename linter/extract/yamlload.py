@@ -12,11 +12,15 @@ styles) and where each node starts and ends: fixes are text edits, nothing is re
   same node classes (:func:`_copy`). It reads a file libyaml refuses (so an invalid file gets
   ruamel's message at ruamel's position, and what libyaml refuses but ruamel reads, such as a
   redefined anchor or a ``%YAML 1.1`` document, reads as before), the files whose positions or
-  resolution libyaml would give differently (:data:`_REFERENCE_ONLY`), and everything when PyYAML
+  resolution libyaml would give differently (:func:`_reference_only`), and everything when PyYAML
   was built without libyaml.
 
 Marks are character offsets into the text (``node.start_mark.index``/``end_mark.index``, 0-based
-``line``/``column``), equal on both roads (tests compare the two trees on a table of inputs).
+``line``/``column``), equal on both roads (tests compare the two trees on a table of inputs). Known
+differences, none in a real deployment file: a node written with its tag before its anchor
+(``!t &a x``) starts at the tag on the fast road (at the anchor in ruamel); the line and column of an
+end mark at the end of a text without a final line break (only ``index`` is used); an empty value
+before an explicit ``?`` key.
 """
 
 from __future__ import annotations
@@ -30,13 +34,14 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from linter import limits
 
-__all__ = ["compose", "InvalidYaml", "MappingNode", "Node", "ScalarNode", "SequenceNode", "reference_compose"]
+__all__ = ["InvalidYaml", "MappingNode", "Node", "ScalarNode", "SequenceNode", "compose", "reference_compose"]
 
 
 class InvalidYaml(Exception):
     """``text`` is not YAML. ``problem`` is the parser's description (ruamel's wording),
     ``offset`` the character offset of the problem in the text given to :func:`compose` (0 for a
-    parser error without a position), or None for an error that is not about a place in the text; ``str()`` is ruamel's whole message (context and marks)."""
+    parser error without a position), or None for an error that is not about a place in the text;
+    ``str()`` is ruamel's whole message (context and marks)."""
 
     def __init__(self, problem: str, offset: int | None, message: str | None = None) -> None:
         super().__init__(problem if message is None else message)
@@ -74,7 +79,7 @@ _BY_FIRST: dict[str, list] = {}
 """The resolvers to try for a plain scalar, by its first character ('' for the empty scalar)."""
 for _tag, _pattern, _first in _RESOLVERS:
     for _c in _first:
-        _BY_FIRST.setdefault(_c, []).append((_tag, re.compile(_pattern, re.X)))
+        _BY_FIRST.setdefault(_c, []).append((_tag, re.compile(_pattern, re.VERBOSE)))
 
 
 class _Resolver12:
@@ -105,11 +110,27 @@ class _Resolver12:
     def ascend_resolver(self) -> None:
         pass
 
+
 # Text libyaml reads, but not as ruamel does: a `%YAML` directive (ruamel resolves a 1.1 document
 # with 1.1 rules), a byte-order mark inside the text (libyaml does not count it), line breaks that
-# only YAML 1.1 has (NEL, LS, PS: libyaml counts lines and columns differently). Rare, so read by the
-# reference road.
-_REFERENCE_ONLY = re.compile("^%YAML|[\ufeff\x85\u2028\u2029]", re.MULTILINE)
+# only YAML 1.1 has (NEL, LS, PS: libyaml counts lines and columns differently), tabs (ruamel refuses
+# some that libyaml accepts, such as one after a plain value), a `#` right after a block scalar's
+# header. Rare, so read by the reference road.
+_YAML_DIRECTIVE = re.compile("^%YAML", re.MULTILINE)
+
+
+def _reference_only(text: str) -> bool:
+    """True for text that only the reference road reads as ruamel did (``in`` first: a regex scan of
+    5 MB costs 0.1 s)."""
+    if any(c in text for c in "\t\ufeff\x85\u2028\u2029"):
+        return True
+    i = text.find("#")
+    while i >= 0:  # `>#c`: libyaml takes a comment right after a block scalar's header, ruamel refuses it
+        if i > 0 and text[i - 1] in "|>-+123456789":
+            return True
+        i = text.find("#", i + 1)
+    return "%YAML" in text and _YAML_DIRECTIVE.search(text) is not None
+
 
 _FREEZE_NODES = 50_000
 """A tree of more nodes is kept out of the cyclic garbage collector's scans (:func:`gc.freeze`)."""
@@ -138,13 +159,14 @@ def compose(text: str) -> Node | None:
     """The node tree of the single YAML document in ``text`` (None when it holds none).
 
     Raises :class:`InvalidYaml` for invalid YAML (and for more than one document), with ruamel's
-    message and position, and :class:`linter.limits.LimitExceeded` past ``MAX_YAML_TREE_NODES`` nodes, or
-    for a file of more than ``MAX_PARSED_CHARS`` characters that only ruamel's reader would read. A document nesting past libyaml's 1,000 levels is read by ruamel, as before
-    (flow nesting is bounded by the caller first: ``linter.extract.compose.compose_yaml``)."""
+    message and position, and :class:`linter.limits.LimitExceeded` past ``MAX_YAML_TREE_NODES``
+    nodes, or for a text of more than ``MAX_PARSED_CHARS`` characters that only ruamel's reader would
+    read. A document nesting past libyaml's 1,000 levels is read by ruamel, as before (flow nesting
+    is bounded by the caller first: ``linter.extract.compose.compose_yaml``)."""
     from yaml.error import YAMLError
 
     loader = _c_loader()
-    if loader is not None and not _REFERENCE_ONLY.search(text):
+    if loader is not None and not _reference_only(text):
         parser = loader(text)
         # The cyclic garbage collector would scan the growing tree again and again (60% of the time on
         # a 5 MB file); the composer makes no cycles but recursive aliases, which stay reachable.
@@ -200,7 +222,8 @@ def _mark(mark) -> Mark:
 def _copy(root) -> Node:
     """``root`` (a ruamel node tree) in PyYAML's node classes, aliases still shared (and cycles
     kept); a folded scalar loses the BEL characters ruamel puts at its fold points."""
-    from ruamel.yaml.nodes import MappingNode as RMap, SequenceNode as RSeq
+    from ruamel.yaml.nodes import MappingNode as RMap
+    from ruamel.yaml.nodes import SequenceNode as RSeq
 
     done: dict[int, Node] = {}
 
@@ -227,8 +250,9 @@ def _copy(root) -> Node:
 
 def _empty_scalar_marks(text: str, root: Node) -> None:
     """Give libyaml's empty plain scalars (``key:`` with no value) ruamel's marks: in a block mapping
-    ruamel puts them at the next token (after blanks and comments), in a flow mapping right after the
-    ``:``; libyaml does the other way round. Each is an empty span, so only its place matters."""
+    ruamel puts them at the next token (after blanks and comment lines; right after the ``:`` when a
+    comment follows it on its line), in a flow mapping right after the ``:``; libyaml does the other
+    way round. Each is an empty span, so only its place matters."""
     stack = [(root, False)]
     seen: set[int] = set()
     while stack:
@@ -241,6 +265,8 @@ def _empty_scalar_marks(text: str, root: Node) -> None:
                     _after_colon(text, at) if flow else at
                 if moved != at:
                     node.start_mark = node.end_mark = _mark_at(text, moved, at, node.start_mark)
+                elif at == len(text) and text[-1:] not in ("\n", "\r"):  # libyaml counts a line break there
+                    node.start_mark = node.end_mark = _mark_at(text, at, 0, Mark(None, 0, 0, 0, None, None))
             continue
         if id(node) in seen:
             continue
@@ -259,8 +285,16 @@ _COMMENT_TAIL = re.compile(r"(?:^|[ \t])#[^\r\n]*$")
 
 
 def _after_blanks(text: str, at: int) -> int:
-    """The offset of the first character at or after ``at`` that is not a blank, line break or comment."""
-    return _BLANKS.match(text, at).end()
+    """The offset of the first character at or after ``at`` that is not a blank, line break or comment,
+    or ``at`` when a comment follows on the same line and a line break after it (ruamel keeps the
+    place then)."""
+    p = at
+    while p < len(text) and text[p] in " \t":
+        p += 1
+    if text[p:p + 1] != "#":
+        return _BLANKS.match(text, at).end()
+    last_line = text.find("\n", p) < 0 and text.find("\r", p) < 0
+    return len(text) if last_line else at  # ruamel's quirk: a comment that ends the text is skipped
 
 
 def _after_colon(text: str, at: int) -> int:

@@ -12,6 +12,8 @@ interpolation) or are done by the caller.
 
 from __future__ import annotations
 
+import re
+
 from linter.launch import UNKNOWN_CHAR, MStr, Token
 
 
@@ -24,6 +26,8 @@ class SplitError(ValueError):
 
 
 _BLANK = " \t\r\n"
+_PLAIN = re.compile("[^ \t\r\n'\"\\\\" + UNKNOWN_CHAR + "]+")
+"""A run of characters that only extend the current word (matched at once, not one by one)."""
 
 
 def split_words(s: MStr) -> list[Token]:
@@ -96,11 +100,14 @@ def split_words(s: MStr) -> list[Token]:
                 escaped = True
                 chars.append(i + 1)
             i += 2
-        else:
-            in_word = True
-            if c == UNKNOWN_CHAR:
-                unquoted_unknown = True
+        elif c == UNKNOWN_CHAR:
+            in_word = unquoted_unknown = True
             chars.append(i)
             i += 1
+        else:
+            in_word = True
+            j = _PLAIN.match(text, i).end()
+            chars.extend(range(i, j))
+            i = j
     end_word()
     return words

@@ -109,21 +109,18 @@ def collect():
 
 
 def long_line(text: str) -> tuple[int, int] | None:
-    """(start offset, length) of the first line longer than :data:`MAX_LINE_CHARS`, or None. Linear."""
-    if len(text) <= MAX_LINE_CHARS:
-        return None
-    start = 0
+    """(start offset, length) of the first line longer than :data:`MAX_LINE_CHARS`, or None. Linear,
+    and a step per ``MAX_LINE_CHARS`` characters rather than per line: from a line start, the last line
+    break within the next ``MAX_LINE_CHARS + 1`` characters starts the next step; without one, the line
+    is too long."""
     n = len(text)
-    while start < n:
-        nl = text.find("\n", start, start + MAX_LINE_CHARS + 1)
+    p = 0
+    while n - p > MAX_LINE_CHARS:
+        nl = text.rfind("\n", p, p + MAX_LINE_CHARS + 1)
         if nl < 0:
-            end = text.find("\n", start)
-            end = n if end < 0 else end
-            if end - start > MAX_LINE_CHARS:
-                return start, end - start
-            start = end + 1
-        else:
-            start = nl + 1
+            end = text.find("\n", p)
+            return p, (n if end < 0 else end) - p
+        p = nl + 1
     return None
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import gc
 import re
-import warnings
 
 from yaml.error import Mark
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -116,7 +115,7 @@ class _Resolver12:
 # only YAML 1.1 has (NEL, LS, PS: libyaml counts lines and columns differently), tabs (ruamel refuses
 # some that libyaml accepts, such as one after a plain value), a `#` right after a block scalar's
 # header. Rare, so read by the reference road.
-_YAML_DIRECTIVE = re.compile("^%YAML", re.MULTILINE)
+_YAML_DIRECTIVE = "(?m)^%YAML"
 
 
 def _reference_only(text: str) -> bool:
@@ -129,7 +128,7 @@ def _reference_only(text: str) -> bool:
         if i > 0 and text[i - 1] in "|>-+123456789":
             return True
         i = text.find("#", i + 1)
-    return "%YAML" in text and _YAML_DIRECTIVE.search(text) is not None
+    return "%YAML" in text and re.search(_YAML_DIRECTIVE, text) is not None
 
 
 _FREEZE_NODES = 50_000
@@ -199,6 +198,8 @@ def reference_compose(text: str) -> Node | None:
     classes (the reference road of :func:`compose`; the tests compare the two). Raises
     :class:`InvalidYaml`; ruamel's warnings (a redefined anchor, which YAML 1.2 and compose accept)
     never reach stderr."""
+    import warnings
+
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -280,8 +281,9 @@ def _empty_scalar_marks(text: str, root: Node) -> None:
                 stack.append((item, inner))
 
 
-_BLANKS = re.compile(r"(?:[ \t\r\n]|(?:(?<=[ \t\r\n])|^)#[^\r\n]*)*", re.MULTILINE)
-_COMMENT_TAIL = re.compile(r"(?:^|[ \t])#[^\r\n]*$")
+# compiled on first use (by re's cache): most files have no empty value
+_BLANKS = r"(?m)(?:[ \t\r\n]|(?:(?<=[ \t\r\n])|^)#[^\r\n]*)*"
+_COMMENT_TAIL = r"(?:^|[ \t])#[^\r\n]*$"
 
 
 def _after_blanks(text: str, at: int) -> int:
@@ -292,7 +294,7 @@ def _after_blanks(text: str, at: int) -> int:
     while p < len(text) and text[p] in " \t":
         p += 1
     if text[p:p + 1] != "#":
-        return _BLANKS.match(text, at).end()
+        return re.compile(_BLANKS).match(text, at).end()
     last_line = text.find("\n", p) < 0 and text.find("\r", p) < 0
     return len(text) if last_line else at  # ruamel's quirk: a comment that ends the text is skipped
 
@@ -305,7 +307,7 @@ def _after_colon(text: str, at: int) -> int:
         while p > 0 and text[p - 1] in " \t\r\n":
             p -= 1
         line = max(text.rfind("\n", 0, p), text.rfind("\r", 0, p)) + 1
-        tail = _COMMENT_TAIL.search(text, line, p)
+        tail = re.compile(_COMMENT_TAIL).search(text, line, p)
         if tail is None or tail.end() != p:
             break
         p = tail.start()

@@ -38,9 +38,10 @@ about 0.2 µs a character, so a generated compose file of 2,000 services (5.8 MB
 second; a file libyaml cannot read is read by ruamel's pure-Python reader only up to
 ``MAX_PARSED_CHARS``."""
 
-MAX_YAML_TREE_NODES = 500_000
+MAX_YAML_TREE_NODES = 300_000
 """Most nodes of one YAML document (mappings, sequences and scalars). A node costs about 400 bytes of
-memory, so this keeps a tree under 200 MiB; a compose file of 2,000 services has 280,000 nodes."""
+memory, so this keeps a tree near 120 MiB; a compose file of 2,000 services with 70 labels each (the
+5.8 MB file of ``scripts/bench.py``) has 284,000 nodes."""
 
 MAX_YAML_DEPTH = 200
 """Deepest YAML nesting followed (mappings and sequences). Compose files nest about 6 levels."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
+import sys
 from pathlib import Path
 
 from linter import limits
@@ -445,6 +446,8 @@ def yaml_walk(source: SourceFile):
     finally:
         _merged.clear()
         _current[0] = None
+        if "linter.extract.yamlload" in sys.modules:  # a tree was read (no 10 ms import otherwise)
+            sys.modules["linter.extract.yamlload"].release()
 
 
 def compose_yaml(source: SourceFile):

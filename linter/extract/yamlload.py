@@ -33,7 +33,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from linter import limits
 
-__all__ = ["InvalidYaml", "MappingNode", "Node", "ScalarNode", "SequenceNode", "compose", "reference_compose"]
+__all__ = ["InvalidYaml", "MappingNode", "Node", "ScalarNode", "SequenceNode", "compose", "reference_compose",
+           "release"]
 
 
 class InvalidYaml(Exception):
@@ -133,6 +134,16 @@ def _reference_only(text: str) -> bool:
 
 _FREEZE_NODES = 50_000
 """A tree of more nodes is kept out of the cyclic garbage collector's scans (:func:`gc.freeze`)."""
+_frozen = [False]
+
+
+def release() -> None:
+    """Give the garbage collector back what :func:`compose` froze with a large tree (a cycle among
+    frozen objects, such as a recursive alias, is collected only then). Called when a file's walk
+    ends (``linter.extract.compose.yaml_walk``) and by the next :func:`compose`."""
+    if _frozen[0]:
+        _frozen[0] = False
+        gc.unfreeze()
 
 _loader_class: list = []
 
@@ -164,6 +175,7 @@ def compose(text: str) -> Node | None:
     is bounded by the caller first: ``linter.extract.compose.compose_yaml``)."""
     from yaml.error import YAMLError
 
+    release()
     loader = _c_loader()
     if loader is not None and not _reference_only(text):
         parser = loader(text)
@@ -180,8 +192,10 @@ def compose(text: str) -> Node | None:
                 _empty_scalar_marks(text, root)
             if parser.nodes > _FREEZE_NODES:
                 # The extractors' garbage would make the collector rescan the tree (a second on 280,000
-                # nodes): it moves to the generation never scanned; refcounts still free it afterwards.
+                # nodes): it moves to the generation never scanned (refcounts still free it) until
+                # :func:`release` or the next call.
                 gc.freeze()
+                _frozen[0] = True
             return root
         finally:
             parser.dispose()

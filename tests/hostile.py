@@ -60,6 +60,8 @@ CASES: dict[str, dict[str, str]] = {
                                                  + "a" * 300_000 + "\n"},
     "long-line-shell": {"run.sh": LAUNCH + " --served-model-name " + "a" * 300_000 + "\n"},
     "long-line-python": {"serve.py": "import sglang\nX = '" + "a" * 300_000 + "'\n"},
+    # a compose file past MAX_PARSED_CHARS is read by libyaml; its tree is bounded by node count
+    "many-nodes-compose": {"compose.yaml": HEAD + "    command: " + LAUNCH + "\nx-pad:\n" + "  - a\n" * 310_000},
 }
 
 CONFIG_CASES: dict[str, tuple[str, str]] = {

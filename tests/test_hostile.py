@@ -51,6 +51,7 @@ EXPECTED_LIMIT = {
     "lines-99k-x25-shell": "MAX_SHELL_CHARS",
     "huge-env-line": "MAX_LINE_CHARS",
     "huge-env-file": "MAX_PARSED_CHARS",
+    "many-nodes-compose": "MAX_YAML_TREE_NODES",
 }
 
 

@@ -263,7 +263,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _lint(args, configs, select, ignore, extend) -> int:
     from linter.discover import walk
-    from linter.engine import Engine, RunOptions, reconcile_with_readers
+    from linter.engine import Engine, RunOptions, reconcile_with_readers, unmentioned_text
     from linter.source import DecodeError
     from linter.workspace import Workspace
 
@@ -312,11 +312,11 @@ def _lint(args, configs, select, ignore, extend) -> int:
     folder_configs: dict[str, object] = {}  # the walk asks for every file: one lookup per folder
     unseen = object()
 
-    def excluded(path: Path, is_dir: bool) -> bool:
+    def excluded(path: Path | str, is_dir: bool) -> bool:
         folder = os.path.dirname(path)
         cfg = folder_configs.get(folder, unseen)
         if cfg is unseen:
-            cfg = folder_configs[folder] = configs.for_dir(path.parent)
+            cfg = folder_configs[folder] = configs.for_dir(Path(folder))
         return cfg is not None and cfg.excluded(path, is_dir)
 
     from linter.isolate import crashed, lint_file
@@ -346,6 +346,9 @@ def _lint(args, configs, select, ignore, extend) -> int:
         keep_skipped = bool(args.show_files or args.explain or args.write_baseline or args.baseline
                             or (cfg is not None and cfg.baseline))
         for cand in walk(paths, excluded, args.force_exclude):
+            if not keep_skipped and ws.unread_name(cand.name) and unmentioned_text(cand.name) is not None:
+                skipped_files += 1  # decided on the file's bytes, before any Path or result is made
+                continue
             res = lint_file(engine, cand.path)  # one bad file never stops the run: SGL000 on it instead
             if res.prefiltered and not keep_skipped:
                 skipped_files += 1

@@ -21,6 +21,7 @@ class Workspace:
     def __init__(self, cwd: Path | None = None) -> None:
         self.cwd = (cwd or Path.cwd()).resolve()
         self._files: dict[Path, SourceFile] = {}
+        self._names: set[str] = set()  # str() of the keys of _files: the walk asks by string
         self._json: dict[Path, tuple[dict | None, tuple[str, str] | None]] = {}
         self._stats: dict[Path, os.stat_result] = {}
 
@@ -50,13 +51,21 @@ class Workspace:
         if len(data) > MAX_BYTES:
             raise ValueError(f"file is larger than the {MAX_BYTES} bytes lint-configs reads")
         source = SourceFile.from_bytes(path, self.display(path), data)
-        self._files[path] = source
+        self._keep(path, source)
         self._stats.setdefault(path, st)
         return source
 
     def unread(self, path: Path) -> bool:
         """True when ``path`` (absolute) is not in the cache: it would be read from disk."""
         return path not in self._files
+
+    def unread_name(self, name: str) -> bool:
+        """:meth:`unread` for an absolute path given as a normalised string (no Path is made)."""
+        return name not in self._names
+
+    def _keep(self, path: Path, source: SourceFile) -> None:
+        self._files[path] = source
+        self._names.add(str(path))
 
     def stat_when_read(self, path: Path) -> os.stat_result | None:
         """The ``os.stat`` of ``path`` when it was first read in this run (None if never read): the
@@ -69,7 +78,7 @@ class Workspace:
         path = path if path.is_absolute() else self.cwd / path
         path = Path(os.path.normpath(path))
         source = SourceFile.from_bytes(path, self.display(path), data)
-        self._files[path] = source
+        self._keep(path, source)
         return source
 
     def try_read(self, path: Path) -> SourceFile | None:
@@ -92,18 +101,19 @@ class Workspace:
     def add(self, path: Path, text: str) -> SourceFile:
         """Put a file that is not on disk (text from stdin, an editor buffer, a test) into the cache."""
         source = SourceFile(path=path, display=self.display(path), text=text)
-        self._files[path] = source
+        self._keep(path, source)
         return source
 
     def replace(self, source: SourceFile, text: str) -> SourceFile:
         """Swap in new text for a file (in memory only) and return the new :class:`SourceFile`."""
         new = SourceFile(path=source.path, display=source.display, text=text, bom=source.bom)
-        self._files[source.path] = new
+        self._keep(source.path, new)
         return new
 
     def forget(self, path: Path) -> None:
         """Drop the cached text of ``path`` (it is read again on next use)."""
         self._files.pop(path, None)
+        self._names.discard(str(path))
 
 
 def _load_json(ws: Workspace, path: Path) -> tuple[dict | None, tuple[str, str] | None]:

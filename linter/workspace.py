@@ -22,6 +22,9 @@ class Workspace:
         self.cwd = (cwd or Path.cwd()).resolve()
         self._files: dict[Path, SourceFile] = {}
         self._names: set[str] = set()  # str() of the keys of _files: the walk asks by string
+        self._missing: dict[Path, OSError] = {}
+        """Files found missing in this run: a launch asks for the same absent ``config.json``, ``.env`` or
+        override file again and again (a workspace lives for one run or one editor request)."""
         self._json: dict[Path, tuple[dict | None, tuple[str, str] | None]] = {}
         self._stats: dict[Path, os.stat_result] = {}
 
@@ -39,7 +42,14 @@ class Workspace:
         cached = self._files.get(path)
         if cached is not None:
             return cached
-        st = path.stat()
+        missing = self._missing.get(path)
+        if missing is not None:
+            raise FileNotFoundError(missing.errno, missing.strerror, missing.filename)
+        try:
+            st = path.stat()
+        except (FileNotFoundError, NotADirectoryError) as exc:
+            self._missing[path] = exc
+            raise
         if not stat.S_ISREG(st.st_mode):
             raise ValueError("not a regular file (a FIFO, device or folder)")
         size = st.st_size
@@ -114,6 +124,7 @@ class Workspace:
         """Drop the cached text of ``path`` (it is read again on next use)."""
         self._files.pop(path, None)
         self._names.discard(str(path))
+        self._missing.pop(path, None)
 
 
 def _load_json(ws: Workspace, path: Path) -> tuple[dict | None, tuple[str, str] | None]:

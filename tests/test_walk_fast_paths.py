@@ -79,3 +79,15 @@ def test_selected_codes_is_a_fresh_set_each_time(layers, expected_in, expected_o
     assert expected_in <= first and not (expected_out & first)
     first.add("MUTATED")
     assert "MUTATED" not in selected_codes(layers)  # the memo is not shared with callers
+
+
+def test_workspace_remembers_a_missing_file_until_told(tmp_path):
+    ws = Workspace(tmp_path)
+    target = tmp_path / "config.json"
+    assert ws.try_read(target) is None
+    target.write_text("{}\n")  # appears during the run: the run keeps its first answer ...
+    assert ws.try_read(target) is None
+    ws.forget(target)  # ... until told to look again
+    assert ws.try_read(target).text == "{}\n"
+    ws.add(tmp_path / "gone.yaml", "a: 1\n")  # a buffer that is not on disk wins over a missing file
+    assert ws.try_read(tmp_path / "gone.yaml").text == "a: 1\n"

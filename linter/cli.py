@@ -95,10 +95,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list-launches", action="store_true",
                    help="list every SGLang launch found: model, targets, release, backend and verdict per target "
                         "(--format text, json or csv)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                   help="processes that lint at once when more than a few files mention SGLang (default: auto, "
+                        "one per CPU; 1: all in this process); the output is the same")
     p.add_argument("--show-rule", metavar="CODE", default=None, help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list all rules")
     p.add_argument("--version", action="version", version=f"lint-configs {__version__}")
     return p
+
+
+def _jobs(value: str) -> int | None:
+    """``--jobs``: a number of processes (at least 1), or ``auto`` (None: one per CPU)."""
+    if value == "auto":
+        return None
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of processes (1 or more, or auto)")
+    return n
 
 
 def _split_codes(values: list[str] | None) -> list[str] | None:
@@ -314,8 +330,10 @@ def _lint(args, configs, select, ignore, extend) -> int:
                 warn(f"{ws.display(stdin_path)}: skipped: {res.skipped}")
             results[stdin_path] = res
     else:
-        for cand in walk(paths, excluded, args.force_exclude):
-            res = lint_file(engine, cand.path)  # one bad file never stops the run: SGL000 on it instead
+        from linter.pool import lint_all
+
+        # one bad file never stops the run: SGL000 on it instead
+        for cand, res in lint_all(engine, walk(paths, excluded, args.force_exclude), args.jobs):
             if res.skipped and cand.explicit and res.source is None and not res.prefiltered \
                     and not args.show_files:
                 warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")

@@ -23,6 +23,9 @@ class Workspace:
         self._files: dict[Path, SourceFile] = {}
         self._json: dict[Path, tuple[dict | None, tuple[str, str] | None]] = {}
         self._stats: dict[Path, os.stat_result] = {}
+        self.reads: list[Path] | None = None
+        """When a list, :meth:`read` appends each path it returns (cached or not): the pool
+        (:mod:`linter.pool`) learns which files a unit read."""
 
     def display(self, path: Path) -> str:
         """``path`` relative to the working directory with ``/`` separators (absolute if outside)."""
@@ -37,6 +40,8 @@ class Workspace:
         path = path.resolve() if not path.is_absolute() else path
         cached = self._files.get(path)
         if cached is not None:
+            if self.reads is not None:
+                self.reads.append(path)
             return cached
         st = path.stat()
         if not stat.S_ISREG(st.st_mode):
@@ -52,11 +57,21 @@ class Workspace:
         source = SourceFile.from_bytes(path, self.display(path), data)
         self._files[path] = source
         self._stats.setdefault(path, st)
+        if self.reads is not None:
+            self.reads.append(path)
         return source
 
     def unread(self, path: Path) -> bool:
         """True when ``path`` (absolute) is not in the cache: it would be read from disk."""
         return path not in self._files
+
+    def adopt(self, source: SourceFile, read_stat: os.stat_result | None) -> SourceFile:
+        """Cache ``source``, read by another process of this run (a pool worker) with ``read_stat`` its
+        ``os.stat`` then, unless the file is cached already; returns the cached :class:`SourceFile`."""
+        cached = self._files.setdefault(source.path, source)
+        if read_stat is not None:
+            self._stats.setdefault(source.path, read_stat)
+        return cached
 
     def stat_when_read(self, path: Path) -> os.stat_result | None:
         """The ``os.stat`` of ``path`` when it was first read in this run (None if never read): the

@@ -1,0 +1,479 @@
+"""Many files linted on several processes, with the output of one.
+
+A run lints each file the mention filter lets through on its own — a *unit*: the file and the files
+it reads (a compose ``.env`` or stack, a ``--config`` YAML, a chart's ``values.yaml``). Only what
+comes after is cross-file: sharing one fix among the readers of one value, applying fixes, the
+baseline and the report. :func:`lint_all` takes the walked files in order; when more than
+:data:`MIN_UNITS` units pass the filter and more than one process may run (``--jobs``), the units
+are linted by worker processes (forked on Linux) while this process walks on, and everything
+cross-file stays in this process, in the walk's order. The results are those of one process:
+
+- a worker sends each :class:`~linter.engine.FileResult` pickled, naming the files it read by path
+  (their text travels once per worker) and SGLang's option tables by release; this process puts
+  those files in its own :class:`~linter.workspace.Workspace`, so every span of a file shares one
+  :class:`~linter.source.SourceFile` as in one process, and ``--fix`` checks the bytes that were read;
+- in one process, a file that an earlier unit already read (a compose override read with its base)
+  is linted the whole way instead of being skipped by the filter on its bytes: workers say which
+  files each unit read, and those files are linted again here;
+- a worker that dies (a crash in a parser's C code, the OOM killer) or spends longer than
+  :data:`UNIT_TIMEOUT` on one file loses only that file, which gets SGL000 ``internal-error`` as an
+  exception gives it in one process; the worker is replaced and the other units go on.
+
+``multiprocessing`` is imported only when a pool starts.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import gc
+import os
+import pickle
+import signal
+import sys
+import time
+from collections import deque
+from io import BytesIO
+from pathlib import Path
+from typing import Iterable, Iterator, TypeVar
+
+from linter import engine as engine_module
+from linter.engine import Engine, FileResult, without_mention
+from linter.isolate import internal_error, lint_file
+from linter.source import SourceFile
+from linter.workspace import Workspace
+
+MIN_UNITS = 8
+"""A pool starts when more units than this pass the mention filter: below it, starting processes
+costs more than it saves (a launch file takes a few milliseconds; a pre-commit run names a few)."""
+
+UNIT_TIMEOUT = 120.0
+"""Seconds one file may take in a worker before it is given up (SGL000) and the worker replaced. The
+limits of :mod:`linter.limits` keep every file under about a second; this bounds a bug."""
+
+AHEAD = 4
+"""Units sent to a worker before it has answered: it never waits for this process, which is walking."""
+
+_POLL_EVERY = 16
+"""Walked files between two looks at the workers' answers while the walk goes on."""
+
+C = TypeVar("C")
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one), at least 1."""
+    count = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if count is not None:
+        return count() or 1
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def start_method() -> str:
+    """``fork`` on Linux (workers start in milliseconds with every module this process loaded; this
+    process has no thread when it forks), else ``spawn`` (macOS and Windows, where fork is unsafe or
+    absent: each worker imports the linter again)."""
+    return "fork" if sys.platform.startswith("linux") else "spawn"
+
+
+class WorkerLost(Exception):
+    """The worker process linting a file died or hung; the message says which."""
+
+
+def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *,
+             timeout: float = UNIT_TIMEOUT, method: str | None = None) -> Iterator[tuple[C, FileResult]]:
+    """``(candidate, lint_file(engine, candidate.path))`` for each candidate in order, as one process
+    gives them; ``candidate.path`` is a :class:`~pathlib.Path` (relative to ``engine.ws.cwd`` or
+    absolute). ``jobs``: processes linting at once (None: :func:`available_cpus`; 1: this process
+    only, each result as soon as its file is linted). With more, results come after the last
+    candidate. ``timeout`` (seconds) and ``method`` (a multiprocessing start method, default
+    :func:`start_method`) are for tests. Never raises for a bad file (SGL000 on it instead)."""
+    size = available_cpus() if jobs is None else jobs
+    if size <= 1:
+        for cand in candidates:
+            yield cand, lint_file(engine, cand.path)
+        return
+    run = _Run(engine, size, timeout, method or start_method())
+    try:
+        for cand in candidates:
+            run.add(cand)
+        yield from run.finish()
+    finally:
+        run.close()
+
+
+class _Run:
+    """One run's candidates in order: each is either skipped by the filter on its bytes (``quick``)
+    or a unit (linted here or by the pool)."""
+
+    def __init__(self, engine: Engine, size: int, timeout: float, method: str) -> None:
+        self.engine = engine
+        self.size = size
+        self.timeout = timeout
+        self.method = method
+        self.cands: list = []
+        self.paths: list[Path] = []
+        self.quick: dict[int, FileResult] = {}
+        self.units: list[int] = []
+        self.pool: _Pool | None = None
+        self.walked = 0
+
+    def add(self, cand) -> None:
+        path = cand.path if cand.path.is_absolute() else self.engine.ws.cwd / cand.path
+        i = len(self.cands)
+        self.cands.append(cand)
+        self.paths.append(path)
+        quick = without_mention(path)
+        if quick is not None:
+            self.quick[i] = quick
+        else:
+            self.units.append(i)
+            if self.pool is not None:
+                self.pool.submit(i, path)
+            elif len(self.units) > MIN_UNITS:
+                self.pool = _Pool(self.engine, self.size, self.timeout, self.method)
+                warm = _first_of_each_format([self.paths[u] for u in self.units])
+                for k, u in enumerate(self.units):
+                    if k in warm:
+                        self.pool.lint_here(u, self.paths[u])
+                    else:
+                        self.pool.submit(u, self.paths[u])
+        self.walked += 1
+        if self.pool is not None and self.walked % _POLL_EVERY == 0:
+            self.pool.pump(block=False)
+
+    def finish(self) -> Iterator[tuple]:
+        ws = self.engine.ws
+        if self.pool is None:
+            # Few units: lint them here, in order, as one process does (a file an earlier unit read
+            # is linted the whole way: lint_file skips only files it has not read).
+            for i, cand in enumerate(self.cands):
+                quick = self.quick.get(i)
+                if quick is not None and ws.unread(self.paths[i]):
+                    yield cand, quick
+                else:
+                    yield cand, lint_file(self.engine, cand.path)
+            return
+        done = self.pool.wait()
+        for i, cand in enumerate(self.cands):
+            quick = self.quick.get(i)
+            if quick is None:
+                res = done.get(i)
+                yield cand, res if res is not None else lint_file(self.engine, cand.path)
+            elif self.pool.first_reader.get(str(self.paths[i]), i) < i:
+                # an earlier unit read this file: one process would lint it the whole way
+                if ws.try_read(self.paths[i]) is None:
+                    yield cand, quick
+                else:
+                    yield cand, lint_file(self.engine, cand.path)
+            else:
+                yield cand, quick
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+
+
+def _first_of_each_format(paths: list[Path]) -> set[int]:
+    """Indexes in ``paths`` of the first file of each format. This process lints those before the
+    workers fork, so that they share what those formats load (libcst alone takes ~0.13 s of CPU to
+    import, the rules and SGLang's tables more) instead of each paying for it."""
+    from linter.discover import detect_format
+
+    firsts: dict[str | None, int] = {}
+    for k, p in enumerate(paths):
+        try:
+            with open(p, "rb") as f:
+                text = f.read(64 * 1024).decode("utf-8", "replace")
+        except OSError:
+            continue
+        firsts.setdefault(detect_format(p, text), k)
+    return set(firsts.values())
+
+
+class _Worker:
+    def __init__(self, proc, conn) -> None:
+        self.proc = proc
+        self.conn = conn
+        self.sent: deque[tuple[int, Path]] = deque()
+        self.since = 0.0  # when the unit at the head of ``sent`` started (monotonic seconds)
+
+
+class _Pool:
+    """Worker processes fed with units; answers are kept by unit index."""
+
+    def __init__(self, engine: Engine, size: int, timeout: float, method: str) -> None:
+        import multiprocessing
+
+        self.ctx = multiprocessing.get_context(method)
+        self.engine = engine
+        self.size = size
+        self.timeout = timeout
+        self.method = method
+        self.queue: deque[tuple[int, Path]] = deque()
+        self.workers: list[_Worker] = []
+        self.done: dict[int, FileResult] = {}
+        self.first_reader: dict[str, int] = {}
+        """The first unit (its index) that read each file (its path as text)."""
+        self.files: dict[str, SourceFile] = {}
+        """The files workers read and sent, by path text, as this process's workspace holds them."""
+        self.broken = False  # no worker could be started: the rest is linted by this process
+        # The parent needs the rules to read the results; loaded before forking, workers share them.
+        engine_module._load()
+
+    # -- feeding ----------------------------------------------------------------------------------
+
+    def submit(self, index: int, path: Path) -> None:
+        self.queue.append((index, path))
+        self._fill()
+
+    def _fill(self) -> None:
+        while self.queue and not self.broken:
+            if len(self.workers) < self.size:
+                if not self._start():
+                    return
+                continue
+            w = min(self.workers, key=lambda w: len(w.sent))
+            if len(w.sent) >= AHEAD:
+                return
+            unit = self.queue.popleft()
+            if not w.sent:
+                w.since = time.monotonic()
+            w.sent.append(unit)
+            try:
+                w.conn.send(unit)
+            except OSError:  # it died: pump() finds out and gives the unit to another
+                pass
+
+    def _start(self) -> bool:
+        try:
+            parent_end, child_end = self.ctx.Pipe()
+            # A forked worker closes the other ends it inherits, so that it (and its siblings) see
+            # end of file when this process is gone.
+            inherited = [w.conn for w in self.workers] + [parent_end] if self.method == "fork" else []
+            if self.method == "fork":
+                # Objects made so far stay out of the collector: its passes would write to (and so
+                # copy) every page each worker shares with this process.
+                gc.freeze()
+            proc = self.ctx.Process(target=_serve, args=(child_end, self.engine, inherited),
+                                    name="lint-configs worker", daemon=True)
+            proc.start()
+            child_end.close()
+        except Exception:  # noqa: BLE001 - no process can start here (limits, sandbox): lint here
+            self.broken = True
+            return False
+        self.workers.append(_Worker(proc, parent_end))
+        return True
+
+    def lint_here(self, index: int, path: Path) -> None:
+        """Lint one unit in this process (before the workers start), noting the files it read."""
+        ws = self.engine.ws
+        ws.reads = []
+        try:
+            self.done[index] = lint_file(self.engine, path)
+        finally:
+            reads, ws.reads = ws.reads, None
+        for p in reads:
+            self.first_reader.setdefault(str(p), index)
+
+    # -- answers ----------------------------------------------------------------------------------
+
+    def pump(self, block: bool) -> None:
+        """Read the answers that arrived (with ``block``, wait for at least one event or a timeout)."""
+        from multiprocessing.connection import wait
+
+        busy = [w for w in self.workers if w.sent]
+        if not busy:
+            self._fill()
+            return
+        if block:
+            now = time.monotonic()
+            limit = max(0.0, min(w.since for w in busy) + self.timeout - now)
+        else:
+            limit = 0
+        ready = set(wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], limit))
+        for w in busy:
+            if w.conn in ready or w.proc.sentinel in ready:
+                alive = self._drain(w)
+                if not alive or (w.proc.sentinel in ready and not w.proc.is_alive()):
+                    self._lost(w, _death(w.proc))
+        now = time.monotonic()
+        for w in list(self.workers):
+            if w.sent and now - w.since > self.timeout:
+                self._lost(w, f"it took longer than {self.timeout:g} s (the process linting it was stopped)")
+        self._fill()
+
+    def _drain(self, w: _Worker) -> bool:
+        """Take every answer waiting from ``w``; False when its pipe is closed (the worker is gone)."""
+        try:
+            while w.sent and w.conn.poll():
+                self._take(w, w.conn.recv())
+        except (EOFError, OSError):
+            return False
+        return True
+
+    def _take(self, w: _Worker, message) -> None:
+        index, reads, sources, payload = message
+        if not w.sent or w.sent[0][0] != index:  # not what was asked: treat the worker as broken
+            raise OSError("unexpected answer")
+        w.sent.popleft()
+        w.since = time.monotonic()
+        ws = self.engine.ws
+        for key, display, text, bom, st in sources:
+            if key not in self.files:
+                self.files[key] = ws.adopt(SourceFile(Path(key), display, text, bom), st)
+        for p in reads:
+            if self.first_reader.get(p, index + 1) > index:
+                self.first_reader[p] = index
+        if payload is None:
+            return  # it could not be sent: lint_all lints it here
+        try:
+            self.done[index] = _Unpickler(BytesIO(payload), self.files).load()
+        except Exception:  # noqa: BLE001 - lint_all lints it here instead
+            pass
+
+    def _lost(self, w: _Worker, why: str) -> None:
+        """``w`` died or hung: the unit it was on gets SGL000; the others go to another worker."""
+        if w.proc.is_alive():
+            w.proc.kill()
+        w.proc.join()
+        w.conn.close()
+        self.workers.remove(w)
+        if w.sent:
+            index, path = w.sent.popleft()
+            self.done[index] = internal_error(self.engine, path, WorkerLost(why), "linting")
+            self.queue.extendleft(reversed(w.sent))
+            w.sent.clear()
+
+    def wait(self) -> dict[int, FileResult]:
+        """Every answer, once all units are answered (units no worker could take are left out)."""
+        while not self.broken and (self.queue or any(w.sent for w in self.workers)):
+            self.pump(block=True)
+        return self.done
+
+    def close(self) -> None:
+        """Stop the workers (at once: anything they still do is not needed)."""
+        for w in self.workers:
+            try:
+                w.conn.send(None)
+            except OSError:
+                pass
+        for w in self.workers:
+            w.proc.join(timeout=0.5)
+            if w.proc.is_alive():
+                w.proc.kill()
+                w.proc.join()
+            w.conn.close()
+        self.workers = []
+
+
+def _death(proc) -> str:
+    proc.join(timeout=1.0)
+    code = proc.exitcode
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"the process linting it was killed by {name}"
+    return f"the process linting it exited with status {code}"
+
+
+# -- the worker side ----------------------------------------------------------------------------
+
+
+def _serve(conn, engine: Engine, inherited: list) -> None:
+    """A worker: lint each ``(index, path)`` received, answer ``(index, files read, new files,
+    pickled FileResult or None)``; stop on None or when this process's end of the pipe closes."""
+    for c in inherited:
+        c.close()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops the workers
+    ws = engine.ws
+    shipped: set[str] = set()
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        index, path = task
+        ws.reads = []
+        result = lint_file(engine, path)
+        reads = list(dict.fromkeys(map(str, ws.reads)))
+        sources: list[tuple] = []
+        try:
+            out = BytesIO()
+            _Pickler(out, ws, shipped, sources).dump(result)
+            payload = out.getvalue()
+        except Exception:  # noqa: BLE001 - something that cannot be pickled: the parent lints it
+            payload, sources = None, []
+        try:
+            conn.send((index, reads, sources, payload))
+        except (OSError, ValueError):
+            return
+        shipped.update(s[0] for s in sources)
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a result with each file the worker read named by its path (its text and ``os.stat``
+    appended to ``sources`` the first time) and each SGLang option table by its release. (Through
+    ``dispatch_table``: the C pickler calls back only for those two types.)"""
+
+    def __init__(self, file, ws: Workspace, shipped: set[str], sources: list) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        from linter.sglang.options import OptionTable, load_table
+
+        self.ws = ws
+        self.shipped = shipped
+        self.sources = sources
+        self.named: set[str] = set()
+        self.load_table = load_table
+        self.dispatch_table = {**copyreg.dispatch_table, SourceFile: self._source, OptionTable: self._table}
+
+    def _source(self, obj: SourceFile):
+        path = obj.path
+        if self.ws.unread(path) or self.ws.read(path) is not obj:
+            return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)  # a text of its own (a rendered template)
+        key = str(path)
+        if key not in self.shipped and key not in self.named:
+            self.named.add(key)
+            self.sources.append((key, obj.display, obj.text, obj.bom, self.ws.stat_when_read(path)))
+        return _source_ref, (key,)
+
+    def _table(self, obj):
+        try:
+            if self.load_table(obj.version) is obj:
+                return _table_ref, (obj.version,)
+        except KeyError:
+            pass
+        return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+
+
+def _source_ref(key: str):
+    """A placeholder: :class:`_Unpickler` gives the adopted file named ``key`` instead."""
+    raise pickle.UnpicklingError("a file reference outside the pool")
+
+
+def _table_ref(version: str):
+    """A placeholder: :class:`_Unpickler` gives SGLang's option table of ``version`` instead."""
+    raise pickle.UnpicklingError("a table reference outside the pool")
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads what :class:`_Pickler` wrote: files from ``files`` (path text → the adopted
+    :class:`SourceFile`), tables by release."""
+
+    def __init__(self, file, files: dict[str, SourceFile]) -> None:
+        super().__init__(file)
+        self.files = files
+
+    def find_class(self, module: str, name: str):
+        if module == __name__ and name == "_source_ref":
+            return self.files.__getitem__
+        if module == __name__ and name == "_table_ref":
+            from linter.sglang.options import load_table
+
+            return load_table
+        return super().find_class(module, name)

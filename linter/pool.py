@@ -82,19 +82,19 @@ class WorkerLost(Exception):
 
 
 def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *,
-             timeout: float = UNIT_TIMEOUT, method: str | None = None) -> Iterator[tuple[C, FileResult]]:
+             timeout: float | None = None, method: str | None = None) -> Iterator[tuple[C, FileResult]]:
     """``(candidate, lint_file(engine, candidate.path))`` for each candidate in order, as one process
     gives them; ``candidate.path`` is a :class:`~pathlib.Path` (relative to ``engine.ws.cwd`` or
     absolute). ``jobs``: processes linting at once (None: :func:`available_cpus`; 1: this process
     only, each result as soon as its file is linted). With more, results come after the last
-    candidate. ``timeout`` (seconds) and ``method`` (a multiprocessing start method, default
-    :func:`start_method`) are for tests. Never raises for a bad file (SGL000 on it instead)."""
+    candidate. ``timeout`` (seconds, default :data:`UNIT_TIMEOUT`) and ``method`` (a multiprocessing
+    start method, default :func:`start_method`) are for tests. Never raises for a bad file (SGL000 on it instead)."""
     size = available_cpus() if jobs is None else jobs
     if size <= 1:
         for cand in candidates:
             yield cand, lint_file(engine, cand.path)
         return
-    run = _Run(engine, size, timeout, method or start_method())
+    run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method or start_method())
     try:
         for cand in candidates:
             run.add(cand)

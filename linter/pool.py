@@ -71,10 +71,15 @@ def available_cpus() -> int:
 
 
 def start_method() -> str:
-    """``fork`` on Linux (workers start in milliseconds with every module this process loaded; this
-    process has no thread when it forks), else ``spawn`` (macOS and Windows, where fork is unsafe or
-    absent: each worker imports the linter again)."""
-    return "fork" if sys.platform.startswith("linux") else "spawn"
+    """``fork`` on Linux (workers start in milliseconds with every module this process loaded), else
+    ``spawn`` (macOS and Windows, where fork is unsafe or absent: each worker imports the linter
+    again), and ``spawn`` too when this process runs threads (a fork copies a lock another thread
+    may hold)."""
+    import threading
+
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
 
 
 class WorkerLost(Exception):

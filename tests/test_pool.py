@@ -283,3 +283,18 @@ def test_available_cpus_is_this_process_share():
     assert n >= 1
     if hasattr(os, "sched_getaffinity"):
         assert n == len(os.sched_getaffinity(0))
+
+
+def test_workers_fork_on_linux_unless_threads_run():
+    import threading
+
+    if sys.platform.startswith("linux"):
+        assert pool.start_method() == "fork"
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert pool.start_method() == "spawn"
+    finally:
+        stop.set()
+        thread.join()

@@ -53,7 +53,7 @@ limits of :mod:`linter.limits` keep every file under about a second; this bounds
 AHEAD = 4
 """Units sent to a worker before it has answered: it never waits for this process, which is walking."""
 
-_POLL_EVERY = 16
+_POLL_EVERY = 64
 """Walked files between two looks at the workers' answers while the walk goes on."""
 
 C = TypeVar("C")
@@ -285,18 +285,22 @@ class _Pool:
     # -- answers ----------------------------------------------------------------------------------
 
     def pump(self, block: bool) -> None:
-        """Read the answers that arrived (with ``block``, wait for at least one event or a timeout)."""
-        from multiprocessing.connection import wait
-
+        """Read the answers that arrived; with ``block``, first wait for one (or a worker's death,
+        or the oldest unit's timeout)."""
         busy = [w for w in self.workers if w.sent]
         if not busy:
             self._fill()
             return
-        if block:
-            now = time.monotonic()
-            limit = max(0.0, min(w.since for w in busy) + self.timeout - now)
-        else:
-            limit = 0
+        if not block:
+            # while walking: one poll per pipe (a closed pipe reads as ready and fails in _drain)
+            for w in busy:
+                if w.conn.poll() and not self._drain(w):
+                    self._lost(w, _death(w.proc))
+            self._fill()
+            return
+        from multiprocessing.connection import wait
+
+        limit = max(0.0, min(w.since for w in busy) + self.timeout - time.monotonic())
         ready = set(wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], limit))
         for w in busy:
             if w.conn in ready or w.proc.sentinel in ready:
@@ -337,6 +341,9 @@ class _Pool:
             self.done[index] = _Unpickler(BytesIO(payload), self.files).load()
         except Exception:  # noqa: BLE001 - lint_all lints it here instead
             pass
+        # The results live until the run ends: the collector need not walk them again and again
+        # (a quarter of this process's time on 2,000 results otherwise).
+        gc.freeze()
 
     def _lost(self, w: _Worker, why: str) -> None:
         """``w`` died or hung: the unit it was on gets SGL000; the others go to another worker."""

@@ -30,10 +30,28 @@ class UsageError(Exception):
     """A bad command line or configuration: printed as ``lint-configs: error: …``, exit 2."""
 
 
+def _help_columns() -> int:
+    """The width argparse gives its help, as ``shutil.get_terminal_size`` finds it (``COLUMNS``, else the
+    terminal of standard output, else 80). argparse makes a formatter for each option it adds and each
+    asks for the size: asking once here spares that and importing shutil on every run."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``lint-configs`` (``allow_abbrev=False``: options are spelled in full)."""
+    width = _help_columns() - 2  # as argparse.HelpFormatter does with the terminal size
     p = argparse.ArgumentParser(
         prog="lint-configs", allow_abbrev=False,
+        formatter_class=lambda prog: argparse.HelpFormatter(prog, width=width),
         description="Find SGLang launches in deployment files (compose, Kubernetes, shell/Slurm, Python, cloud tasks, "
                     "Dockerfiles, CI workflows, notebooks, runbooks), and report what "
                     "SGLang would reject or crash on for the target GPU, with fixes.",
@@ -267,7 +285,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
 
     ws = Workspace(Path.cwd())
     options = RunOptions(target_gpus=args.target_gpu, sglang_version=args.sglang_version, select=select,
-                         ignore=ignore, extend_select=extend, no_ignores=args.no_ignores)
+                         ignore=ignore, extend_select=extend, no_ignores=args.no_ignores,
+                         skip_reasons=bool(args.show_files))
     engine = Engine(ws, options, configs)
     quiet = args.quiet or args.silent
 
@@ -306,13 +325,20 @@ def _lint(args, configs, select, ignore, extend) -> int:
             if not p.exists():
                 raise UsageError(f"{p}: no such file or folder")
 
+    folder_configs: dict[str, object] = {}  # the walk asks for every file: one lookup per folder
+    unseen = object()
+
     def excluded(path: Path, is_dir: bool) -> bool:
-        cfg = configs.for_dir(path.parent)
+        folder = os.path.dirname(path)
+        cfg = folder_configs.get(folder, unseen)
+        if cfg is unseen:
+            cfg = folder_configs[folder] = configs.for_dir(path.parent)
         return cfg is not None and cfg.excluded(path, is_dir)
 
     from linter.isolate import crashed, lint_file
 
     results = {}
+    skipped_files = 0
     stdin_data = b""
     if stdin_path is not None:
         stdin_data = sys.stdin.buffer.read()
@@ -332,8 +358,16 @@ def _lint(args, configs, select, ignore, extend) -> int:
     else:
         from linter.pool import lint_all
 
+        # A file the mention filter skipped is only counted, unless an output names it (--show-files) or
+        # a baseline must know it was linted: 100,000 files need not leave 100,000 results behind.
+        cfg = configs.for_dir(ws.cwd)
+        keep_skipped = bool(args.show_files or args.explain or args.write_baseline or args.baseline
+                            or (cfg is not None and cfg.baseline))
         # one bad file never stops the run: SGL000 on it instead
         for cand, res in lint_all(engine, walk(paths, excluded, args.force_exclude), args.jobs):
+            if res.prefiltered and not keep_skipped:
+                skipped_files += 1
+                continue
             if res.skipped and cand.explicit and res.source is None and not res.prefiltered \
                     and not args.show_files:
                 warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
@@ -462,7 +496,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
             from linter.coverage import measure
 
             _emit(fmt, diagnostics, stream, args, fixed, [c for r in results.values() for c in r.contexts], color,
-                  before, after if fmt == "text" else [], checked=measure(results.values()))
+                  before, after if fmt == "text" else [], checked=measure(results.values(), skipped_files))
         if after and fmt != "text" and not args.statistics:
             for line in after:
                 print(f"lint-configs: warning: {line}", file=sys.stderr)

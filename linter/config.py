@@ -106,7 +106,7 @@ class Selection:
     ignore: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, table: dict) -> "Selection | None":
+    def of(cls, table: dict) -> Selection | None:
         """The layer written in a configuration table, or None when it selects nothing."""
         if not any(k in table for k in ("select", "extend-select", "ignore", "extend-ignore")):
             return None
@@ -333,16 +333,14 @@ def _codes(value, where: str) -> list[str]:
 
 def _known_architecture_case(arch: str) -> str | None:
     """The spelling of a known architecture that equals ``arch`` ignoring case (None if none)."""
-    import json
-    from importlib import resources
-
+    from linter import datafiles
     from linter.sglang.decision import semantics
     from linter.sglang.options import available_versions, load_table
 
     known = set(semantics()["mla_architectures"]["value"]) | set(
         semantics()["deepseek_family_override_architectures"]["value"])
     known |= set(load_table(available_versions()[-1]).list("absorbed_mla_architectures"))
-    raw = json.loads(resources.files("linter.sglang.data").joinpath("models.json").read_text("utf-8"))
+    raw = datafiles.load_json("linter.sglang.data", "models.json")
     known |= {m["architecture"] for m in raw["models"] + raw.get("patterns", [])}
     return next((k for k in sorted(known) if k.lower() == arch.lower()), None)
 

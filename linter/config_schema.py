@@ -23,7 +23,8 @@ refers to it for ``tool.lint-configs``).
 from __future__ import annotations
 
 import json
-from importlib import resources
+
+from linter import datafiles
 
 SCHEMA_ID = "https://json.schemastore.org/lint-configs.json"
 SHIPPED = "lint-configs.schema.json"
@@ -147,4 +148,4 @@ def render() -> str:
 
 def shipped() -> dict:
     """The schema file shipped in the package (``linter/lint-configs.schema.json``)."""
-    return json.loads(resources.files("linter").joinpath(SHIPPED).read_text("utf-8"))
+    return datafiles.load_json("linter", SHIPPED)

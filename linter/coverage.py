@@ -55,10 +55,11 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word if count == 1 else plural}"
 
 
-def measure(results: Iterable) -> Coverage:
-    """The coverage of a run from its :class:`linter.engine.FileResult` objects."""
+def measure(results: Iterable, skipped: int = 0) -> Coverage:
+    """The coverage of a run from its :class:`linter.engine.FileResult` objects, plus ``skipped`` files
+    the mention filter skipped whose results were not kept."""
     results = list(results)
     with_launches = [r for r in results if r.contexts]
     contexts = [c for r in with_launches for c in r.contexts]
-    return Coverage(files=len(results), launch_files=len(with_launches), launches=len(contexts),
+    return Coverage(files=len(results) + skipped, launch_files=len(with_launches), launches=len(contexts),
                     unverified=sum(1 for c in contexts if unverified_reasons(c)))

@@ -71,7 +71,7 @@ class _Ignore:
 
 def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclude: bool) -> Iterator[Candidate]:
     """Files under ``paths`` (sorted, each once). ``excluded(path, is_dir)`` applies config globs."""
-    seen: set[Path] = set()
+    seen: set[str] = set()  # real paths as strings: a file is yielded once, however it is reached
     for root in paths:
         root = root.absolute()
         if root.is_file() or (root.exists() and not root.is_dir()):
@@ -81,15 +81,14 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
                 for sibling in sorted(root.parent.iterdir()):
                     if force_exclude and (excluded(sibling, False) or _git_ignored(sibling)):
                         continue
-                    if sibling.suffix.lower() in _YAML_EXT and sibling not in seen:
-                        seen.add(sibling)
+                    if sibling.suffix.lower() in _YAML_EXT and os.path.realpath(sibling) not in seen:
+                        seen.add(os.path.realpath(sibling))
                         yield Candidate(sibling, True)
                 continue
-            real = root.resolve()
+            real = str(root.resolve())
             if FIXER_TEMP.match(root.name):
                 continue
-            if root not in seen and real not in seen:
-                seen.add(root)
+            if real not in seen:
                 seen.add(real)
                 yield Candidate(root, True)
             continue
@@ -98,18 +97,22 @@ def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclud
         yield from _walk_folder(root, excluded, seen)
 
 
-def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[Path]) -> Iterator[Candidate]:
+def _by_name(entry: os.DirEntry) -> str:
+    return entry.name
+
+
+def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[str]) -> Iterator[Candidate]:
     """Files under the folder ``root`` in sorted order (folders first-visited depth-first, as
     ``os.walk``). One ``os.scandir`` per folder: its entries carry the file type, so a regular file
     costs no ``stat`` and a real path is resolved only for a symbolic link (folder links are not
-    followed, so every other entry's real path is its real folder's path joined with its name)."""
-    real_root = root.resolve()
-    stack: list[tuple[Path, Path, list[_Ignore]]] = [(root, real_root, _parent_ignores(root))]
+    followed, so every other entry's real path is its real folder's path joined with its name).
+    One :class:`~pathlib.Path` is made per file yielded; the rest is plain strings."""
+    stack: list[tuple[Path, str, list[_Ignore]]] = [(root, str(root.resolve()), _parent_ignores(root))]
     while stack:
         here, real_here, chain = stack.pop()
         try:
             with os.scandir(here) as it:
-                entries = sorted(it, key=lambda e: e.name)
+                entries = sorted(it, key=_by_name)
         except OSError:
             continue
         if any(e.name == ".gitignore" for e in entries):
@@ -120,20 +123,16 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[P
                 except Exception:  # noqa: BLE001 - a broken .gitignore must not stop the run
                     pass
         folders = []
-        for e in entries:
-            try:
-                is_dir = e.is_dir(follow_symlinks=False)
-            except OSError:
-                continue
-            if not is_dir:
-                continue
-            p = here / e.name
-            if e.name in DEFAULT_EXCLUDES or any(i.matches(p, True) for i in chain) or excluded(p, True):
-                continue
-            folders.append((p, real_here / e.name, chain))
+        files = []
         for e in entries:
             try:
                 if e.is_dir(follow_symlinks=False):
+                    name = e.name
+                    p = here / name
+                    if name in DEFAULT_EXCLUDES or (chain and any(i.matches(p, True) for i in chain)) \
+                            or excluded(p, True):
+                        continue
+                    folders.append((p, real_here + os.sep + name, chain))
                     continue
                 link = e.is_symlink()
                 # dangling links, FIFOs, devices: never opened
@@ -141,14 +140,17 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[P
                     continue
             except OSError:
                 continue
-            p = here / e.name
-            if FIXER_TEMP.match(e.name) or p in seen or any(i.matches(p, False) for i in chain) \
-                    or excluded(p, False):
+            files.append((e, link))
+        for e, link in files:
+            name = e.name
+            if FIXER_TEMP.match(name):
                 continue
-            real = p.resolve() if link else real_here / e.name
+            real = os.path.realpath(here / name) if link else real_here + os.sep + name
             if real in seen:
                 continue
-            seen.add(p)
+            p = here / name
+            if (chain and any(i.matches(p, False) for i in chain)) or excluded(p, False):
+                continue
             seen.add(real)
             yield Candidate(p, False)
         stack.extend(reversed(folders))

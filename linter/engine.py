@@ -69,6 +69,9 @@ class RunOptions:
     ignore: list[str] = field(default_factory=list)
     extend_select: list[str] = field(default_factory=list)
     no_ignores: bool = False
+    skip_reasons: bool = True
+    """Say why each skipped file is skipped (its format is looked for): ``--show-files`` shows it; a
+    plain run only counts skipped files, so the CLI turns it off there to spare sniffing each one."""
 
 
 @dataclass
@@ -101,7 +104,7 @@ class Engine:
         path = path if path.is_absolute() else (self.ws.cwd / path)
         result = FileResult(path)
         if fmt is None and self.ws.unread(path):
-            quick = without_mention(path)
+            quick = without_mention(path, self.options.skip_reasons)
             if quick is not None:
                 return quick
         _load()
@@ -306,15 +309,18 @@ class Engine:
         return kept
 
 
-_QUICK_MARKS = tuple(p.encode() for p in PREFILTER) + (b"lint-configs", b"\x00")
+_QUICK_MARKS = re.compile(b"|".join(re.escape(p.encode()) for p in PREFILTER) + b"|lint-configs|\x00")
+"""One pass over a file's bytes: a mention, a directive or a NUL byte (not text) sends it the whole way."""
 
 
-def without_mention(path: Path) -> FileResult | None:
+def without_mention(path: Path, need_reason: bool = True) -> FileResult | None:
     """The result for a file skipped by the mention filter, decided on its bytes; None when the file
     must go the whole way (it mentions SGLang, holds a ``lint-configs`` directive, is not UTF-8 text,
     is not a regular file or is too large: those cases have their own diagnostics or reasons).
 
-    A skipped file becomes a :class:`FileResult` with its format and reason only: nothing of it is kept."""
+    A skipped file becomes a :class:`FileResult` with its format and reason only: nothing of it is kept.
+    Without ``need_reason`` (no output shows why a file was skipped) its format is not looked for and
+    the reason is the filter's alone, which saves decoding and sniffing thousands of files."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
@@ -323,18 +329,25 @@ def without_mention(path: Path) -> FileResult | None:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
             return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read()
+        # one read of the size fstat gives (+1 to see a file that grew meanwhile), then to the end
+        data = os.read(fd, st.st_size + 1)
+        if len(data) != st.st_size:  # it changed since fstat, or a short read: read on to the end
+            chunks = [data]
+            while chunks[-1] and sum(map(len, chunks)) <= MAX_BYTES:
+                chunks.append(os.read(fd, 1 << 16))
+            data = b"".join(chunks)
     except OSError:
         return None
     finally:
         os.close(fd)
-    if any(m in data for m in _QUICK_MARKS):
+    if len(data) > MAX_BYTES or _QUICK_MARKS.search(data):
         return None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8")  # a file that is not UTF-8 goes the whole way: SGL001 if a format claims it
     except UnicodeDecodeError:
         return None
+    if not need_reason:
+        return FileResult(path, skipped="does not mention SGLang", prefiltered=True)
     fmt = detect_format(path, text.removeprefix("\ufeff"))
     if fmt is None:
         return FileResult(path, skipped=f"not a file of a linted format ({names_text()})", prefiltered=True)

@@ -29,7 +29,7 @@ def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
     path = path if path.is_absolute() else (engine.ws.cwd / path)
     if engine.ws.unread(path):
         # The mention filter on the bytes first: a file it skips is never decoded nor kept.
-        quick = without_mention(path)
+        quick = without_mention(path, engine.options.skip_reasons)
         if quick is not None:
             return quick
     try:

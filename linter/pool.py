@@ -3,23 +3,24 @@
 A run lints each file the mention filter lets through on its own — a *unit*: the file and the files
 it reads (a compose ``.env`` or stack, a ``--config`` YAML, a chart's ``values.yaml``). Only what
 comes after is cross-file: sharing one fix among the readers of one value, applying fixes, the
-baseline and the report. :func:`lint_all` takes the walked files in order; when more than
-:data:`MIN_UNITS` units pass the filter and more than one process may run (``--jobs``), the units
-are linted by worker processes (forked on Linux) while this process walks on, and everything
-cross-file stays in this process, in the walk's order. The results are those of one process:
+baseline and the report. :func:`lint_all` takes the walked files in order and lints the first
+:data:`MIN_UNITS` units in this process; when more come and more than one process may run
+(``--jobs``), worker processes (forked on Linux) lint the next units while this process walks on,
+and everything cross-file stays in this process, in the walk's order. The results are those of one
+process:
 
 - a worker sends each :class:`~linter.engine.FileResult` pickled, naming the files it read by path
   (their text travels once per worker) and SGLang's option tables by release; this process puts
   those files in its own :class:`~linter.workspace.Workspace`, so every span of a file shares one
   :class:`~linter.source.SourceFile` as in one process, and ``--fix`` checks the bytes that were read;
-- in one process, a file that an earlier unit already read (a compose override read with its base)
-  is linted the whole way instead of being skipped by the filter on its bytes: workers say which
-  files each unit read, and those files are linted again here;
+- in one process, a file that an earlier unit already read (the second file of a COMPOSE_FILE
+  stack) is linted the whole way instead of being skipped by the filter on its bytes: workers say
+  which files each unit read, and such a file is linted here once the units before it are answered;
 - a worker that dies (a crash in a parser's C code, the OOM killer) or spends longer than
   :data:`UNIT_TIMEOUT` on one file loses only that file, which gets SGL000 ``internal-error`` as an
   exception gives it in one process; the worker is replaced and the other units go on.
 
-``multiprocessing`` is imported only when a pool starts.
+``multiprocessing`` is imported only when a worker starts.
 """
 
 from __future__ import annotations
@@ -91,9 +92,11 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
     """``(candidate, lint_file(engine, candidate.path))`` for each candidate in order, as one process
     gives them; ``candidate.path`` is a :class:`~pathlib.Path` (relative to ``engine.ws.cwd`` or
     absolute). ``jobs``: processes linting at once (None: :func:`available_cpus`; 1: this process
-    only, each result as soon as its file is linted). With more, results come after the last
-    candidate. ``timeout`` (seconds, default :data:`UNIT_TIMEOUT`) and ``method`` (a multiprocessing
-    start method, default :func:`start_method`) are for tests. Never raises for a bad file (SGL000 on it instead)."""
+    only). The first :data:`MIN_UNITS` units are linted in this process; with ``jobs`` > 1 the pool
+    takes the next ones, and each result comes once the units before it are answered (so the results
+    waiting here stay few). ``timeout`` (seconds, default :data:`UNIT_TIMEOUT`) and ``method`` (a
+    multiprocessing start method, default :func:`start_method`) are for tests. Never raises for a bad
+    file (SGL000 on it instead)."""
     size = available_cpus() if jobs is None else jobs
     if size <= 1:
         for cand in candidates:
@@ -102,99 +105,98 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
     run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method or start_method())
     try:
         for cand in candidates:
-            run.add(cand)
+            yield from run.add(cand)
         yield from run.finish()
     finally:
         run.close()
 
 
 class _Run:
-    """One run's candidates in order: each is either skipped by the filter on its bytes (``quick``)
-    or a unit (linted here or by the pool)."""
+    """One run's candidates in order. Until :data:`MIN_UNITS` units have passed the filter, each
+    candidate is linted here as one process lints it; then each is either skipped by the filter on
+    its bytes (``quick``) or a unit sent to the pool, and waits in ``window`` until it can be given."""
 
     def __init__(self, engine: Engine, size: int, timeout: float, method: str) -> None:
         self.engine = engine
         self.size = size
         self.timeout = timeout
         self.method = method
-        self.cands: list = []
-        self.paths: list[Path] = []
-        self.quick: dict[int, FileResult] = {}
-        self.units: list[int] = []
+        self.units = 0
         self.pool: _Pool | None = None
-        self.walked = 0
+        self.window: deque[tuple[int, object, Path, FileResult | None]] = deque()
+        self.index = 0
+        engine.ws.reads = []  # what this process reads before the pool starts
 
-    def add(self, cand) -> None:
-        path = cand.path if cand.path.is_absolute() else self.engine.ws.cwd / cand.path
-        i = len(self.cands)
-        self.cands.append(cand)
-        self.paths.append(path)
-        quick = without_mention(path)
-        if quick is not None:
-            self.quick[i] = quick
-        else:
-            self.units.append(i)
-            if self.pool is not None:
-                self.pool.submit(i, path)
-            elif len(self.units) > MIN_UNITS:
-                self.pool = _Pool(self.engine, self.size, self.timeout, self.method)
-                warm = _first_of_each_format([self.paths[u] for u in self.units])
-                for k, u in enumerate(self.units):
-                    if k in warm:
-                        self.pool.lint_here(u, self.paths[u])
-                    else:
-                        self.pool.submit(u, self.paths[u])
-        self.walked += 1
-        if self.pool is not None and self.walked % _POLL_EVERY == 0:
+    def add(self, cand) -> Iterator[tuple]:
+        engine = self.engine
+        if self.pool is None:
+            res = lint_file(engine, cand.path)
+            yield cand, res
+            if not res.prefiltered:
+                self.units += 1
+                if self.units >= MIN_UNITS:
+                    self._start_pool()
+            return
+        path = cand.path if cand.path.is_absolute() else engine.ws.cwd / cand.path
+        i = self.index
+        self.index += 1
+        quick = without_mention(path, engine.options.skip_reasons)
+        self.window.append((i, cand, path, quick))
+        if quick is None:
+            self.pool.submit(i, path)
+        if i % _POLL_EVERY == 0:
             self.pool.pump(block=False)
+        yield from self._ready()
+
+    def _start_pool(self) -> None:
+        ws = self.engine.ws
+        self.pool = _Pool(self.engine, self.size, self.timeout, self.method)
+        for p in ws.reads:  # read before every unit of the pool
+            self.pool.first_reader.setdefault(str(p), -1)
+        ws.reads = None
+
+    def _ready(self) -> Iterator[tuple]:
+        """The results at the head of the window that are known: a unit's once answered; a skipped
+        file's once every unit before it is answered (one of them may have read it)."""
+        pool = self.pool
+        while self.window:
+            i, cand, path, quick = self.window[0]
+            if quick is None:
+                if i not in pool.done:
+                    return
+                res = pool.done.pop(i)
+                if res is None:  # no worker could give it: lint it here
+                    res = pool.lint_here(i, path)
+            else:
+                if pool.lowest_open() < i:
+                    return
+                res = quick
+                if pool.first_reader.get(str(path), i) < i and self.engine.ws.try_read(path) is not None:
+                    # an earlier unit read this file: one process lints it the whole way
+                    res = pool.lint_here(i, path)
+            self.window.popleft()
+            yield cand, res
 
     def finish(self) -> Iterator[tuple]:
-        ws = self.engine.ws
         if self.pool is None:
-            # Few units: lint them here, in order, as one process does (a file an earlier unit read
-            # is linted the whole way: lint_file skips only files it has not read).
-            for i, cand in enumerate(self.cands):
-                quick = self.quick.get(i)
-                if quick is not None and ws.unread(self.paths[i]):
-                    yield cand, quick
-                else:
-                    yield cand, lint_file(self.engine, cand.path)
             return
-        done = self.pool.wait()
-        for i, cand in enumerate(self.cands):
-            quick = self.quick.get(i)
-            if quick is None:
-                res = done.get(i)
-                yield cand, res if res is not None else lint_file(self.engine, cand.path)
-            elif self.pool.first_reader.get(str(self.paths[i]), i) < i:
-                # an earlier unit read this file: one process would lint it the whole way
-                if ws.try_read(self.paths[i]) is None:
-                    yield cand, quick
-                else:
-                    yield cand, lint_file(self.engine, cand.path)
-            else:
-                yield cand, quick
+        pool = self.pool
+        while True:
+            yield from self._ready()
+            if not self.window:
+                return
+            if not pool.queue and not any(w.sent for w in pool.workers):
+                # nothing is under way, yet the head waits (never expected): lint the rest here
+                for index in list(pool.open):
+                    if index not in pool.answered:
+                        pool._answer(index, None)
+                continue
+            pool.pump(block=True)
 
     def close(self) -> None:
+        self.engine.ws.reads = None
         if self.pool is not None:
             self.pool.close()
-
-
-def _first_of_each_format(paths: list[Path]) -> set[int]:
-    """Indexes in ``paths`` of the first file of each format. This process lints those before the
-    workers fork, so that they share what those formats load (libcst alone takes ~0.13 s of CPU to
-    import, the rules and SGLang's tables more) instead of each paying for it."""
-    from linter.discover import detect_format
-
-    firsts: dict[str | None, int] = {}
-    for k, p in enumerate(paths):
-        try:
-            with open(p, "rb") as f:
-                text = f.read(64 * 1024).decode("utf-8", "replace")
-        except OSError:
-            continue
-        firsts.setdefault(detect_format(p, text), k)
-    return set(firsts.values())
 
 
 class _Worker:
@@ -209,31 +211,43 @@ class _Pool:
     """Worker processes fed with units; answers are kept by unit index."""
 
     def __init__(self, engine: Engine, size: int, timeout: float, method: str) -> None:
-        import multiprocessing
-
-        self.ctx = multiprocessing.get_context(method)
+        self.ctx = None  # multiprocessing's context, once a worker starts
         self.engine = engine
         self.size = size
         self.timeout = timeout
         self.method = method
         self.queue: deque[tuple[int, Path]] = deque()
         self.workers: list[_Worker] = []
-        self.done: dict[int, FileResult] = {}
+        self.done: dict[int, FileResult | None] = {}
+        """Answers by unit index (None: no worker could lint it, this process does)."""
+        self.open: deque[int] = deque()
+        """Units submitted, in order, the answered ones dropped from the front (:meth:`lowest_open`)."""
+        self.answered: set[int] = set()
+        """Units answered but still in ``open``."""
         self.first_reader: dict[str, int] = {}
         """The first unit (its index) that read each file (its path as text)."""
         self.files: dict[str, SourceFile] = {}
         """The files workers read and sent, by path text, as this process's workspace holds them."""
         self.broken = False  # no worker could be started: the rest is linted by this process
-        # The parent needs the rules to read the results; loaded before forking, workers share them.
-        engine_module._load()
 
     # -- feeding ----------------------------------------------------------------------------------
 
     def submit(self, index: int, path: Path) -> None:
+        """Queue unit ``index`` (the file ``path``) for the next free worker."""
         self.queue.append((index, path))
+        self.open.append(index)
         self._fill()
 
+    def lowest_open(self) -> float:
+        """The index of the first unit not answered yet (infinity when all are)."""
+        while self.open and self.open[0] in self.answered:
+            self.answered.discard(self.open.popleft())
+        return self.open[0] if self.open else float("inf")
+
     def _fill(self) -> None:
+        if self.broken:
+            while self.queue:  # this process lints them
+                self._answer(self.queue.popleft()[0], None)
         while self.queue and not self.broken:
             if len(self.workers) < self.size:
                 if not self._start():
@@ -253,6 +267,12 @@ class _Pool:
 
     def _start(self) -> bool:
         try:
+            if self.ctx is None:
+                import multiprocessing
+
+                # The parent needs the rules to read results; loaded before forking, workers share them.
+                engine_module._load()
+                self.ctx = multiprocessing.get_context(self.method)
             parent_end, child_end = self.ctx.Pipe()
             # A forked worker closes the other ends it inherits, so that it (and its siblings) see
             # end of file when this process is gone.
@@ -267,20 +287,22 @@ class _Pool:
             child_end.close()
         except Exception:  # noqa: BLE001 - no process can start here (limits, sandbox): lint here
             self.broken = True
+            self._fill()
             return False
         self.workers.append(_Worker(proc, parent_end))
         return True
 
-    def lint_here(self, index: int, path: Path) -> None:
-        """Lint one unit in this process (before the workers start), noting the files it read."""
+    def lint_here(self, index: int, path: Path) -> FileResult:
+        """Lint candidate ``index`` in this process, noting the files it read."""
         ws = self.engine.ws
         ws.reads = []
         try:
-            self.done[index] = lint_file(self.engine, path)
+            result = lint_file(self.engine, path)
         finally:
             reads, ws.reads = ws.reads, None
         for p in reads:
             self.first_reader.setdefault(str(p), index)
+        return result
 
     # -- answers ----------------------------------------------------------------------------------
 
@@ -335,15 +357,20 @@ class _Pool:
         for p in reads:
             if self.first_reader.get(p, index + 1) > index:
                 self.first_reader[p] = index
-        if payload is None:
-            return  # it could not be sent: lint_all lints it here
-        try:
-            self.done[index] = _Unpickler(BytesIO(payload), self.files).load()
-        except Exception:  # noqa: BLE001 - lint_all lints it here instead
-            pass
+        result = None  # unless it reads back: this process lints it
+        if payload is not None:  # (None: it could not be sent)
+            try:
+                result = _Unpickler(BytesIO(payload), self.files).load()
+            except Exception:  # noqa: BLE001
+                pass
+        self._answer(index, result)
         # The results live until the run ends: the collector need not walk them again and again
         # (a quarter of this process's time on 2,000 results otherwise).
         gc.freeze()
+
+    def _answer(self, index: int, result: FileResult | None) -> None:
+        self.done[index] = result
+        self.answered.add(index)
 
     def _lost(self, w: _Worker, why: str) -> None:
         """``w`` died or hung: the unit it was on gets SGL000; the others go to another worker."""
@@ -354,15 +381,9 @@ class _Pool:
         self.workers.remove(w)
         if w.sent:
             index, path = w.sent.popleft()
-            self.done[index] = internal_error(self.engine, path, WorkerLost(why), "linting")
+            self._answer(index, internal_error(self.engine, path, WorkerLost(why), "linting"))
             self.queue.extendleft(reversed(w.sent))
             w.sent.clear()
-
-    def wait(self) -> dict[int, FileResult]:
-        """Every answer, once all units are answered (units no worker could take are left out)."""
-        while not self.broken and (self.queue or any(w.sent for w in self.workers)):
-            self.pump(block=True)
-        return self.done
 
     def close(self) -> None:
         """Stop the workers (at once: anything they still do is not needed)."""

@@ -25,11 +25,10 @@ carrier format never parses shell itself.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass, field
-from importlib import resources
 
+from linter import datafiles
 from linter.argv import skip_options
 from linter.launch import UNKNOWN, GpuDecl, MStr, Problem, Token
 from linter.sglang.dialects import match as match_dialect
@@ -59,7 +58,7 @@ class Wrapper:
 @functools.cache
 def wrappers() -> dict[str, Wrapper]:
     """Program base name → :class:`Wrapper`, from ``linter/data/wrappers.json``."""
-    raw = json.loads(resources.files("linter.data").joinpath("wrappers.json").read_text("utf-8"))
+    raw = datafiles.load_json("linter.data", "wrappers.json")
     out: dict[str, Wrapper] = {}
     known = {"names", "behaviour", "options_with_value", "options_with_two_values", "subcommand", "positionals",
              "stop_if", "source"}
@@ -76,7 +75,7 @@ def wrappers() -> dict[str, Wrapper]:
 
 @functools.cache
 def _images() -> list[dict]:
-    return json.loads(resources.files("linter.data").joinpath("images.json").read_text("utf-8"))["images"]
+    return datafiles.load_json("linter.data", "images.json")["images"]
 
 
 def image_entrypoint(image: str | None) -> tuple[list[str], bool] | None:

@@ -60,3 +60,26 @@ def test_a_configuration_file_loads_the_toml_parser_and_a_launch_loads_the_rules
     mods = imported_modules(tmp_path, "serve.sh")
     assert {"tomllib" if sys.version_info >= (3, 11) else "tomli", "linter.rules.options",
             "linter.gpus.catalog"} <= mods
+
+
+# What a compose launch without --config, linted as the pre-commit hook does (text output to a pipe),
+# must not load: the --config merger, importlib.resources (data files are read beside the modules)
+# and shutil (argparse's and the report's terminal sizing, only for a terminal).
+LAUNCH_SPARE = ("linter.sglang.config_file", "importlib.resources", "shutil", "tempfile", "zipfile")
+
+
+def test_a_compose_launch_without_config_loads_no_config_merger_resources_or_shutil(tmp_path):
+    (tmp_path / "docker-compose.yml").write_text(
+        "services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+        "    command: python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --attention-backend fa3\n")
+    mods = imported_modules(tmp_path, "--force-exclude", "docker-compose.yml")
+    assert "linter.extract.compose_stack" in mods  # the compose file was read
+    assert sorted(m for m in mods if m in LAUNCH_SPARE) == []
+
+
+def test_a_launch_with_config_loads_the_merger(tmp_path):
+    (tmp_path / "serve.yaml").write_text("attention-backend: fa3\n")
+    (tmp_path / "run.sh").write_text("#!/bin/sh\npython3 -m sglang.launch_server --model-path Qwen/Qwen3-8B "
+                                     "--config serve.yaml\n")
+    mods = imported_modules(tmp_path, "run.sh")
+    assert "linter.sglang.config_file" in mods

@@ -229,10 +229,10 @@ def test_spawned_workers_give_the_same_results(tmp_path, monkeypatch):
 def test_a_handful_of_launch_files_is_linted_in_one_process(tmp_path, capsys, monkeypatch):
     write_tree(tmp_path, {f"s{k}.sh": SHELL.format(backend="fa4", port=k) for k in range(pool.MIN_UNITS)})
 
-    def no_pool(*args):
-        raise AssertionError("the pool started")
+    def no_worker(*args):
+        raise AssertionError("a worker started")
 
-    monkeypatch.setattr(pool, "_Pool", no_pool)
+    monkeypatch.setattr(pool._Pool, "_start", no_worker)
     code, out, _ = run(tmp_path, capsys, "--jobs", "2", "--format", "concise", ".")
     assert code == 1
     assert out.count("SGL101") == pool.MIN_UNITS
@@ -272,7 +272,7 @@ def test_jobs_auto_is_one_per_cpu(tmp_path, capsys, monkeypatch):
     def no_pool(*args):
         raise AssertionError("the pool started")
 
-    monkeypatch.setattr(pool, "_Pool", no_pool)
+    monkeypatch.setattr(pool, "_Run", no_pool)
     make_repo(tmp_path)
     code, out, _ = run(tmp_path, capsys, "--jobs", "auto", "--format", "concise", ".")
     assert code == 1 and "SGL101" in out

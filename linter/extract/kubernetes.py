@@ -46,17 +46,15 @@ names nothing known (``$(MODEL_PATH)``).
 from __future__ import annotations
 
 import dataclasses
-
 import functools
-import json
 import re
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
+from linter import datafiles
 from linter.extract.compose import _comments, _get, _mapping_items, scalar_mstr
 from linter.extract.words import SplitError, split_words
-from linter.formats import looks_like_kubernetes  # noqa: F401 - part of this module's interface
+from linter.formats import looks_like_kubernetes
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
 from linter.recognize import image_entrypoint, launches
@@ -77,7 +75,7 @@ MAX_DOCUMENTS = 2000
 
 @functools.cache
 def _operator_env() -> list[dict]:
-    raw = json.loads(resources.files("linter.data").joinpath("operator-env.json").read_text("utf-8"))
+    raw = datafiles.load_json("linter.data", "operator-env.json")
     return raw["groups"]
 
 
@@ -770,4 +768,4 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     return [(f, span, image) for f in found]
 
 
-__all__ = ["extract", "looks_like_kubernetes", "expand", "parse_documents", "pod_specs", "environment", "remap"]
+__all__ = ["environment", "expand", "extract", "looks_like_kubernetes", "parse_documents", "pod_specs", "remap"]

@@ -30,7 +30,8 @@ import functools
 import json
 import re
 from dataclasses import dataclass
-from importlib import resources
+
+from linter import datafiles
 
 __all__ = ["Gpu", "all_gpus", "lookup", "normalise", "why_unknown"]
 
@@ -148,7 +149,7 @@ class _Catalog:
 @functools.cache
 def _catalog() -> _Catalog:
     """``catalog.json``, loaded and indexed once (on the first lookup)."""
-    text = resources.files(__package__ or "linter.gpus").joinpath("catalog.json").read_text(encoding="utf-8")
+    text = datafiles.read_text(__package__ or "linter.gpus", "catalog.json")
     return _build(json.loads(text))
 
 

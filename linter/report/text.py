@@ -47,7 +47,6 @@ Colour comes from rich, only when the stream is a terminal and ``NO_COLOR`` is n
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from typing import Sequence, TextIO
 
@@ -196,6 +195,8 @@ def output_width(stream: TextIO) -> int:
     width = None
     try:
         if hasattr(stream, "isatty") and stream.isatty():
+            import shutil  # only for a terminal (it imports the compression modules)
+
             width = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
     except (OSError, ValueError):  # pragma: no cover - a closed or odd stream
         width = None

@@ -29,10 +29,9 @@ The per-release lists come from ``model_checks.json`` (``scripts/generate_model_
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass
-from importlib import resources
 
+from linter import datafiles
 from linter.launch import UNKNOWN
 from linter.sglang.options import OptionTable, ParsedArgs, Setting, version_tuple
 
@@ -40,23 +39,32 @@ from linter.sglang.options import OptionTable, ParsedArgs, Setting, version_tupl
 @functools.cache
 def semantics() -> dict:
     """The SGLang facts of ``linter/sglang/data/semantics.json`` (each with its source)."""
-    return json.loads(resources.files("linter.sglang.data").joinpath("semantics.json").read_text("utf-8"))
+    return datafiles.load_json("linter.sglang.data", "semantics.json")
 
 
 @functools.cache
 def _model_checks() -> dict:
-    return json.loads(resources.files("linter.sglang.data").joinpath("model_checks.json").read_text("utf-8"))
+    return datafiles.load_json("linter.sglang.data", "model_checks.json")
 
 
 def release_fact(table: OptionTable, key: str):
     """The value of ``key`` of ``model_checks.json`` (read from SGLang's wheels by
     ``scripts/generate_model_checks.py``, each with its file:line) for ``table``'s release: the entry of
     the newest release read that is not newer than it; None before the first."""
+    facts = _facts_for(table.version)
+    return None if facts is None else facts[key]["value"]
+
+
+@functools.cache
+def _facts_for(version: str) -> dict | None:
+    # Once per release a run meets: the launches of a tree ask for these facts thousands of times.
     best = None
-    for version, facts in _model_checks()["releases"].items():
-        if version_tuple(version) <= table.version_tuple and (best is None or version_tuple(version) > best[0]):
-            best = (version_tuple(version), facts)
-    return None if best is None else best[1][key]["value"]
+    mine = version_tuple(version)
+    for read, facts in _model_checks()["releases"].items():
+        v = version_tuple(read)
+        if v <= mine and (best is None or v > best[0]):
+            best = (v, facts)
+    return None if best is None else best[1]
 
 
 GPT_OSS = "GptOssForCausalLM"

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-import json
 import re
 from dataclasses import dataclass
-from importlib import resources
 
+from linter import datafiles
 from linter.launch import MStr, Token
 
 _PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
@@ -48,7 +47,7 @@ class Dialect:
 
 @functools.cache
 def dialects() -> dict[str, Dialect]:
-    raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
+    raw = datafiles.load_json("linter.sglang.data", "dialects.json")
     return {name: Dialect(name, d["program"], d["prefix"], frozenset(d["skipped_dests"]), dict(d["own_options"]),
                           d["model_option"], dict(d.get("instead", {})), d["source"], tuple(d.get("checks", ())),
                           d.get("tp_option", ""))
@@ -175,7 +174,7 @@ class HydraDialect:
 
 @functools.cache
 def hydra_dialects() -> dict[str, HydraDialect]:
-    raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
+    raw = datafiles.load_json("linter.sglang.data", "dialects.json")
     return {name: HydraDialect(name, d["program"], tuple(d["modules"]), d["engine_selector"], d["engine"],
                                d["field_prefix"], d["model"], dict(d["defaults"]), d["source"])
             for name, d in raw.get("hydra", {}).items()}
@@ -284,6 +283,6 @@ class YamlSection:
 @functools.cache
 def yaml_section(name: str) -> YamlSection:
     """The ``yaml_sections`` row ``name``. Raises KeyError for an unknown name."""
-    raw = json.loads(resources.files("linter.sglang.data").joinpath("dialects.json").read_text("utf-8"))
+    raw = datafiles.load_json("linter.sglang.data", "dialects.json")
     d = raw["yaml_sections"][name]
     return YamlSection(name, d["program"], d["section"], dict(d["defaults"]), d["source"])

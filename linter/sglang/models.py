@@ -26,10 +26,10 @@ import fnmatch
 import functools
 import json
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Callable
 
+from linter import datafiles
 from linter.source import Span
 
 
@@ -61,7 +61,7 @@ class ModelInfo:
 
 @functools.cache
 def _catalog() -> tuple[dict[str, dict], list[dict]]:
-    raw = json.loads(resources.files("linter.sglang.data").joinpath("models.json").read_text("utf-8"))
+    raw = datafiles.load_json("linter.sglang.data", "models.json")
     exact = {}
     for entry in raw["models"]:
         for repo in entry["repos"]:
@@ -83,7 +83,7 @@ def catalog_lookup(model_path: str) -> dict | None:
 
 @functools.cache
 def _names() -> dict:
-    return json.loads(resources.files("linter.sglang.data").joinpath("model_names.json").read_text("utf-8"))
+    return datafiles.load_json("linter.sglang.data", "model_names.json")
 
 
 def checkpoint_name(model_path: str) -> str:

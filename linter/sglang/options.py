@@ -25,12 +25,11 @@ its sha256). :func:`parse_args` reproduces what SGLang's parser does with an arg
 from __future__ import annotations
 
 import functools
-import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import resources
-from typing import Sequence
 
+from linter import datafiles
 from linter.launch import UNKNOWN, KwArg, MStr, Token
 
 _DATA = "linter.sglang.data"
@@ -136,6 +135,7 @@ class OptionTable:
 _RELEASE = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?$")
 
 
+@functools.lru_cache(maxsize=1024)
 def version_tuple(version: str) -> tuple[int, ...]:
     """``"0.5.18"`` -> ``(0, 5, 18, -1)``, ``"0.4.5.post2"`` -> ``(0, 4, 5, 2)``: a release's sort key
     (``X.Y.Z.postN`` after ``X.Y.Z``; a ``v`` prefix and anything after the first three numbers other
@@ -154,7 +154,7 @@ def is_release(version: str) -> bool:
 @functools.cache
 def available_versions() -> tuple[str, ...]:
     """Versions with a table, oldest first."""
-    names = [p.name for p in resources.files(_DATA).iterdir() if p.name.startswith("options-")]
+    names = [n for n in datafiles.names(_DATA) if n.startswith("options-")]
     versions = [n[len("options-"):-len(".json")] for n in names if n.endswith(".json")]
     return tuple(sorted(versions, key=version_tuple))
 
@@ -162,10 +162,9 @@ def available_versions() -> tuple[str, ...]:
 @functools.cache
 def unavailable_versions() -> dict[str, str]:
     """Published releases the generator could not dump (``unavailable.json``): version -> why."""
-    path = resources.files(_DATA).joinpath("unavailable.json")
-    if not path.is_file():
+    if "unavailable.json" not in datafiles.names(_DATA):
         return {}
-    releases = json.loads(path.read_text("utf-8"))["releases"]
+    releases = datafiles.load_json(_DATA, "unavailable.json")["releases"]
     return {v: r["reason"] for v, r in releases.items()}
 
 
@@ -205,7 +204,7 @@ def last_release_with(option: str, before: str) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_table(version: str) -> OptionTable:
     """Load the table of ``version`` (e.g. ``"0.5.18"``). Raises KeyError for a version with no table.
 
@@ -213,7 +212,7 @@ def load_table(version: str) -> OptionTable:
     release parses its JSON file once, not once per launch."""
     if version not in available_versions():
         raise KeyError(version)
-    raw = json.loads(resources.files(_DATA).joinpath(f"options-{version}.json").read_text("utf-8"))
+    raw = datafiles.load_json(_DATA, f"options-{version}.json")
     options = [
         Option(
             # keys at their default are left out of the file (scripts/generate_sglang_options.py OPTION_DEFAULTS)
@@ -346,8 +345,10 @@ class ParsedArgs:
 
     def get(self, dest: str) -> Setting | None:
         """The occurrence that wins (the last one), or None when the option is not given."""
-        found = self.all(dest)
-        return found[-1] if found else None
+        for s in reversed(self.settings):
+            if s.dest == dest:
+                return s
+        return None
 
     def value(self, dest: str, default: object = None) -> object:
         s = self.get(dest)
@@ -421,16 +422,17 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", o
             words = words[1:]
             parsed.settings.append(Setting("model_path", synthetic_model.value, "MODEL", -1,
                                            value_token=synthetic_model, value_range=(0, len(synthetic_model.raw))))
-    from linter.sglang.config_file import merge
+    if any(w.value == "--config" for w in words):  # the merger reads only an exact --config token
+        from linter.sglang.config_file import merge
 
-    merged = merge(table, words, open_config)
-    words = merged.words
+        merged = merge(table, words, open_config)
+        words = merged.words
+        parsed.config_sources = merged.sources
+        parsed.from_config = merged.from_config
+        parsed.unknown_words.extend(merged.unknown)
+        for cp in merged.problems:
+            parsed.problems.append(ArgProblem("config-file", cp.token, cp.message, span=cp.where))
     parsed.words = list(words)
-    parsed.config_sources = merged.sources
-    parsed.from_config = merged.from_config
-    parsed.unknown_words.extend(merged.unknown)
-    for cp in merged.problems:
-        parsed.problems.append(ArgProblem("config-file", cp.token, cp.message, span=cp.where))
     for tok in words:
         v = tok.value
         if v is not None and (v == "-h" or (len(v) > 3 and "--help".startswith(v.partition("=")[0]))):

@@ -47,6 +47,9 @@ MIN_UNITS = 8
 """A pool starts when more units than this pass the mention filter: below it, starting processes
 costs more than it saves (a launch file takes a few milliseconds; a pre-commit run names a few)."""
 
+MIN_UNITS_SPAWNED = 40
+""":data:`MIN_UNITS` where workers are spawned (not forked): each imports the linter again (~0.3 s)."""
+
 UNIT_TIMEOUT = 120.0
 """Seconds one file may take in a worker before it is given up (SGL000) and the worker replaced. The
 limits of :mod:`linter.limits` keep every file under about a second; this bounds a bug."""
@@ -134,7 +137,7 @@ class _Run:
             yield cand, res
             if not res.prefiltered:
                 self.units += 1
-                if self.units >= MIN_UNITS:
+                if self.units >= (MIN_UNITS if self.method == "fork" else MIN_UNITS_SPAWNED):
                     self._start_pool()
             return
         path = cand.path if cand.path.is_absolute() else engine.ws.cwd / cand.path

@@ -219,6 +219,7 @@ def test_spawned_workers_give_the_same_results(tmp_path, monkeypatch):
     # macOS and Windows start workers with spawn: the engine travels pickled
     repo = make_repo(tmp_path)
     spy = Spy(monkeypatch)
+    monkeypatch.setattr(pool, "MIN_UNITS_SPAWNED", pool.MIN_UNITS)
     assert linted(repo, 2, method="spawn") == linted(repo, 1)
     assert spy.answered > 0
 

@@ -252,11 +252,13 @@ class _Pool:
             while self.queue:  # this process lints them
                 self._answer(self.queue.popleft()[0], None)
         while self.queue and not self.broken:
-            if len(self.workers) < self.size:
+            w = min(self.workers, key=lambda w: len(w.sent)) if self.workers else None
+            if (w is None or len(w.sent) >= 2) and len(self.workers) < self.size:
+                # every worker has a unit waiting: one more (so a walk that finds few units on many
+                # CPUs starts few workers)
                 if not self._start():
                     return
                 continue
-            w = min(self.workers, key=lambda w: len(w.sent))
             if len(w.sent) >= AHEAD:
                 return
             unit = self.queue.popleft()

@@ -299,3 +299,10 @@ def test_workers_fork_on_linux_unless_threads_run():
     finally:
         stop.set()
         thread.join()
+
+
+def test_more_processes_than_cpus_give_the_same_results(tmp_path, monkeypatch):
+    repo = make_repo(tmp_path)
+    spy = Spy(monkeypatch)
+    assert linted(repo, 8) == linted(repo, 1)
+    assert spy.answered > 0

@@ -187,7 +187,7 @@ class _Run:
         while True:
             yield from self._ready()
             if not self.window:
-                return
+                break
             if not pool.queue and not any(w.sent for w in pool.workers):
                 # nothing is under way, yet the head waits (never expected): lint the rest here
                 for index in list(pool.open):
@@ -195,6 +195,14 @@ class _Run:
                         pool._answer(index, None)
                 continue
             pool.pump(block=True)
+        # What comes next (sharing fixes with the readers beside a file, --fix) lints again and
+        # skips only files this process has not read: the files workers read count as read, as in
+        # one process (most are here already, sent with the results that point into them).
+        ws = self.engine.ws
+        for key in pool.first_reader:
+            path = Path(key)
+            if ws.unread(path):
+                ws.try_read(path)
 
     def close(self) -> None:
         self.engine.ws.reads = None

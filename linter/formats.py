@@ -31,7 +31,7 @@ class Format:
     name (``Dockerfile.*``); ``shebangs`` are regular expressions for the interpreter a ``#!`` line
     names (for files without a known extension); ``sniff`` is a cheap test on the text that must hold
     (several YAML formats share ``.yaml``: the first row whose sniff holds wins); ``heavy`` is True when
-    the module imports a parser that is slow to load (libcst).
+    the module imports a parser that is slow to load (markdown-it).
     """
 
     name: str
@@ -161,12 +161,12 @@ REGISTRY: tuple[Format, ...] = (
            shebangs=(r"(?:ba|z|k|da|a|mk)?sh",), sample_name="serve.sh",
            sample="#!/bin/bash\n{head}# image: {image}\nset -euo pipefail\n{command}\n"),
     Format("notebook", "linter.extract.notebook", "Jupyter notebooks (code cells, ! lines, %%bash cells)",
-           extensions=(".ipynb",), heavy=True),
+           extensions=(".ipynb",)),
     Format("markdown", "linter.extract.markdown", "Markdown runbooks (bash, console, python, yaml … fences)",
            extensions=(".md", ".markdown"), heavy=True, sample_name="RUNBOOK.md",
            sample="# Serving\n\n```bash\n{head}# image: {image}\n{command}\n```\n"),
     Format("python", "linter.extract.python", "Python launch code (subprocess, Engine/ServerArgs, Modal)",
-           extensions=(".py",), shebangs=(r"python(?:\d+(?:\.\d+)*)?",), heavy=True, sample_name="launch.py",
+           extensions=(".py",), shebangs=(r"python(?:\d+(?:\.\d+)*)?",), sample_name="launch.py",
            sample="{head}# image: {image}\nimport shlex\nimport subprocess\n\n\ndef start():\n"
                   "    return subprocess.Popen(shlex.split(\"{command}\"))\n"),
     Format("dockerfile", "linter.extract.dockerfile", "Dockerfiles (the last stage's ENTRYPOINT and CMD)",

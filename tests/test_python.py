@@ -1,6 +1,6 @@
 """Python launch code (linter/extract/python/): every call form and value form the extractor
 understands, exact spans inside string literals, fixes checked byte for byte, Modal targets, code that
-only mentions SGLang, syntax errors, and that libcst is never imported for a YAML-only tree."""
+only mentions SGLang, syntax errors, and that the Python analysis is never loaded for a YAML-only tree."""
 
 from __future__ import annotations
 
@@ -447,6 +447,40 @@ def test_strings_implicit_concatenation_and_fstrings(tmp_path):
     assert launch.args[5].splat is False
 
 
+def test_spans_are_characters_on_lines_python_counts(tmp_path):
+    # ast's columns are UTF-8 bytes, and a lone CR ends a line for Python: spans stay character-exact
+    text = ('import subprocess\rM = "é/ü"\r\nsubprocess.run(["python3", "-m", "sglang.launch_server", '
+            '"--model-path", M, "--é", f"--tp={  M!r}", f"--x={M:>4}{{y}}", f"{M=}", "--a"  # c\n  "b", '
+            'f"--dp={M}"])\n')
+    ex = py.extract(SourceFile(tmp_path / "x.py", "x.py", text), None)
+    [launch] = ex.launches
+    assert values(launch) == ["--model-path", "é/ü", "--é", None, None, None, "--ab", "--dp=é/ü"]
+    spans = [t.span_of() for t in launch.args]
+    assert [s.text if s else None for s in spans] == ["--model-path", "é/ü", "--é", None, None, None, None, None]
+    assert spans[1].start == text.index('"é/ü"') + 1
+    assert spans[2].start == text.index('"--é"') + 1
+    # a field that is not str(value) is unknown, located at its opening brace
+    assert [launch.args[k].text.origins[i][1] for k, i in ((3, 5), (4, 4), (5, 0))] == [
+        text.index("{  M!r}"), text.index("{M:>4}"), text.index("{M=}")]
+    assert launch.args[4].text.text.endswith("{y}")  # doubled braces are one brace
+    assert [launch.args[7].text.span_of(k, k + 1).text for k in (0, 5)] == ["-", "é"]  # both literals' origins
+
+
+def test_keyword_and_handler_names_are_located(tmp_path):
+    ex = extract(tmp_path, """
+        import sglang, subprocess
+        e = sglang.Engine(model_path="m",  tp_size =2)
+        try:
+            pass
+        except (OSError) as  err:
+            subprocess.run(["python3", "-m", "sglang.launch_server", "--model-path", err])
+        """)
+    engine, argv = ex.launches
+    assert [(k.name, k.name_span.text, k.where.text, k.value_span.text) for k in engine.kwargs] == [
+        ("model_path", "model_path", 'model_path="m"', '"m"'), ("tp_size", "tp_size", "tp_size =2", "2")]
+    assert argv.args[1].value is None and argv.args[1].text.where.text == "err"
+
+
 def test_escapes_are_decoded_and_never_exact(tmp_path):
     source = SourceFile(tmp_path / "x.py", "x.py", 'a = "f\\x614 b\\\\c\\nd"\n')
     m = py.decode_literal(source, source.text[5:-2], 5, raw=False)
@@ -779,10 +813,10 @@ def test_crlf_and_non_ascii_spans(tmp_path, capsys):
     assert (tmp_path / "x.py").read_bytes() == text.replace('"fa4"', '"fa3"').encode()
 
 
-# --- libcst stays out of YAML-only runs --------------------------------------------------------------
+# --- the Python analysis stays out of YAML-only runs ------------------------------------------------------
 
 
-def test_libcst_is_not_imported_for_a_yaml_tree(tmp_path):
+def test_the_python_analysis_is_not_imported_for_a_yaml_tree(tmp_path):
     write_tree(tmp_path, {
         "docker-compose.yml": "services:\n  s:\n    command: python3 -m sglang.launch_server --model-path "
                               "deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference\n",
@@ -792,7 +826,7 @@ def test_libcst_is_not_imported_for_a_yaml_tree(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 1, res.stderr[-500:]
     assert "ruamel" in res.stderr  # the YAML parser was needed (and the import log works)
-    assert "libcst" not in res.stderr
+    assert "linter.extract.python.analysis" not in res.stderr
 
 
 # --- more scopes and statement forms -----------------------------------------------------------------
@@ -1392,6 +1426,52 @@ def test_coding_declaration_is_not_a_crash(tmp_path, capsys):
 
 # --- the cheap early exit ---------------------------------------------------------------------------------
 
+def _tokenized(text: str):
+    """What Python's tokenizer says: (comment offsets, a call name as a code token), or None."""
+    import io
+    import tokenize
+
+    from linter.extract.python.names import CALL_NAME_RE, CALL_NAMES
+
+    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    comments, named = [], False
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                comments.append((starts[tok.start[0] - 1] + tok.start[1], starts[tok.end[0] - 1] + tok.end[1]))
+            elif tok.type == tokenize.NAME:
+                named = named or tok.string in CALL_NAMES
+            elif tok.type not in (tokenize.OP, tokenize.NUMBER, tokenize.NEWLINE, tokenize.NL, tokenize.INDENT,
+                                  tokenize.DEDENT, tokenize.ENDMARKER, tokenize.COMMENT):
+                prefix = tok.string[:len(tok.string) - len(tok.string.lstrip("rRbBuUfF"))]
+                is_f = tok.type != tokenize.STRING or "f" in prefix.lower()
+                named = named or (is_f and bool(CALL_NAME_RE.search(tok.string)))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return comments, named
+
+
+@pytest.mark.parametrize("text", [
+    "x = 1  # Popen\n",
+    "s = 'Popen # no comment'  # a comment\nsubprocess.run(x)\n",
+    'if"a": pass  # c\nrb"#"\nf"{Popen}"\n',
+    "d = {'a': '''x\n# not a comment\n'''}  # c\n",
+    'x = "a\\\n# still the string" # c\n',
+    "x = 'lone\nsystem(1)\n",
+    "x = '''open\n",
+    "f(\n  1,  # c\n",
+    "x = 1 + \\\n",
+    "x = [1]\n)\n",
+    "x = 1\n)(\n",
+    "# only\r\n# comments\r\n",
+])
+def test_comment_scan_agrees_with_the_tokenizer(text):
+    from linter.extract.python.lexical import scan
+    from linter.extract.python.names import CALL_NAME_RE
+
+    assert scan(text, CALL_NAME_RE) == _tokenized(text)
+
+
 def test_no_recognised_call_name_means_no_parse(tmp_path):
     rows = "\n".join(f'    {{"engine": "sglang", "model": "m{i}", "runs": {i}}},' for i in range(50))
     text = f'"""sglang benchmark results (sglang.launch_server runs)."""  # a comment\nROWS = [\n{rows}\n]\n'
@@ -1417,7 +1497,8 @@ def test_no_recognised_call_name_means_no_parse(tmp_path):
     res = subprocess.run([sys.executable, "-X", "importtime", "-c", script], capture_output=True, text=True,
                          timeout=60, check=False)
     assert res.returncode == 0, res.stderr[-500:]
-    assert "libcst" not in res.stderr
+    assert "linter.extract.python.names" in res.stderr  # the import log works
+    assert "linter.extract.python.analysis" not in res.stderr  # nothing was parsed
 
 
 @pytest.mark.parametrize("code", [

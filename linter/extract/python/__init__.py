@@ -1,4 +1,5 @@
-"""Python launch code: the SGLang launches a Python module starts, read with libcst.
+"""Python launch code: the SGLang launches a Python module starts, read with the standard library's
+:mod:`ast` (Python's own parser).
 
 The file is parsed, never imported or run. What counts as a launch (each callee is resolved through
 the module's imports and aliases — ``import sglang as sgl``, ``from subprocess import Popen as P``,
@@ -66,12 +67,14 @@ registration of a test file (``register_cuda_ci(…, runner_config="4-gpu-b200")
 A file that holds none of the call names above as a word, and no class with a base (which may
 inherit a launch from another module), cannot start a launch and is not parsed.
 
-libcst is imported only inside :func:`extract`, so linting a tree without Python launch files
-never pays for it.
+The analysis is imported only inside :func:`extract`, so linting a tree without Python launch files
+never pays for it. ``ast`` positions are UTF-8 byte columns; :mod:`.positions` turns them into the
+character offsets every span uses, and :mod:`.literals` reads the pieces ``ast`` does not locate
+(each literal of an implicit concatenation, the text and fields of an f-string).
 
 The package, by job: :mod:`.values` (what a value is, and the join of two paths' values),
 :mod:`.strings` (literals, formatting), :mod:`.syntax` and :mod:`.scopes` (the module's structure,
-one libcst walk), :mod:`.frames`, :mod:`.interpret` and :mod:`.statements` (running the code on
+one walk of the ``ast``), :mod:`.frames`, :mod:`.interpret` and :mod:`.statements` (running the code on
 frames), :mod:`.evaluate` (expressions), :mod:`.launches` (which calls are launches),
 :mod:`.modal` (Modal declarations), :mod:`.ci` (SGLang CI registrations), :mod:`.modules` (imports
 resolved to files of the repository), :mod:`.analysis` (the parts wired together).
@@ -79,11 +82,10 @@ resolved to files of the repository), :mod:`.analysis` (the parts wired together
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 
-from linter.extract.python.names import CALL_NAME_RE, CALL_NAMES
+from linter.extract.python.lexical import scan
+from linter.extract.python.names import CALL_NAME_RE
 from linter.extract.python.strings import decode_literal, split_whitespace
 from linter.launch import Extraction, Problem
 from linter.source import SourceFile, Span
@@ -99,9 +101,9 @@ def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     file alone."""
     # The early exit. No call the extractor recognises can be written without one of the names of
     # CALL_NAMES in the code (an alias is bound from the real name), so a file without one (as a
-    # word, then as a name token: not in a string or a comment) holds no launch and libcst, most of the
-    # cost, is not needed — unless one of its classes inherits a launch from another module. Its
-    # comments are listed only when a directive may be there.
+    # word, then as a name in code: not in a string or a comment) holds no launch and the parse and
+    # analysis are not needed — unless one of its classes inherits a launch from another module.
+    # Its comments are listed only when a directive may be there.
     inherits = ws is not None and _SUBCLASS_RE.search(source.text) is not None
     if not CALL_NAME_RE.search(source.text) and not inherits:
         return Extraction(comments=_scan(source)[0] if "lint-configs" in source.text else None)
@@ -113,103 +115,57 @@ def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     if parsed is None:
         return result
     result.comments = comments
-    cst, module, positions = parsed
+    module, positions = parsed
     from linter.extract.python.analysis import Analysis
 
-    Analysis(cst, source, module, positions, result, ws=ws).run()
+    Analysis(source, module, positions, result, ws=ws).run()
     return result
 
 
 def parse(source: SourceFile, result: Extraction):
-    """(libcst, its Module, its PositionProvider metadata) of a Python file, or None with the
-    reason appended to ``result.problems``. libcst is imported here, never at import of the package."""
-    # Python's own parser first: it refuses what libcst's native parser may crash on (nesting deeper
-    # than the interpreter allows) and only builds a tree; nothing is run.
+    """(the ``ast.Module`` of a Python file, its :class:`~.positions.Positions`), or None with the
+    reason appended to ``result.problems``. Python's own parser only builds a tree; nothing is run."""
     import ast
     import warnings
 
-    import libcst as cst
-    from libcst.metadata import MetadataWrapper, PositionProvider
+    from linter.extract.python.positions import Positions
 
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(source.text)
-    except SyntaxError:
-        result.problems.append(_syntax_problem(source, None))
+            warnings.simplefilter("ignore")  # SyntaxWarning: invalid escape sequences and the like
+            module = ast.parse(source.text)
+    except SyntaxError as err:
+        result.problems.append(_syntax_problem(source, err))
         return None
     except (RecursionError, MemoryError, ValueError) as exc:
         what = "nested too deeply" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
         result.problems.append(Problem(f"cannot parse the Python file: {what}", Span(source, 0, 0)))
         return None
-    try:
-        module = cst.parse_module(source.text)
-    except cst.ParserSyntaxError as exc:
-        result.problems.append(_syntax_problem(source, exc))
-        return None
-    except RecursionError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - libcst's native parser may fail in other ways
-        result.problems.append(Problem(f"cannot parse the Python file: {exc}", Span(source, 0, 0)))
-        return None
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    return cst, module, wrapper.resolve(PositionProvider)
+    return module, Positions(source.text)
 
 
-def _syntax_problem(source: SourceFile, exc) -> Problem:
-    """SGL001 for a file libcst cannot parse: at the position and with the words of Python's own
-    parser (``ast.parse`` only builds a tree, nothing runs), else at libcst's position."""
-    import ast
-    import warnings
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(source.text)
-    except SyntaxError as err:
-        if err.lineno:
-            line = max(1, err.lineno)
-            col = max(1, err.offset or 1)
-            offset = source.offset(line, col)
-            if source.line_of(offset) != line:  # past the end of the line: its end
-                offset = source.line_starts[line - 1] + len(source.line_text(line)) if line <= len(
-                    source.line_starts) else len(source.text)
-            return Problem(f"Python syntax error: {err.msg}", Span(source, offset, offset))
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    if exc is None:
+def _syntax_problem(source: SourceFile, err: SyntaxError) -> Problem:
+    """SGL001 for a file Python's parser refuses: at its position, with its words."""
+    if not err.lineno:
         return Problem("Python syntax error", Span(source, 0, 0))
-    line = max(1, int(getattr(exc, "raw_line", 1) or 1))
-    col = max(0, int(getattr(exc, "raw_column", 0) or 0))
-    offset = source.offset(line, col + 1)
-    message = " ".join(str(getattr(exc, "message", exc)).split()).removeprefix("parser error: ")
-    return Problem(f"Python syntax error: {message}", Span(source, offset, offset))
+    line = max(1, err.lineno)
+    col = max(1, err.offset or 1)
+    offset = source.offset(line, col)
+    if source.line_of(offset) != line:  # past the end of the line: its end
+        offset = source.line_starts[line - 1] + len(source.line_text(line)) if line <= len(
+            source.line_starts) else len(source.text)
+    return Problem(f"Python syntax error: {err.msg}", Span(source, offset, offset))
 
 
 def _scan(source: SourceFile) -> tuple[list[Span] | None, bool]:
-    """(spans of every ``#`` comment, exactly, from the tokenizer; whether a name of
-    :data:`CALL_NAMES` is written as code). When the tokenizer fails: (None, True)."""
-    out = []
-    named = False
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(source.text).readline):
-            if tok.type == tokenize.COMMENT:
-                start = source.offset(tok.start[0], tok.start[1] + 1)
-                end = source.offset(tok.end[0], tok.end[1] + 1)
-                out.append(Span(source, start, end))
-            elif named:
-                continue
-            elif tok.type == tokenize.NAME:
-                named = tok.string in CALL_NAMES
-            elif tok.type == tokenize.STRING:
-                if "f" in tok.string[:len(tok.string) - len(tok.string.lstrip("rRbBuUfF"))].lower():
-                    named = bool(CALL_NAME_RE.search(tok.string))  # code inside an f-string (Python < 3.12)
-            elif tok.type not in (tokenize.OP, tokenize.NUMBER, tokenize.STRING, tokenize.NEWLINE, tokenize.NL,
-                                  tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
-                named = bool(CALL_NAME_RE.search(tok.string))  # f-string parts (3.12+), anything new
-    except (tokenize.TokenError, SyntaxError, ValueError):
+    """(spans of every ``#`` comment, exactly; whether a name of :data:`CALL_NAMES` is written as
+    code), as Python's tokenizer reads the text (:mod:`.lexical`). When the tokenizer would fail:
+    (None, True)."""
+    got = scan(source.text, CALL_NAME_RE)
+    if got is None:
         return None, True
-    return out, named
+    comments, named = got
+    return [Span(source, s, e) for s, e in comments], named
 
 
 __all__ = ["decode_literal", "extract", "split_whitespace"]

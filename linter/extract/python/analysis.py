@@ -10,6 +10,7 @@ calls are launches) and :class:`~.modal.ModalDecls` (Modal GPUs and images). The
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 
 from linter.extract.python.ci import ci_declarations
@@ -19,6 +20,7 @@ from linter.extract.python.interpret import Interpreter
 from linter.extract.python.launches import LaunchFinder
 from linter.extract.python.modal import ModalDecls
 from linter.extract.python.modules import Resolver
+from linter.extract.python.positions import Positions
 from linter.extract.python.scopes import ModuleIndex
 from linter.extract.python.statements import Statements
 from linter.extract.python.values import Ref, Value
@@ -28,12 +30,11 @@ from linter.workspace import Workspace
 
 
 class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
-    """One parsed module (``module``, a libcst Module; ``positions`` its PositionProvider metadata);
-    :meth:`run` appends its launches to ``result``."""
+    """One parsed module (``module``, an ``ast.Module`` of ``source.text``; ``positions`` converts its
+    node positions to character offsets); :meth:`run` appends its launches to ``result``."""
 
-    def __init__(self, cst, source: SourceFile, module, positions, result: Extraction, ws: Workspace | None = None,
-                 depth: int = 0) -> None:
-        self.cst = cst
+    def __init__(self, source: SourceFile, module: ast.Module, positions: Positions, result: Extraction,
+                 ws: Workspace | None = None, depth: int = 0) -> None:
         self.source = source
         self.module = module
         self.positions = positions
@@ -48,7 +49,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
         self._loop_nesting = 0
         self._bases_memo: dict[int, list] = {}
         self.returning: set[tuple[int, int]] = set()  # (function scope, bound class) being evaluated
-        self.index = ModuleIndex(cst, module)
+        self.index = ModuleIndex(module)
         for scope in self.index.scopes:
             scope.owner = self
         self.resolver = Resolver(self, ws, depth) if ws is not None else None
@@ -60,18 +61,29 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
     # positions
 
     def offsets(self, node) -> tuple[int, int]:
-        """(start, end) character offsets of a libcst node in the source."""
+        """(start, end) character offsets of an ``ast`` node in the source (a tuple without its
+        parentheses)."""
         got = self._offset_cache.get(id(node))
         if got is None:
-            r = self.positions[node]
-            got = (self.source.offset(r.start.line, r.start.column + 1),
-                   self.source.offset(r.end.line, r.end.column + 1))
+            got = self.positions.offsets(node)
+            if isinstance(node, ast.Tuple):
+                got = self.positions.strip_parens(*got)
             self._offset_cache[id(node)] = got
         return got
 
     def span(self, node) -> Span:
         """The node's span in the source."""
         s, e = self.offsets(node)
+        return Span(self.source, s, e)
+
+    def keyword_span(self, arg) -> Span:
+        """The name of a keyword argument (an :class:`~.syntax.Arg`)."""
+        s, e = self.positions.name_after(self.offsets(arg.node)[0])
+        return Span(self.source, s, e)
+
+    def name_span(self, node) -> Span:
+        """The name of a ``def`` or ``class`` statement."""
+        s, e = self.positions.def_name(self.offsets(node)[0])
         return Span(self.source, s, e)
 
     def contains(self, node, offset: int) -> bool:
@@ -103,8 +115,12 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
                     changes["image"] = self.modal.image_for(scope)
             self.result.launches.append(dataclasses.replace(launch, **changes))
 
+        classes: dict[int, list[tuple]] = {}  # scope id -> its concrete classes (once per scope, not per call)
         for call, scope in self.index.calls:
-            for self_class, qual in self.concrete_classes(scope):
+            got = classes.get(id(scope))
+            if got is None:
+                got = classes[id(scope)] = self.concrete_classes(scope)
+            for self_class, qual in got:
                 for launch in self.finder.launches(call, scope, self_class):
                     add(launch, qual, scope)
         for cls in self.index.classes:
@@ -122,7 +138,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
 
     def runs_method(self, cls, method) -> bool:
         """``cls`` (or an instance of it) finds ``method``'s name on ``method``'s class."""
-        name = method.node.name.value
+        name = method.node.name
         for c in self.mro(cls):
             if name in c.owner.index.locals_of(c):
                 return c is method.parent
@@ -138,7 +154,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
         subs = [k for k in self.index.classes if k is not cls and self._inherits(k, cls) and self.runs_method(k, scope)]
         if not subs:
             return [(None, scope.qual)]
-        name = scope.node.name.value
+        name = scope.node.name
         return [(cls, scope.qual)] + [(k, f"{k.qual}.{name}") for k in subs]
 
     def inherited_launches(self, cls) -> list[tuple[Launch, str]]:
@@ -153,7 +169,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
                 if scope.parent is not base or owner._method_class(scope) is None or not self.runs_method(cls, scope):
                     continue
                 for launch in owner.finder.launches(call, scope, cls):
-                    launch = dataclasses.replace(launch, source=self.source, span=self.span(cls.node.name))
-                    out.append((launch, f"{cls.qual}.{scope.node.name.value}"))
+                    launch = dataclasses.replace(launch, source=self.source, span=self.name_span(cls.node))
+                    out.append((launch, f"{cls.qual}.{scope.node.name}"))
         return out
 

@@ -6,8 +6,10 @@ the GPU catalog knows the runner's GPU word exactly.
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
+from linter.extract.python.syntax import call_args
 from linter.extract.python.values import Ref, Str
 from linter.launch import GpuDecl
 from linter.sglang.ci import REGISTER_CUDA_CI, RUNNER_KEYWORDS, SUITE_POSITION, runner_gpu
@@ -20,13 +22,13 @@ def ci_declarations(a: Analysis) -> list[GpuDecl]:
     """The GPUs the module-level CI registrations of the analysed file name."""
     if "register_cuda_ci" not in a.source.text:
         return []
-    cst = a.cst
     out: list[GpuDecl] = []
     module = a.index.scopes[0]
     for call, scope in a.index.calls:
         if scope is not module:
             continue
-        name = call.func.attr.value if isinstance(call.func, cst.Attribute) else getattr(call.func, "value", None)
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
         if name != "register_cuda_ci" and name not in a.index.alias_names:
             continue
         frame = a.frame_before(scope, a.offsets(call)[0])
@@ -34,12 +36,13 @@ def ci_declarations(a: Analysis) -> list[GpuDecl]:
         if not (isinstance(callee, Ref) and callee.qual in REGISTER_CUDA_CI):
             continue
         given = {}
-        positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+        args = call_args(call)
+        positional = [arg for arg in args if arg.keyword is None and not arg.star]
         if len(positional) > SUITE_POSITION:
             given["suite"] = positional[SUITE_POSITION].value
-        for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value in RUNNER_KEYWORDS:
-                given[arg.keyword.value] = arg.value
+        for arg in args:
+            if arg.keyword is not None and arg.keyword in RUNNER_KEYWORDS:
+                given[arg.keyword] = arg.value
         for key in RUNNER_KEYWORDS:  # the runner, else the suite
             if key not in given:
                 continue

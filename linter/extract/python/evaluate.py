@@ -1,4 +1,4 @@
-"""Expression evaluation: a libcst expression and a frame give a :mod:`value <.values>`.
+"""Expression evaluation: an ``ast`` expression and a frame give a :mod:`value <.values>`.
 
 Literals (with implicit concatenation, f-strings, ``str.format`` and ``%``), names, attributes of
 modules and classes, ``+`` of lists, tuples and strings, list and dict displays with ``*``/``**``,
@@ -8,10 +8,13 @@ methods, Modal apps and images). Anything else is unknown.
 
 from __future__ import annotations
 
+import ast
+
 from linter.extract.python.frames import Frame
+from linter.extract.python.literals import fstring_pieces, literals
 from linter.extract.python.names import BUILTINS, MODAL_APPS, MODAL_IMAGE, SGLANG_IMAGE
 from linter.extract.python.strings import as_text, decode_literal, format_text, percent_format, split_whitespace
-from linter.extract.python.syntax import ends, is_classmethod, returns_in
+from linter.extract.python.syntax import call_args, ends, is_classmethod, returns_in
 from linter.extract.python.values import (
     NOTFOUND,
     ClassV,
@@ -39,44 +42,41 @@ class Evaluator:
     and statement execution call each other (a class attribute runs the class body)."""
 
     def ev(self, node, frame: Frame) -> Value:
-        cst = self.cst
-        if isinstance(node, cst.SimpleString):
-            return self.simple_string(node)
-        if isinstance(node, cst.ConcatenatedString):
-            left = self.ev(node.left, frame)
-            right = self.ev(node.right, frame)
-            if isinstance(left, Str) and isinstance(right, Str):
-                return Str(MStr.join([left.m, right.m], self.span(node)))
-            return Unk(self.span(node))
-        if isinstance(node, cst.FormattedString):
-            return self.fstring(node, frame)
-        if isinstance(node, cst.Name):
-            if node.value in ("True", "False", "None"):
-                return Const({"True": True, "False": False, "None": None}[node.value], self.span(node))
-            v = frame.lookup(node.value, self.span(node))
+        if isinstance(node, ast.Constant):
+            value = node.value
+            if isinstance(value, str):
+                return self.string(node, frame)
+            if value is None or isinstance(value, (bool, int, float)):
+                return Const(value, self.span(node))
+            return Unk(self.span(node))  # bytes, complex, ``...``
+        if isinstance(node, ast.JoinedStr):
+            return self.string(node, frame)
+        if isinstance(node, ast.Name):
+            name = node.id
+            v = frame.lookup(name, self.span(node))
             if v is NOTFOUND:
-                if node.value in BUILTINS:
-                    return Ref(f"builtins.{node.value}")
+                if name in BUILTINS:
+                    return Ref(f"builtins.{name}")
                 if len(self.index.star_imports) == 1:
-                    v = Ref(f"{self.index.star_imports[0]}.{node.value}")
+                    v = Ref(f"{self.index.star_imports[0]}.{name}")
                 else:
                     return Unk(self.span(node))
             if isinstance(v, Ref):
                 got = self.resolve_ref(v)
                 if got is not None:
                     # a module list that a function here changes in place is not known (as below)
-                    if node.value in self.index.taint_names and isinstance(got, (Seq, DictV)):
+                    if name in self.index.taint_names and isinstance(got, (Seq, DictV)):
                         return Unk(self.span(node))
                     return got
                 if v.importer is not None:  # a relative import that names no file of the repository
                     return Unk(self.span(node))
             return v
-        if isinstance(node, cst.Attribute):
+        if isinstance(node, ast.Attribute):
             return self.attribute(node, frame)
-        if isinstance(node, (cst.List, cst.Tuple)):
+        if isinstance(node, (ast.List, ast.Tuple)):
             items: list = []
-            for e in node.elements:
-                if isinstance(e, cst.StarredElement):
+            for e in node.elts:
+                if isinstance(e, ast.Starred):
                     v = self.ev(e.value, frame)
                     if isinstance(v, Seq):
                         items.extend(v.items)
@@ -85,87 +85,88 @@ class Evaluator:
                     else:
                         items.append(Splat(self.span(e)))
                 else:
-                    items.append(self.ev(e.value, frame))
-            return Seq(items, "list" if isinstance(node, cst.List) else "tuple")
-        if isinstance(node, cst.Dict):
+                    items.append(self.ev(e, frame))
+            return Seq(items, "list" if isinstance(node, ast.List) else "tuple")
+        if isinstance(node, ast.Dict):
             d = DictV([])
-            for el in node.elements:
-                if isinstance(el, cst.StarredDictElement):
-                    d.merge(self.ev(el.value, frame))
+            for key_node, value_node in zip(node.keys, node.values):
+                if key_node is None:  # ``**x``
+                    d.merge(self.ev(value_node, frame))
                     continue
-                key = self.ev(el.key, frame)
+                key = self.ev(key_node, frame)
                 if isinstance(key, Str) and key.m.known:
-                    d.set(Entry(key.m.text, self.ev(el.value, frame), self.span(el), key.m.span_of(),
-                                self.span(el.value)))
+                    d.set(Entry(key.m.text, self.ev(value_node, frame),
+                                Span(self.source, self.offsets(key_node)[0], self.offsets(value_node)[1]),
+                                key.m.span_of(), self.span(value_node)))
                 else:
                     d.merge(None)
             return d
-        if isinstance(node, cst.Integer):
-            try:
-                return Const(int(node.value.replace("_", ""), 0), self.span(node))
-            except ValueError:
-                return Unk(self.span(node))
-        if isinstance(node, cst.Float):
-            try:
-                return Const(float(node.value.replace("_", "")), self.span(node))
-            except ValueError:
-                return Unk(self.span(node))
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-            v = self.ev(node.expression, frame)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            v = self.ev(node.operand, frame)
             if isinstance(v, Const) and isinstance(v.value, (int, float)) and not isinstance(v.value, bool):
                 return Const(-v.value, self.span(node))
             return Unk(self.span(node))
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return self.add(self.ev(node.left, frame), self.ev(node.right, frame), self.span(node))
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
             left = self.ev(node.left, frame)
             if isinstance(left, Str):
                 return percent_format(left.m, self.ev(node.right, frame), self.span(node))
             return Unk(self.span(node))
-        if isinstance(node, cst.Call):
+        if isinstance(node, ast.Call):
             return self.call_value(node, frame)
-        if isinstance(node, cst.NamedExpr):
+        if isinstance(node, ast.NamedExpr):
             return self.ev(node.value, frame)
         return Unk(self.span(node))
 
-    def simple_string(self, node) -> Value:
-        prefix = node.prefix.lower()
-        if "b" in prefix:
+    def string(self, node, frame: Frame) -> Value:
+        """A string expression (``ast.Constant`` of a str, or ``ast.JoinedStr``): each literal read from
+        the source (:mod:`.literals`), its characters with their origins; an f-string's fields from
+        the expressions ``ast`` parsed in them."""
+        s, e = self.offsets(node)
+        text = self.source.text
+        lits = literals(text, s, e)
+        if not lits:
             return Unk(self.span(node))
-        s, _ = self.offsets(node)
-        q = len(node.quote)
-        start = s + len(node.prefix) + q
-        body = node.value[len(node.prefix) + q:len(node.value) - q]
-        return Str(decode_literal(self.source, body, start, raw="r" in prefix))
-
-    def fstring(self, node, frame: Frame) -> Value:
-        cst = self.cst
-        raw = "r" in node.prefix.lower()
-        if "b" in node.prefix.lower():
-            return Unk(self.span(node))
+        if len(lits) == 1 and "f" not in lits[0].prefix.lower():
+            lit = lits[0]
+            if "b" in lit.prefix.lower():
+                return Unk(self.span(node))
+            return Str(decode_literal(self.source, text[lit.start:lit.end], lit.start, raw=lit.raw))
+        fields = iter([v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+                      if isinstance(node, ast.JoinedStr) else [])
         parts: list[MStr] = []
-        for part in node.parts:
-            if isinstance(part, cst.FormattedStringText):
-                s, _ = self.offsets(part)
-                parts.append(decode_literal(self.source, part.value, s, raw, fstring=True))
+        for lit in lits:
+            prefix = lit.prefix.lower()
+            if "b" in prefix:
+                return Unk(self.span(node))
+            if "f" not in prefix:
+                parts.append(decode_literal(self.source, text[lit.start:lit.end], lit.start, raw=lit.raw))
                 continue
-            where = self.span(part)
-            v = self.ev(part.expression, frame)
-            simple = part.format_spec is None and part.conversion in (None, "s") and \
-                getattr(part, "equal", None) is None
-            m = as_text(v) if simple else None
-            parts.append(m if m is not None else MStr.unknown(where))
+            for piece in fstring_pieces(text, lit):
+                if isinstance(piece, tuple):
+                    i, j = piece
+                    parts.append(decode_literal(self.source, text[i:j], i, lit.raw, fstring=True))
+                    continue
+                expr = next(fields, None)
+                if expr is None:  # the source and ast disagree: nothing is guessed
+                    return Unk(self.span(node))
+                where = Span(self.source, piece.start, piece.end)
+                v = self.ev(expr, frame)
+                m = as_text(v) if piece.simple else None
+                parts.append(m if m is not None else MStr.unknown(where))
+        if next(fields, None) is not None:
+            return Unk(self.span(node))
         return Str(MStr.join(parts, self.span(node)))
 
     def attribute(self, node, frame: Frame) -> Value:
-        cst = self.cst
         where = self.span(node)
-        attr = node.attr.value
+        attr = node.attr
         base_node = node.value
         scope = frame.scope
-        if isinstance(base_node, cst.Name) and scope.kind == "function" and scope.self_name == base_node.value \
-                and base_node.value not in frame.vars and scope.parent is not None and scope.parent.kind == "class":
-            bound = frame.overrides.get(f"{base_node.value}.{attr}")
+        if isinstance(base_node, ast.Name) and scope.kind == "function" and scope.self_name == base_node.id \
+                and base_node.id not in frame.vars and scope.parent is not None and scope.parent.kind == "class":
+            bound = frame.overrides.get(f"{base_node.id}.{attr}")
             if bound is not None:  # ``cls.model = …`` earlier in this method
                 return bound
             if not is_classmethod(scope.node):
@@ -175,8 +176,8 @@ class Evaluator:
             if frame.self_class is not None:
                 return frame.self_class.owner.class_attr(frame.self_class, attr, where, virtual=False)
             return self.class_attr(scope.parent, attr, where, virtual=True)
-        if isinstance(base_node, cst.Call) and isinstance(base_node.func, cst.Name) \
-                and base_node.func.value == "super" and frame.lookup("super", None) is NOTFOUND:
+        if isinstance(base_node, ast.Call) and isinstance(base_node.func, ast.Name) \
+                and base_node.func.id == "super" and frame.lookup("super", None) is NOTFOUND:
             return self.super_attr(frame, attr, where)
         base = self.ev(base_node, frame)
         if isinstance(base, Ref):
@@ -254,13 +255,12 @@ class Evaluator:
         return Unk(where)
 
     def call_value(self, node, frame: Frame) -> Value:
-        cst = self.cst
         where = self.span(node)
         func = node.func
-        args = list(node.args)
+        args = call_args(node)
         positional = [a for a in args if a.keyword is None and not a.star]
-        if isinstance(func, cst.Attribute):
-            method = func.attr.value
+        if isinstance(func, ast.Attribute):
+            method = func.attr
             base_v = None
             if method in ("join", "split", "strip", "lstrip", "rstrip", "format"):
                 base_v = self.ev(func.value, frame)
@@ -315,7 +315,7 @@ class Evaluator:
                 return d
             if q in MODAL_APPS:  # modal.App(..., image=IMAGE): the default image of its functions
                 image = next((self.ev(a.value, frame) for a in args if a.keyword is not None
-                              and a.keyword.value == "image"), None)
+                              and a.keyword == "image"), None)
                 return Instance(q, image.image if isinstance(image, Instance) else None)
             if q.startswith(MODAL_IMAGE + "."):  # modal.Image.from_registry(...) and the like
                 return Instance(MODAL_IMAGE, self._image_ref(node, frame))
@@ -334,8 +334,8 @@ class Evaluator:
         key = (id(scope), id(fv.bound))
         if scope is None or scope.kind != "function" or key in owner.returning or len(owner.returning) > 8:
             return Unk(where)
-        returns = returns_in(self.cst, scope.node.body)
-        if not returns or len(returns) > 8 or not ends(self.cst, scope.node.body):
+        returns = returns_in(scope.node.body)
+        if not returns or len(returns) > 8 or not ends(scope.node.body):
             return Unk(where)
         owner.returning.add(key)
         try:
@@ -354,7 +354,7 @@ class Evaluator:
     def _image_ref(self, call, frame: Frame) -> MStr | None:
         """The last ``lmsysorg/sglang:TAG`` written in the arguments of a Modal image call."""
         found = None
-        for a in call.args:
+        for a in call_args(call):
             v = self.ev(a.value, frame)
             for item in (v.items if isinstance(v, Seq) else [v]):
                 if isinstance(item, Str):
@@ -370,9 +370,9 @@ class Evaluator:
         positional: list = []
         keywords: dict = {}
         open_args = False  # a *x or **x whose items are not all known
-        for a in call.args:
+        for a in call_args(call):
             if a.keyword is not None:
-                keywords[a.keyword.value] = self.ev(a.value, frame)
+                keywords[a.keyword] = self.ev(a.value, frame)
             elif a.star == "*":
                 v = self.ev(a.value, frame)
                 if isinstance(v, Seq) and not any(isinstance(i, Splat) for i in v.items):
@@ -391,7 +391,7 @@ class Evaluator:
 
 
     def _kw_entry(self, arg, frame: Frame) -> Entry:
-        return Entry(arg.keyword.value, self.ev(arg.value, frame), self.span(arg), self.span(arg.keyword),
+        return Entry(arg.keyword, self.ev(arg.value, frame), self.span(arg.node), self.keyword_span(arg),
                      self.span(arg.value))
 
     def join(self, sep: MStr, v: Value, where: Span) -> Value:

@@ -7,6 +7,7 @@ or at its end, and looks names up through enclosing scopes and class bases.
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 from linter.extract.python.values import NOTFOUND, ClassV, DictV, FuncV, Seq, Unk, Value, copy_value, same
@@ -242,10 +243,8 @@ class FrameLookups:
             return got
         self._bases_memo[id(cls)] = []  # a class among its own bases (an import cycle): none
         out = []
-        for arg in cls.node.bases:
-            if arg.keyword is not None:
-                continue
-            v = self.ev(arg.value, self.module_final())
+        for base in cls.node.bases:
+            v = self.ev(base.value if isinstance(base, ast.Starred) else base, self.module_final())
             if isinstance(v, ClassV):
                 out.append(v.scope)
         self._bases_memo[id(cls)] = out

@@ -8,17 +8,22 @@ any statement. Simple statements are :class:`~linter.extract.python.statements.S
 
 from __future__ import annotations
 
+import ast
+
 from linter.extract.python.frames import Frame
 from linter.extract.python.syntax import (
+    FORS,
+    FUNCTIONS,
+    LOOPS,
+    SIMPLE,
+    TRIES,
+    WITHS,
     binds_in,
-    block_stmts,
     ends,
     irrefutable,
-    is_match,
     pattern_captures,
     swallows,
     target_names,
-    try_types,
 )
 from linter.extract.python.values import NOTFOUND, ClassV, FuncV, Unk, join_values
 from linter.source import Span
@@ -35,92 +40,93 @@ class Interpreter:
             self.exec_stmt(st, frame)
         return False
 
+    def in_block(self, block: list, offset: int) -> bool:
+        """The statements of ``block`` hold the character at ``offset``."""
+        return bool(block) and self.offsets(block[0])[0] <= offset < self.offsets(block[-1])[1]
+
     def enter(self, st, frame: Frame, stop: int) -> None:
         """Run ``st`` up to the code at ``stop`` (which it contains), on the path that leads there."""
-        cst = self.cst
-        if isinstance(st, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-            for small in st.body:
-                if self.contains(small, stop):
-                    return
-                self.exec_small(small, frame)
+        if isinstance(st, SIMPLE):
             return
-        if isinstance(st, cst.If):
+        if isinstance(st, ast.If):
             if self.contains(st.test, stop):
                 return
             self.header_effects(st, frame)
-            if self.contains(st.body, stop):
-                self.run_block(block_stmts(st.body), frame, stop)
-            elif st.orelse is not None and self.contains(st.orelse, stop):
-                if isinstance(st.orelse, cst.If):
-                    self.enter(st.orelse, frame, stop)
-                else:
-                    self.run_block(block_stmts(st.orelse.body), frame, stop)
+            if self.in_block(st.body, stop):
+                self.run_block(st.body, frame, stop)
+            elif self.in_block(st.orelse, stop):
+                self.run_block(st.orelse, frame, stop)
             return
-        if isinstance(st, (cst.For, cst.While)):
-            if not (self.contains(st.body, stop) or (st.orelse is not None and self.contains(st.orelse, stop))):
+        if isinstance(st, LOOPS):
+            if not (self.in_block(st.body, stop) or self.in_block(st.orelse, stop)):
                 return  # in the header: before the loop
             start = self.loop_start(st, frame)
             if start is None:
                 self.forget(st, frame)
             else:
                 frame.absorb(start)
-            if self.contains(st.body, stop):
+            if self.in_block(st.body, stop):
                 self._loop_target(st, frame)
                 self.header_effects(st, frame)
-                self.run_block(block_stmts(st.body), frame, stop)
+                self.run_block(st.body, frame, stop)
             else:
-                self.run_block(block_stmts(st.orelse.body), frame, stop)
+                self.run_block(st.orelse, frame, stop)
             return
-        if isinstance(st, try_types(cst)):
-            body = block_stmts(st.body)
-            if self.contains(st.body, stop):
+        if isinstance(st, TRIES):
+            body = st.body
+            if self.in_block(body, stop):
                 self.run_block(body, frame, stop)
                 return
             for handler in st.handlers:
                 if self.contains(handler, stop):
                     frame.absorb(self.partial_states(body, frame, self.header(st))[0])
-                    if handler.name is not None:
-                        for name in target_names(cst, handler.name.name):
-                            frame.bind(name, Unk(self.span(handler.name.name)))
-                    self.run_block(block_stmts(handler.body), frame, stop)
+                    self._handler_name(handler, frame)
+                    self.run_block(handler.body, frame, stop)
                     return
-            if st.orelse is not None and self.contains(st.orelse, stop):
+            if self.in_block(st.orelse, stop):
                 self.run_block(body, frame, None)
-                self.run_block(block_stmts(st.orelse.body), frame, stop)
+                self.run_block(st.orelse, frame, stop)
                 return
-            if st.finalbody is not None and self.contains(st.finalbody, stop):
+            if self.in_block(st.finalbody, stop):
                 self.exec_try(st, frame, with_finally=False)
-                self.run_block(block_stmts(st.finalbody.body), frame, stop)
+                self.run_block(st.finalbody, frame, stop)
             return
-        if isinstance(st, cst.With):
-            if not self.contains(st.body, stop):
+        if isinstance(st, WITHS):
+            if not self.in_block(st.body, stop):
                 return
             self.header_effects(st, frame)
             self._with_names(st, frame)
-            self.run_block(block_stmts(st.body), frame, stop)
+            self.run_block(st.body, frame, stop)
             return
-        if is_match(cst, st):
+        if isinstance(st, ast.Match):
             self.header_effects(st, frame)
             for case in st.cases:
-                if self.contains(case.body, stop):
+                if self.in_block(case.body, stop):
                     self._pattern_names(case.pattern, frame)
-                    self.run_block(block_stmts(case.body), frame, stop)
+                    self.run_block(case.body, frame, stop)
             return
         # FunctionDef / ClassDef: a call in a decorator or a default value; nothing to do.
 
+    def _handler_name(self, handler, frame: Frame) -> None:
+        if handler.name is not None:
+            s, e = self.offsets(handler)
+            start = self.offsets(handler.type)[1] if handler.type is not None else s
+            a, b = self.positions.as_name(start, self.offsets(handler.body[0])[0] if handler.body else e)
+            frame.bind(handler.name, Unk(Span(self.source, a, b)))
+
     def _with_names(self, st, frame: Frame) -> None:
         for item in st.items:
-            if item.asname is not None:
-                for name in target_names(self.cst, item.asname.name):
-                    frame.bind(name, Unk(self.span(item.asname.name)))
+            if item.optional_vars is not None:
+                for name in target_names(item.optional_vars):
+                    frame.bind(name, Unk(self.span(item.optional_vars)))
 
     def _loop_target(self, st, frame: Frame) -> None:
-        if isinstance(st, self.cst.For):
-            for name in target_names(self.cst, st.target):
+        if isinstance(st, FORS):
+            for name in target_names(st.target):
                 frame.bind(name, Unk(self.span(st.target)))
 
     def _pattern_names(self, pattern, frame: Frame) -> None:
-        for name in pattern_captures(self.cst, pattern):
+        for name in pattern_captures(pattern):
             frame.bind(name, Unk(self.span(pattern)))
 
     def forget(self, node, frame: Frame) -> None:
@@ -128,7 +134,7 @@ class Interpreter:
         self.forget_stmts([node], frame)
 
     def forget_stmts(self, stmts, frame: Frame) -> None:
-        info = binds_in(self.cst, stmts)
+        info = binds_in(stmts)
         for name in info.bound | info.mutated:
             frame.bind(name, Unk(None))
         for imp in info.imports:
@@ -151,49 +157,47 @@ class Interpreter:
         return Span(self.source, s, end)
 
     def exec_stmt(self, st, frame: Frame) -> None:
-        cst = self.cst
-        if isinstance(st, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-            for small in st.body:
-                self.exec_small(small, frame)
-        elif isinstance(st, cst.FunctionDef):
-            frame.bind(st.name.value, FuncV(st, self))
-        elif isinstance(st, cst.ClassDef):
-            frame.bind(st.name.value, ClassV(self.index.scope_of_node[id(st)]))
-        elif isinstance(st, cst.If):
+        if isinstance(st, SIMPLE):
+            self.exec_small(st, frame)
+        elif isinstance(st, FUNCTIONS):
+            frame.bind(st.name, FuncV(st, self))
+        elif isinstance(st, ast.ClassDef):
+            frame.bind(st.name, ClassV(self.index.scope_of_node[id(st)]))
+        elif isinstance(st, ast.If):
             self.header_effects(st, frame)
             outs = self._if_paths(st, frame)
             if outs:
                 frame.absorb(self.join_frames(outs, self.header(st)))
-        elif isinstance(st, (cst.For, cst.While)):
+        elif isinstance(st, LOOPS):
             start = self.loop_start(st, frame)
             if start is None:
                 self.forget(st, frame)
                 return
-            if st.orelse is not None:
+            if st.orelse:
                 done = start.copy()
-                self.run_block(block_stmts(st.orelse.body), done, None)
+                self.run_block(st.orelse, done, None)
                 start = self.join_frames([start, done], self.header(st))
             frame.absorb(start)
-        elif isinstance(st, try_types(cst)):
+        elif isinstance(st, TRIES):
             self.exec_try(st, frame)
-        elif isinstance(st, cst.With):
+        elif isinstance(st, WITHS):
             self.header_effects(st, frame)
             self._with_names(st, frame)
-            body = block_stmts(st.body)
+            body = st.body
             if self._may_swallow(st):  # contextlib.suppress, pytest.raises …: the body may stop anywhere
                 frame.absorb(self.partial_states(body, frame, self.header(st))[0])
             else:
                 self.run_block(body, frame, None)
-        elif is_match(cst, st):
+        elif isinstance(st, ast.Match):
             self.header_effects(st, frame)
             outs = []
             for case in st.cases:
                 branch = frame.fork()
                 self._pattern_names(case.pattern, branch)
-                self.run_block(block_stmts(case.body), branch, None)
-                if not ends(cst, case.body):
+                self.run_block(case.body, branch, None)
+                if not ends(case.body):
                     outs.append(branch)
-            if not (st.cases and irrefutable(cst, st.cases[-1])):
+            if not (st.cases and irrefutable(st.cases[-1])):
                 outs.append(frame.fork())
             if outs:
                 frame.absorb(self.join_frames(outs, self.header(st)))
@@ -202,27 +206,32 @@ class Interpreter:
 
     def _if_paths(self, st, frame: Frame) -> list[Frame]:
         """The frames after each branch of ``if``/``elif``/``else`` that reaches the next statement."""
-        cst = self.cst
         outs = []
         branch = frame.fork()
-        self.run_block(block_stmts(st.body), branch, None)
-        if not ends(cst, st.body):
+        self.run_block(st.body, branch, None)
+        if not ends(st.body):
             outs.append(branch)
         orelse = st.orelse
-        if orelse is None:
+        if not orelse:
             outs.append(frame.fork())
-        elif isinstance(orelse, cst.If):
+        elif self.is_elif(st):
             other = frame.fork()
-            self.header_effects(orelse, other)
-            for f in self._if_paths(orelse, other):
+            self.header_effects(orelse[0], other)
+            for f in self._if_paths(orelse[0], other):
                 f.changed |= other.changed
                 outs.append(f)
         else:
             other = frame.fork()
-            self.run_block(block_stmts(orelse.body), other, None)
-            if not ends(cst, orelse.body):
+            self.run_block(orelse, other, None)
+            if not ends(orelse):
                 outs.append(other)
         return outs
+
+    def is_elif(self, st: ast.If) -> bool:
+        """The ``else`` of ``st`` is an ``elif`` (``ast`` writes both as an ``If`` alone in ``orelse``)."""
+        orelse = st.orelse
+        return len(orelse) == 1 and isinstance(orelse[0], ast.If) and \
+            self.source.text.startswith("elif", self.offsets(orelse[0])[0])
 
     _LOOP_ROUNDS = 4
     _LOOP_NESTING = 3  # loops simulated inside one another (each inner one runs once per outer round)
@@ -231,7 +240,7 @@ class Interpreter:
         """The frame at the start of any round of a ``for``/``while`` loop (and after it, before its
         ``else``): the join of the frames after 0, 1, 2 … rounds, or None when that does not settle
         (or the loop is nested too deep to simulate: its names are then forgotten)."""
-        is_for = isinstance(st, self.cst.For)
+        is_for = isinstance(st, FORS)
         if is_for:
             self.header_effects(st, frame)  # the iterable is evaluated once, before the loop
         memo = self._loop_memo.setdefault(id(st), [])
@@ -253,7 +262,7 @@ class Interpreter:
     def _loop_fixpoint(self, st, is_for: bool, frame: Frame) -> Frame | None:
         where = self.header(st)
         cur = frame.fork()
-        body = block_stmts(st.body)
+        body = st.body
         for _ in range(self._LOOP_ROUNDS):
             step = cur.copy()
             self._loop_target(st, step)
@@ -285,34 +294,31 @@ class Interpreter:
         return caught, cur
 
     def exec_try(self, st, frame: Frame, with_finally: bool = True) -> None:
-        cst = self.cst
         where = self.header(st)
-        body = block_stmts(st.body)
+        body = st.body
         caught, cur = self.partial_states(body, frame, where)
         outs = []
-        if not ends(cst, st.body):
-            if st.orelse is not None:
-                self.run_block(block_stmts(st.orelse.body), cur, None)
-            if st.orelse is None or not ends(cst, st.orelse.body):
+        if not ends(st.body):
+            if st.orelse:
+                self.run_block(st.orelse, cur, None)
+            if not st.orelse or not ends(st.orelse):
                 outs.append(cur)
         if st.handlers:
             for handler in st.handlers:
                 branch = caught.copy()
-                if handler.name is not None:
-                    for name in target_names(cst, handler.name.name):
-                        branch.bind(name, Unk(self.span(handler.name.name)))
-                self.run_block(block_stmts(handler.body), branch, None)
-                if not ends(cst, handler.body):
+                self._handler_name(handler, branch)
+                self.run_block(handler.body, branch, None)
+                if not ends(handler.body):
                     outs.append(branch)
         if not outs:  # no path reaches the next statement; what follows is not run
             outs = [caught]
         after = self.join_frames(outs, where)
-        if with_finally and st.finalbody is not None:
-            self.run_block(block_stmts(st.finalbody.body), after, None)
+        if with_finally and st.finalbody:
+            self.run_block(st.finalbody, after, None)
         frame.absorb(after)
 
     def _may_swallow(self, st) -> bool:
-        return any(swallows(self.cst, item.item) for item in st.items)
+        return any(swallows(item.context_expr) for item in st.items)
 
     def join_frames(self, frames: list[Frame], where: Span | None, names: set[str] | None = None) -> Frame:
         """One frame that stands for all of ``frames`` (forks of one frame run along different paths).

@@ -8,6 +8,7 @@ calls (:mod:`linter.sglang.entrypoints`) give keyword-argument launches.
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 from linter.extract.python.frames import Frame
@@ -25,6 +26,7 @@ from linter.extract.python.names import (
 )
 from linter.extract.python.scopes import Scope
 from linter.extract.python.strings import split_whitespace
+from linter.extract.python.syntax import call_args
 from linter.extract.python.values import Const, DictV, Ref, Seq, Splat, Str, Value
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, Launch, MStr, Token
 from linter.sglang.entrypoints import EXECUTE_TRAIN, SERVE
@@ -66,16 +68,19 @@ class LaunchFinder:
             out.append(t)
         return out
 
-    def launches(self, call, scope: Scope, self_class: Scope | None = None) -> list[Launch]:
-        """The launches ``call`` (a libcst Call in ``scope``) starts, in a method run for the class
-        ``self_class`` when given; [] when it is not a launch."""
-        cst = self.a.cst
+    def may_launch(self, call) -> bool:
+        """The cheap syntactic gate, before any evaluation: the callee's last name is one of the
+        callables the format knows, or a name the module binds to something else (an alias)."""
         func = call.func
-        # cheap syntactic gate before any evaluation
-        name = func.value if isinstance(func, cst.Name) else \
-            func.attr.value if isinstance(func, cst.Attribute) else None
-        if name is None or (name not in CALL_NAMES and name not in self.a.index.alias_names):
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        return name is not None and (name in CALL_NAMES or name in self.a.index.alias_names)
+
+    def launches(self, call, scope: Scope, self_class: Scope | None = None) -> list[Launch]:
+        """The launches ``call`` (an ``ast.Call`` in ``scope``) starts, in a method run for the class
+        ``self_class`` when given; [] when it is not a launch."""
+        if not self.may_launch(call):
             return []
+        func = call.func
         start, _ = self.a.offsets(call)
         frame = None
 
@@ -117,15 +122,15 @@ class LaunchFinder:
         :class:`Splat`) and keyword argument nodes by name."""
         positional: list = []
         keywords = {}
-        for a in call.args:
+        for a in call_args(call):
             if a.keyword is not None:
-                keywords[a.keyword.value] = a
+                keywords[a.keyword] = a
             elif a.star == "*":
                 v = self.a.ev(a.value, frame)
                 if isinstance(v, Seq):
                     positional.extend(v.items)
                 else:
-                    positional.append(Splat(self.a.span(a)))
+                    positional.append(Splat(self.a.span(a.node)))
             elif a.star != "**":
                 positional.append(self.a.ev(a.value, frame))
         return positional, keywords
@@ -189,7 +194,7 @@ class LaunchFinder:
         if q in POPEN_LAUNCH_SERVER:
             if positional and not isinstance(positional[0], Splat):
                 model_v = positional[0]
-                model_node = next(a.value for a in call.args if a.keyword is None)
+                model_node = next(a.value for a in call_args(call) if a.keyword is None)
             elif "model" in kw:
                 model_v = self.a.ev(kw["model"].value, frame)
                 model_node = kw["model"].value
@@ -230,29 +235,30 @@ class LaunchFinder:
                 for program, args, _image in launches_in_script(script, self.a.source, problems=self.a.result.problems)]
 
     def _kwargs_launch(self, call, q: str, frame: Frame, span: Span) -> list[Launch]:
-        if q in ENGINE and any(a.keyword is not None and a.keyword.value == "server_args" for a in call.args):
+        args = call_args(call)
+        if q in ENGINE and any(a.keyword == "server_args" for a in args):
             return []  # the ServerArgs(...) it is given is the launch
         program = "sglang.Engine" if q in ENGINE else "ServerArgs" if q in SERVER_ARGS else "sgl.Runtime"
         spread: list[KwArg] = []
         explicit: list[KwArg] = []
         first_positional = True
-        for a in call.args:
+        for a in args:
             if a.keyword is not None:
                 v = self.a.ev(a.value, frame)
-                explicit.append(self._kwarg(a.keyword.value, v, self.a.span(a), self.a.span(a.keyword),
+                explicit.append(self._kwarg(a.keyword, v, self.a.span(a.node), self.a.keyword_span(a),
                                             self.a.span(a.value)))
             elif a.star == "**":
                 v = self.a.ev(a.value, frame)
                 if isinstance(v, DictV):
                     for e in v.entries:
-                        spread.append(self._kwarg(e.key, e.value, e.where or self.a.span(a), e.name_span,
+                        spread.append(self._kwarg(e.key, e.value, e.where or self.a.span(a.node), e.name_span,
                                                   e.value_span))
             elif a.star == "*":
                 first_positional = False
             elif first_positional and program != "sglang.Engine":
                 first_positional = False
                 v = self.a.ev(a.value, frame)
-                explicit.append(self._kwarg("model_path", v, self.a.span(a), None, self.a.span(a.value)))
+                explicit.append(self._kwarg("model_path", v, self.a.span(a.node), None, self.a.span(a.value)))
             else:
                 first_positional = False
         names = {k.name for k in explicit}

@@ -4,13 +4,16 @@ launches they apply to (inside the decorated function or class, and in the funct
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 from linter.extract.python.frames import Frame
 from linter.extract.python.names import MODAL_APPS, MODAL_DECORATORS
 from linter.extract.python.scopes import Scope
+from linter.extract.python.syntax import call_args
 from linter.extract.python.values import Instance, Ref, Seq, Str
 from linter.launch import UNKNOWN_CHAR, GpuDecl, MStr
+from linter.source import Span
 
 if TYPE_CHECKING:
     from linter.extract.python.analysis import Analysis
@@ -25,28 +28,26 @@ class ModalDecls:
 
     def declare(self) -> None:
         """Record each decorated scope's Modal GPUs and image on the scope."""
-        cst = self.a.cst
         if "modal" not in self.a.source.text:
             return
         module = self.a.module_final()
         for scope in self.a.index.scopes:
             if scope.kind == "module":
                 continue
-            for dec in scope.node.decorators:
-                d = dec.decorator
-                if not (isinstance(d, cst.Call) and isinstance(d.func, cst.Attribute)):
+            for d in scope.node.decorator_list:
+                if not (isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)):
                     continue
-                if d.func.attr.value not in MODAL_DECORATORS:
+                if d.func.attr not in MODAL_DECORATORS:
                     continue
                 app = self.a.ev(d.func.value, module)
                 if not (isinstance(app, Instance) and app.qual in MODAL_APPS):
                     continue
                 scope.decorated = True
                 scope.image = app.image
-                for a in d.args:
-                    if a.keyword is not None and a.keyword.value == "gpu":
+                for a in call_args(d):
+                    if a.keyword == "gpu":
                         scope.decls.extend(self._gpu_decls(a.value, module, scope.qual))
-                    if a.keyword is not None and a.keyword.value == "image":
+                    if a.keyword == "image":
                         image = self.a.ev(a.value, module)
                         scope.image = image.image if isinstance(image, Instance) else None
 
@@ -66,11 +67,14 @@ class ModalDecls:
                 lead = len(text[:name_len]) - len(text[:name_len].lstrip())
                 loc = item.m.location(lead, lead + len(name))
                 out.append(GpuDecl(name, loc, how))
-        if not out and isinstance(node, self.a.cst.Call):  # legacy modal.gpu.H100(count=8)
+        if not out and isinstance(node, ast.Call):  # legacy modal.gpu.H100(count=8)
             callee = self.a.ev(node.func, frame)
             if isinstance(callee, Ref) and callee.qual.startswith("modal.gpu."):
-                attr = node.func.attr if isinstance(node.func, self.a.cst.Attribute) else node.func
-                out.append(GpuDecl(callee.qual.rsplit(".", 1)[1], self.a.span(attr), how))
+                func = node.func
+                span = self.a.span(func)
+                if isinstance(func, ast.Attribute):  # its last name
+                    span = Span(span.source, span.end - len(func.attr), span.end)
+                out.append(GpuDecl(callee.qual.rsplit(".", 1)[1], span, how))
         return out
 
     def _reachable(self, scope: Scope, stop=lambda s: False):
@@ -114,7 +118,7 @@ class ModalDecls:
         return next(iter(images.values())) if len(images) == 1 else None
 
     def _callers(self, scope: Scope) -> list[Scope]:
-        name = scope.node.name.value
+        name = scope.node.name
         out = []
         for other in self.a.index.scopes:
             if other.kind != "function" or other is scope:

@@ -98,8 +98,8 @@ class ModuleCache:
             if parsed is not None:
                 from linter.extract.python.analysis import Analysis
 
-                cst, module, positions = parsed
-                analysis = Analysis(cst, source, module, positions, Extraction(), ws=self.ws, depth=depth)
+                module, positions = parsed
+                analysis = Analysis(source, module, positions, Extraction(), ws=self.ws, depth=depth)
         finally:
             self.in_progress.discard(path)
         self.analyses[path] = (source, analysis)

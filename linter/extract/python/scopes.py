@@ -1,4 +1,4 @@
-"""The scopes of one module and what its code binds, mutates and calls: one libcst walk.
+"""The scopes of one module and what its code binds, mutates and calls: one walk of its ``ast``.
 
 :class:`ModuleIndex` is built once per analysed file and read by the interpretation (which names are
 local to a function, which module lists some function mutates in place), by launch recognition
@@ -7,14 +7,13 @@ local to a function, which module lists some function mutates in place), by laun
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import ast
 
 from linter.extract.python.names import MUTATORS
 from linter.extract.python.syntax import (
+    FUNCTIONS,
     BindInfo,
-    bind_visitor_class,
-    block_stmts,
-    dotted,
+    Binds,
     expects_raise,
     is_staticmethod,
     param_names,
@@ -23,34 +22,36 @@ from linter.extract.python.syntax import (
 from linter.launch import GpuDecl, MStr
 
 
-@dataclass(eq=False)
 class Scope:
-    """A module, class or function of the analysed file: its statements, parameters and the Modal
-    declarations that apply to it."""
+    """A module, class or function of the analysed file (``kind``: module, class, function; ``node``
+    its ``ast`` node): its statements, parameters and the Modal declarations that apply to it."""
 
-    kind: str  # module, class, function
-    node: object
-    parent: Scope | None
-    qual: str
-    body: list
-    params: list[str] = field(default_factory=list)
-    self_name: str | None = None  # first parameter of a method
-    _locals: set[str] | None = None
-    globals: set[str] = field(default_factory=set)
-    decls: list[GpuDecl] = field(default_factory=list)
-    image: MStr | None = None  # Modal ``image=`` of its decorator (or of its app)
-    decorated: bool = False  # a Modal function or class
-    callees: set[str] = field(default_factory=set)  # module functions / methods called by name
-    owner: object = None  # the Analysis of the module that holds it
+    def __init__(self, kind: str, node, parent: Scope | None, qual: str, body: list,
+                 params: list[str] | None = None) -> None:
+        self.kind = kind
+        self.node = node
+        self.parent = parent
+        self.qual = qual
+        self.body = body
+        self.params: list[str] = params if params is not None else []
+        self.self_name: str | None = None  # first parameter of a method
+        self._locals: set[str] | None = None
+        self.globals: set[str] = set()
+        self.decls: list[GpuDecl] = []
+        self.image: MStr | None = None  # Modal ``image=`` of its decorator (or of its app)
+        self.decorated = False  # a Modal function or class
+        self.callees: set[str] = set()  # module functions / methods called by name
+        self.owner = None  # the Analysis of the module that holds it
 
+    def __repr__(self) -> str:
+        return f"Scope({self.kind} {self.qual})"
 
 
 class ModuleIndex:
     """Scopes (module first, then in source order), calls with their scope, per-scope bind info,
     import aliases and the in-place mutations that make a module value or class attribute unknown."""
 
-    def __init__(self, cst, module) -> None:
-        self.cst = cst
+    def __init__(self, module: ast.Module) -> None:
         self.module = module
         self.scopes: list[Scope] = []
         self.scope_of_node: dict[int, Scope] = {}
@@ -73,118 +74,12 @@ class ModuleIndex:
     def collect(self) -> None:
         """One walk of the module: its scopes, calls, names bound and mutated per scope, import aliases,
         then the module names and class attributes that functions change in place."""
-        cst = self.cst
         module_scope = Scope("module", self.module, None, "<module>", list(self.module.body))
         self.scopes.append(module_scope)
         self.scope_of_node[id(self.module)] = module_scope
-        analysis = self
-
-        Binds = bind_visitor_class(cst)
-
-        class Collector(Binds):
-            """One walk: scopes, calls, names bound and mutated per scope, import aliases."""
-
-            def __init__(self) -> None:
-                super().__init__(analysis.binds_of(module_scope))
-                self.stack = [module_scope]
-                self.statements: list = []  # the small or compound statements around the node
-                self.expect_raises = 0  # inside the body of ``with pytest.raises(...)`` and the like
-
-            def on_visit(self, node) -> bool:
-                if isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
-                    self.statements.append(node)
-                return super().on_visit(node)
-
-            def on_leave(self, node) -> None:
-                super().on_leave(node)
-                if isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
-                    self.statements.pop()
-
-            def effect(self, node, name: str) -> None:
-                if self.statements:
-                    analysis.effects.setdefault(id(self.statements[-1]), []).append((node, name))
-
-            def visit_NamedExpr(self, node) -> None:
-                super().visit_NamedExpr(node)
-                for name in target_names(cst, node.target):
-                    self.effect(node, name)
-
-            def visit_With_body(self, node) -> None:
-                if any(expects_raise(cst, item.item) for item in node.items):
-                    self.expect_raises += 1
-
-            def leave_With_body(self, node) -> None:
-                if any(expects_raise(cst, item.item) for item in node.items):
-                    self.expect_raises -= 1
-
-            def enter_def(self, node) -> bool:
-                parent = self.stack[-1]
-                qual = node.name.value if parent.kind == "module" else f"{parent.qual}.{node.name.value}"
-                if isinstance(node, cst.FunctionDef):
-                    params = param_names(node.params)
-                    scope = Scope("function", node, parent, qual, block_stmts(node.body), params=params)
-                    if parent.kind == "class" and params and not is_staticmethod(node):
-                        scope.self_name = params[0]
-                else:
-                    scope = Scope("class", node, parent, qual, block_stmts(node.body))
-                    analysis.classes.append(scope)
-                analysis.scopes.append(scope)
-                analysis.scope_of_node[id(node)] = scope
-                self.stack.append(scope)
-                self.info = analysis.binds_of(scope)
-                return True
-
-            def leave_def(self) -> None:
-                self.stack.pop()
-                self.info = analysis.binds_of(self.stack[-1])
-
-            def leave_FunctionDef(self, node) -> None:
-                self.leave_def()
-
-            def visit_Lambda(self, node) -> bool:
-                return True  # calls inside a lambda belong to the enclosing scope
-
-            def leave_ClassDef(self, node) -> None:
-                self.leave_def()
-
-            def visit_Call(self, node) -> None:
-                super().visit_Call(node)
-                scope = self.stack[-1]
-                if not self.expect_raises:  # a test expecting SGLang to refuse: not a launch
-                    analysis.calls.append((node, scope))
-                func = node.func
-                if isinstance(func, cst.Attribute) and func.attr.value in MUTATORS and \
-                        isinstance(func.value, cst.Name):
-                    self.effect(node, func.value.value)
-                if isinstance(func, cst.Name):
-                    scope.callees.add(func.value)
-                elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
-                        scope.self_name and func.value.value == scope.self_name:
-                    scope.callees.add(f"{scope.self_name}.{func.attr.value}")
-
-            def visit_ImportFrom(self, node) -> None:
-                super().visit_ImportFrom(node)
-                if isinstance(node.names, cst.ImportStar):
-                    if not node.relative and node.module is not None:
-                        analysis.star_imports.append(dotted(node.module))
-                    return
-                for alias in node.names:
-                    if alias.asname is not None:
-                        analysis.alias_names.update(target_names(cst, alias.asname.name))
-
-            def visit_Import(self, node) -> None:
-                super().visit_Import(node)
-                for alias in node.names:
-                    if alias.asname is not None:
-                        analysis.alias_names.update(target_names(cst, alias.asname.name))
-
-            def visit_Assign(self, node) -> None:
-                super().visit_Assign(node)
-                if isinstance(node.value, (cst.Name, cst.Attribute)):
-                    for t in node.targets:
-                        analysis.alias_names.update(target_names(cst, t.target))
-
-        self.module.visit(Collector())
+        Collector(self, module_scope).walk(self.module)
+        self.calls.sort(key=lambda c: (c[0].lineno, c[0].col_offset))  # source order (ast lists a
+        # call's keyword arguments after its positional ones); a call before the calls inside it
         for scope in self.scopes:
             if scope.kind == "function":
                 binds = self.binds_of(scope)
@@ -214,7 +109,7 @@ class ModuleIndex:
                 cls = self.class_for_base(scope, base)
                 if cls is None:
                     continue
-                if scope.kind == "function" and scope.node.name.value == "__init__" and scope.parent is cls \
+                if scope.kind == "function" and scope.node.name == "__init__" and scope.parent is cls \
                         and base == scope.self_name and (base, attr) not in info.attr_inplace:
                     self.init_attrs.setdefault((id(cls), attr), scope)  # ``self.x = …`` in ``__init__``
                 else:
@@ -240,8 +135,110 @@ class ModuleIndex:
         if scope.self_name and base == scope.self_name and scope.parent and scope.parent.kind == "class":
             return scope.parent
         for cls in self.classes:  # a class of the module, by name (no evaluation needed)
-            if cls.parent is not None and cls.parent.kind == "module" and cls.node.name.value == base:
+            if cls.parent is not None and cls.parent.kind == "module" and cls.node.name == base:
                 return cls
         return None
 
     # -- frames -----------------------------------------------------------------------------------
+
+
+class Collector(Binds):
+    """One walk of a module: its scopes, calls, names bound and mutated per scope, import aliases, and
+    the effects (in-place changes, ``:=``) of each statement's own expressions."""
+
+    def __init__(self, index: ModuleIndex, module_scope: Scope) -> None:
+        super().__init__(index.binds_of(module_scope))
+        self.index = index
+        self.stack = [module_scope]
+        self.statements: list = []  # the statements around the node
+        self.expect_raises = 0  # inside the body of ``with pytest.raises(...)`` and the like
+
+    def walk(self, node) -> None:
+        if isinstance(node, ast.stmt):
+            self.statements.append(node)
+            super().walk(node)
+            self.statements.pop()
+        else:
+            super().walk(node)
+
+    def effect(self, node, name: str) -> None:
+        if self.statements:
+            self.index.effects.setdefault(id(self.statements[-1]), []).append((node, name))
+
+    def visit_NamedExpr(self, node) -> None:
+        super().visit_NamedExpr(node)
+        for name in target_names(node.target):
+            self.effect(node, name)
+
+    def visit_With(self, node) -> bool:
+        for item in node.items:
+            self.walk(item)
+        raises = any(expects_raise(item.context_expr) for item in node.items)
+        self.expect_raises += raises
+        for st in node.body:
+            self.walk(st)
+        self.expect_raises -= raises
+        return False
+
+    visit_AsyncWith = visit_With
+
+    def enter_def(self, node) -> bool:
+        index = self.index
+        parent = self.stack[-1]
+        qual = node.name if parent.kind == "module" else f"{parent.qual}.{node.name}"
+        if isinstance(node, FUNCTIONS):
+            params = param_names(node.args)
+            scope = Scope("function", node, parent, qual, list(node.body), params=params)
+            if parent.kind == "class" and params and not is_staticmethod(node):
+                scope.self_name = params[0]
+        else:
+            scope = Scope("class", node, parent, qual, list(node.body))
+            index.classes.append(scope)
+        index.scopes.append(scope)
+        index.scope_of_node[id(node)] = scope
+        self.stack.append(scope)
+        self.info = index.binds_of(scope)
+        return True
+
+    def leave_def(self, node) -> None:
+        self.stack.pop()
+        self.info = self.index.binds_of(self.stack[-1])
+
+    def lambda_body(self) -> bool:
+        return True  # calls inside a lambda belong to the enclosing scope
+
+    def visit_Call(self, node) -> None:
+        super().visit_Call(node)
+        scope = self.stack[-1]
+        if not self.expect_raises:  # a test expecting SGLang to refuse: not a launch
+            self.index.calls.append((node, scope))
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in MUTATORS and isinstance(func.value, ast.Name):
+            self.effect(node, func.value.id)
+        if isinstance(func, ast.Name):
+            scope.callees.add(func.id)
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+                scope.self_name and func.value.id == scope.self_name:
+            scope.callees.add(f"{scope.self_name}.{func.attr}")
+
+    def visit_ImportFrom(self, node) -> None:
+        super().visit_ImportFrom(node)
+        for alias in node.names:
+            if alias.name == "*":
+                if not node.level and node.module is not None:
+                    self.index.star_imports.append(node.module)
+                return
+            if alias.asname is not None:
+                self.index.alias_names.add(alias.asname)
+
+    def visit_Import(self, node) -> None:
+        super().visit_Import(node)
+        for alias in node.names:
+            if alias.asname is not None:
+                self.index.alias_names.add(alias.asname)
+
+    def visit_Assign(self, node) -> None:
+        super().visit_Assign(node)
+        if isinstance(node.value, (ast.Name, ast.Attribute)):
+            for t in node.targets:
+                self.index.alias_names.update(target_names(t))

@@ -4,9 +4,11 @@ a list or dict in place (``cmd.append(x)``, ``kwargs.update(...)``).
 
 from __future__ import annotations
 
+import ast
+
 from linter.extract.python.frames import Frame
 from linter.extract.python.names import HARMLESS, MUTATORS
-from linter.extract.python.syntax import dotted, target_names
+from linter.extract.python.syntax import call_args, target_names
 from linter.extract.python.values import Const, DictV, Entry, Ref, Seq, Splat, Str, Unk, Value
 
 
@@ -15,66 +17,63 @@ class Statements:
     :class:`~linter.extract.python.analysis.Analysis` (with :class:`Interpreter`)."""
 
     def exec_small(self, small, frame: Frame) -> None:
-        cst = self.cst
-        if isinstance(small, cst.Assign):
+        if isinstance(small, ast.Assign):
             value = self.ev(small.value, frame)
             v = small.value
-            if isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value == "pop" and \
-                    isinstance(v.func.value, cst.Name):  # x = cmd.pop() / kwargs.pop("k", None)
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "pop" and \
+                    isinstance(v.func.value, ast.Name):  # x = cmd.pop() / kwargs.pop("k", None)
                 self.header_effects(small, frame, skip=v)
                 self.call_effects(v, frame)
             else:
                 self.header_effects(small, frame)
             for t in small.targets:
-                self.assign(t.target, value, frame)
-        elif isinstance(small, cst.AnnAssign):
+                self.assign(t, value, frame)
+        elif isinstance(small, ast.AnnAssign):
             if small.value is not None:
                 value = self.ev(small.value, frame)
                 self.header_effects(small, frame)
                 self.assign(small.target, value, frame)
-        elif isinstance(small, cst.AugAssign):
+        elif isinstance(small, ast.AugAssign):
             self.header_effects(small, frame)
             self.aug_assign(small, frame)
-        elif isinstance(small, cst.Expr):
+        elif isinstance(small, ast.Expr):
             value = small.value
-            if isinstance(value, cst.Await):
-                value = value.expression
-            if isinstance(value, cst.Call):
+            if isinstance(value, ast.Await):
+                value = value.value
+            if isinstance(value, ast.Call):
                 self.header_effects(small, frame, skip=value)
                 self.call_effects(value, frame)
             else:
                 self.header_effects(small, frame)
-        elif isinstance(small, cst.Import):
+        elif isinstance(small, ast.Import):
             for alias in small.names:
-                full = dotted(alias.name)
+                full = alias.name
                 if alias.asname is not None:
-                    frame.bind(alias.asname.name.value, Ref(full))
+                    frame.bind(alias.asname, Ref(full))
                 else:
                     top = full.split(".")[0]
                     frame.bind(top, Ref(top))
-        elif isinstance(small, cst.ImportFrom):
-            if isinstance(small.names, cst.ImportStar):
+        elif isinstance(small, ast.ImportFrom):
+            if any(alias.name == "*" for alias in small.names):
                 return
-            if small.relative:  # ``from .x import NAME``: resolved from this file's package, if at all
-                dots = "." * len(small.relative)
-                mod = dots + (dotted(small.module) if small.module is not None else "")
+            if small.level:  # ``from .x import NAME``: resolved from this file's package, if at all
+                mod = "." * small.level + (small.module or "")
+                sep = "." if small.module is not None else ""
                 for alias in small.names:
-                    orig = dotted(alias.name)
-                    name = alias.asname.name.value if alias.asname is not None else orig
-                    sep = "." if small.module is not None else ""
-                    frame.bind(name, Ref(f"{mod}{sep}{orig}", self.source.path))
+                    name = alias.asname if alias.asname is not None else alias.name
+                    frame.bind(name, Ref(f"{mod}{sep}{alias.name}", self.source.path))
                 return
-            mod = dotted(small.module)
             for alias in small.names:
-                orig = dotted(alias.name)
-                name = alias.asname.name.value if alias.asname is not None else orig
-                frame.bind(name, Ref(f"{mod}.{orig}"))
-        elif isinstance(small, cst.Del):
-            for t in (small.target.elements if isinstance(small.target, cst.Tuple) else [small.target]):
-                t = t.value if isinstance(t, cst.BaseElement) else t
-                if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name):
+                name = alias.asname if alias.asname is not None else alias.name
+                frame.bind(name, Ref(f"{small.module}.{alias.name}"))
+        elif isinstance(small, ast.Delete):
+            targets = small.targets
+            if len(targets) == 1 and isinstance(targets[0], ast.Tuple):  # ``del (a, b)`` is ``del a, b``
+                targets = targets[0].elts
+            for t in targets:
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
                     self.del_item(t, frame)
-                for name in target_names(cst, t):
+                for name in target_names(t):
                     frame.bind(name, Unk(self.span(small)))
         else:
             self.header_effects(small, frame)  # return, assert …
@@ -93,12 +92,15 @@ class Statements:
 
     def _subscript_index(self, target) -> object | None:
         """The index node of ``x[i]`` (one plain index, no slice)."""
-        if len(target.slice) == 1 and isinstance(target.slice[0].slice, self.cst.Index):
-            return target.slice[0].slice.value
-        return None
+        index = target.slice
+        if isinstance(index, ast.Slice):
+            return None
+        if isinstance(index, ast.Tuple) and not self.source.text.startswith("(", self.offsets(index)[0]):
+            return None  # ``x[a, b]``: two subscripts, not a tuple
+        return index
 
     def del_item(self, target, frame: Frame) -> None:
-        name = target.value.value
+        name = target.value.id
         cur = frame.own(frame.lookup(name, None))
         node = self._subscript_index(target)
         if isinstance(cur, Seq) and cur.kind == "list" and node is not None:
@@ -116,21 +118,20 @@ class Statements:
         frame.rebind_mutated(name, Unk(self.span(target)))
 
     def assign(self, target, value: Value, frame: Frame) -> None:
-        cst = self.cst
-        if isinstance(target, cst.Name):
-            frame.bind(target.value, value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            elements = list(target.elements)
+        if isinstance(target, ast.Name):
+            frame.bind(target.id, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            elements = target.elts
             if isinstance(value, Seq) and len(value.items) == len(elements) and \
                     not any(isinstance(i, Splat) for i in value.items) and \
-                    not any(isinstance(e, cst.StarredElement) for e in elements):
+                    not any(isinstance(e, ast.Starred) for e in elements):
                 for e, item in zip(elements, value.items):
-                    self.assign(e.value, item, frame)
+                    self.assign(e, item, frame)
             else:
-                for name in target_names(cst, target):
+                for name in target_names(target):
                     frame.bind(name, Unk(self.span(target)))
-        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
-            name = target.value.value
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            name = target.value.id
             cur = frame.own(frame.lookup(name, None))
             node = self._subscript_index(target)
             if isinstance(cur, DictV) and node is not None:
@@ -148,22 +149,21 @@ class Statements:
                     frame.rebind_mutated(name, cur)
                     return
             frame.rebind_mutated(name, Unk(self.span(target)))
-        elif isinstance(target, cst.StarredElement):
+        elif isinstance(target, ast.Starred):
             self.assign(target.value, Unk(self.span(target)), frame)
-        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and \
-                target.value.value == frame.scope.self_name and target.value.value not in frame.vars:
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and \
+                target.value.id == frame.scope.self_name and target.value.id not in frame.vars:
             # ``cls.model = …`` in a method: read back as such later in the same method
-            frame.bind(f"{target.value.value}.{target.attr.value}", value)
+            frame.bind(f"{target.value.id}.{target.attr}", value)
 
     def aug_assign(self, node, frame: Frame) -> None:
-        cst = self.cst
-        if not isinstance(node.target, cst.Name):
+        if not isinstance(node.target, ast.Name):
             return
-        name = node.target.value
+        name = node.target.id
         where = self.span(node)
         cur = frame.own(frame.lookup(name, where))
         val = self.ev(node.value, frame)
-        if isinstance(node.operator, cst.AddAssign):
+        if isinstance(node.op, ast.Add):
             if isinstance(cur, Seq) and cur.kind == "list":
                 if isinstance(val, Seq):
                     cur.items.extend(val.items)
@@ -173,7 +173,7 @@ class Statements:
                 return
             frame.bind(name, self.add(cur, val, where))
             return
-        if isinstance(node.operator, cst.BitOrAssign) and isinstance(cur, DictV):
+        if isinstance(node.op, ast.BitOr) and isinstance(cur, DictV):
             cur.merge(val)
             frame.rebind_mutated(name, cur)
             return
@@ -181,33 +181,33 @@ class Statements:
 
     def call_effects(self, call, frame: Frame) -> None:
         """Effects of a call statement on the names it mutates (``cmd.append(x)`` …)."""
-        cst = self.cst
         func = call.func
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
-            name = func.value.value
-            method = func.attr.value
+        all_args = call_args(call)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            name = func.value.id
+            method = func.attr
             if method in MUTATORS:
                 cur = frame.own(frame.lookup(name, None))
-                args = [a for a in call.args if a.keyword is None and not a.star]
+                args = [a for a in all_args if a.keyword is None and not a.star]
                 new: Value = Unk(self.span(call))
                 if isinstance(cur, Seq) and cur.kind == "list":
-                    if method == "append" and len(args) == 1 and len(call.args) == 1:
+                    if method == "append" and len(args) == 1 and len(all_args) == 1:
                         cur.items.append(self.ev(args[0].value, frame))
                         new = cur
-                    elif method == "extend" and len(args) == 1 and len(call.args) == 1:
+                    elif method == "extend" and len(args) == 1 and len(all_args) == 1:
                         v = self.ev(args[0].value, frame)
                         if isinstance(v, Seq):
                             cur.items.extend(v.items)
                         else:
                             cur.items.append(Splat(self.span(args[0].value)))
                         new = cur
-                    elif method == "pop" and len(args) == len(call.args) <= 1:
+                    elif method == "pop" and len(args) == len(all_args) <= 1:
                         k = self._list_index(cur, args[0].value, frame) if args else \
                             (len(cur.items) - 1 if cur.items and not isinstance(cur.items[-1], Splat) else None)
                         if k is not None:
                             del cur.items[k]
                             new = cur
-                    elif method == "insert" and len(args) == 2 and len(call.args) == 2:
+                    elif method == "insert" and len(args) == 2 and len(all_args) == 2:
                         idx = self.ev(args[0].value, frame)
                         if isinstance(idx, Const) and type(idx.value) is int and (
                                 0 <= idx.value <= len(cur.items) and
@@ -215,21 +215,21 @@ class Statements:
                                 or not any(isinstance(i, Splat) for i in cur.items)):
                             cur.items.insert(idx.value, self.ev(args[1].value, frame))
                             new = cur
-                elif isinstance(cur, DictV) and method == "pop" and 1 <= len(args) == len(call.args) <= 2:
+                elif isinstance(cur, DictV) and method == "pop" and 1 <= len(args) == len(all_args) <= 2:
                     key = self.ev(args[0].value, frame)
                     if isinstance(key, Str) and key.m.known:  # gone, whether it was there or not
                         cur.entries = [e for e in cur.entries if e.key != key.m.text]
                         new = cur
                 elif isinstance(cur, DictV) and method == "update":
                     new = cur
-                    for a in call.args:
+                    for a in all_args:
                         if a.keyword is not None:
                             cur.set(self._kw_entry(a, frame))
                         elif a.star == "*":
                             cur.merge(None)
                         else:
                             cur.merge(self.ev(a.value, frame))
-                elif isinstance(cur, Unk) and method in ("append", "extend") and len(call.args) == 1:
+                elif isinstance(cur, Unk) and method in ("append", "extend") and len(all_args) == 1:
                     # an unknown list grown by known items: unknown items first, then these
                     items: list = [Splat(cur.where)]
                     if method == "append":
@@ -241,11 +241,11 @@ class Statements:
                 frame.rebind_mutated(name, new)
                 return
         callee = self.ev(func, frame)
-        harmless = isinstance(callee, Ref) or (isinstance(func, cst.Attribute) and func.attr.value in HARMLESS) \
-            or (isinstance(func, cst.Name) and func.value in HARMLESS)
+        harmless = isinstance(callee, Ref) or (isinstance(func, ast.Attribute) and func.attr in HARMLESS) \
+            or (isinstance(func, ast.Name) and func.id in HARMLESS)
         if not harmless:
-            for a in call.args:
-                if isinstance(a.value, cst.Name):
-                    cur = frame.lookup(a.value.value, None)
+            for a in all_args:
+                if isinstance(a.value, ast.Name):
+                    cur = frame.lookup(a.value.id, None)
                     if isinstance(cur, (DictV,)) or (isinstance(cur, Seq) and cur.kind == "list"):
-                        frame.rebind_mutated(a.value.value, Unk(self.span(a.value)))
+                        frame.rebind_mutated(a.value.id, Unk(self.span(a.value)))

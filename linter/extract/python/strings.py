@@ -1,6 +1,6 @@
 """Python string values: literals decoded with each character's origin, ``str.split()``, ``str(v)``,
 ``str.format`` and ``%`` formatting over known values. Pure functions over :mod:`.values`; nothing
-here knows libcst.
+here knows the syntax tree.
 """
 
 from __future__ import annotations

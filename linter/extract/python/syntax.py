@@ -1,77 +1,104 @@
-"""libcst syntax helpers: dotted names, statement blocks, the names a piece of code binds and mutates.
-
-libcst is never imported here: each helper takes the ``cst`` module from the caller (extraction
-imports it lazily).
+"""Syntax helpers over :mod:`ast`: dotted names, call arguments in source order, how a block ends,
+``case`` captures, and the names a piece of code binds and mutates (one walk).
 """
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass, field
+import ast
 
 from linter.extract.python.names import MUTATORS
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+FORS = (ast.For, ast.AsyncFor)
+WITHS = (ast.With, ast.AsyncWith)
+TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
+SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Import, ast.ImportFrom, ast.Delete,
+          ast.Return, ast.Raise, ast.Pass, ast.Assert, ast.Global, ast.Nonlocal, ast.Break, ast.Continue) + \
+    ((ast.TypeAlias,) if hasattr(ast, "TypeAlias") else ())
+"""Statements that hold no block."""
 
 
 def dotted(node) -> str:
     """``a.b.c`` of a Name/Attribute node."""
     parts = []
-    while hasattr(node, "attr"):
-        parts.append(node.attr.value)
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
         node = node.value
-    parts.append(node.value)
+    parts.append(node.id if isinstance(node, ast.Name) else "")
     return ".".join(reversed(parts))
 
 
-def block_stmts(block) -> list:
-    """The statements of an IndentedBlock, or ``[suite]`` for a one-line ``SimpleStatementSuite``."""
-    body = getattr(block, "body", None)
-    if isinstance(body, (list, tuple)) and body and not hasattr(block, "header"):
-        return [block]
-    return list(body) if isinstance(body, (list, tuple)) else [block]
+def pos(node) -> tuple[int, int]:
+    """(line, byte column) where ``node`` starts: sorts nodes in source order."""
+    return node.lineno, node.col_offset
 
 
-def try_types(cst) -> tuple:
-    return (cst.Try, cst.TryStar) if hasattr(cst, "TryStar") else (cst.Try,)
+class Arg:
+    """One argument of a call as written: ``keyword`` (its name, or None), ``star`` (``""``, ``"*"``
+    or ``"**"``), ``value`` (the expression) and ``node`` (the ``ast`` node whose span is the whole
+    argument: the value, the ``Starred`` or the ``keyword``)."""
+
+    __slots__ = ("keyword", "star", "value", "node")
+
+    def __init__(self, keyword: str | None, star: str, value, node) -> None:
+        self.keyword = keyword
+        self.star = star
+        self.value = value
+        self.node = node
 
 
-def is_match(cst, st) -> bool:
-    return hasattr(cst, "Match") and isinstance(st, cst.Match)
+def call_args(call: ast.Call) -> list[Arg]:
+    """The arguments of ``call`` in source order (``ast`` keeps positional and keyword ones apart)."""
+    got = getattr(call, "_lc_args", None)
+    if got is not None:
+        return got
+    out = []
+    for a in call.args:
+        if isinstance(a, ast.Starred):
+            out.append(Arg(None, "*", a.value, a))
+        else:
+            out.append(Arg(None, "", a, a))
+    if call.keywords:
+        for k in call.keywords:
+            out.append(Arg(k.arg, "" if k.arg is not None else "**", k.value, k))
+        if call.args:
+            out.sort(key=lambda a: pos(a.node))
+    call._lc_args = out
+    return out
 
 
-def ends(cst, block) -> bool:
+def ends(block: list) -> bool:
     """The block never reaches the statement after it: it ends in ``return`` or ``raise`` (also in
     every branch of a final ``if``/``else``)."""
-    stmts = block_stmts(block)
-    if not stmts:
+    if not block:
         return False
-    last = stmts[-1]
-    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
-    if isinstance(last, cst.If):
-        orelse = last.orelse
-        if orelse is None or not ends(cst, last.body):
-            return False
-        return ends(cst, orelse) if isinstance(orelse, cst.If) else ends(cst, orelse.body)
+    last = block[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    if isinstance(last, ast.If):
+        return bool(last.orelse) and ends(last.body) and ends(last.orelse)
     return False
 
 
-def irrefutable(cst, case) -> bool:
+def irrefutable(case) -> bool:
     """``case _:`` or ``case name:`` (no guard): the case always matches."""
     p = case.pattern
-    return case.guard is None and isinstance(p, cst.MatchAs) and p.pattern is None
+    return case.guard is None and isinstance(p, ast.MatchAs) and p.pattern is None
 
 
-def pattern_captures(cst, pattern) -> list[str]:
+def pattern_captures(pattern) -> list[str]:
     """Names a ``case`` pattern binds."""
     out: list[str] = []
 
     def walk(node) -> None:
-        if isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
-            out.append(node.name.value)
-        if isinstance(node, cst.MatchMapping) and node.rest is not None:
-            out.append(node.rest.value)
-        for child in node.children:
-            if not isinstance(child, cst.BaseExpression):
+        if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name is not None:
+            out.append(node.name)
+        if isinstance(node, ast.MatchMapping) and node.rest is not None:
+            out.append(node.rest)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.pattern):
                 walk(child)
 
     walk(pattern)
@@ -81,225 +108,294 @@ def pattern_captures(cst, pattern) -> list[str]:
 EXPECT_RAISES = {"assertRaises", "assertRaisesRegex", "assertRaisesRegexp"}
 
 
-def expects_raise(cst, node) -> bool:
+def expects_raise(node) -> bool:
     """``pytest.raises(...)``, ``raises(...)`` or ``self.assertRaises[Regex](...)``: a with-item of a
     test that expects its body to fail."""
-    if not isinstance(node, cst.Call):
+    if not isinstance(node, ast.Call):
         return False
     f = node.func
-    if isinstance(f, cst.Attribute):
-        if f.attr.value in EXPECT_RAISES:
+    if isinstance(f, ast.Attribute):
+        if f.attr in EXPECT_RAISES:
             return True
-        return f.attr.value == "raises" and isinstance(f.value, cst.Name) and f.value.value == "pytest"
-    return isinstance(f, cst.Name) and f.value == "raises"
+        return f.attr == "raises" and isinstance(f.value, ast.Name) and f.value.id == "pytest"
+    return isinstance(f, ast.Name) and f.id == "raises"
 
 
-def swallows(cst, node) -> bool:
+def swallows(node) -> bool:
     """A with-item that may stop its body anywhere and go on after it."""
-    if expects_raise(cst, node):
+    if expects_raise(node):
         return True
-    if isinstance(node, cst.Call):
+    if isinstance(node, ast.Call):
         f = node.func
-        name = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else None
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
         return name == "suppress"
     return False
 
 
-def param_names(params) -> list[str]:
-    out = [p.name.value for p in list(params.posonly_params) + list(params.params)]
-    for p in (params.star_arg, *params.kwonly_params, params.star_kwarg):
-        name = getattr(p, "name", None)
-        if name is not None and hasattr(name, "value"):
-            out.append(name.value)
+def param_names(args: ast.arguments) -> list[str]:
+    """The parameter names of a function, in order (``*args`` and ``**kwargs`` included)."""
+    out = [a.arg for a in args.posonlyargs + args.args]
+    for a in (args.vararg, *args.kwonlyargs, args.kwarg):
+        if a is not None:
+            out.append(a.arg)
     return out
+
+
+def _decorator_names(node):
+    return (d.id for d in node.decorator_list if isinstance(d, ast.Name))
 
 
 def is_classmethod(node) -> bool:
     """A function decorated with ``@classmethod``."""
-    return any(getattr(d.decorator, "value", None) == "classmethod" for d in node.decorators)
+    return "classmethod" in _decorator_names(node)
 
 
 def is_staticmethod(node) -> bool:
-    for d in node.decorators:
-        dec = d.decorator
-        if getattr(dec, "value", None) == "staticmethod":
-            return True
-    return False
+    """A function decorated with ``@staticmethod``."""
+    return "staticmethod" in _decorator_names(node)
 
 
-def target_names(cst, target) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
+def target_names(target) -> list[str]:
+    """The names an assignment target binds (``a``, ``a, *b``, ``[a, (b, c)]``; none for ``x[i]``/``x.y``)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
         out = []
-        for e in target.elements:
-            out.extend(target_names(cst, e.value))
+        for e in target.elts:
+            out.extend(target_names(e))
         return out
-    if isinstance(target, cst.StarredElement):
-        return target_names(cst, target.value)
+    if isinstance(target, ast.Starred):
+        return target_names(target.value)
     return []
 
 
-@dataclass
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The fields of each node type that may hold child nodes (not ``ctx`` and operators: leaves)."""
+
+
+def children(node) -> list:
+    """The child nodes of ``node`` in source order (``ast`` lists a dict's keys before its values and
+    a call's keyword arguments after its positional ones), without contexts and operators."""
+    t = type(node)
+    if t is ast.Dict:
+        out = []
+        for k, v in zip(node.keys, node.values):
+            if k is not None:
+                out.append(k)
+            out.append(v)
+        return out
+    if t is ast.Call:
+        return [node.func] + [a.node for a in call_args(node)]
+    if t is ast.IfExp:
+        return [node.body, node.test, node.orelse]
+    fields = _FIELDS.get(t)
+    if fields is None:
+        fields = _FIELDS[t] = tuple(f for f in t._fields if f not in ("ctx", "op", "ops"))
+    out = []
+    for f in fields:
+        v = getattr(node, f, None)
+        if isinstance(v, list):
+            out.extend(x for x in v if isinstance(x, ast.AST))
+        elif isinstance(v, ast.AST):
+            out.append(v)
+    return out
+
+
 class BindInfo:
-    """What one scope's own code binds and changes in place (collected by one libcst walk)."""
+    """What one scope's own code binds and changes in place (collected by one walk)."""
 
-    bound: set[str] = field(default_factory=set)
-    mutated: set[str] = field(default_factory=set)
-    declared_global: set[str] = field(default_factory=set)
-    imports: list = field(default_factory=list)
-    aliases: dict[str, list] = field(default_factory=dict)  # local name -> names/attrs it was bound to
-    attr_mutated: set[tuple[str, str]] = field(default_factory=set)  # (base name, attribute)
-    attr_inplace: set[tuple[str, str]] = field(default_factory=set)  # of those, changed other than by ``=``
+    __slots__ = ("bound", "mutated", "declared_global", "imports", "aliases", "attr_mutated", "attr_inplace")
 
-
-@functools.cache
-def bind_visitor_class(cst):
-    """The visitor class that records names bound and mutated in code (not inside nested scopes)."""
-    def names(target) -> list[str]:
-        return target_names(cst, target)
-
-    class Binds(cst.CSTVisitor):
-        def __init__(self, info: BindInfo) -> None:
-            super().__init__()
-            self.info = info
-
-        def enter_def(self, node) -> bool:
-            return False
-
-        def visit_FunctionDef(self, node) -> bool:
-            self.info.bound.add(node.name.value)
-            return self.enter_def(node)
-
-        def visit_ClassDef(self, node) -> bool:
-            self.info.bound.add(node.name.value)
-            return self.enter_def(node)
-
-        def visit_Lambda(self, node) -> bool:
-            return False
-
-        def visit_Assign(self, node) -> None:
-            for t in node.targets:
-                self._target(t.target)
-                if isinstance(t.target, cst.Name):
-                    v = node.value
-                    if isinstance(v, cst.Name):
-                        self.info.aliases.setdefault(t.target.value, []).append(v.value)
-                    elif isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name):
-                        self.info.aliases.setdefault(t.target.value, []).append(("attr", v.value.value, v.attr.value))
-
-        def _target(self, target) -> None:
-            self.info.bound.update(names(target))
-            if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
-                self.info.attr_mutated.add((target.value.value, target.attr.value))  # self.x = … / Cls.x = …
-            elif isinstance(target, (cst.Tuple, cst.List)):
-                for e in target.elements:
-                    self._target(e.value)
-            elif isinstance(target, cst.Subscript):
-                base = target.value
-                if isinstance(base, cst.Name):
-                    self.info.mutated.add(base.value)
-                elif isinstance(base, cst.Attribute) and isinstance(base.value, cst.Name):
-                    self.info.attr_mutated.add((base.value.value, base.attr.value))
-                    self.info.attr_inplace.add((base.value.value, base.attr.value))
-
-        def visit_AnnAssign(self, node) -> None:
-            self._target(node.target)
-
-        def visit_AugAssign(self, node) -> None:
-            t = node.target
-            if isinstance(t, cst.Name):
-                self.info.bound.add(t.value)
-                self.info.mutated.add(t.value)
-            elif isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name):
-                self.info.attr_mutated.add((t.value.value, t.attr.value))
-                self.info.attr_inplace.add((t.value.value, t.attr.value))
-            else:
-                self._target(t)
-
-        def visit_For(self, node) -> None:
-            self.info.bound.update(names(node.target))
-
-        def visit_CompFor(self, node) -> None:
-            return None
-
-        def visit_WithItem(self, node) -> None:
-            if node.asname is not None:
-                self.info.bound.update(names(node.asname.name))
-
-        def visit_ExceptHandler(self, node) -> None:
-            if node.name is not None:
-                self.info.bound.update(names(node.name.name))
-
-        def visit_NamedExpr(self, node) -> None:
-            self.info.bound.update(names(node.target))
-
-        def visit_Del(self, node) -> None:
-            self.info.bound.update(names(node.target))
-
-        def visit_Import(self, node) -> None:
-            self.info.imports.append(node)
-            for alias in node.names:
-                if alias.asname is not None:
-                    self.info.bound.update(names(alias.asname.name))
-                else:
-                    self.info.bound.add(dotted(alias.name).split(".")[0])
-
-        def visit_ImportFrom(self, node) -> None:
-            self.info.imports.append(node)
-            if isinstance(node.names, cst.ImportStar):
-                return
-            for alias in node.names:
-                if alias.asname is not None:
-                    self.info.bound.update(names(alias.asname.name))
-                else:
-                    self.info.bound.add(dotted(alias.name))
-
-        def visit_Global(self, node) -> None:
-            self.info.declared_global.update(n.name.value for n in node.names)
-
-        def visit_Nonlocal(self, node) -> None:
-            self.info.declared_global.update(n.name.value for n in node.names)
-
-        def visit_Call(self, node) -> None:
-            f = node.func
-            if isinstance(f, cst.Attribute) and f.attr.value in MUTATORS:
-                base = f.value
-                if isinstance(base, cst.Name):
-                    self.info.mutated.add(base.value)
-                elif isinstance(base, cst.Attribute) and isinstance(base.value, cst.Name):
-                    self.info.attr_mutated.add((base.value.value, base.attr.value))
-                    self.info.attr_inplace.add((base.value.value, base.attr.value))
-
-    return Binds
+    def __init__(self) -> None:
+        self.bound: set[str] = set()
+        self.mutated: set[str] = set()
+        self.declared_global: set[str] = set()
+        self.imports: list = []
+        self.aliases: dict[str, list] = {}  # local name -> names/attrs it was bound to
+        self.attr_mutated: set[tuple[str, str]] = set()  # (base name, attribute)
+        self.attr_inplace: set[tuple[str, str]] = set()  # of those, changed other than by ``=``
 
 
-def binds_in(cst, stmts) -> BindInfo:
+class Binds:
+    """A walk that records the names bound and mutated in code (not inside nested functions, classes
+    or lambdas: :meth:`enter_def` and :meth:`lambda_body` say whether to go in). Each node type's
+    ``visit_<Type>`` is called before its children."""
+
+    _visits: dict[type, object] = {}  # node type -> this class's visit_<Type> (None: none)
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._visits = {}
+
+    def __init__(self, info: BindInfo) -> None:
+        self.info = info
+
+    def walk(self, node) -> None:
+        t = type(node)
+        visits = self._visits
+        if t in visits:
+            visit = visits[t]
+        else:
+            visit = visits[t] = getattr(type(self), "visit_" + t.__name__, None)
+        if visit is not None and visit(self, node) is False:
+            return
+        for child in children(node):
+            self.walk(child)
+
+    def enter_def(self, node) -> bool:
+        """Go into a function or class defined here (its decorators, defaults and body)."""
+        return False
+
+    def lambda_body(self) -> bool:
+        return False
+
+    def visit_FunctionDef(self, node) -> bool:
+        self.info.bound.add(node.name)
+        if self.enter_def(node):
+            self.walk_def(node)
+        return False
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+    visit_ClassDef = visit_FunctionDef
+
+    def walk_def(self, node) -> None:
+        """The parts of a definition, in source order, then :meth:`leave_def`."""
+        for d in node.decorator_list:
+            self.walk(d)
+        if isinstance(node, ast.ClassDef):
+            for a in sorted(node.bases + node.keywords, key=pos):
+                self.walk(a)
+        else:
+            self.walk(node.args)
+            if node.returns is not None:
+                self.walk(node.returns)
+        for st in node.body:
+            self.walk(st)
+        self.leave_def(node)
+
+    def leave_def(self, node) -> None:
+        return None
+
+    def visit_arguments(self, node) -> bool:
+        # defaults are evaluated where the function is defined; the parameters bind nothing here
+        for d in node.defaults:
+            self.walk(d)
+        for d in node.kw_defaults:
+            if d is not None:
+                self.walk(d)
+        for a in node.posonlyargs + node.args + node.kwonlyargs + [node.vararg, node.kwarg]:
+            if a is not None and a.annotation is not None:
+                self.walk(a.annotation)
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return self.lambda_body()
+
+    def visit_Assign(self, node) -> None:
+        for t in node.targets:
+            self._target(t)
+            if isinstance(t, ast.Name):
+                v = node.value
+                if isinstance(v, ast.Name):
+                    self.info.aliases.setdefault(t.id, []).append(v.id)
+                elif isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name):
+                    self.info.aliases.setdefault(t.id, []).append(("attr", v.value.id, v.attr))
+
+    def _target(self, target) -> None:
+        self.info.bound.update(target_names(target))
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            self.info.attr_mutated.add((target.value.id, target.attr))  # self.x = … / Cls.x = …
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for e in target.elts:
+                self._target(e.value if isinstance(e, ast.Starred) else e)
+        elif isinstance(target, ast.Subscript):
+            base = target.value
+            if isinstance(base, ast.Name):
+                self.info.mutated.add(base.id)
+            elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
+                self.info.attr_mutated.add((base.value.id, base.attr))
+                self.info.attr_inplace.add((base.value.id, base.attr))
+
+    def visit_AnnAssign(self, node) -> None:
+        self._target(node.target)
+
+    def visit_AugAssign(self, node) -> None:
+        t = node.target
+        if isinstance(t, ast.Name):
+            self.info.bound.add(t.id)
+            self.info.mutated.add(t.id)
+        elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
+            self.info.attr_mutated.add((t.value.id, t.attr))
+            self.info.attr_inplace.add((t.value.id, t.attr))
+        else:
+            self._target(t)
+
+    def visit_For(self, node) -> None:
+        self.info.bound.update(target_names(node.target))
+
+    visit_AsyncFor = visit_For
+
+    def visit_withitem(self, node) -> None:
+        if node.optional_vars is not None:
+            self.info.bound.update(target_names(node.optional_vars))
+
+    def visit_ExceptHandler(self, node) -> None:
+        if node.name is not None:
+            self.info.bound.add(node.name)
+
+    def visit_NamedExpr(self, node) -> None:
+        self.info.bound.update(target_names(node.target))
+
+    def visit_Delete(self, node) -> None:
+        for t in node.targets:
+            self.info.bound.update(target_names(t))
+
+    def visit_Import(self, node) -> None:
+        self.info.imports.append(node)
+        for alias in node.names:
+            self.info.bound.add(alias.asname if alias.asname is not None else alias.name.split(".")[0])
+
+    def visit_ImportFrom(self, node) -> None:
+        self.info.imports.append(node)
+        for alias in node.names:
+            if alias.name != "*":
+                self.info.bound.add(alias.asname if alias.asname is not None else alias.name)
+
+    def visit_Global(self, node) -> None:
+        self.info.declared_global.update(node.names)
+
+    visit_Nonlocal = visit_Global
+
+    def visit_Call(self, node) -> None:
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in MUTATORS:
+            base = f.value
+            if isinstance(base, ast.Name):
+                self.info.mutated.add(base.id)
+            elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
+                self.info.attr_mutated.add((base.value.id, base.attr))
+                self.info.attr_inplace.add((base.value.id, base.attr))
+
+
+def binds_in(stmts) -> BindInfo:
     """Names bound and mutated in ``stmts`` (not inside functions or classes defined there)."""
     info = BindInfo()
-    visitor = bind_visitor_class(cst)(info)
+    walker = Binds(info)
     for st in stmts:
-        st.visit(visitor)
+        walker.walk(st)
     return info
 
 
-
-def returns_in(cst, block) -> list:
+def returns_in(block: list) -> list:
     """The ``return`` statements of a function body (not of functions, classes or lambdas inside it)."""
     out: list = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_Return(self, node) -> None:
+    todo = list(reversed(block))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
             out.append(node)
-
-        def visit_FunctionDef(self, node) -> bool:
-            return False
-
-        def visit_ClassDef(self, node) -> bool:
-            return False
-
-        def visit_Lambda(self, node) -> bool:
-            return False
-
-    block.visit(Returns())
+        elif isinstance(node, (*DEFS, ast.Lambda)) or not isinstance(node, (ast.stmt, ast.excepthandler,
+                                                                            ast.match_case)):
+            continue
+        todo.extend(reversed(list(ast.iter_child_nodes(node))))
     return out

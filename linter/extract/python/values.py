@@ -3,12 +3,11 @@
 Every value is statically known (a string whose characters keep their source origins, a constant, a
 list or tuple, a dict of keyword entries, a module or object reference, a function or class of the
 module) or a stand-in for an unknown one (:class:`Unk`; :class:`Splat`, any number of unknown list
-items). Nothing here knows libcst.
+items). Nothing here knows the syntax tree.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from linter.launch import MStr
@@ -19,50 +18,75 @@ if TYPE_CHECKING:
 
 
 class Value:
-    """A statically known Python value (or a stand-in for an unknown one)."""
+    """A statically known Python value (or a stand-in for an unknown one). Values compare by identity;
+    they are plain classes (not dataclasses: the Python format's start-up is part of every run)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={getattr(self, k)!r}' for k in self.__slots__)})"
 
 
-@dataclass(eq=False)
 class Str(Value):
-    m: MStr
-    joinable: bool = False  # a word of a string split on blanks: text added after it makes new words
+    __slots__ = ("m", "joinable")
+
+    def __init__(self, m: MStr, joinable: bool = False) -> None:
+        self.m = m
+        self.joinable = joinable  # a word of a string split on blanks: text added after it makes new words
 
 
-@dataclass(eq=False)
 class Const(Value):
-    value: object  # bool, int, float, None
-    span: Span | None
+    __slots__ = ("value", "span")
+
+    def __init__(self, value: object, span: Span | None) -> None:
+        self.value = value  # bool, int, float, None
+        self.span = span
 
 
-@dataclass(eq=False)
 class Splat:
     """An unknown number of list items (``*args`` of an unknown list)."""
 
-    where: Span | None
+    __slots__ = ("where",)
+
+    def __init__(self, where: Span | None) -> None:
+        self.where = where
+
+    __repr__ = Value.__repr__
 
 
-@dataclass(eq=False)
 class Seq(Value):
-    items: list  # of Value or Splat
-    kind: str = "list"
+    __slots__ = ("items", "kind")
+
+    def __init__(self, items: list, kind: str = "list") -> None:
+        self.items = items  # of Value or Splat
+        self.kind = kind
 
     def copy(self) -> Seq:
         return Seq(list(self.items), self.kind)
 
 
-@dataclass(eq=False)
 class Entry:
-    key: str
-    value: Value
-    where: Span | None
-    name_span: Span | None
-    value_span: Span | None
+    """A dict item with a known key: its value, where the whole item, its key and its value are written."""
+
+    __slots__ = ("key", "value", "where", "name_span", "value_span")
+
+    def __init__(self, key: str, value: Value, where: Span | None, name_span: Span | None,
+                 value_span: Span | None) -> None:
+        self.key = key
+        self.value = value
+        self.where = where
+        self.name_span = name_span
+        self.value_span = value_span
+
+    __repr__ = Value.__repr__
 
 
-@dataclass(eq=False)
 class DictV(Value):
-    entries: list[Entry]
-    open: bool = False  # may hold keys that are not known (an unknown ``**x``)
+    __slots__ = ("entries", "open")
+
+    def __init__(self, entries: list[Entry], open: bool = False) -> None:
+        self.entries = entries
+        self.open = open  # may hold keys that are not known (an unknown ``**x``)
 
     def copy(self) -> DictV:
         return DictV(list(self.entries), self.open)
@@ -82,45 +106,55 @@ class DictV(Value):
                 self.set(e)
 
 
-@dataclass(eq=False)
 class Unk(Value):
-    where: Span | None
+    __slots__ = ("where",)
+
+    def __init__(self, where: Span | None) -> None:
+        self.where = where
 
 
-@dataclass(eq=False)
 class Ref(Value):
     """A module or an object imported from one (``subprocess.Popen``). ``importer`` is the path of
     the file whose relative import (``from .common import X``: ``qual`` ``.common.X``) made it."""
 
-    qual: str
-    importer: object = None
+    __slots__ = ("qual", "importer")
+
+    def __init__(self, qual: str, importer: object = None) -> None:
+        self.qual = qual
+        self.importer = importer
 
 
-@dataclass(eq=False)
 class Instance(Value):
     """An object made by a known call (``modal.App(...)``, ``modal.Image.from_registry(...)``) or a
     method of one (``qual`` ends in ``#method``). ``image`` is the ``lmsysorg/sglang:TAG`` reference a
     Modal image is built from, when its source names one."""
 
-    qual: str
-    image: MStr | None = None
+    __slots__ = ("qual", "image")
+
+    def __init__(self, qual: str, image: MStr | None = None) -> None:
+        self.qual = qual
+        self.image = image
 
 
-@dataclass(eq=False)
 class FuncV(Value):
-    """A function or method of an analysed module: its libcst node, the analysis that holds it
+    """A function or method of an analysed module: its ``ast`` node, the analysis that holds it
     (None: the current one) and, for a method looked up on a class, the class it is bound to."""
 
-    node: object
-    owner: object = None
-    bound: Scope | None = None
+    __slots__ = ("node", "owner", "bound")
+
+    def __init__(self, node: object, owner: object = None, bound: Scope | None = None) -> None:
+        self.node = node
+        self.owner = owner
+        self.bound = bound
 
 
-@dataclass(eq=False)
 class ClassV(Value):
     """A class of an analysed module (``scope.owner`` is that module's analysis)."""
 
-    scope: Scope
+    __slots__ = ("scope",)
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
 
 
 NOTFOUND = object()

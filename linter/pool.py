@@ -188,6 +188,13 @@ class _Run:
             yield from self._ready()
             if not self.window:
                 break
+            if pool.queue:
+                # the walk is over and the workers are busy: this process lints the last unit
+                # waiting (they take them from the front)
+                index, path = pool.queue.pop()
+                pool._answer(index, pool.lint_here(index, path))
+                pool.pump(block=False)
+                continue
             if not pool.queue and not any(w.sent for w in pool.workers):
                 # nothing is under way, yet the head waits (never expected): lint the rest here
                 for index in list(pool.open):
@@ -313,8 +320,9 @@ class _Pool:
             result = lint_file(self.engine, path)
         finally:
             reads, ws.reads = ws.reads, None
-        for p in reads:
-            self.first_reader.setdefault(str(p), index)
+        for p in map(str, reads):
+            if self.first_reader.get(p, index + 1) > index:
+                self.first_reader[p] = index
         return result
 
     # -- answers ----------------------------------------------------------------------------------

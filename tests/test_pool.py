@@ -179,38 +179,44 @@ def in_a_worker(parent: int, name: str, action, monkeypatch) -> None:
 
 def test_a_worker_that_dies_costs_only_its_file(tmp_path, monkeypatch):
     repo = make_repo(tmp_path)
-    (repo / "scripts/crash.sh").write_text(SHELL.format(backend="fa4", port=1))
+    (repo / "c").mkdir()
+    (repo / "c/crash.sh").write_text(SHELL.format(backend="fa4", port=1))
+    monkeypatch.setattr(pool, "MIN_UNITS", 1)  # c/crash.sh is the second unit (after broken/): a worker's, not this process's
     expected = linted(repo, 1)
     in_a_worker(os.getpid(), "crash.sh", lambda: os.kill(os.getpid(), signal.SIGKILL), monkeypatch)
     got = linted(repo, 2)
-    [(code, line, message)] = got.pop("scripts/crash.sh")
+    [(code, line, message)] = got.pop("c/crash.sh")
     assert (code, line) == ("SGL000", 1)
     assert "WorkerLost: the process linting it was killed by SIGKILL" in message
-    del expected["scripts/crash.sh"]
+    del expected["c/crash.sh"]
     assert got == expected
 
 
 def test_a_file_that_hangs_in_a_worker_costs_only_that_file(tmp_path, monkeypatch):
     repo = make_repo(tmp_path)
-    (repo / "scripts/hang.sh").write_text(SHELL.format(backend="fa4", port=1))
+    (repo / "c").mkdir()
+    (repo / "c/hang.sh").write_text(SHELL.format(backend="fa4", port=1))
+    monkeypatch.setattr(pool, "MIN_UNITS", 1)  # c/hang.sh is the second unit (after broken/): a worker's, not this process's
     expected = linted(repo, 1)
     in_a_worker(os.getpid(), "hang.sh", lambda: time.sleep(3600), monkeypatch)
     got = linted(repo, 2, timeout=1.0)
-    [(code, _, message)] = got.pop("scripts/hang.sh")
+    [(code, _, message)] = got.pop("c/hang.sh")
     assert code == "SGL000"
     assert "took longer than 1 s (the process linting it was stopped)" in message
-    del expected["scripts/hang.sh"]
+    del expected["c/hang.sh"]
     assert got == expected
 
 
 def test_a_crash_in_a_worker_exits_2_and_the_rest_is_reported(tmp_path, capsys, monkeypatch):
     repo = make_repo(tmp_path)
-    (repo / "scripts/crash.sh").write_text(SHELL.format(backend="fa4", port=1))
+    (repo / "c").mkdir()
+    (repo / "c/crash.sh").write_text(SHELL.format(backend="fa4", port=1))
+    monkeypatch.setattr(pool, "MIN_UNITS", 1)  # c/crash.sh is the second unit (after broken/): a worker's, not this process's
     in_a_worker(os.getpid(), "crash.sh", lambda: os._exit(3), monkeypatch)
     code, out, _ = run(repo, capsys, "--jobs", "2", "--format", "json", ".")
     diags = json.loads(out)
     assert code == 2
-    [crash] = [d for d in diags if d["path"] == "scripts/crash.sh"]
+    [crash] = [d for d in diags if d["path"] == "c/crash.sh"]
     assert crash["code"] == "SGL000" and "exited with status 3" in crash["message"]
     assert any(d["path"] == "scripts/serve0.sh" and d["code"] == "SGL101" for d in diags)
 

@@ -496,15 +496,18 @@ def reconcile_shared_fixes(results) -> None:
                 text = s.value_text
                 if text is None:
                     continue
-                for o in text.origins:
-                    if o is None:
+                for n, src, off, _ in text.runs:  # (runs, not a tuple per character)
+                    if src is None:
                         continue
-                    key = id(o[0])
+                    key = id(src)
                     if key not in offsets_of:
-                        offsets_of[key] = edited.get(str(o[0].path))
+                        offsets_of[key] = edited.get(str(src.path))
                     offs = offsets_of[key]
-                    if offs is not None and o[1] in offs:
-                        users.setdefault((str(o[0].path), o[1]), set()).add(who)
+                    if offs is None:
+                        continue
+                    for k in offs.intersection(range(off, off + n)) if n > 64 else range(off, off + n):
+                        if k in offs:
+                            users.setdefault((str(src.path), k), set()).add(who)
     by_edit: dict[tuple, list[Diagnostic]] = {}
     for d in diags:
         if d.fix is None:

@@ -23,7 +23,9 @@ from linter.source import SourceFile, Span
 def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
     """``engine.lint(path)`` that never raises (except KeyboardInterrupt and SystemExit).
 
-    A file longer than :data:`linter.limits.MAX_PARSED_CHARS` or with a line longer than
+    A file longer than :data:`linter.limits.MAX_PARSED_CHARS` (a shell script:
+    :data:`~linter.limits.MAX_SHELL_CHARS`; a compose file: :data:`~linter.limits.MAX_YAML_CHARS`) or
+    with a line longer than
     :data:`linter.limits.MAX_LINE_CHARS` is not parsed: it gets only SGL004. :func:`crashed` tells whether the result stands for an internal error.
     """
     path = path if path.is_absolute() else (engine.ws.cwd / path)
@@ -34,10 +36,10 @@ def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
             return quick
     try:
         with limits.collect() as hits:
-            long = _long_line(engine, path)
+            long, detected = _long_line(engine, path)
             if long is not None:
                 return long
-            result = engine.lint(path, fmt=fmt)
+            result = engine.lint(path, fmt=fmt or detected)
         if hits and result.source is not None:
             _add_limit_hits(engine, result, hits)
         return result
@@ -70,33 +72,47 @@ def _selected(engine: Engine, path: Path) -> bool:
     return InputTooLarge.code in engine.selected_codes(engine.configs.settings_for(path))
 
 
-def _long_line(engine: Engine, path: Path) -> FileResult | None:
+_LIBYAML_FORMATS = frozenset({"compose"})
+"""Formats whose files are parsed by libyaml (:mod:`linter.extract.yamlload`) and bounded by
+``MAX_YAML_CHARS`` instead of ``MAX_PARSED_CHARS``."""
+
+
+def _long_line(engine: Engine, path: Path) -> tuple[FileResult | None, str | None]:
+    """(the SGL004 result of a file past its size or line limit, or None; the file's format when it
+    had to be detected here, so that it is not detected twice)."""
     from linter.discover import detect_format, mentions_sglang
 
     source = engine.ws.try_read(path)
     if source is None:
-        return None
+        return None, None
     if path.suffix.lower() == ".ipynb" and len(source.text) <= 8 * limits.MAX_PARSED_CHARS:
         # a notebook's size and long lines are its outputs, which are never read (only code cells are);
         # its JSON reader has its own bounds (MAX_JSON_BYTES, MAX_JSON_DEPTH)
-        return None
+        return None, None
+    size_limit, fmt = "MAX_PARSED_CHARS", None
     if len(source.text) > limits.MAX_PARSED_CHARS:
-        hit, limit, what = (0, 0), "MAX_PARSED_CHARS", f"a file of {len(source.text):,} characters"
+        fmt = detect_format(path, source.text)
+        if fmt == "shell":
+            size_limit = "MAX_SHELL_CHARS"  # the shell path is linear and keeps origins as ranges
+        elif fmt in _LIBYAML_FORMATS:
+            size_limit = "MAX_YAML_CHARS"  # read by libyaml, ten times faster than the other parsers
+    if len(source.text) > getattr(limits, size_limit):
+        hit, limit, what = (0, 0), size_limit, f"a file of {len(source.text):,} characters"
     else:
         hit = limits.long_line(source.text)
         limit, what = "MAX_LINE_CHARS", f"a line of {hit[1]:,} characters" if hit else ""
     if hit is None or not mentions_sglang(source.text):
-        return None
-    fmt = detect_format(path, source.text)
+        return None, fmt
+    fmt = fmt or detect_format(path, source.text)
     if fmt is None:
-        return None
+        return None, None
     result = FileResult(path, source=source, fmt=fmt)
     if _selected(engine, path):
         start = hit[0]
         message = limits.message(limit, what, "the file is not checked")
         result.diagnostics.append(Diagnostic(InputTooLarge.code, InputTooLarge.name, InputTooLarge.severity,
                                              message, Span(source, start, start), key=InputTooLarge.code))
-    return result
+    return result, fmt
 
 
 def _add_limit_hits(engine: Engine, result: FileResult, hits: list) -> None:

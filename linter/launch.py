@@ -12,6 +12,8 @@ for an unquoted expansion that the shell (or compose) would split into any numbe
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
@@ -27,44 +29,112 @@ class MStr:
 
     ``where`` is the span to report when no character-exact span exists (for example the whole
     ``${VAR}`` that produced an unknown value).
+
+    Origins are stored as *runs* (:attr:`runs`), so a literal of any length costs one run, not a
+    tuple per character: ``(n, source, offset, atom)`` says that the next ``n`` characters came from
+    ``source`` at ``offset, offset + 1, …`` (``source`` None: no origin, ``offset`` 0). Runs are
+    canonical — neighbours that continue one another are one run — so equal origins give equal runs
+    (:func:`same_origins`). ``atom`` is None, or, for a one-character run made from an origin object,
+    that object: :attr:`origins` gives it back as is, so an extractor may mark a character by the
+    identity of its origin (the Python format's splats). :attr:`origins` gives the tuple per
+    character. An MStr made from such a tuple (the constructor) keeps it and makes its runs on first
+    use; one made from runs (:meth:`from_runs`, :meth:`literal`, :meth:`join`, a slice) builds the
+    tuple only if :attr:`origins` is read.
     """
 
-    __slots__ = ("text", "origins", "where")
+    __slots__ = ("text", "_runs", "where", "_origins", "_starts")
 
     def __init__(self, text: str, origins: Sequence, where: Span | None = None) -> None:
         assert len(text) == len(origins), (text, len(origins))
         self.text = text
-        self.origins = tuple(origins)
+        # kept as given; the runs are made when first asked for (formats that build origins per
+        # character pay no second pass over them unless a span is asked of this string)
+        self._origins = tuple(origins)
+        self._runs = None
         self.where = where
+        self._starts = None
+
+    @classmethod
+    def from_runs(cls, text: str, runs: tuple, where: Span | None = None) -> MStr:
+        """An MStr from canonical ``runs`` (see the class docstring) covering ``text`` exactly."""
+        m = cls.__new__(cls)
+        m.text = text
+        m._runs = runs
+        m.where = where
+        m._origins = None
+        m._starts = None
+        return m
 
     @classmethod
     def literal(cls, source: SourceFile, start: int, end: int) -> MStr:
         """The verbatim source text ``[start, end)``."""
-        return cls(source.text[start:end], [(source, i) for i in range(start, end)], Span(source, start, end))
+        return cls.from_runs(source.text[start:end], ((end - start, source, start, None),) if end > start else (),
+                             Span(source, start, end))
 
     @classmethod
     def plain(cls, text: str, where: Span | None = None) -> MStr:
         """Text with no origin (made up by the extractor, never editable)."""
-        return cls(text, [None] * len(text), where)
+        return cls.from_runs(text, ((len(text), None, 0, None),) if text else (), where)
 
     @classmethod
     def unknown(cls, where: Span | None) -> MStr:
-        return cls(UNKNOWN_CHAR, [where and (where.source, where.start)], where)
+        """The placeholder :data:`UNKNOWN_CHAR`, from the start of ``where``."""
+        return cls.from_runs(UNKNOWN_CHAR, ((1, where.source, where.start, None) if where else (1, None, 0, None),),
+                             where)
 
     @classmethod
     def join(cls, parts: Iterable[MStr], where: Span | None = None) -> MStr:
+        """The concatenation of ``parts``; ``where`` defaults to the hull of theirs."""
         parts = list(parts)
-        text = "".join(p.text for p in parts)
-        origins: list = []
-        for p in parts:
-            origins.extend(p.origins)
         if where is None:
-            wheres = [p.where for p in parts if p.where is not None]
-            where = hull(wheres)
-        return cls(text, origins, where)
+            where = hull([p.where for p in parts if p.where is not None])
+        return cls.from_runs("".join([p.text for p in parts]), join_runs([p.runs for p in parts]), where)
+
+    @property
+    def runs(self) -> tuple:
+        """The origins as canonical runs ``(n, source, offset, atom)`` (see the class docstring)."""
+        if self._runs is None:
+            self._runs = _compress(self._origins)
+        return self._runs
+
+    @property
+    def origins(self) -> tuple:
+        """The origin of each character: ``(SourceFile, offset)`` or None (a tuple as long as the text)."""
+        if self._origins is None:
+            out: list = []
+            for n, src, off, atom in self.runs:
+                if atom is not None:
+                    out.append(atom)
+                elif src is None:
+                    out.extend([None] * n)
+                else:
+                    out.extend([(src, k) for k in range(off, off + n)])
+            self._origins = tuple(out)
+        return self._origins
+
+    def origin_at(self, i: int):
+        """The origin of character ``i`` (``0 <= i < len``): ``(SourceFile, offset)`` or None."""
+        got = self.runs_of(i, i + 1)
+        if not got or i < 0:
+            raise IndexError(i)
+        n, src, off, atom = got[0]
+        if atom is not None:
+            return atom
+        return None if src is None else (src, off)
+
+    def runs_of(self, i: int, j: int) -> tuple:
+        """The runs of characters ``[i, j)`` (a bisect on a long string: no scan from its start)."""
+        if len(self.runs) <= 8:
+            return slice_runs(self.runs, i, j)
+        if self._starts is None:
+            self._starts = list(itertools.accumulate((r[0] for r in self.runs), initial=0))
+        return slice_runs(self.runs, i, j, self._starts)
 
     def __getitem__(self, item: slice) -> MStr:
-        return MStr(self.text[item], self.origins[item], self.where)
+        start, stop, step = item.indices(len(self.text))
+        if step != 1:
+            return MStr(self.text[item], self.origins[item], self.where)
+        return MStr.from_runs(self.text[start:stop], self.runs_of(start, stop), self.where)
 
     def __len__(self) -> int:
         return len(self.text)
@@ -85,17 +155,18 @@ class MStr:
         j = len(self.text) if j is None else min(j, len(self.text))
         if i >= j:
             return None
-        first = self.origins[i]
-        if first is None:
-            return None
-        source, start = first
-        for k in range(i, j):
-            o = self.origins[k]
-            if o is None or o[0] is not source or o[1] != start + (k - i):
-                return None
-        if source.text[start:start + (j - i)] != self.text[i:j]:
-            return None
-        return Span(source, start, start + (j - i))
+        pos = 0
+        for n, source, off, _ in self.runs:
+            if i < pos + n:
+                # runs are canonical: consecutive offsets of one file are one run
+                if source is None or j > pos + n:
+                    return None
+                start = off + i - pos
+                if source.text[start:start + (j - i)] != self.text[i:j]:
+                    return None
+                return Span(source, start, start + (j - i))
+            pos += n
+        return None
 
     def location(self, i: int = 0, j: int | None = None) -> Span | None:
         """The best span to report ``text[i:j]`` at: exact if possible, else the hull of its origins."""
@@ -103,9 +174,20 @@ class MStr:
         if exact is not None:
             return exact
         j = len(self.text) if j is None else j
-        origins = self.origins[i:j]
-        spans = [Span(o[0], o[1], o[1] + 1) for o in origins if o is not None]
-        if spans and len(spans) == len(origins) and all(s.source is spans[0].source for s in spans):
+        spans = []  # the origins of text[i:j], a span per run, in order
+        complete = True
+        pos = 0
+        for n, src, off, _ in self.runs:
+            lo, hi = max(i, pos), min(j, pos + n)
+            if lo < hi:
+                if src is None:
+                    complete = False
+                else:
+                    spans.append(Span(src, off + lo - pos, off + hi - pos))
+            pos += n
+            if pos >= j:
+                break
+        if spans and complete and all(s.source is spans[0].source for s in spans):
             return hull(spans)
         # Some characters have no origin (an escape the alignment could not place): the whole
         # literal they came from, rather than a piece of it.
@@ -115,14 +197,99 @@ class MStr:
         return f"MStr({self.text!r})"
 
 
+def _compress(origins: Sequence) -> tuple:
+    """The canonical runs of per-character ``origins`` (see :class:`MStr`)."""
+    runs: list = []
+    n = 0
+    src = None
+    first = 0
+    obj = None  # the origin object of the run's first character
+    for o in origins:
+        if o is None:
+            if n and src is None:
+                n += 1
+                continue
+            if n:
+                runs.append((n, src, first, obj if n == 1 else None))  # src is not None here
+            n, src, first = 1, None, 0
+            continue
+        s, off = o
+        if n and s is src and off == first + n:
+            n += 1
+            continue
+        if n:
+            runs.append((n, src, first, obj if n == 1 and src is not None else None))
+        n, src, first, obj = 1, s, off, o
+    if n:
+        runs.append((n, src, first, obj if n == 1 and src is not None else None))
+    return tuple(runs)
+
+
+def join_runs(seq: Iterable[tuple]) -> tuple:
+    """The canonical runs of texts put one after another, given the runs of each."""
+    out: list = []
+    for runs in seq:
+        for run in runs:
+            if out:
+                last = out[-1]
+                src = run[1]
+                if last[1] is src and (src is None or last[2] + last[0] == run[2]):
+                    out[-1] = (last[0] + run[0], src, last[2], None)
+                    continue
+            out.append(run)
+    return tuple(out)
+
+
+def slice_runs(runs: tuple, start: int, stop: int, starts: list[int] | None = None) -> tuple:
+    """The runs of characters ``[start, stop)`` of a text with ``runs`` (still canonical; a run
+    taken whole is the same object). ``starts`` (where each run starts, and the end) lets a bisect
+    find the first run."""
+    if stop <= start:
+        return ()
+    out = []
+    k = 0
+    pos = 0
+    if starts is not None:
+        k = max(0, bisect.bisect_right(starts, start) - 1)
+        pos = starts[k]
+    for k in range(k, len(runs)):
+        run = runs[k]
+        n = run[0]
+        end = pos + n
+        if end > start:
+            lo, hi = max(start, pos), min(stop, end)
+            if lo == pos and hi == end:
+                out.append(run)
+            else:
+                src = run[1]
+                out.append((hi - lo, src, run[2] + lo - pos if src is not None else 0, None))
+            if end >= stop:
+                break
+        pos = end
+    return tuple(out)
+
+
+def same_origins(a: MStr, b: MStr) -> bool:
+    """Whether the characters of ``a`` and ``b`` have equal origins (``a.origins == b.origins``)."""
+    ra, rb = a.runs, b.runs
+    if ra == rb:
+        return True
+    return len(ra) == len(rb) and all(x[:3] == y[:3] for x, y in zip(ra, rb))
+
+
 def hull(spans) -> Span | None:
     """The smallest span covering the given spans of the first one's file (None when there are none)."""
-    spans = [s for s in spans if s is not None]
-    if not spans:
-        return None
-    src = spans[0].source
-    same = [s for s in spans if s.source is src]
-    return Span(src, min(s.start for s in same), max(s.end for s in same))
+    src = None
+    lo = hi = 0
+    for s in spans:
+        if s is None:
+            continue
+        if src is None:
+            src, lo, hi = s.source, s.start, s.end
+        elif s.source is src:
+            lo = min(lo, s.start)
+            hi = max(hi, s.end)
+    return None if src is None else Span(src, lo, hi)
 
 
 @dataclass

@@ -18,9 +18,17 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 Larger files are skipped with a reason, as binary files are."""
 
 MAX_PARSED_CHARS = 400_000
-"""Largest file parsed as compose, shell or Python (characters). Launch files and compose files
-are a few KB, large Python modules a few hundred KB. Parsing costs about 2 µs per character in YAML
-(ruamel's scanner) and 1 µs in shell and Python, so the limit keeps every file under a second."""
+"""Largest file parsed (characters), but for shell scripts (:data:`MAX_SHELL_CHARS`) and compose
+files (``MAX_YAML_CHARS``). Launch files and compose files are a few KB, large Python modules a few
+hundred KB. Parsing costs about 2 µs per character in ruamel's pure-Python YAML reader (which reads
+what libyaml cannot) and 1 µs in Python, so the limit keeps every file under a second."""
+
+MAX_SHELL_CHARS = 2_000_000
+"""Largest shell script parsed (characters). Generated job scripts are long: a 20,000-line Slurm
+script with 500 launches is 870,000 characters. The shell path is linear — tree-sitter-bash parses
+in C and keeps about 30 bytes per character, the walk keeps origins as ranges — and a generated
+script at the limit takes about a second of CPU and 100 MiB (``scripts/bench.py``'s shell row is
+0.47 s and 55 MiB for 870,000 characters)."""
 
 MAX_LINE_CHARS = 200_000
 """Longest line of a linted file or ``.env`` (characters). Real launch files keep lines under a few
@@ -30,6 +38,17 @@ MAX_YAML_NODES = 200_000
 """YAML nodes visited while resolving ``<<`` merge keys and aliases in one compose file. Merges are
 memoised, so this counts distinct work; a compose file has at most a few thousand nodes. Nested
 merges of aliases (``<<: [*m, *m, *m]`` 12 levels deep) would otherwise grow as 3**12."""
+
+MAX_YAML_CHARS = 8_000_000
+"""Largest compose file parsed (characters; other files stop at ``MAX_PARSED_CHARS``). libyaml reads
+about 0.2 µs a character, so a generated compose file of 2,000 services (5.8 MB) is linted in about a
+second; a file libyaml cannot read is read by ruamel's pure-Python reader only up to
+``MAX_PARSED_CHARS``."""
+
+MAX_YAML_TREE_NODES = 300_000
+"""Most nodes of one YAML document (mappings, sequences and scalars). A node costs about 400 bytes of
+memory, so this keeps a tree near 120 MiB; a compose file of 2,000 services with 70 labels each (the
+5.8 MB file of ``scripts/bench.py``) has 284,000 nodes."""
 
 MAX_YAML_DEPTH = 200
 """Deepest YAML nesting followed (mappings and sequences). Compose files nest about 6 levels."""
@@ -98,21 +117,18 @@ def collect():
 
 
 def long_line(text: str) -> tuple[int, int] | None:
-    """(start offset, length) of the first line longer than :data:`MAX_LINE_CHARS`, or None. Linear."""
-    if len(text) <= MAX_LINE_CHARS:
-        return None
-    start = 0
+    """(start offset, length) of the first line longer than :data:`MAX_LINE_CHARS`, or None. Linear,
+    and a step per ``MAX_LINE_CHARS`` characters rather than per line: from a line start, the last line
+    break within the next ``MAX_LINE_CHARS + 1`` characters starts the next step; without one, the line
+    is too long."""
     n = len(text)
-    while start < n:
-        nl = text.find("\n", start, start + MAX_LINE_CHARS + 1)
+    p = 0
+    while n - p > MAX_LINE_CHARS:
+        nl = text.rfind("\n", p, p + MAX_LINE_CHARS + 1)
         if nl < 0:
-            end = text.find("\n", start)
-            end = n if end < 0 else end
-            if end - start > MAX_LINE_CHARS:
-                return start, end - start
-            start = end + 1
-        else:
-            start = nl + 1
+            end = text.find("\n", p)
+            return p, (n if end < 0 else end) - p
+        p = nl + 1
     return None
 
 

@@ -33,7 +33,7 @@ from linter.argv import skip_options
 from linter.launch import UNKNOWN, GpuDecl, MStr, Problem, Token
 from linter.sglang.dialects import match as match_dialect
 from linter.sglang.dialects import match_hydra
-from linter.sglang.entrypoints import match_entry_point
+from linter.sglang.entrypoints import entry_program, match_entry_point
 from linter.source import SourceFile, Span
 
 _ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -121,6 +121,13 @@ class Unwrapped:
     image: MStr | None = None
     gpu_decls: list[GpuDecl] = field(default_factory=list)
     chain: list[str] = field(default_factory=list)
+
+
+def inert_program(program: str) -> bool:
+    """True when :func:`unwrap` finds nothing (no launch, shell string nor GPU declaration) in any
+    command whose first word is ``program`` (its known value): no wrapper, entry point or dialect
+    starts with it. Lets a format skip building the words of commands such as ``echo`` or ``mkdir``."""
+    return program.rsplit("/", 1)[-1] not in wrappers() and not entry_program(program)
 
 
 def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = None) -> Unwrapped:
@@ -383,7 +390,7 @@ def launches(words: list[Token], source: SourceFile, *, env: dict[str, MStr] | N
 
     script = got.script.text
     where = script.where.source if script.where is not None else \
-        next((o[0] for o in script.origins if o is not None), source)
+        next((run[1] for run in script.runs if run[1] is not None), source)
     found = launches_in_script(script, where, start, problems)
     return [Found(program, args, img if img is not None else got.image, list(got.gpu_decls), got.chain + [got.how],
                   via_shell=True)

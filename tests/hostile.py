@@ -49,6 +49,10 @@ CASES: dict[str, dict[str, str]] = {
                           ".env": "ARGS=" + " ".join(f"--w{k}" for k in range(16_000)) + "\n"},
     "words-in-shell-variable": {"run.sh": "ARGS=\"" + "\n".join(f"--w{k}" for k in range(16_000)) + "\"\n"
                                           + LAUNCH + " $ARGS\n"},
+    # origins of many pieces (an escape each): a word's span must not scan them from the start
+    "escapes-in-bash-c": {"run.sh": "bash -c \"" + LAUNCH + " --x a\\\"b" * 20_000 + "\"\n"},
+    "escapes-in-shell-variable": {"run.sh": "ARGS=\"" + " ".join(f"--w\\\"{k}" for k in range(16_000)) + "\"\n"
+                                            + LAUNCH + " $ARGS\n"},
     "words-in-python-list": {"serve.py": "import subprocess\nA = [" + ",\n".join(f"'--w{k}'" for k in range(16_000))
                                          + "]\nsubprocess.run(['python3', '-m', 'sglang.launch_server', *A])\n"},
     "unclosed-flow-yaml": {"compose.yaml": HEAD + "    command: " + LAUNCH + "\n    x: " + "{" * 1500 + "\n"},
@@ -56,6 +60,8 @@ CASES: dict[str, dict[str, str]] = {
                                                  + "a" * 300_000 + "\n"},
     "long-line-shell": {"run.sh": LAUNCH + " --served-model-name " + "a" * 300_000 + "\n"},
     "long-line-python": {"serve.py": "import sglang\nX = '" + "a" * 300_000 + "'\n"},
+    # a compose file past MAX_PARSED_CHARS is read by libyaml; its tree is bounded by node count
+    "many-nodes-compose": {"compose.yaml": HEAD + "    command: " + LAUNCH + "\nx-pad:\n" + "  - a\n" * 310_000},
 }
 
 CONFIG_CASES: dict[str, tuple[str, str]] = {
@@ -74,6 +80,8 @@ NEAR_LIMIT: dict[str, dict[str, str]] = {
     "lines-99k-x9-shell": {"run.sh": (LAUNCH + " --served-model-name " + "a" * 99_000 + "\n") * 9},
     "lines-99k-x20-shell": {"run.sh": (LAUNCH + " --served-model-name " + "a" * 99_000 + "\n") * 20},
 }
+# Past the size limits: not parsed (SGL004).
+CASES["lines-99k-x25-shell"] = {"run.sh": (LAUNCH + " --served-model-name " + "a" * 99_000 + "\n") * 25}
 CASES.update(NEAR_LIMIT)
 
 CASES["huge-env-line"] = {"compose.yaml": HEAD + "    command: " + LAUNCH + " --served-model-name ${X}\n",

@@ -48,9 +48,10 @@ EXPECTED_LIMIT = {
     "long-line-compose": "MAX_LINE_CHARS",
     "long-line-shell": "MAX_LINE_CHARS",
     "long-line-python": "MAX_LINE_CHARS",
-    "lines-99k-x20-shell": "MAX_PARSED_CHARS",
+    "lines-99k-x25-shell": "MAX_SHELL_CHARS",
     "huge-env-line": "MAX_LINE_CHARS",
     "huge-env-file": "MAX_PARSED_CHARS",
+    "many-nodes-compose": "MAX_YAML_TREE_NODES",
 }
 
 

@@ -1,13 +1,13 @@
 """Start-up cost: a run over files that cannot hold a launch imports no heavy parser (tree-sitter,
-ruamel.yaml); they are imported only for files that need them. Python files are read with the standard
-library's ``ast`` (no third-party parser at all)."""
+ruamel.yaml, PyYAML); they are imported only for files that need them. Python files are read with the
+standard library's ``ast`` (no third-party parser at all)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-HEAVY = ("tree_sitter", "tree_sitter_bash", "ruamel")
+HEAVY = ("tree_sitter", "tree_sitter_bash", "ruamel", "yaml")
 
 
 def imported_modules(cwd, *args: str) -> set[str]:

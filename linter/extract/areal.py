@@ -22,7 +22,7 @@ _INTERPOLATION = re.compile(r"^\$\{([A-Za-z_][\w.]*)\}$")
 
 
 def _lookup(root, dotted: str):
-    from ruamel.yaml.nodes import MappingNode
+    from linter.extract.yamlload import MappingNode
 
     node = root
     for part in dotted.split("."):
@@ -36,7 +36,7 @@ def _lookup(root, dotted: str):
 
 def _value(node, root, source: SourceFile, depth: int = 0):
     """(Python value or UNKNOWN, MStr of a string value or None, the node the value is written in)."""
-    from ruamel.yaml.nodes import ScalarNode
+    from linter.extract.yamlload import ScalarNode
 
     if not isinstance(node, ScalarNode):
         return UNKNOWN, None, node
@@ -69,7 +69,7 @@ def _value(node, root, source: SourceFile, depth: int = 0):
 def _rollout_engine(root) -> str | None:
     """The engine AReaL's allocation names (``rollout.backend: "sglang:d4t8"`` or a top-level
     ``allocation_mode: sglang:d1+d1``), or None when the file does not say plainly."""
-    from ruamel.yaml.nodes import MappingNode, ScalarNode
+    from linter.extract.yamlload import MappingNode, ScalarNode
 
     _, rollout = _get(root, "rollout")
     _, backend = _get(rollout, "backend") if isinstance(rollout, MappingNode) else (None, None)
@@ -88,7 +88,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 
 
 def _extract(source: SourceFile, ws: Workspace) -> Extraction:
-    from ruamel.yaml.nodes import MappingNode
+    from linter.extract.yamlload import MappingNode
 
     from linter.extract import yamldoc
     from linter.sglang.dialects import yaml_section

@@ -16,8 +16,8 @@ What compose does, and so what this module reproduces (Compose Specification, co
 
 Every token keeps, for each character, its position in the compose file (or in ``.env``), also
 inside folded ``>`` and literal ``|`` block scalars, quoted scalars and CRLF files: the decoded value
-ruamel.yaml gives is aligned with the scalar's source text, and a character counts as exact only
-where the source holds that very character.
+the YAML reader gives (:mod:`linter.extract.yamlload`) is aligned with the scalar's source text, and a
+character counts as exact only where the source holds that very character.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
-import warnings
+import sys
 from pathlib import Path
 
 from linter import limits
@@ -49,28 +49,32 @@ def align(value: str, source: SourceFile, start: int, end: int) -> list:
     Greedy: each value character is matched with the next source character equal to it; a space or
     line break produced by folding matches the source line break. Exactness is checked later
     (:meth:`MStr.span_of` compares the source text), so an imperfect match only costs precision.
-    The next match is found by bisection in per-character position lists, so a value whose
-    characters are missing from the source (escapes such as ``\\t``) costs O(n log n), not O(n²).
+    The next occurrence of each character is remembered until it is passed, so each character's
+    occurrences are searched once from left to right (linear, also when a value's characters are
+    missing from the source, as with escapes such as ``\\t``).
     """
-    import bisect
-
     text = source.text
-    where: dict[str, list[int]] = {}
+    ahead: dict[str, int] = {}  # character -> its next offset at or after the last search (-1: none left)
 
-    def positions(v: str) -> list[int]:
-        found = where.get(v)
-        if found is None:
-            wanted = {v, "\r", "\n"} if v in " \n" else {v}
-            found = where[v] = [q for q in range(start, end) if text[q] in wanted]
-        return found
+    def find(c: str, p: int) -> int:
+        q = ahead.get(c)
+        if q is None or 0 <= q < p:
+            q = ahead[c] = text.find(c, p, end)
+        return q
 
     out: list = []
     p = start
     for v in value:
-        pos = positions(v)
-        k = bisect.bisect_left(pos, p)
-        if k < len(pos):
-            q = pos[k]
+        if p < end and (text[p] == v or (text[p] in "\r\n" and (v == " " or v == "\n"))):
+            out.append((source, p))  # the next source character: most of a value's characters
+            p += 1
+            continue
+        if v == " " or v == "\n":
+            found = [q for q in (find(v, p), find("\r", p), find("\n", p)) if q >= 0]
+            q = min(found) if found else -1
+        else:
+            q = find(v, p)
+        if q >= 0:
             out.append((source, q))
             p = q + 1
         else:
@@ -79,10 +83,8 @@ def align(value: str, source: SourceFile, start: int, end: int) -> list:
 
 
 def scalar_mstr(node, source: SourceFile) -> MStr:
-    """The value of a ruamel ScalarNode with per-character origins."""
+    """The value of a ScalarNode (:mod:`linter.extract.yamlload`) with per-character origins."""
     value = node.value if isinstance(node.value, str) else str(node.value)
-    if node.style == ">":
-        value = value.replace("\a", "")  # ruamel marks fold points with BEL for round-tripping
     start, end = node.start_mark.index, node.end_mark.index
     return MStr(value, align(value, source, start, end), Span(source, start, end))
 
@@ -234,15 +236,33 @@ def parse_dotenv(source: SourceFile) -> dict[str, MStr]:
 # YAML structure
 
 
-_COMMENT = re.compile(r"(?:^|(?<=[ \t]))#[^\r\n]*", re.MULTILINE)
+_COMMENT_TAIL = re.compile(r"#[^\r\n]*")
 
 
 def _comments(source: SourceFile, root) -> list[Span]:
     """The spans of the file's comments: a ``#`` at a line start or after a blank that is not inside
-    a scalar (so ``NOTE: "# lint-configs: ..."`` is text, not a directive)."""
+    a scalar (so ``NOTE: "# lint-configs: ..."`` is text, not a directive). Only the nodes whose span
+    holds a ``#`` candidate are visited (a node's children lie inside its span)."""
     import bisect
 
-    scalars: list[tuple[int, int]] = []
+    text = source.text
+    found = []
+    i = text.find("#")
+    while i >= 0:  # a `#` at a line start or after a blank (str.find: a regex scan costs 0.1 s on 5 MB)
+        if i == 0 or text[i - 1] in " \t\n":
+            m = _COMMENT_TAIL.match(text, i)
+            found.append((i, m.end()))
+            i = m.end()
+        i = text.find("#", i + 1)
+    if not found:
+        return []
+    starts = [a for a, _ in found]
+
+    def holds_one(a: int, b: int) -> bool:  # a candidate starts in [a, b)
+        k = bisect.bisect_left(starts, a)
+        return k < len(starts) and starts[k] < b
+
+    inside: set[int] = set()  # candidates inside a scalar
     seen: set[int] = set()
     stack = [root] if root is not None else []
     while stack:
@@ -252,23 +272,19 @@ def _comments(source: SourceFile, root) -> list[Span]:
         seen.add(id(node))
         value = node.value
         if isinstance(value, list):
-            for item in value:
-                stack.extend(item if isinstance(item, tuple) else (item,))
-        else:
-            start = node.start_mark.index
-            if node.style in ("|", ">"):  # the header line (`command: >  # ...`) may end in a comment
-                nl = source.text.find("\n", start)
-                start = len(source.text) if nl < 0 else nl + 1
-            scalars.append((start, node.end_mark.index))
-    scalars.sort()
-    starts = [a for a, _ in scalars]
-    out = []
-    for m in _COMMENT.finditer(source.text):
-        k = bisect.bisect_right(starts, m.start()) - 1
-        if k >= 0 and scalars[k][0] <= m.start() < scalars[k][1]:
+            if node.start_mark is None or holds_one(node.start_mark.index, node.end_mark.index + 1):
+                for item in value:
+                    stack.extend(item if isinstance(item, tuple) else (item,))
             continue
-        out.append(Span(source, m.start(), m.end()))
-    return out
+        start, end = node.start_mark.index, node.end_mark.index
+        if node.style in ("|", ">"):  # the header line (`command: >  # ...`) may end in a comment
+            nl = text.find("\n", start)
+            start = len(text) if nl < 0 else nl + 1
+        k = bisect.bisect_left(starts, start)
+        while k < len(starts) and starts[k] < end:
+            inside.add(k)
+            k += 1
+    return [Span(source, a, b) for k, (a, b) in enumerate(found) if k not in inside]
 
 
 _merged: dict[int, tuple[object, list]] = {}
@@ -282,7 +298,7 @@ def _mapping_items(node) -> list[tuple[object, object]]:
 
     Memoised per node, and the pairs visited are counted: past ``MAX_YAML_NODES`` merges are not
     followed (SGL004), so nested merges of aliases cannot grow exponentially."""
-    from ruamel.yaml.nodes import MappingNode, SequenceNode
+    from linter.extract.yamlload import MappingNode, SequenceNode
 
     hit = _merged.get(id(node))
     if hit is not None and hit[0] is node:
@@ -320,28 +336,34 @@ def _mapping_items(node) -> list[tuple[object, object]]:
 _current: list = [None]  # the file being extracted (for SGL004 spans)
 
 
+_NOT_A_BRACKET = re.compile(r"""(?:
+    [^\[\]{}'"\#]+                                 # plain text
+  | (?:^|(?<=[ \t\n\[{,:-]))'[^']*(?:'|\Z)           # a quoted string (to its close or the end)
+  | (?:^|(?<=[ \t\n\[{,:-]))"[^"]*(?:"|\Z)
+  | (?:^|(?<=[ \t\n]))\#[^\n]*(?:\n|\Z)              # a comment with its line break
+  | ['"\#]                                          # a quote or # that opens nothing
+)*""", re.VERBOSE)
+"""The text up to the next bracket that counts for :func:`_too_deep` (one C-level match)."""
+
+
 def _too_deep(text: str) -> int | None:
     """The offset where flow collections (``[``/``{``) nest deeper than ``MAX_YAML_DEPTH``, or None.
     Linear and approximate: quoted strings and comments are skipped, brackets in plain scalars count
     (a real file never comes near the limit either way)."""
     depth = 0
     i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c in "[{":
+    skip = _NOT_A_BRACKET.match
+    while True:
+        i = skip(text, i).end()
+        if i >= n:
+            return None
+        if text[i] in "[{":
             depth += 1
             if depth > limits.MAX_YAML_DEPTH:
                 return i
-        elif c in "]}":
+        else:
             depth = max(0, depth - 1)
-        elif c in "'\"" and (i == 0 or text[i - 1] in " \t\n[{,:-"):
-            close = text.find(c, i + 1)
-            i = n if close < 0 else close
-        elif c == "#" and (i == 0 or text[i - 1] in " \t\n"):
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
         i += 1
-    return None
 
 
 def _get(node, key: str):
@@ -353,7 +375,7 @@ def _get(node, key: str):
 
 def _tokens(node, source: SourceFile, env: dict[str, MStr]) -> list[Token] | None:
     """The argv words of a command/entrypoint node, or None when it is absent or not text."""
-    from ruamel.yaml.nodes import ScalarNode, SequenceNode
+    from linter.extract.yamlload import ScalarNode, SequenceNode
 
     if isinstance(node, ScalarNode):
         if node.tag == "tag:yaml.org,2002:null" or node.value in ("", None):
@@ -374,7 +396,7 @@ def _container_env(svc, ws: Workspace, related: list[SourceFile]) -> dict[str, M
     ``env_file`` entries (read like ``.env``, relative to that layer's file), then every layer's
     ``environment`` (a mapping or ``KEY=VALUE`` list), which wins; later layers win over earlier ones.
     A key given without a value takes the deploying shell's value: unknown, so left out."""
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
 
     out: dict[str, MStr] = {}
     for layer in svc.layers:
@@ -424,29 +446,33 @@ def yaml_walk(source: SourceFile):
     finally:
         _merged.clear()
         _current[0] = None
+        if "linter.extract.yamlload" in sys.modules:  # a tree was read (no 10 ms import otherwise)
+            sys.modules["linter.extract.yamlload"].release()
 
 
 def compose_yaml(source: SourceFile):
-    """ruamel's node tree of ``source``, or None when its flow collections nest past
-    ``MAX_YAML_DEPTH`` (SGL004 recorded). Raises ruamel's YAMLError for invalid YAML; its warnings
-    (a redefined anchor, which YAML 1.2 and compose accept) never reach stderr."""
-    from ruamel.yaml import YAML
+    """The node tree of ``source`` (:func:`linter.extract.yamlload.compose`), or None when its flow
+    collections nest past ``MAX_YAML_DEPTH`` or it is past another YAML limit (SGL004 recorded). Raises
+    :class:`~linter.extract.yamlload.InvalidYaml` for invalid YAML."""
+    from linter.extract import yamlload
 
     deep = _too_deep(source.text)
     if deep is not None:  # ruamel's recursive parser spends seconds failing on 1,500 open `{`
         limits.record("MAX_YAML_DEPTH", "the nesting of YAML flow collections ([ and {)", Span(source, deep, deep),
                       "the file is not checked")
         return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return YAML(typ="rt").compose(source.text)
+    try:
+        return yamlload.compose(source.text)
+    except limits.LimitExceeded as exc:
+        limits.record(exc.limit, exc.what, Span(source, 0, 0), "the file is not checked")
+        return None
 
 
 def _mounts(svc) -> tuple:
     """``(container path, host path)`` of a service's bind mounts (``volumes``: ``./src:/dst[:mode]``
     or ``{type: bind, source, target}``), host paths relative to the layer's file; a later layer's
     mount at the same target wins, as compose merges volumes by target. Named volumes are skipped."""
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
 
     out: dict[str, str] = {}
     for layer in svc.layers:
@@ -481,8 +507,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 
 
 def _extract(source: SourceFile, ws: Workspace) -> Extraction:
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-    from ruamel.yaml.nodes import MappingNode
+    from linter.extract.yamlload import InvalidYaml, MappingNode
 
     from linter import directives
     from linter.extract.compose_stack import build
@@ -492,14 +517,9 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
         root = compose_yaml(source)
         if root is None:
             return result
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        offset = min(mark.index, len(source.text)) if mark is not None else 0
-        problem = (exc.problem or exc.context or "invalid YAML").strip()
-        result.problems.append(Problem(f"invalid YAML: {problem}", Span(source, offset, offset)))
-        return result
-    except YAMLError as exc:
-        result.problems.append(Problem(f"invalid YAML: {exc}", Span(source, 0, 0)))
+    except InvalidYaml as exc:
+        offset = exc.offset or 0
+        result.problems.append(Problem(f"invalid YAML: {exc.problem}", Span(source, offset, offset)))
         return result
     result.comments = _comments(source, root)
     if not isinstance(root, MappingNode):
@@ -531,6 +551,8 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         if ep is not None or cmd is not None:
             sharing.setdefault((id(ep), id(cmd)), []).append(name)
     done: set[tuple[int, int]] = set()
+    own_targets = directives.scan(source).targets
+    targets_of: dict = {}  # the target GPUs each other file of the stack declares
     for name, svc in stack.services.items():
         ep_key, ep, ep_layer = svc.get("entrypoint")
         cmd_key, cmd, cmd_layer = svc.get("command")
@@ -567,10 +589,12 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         # target GPUs declared in the service's other files, when the linted file declares none (its
         # own are the engine's, and win: a shared base's directive is a default for what extends it)
         decls = []
-        if not directives.scan(source).targets:
+        if not own_targets:
             for f in {layer.source.path: layer.source for layer in svc.layers}.values():
                 if f.path != source.path:
-                    decls += directives.scan(f).targets
+                    if f.path not in targets_of:
+                        targets_of[f.path] = directives.scan(f).targets
+                    decls += targets_of[f.path]
         scope = f"services.{names}" + (f"@{stack.how}" if several else "")
         if home is not source:  # anchored in a base that other stacks share: which stack this is
             scope += f"@{source.display}"

@@ -42,7 +42,7 @@ MAX_DEPTH = 16
 
 @dataclass
 class Layer:
-    """One service mapping of one file: ``node`` (a ruamel MappingNode) in ``source``, interpolated
+    """One service mapping of one file: ``node`` (a MappingNode) in ``source``, interpolated
     with ``env``; relative paths in it resolve from ``folder``."""
 
     node: object
@@ -99,9 +99,8 @@ class _Loader:
 
     def load(self, path: Path, where: Span | None):
         """(source, root node) of a compose file, or None (reported at ``where``)."""
-        from ruamel.yaml.error import YAMLError
-
         from linter.extract.compose import compose_yaml
+        from linter.extract.yamlload import InvalidYaml
 
         path = Path(_norm(path))
         if path in self.roots:
@@ -114,7 +113,7 @@ class _Loader:
             return None
         try:
             root = compose_yaml(source)
-        except (YAMLError, RecursionError, ValueError) as exc:
+        except (InvalidYaml, RecursionError, ValueError) as exc:
             first = str(exc).splitlines()[0] if str(exc) else ""
             self.problems.append(Problem(f"{source.display} is not valid YAML ({first}); the services it defines "
                                          "are not checked", where or Span(self.origin, 0, 0)))
@@ -215,7 +214,7 @@ def build(source: SourceFile, root, ws: Workspace, problems: list[Problem]) -> l
 def _file_services(loader: _Loader, source: SourceFile, root, env, folder: Path, depth: int,
                    seen_files: tuple) -> dict[str, Service]:
     """The services of one file: its ``include``s first, then its own (with ``extends`` resolved)."""
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
 
     from linter.extract.compose import _get, _mapping_items
 
@@ -270,7 +269,7 @@ def _is_file(loader: _Loader, path: Path) -> bool:
 
 def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: tuple) -> list[Layer]:
     """``layer`` with the layers of the service it extends in front (recursively)."""
-    from ruamel.yaml.nodes import MappingNode, ScalarNode
+    from linter.extract.yamlload import MappingNode, ScalarNode
 
     from linter.extract.compose import _get
 

@@ -65,7 +65,7 @@ UNK = _Unknown()
 
 @dataclass
 class Node:
-    """A values.yaml node (ruamel) with the file it is in."""
+    """A values.yaml node (:mod:`linter.extract.yamlload`) with the file it is in."""
 
     node: object
     source: SourceFile

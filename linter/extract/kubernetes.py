@@ -51,7 +51,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter import datafiles
+from linter import datafiles, limits
 from linter.extract.compose import _comments, _get, _mapping_items, scalar_mstr
 from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_kubernetes
@@ -185,6 +185,8 @@ def _segments(text: str) -> list[tuple[int, int]]:
 
 def _shift(root, delta: int) -> None:
     """Move the marks of every node under ``root`` by ``delta`` characters (a document parsed alone)."""
+    from yaml.error import Mark
+
     seen: set[int] = set()
     stack = [root]
     while stack:
@@ -192,10 +194,9 @@ def _shift(root, delta: int) -> None:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        for mark in (node.start_mark, node.end_mark):
-            if mark is not None and id(mark) not in seen:
-                seen.add(id(mark))
-                mark.index += delta
+        # libyaml's marks are read-only: each node gets moved copies (lines stay the document's)
+        node.start_mark, node.end_mark = (None if m is None else Mark(None, m.index + delta, m.line, m.column, None, None)
+                                          for m in (node.start_mark, node.end_mark))
         value = node.value
         if isinstance(value, list):
             for item in value:
@@ -205,8 +206,7 @@ def _shift(root, delta: int) -> None:
 def parse_documents(source: SourceFile, problems: list[Problem] | None) -> list:
     """The root node of each document of ``source`` that parses (None for an empty one); a document
     that does not parse adds an SGL001 problem (when ``problems`` is given) and is left out."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from linter.extract.yamlload import InvalidYaml, compose
 
     roots = []
     text = source.text
@@ -221,18 +221,21 @@ def parse_documents(source: SourceFile, problems: list[Problem] | None) -> list:
         if not chunk.strip():
             continue
         try:
-            root = YAML(typ="rt").compose(chunk)
-        except MarkedYAMLError as exc:
-            if problems is not None:
-                mark = exc.problem_mark or exc.context_mark
-                offset = a + min(mark.index, len(chunk)) if mark is not None else a
-                problem = (exc.problem or exc.context or "invalid YAML").strip()
-                problems.append(Problem(f"invalid YAML in document {k + 1}: {problem}; the other documents are "
+            root = compose(chunk)
+        except InvalidYaml as exc:
+            if problems is not None and exc.offset is None:
+                problems.append(Problem(f"invalid YAML in document {k + 1}: {exc}", Span(source, a, a)))
+            elif problems is not None:
+                offset = a + exc.offset
+                problems.append(Problem(f"invalid YAML in document {k + 1}: {exc.problem}; the other documents are "
                                         "still read", Span(source, offset, offset)))
             continue
-        except (YAMLError, RecursionError, ValueError) as exc:
+        except (RecursionError, ValueError) as exc:
             if problems is not None:
                 problems.append(Problem(f"invalid YAML in document {k + 1}: {exc}", Span(source, a, a)))
+            continue
+        except limits.LimitExceeded as exc:
+            limits.record(exc.limit, exc.what, Span(source, a, a), "the document is not checked")
             continue
         if root is None:
             continue
@@ -246,19 +249,19 @@ def parse_documents(source: SourceFile, problems: list[Problem] | None) -> list:
 
 
 def _is_map(node) -> bool:
-    from ruamel.yaml.nodes import MappingNode
+    from linter.extract.yamlload import MappingNode
 
     return isinstance(node, MappingNode)
 
 
 def _is_seq(node) -> bool:
-    from ruamel.yaml.nodes import SequenceNode
+    from linter.extract.yamlload import SequenceNode
 
     return isinstance(node, SequenceNode)
 
 
 def _is_str(node) -> bool:
-    from ruamel.yaml.nodes import ScalarNode
+    from linter.extract.yamlload import ScalarNode
 
     return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null"
 
@@ -671,7 +674,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     result = Extraction()
     reading, offsets = _conflicts(source, result.problems)
     roots = parse_documents(reading, result.problems)
-    from ruamel.yaml.nodes import SequenceNode
+    from linter.extract.yamlload import SequenceNode
 
     result.comments = _comments(reading, SequenceNode("tag:yaml.org,2002:seq", roots)) if roots else None
     cms = _ConfigMaps()

@@ -67,7 +67,7 @@ def _groups(path: Path, launch, ws: Workspace, extraction: Extraction) -> list[t
         root = compose_yaml(source)
     except Exception:  # noqa: BLE001 - not YAML: the trainer's settings stay the command line's
         return []
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
 
     if not isinstance(root, MappingNode):
         return []

@@ -12,6 +12,8 @@ interpolation) or are done by the caller.
 
 from __future__ import annotations
 
+import re
+
 from linter.launch import UNKNOWN_CHAR, MStr, Token
 
 
@@ -24,6 +26,8 @@ class SplitError(ValueError):
 
 
 _BLANK = " \t\r\n"
+_PLAIN = re.compile("[^ \t\r\n'\"\\\\" + UNKNOWN_CHAR + "]+")
+"""A run of characters that only extend the current word (matched at once, not one by one)."""
 
 
 def split_words(s: MStr) -> list[Token]:
@@ -40,8 +44,11 @@ def split_words(s: MStr) -> list[Token]:
     def end_word() -> None:
         nonlocal chars, quoted, in_word, unquoted_unknown, escaped
         if in_word:
-            text_ = "".join(text[k] for k in chars)
-            origins = [s.origins[k] for k in chars]
+            if chars and chars[-1] - chars[0] == len(chars) - 1:  # one stretch of s (most words): slices
+                text_, origins = text[chars[0]:chars[-1] + 1], s.origins[chars[0]:chars[-1] + 1]
+            else:
+                text_ = "".join(text[k] for k in chars)
+                origins = [s.origins[k] for k in chars]
             m = MStr(text_, origins, s.where)
             lone = text_ == UNKNOWN_CHAR and unquoted_unknown and not quoted
             words.append(Token(m, splat=lone, joinable=not quoted and not escaped))
@@ -93,11 +100,14 @@ def split_words(s: MStr) -> list[Token]:
                 escaped = True
                 chars.append(i + 1)
             i += 2
-        else:
-            in_word = True
-            if c == UNKNOWN_CHAR:
-                unquoted_unknown = True
+        elif c == UNKNOWN_CHAR:
+            in_word = unquoted_unknown = True
             chars.append(i)
             i += 1
+        else:
+            in_word = True
+            j = _PLAIN.match(text, i).end()
+            chars.extend(range(i, j))
+            i = j
     end_word()
     return words

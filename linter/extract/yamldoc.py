@@ -2,7 +2,7 @@
 GitLab CI): load the node tree, read variables sections, hand scripts to the shell format and turn
 what it finds into :class:`~linter.launch.Launch` values.
 
-Exact spans come from compose's ruamel helpers (:func:`linter.extract.compose.scalar_mstr`,
+Exact spans come from compose's YAML helpers (:func:`linter.extract.compose.scalar_mstr`,
 ``_mapping_items``/``_get`` for merge keys), so a fix edits the very characters of a block scalar.
 """
 
@@ -36,36 +36,32 @@ items = _mapping_items
 def load(source: SourceFile, result: Extraction):
     """The root node of the file, or None (a YAML error goes into ``result.problems`` at its position;
     nesting past ``MAX_YAML_DEPTH`` is SGL004). Merges are memoised and counted per file, as in compose."""
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from linter.extract.yamlload import InvalidYaml
 
     start_yaml_walk(source)
     try:
         return compose_yaml(source)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        offset = min(mark.index, len(source.text)) if mark is not None else 0
-        problem = (exc.problem or exc.context or "invalid YAML").strip()
-        result.problems.append(Problem(f"invalid YAML: {problem}", Span(source, offset, offset)))
-    except YAMLError as exc:
-        result.problems.append(Problem(f"invalid YAML: {exc}", Span(source, 0, 0)))
+    except InvalidYaml as exc:
+        offset = exc.offset or 0
+        result.problems.append(Problem(f"invalid YAML: {exc.problem}", Span(source, offset, offset)))
     return None
 
 
 def is_map(node) -> bool:
-    from ruamel.yaml.nodes import MappingNode
+    from linter.extract.yamlload import MappingNode
 
     return isinstance(node, MappingNode)
 
 
 def is_seq(node) -> bool:
-    from ruamel.yaml.nodes import SequenceNode
+    from linter.extract.yamlload import SequenceNode
 
     return isinstance(node, SequenceNode)
 
 
 def is_str(node) -> bool:
     """A scalar that is not null (numbers count: ``count: 8``)."""
-    from ruamel.yaml.nodes import ScalarNode
+    from linter.extract.yamlload import ScalarNode
 
     return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null" and node.value not in (None, "")
 

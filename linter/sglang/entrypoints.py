@@ -75,6 +75,12 @@ class EntryPoint:
     args_start: int
 
 
+def entry_program(word: str) -> bool:
+    """Whether an argv starting with ``word`` may be an SGLang entry point or a framework dialect
+    (:mod:`linter.sglang.dialects`): a Python interpreter or ``sglang``, with any path."""
+    return bool(_PYTHON.match(word) or _SGLANG.match(word))
+
+
 def match_entry_point(words: Sequence[Token]) -> EntryPoint | None:
     """Recognise an SGLang server entry point at the start of ``words``.
 

@@ -62,11 +62,15 @@ def parse_image_tag(tag: str) -> tuple[str | None, tuple[int, int] | None]:
 @functools.lru_cache(maxsize=64)
 def _file_tags(text: str) -> frozenset[str]:
     """SGLang image tags a file names (once per file, however many launches it has)."""
+    if "sglang:" not in text:  # the pattern starts with a class, so a search tries every offset
+        return frozenset()
     return frozenset(m.group("tag") for m in _IMAGE.finditer(text))
 
 
 @functools.lru_cache(maxsize=64)
 def _file_pins(text: str) -> frozenset[str]:
+    if "==" not in text:
+        return frozenset()
     return frozenset(m.group("ver") for m in _PIN.finditer(text))
 
 

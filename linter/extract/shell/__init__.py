@@ -48,7 +48,7 @@ execution order), :mod:`.errors` (syntax errors, comments, ``#SBATCH``).
 
 from __future__ import annotations
 
-from linter.extract.shell.document import Doc, parse_script
+from linter.extract.shell.document import Doc, named_kids, parse_script
 from linter.extract.shell.env import Env
 from linter.extract.shell.errors import comments_of, error_message, first_error, sbatch_directives
 from linter.extract.shell.walker import Shared, walk_all
@@ -68,7 +68,7 @@ def extract(source: SourceFile, ws=None) -> Extraction:
     result = Extraction(launches=sorted(shared.launches, key=lambda launch: launch.span.start))
     comments = comments_of(root, doc)
     result.comments = comments
-    first_command = next((doc.c(c.start_byte) for c in root.named_children if c.type != "comment"),
+    first_command = next((doc.c(c.start_byte) for c in named_kids(root) if c.type != "comment"),
                          len(source.text))
     result.gpu_decls = sbatch_directives(source, comments, first_command)
     keys = {(d.name, d.span.key() if d.span else None) for d in result.gpu_decls}
@@ -90,7 +90,7 @@ def launches_in_script(script: MStr, source: SourceFile, env: dict[str, MStr] | 
     ``env`` holds the variables the script's process starts with (a compose service's
     ``environment``/``env_file``); shell syntax errors of a fully known script are appended to
     ``problems`` (located through the script's origins)."""
-    fallback = script.where or hull([Span(o[0], o[1], o[1] + 1) for o in script.origins if o is not None]) \
+    fallback = script.where or hull([Span(src, off, off + n) for n, src, off, _ in script.runs if src is not None]) \
         or Span(source, 0, 0)
     doc = Doc(source, script.text, script, fallback)
     tree = parse_script(doc.data)

@@ -17,6 +17,15 @@ from linter.source import Span
 MAX_NESTING = 8
 """``bash -c`` strings parsed inside one another."""
 ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_.+/-]+\Z")
+"""A word that is its own value (no quote, escape, expansion nor glob)."""
+_EFFECTS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", "set", "cd", "pushd", "export", "readonly",
+                      "declare", "typeset", "local"})
+"""Builtins that change the walker's variables (:meth:`Commands._builtin_effects`)."""
+_ASSIGNING_EXPANSION = re.compile(r"\$\{[^}]*=")
+"""Text that may hold ``${X:=d}``/``${X=d}`` (an expansion that assigns)."""
+_INERT: dict[str, bool] = {}
+"""Program word -> whether no command starting with it can matter (a function aside); memoised."""
 
 
 def mark_joinable(token: Token) -> Token:
@@ -79,8 +88,10 @@ class Commands:
     (it shares the walker's document, scope and results)."""
 
     def _command(self, node, env: Env) -> None:
-        doc = self.doc
         name_node = node.child_by_field_name("name")
+        if name_node is not None and self._inert(node, name_node, env):
+            return
+        doc = self.doc
         kids = node.children
         if name_node is None:
             for child in kids:
@@ -137,7 +148,7 @@ class Commands:
         fn = self.shared.functions.get(head) if head is not None else None
         if fn is not None and fn.doc is doc:
             if not self.silent:
-                fn.calls.append(env.copy())
+                self.shared.add_call(fn, env)
             for name in fn.assigned:  # what the function assigns is not followed into the caller
                 env.set(name, UNKNOWN_V)
         def child_env(inherit: bool = True, more: dict | None = None) -> Env:
@@ -145,8 +156,52 @@ class Commands:
             # or only what a wrapper sets (env -i, docker run -e …)
             return env.child({**(extra if inherit else {}), **(more or {})}, inherit)
 
+        if self.silent:
+            return  # a launch, a declaration or a shell string found now would not be recorded
         self._cwd = env.get(CWD)
         self._dispatch(tokens, span, child_env, self.image)
+
+    def _inert(self, node, name_node, env: Env) -> bool:
+        """Run a command whose words cannot matter without building them, and say so (True): its
+        program is a plain word that is no builtin that assigns and nothing
+        :func:`~linter.recognize.unwrap` looks at (``echo``, ``mkdir``, a function …), nothing stands
+        before it, and no expansion in it assigns. Its command substitutions run, and a function it
+        calls gets the call. False: the caller does the full work."""
+        start = name_node.start_byte
+        if node.start_byte != start:
+            return False  # assignments or a redirection before the program
+        doc = self.doc
+        text = doc.text
+        end = node.end_byte
+        j = name_node.end_byte
+        if doc.b2c is not None:
+            start, j, end = doc.b2c[start], doc.b2c[j], doc.b2c[end]
+        head = text[start:j]
+        inert = _INERT.get(head)
+        if inert is None:
+            from linter.recognize import inert_program
+
+            inert = _INERT[head] = bool(_PLAIN_WORD.match(head)) and head not in _EFFECTS and inert_program(head)
+            if len(_INERT) > 10_000:
+                _INERT.clear()
+        if not inert:
+            return False
+        if j < end and text[j] not in " \t":
+            return False  # the next word may continue the program's name (``ech\\⏎o``)
+        rest = text[j:end]
+        if "${" in rest and _ASSIGNING_EXPANSION.search(rest):
+            return False
+        if "$(" in rest or "`" in rest or "<(" in rest or ">(" in rest:
+            for k, child in enumerate(node.children):
+                if child.start_byte >= name_node.end_byte and node.field_name_for_child(k) == "argument":
+                    self._visit_subs(child, env)
+        fn = self.shared.functions.get(head)
+        if fn is not None and fn.doc is doc:
+            if not self.silent:
+                self.shared.add_call(fn, env)
+            for name in fn.assigned:  # what the function assigns is not followed into the caller
+                env.set(name, UNKNOWN_V)
+        return True
 
     def _builtin_effects(self, tokens: list[Token], env: Env) -> None:
         """Builtins that assign variables from outside the file (read, mapfile, getopts …) or set allexport."""

@@ -12,15 +12,38 @@ from linter.source import SourceFile, Span
 
 
 @functools.cache
-def _parser():
+def language():
+    """The tree-sitter-bash language."""
     import tree_sitter
     import tree_sitter_bash
 
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+    return tree_sitter.Language(tree_sitter_bash.language())
 
 
-# The end of a script made only of blanks and line continuations (``\\`` before a newline or the end).
-_BLANK_TAIL = re.compile(rb"(?:[ \t\r\n]|\\\r?\n|\\\Z)*\Z")
+@functools.cache
+def _parser():
+    import tree_sitter
+
+    return tree_sitter.Parser(language())
+
+
+def named_kids(node):
+    """The named children of ``node``, one at a time (a cursor: unlike ``node.named_children``, the
+    list is not kept on the node, so a statement's nodes are freed once it is walked)."""
+    cursor = node.walk()
+    if not cursor.goto_first_child():
+        return
+    while True:
+        child = cursor.node
+        if child.is_named:
+            yield child
+        if not cursor.goto_next_sibling():
+            return
+
+
+# The end of a script made only of blanks and line continuations (``\\`` before a newline or the end),
+# matched on the reversed bytes from their start (a search from the front would try every offset).
+_BLANK_TAIL_REVERSED = re.compile(rb"\\?(?:\n\r?\\|[ \t\r\n])*")
 
 
 def _bash_tail(data: bytes) -> bytes:
@@ -30,8 +53,7 @@ def _bash_tail(data: bytes) -> bytes:
     ``cmd \\`` followed by a blank line, GNU bash 5.2), where tree-sitter-bash 0.23 gives an
     ERROR node. Byte offsets are kept, so spans are unaffected.
     """
-    m = _BLANK_TAIL.search(data)
-    start = m.start()
+    start = len(data) - _BLANK_TAIL_REVERSED.match(data[::-1]).end()
     if data[start:start + 1] == b"\\":
         run = len(data[:start]) - len(data[:start].rstrip(b"\\"))
         if run % 2:  # this backslash is escaped by the one before it: a literal, not a continuation
@@ -77,23 +99,40 @@ class Doc:
         return self.c(node.start_byte), self.c(node.end_byte)
 
     def origin(self, i: int):
+        """The origin ``(SourceFile, offset)`` of character ``i``, or None."""
         if self.base is None:
             return (self.source, i)
-        return self.base.origins[i]
+        return self.base.origin_at(i)
 
     def where(self, i: int, j: int) -> Span:
         """The span in the file for doc characters ``[i, j)`` (exact or the hull of their origins)."""
         if self.base is None:
             return Span(self.source, i, j)
-        spans = [o for o in self.base.origins[i:j] if o is not None and o[0] is self.source]
-        if not spans:
+        lo = hi = None
+        for n, src, off, _ in self._slice(i, j):
+            if src is self.source:
+                lo = off if lo is None else min(lo, off)
+                hi = off + n if hi is None else max(hi, off + n)
+        if lo is None:
             return self.fallback
-        return Span(self.source, min(o[1] for o in spans), max(o[1] for o in spans) + 1)
+        return Span(self.source, lo, hi)
+
+    def runs(self, i: int, j: int) -> tuple:
+        """The origin runs (:class:`~linter.launch.MStr`) of doc characters ``[i, j)``."""
+        if self.base is None:
+            return ((j - i, self.source, i, None),) if j > i else ()
+        return self._slice(i, j)
 
     def mstr(self, i: int, j: int, where: Span | None = None) -> MStr:
+        """The text ``[i, j)`` as is, with its origins."""
         if self.base is None:
-            return MStr(self.text[i:j], [(self.source, k) for k in range(i, j)], where or Span(self.source, i, j))
-        return MStr(self.text[i:j], self.base.origins[i:j], where or self.where(i, j))
+            return MStr.from_runs(self.text[i:j], ((j - i, self.source, i, None),) if j > i else (),
+                                  where or Span(self.source, i, j))
+        return MStr.from_runs(self.text[i:j], self._slice(i, j), where or self.where(i, j))
+
+    def _slice(self, i: int, j: int) -> tuple:
+        """The base's runs for characters ``[i, j)``."""
+        return self.base.runs_of(i, j)
 
     def node_text(self, node) -> str:
         i, j = self.rng(node)

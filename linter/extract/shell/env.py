@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from linter.launch import MStr, Token
+from linter.launch import MStr, Token, same_origins
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 """A shell variable name."""
@@ -30,18 +30,106 @@ ABSENT = _State("ABSENT")
 """A variable the file never assigns (its value would come from outside)."""
 
 
+class _Link:
+    """One step of a :class:`Layered` map's history: the names folded into its base at that step."""
+
+    __slots__ = ("parent", "names", "depth")
+
+    def __init__(self, parent: _Link | None, names: frozenset) -> None:
+        self.parent = parent
+        self.names = names
+        self.depth = parent.depth + 1 if parent is not None else 0
+
+
+class Layered:
+    """A dict that copies in time proportional to its recent changes, for the many copies a walk makes
+    (a loop, a branch, a call each copy the variables).
+
+    ``base`` is a dict shared by copies and never changed; ``top`` holds this copy's own changes and
+    is folded into a new base once it has more than 8 names and more than an eighth of the square root
+    of the base's count: a copy then costs at most that many names (a merge compares them in Python),
+    and a fold (a copy of the base in C) comes once per that many changes. ``link`` records
+    the names of each fold, so :func:`changed` finds the names two copies may differ in without
+    comparing every name.
+    """
+
+    __slots__ = ("base", "top", "link")
+
+    def __init__(self, base: dict | None = None) -> None:
+        self.base = dict(base) if base else {}
+        self.top: dict = {}
+        self.link = _Link(None, frozenset())
+
+    def get(self, name: str, default=None):
+        """The value of ``name``, or ``default``."""
+        top = self.top
+        if name in top:
+            return top[name]
+        return self.base.get(name, default)
+
+    def put(self, name: str, value) -> None:
+        """Set ``name`` in this copy only (folding the changes into a new base when they grow)."""
+        top = self.top
+        top[name] = value
+        if len(top) > 8 and len(top) * len(top) * 64 > len(self.base):
+            base = dict(self.base)
+            base.update(top)
+            self.link = _Link(self.link, frozenset(top))
+            self.base, self.top = base, {}
+
+    def copy(self) -> Layered:
+        """A copy sharing the base: costs this copy's own changes."""
+        out = Layered.__new__(Layered)
+        out.base, out.top, out.link = self.base, dict(self.top), self.link
+        return out
+
+    def items(self):
+        """Every (name, value), folded (linear in the size)."""
+        if not self.top:
+            return self.base.items()
+        merged = dict(self.base)
+        merged.update(self.top)
+        return merged.items()
+
+
+def changed(maps: list[Layered]) -> set | None:
+    """The names whose values may differ between ``maps`` (copies of one map): their own changes
+    and the folds since their common history; None when they share no history."""
+    names: set = set()
+    for m in maps:
+        names.update(m.top)
+    links = [m.link for m in maps]
+    while True:
+        first = links[0]
+        if all(link is first for link in links):
+            return names
+        deepest = max(link.depth for link in links)
+        if deepest == 0:
+            return None
+        for k, link in enumerate(links):
+            if link.depth == deepest:
+                names.update(link.names)
+                links[k] = link.parent
+
+
 class Env:
-    """name -> MStr (scalar) | list[Token] (array) | UNKNOWN_V | UNSET; absent = never assigned."""
+    """name -> MStr (scalar) | list[Token] (array) | UNKNOWN_V | UNSET; ABSENT = never assigned.
+
+    ``vars`` and ``exported`` (name -> bool) are :class:`Layered` maps, so the copies a walk makes
+    cost their recent changes, not the number of variables.
+    """
 
     __slots__ = ("vars", "exported", "allexport")
 
     def __init__(self, vars_: dict | None = None, exported: set | None = None, allexport: bool = False) -> None:
-        self.vars = vars_ if vars_ is not None else {}
-        self.exported = exported if exported is not None else set()
+        self.vars = Layered(vars_)
+        self.exported = Layered(dict.fromkeys(exported, True) if exported else None)
         self.allexport = allexport
 
     def copy(self) -> Env:
-        return Env(dict(self.vars), set(self.exported), self.allexport)
+        out = Env.__new__(Env)
+        out.vars, out.exported, out.allexport = self.vars.copy(), self.exported.copy(), self.allexport
+        return out
 
     def replace(self, other: Env) -> None:
         self.vars, self.exported, self.allexport = other.vars, other.exported, other.allexport
@@ -50,33 +138,51 @@ class Env:
         return self.vars.get(name, ABSENT)
 
     def set(self, name: str, value, export: bool = False) -> None:
-        self.vars[name] = value
+        self.vars.put(name, value)
         if export or self.allexport:
-            self.exported.add(name)
+            self.export(name)
+
+    def put(self, name: str, value) -> None:
+        """Set ``name`` without exporting it (``unset``)."""
+        self.vars.put(name, value)
+
+    def is_exported(self, name: str) -> bool:
+        """Whether ``name`` is exported (``export``, ``declare -x``, ``set -a`` when it was set)."""
+        return self.exported.get(name, False)
+
+    def export(self, name: str) -> None:
+        """Mark ``name`` exported."""
+        if not self.exported.get(name, False):
+            self.exported.put(name, True)
+
+    def unexport(self, name: str) -> None:
+        """Mark ``name`` not exported (``export -n``, ``unset``)."""
+        if self.exported.get(name, False):
+            self.exported.put(name, False)
 
     def child(self, extra: dict | None = None, inherit: bool = True) -> Env:
         """The environment a child process sees: exported variables; others the file assigned are
         unknown there (the name may have come from the environment, exported)."""
-        out = Env()
+        out: dict = {}
         if inherit:
+            exported = self.exported
             for name, value in self.vars.items():
                 if value is ABSENT:
                     continue
-                if name in self.exported or self.allexport or value is UNSET:
-                    out.vars[name] = value
+                if self.allexport or value is UNSET or exported.get(name, False):
+                    out[name] = value
                 else:
-                    out.vars[name] = UNKNOWN_V
+                    out[name] = UNKNOWN_V
         for name, value in (extra or {}).items():
-            out.vars[name] = value
-        out.exported = set(out.vars)
-        return out
+            out[name] = value
+        return Env(out, set(out))
 
 
 def _same(a, b) -> bool:
     if a is b:
         return True
     if isinstance(a, MStr) and isinstance(b, MStr):
-        return a.text == b.text and a.origins == b.origins
+        return a.text == b.text and same_origins(a, b)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(x.splat == y.splat and _same(x.text, y.text) for x, y in zip(a, b))
     return False
@@ -93,33 +199,100 @@ def _same_text(a, b) -> bool:
 def _unlocated(value):
     """The same value with no editable origin (equal text written in several places)."""
     if isinstance(value, MStr):
-        return MStr(value.text, [None] * len(value.text), value.where)
+        return MStr.plain(value.text, value.where)
     return [Token(_unlocated(t.text), t.splat) for t in value]
 
 
+def merge_value(a, b):
+    """The value of a variable after two paths that leave ``a`` and ``b`` (as :func:`merge` does it)."""
+    if _same(a, b):
+        return a
+    if _same_text(a, b):
+        return _unlocated(a)
+    return UNKNOWN_V
+
+
+class Merged:
+    """The merge of environments met one after another (a function's call sites), kept as the last
+    of them and what differs from it, so each costs its changes since the one before (not a copy of
+    every variable per call). :meth:`env` equals :func:`merge` of them all, in order."""
+
+    __slots__ = ("last", "overrides", "exported", "allexport")
+
+    def __init__(self) -> None:
+        self.last: Env | None = None
+        self.overrides: dict = {}  # name -> merged value, where it is not last's value
+        self.exported: set = set()  # names exported at some earlier call
+        self.allexport = False
+
+    def add(self, env: Env) -> None:
+        last = self.last
+        if last is not None:
+            names = changed([last.vars, env.vars])
+            if names is None:
+                names = {n for e in (last, env) for n, _ in e.vars.items()}
+            overrides = self.overrides
+            last_top, last_base = last.vars.top, last.vars.base
+            top, base = env.vars.top, env.vars.base
+            for n in names:
+                new = top[n] if n in top else base.get(n, ABSENT)
+                if n in overrides:
+                    old = overrides[n]
+                    if old is UNKNOWN_V:
+                        continue  # unknown at one call: unknown whatever the others hold
+                else:
+                    old = last_top[n] if n in last_top else last_base.get(n, ABSENT)
+                    if old is new:
+                        continue
+                value = merge_value(old, new)
+                if value is new:
+                    overrides.pop(n, None)
+                else:
+                    overrides[n] = value
+            xnames = changed([last.exported, env.exported])
+            if xnames is None:
+                xnames = {n for n, _ in last.exported.items()}
+            self.exported.update(n for n in xnames if last.is_exported(n))
+        self.allexport = self.allexport or env.allexport
+        self.last = env.copy()
+
+    def env(self) -> Env:
+        """The merged environment (a new one)."""
+        out = self.last.copy()
+        out.allexport = self.allexport
+        for n, value in self.overrides.items():
+            out.vars.put(n, value)
+        for n in self.exported:
+            out.export(n)
+        return out
+
+
 def merge(envs: list[Env]) -> Env:
-    """The environment after paths that end in ``envs``: a variable with different values is unknown."""
+    """The environment after paths that end in ``envs``: a variable with different values is unknown.
+    Only the names :func:`changed` gives are compared (all of them for unrelated environments)."""
     if len(envs) == 1:
         return envs[0].copy()
-    base = envs[0].vars
-    differ: set[str] = set()
-    for e in envs[1:]:
-        ev = e.vars
-        differ.update(n for n, v in ev.items() if base.get(n, ABSENT) is not v)
-        differ.update(base.keys() - ev.keys())
-    out = Env(dict(base), allexport=any(e.allexport for e in envs))
-    for n in differ:
-        values = [e.get(n) for e in envs]
+    out = envs[0].copy()
+    out.allexport = any(e.allexport for e in envs)
+    names = changed([e.vars for e in envs])
+    if names is None:
+        names = {n for e in envs for n, _ in e.vars.items()}
+    maps = [e.vars for e in envs]
+    for n in names:
+        values = [m.top[n] if n in m.top else m.base.get(n, ABSENT) for m in maps]
         first = values[0]
+        if all(v is first for v in values):
+            continue  # the same object everywhere (the common case: a name changed in one branch only)
         if all(_same(first, v) for v in values[1:]):
-            if first is ABSENT:
-                out.vars.pop(n, None)
-            else:
-                out.vars[n] = first
-        elif all(_same_text(first, v) for v in values[1:]):
-            out.vars[n] = _unlocated(first)
+            continue  # out has it (or has not, when ABSENT) already
+        if all(_same_text(first, v) for v in values[1:]):
+            out.vars.put(n, _unlocated(first))
         else:
-            out.vars[n] = UNKNOWN_V
-    for e in envs:
-        out.exported |= e.exported
+            out.vars.put(n, UNKNOWN_V)
+    xnames = changed([e.exported for e in envs])
+    if xnames is None:
+        xnames = {n for e in envs for n, _ in e.exported.items()}
+    for n in xnames:
+        if any(e.is_exported(n) for e in envs):
+            out.export(n)
     return out

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
+import functools
+
 from linter.argv import skip_options
 from linter.extract.shell.document import Doc
 from linter.launch import GpuDecl, MStr
@@ -77,16 +80,41 @@ def error_message(node, doc: Doc) -> tuple[str, int]:
     return f"shell syntax error near {snippet!r}" if snippet else "shell syntax error", i
 
 
+@functools.cache
+def _queries():
+    import tree_sitter
+
+    from linter.extract.shell.document import language
+
+    return (tree_sitter.Query(language(), "(comment) @c (program (comment) @top)"),
+            tree_sitter.Query(language(), "[(string) (heredoc_body)] @x"))
+
+
 def comments_of(root, doc: Doc) -> list[Span]:
+    """The spans of the script's comments in order (a ``#`` inside a string or heredoc, also in a
+    ``$(…)`` there, is text), found by tree-sitter queries (no walk of the tree in Python)."""
+    import tree_sitter
+
+    comments_q, strings_q = _queries()
+    captures = tree_sitter.QueryCursor(comments_q).captures(root)
+    found = captures.get("c", [])
+    if not found:
+        return []
+    found.sort(key=lambda n: n.start_byte)
+    inside: list[tuple[int, int]] = []  # disjoint byte ranges of strings and heredocs, in order
+    # Only a comment in a ``$(…)`` can stand inside a string; none can when all are top-level statements.
+    if len(captures.get("top", ())) < len(found) and ("$(" in doc.text or "`" in doc.text):
+        for a, b in sorted((n.start_byte, n.end_byte) for n in tree_sitter.QueryCursor(strings_q).captures(root).get("x", [])):
+            if inside and a < inside[-1][1]:
+                inside[-1] = (inside[-1][0], max(b, inside[-1][1]))
+            else:
+                inside.append((a, b))
+    starts = [a for a, _ in inside]
     out = []
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if n.type == "comment":
-            i, j = doc.rng(n)
-            out.append(Span(doc.source, i, j))
+    for n in found:
+        k = bisect.bisect_right(starts, n.start_byte) - 1
+        if k >= 0 and n.start_byte < inside[k][1]:
             continue
-        if n.type in ("heredoc_body", "string", "raw_string", "word"):
-            continue
-        stack.extend(reversed(n.children))
+        i, j = doc.rng(n)
+        out.append(Span(doc.source, i, j))
     return out

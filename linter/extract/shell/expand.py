@@ -8,27 +8,33 @@ elements of "${A[@]}", one word each — or ("splat", MStr) — "$@": an unknown
 
 from __future__ import annotations
 
+import re
+
 from linter.extract.shell.document import Doc
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env
-from linter.launch import UNKNOWN_CHAR, MStr, Token, hull
+from linter.launch import UNKNOWN_CHAR, MStr, Token, hull, join_runs
 from linter.source import Span
 
 IFS = " \t\n"
 
 
+_BLANKS = re.compile("[" + IFS + "]+")
+
+
 def assemble(segs: list) -> list[Token]:
     """Field splitting: the words a list of segments makes."""
     out: list[Token] = []
-    chars: list[str] = []
-    origins: list = []
+    texts: list[str] = []
+    runs: list[tuple] = []
     wheres: list = []
     started = fixed = unk = splat = False
 
     def emit() -> None:
-        nonlocal chars, origins, wheres, started, fixed, unk, splat
+        nonlocal texts, runs, wheres, started, fixed, unk, splat
         if started:
-            out.append(Token(MStr("".join(chars), origins, hull(wheres)), splat=splat or (unk and not fixed)))
-        chars, origins, wheres = [], [], []
+            m = MStr.from_runs("".join(texts), join_runs(runs), hull(wheres))
+            out.append(Token(m, splat=splat or (unk and not fixed)))
+        texts, runs, wheres = [], [], []
         started = fixed = unk = splat = False
 
     for seg in segs:
@@ -36,34 +42,31 @@ def assemble(segs: list) -> list[Token]:
         if kind == "lit":
             m, split = seg[1], seg[2]
             if not split:
-                chars.extend(m.text)
-                origins.extend(m.origins)
+                texts.append(m.text)
+                runs.append(m.runs)
                 wheres.append(m.where)
                 started = True
                 if m.text:
                     fixed = True
                 continue
-            for ch, o in zip(m.text, m.origins):
-                if ch in IFS:
-                    emit()
-                    continue
-                if not started:
-                    wheres.append(m.where)
-                chars.append(ch)
-                origins.append(o)
-                started = True
-                if ch == UNKNOWN_CHAR:
-                    unk = True
-                else:
-                    fixed = True
+            text = m.text
+            pos = 0
+            for blank in _BLANKS.finditer(text) if _has_blank(text) else ():
+                a, b = blank.span()
+                if a > pos:
+                    started, fixed, unk = _piece(m, pos, a, started, fixed, unk, texts, runs, wheres)
+                emit()
+                pos = b
+            if pos < len(text):
+                started, fixed, unk = _piece(m, pos, len(text), started, fixed, unk, texts, runs, wheres)
             if started:
                 wheres.append(m.where)
         elif kind == "arr":
             for k, tok in enumerate(seg[1]):
                 if k:
                     emit()
-                chars.extend(tok.text.text)
-                origins.extend(tok.text.origins)
+                texts.append(tok.text.text)
+                runs.append(tok.text.runs)
                 wheres.append(tok.text.where)
                 started = True
                 if tok.text.text:
@@ -71,12 +74,28 @@ def assemble(segs: list) -> list[Token]:
                 splat = splat or tok.splat
         else:  # splat
             m = seg[1]
-            chars.extend(m.text)
-            origins.extend(m.origins)
+            texts.append(m.text)
+            runs.append(m.runs)
             wheres.append(m.where)
             started = splat = True
     emit()
     return out
+
+
+def _has_blank(text: str) -> bool:
+    return " " in text or "\t" in text or "\n" in text
+
+
+def _piece(m: MStr, a: int, b: int, started: bool, fixed: bool, unk: bool, texts: list, runs: list,
+           wheres: list) -> tuple[bool, bool, bool]:
+    """Add ``m.text[a:b]`` (no blanks in it) to the word being built: the new (started, fixed, unk)."""
+    if not started:
+        wheres.append(m.where)
+    piece = m.text[a:b]
+    texts.append(piece)
+    runs.append(m.runs if a == 0 and b == len(m.text) else m.runs_of(a, b))
+    unknowns = piece.count(UNKNOWN_CHAR)
+    return True, fixed or unknowns < len(piece), unk or unknowns > 0
 
 
 def scalar(segs: list, where: Span | None) -> MStr:
@@ -168,70 +187,84 @@ class Expander:
             return [("lit", self._dq_text(i, j), False)]
         doc = self.doc
         text = doc.text
-        segs = []
-        chars: list[str] = []
-        origins: list = []
-        split = True
         where = doc.where(i, j)
+        if text.find("\\", i, j) < 0:
+            return [("lit", doc.mstr(i, j, where), True)] if j > i else []
+        # An escaped character is a segment that is not split; the text around it is.
+        segs: list = []
+        texts: list[str] = []
+        runs: list[tuple] = []
+        split = True
 
         def flush() -> None:
-            nonlocal chars, origins
-            if chars:
-                segs.append(("lit", MStr("".join(chars), origins, where), split))
-            chars, origins = [], []
+            if texts:
+                segs.append(("lit", MStr.from_runs("".join(texts), join_runs(runs), where), split))
+                texts.clear()
+                runs.clear()
+
+        def add(a: int, b: int, escaped: bool) -> None:
+            nonlocal split
+            if a >= b:
+                return
+            if split == escaped:
+                flush()
+                split = not escaped
+            texts.append(text[a:b])
+            runs.append(doc.runs(a, b))
 
         k = i
         while k < j:
-            ch = text[k]
-            if ch == "\\" and k + 1 < j:
-                nxt = text[k + 1]
-                if nxt == "\n":
-                    k += 2
-                    continue
-                if nxt == "\r" and k + 2 < j and text[k + 2] == "\n":
-                    k += 3
-                    continue
-                if split:
-                    flush()
-                    split = False
-                chars.append(nxt)
-                origins.append(doc.origin(k + 1))
-                k += 2
-                continue
-            if not split:
-                flush()
-                split = True
-            chars.append(ch)
-            origins.append(doc.origin(k))
-            k += 1
+            bs = text.find("\\", k, j)
+            if bs < 0 or bs + 1 >= j:
+                add(k, j, False)
+                break
+            add(k, bs, False)
+            nxt = text[bs + 1]
+            if nxt == "\n":
+                k = bs + 2
+            elif nxt == "\r" and bs + 2 < j and text[bs + 2] == "\n":
+                k = bs + 3
+            else:
+                add(bs + 1, bs + 2, True)
+                k = bs + 2
         flush()
         return segs
 
     def _dq_text(self, i: int, j: int) -> MStr:
+        """Text inside double quotes with its escapes (``\\$ \\` \\" \\\\``, line continuations) removed."""
         doc = self.doc
         text = doc.text
-        chars: list[str] = []
-        origins: list = []
+        if text.find("\\", i, j) < 0:
+            return doc.mstr(i, j, doc.where(i, j))
+        texts: list[str] = []
+        runs: list[tuple] = []
+
+        def add(a: int, b: int) -> None:
+            if a < b:
+                texts.append(text[a:b])
+                runs.append(doc.runs(a, b))
+
         k = i
         while k < j:
-            ch = text[k]
-            if ch == "\\" and k + 1 < j:
-                nxt = text[k + 1]
-                if nxt in '$`"\\':
-                    chars.append(nxt)
-                    origins.append(doc.origin(k + 1))
-                    k += 2
-                    continue
-                if nxt == "\n":
-                    k += 2
-                    continue
-                if nxt == "\r" and k + 2 < j and text[k + 2] == "\n":
-                    k += 3
-                    continue
-            chars.append(ch)
-            origins.append(doc.origin(k))
-            k += 1
-        return MStr("".join(chars), origins, doc.where(i, j))
+            bs = text.find("\\", k, j)
+            if bs < 0 or bs + 1 >= j:
+                add(k, j)
+                break
+            nxt = text[bs + 1]
+            if nxt in '$`"\\':
+                add(k, bs)
+                add(bs + 1, bs + 2)
+                k = bs + 2
+            elif nxt == "\n":
+                add(k, bs)
+                k = bs + 2
+            elif nxt == "\r" and bs + 2 < j and text[bs + 2] == "\n":
+                add(k, bs)
+                k = bs + 3
+            else:  # a backslash that escapes nothing stays
+                add(k, bs + 1)
+                k = bs + 1
+        return MStr.from_runs("".join(texts), join_runs(runs), doc.where(i, j))
 
     def _dq(self, node, env: Env) -> list:
         doc = self.doc

@@ -5,12 +5,13 @@ and declarations. Simple commands are :class:`~linter.extract.shell.commands.Com
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from linter.extract.shell.commands import Commands
-from linter.extract.shell.document import Doc
-from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, merge
+from linter.extract.shell.document import Doc, named_kids
+from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, merge
 from linter.extract.shell.expand import Expander, assemble, scalar
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
@@ -28,9 +29,14 @@ class Fn:
     doc: Doc
     def_env: Env
     assigned: set[str]
-    calls: list[Env] = field(default_factory=list)
+    calls: int = 0
+    merged: Merged = field(default_factory=Merged)
+    """The environments of its calls, merged as they come."""
     launch_span: Span | None = None
     image: MStr | None = None
+    order: int = 0
+    """Its place in :attr:`Shared.fn_order`."""
+    done: bool = False
 
 
 @dataclass
@@ -43,7 +49,16 @@ class Shared:
     problems: list[Problem] = field(default_factory=list)
     functions: dict[str, Fn] = field(default_factory=dict)
     fn_order: list[Fn] = field(default_factory=list)
+    called: list[int] = field(default_factory=list)
+    """A heap of the places in ``fn_order`` of functions that have calls (some may be done)."""
     decl_keys: set = field(default_factory=set)
+
+    def add_call(self, fn: Fn, env: Env) -> None:
+        """Record that ``fn`` is called with ``env`` (a copy is kept)."""
+        fn.calls += 1
+        fn.merged.add(env)
+        if fn.calls == 1:
+            heapq.heappush(self.called, fn.order)
 
     def add_decl(self, decl: GpuDecl) -> None:
         key = (decl.name, decl.span.key() if decl.span is not None else None, decl.how)
@@ -77,7 +92,7 @@ class Walker(Commands):
             self.visit(child, env)
 
     def _seq(self, node, env: Env) -> None:
-        for child in node.named_children:
+        for child in named_kids(node):
             self.visit(child, env)
 
     def _skip(self, node, env: Env) -> None:
@@ -211,6 +226,7 @@ class Walker(Commands):
         name = self.doc.node_text(name_node)
         fn = Fn(name, body, self.doc, env.copy(), _assigned_names(body, self.doc),
                  launch_span=self.launch_span, image=self.image)
+        fn.order = len(self.shared.fn_order)
         self.shared.functions[name] = fn
         self.shared.fn_order.append(fn)
 
@@ -334,13 +350,13 @@ class Walker(Commands):
             if child.type == "variable_assignment":
                 self._assign(child, env, export=export, unknown=unknown)
                 if unexport:
-                    env.exported.discard(self.doc.node_text(child.child_by_field_name("name")))
+                    env.unexport(self.doc.node_text(child.child_by_field_name("name")))
             elif child.type == "variable_name":
                 name = self.doc.node_text(child)
                 if unexport:
-                    env.exported.discard(name)
+                    env.unexport(name)
                 elif export:
-                    env.exported.add(name)
+                    env.export(name)
                 if keyword in ("local", "declare", "typeset") and env.get(name) is ABSENT or keyword == "local":
                     env.set(name, UNKNOWN_V if unknown else UNSET, export)
             else:
@@ -359,8 +375,8 @@ class Walker(Commands):
             return
         for name in names:
             if NAME.match(name):
-                env.vars[name] = UNSET
-                env.exported.discard(name)
+                env.put(name, UNSET)
+                env.unexport(name)
 
 
 _HANDLERS: dict[str, Callable] = {
@@ -437,17 +453,26 @@ def _assigned_names(body, doc: Doc) -> set[str]:
 
 def walk_all(shared: Shared, doc: Doc, root, env: Env, launch_span: Span | None = None,
               image: MStr | None = None) -> None:
+    """Walk a script, then its functions: first the first one (in definition order) that has calls,
+    with its callers' variables merged, else the first one never walked, with those at its definition."""
     walker = Walker(shared, doc, "script", launch_span, image)
     walker.visit(root, env)
-    done: set[int] = set()
+    order = shared.fn_order
+    first = 0  # every function before it is done
     while True:
-        pending = [f for f in shared.fn_order if id(f) not in done]
-        if not pending:
-            break
-        called = [f for f in pending if f.calls]
-        fn = called[0] if called else pending[0]
-        done.add(id(fn))
-        fenv = merge(fn.calls) if fn.calls else fn.def_env.copy()
+        called = shared.called
+        while called and order[called[0]].done:
+            heapq.heappop(called)
+        if called:
+            fn = order[heapq.heappop(called)]
+        else:
+            while first < len(order) and order[first].done:
+                first += 1
+            if first == len(order):
+                break
+            fn = order[first]
+        fn.done = True
+        fenv = fn.merged.env() if fn.calls else fn.def_env.copy()
         inner = Walker(shared, fn.doc, f"{fn.name}()", fn.launch_span, fn.image)
         for child in fn.body.named_children:
             inner.visit(child, fenv)

@@ -57,6 +57,11 @@ limits of :mod:`linter.limits` keep every file under about a second; this bounds
 AHEAD = 4
 """Units sent to a worker before it has answered: it never waits for this process, which is walking."""
 
+WORKER_NICENESS = 10
+"""Workers run at a lower priority: the process that walks is the one the run waits for (on 100,000
+files on 2 CPUs, 4.0 s without the pool, 3.6 s with workers at the same priority, ~3 s at this
+one), and a hook's workers yield to the editor and the build beside them."""
+
 _POLL_EVERY = 64
 """Walked files between two looks at the workers' answers while the walk goes on."""
 
@@ -443,6 +448,10 @@ def _serve(conn, engine: Engine, inherited: list) -> None:
     for c in inherited:
         c.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops the workers
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):  # Windows has no nice
+        pass
     ws = engine.ws
     shipped: set[str] = set()
     while True:

@@ -57,10 +57,9 @@ limits of :mod:`linter.limits` keep every file under about a second; this bounds
 AHEAD = 4
 """Units sent to a worker before it has answered: it never waits for this process, which is walking."""
 
-WORKER_NICENESS = 10
-"""Workers run at a lower priority: the process that walks is the one the run waits for (on 100,000
-files on 2 CPUs, 4.0 s without the pool, 3.6 s with workers at the same priority, ~3 s at this
-one), and a hook's workers yield to the editor and the build beside them."""
+WINDOW = 4096
+"""Most walked files waiting for an earlier unit's answer: past it the walk waits, so a slow file
+keeps no more than this many results in memory."""
 
 _POLL_EVERY = 64
 """Walked files between two looks at the workers' answers while the walk goes on."""
@@ -155,6 +154,9 @@ class _Run:
         if i % _POLL_EVERY == 0:
             self.pool.pump(block=False)
         yield from self._ready()
+        while len(self.window) > WINDOW:  # an earlier unit is slow: wait for it
+            self.pool.pump(block=True)
+            yield from self._ready()
 
     def _start_pool(self) -> None:
         ws = self.engine.ws
@@ -448,10 +450,6 @@ def _serve(conn, engine: Engine, inherited: list) -> None:
     for c in inherited:
         c.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops the workers
-    try:
-        os.nice(WORKER_NICENESS)
-    except (AttributeError, OSError):  # Windows has no nice
-        pass
     ws = engine.ws
     shipped: set[str] = set()
     while True:

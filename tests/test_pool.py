@@ -314,13 +314,16 @@ def test_more_processes_than_cpus_give_the_same_results(tmp_path, monkeypatch):
     assert spy.answered > 0
 
 
-@pytest.mark.skipif(not hasattr(os, "nice"), reason="no process priorities")
-def test_workers_run_at_a_lower_priority(tmp_path, monkeypatch):
+def test_a_slow_unit_holds_back_at_most_a_window_of_results(tmp_path, monkeypatch):
     repo = make_repo(tmp_path)
-    (repo / "c").mkdir()
-    (repo / "c/probe.sh").write_text(SHELL.format(backend="fa4", port=1))
-    monkeypatch.setattr(pool, "MIN_UNITS", 1)  # c/probe.sh is the second unit (after broken/): a worker's
-    seen = tmp_path / "niceness"
-    in_a_worker(os.getpid(), "probe.sh", lambda: seen.write_text(str(os.nice(0))), monkeypatch)
-    linted(repo, 2)
-    assert int(seen.read_text()) == min(19, os.nice(0) + pool.WORKER_NICENESS)
+    monkeypatch.setattr(pool, "WINDOW", 3)
+    waiting = []
+    ready = pool._Run._ready
+
+    def watched(self):
+        waiting.append(len(self.window))
+        return ready(self)
+
+    monkeypatch.setattr(pool._Run, "_ready", watched)
+    assert linted(repo, 2) == linted(repo, 1)
+    assert max(waiting) <= 4  # the walk waits once more than 3 files wait

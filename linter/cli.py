@@ -328,11 +328,11 @@ def _lint(args, configs, select, ignore, extend) -> int:
     folder_configs: dict[str, object] = {}  # the walk asks for every file: one lookup per folder
     unseen = object()
 
-    def excluded(path: Path, is_dir: bool) -> bool:
+    def excluded(path: Path | str, is_dir: bool) -> bool:
         folder = os.path.dirname(path)
         cfg = folder_configs.get(folder, unseen)
         if cfg is unseen:
-            cfg = folder_configs[folder] = configs.for_dir(path.parent)
+            cfg = folder_configs[folder] = configs.for_dir(Path(folder))
         return cfg is not None and cfg.excluded(path, is_dir)
 
     from linter.isolate import crashed, lint_file
@@ -364,7 +364,11 @@ def _lint(args, configs, select, ignore, extend) -> int:
         keep_skipped = bool(args.show_files or args.explain or args.write_baseline or args.baseline
                             or (cfg is not None and cfg.baseline))
         # one bad file never stops the run: SGL000 on it instead
-        for cand, res in lint_all(engine, walk(paths, excluded, args.force_exclude), args.jobs):
+        for cand, res in lint_all(engine, walk(paths, excluded, args.force_exclude), args.jobs,
+                                  skip_unmentioned=not keep_skipped):
+            if res is None:
+                skipped_files += 1  # decided on the file's bytes, before any Path or result is made
+                continue
             if res.prefiltered and not keep_skipped:
                 skipped_files += 1
                 continue

@@ -18,6 +18,7 @@ raises :class:`ConfigError` (the CLI exits 2).
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,7 +128,14 @@ def _specificity(selector: str) -> int:
 
 def selected_codes(layers: list[Selection], per_file_ignores: list[str] = ()) -> set[str]:
     """The rule codes checked after applying ``layers`` in order to the default selection (ALL),
-    then removing ``per_file_ignores`` (ruff's resolution of select/extend-select/ignore)."""
+    then removing ``per_file_ignores`` (ruff's resolution of select/extend-select/ignore). A new set
+    each call (the caller may change it)."""
+    return set(_selected_codes(tuple(layers), tuple(per_file_ignores)))
+
+
+@functools.lru_cache(maxsize=256)
+def _selected_codes(layers: tuple[Selection, ...], per_file_ignores: tuple[str, ...]) -> frozenset[str]:
+    # Every file of a run asks (three times per launch file); its layers repeat from file to file.
     from linter.rules import BY_CODE, expand_selector
 
     codes = set(BY_CODE)
@@ -145,7 +153,7 @@ def selected_codes(layers: list[Selection], per_file_ignores: list[str] = ()) ->
             codes -= {c for c, on in updates.items() if not on}
     for sel in per_file_ignores:
         codes -= expand_selector(sel) or set()
-    return codes
+    return frozenset(codes)
 
 
 @dataclass
@@ -175,13 +183,13 @@ class Config:
     def exclude(self) -> list[str]:
         return list(self.base.get("exclude", [])) + list(self.base.get("extend-exclude", []))
 
-    def excluded(self, path: Path, is_dir: bool) -> bool:
+    def excluded(self, path: Path | str, is_dir: bool) -> bool:
         """True when ``path`` matches ``exclude``/``extend-exclude`` (or those of an override whose
         ``paths`` match it). Patterns are gitignore-style, relative to the configuration's folder."""
         if not self.exclude and not any(ov.get("exclude") or ov.get("extend-exclude") for ov in self.overrides):
             return False
         try:
-            rel = path.resolve().relative_to(self.root).as_posix()
+            rel = Path(path).resolve().relative_to(self.root).as_posix()
         except ValueError:
             return False
         if is_dir:
@@ -389,6 +397,20 @@ class ConfigResolver:
         self.isolated = isolated
         """No configuration file is read at all (the text seams of the engine and the tests)."""
         self._cache: dict[Path, Config | None] = {}
+        self._real: dict[Path, Path] = {}  # folder as given -> its real path
+
+    def _resolve(self, folder: Path) -> Path:
+        # A folder whose parent was resolved and that is no symbolic link is its parent's real path
+        # joined with its name: one lstat instead of one per component (the walk goes top-down).
+        real = self._real.get(folder)
+        if real is None:
+            parent = self._real.get(folder.parent)
+            if parent is not None and folder.name not in ("", ".", "..") and not os.path.islink(folder):
+                real = parent / folder.name
+            else:
+                real = folder.resolve()
+            self._real[folder] = real
+        return real
 
     def for_dir(self, folder: Path) -> Config | None:
         if self.forced is not None:
@@ -400,7 +422,7 @@ class ConfigResolver:
         if folder in self._cache:
             return self._cache[folder]
         given = folder
-        folder = folder.resolve()
+        folder = self._resolve(folder)
         if folder in self._cache:
             self._cache[given] = self._cache[folder]
             return self._cache[folder]
@@ -411,6 +433,7 @@ class ConfigResolver:
                 if found is not None:
                     break
         if found is None and folder.parent != folder:
+            self._real.setdefault(folder.parent, folder.parent)  # a real path's parent is real
             found = self.for_dir(folder.parent)
         self._cache[folder] = found
         self._cache[given] = found

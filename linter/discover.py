@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -44,12 +43,26 @@ def detect_format(path: Path, text: str) -> str | None:
     return fmt.name if fmt is not None else None
 
 
-@dataclass
 class Candidate:
-    """A file to look at; ``explicit`` when it was named on the command line."""
+    """A file to look at: ``name`` its absolute path as a string; ``explicit`` when it was named on the
+    command line. ``path`` (a :class:`~pathlib.Path`) is made on first use: most files of a tree are
+    skipped on their bytes by name alone, and a ``Path`` costs more than the look at the bytes."""
 
-    path: Path
-    explicit: bool
+    __slots__ = ("name", "explicit", "_path")
+
+    def __init__(self, path: Path | str, explicit: bool) -> None:
+        self.name = str(path)
+        self.explicit = explicit
+        self._path = path if isinstance(path, Path) else None
+
+    @property
+    def path(self) -> Path:
+        if self._path is None:
+            self._path = Path(self.name)
+        return self._path
+
+    def __repr__(self) -> str:
+        return f"Candidate({self.name!r}, explicit={self.explicit})"
 
 
 class _Ignore:
@@ -61,16 +74,17 @@ class _Ignore:
         self.root = root
         self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
 
-    def matches(self, path: Path, is_dir: bool) -> bool:
+    def matches(self, path: Path | str, is_dir: bool) -> bool:
         try:
-            rel = path.relative_to(self.root).as_posix()
+            rel = Path(path).relative_to(self.root).as_posix()
         except ValueError:
             return False
         return self.spec.match_file(rel + "/" if is_dir else rel)
 
 
-def walk(paths: list[Path], excluded: Callable[[Path, bool], bool], force_exclude: bool) -> Iterator[Candidate]:
-    """Files under ``paths`` (sorted, each once). ``excluded(path, is_dir)`` applies config globs."""
+def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_exclude: bool) -> Iterator[Candidate]:
+    """Files under ``paths`` (sorted, each once). ``excluded(path, is_dir)`` applies config globs; the
+    path of a file in a walked folder is given as a string."""
     seen: set[str] = set()  # real paths as strings: a file is yielded once, however it is reached
     for root in paths:
         root = root.absolute()
@@ -110,6 +124,7 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
     stack: list[tuple[Path, str, list[_Ignore]]] = [(root, str(root.resolve()), _parent_ignores(root))]
     while stack:
         here, real_here, chain = stack.pop()
+        here_name = str(here)
         try:
             with os.scandir(here) as it:
                 entries = sorted(it, key=_by_name)
@@ -145,10 +160,10 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
             name = e.name
             if FIXER_TEMP.match(name):
                 continue
-            real = os.path.realpath(here / name) if link else real_here + os.sep + name
+            p = here_name + os.sep + name  # a string: most files are skipped before a Path is needed
+            real = os.path.realpath(p) if link else real_here + os.sep + name
             if real in seen:
                 continue
-            p = here / name
             if (chain and any(i.matches(p, False) for i in chain)) or excluded(p, False):
                 continue
             seen.add(real)

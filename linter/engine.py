@@ -321,6 +321,21 @@ def without_mention(path: Path, need_reason: bool = True) -> FileResult | None:
     A skipped file becomes a :class:`FileResult` with its format and reason only: nothing of it is kept.
     Without ``need_reason`` (no output shows why a file was skipped) its format is not looked for and
     the reason is the filter's alone, which saves decoding and sniffing thousands of files."""
+    text = unmentioned_text(path)
+    if text is None:
+        return None
+    if not need_reason:
+        return FileResult(path, skipped="does not mention SGLang", prefiltered=True)
+    fmt = detect_format(path, text.removeprefix("\ufeff"))
+    if fmt is None:
+        return FileResult(path, skipped=f"not a file of a linted format ({names_text()})", prefiltered=True)
+    return FileResult(path, fmt=fmt, skipped="does not mention SGLang", prefiltered=True)
+
+
+def unmentioned_text(path: Path | str) -> str | None:
+    """The text of a regular UTF-8 file that the mention filter skips (no SGLang mention, no
+    ``lint-configs`` directive, no NUL byte), decided on its bytes; None when the file must go the whole
+    way (it mentions SGLang, is not UTF-8 text, is not a regular file, is too large or cannot be read)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
@@ -343,15 +358,9 @@ def without_mention(path: Path, need_reason: bool = True) -> FileResult | None:
     if len(data) > MAX_BYTES or _QUICK_MARKS.search(data):
         return None
     try:
-        text = data.decode("utf-8")  # a file that is not UTF-8 goes the whole way: SGL001 if a format claims it
+        return data.decode("utf-8")  # a file that is not UTF-8 goes the whole way: SGL001 if a format claims it
     except UnicodeDecodeError:
         return None
-    if not need_reason:
-        return FileResult(path, skipped="does not mention SGLang", prefiltered=True)
-    fmt = detect_format(path, text.removeprefix("\ufeff"))
-    if fmt is None:
-        return FileResult(path, skipped=f"not a file of a linted format ({names_text()})", prefiltered=True)
-    return FileResult(path, fmt=fmt, skipped="does not mention SGLang", prefiltered=True)
 
 
 def _escape_edits(diags: list[Diagnostic], source: SourceFile, escape) -> None:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, TypeVar
 
 from linter import engine as engine_module
-from linter.engine import Engine, FileResult, without_mention
+from linter.engine import Engine, FileResult, unmentioned_text, without_mention
 from linter.isolate import internal_error, lint_file
 from linter.source import SourceFile
 from linter.workspace import Workspace
@@ -94,11 +94,13 @@ class WorkerLost(Exception):
     """The worker process linting a file died or hung; the message says which."""
 
 
-def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *,
-             timeout: float | None = None, method: str | None = None) -> Iterator[tuple[C, FileResult]]:
+def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *, skip_unmentioned: bool = False,
+             timeout: float | None = None, method: str | None = None) -> Iterator[tuple[C, FileResult | None]]:
     """``(candidate, lint_file(engine, candidate.path))`` for each candidate in order, as one process
-    gives them; ``candidate.path`` is a :class:`~pathlib.Path` (relative to ``engine.ws.cwd`` or
-    absolute). ``jobs``: processes linting at once (None: :func:`available_cpus`; 1: this process
+    gives them; a candidate has ``path`` (a :class:`~pathlib.Path`, absolute) and ``name`` (the same
+    as a string), as :class:`linter.discover.Candidate`. With ``skip_unmentioned`` (no output names
+    skipped files), a file not read yet that the mention filter skips on its bytes gives None instead
+    of a result (no ``Path`` nor result is made for it). ``jobs``: processes linting at once (None: :func:`available_cpus`; 1: this process
     only). The first :data:`MIN_UNITS` units are linted in this process; with ``jobs`` > 1 the pool
     takes the next ones, and each result comes once the units before it are answered (so the results
     waiting here stay few). ``timeout`` (seconds, default :data:`UNIT_TIMEOUT`) and ``method`` (a
@@ -106,10 +108,15 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
     file (SGL000 on it instead)."""
     size = available_cpus() if jobs is None else jobs
     if size <= 1:
+        ws = engine.ws
         for cand in candidates:
-            yield cand, lint_file(engine, cand.path)
+            if skip_unmentioned and ws.unread_name(cand.name) and unmentioned_text(cand.name) is not None:
+                yield cand, None
+            else:
+                yield cand, lint_file(engine, cand.path)
         return
-    run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method or start_method())
+    run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method or start_method(),
+               skip_unmentioned)
     try:
         for cand in candidates:
             yield from run.add(cand)
@@ -123,20 +130,26 @@ class _Run:
     candidate is linted here as one process lints it; then each is either skipped by the filter on
     its bytes (``quick``) or a unit sent to the pool, and waits in ``window`` until it can be given."""
 
-    def __init__(self, engine: Engine, size: int, timeout: float, method: str) -> None:
+    def __init__(self, engine: Engine, size: int, timeout: float, method: str, skip_unmentioned: bool) -> None:
         self.engine = engine
+        self.skip = skip_unmentioned
         self.size = size
         self.timeout = timeout
         self.method = method
         self.units = 0
         self.pool: _Pool | None = None
-        self.window: deque[tuple[int, object, Path, FileResult | None]] = deque()
+        self.window: deque[tuple[int, object, object]] = deque()
+        """(index, candidate, what is known: _UNIT, _SKIPPED or the filter's FileResult)."""
         self.index = 0
         engine.ws.reads = []  # what this process reads before the pool starts
 
     def add(self, cand) -> Iterator[tuple]:
         engine = self.engine
+        ws = engine.ws
         if self.pool is None:
+            if self.skip and ws.unread_name(cand.name) and unmentioned_text(cand.name) is not None:
+                yield cand, None
+                return
             res = lint_file(engine, cand.path)
             yield cand, res
             if not res.prefiltered:
@@ -144,13 +157,15 @@ class _Run:
                 if self.units >= (MIN_UNITS if self.method == "fork" else MIN_UNITS_SPAWNED):
                     self._start_pool()
             return
-        path = cand.path if cand.path.is_absolute() else engine.ws.cwd / cand.path
         i = self.index
         self.index += 1
-        quick = without_mention(path, engine.options.skip_reasons)
-        self.window.append((i, cand, path, quick))
-        if quick is None:
-            self.pool.submit(i, path)
+        if self.skip:
+            known = _UNIT if unmentioned_text(cand.name) is None else _SKIPPED
+        else:
+            known = without_mention(cand.path, engine.options.skip_reasons) or _UNIT
+        self.window.append((i, cand, known))
+        if known is _UNIT:
+            self.pool.submit(i, cand.path)
         if i % _POLL_EVERY == 0:
             self.pool.pump(block=False)
         yield from self._ready()
@@ -170,20 +185,20 @@ class _Run:
         file's once every unit before it is answered (one of them may have read it)."""
         pool = self.pool
         while self.window:
-            i, cand, path, quick = self.window[0]
-            if quick is None:
+            i, cand, known = self.window[0]
+            if known is _UNIT:
                 if i not in pool.done:
                     return
                 res = pool.done.pop(i)
                 if res is None:  # no worker could give it: lint it here
-                    res = pool.lint_here(i, path)
+                    res = pool.lint_here(i, cand.path)
             else:
                 if pool.lowest_open() < i:
                     return
-                res = quick
-                if pool.first_reader.get(str(path), i) < i and self.engine.ws.try_read(path) is not None:
+                res = None if known is _SKIPPED else known
+                if pool.first_reader.get(cand.name, i) < i and self.engine.ws.try_read(cand.path) is not None:
                     # an earlier unit read this file: one process lints it the whole way
-                    res = pool.lint_here(i, path)
+                    res = pool.lint_here(i, cand.path)
             self.window.popleft()
             yield cand, res
 
@@ -222,6 +237,10 @@ class _Run:
         self.engine.ws.reads = None
         if self.pool is not None:
             self.pool.close()
+
+
+_UNIT = object()  # a candidate sent to the pool
+_SKIPPED = object()  # a candidate skipped on its bytes, with no result (skip_unmentioned)
 
 
 class _Worker:

@@ -21,6 +21,7 @@ class Workspace:
     def __init__(self, cwd: Path | None = None) -> None:
         self.cwd = (cwd or Path.cwd()).resolve()
         self._files: dict[Path, SourceFile] = {}
+        self._names: set[str] = set()  # str() of the keys of _files: the walk asks by string
         self._json: dict[Path, tuple[dict | None, tuple[str, str] | None]] = {}
         self._stats: dict[Path, os.stat_result] = {}
         self.reads: list[Path] | None = None
@@ -55,7 +56,7 @@ class Workspace:
         if len(data) > MAX_BYTES:
             raise ValueError(f"file is larger than the {MAX_BYTES} bytes lint-configs reads")
         source = SourceFile.from_bytes(path, self.display(path), data)
-        self._files[path] = source
+        self._keep(path, source)
         self._stats.setdefault(path, st)
         if self.reads is not None:
             self.reads.append(path)
@@ -65,10 +66,21 @@ class Workspace:
         """True when ``path`` (absolute) is not in the cache: it would be read from disk."""
         return path not in self._files
 
+    def unread_name(self, name: str) -> bool:
+        """:meth:`unread` for an absolute path given as a normalised string (no Path is made)."""
+        return name not in self._names
+
+    def _keep(self, path: Path, source: SourceFile) -> None:
+        self._files[path] = source
+        self._names.add(str(path))
+
     def adopt(self, source: SourceFile, read_stat: os.stat_result | None) -> SourceFile:
         """Cache ``source``, read by another process of this run (a pool worker) with ``read_stat`` its
         ``os.stat`` then, unless the file is cached already; returns the cached :class:`SourceFile`."""
-        cached = self._files.setdefault(source.path, source)
+        cached = self._files.get(source.path)
+        if cached is None:
+            cached = source
+            self._keep(source.path, source)
         if read_stat is not None:
             self._stats.setdefault(source.path, read_stat)
         return cached
@@ -84,7 +96,7 @@ class Workspace:
         path = path if path.is_absolute() else self.cwd / path
         path = Path(os.path.normpath(path))
         source = SourceFile.from_bytes(path, self.display(path), data)
-        self._files[path] = source
+        self._keep(path, source)
         return source
 
     def try_read(self, path: Path) -> SourceFile | None:
@@ -107,18 +119,19 @@ class Workspace:
     def add(self, path: Path, text: str) -> SourceFile:
         """Put a file that is not on disk (text from stdin, an editor buffer, a test) into the cache."""
         source = SourceFile(path=path, display=self.display(path), text=text)
-        self._files[path] = source
+        self._keep(path, source)
         return source
 
     def replace(self, source: SourceFile, text: str) -> SourceFile:
         """Swap in new text for a file (in memory only) and return the new :class:`SourceFile`."""
         new = SourceFile(path=source.path, display=source.display, text=text, bom=source.bom)
-        self._files[source.path] = new
+        self._keep(source.path, new)
         return new
 
     def forget(self, path: Path) -> None:
         """Drop the cached text of ``path`` (it is read again on next use)."""
         self._files.pop(path, None)
+        self._names.discard(str(path))
 
 
 def _load_json(ws: Workspace, path: Path) -> tuple[dict | None, tuple[str, str] | None]:

@@ -21,11 +21,11 @@ from linter import limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
 from linter.discover import PREFILTER, detect_format, mentions_sglang
 from linter.formats import by_name, claims_name, names_text
-from linter.launch import Extraction, GpuDecl, Launch
 from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.workspace import MAX_BYTES, Workspace
 
 if TYPE_CHECKING:
+    from linter.launch import Extraction, GpuDecl, Launch
     from linter.rules.base import Diagnostic, LaunchContext
 
 # The rules, the resolver and the SGLang tables are loaded on first use (:func:`_load`): a run whose
@@ -146,6 +146,8 @@ class Engine:
         try:
             extraction: Extraction = module.extract(source, self.ws)
         except RecursionError:
+            from linter.launch import Extraction
+
             extraction = Extraction()
             result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
                                                  Span(source, 0, 0)))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from pathlib import Path
 
 from linter import limits
@@ -50,6 +49,8 @@ def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
 def internal_error(engine: Engine, path: Path, exc: BaseException, stage: str) -> FileResult:
     """A :class:`FileResult` holding only the SGL000 diagnostic for ``exc`` raised while ``stage``."""
     if os.environ.get("LINT_CONFIGS_DEBUG"):
+        import traceback
+
         traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
     source = engine.ws.try_read(path)
     if source is None:

@@ -92,3 +92,14 @@ def test_a_launch_with_config_loads_the_merger(tmp_path):
                                      "--config serve.yaml\n")
     mods = imported_modules(tmp_path, "run.sh")
     assert "linter.sglang.config_file" in mods
+
+
+# The most common pre-commit run: staged files that do not mention SGLang. Nothing of a launch, of a
+# finding's snippet (rich's cell widths) or of a traceback is needed to say so.
+NO_MENTION_SPARE = ("linter.launch", "linter.report.snippet", "rich", "traceback")
+
+
+def test_a_run_with_no_mention_loads_no_launch_snippet_or_traceback_module(tmp_path):
+    (tmp_path / "compose.yaml").write_text("services:\n  web:\n    image: nginx\n")
+    mods = imported_modules(tmp_path, "--force-exclude", "compose.yaml")
+    assert sorted(m for m in mods if m in NO_MENTION_SPARE or m.split(".")[0] == "rich") == []

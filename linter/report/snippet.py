@@ -9,12 +9,12 @@ read from a line, so a finding on a 124 KB one-line file costs a few hundred cha
 
 from __future__ import annotations
 
-import textwrap
 import unicodedata
 from dataclasses import dataclass
 
 from rich.cells import get_character_cell_size
 
+from linter.report.lines import wrap
 from linter.rules.base import Diagnostic
 from linter.source import Edit, SourceFile, Span, apply_edits
 
@@ -145,11 +145,6 @@ def _marks_by_line(d: Diagnostic) -> dict[int, list[_Mark]]:
             add(span, False, label)
     add(d.span, True, d.message)
     return out
-
-
-def wrap(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` characters; a longer word (a path, a URL) is kept whole."""
-    return textwrap.wrap(text, max(width, 10), break_long_words=False, break_on_hyphens=False) or [""]
 
 
 def _place(row: list[str], col: int, text: str) -> None:

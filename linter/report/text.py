@@ -50,8 +50,8 @@ import os
 import sys
 from typing import Sequence, TextIO
 
+from linter.report.lines import wrap
 from linter.report.links import rule_url
-from linter.report.snippet import fix_rows, snippet_rows, wrap
 from linter.rules.base import SAFE, UNSAFE, Diagnostic
 
 Segment = tuple[str, str]  # (text, rich style)
@@ -77,6 +77,9 @@ def rule_summary(code: str) -> str | None:
 
 
 def _lines(d: Diagnostic, unsafe_fixes: bool, width: int) -> list[Row]:
+    # the snippet renderer (and rich's cell widths) only when there is a finding to show
+    from linter.report.snippet import fix_rows, snippet_rows
+
     sev = _severity_style(d.severity)
     line, col = d.span.start_line_col
     title = rule_summary(d.code) or d.message

@@ -14,9 +14,8 @@ import inspect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
-from linter.launch import Launch
-
 if TYPE_CHECKING:
+    from linter.launch import Launch
     from linter.resolve import LaunchContext
 
 

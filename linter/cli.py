@@ -113,10 +113,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list-launches", action="store_true",
                    help="list every SGLang launch found: model, targets, release, backend and verdict per target "
                         "(--format text, json or csv)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                   help="processes that lint at once when more than a few files mention SGLang (default: auto, "
+                        "one per CPU; 1: all in this process); the output is the same")
     p.add_argument("--show-rule", metavar="CODE", default=None, help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list all rules")
     p.add_argument("--version", action="version", version=f"lint-configs {__version__}")
     return p
+
+
+def _jobs(value: str) -> int | None:
+    """``--jobs``: a number of processes (at least 1), or ``auto`` (None: one per CPU)."""
+    if value == "auto":
+        return None
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of processes (1 or more, or auto)")
+    return n
 
 
 def _split_codes(values: list[str] | None) -> list[str] | None:
@@ -263,7 +279,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _lint(args, configs, select, ignore, extend) -> int:
     from linter.discover import walk
-    from linter.engine import Engine, RunOptions, reconcile_with_readers, unmentioned_text
+    from linter.engine import Engine, RunOptions, reconcile_with_readers
     from linter.source import DecodeError
     from linter.workspace import Workspace
 
@@ -340,16 +356,19 @@ def _lint(args, configs, select, ignore, extend) -> int:
                 warn(f"{ws.display(stdin_path)}: skipped: {res.skipped}")
             results[stdin_path] = res
     else:
+        from linter.pool import lint_all
+
         # A file the mention filter skipped is only counted, unless an output names it (--show-files) or
         # a baseline must know it was linted: 100,000 files need not leave 100,000 results behind.
         cfg = configs.for_dir(ws.cwd)
         keep_skipped = bool(args.show_files or args.explain or args.write_baseline or args.baseline
                             or (cfg is not None and cfg.baseline))
-        for cand in walk(paths, excluded, args.force_exclude):
-            if not keep_skipped and ws.unread_name(cand.name) and unmentioned_text(cand.name) is not None:
+        # one bad file never stops the run: SGL000 on it instead
+        for cand, res in lint_all(engine, walk(paths, excluded, args.force_exclude), args.jobs,
+                                  skip_unmentioned=not keep_skipped):
+            if res is None:
                 skipped_files += 1  # decided on the file's bytes, before any Path or result is made
                 continue
-            res = lint_file(engine, cand.path)  # one bad file never stops the run: SGL000 on it instead
             if res.prefiltered and not keep_skipped:
                 skipped_files += 1
                 continue

@@ -27,6 +27,9 @@ class Workspace:
         override file again and again (a workspace lives for one run or one editor request)."""
         self._json: dict[Path, tuple[dict | None, tuple[str, str] | None]] = {}
         self._stats: dict[Path, os.stat_result] = {}
+        self.reads: list[Path] | None = None
+        """When a list, :meth:`read` appends each path it returns (cached or not): the pool
+        (:mod:`linter.pool`) learns which files a unit read."""
 
     def display(self, path: Path) -> str:
         """``path`` relative to the working directory with ``/`` separators (absolute if outside)."""
@@ -41,6 +44,8 @@ class Workspace:
         path = path.resolve() if not path.is_absolute() else path
         cached = self._files.get(path)
         if cached is not None:
+            if self.reads is not None:
+                self.reads.append(path)
             return cached
         missing = self._missing.get(path)
         if missing is not None:
@@ -63,6 +68,8 @@ class Workspace:
         source = SourceFile.from_bytes(path, self.display(path), data)
         self._keep(path, source)
         self._stats.setdefault(path, st)
+        if self.reads is not None:
+            self.reads.append(path)
         return source
 
     def unread(self, path: Path) -> bool:
@@ -76,6 +83,17 @@ class Workspace:
     def _keep(self, path: Path, source: SourceFile) -> None:
         self._files[path] = source
         self._names.add(str(path))
+
+    def adopt(self, source: SourceFile, read_stat: os.stat_result | None) -> SourceFile:
+        """Cache ``source``, read by another process of this run (a pool worker) with ``read_stat`` its
+        ``os.stat`` then, unless the file is cached already; returns the cached :class:`SourceFile`."""
+        cached = self._files.get(source.path)
+        if cached is None:
+            cached = source
+            self._keep(source.path, source)
+        if read_stat is not None:
+            self._stats.setdefault(source.path, read_stat)
+        return cached
 
     def stat_when_read(self, path: Path) -> os.stat_result | None:
         """The ``os.stat`` of ``path`` when it was first read in this run (None if never read): the

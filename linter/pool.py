@@ -1,0 +1,559 @@
+"""Many files linted on several processes, with the output of one.
+
+A run lints each file the mention filter lets through on its own — a *unit*: the file and the files
+it reads (a compose ``.env`` or stack, a ``--config`` YAML, a chart's ``values.yaml``). Only what
+comes after is cross-file: sharing one fix among the readers of one value, applying fixes, the
+baseline and the report. :func:`lint_all` takes the walked files in order and lints the first
+:data:`MIN_UNITS` units in this process; when more come and more than one process may run
+(``--jobs``), worker processes (forked on Linux) lint the next units while this process walks on,
+and everything cross-file stays in this process, in the walk's order. The results are those of one
+process:
+
+- a worker sends each :class:`~linter.engine.FileResult` pickled, naming the files it read by path
+  (their text travels once per worker) and SGLang's option tables by release; this process puts
+  those files in its own :class:`~linter.workspace.Workspace`, so every span of a file shares one
+  :class:`~linter.source.SourceFile` as in one process, and ``--fix`` checks the bytes that were read;
+- in one process, a file that an earlier unit already read (the second file of a COMPOSE_FILE
+  stack) is linted the whole way instead of being skipped by the filter on its bytes: workers say
+  which files each unit read, and such a file is linted here once the units before it are answered;
+- a worker that dies (a crash in a parser's C code, the OOM killer) or spends longer than
+  :data:`UNIT_TIMEOUT` on one file loses only that file, which gets SGL000 ``internal-error`` as an
+  exception gives it in one process; the worker is replaced and the other units go on.
+
+``multiprocessing`` is imported only when a worker starts.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import gc
+import os
+import pickle
+import signal
+import sys
+import time
+from collections import deque
+from io import BytesIO
+from pathlib import Path
+from typing import Iterable, Iterator, TypeVar
+
+from linter import engine as engine_module
+from linter.engine import Engine, FileResult, unmentioned_text, without_mention
+from linter.isolate import internal_error, lint_file
+from linter.source import SourceFile
+from linter.workspace import Workspace
+
+MIN_UNITS = 8
+"""A pool starts when more units than this pass the mention filter: below it, starting processes
+costs more than it saves (a launch file takes a few milliseconds; a pre-commit run names a few)."""
+
+MIN_UNITS_SPAWNED = 40
+""":data:`MIN_UNITS` where workers are spawned (not forked): each imports the linter again (~0.3 s)."""
+
+UNIT_TIMEOUT = 120.0
+"""Seconds one file may take in a worker before it is given up (SGL000) and the worker replaced. The
+limits of :mod:`linter.limits` keep every file under about a second; this bounds a bug."""
+
+AHEAD = 4
+"""Units sent to a worker before it has answered: it never waits for this process, which is walking."""
+
+WINDOW = 4096
+"""Most walked files waiting for an earlier unit's answer: past it the walk waits, so a slow file
+keeps no more than this many results in memory."""
+
+_POLL_EVERY = 64
+"""Walked files between two looks at the workers' answers while the walk goes on."""
+
+C = TypeVar("C")
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one), at least 1."""
+    count = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if count is not None:
+        return count() or 1
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def start_method() -> str:
+    """``fork`` on Linux (workers start in milliseconds with every module this process loaded), else
+    ``spawn`` (macOS and Windows, where fork is unsafe or absent: each worker imports the linter
+    again), and ``spawn`` too when this process runs threads (a fork copies a lock another thread
+    may hold)."""
+    import threading
+
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
+class WorkerLost(Exception):
+    """The worker process linting a file died or hung; the message says which."""
+
+
+def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *, skip_unmentioned: bool = False,
+             timeout: float | None = None, method: str | None = None) -> Iterator[tuple[C, FileResult | None]]:
+    """``(candidate, lint_file(engine, candidate.path))`` for each candidate in order, as one process
+    gives them; a candidate has ``path`` (a :class:`~pathlib.Path`, absolute) and ``name`` (the same
+    as a string), as :class:`linter.discover.Candidate`. With ``skip_unmentioned`` (no output names
+    skipped files), a file not read yet that the mention filter skips on its bytes gives None instead
+    of a result (no ``Path`` nor result is made for it). ``jobs``: processes linting at once (None: :func:`available_cpus`; 1: this process
+    only). The first :data:`MIN_UNITS` units are linted in this process; with ``jobs`` > 1 the pool
+    takes the next ones, and each result comes once the units before it are answered (so the results
+    waiting here stay few). ``timeout`` (seconds, default :data:`UNIT_TIMEOUT`) and ``method`` (a
+    multiprocessing start method, default :func:`start_method`) are for tests. Never raises for a bad
+    file (SGL000 on it instead)."""
+    size = available_cpus() if jobs is None else jobs
+    if size <= 1:
+        ws = engine.ws
+        for cand in candidates:
+            if skip_unmentioned and ws.unread_name(cand.name) and unmentioned_text(cand.name) is not None:
+                yield cand, None
+            else:
+                yield cand, lint_file(engine, cand.path)
+        return
+    run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method or start_method(),
+               skip_unmentioned)
+    try:
+        for cand in candidates:
+            yield from run.add(cand)
+        yield from run.finish()
+    finally:
+        run.close()
+
+
+class _Run:
+    """One run's candidates in order. Until :data:`MIN_UNITS` units have passed the filter, each
+    candidate is linted here as one process lints it; then each is either skipped by the filter on
+    its bytes (``quick``) or a unit sent to the pool, and waits in ``window`` until it can be given."""
+
+    def __init__(self, engine: Engine, size: int, timeout: float, method: str, skip_unmentioned: bool) -> None:
+        self.engine = engine
+        self.skip = skip_unmentioned
+        self.size = size
+        self.timeout = timeout
+        self.method = method
+        self.units = 0
+        self.pool: _Pool | None = None
+        self.window: deque[tuple[int, object, object]] = deque()
+        """(index, candidate, what is known: _UNIT, _SKIPPED or the filter's FileResult)."""
+        self.index = 0
+        engine.ws.reads = []  # what this process reads before the pool starts
+
+    def add(self, cand) -> Iterator[tuple]:
+        engine = self.engine
+        ws = engine.ws
+        if self.pool is None:
+            if self.skip and ws.unread_name(cand.name) and unmentioned_text(cand.name) is not None:
+                yield cand, None
+                return
+            res = lint_file(engine, cand.path)
+            yield cand, res
+            if not res.prefiltered:
+                self.units += 1
+                if self.units >= (MIN_UNITS if self.method == "fork" else MIN_UNITS_SPAWNED):
+                    self._start_pool()
+            return
+        i = self.index
+        self.index += 1
+        if self.skip:
+            known = _UNIT if unmentioned_text(cand.name) is None else _SKIPPED
+        else:
+            known = without_mention(cand.path, engine.options.skip_reasons) or _UNIT
+        self.window.append((i, cand, known))
+        if known is _UNIT:
+            self.pool.submit(i, cand.path)
+        if i % _POLL_EVERY == 0:
+            self.pool.pump(block=False)
+        yield from self._ready()
+        while len(self.window) > WINDOW:  # an earlier unit is slow: wait for it
+            self.pool.pump(block=True)
+            yield from self._ready()
+
+    def _start_pool(self) -> None:
+        ws = self.engine.ws
+        self.pool = _Pool(self.engine, self.size, self.timeout, self.method)
+        for p in ws.reads:  # read before every unit of the pool
+            self.pool.first_reader.setdefault(str(p), -1)
+        ws.reads = None
+
+    def _ready(self) -> Iterator[tuple]:
+        """The results at the head of the window that are known: a unit's once answered; a skipped
+        file's once every unit before it is answered (one of them may have read it)."""
+        pool = self.pool
+        while self.window:
+            i, cand, known = self.window[0]
+            if known is _UNIT:
+                if i not in pool.done:
+                    return
+                res = pool.done.pop(i)
+                if res is None:  # no worker could give it: lint it here
+                    res = pool.lint_here(i, cand.path)
+            else:
+                if pool.lowest_open() < i:
+                    return
+                res = None if known is _SKIPPED else known
+                if pool.first_reader.get(cand.name, i) < i and self.engine.ws.try_read(cand.path) is not None:
+                    # an earlier unit read this file: one process lints it the whole way
+                    res = pool.lint_here(i, cand.path)
+            self.window.popleft()
+            yield cand, res
+
+    def finish(self) -> Iterator[tuple]:
+        if self.pool is None:
+            return
+        pool = self.pool
+        while True:
+            yield from self._ready()
+            if not self.window:
+                break
+            if pool.queue:
+                # the walk is over and the workers are busy: this process lints the last unit
+                # waiting (they take them from the front)
+                index, path = pool.queue.pop()
+                pool._answer(index, pool.lint_here(index, path))
+                pool.pump(block=False)
+                continue
+            if not pool.queue and not any(w.sent for w in pool.workers):
+                # nothing is under way, yet the head waits (never expected): lint the rest here
+                for index in list(pool.open):
+                    if index not in pool.answered:
+                        pool._answer(index, None)
+                continue
+            pool.pump(block=True)
+        # What comes next (sharing fixes with the readers beside a file, --fix) lints again and
+        # skips only files this process has not read: the files workers read count as read, as in
+        # one process (most are here already, sent with the results that point into them).
+        ws = self.engine.ws
+        for key in pool.first_reader:
+            path = Path(key)
+            if ws.unread(path):
+                ws.try_read(path)
+
+    def close(self) -> None:
+        self.engine.ws.reads = None
+        if self.pool is not None:
+            self.pool.close()
+
+
+_UNIT = object()  # a candidate sent to the pool
+_SKIPPED = object()  # a candidate skipped on its bytes, with no result (skip_unmentioned)
+
+
+class _Worker:
+    def __init__(self, proc, conn) -> None:
+        self.proc = proc
+        self.conn = conn
+        self.sent: deque[tuple[int, Path]] = deque()
+        self.since = 0.0  # when the unit at the head of ``sent`` started (monotonic seconds)
+
+
+class _Pool:
+    """Worker processes fed with units; answers are kept by unit index."""
+
+    def __init__(self, engine: Engine, size: int, timeout: float, method: str) -> None:
+        self.ctx = None  # multiprocessing's context, once a worker starts
+        self.engine = engine
+        self.size = size
+        self.timeout = timeout
+        self.method = method
+        self.queue: deque[tuple[int, Path]] = deque()
+        self.workers: list[_Worker] = []
+        self.done: dict[int, FileResult | None] = {}
+        """Answers by unit index (None: no worker could lint it, this process does)."""
+        self.open: deque[int] = deque()
+        """Units submitted, in order, the answered ones dropped from the front (:meth:`lowest_open`)."""
+        self.answered: set[int] = set()
+        """Units answered but still in ``open``."""
+        self.first_reader: dict[str, int] = {}
+        """The first unit (its index) that read each file (its path as text)."""
+        self.files: dict[str, SourceFile] = {}
+        """The files workers read and sent, by path text, as this process's workspace holds them."""
+        self.broken = False  # no worker could be started: the rest is linted by this process
+
+    # -- feeding ----------------------------------------------------------------------------------
+
+    def submit(self, index: int, path: Path) -> None:
+        """Queue unit ``index`` (the file ``path``) for the next free worker."""
+        self.queue.append((index, path))
+        self.open.append(index)
+        self._fill()
+
+    def lowest_open(self) -> float:
+        """The index of the first unit not answered yet (infinity when all are)."""
+        while self.open and self.open[0] in self.answered:
+            self.answered.discard(self.open.popleft())
+        return self.open[0] if self.open else float("inf")
+
+    def _fill(self) -> None:
+        if self.broken:
+            while self.queue:  # this process lints them
+                self._answer(self.queue.popleft()[0], None)
+        while self.queue and not self.broken:
+            w = min(self.workers, key=lambda w: len(w.sent)) if self.workers else None
+            if (w is None or len(w.sent) >= 2) and len(self.workers) < self.size:
+                # every worker has a unit waiting: one more (so a walk that finds few units on many
+                # CPUs starts few workers)
+                if not self._start():
+                    return
+                continue
+            if len(w.sent) >= AHEAD:
+                return
+            unit = self.queue.popleft()
+            if not w.sent:
+                w.since = time.monotonic()
+            w.sent.append(unit)
+            try:
+                w.conn.send(unit)
+            except OSError:  # it died: pump() finds out and gives the unit to another
+                pass
+
+    def _start(self) -> bool:
+        try:
+            if self.ctx is None:
+                import multiprocessing
+
+                # The parent needs the rules to read results; loaded before forking, workers share them.
+                engine_module._load()
+                self.ctx = multiprocessing.get_context(self.method)
+            parent_end, child_end = self.ctx.Pipe()
+            # A forked worker closes the other ends it inherits, so that it (and its siblings) see
+            # end of file when this process is gone.
+            inherited = [w.conn for w in self.workers] + [parent_end] if self.method == "fork" else []
+            if self.method == "fork":
+                # Objects made so far stay out of the collector: its passes would write to (and so
+                # copy) every page each worker shares with this process.
+                gc.freeze()
+            proc = self.ctx.Process(target=_serve, args=(child_end, self.engine, inherited),
+                                    name="lint-configs worker", daemon=True)
+            proc.start()
+            child_end.close()
+        except Exception:  # noqa: BLE001 - no process can start here (limits, sandbox): lint here
+            self.broken = True
+            self._fill()
+            return False
+        self.workers.append(_Worker(proc, parent_end))
+        return True
+
+    def lint_here(self, index: int, path: Path) -> FileResult:
+        """Lint candidate ``index`` in this process, noting the files it read."""
+        ws = self.engine.ws
+        ws.reads = []
+        try:
+            result = lint_file(self.engine, path)
+        finally:
+            reads, ws.reads = ws.reads, None
+        for p in map(str, reads):
+            if self.first_reader.get(p, index + 1) > index:
+                self.first_reader[p] = index
+        return result
+
+    # -- answers ----------------------------------------------------------------------------------
+
+    def pump(self, block: bool) -> None:
+        """Read the answers that arrived; with ``block``, first wait for one (or a worker's death,
+        or the oldest unit's timeout)."""
+        busy = [w for w in self.workers if w.sent]
+        if not busy:
+            self._fill()
+            return
+        if not block:
+            # while walking: one poll per pipe (a closed pipe reads as ready and fails in _drain)
+            for w in busy:
+                if w.conn.poll() and not self._drain(w):
+                    self._lost(w, _death(w.proc))
+            self._fill()
+            return
+        from multiprocessing.connection import wait
+
+        limit = max(0.0, min(w.since for w in busy) + self.timeout - time.monotonic())
+        ready = set(wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], limit))
+        for w in busy:
+            if w.conn in ready or w.proc.sentinel in ready:
+                alive = self._drain(w)
+                if not alive or (w.proc.sentinel in ready and not w.proc.is_alive()):
+                    self._lost(w, _death(w.proc))
+        now = time.monotonic()
+        for w in list(self.workers):
+            if w.sent and now - w.since > self.timeout:
+                self._lost(w, f"it took longer than {self.timeout:g} s (the process linting it was stopped)")
+        self._fill()
+
+    def _drain(self, w: _Worker) -> bool:
+        """Take every answer waiting from ``w``; False when its pipe is closed (the worker is gone)."""
+        try:
+            while w.sent and w.conn.poll():
+                self._take(w, w.conn.recv())
+        except (EOFError, OSError):
+            return False
+        return True
+
+    def _take(self, w: _Worker, message) -> None:
+        index, reads, sources, payload = message
+        if not w.sent or w.sent[0][0] != index:  # not what was asked: treat the worker as broken
+            raise OSError("unexpected answer")
+        w.sent.popleft()
+        w.since = time.monotonic()
+        ws = self.engine.ws
+        for key, display, text, bom, st in sources:
+            if key not in self.files:
+                self.files[key] = ws.adopt(SourceFile(Path(key), display, text, bom), st)
+        for p in reads:
+            if self.first_reader.get(p, index + 1) > index:
+                self.first_reader[p] = index
+        result = None  # unless it reads back: this process lints it
+        if payload is not None:  # (None: it could not be sent)
+            try:
+                result = _Unpickler(BytesIO(payload), self.files).load()
+            except Exception:  # noqa: BLE001
+                pass
+        self._answer(index, result)
+        # The results live until the run ends: the collector need not walk them again and again
+        # (a quarter of this process's time on 2,000 results otherwise).
+        gc.freeze()
+
+    def _answer(self, index: int, result: FileResult | None) -> None:
+        self.done[index] = result
+        self.answered.add(index)
+
+    def _lost(self, w: _Worker, why: str) -> None:
+        """``w`` died or hung: the unit it was on gets SGL000; the others go to another worker."""
+        if w.proc.is_alive():
+            w.proc.kill()
+        w.proc.join()
+        w.conn.close()
+        self.workers.remove(w)
+        if w.sent:
+            index, path = w.sent.popleft()
+            self._answer(index, internal_error(self.engine, path, WorkerLost(why), "linting"))
+            self.queue.extendleft(reversed(w.sent))
+            w.sent.clear()
+
+    def close(self) -> None:
+        """Stop the workers (at once: anything they still do is not needed)."""
+        for w in self.workers:
+            try:
+                w.conn.send(None)
+            except OSError:
+                pass
+        for w in self.workers:
+            w.proc.join(timeout=0.5)
+            if w.proc.is_alive():
+                w.proc.kill()
+                w.proc.join()
+            w.conn.close()
+        self.workers = []
+
+
+def _death(proc) -> str:
+    proc.join(timeout=1.0)
+    code = proc.exitcode
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"the process linting it was killed by {name}"
+    return f"the process linting it exited with status {code}"
+
+
+# -- the worker side ----------------------------------------------------------------------------
+
+
+def _serve(conn, engine: Engine, inherited: list) -> None:
+    """A worker: lint each ``(index, path)`` received, answer ``(index, files read, new files,
+    pickled FileResult or None)``; stop on None or when this process's end of the pipe closes."""
+    for c in inherited:
+        c.close()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops the workers
+    ws = engine.ws
+    shipped: set[str] = set()
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        index, path = task
+        ws.reads = []
+        result = lint_file(engine, path)
+        reads = list(dict.fromkeys(map(str, ws.reads)))
+        sources: list[tuple] = []
+        try:
+            out = BytesIO()
+            _Pickler(out, ws, shipped, sources).dump(result)
+            payload = out.getvalue()
+        except Exception:  # noqa: BLE001 - something that cannot be pickled: the parent lints it
+            payload, sources = None, []
+        try:
+            conn.send((index, reads, sources, payload))
+        except (OSError, ValueError):
+            return
+        shipped.update(s[0] for s in sources)
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a result with each file the worker read named by its path (its text and ``os.stat``
+    appended to ``sources`` the first time) and each SGLang option table by its release. (Through
+    ``dispatch_table``: the C pickler calls back only for those two types.)"""
+
+    def __init__(self, file, ws: Workspace, shipped: set[str], sources: list) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        from linter.sglang.options import OptionTable, load_table
+
+        self.ws = ws
+        self.shipped = shipped
+        self.sources = sources
+        self.named: set[str] = set()
+        self.load_table = load_table
+        self.dispatch_table = {**copyreg.dispatch_table, SourceFile: self._source, OptionTable: self._table}
+
+    def _source(self, obj: SourceFile):
+        path = obj.path
+        if self.ws.unread(path) or self.ws.read(path) is not obj:
+            return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)  # a text of its own (a rendered template)
+        key = str(path)
+        if key not in self.shipped and key not in self.named:
+            self.named.add(key)
+            self.sources.append((key, obj.display, obj.text, obj.bom, self.ws.stat_when_read(path)))
+        return _source_ref, (key,)
+
+    def _table(self, obj):
+        try:
+            if self.load_table(obj.version) is obj:
+                return _table_ref, (obj.version,)
+        except KeyError:
+            pass
+        return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+
+
+def _source_ref(key: str):
+    """A placeholder: :class:`_Unpickler` gives the adopted file named ``key`` instead."""
+    raise pickle.UnpicklingError("a file reference outside the pool")
+
+
+def _table_ref(version: str):
+    """A placeholder: :class:`_Unpickler` gives SGLang's option table of ``version`` instead."""
+    raise pickle.UnpicklingError("a table reference outside the pool")
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads what :class:`_Pickler` wrote: files from ``files`` (path text → the adopted
+    :class:`SourceFile`), tables by release."""
+
+    def __init__(self, file, files: dict[str, SourceFile]) -> None:
+        super().__init__(file)
+        self.files = files
+
+    def find_class(self, module: str, name: str):
+        if module == __name__ and name == "_source_ref":
+            return self.files.__getitem__
+        if module == __name__ and name == "_table_ref":
+            from linter.sglang.options import load_table
+
+            return load_table
+        return super().find_class(module, name)

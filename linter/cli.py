@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import os
 import signal
@@ -175,6 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from linter.server import main as serve
 
         return serve()
+    # A run is short and its objects mostly die by reference counting: look for cycles less often
+    # than every 700 allocations (mypy does the same, mypy/build.py), or a large file pays for full
+    # collections over its whole node tree again and again (0.4 s of 1.5 s on a 5.8 MB compose file).
+    gc.set_threshold(10_000, 10, 10)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

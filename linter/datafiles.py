@@ -26,7 +26,7 @@ def read_text(package: str, name: str) -> str:
     try:
         with open(path, encoding="utf-8") as f:
             return f.read()
-    except FileNotFoundError:
+    except OSError:  # FileNotFoundError, or NotADirectoryError inside a zip
         if os.path.isdir(_folder(package)):
             raise
     from importlib import resources  # not on a file system: let the package's loader read it

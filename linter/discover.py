@@ -26,6 +26,12 @@ FIXER_TEMP = re.compile(r"^\..+\.lint-configs-[A-Za-z0-9_]+\.tmp$")
 """The names of ``--fix``'s temporary files (``.NAME.lint-configs-XXXX.tmp``, see linter/fixes.py):
 never linted, also when a killed run left one behind."""
 
+COMPOSE_OVERRIDE_FILES = ("compose.override.yml", "compose.override.yaml", "docker-compose.override.yml",
+                          "docker-compose.override.yaml")
+"""The override files docker compose reads beside a base (compose-go ``DefaultOverrideFileNames``): one
+may change a launch without naming SGLang (an environment value), so the mention filter lets them pass
+and the compose format judges them with their stack."""
+
 PREFILTER = ("sglang", "attention-backend", "attention_backend", "deterministic", "rl-on-policy", "rl_on_policy")
 """A file that contains none of these is not parsed: it cannot hold an SGLang launch or setting."""
 

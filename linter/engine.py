@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from linter import limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
-from linter.discover import PREFILTER, detect_format, mentions_sglang
+from linter.discover import COMPOSE_OVERRIDE_FILES, PREFILTER, detect_format, mentions_sglang
 from linter.formats import by_name, claims_name, names_text
 from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.workspace import MAX_BYTES, Workspace
@@ -172,8 +172,10 @@ class Engine:
             diags.append(self._meta(UnparseableFile, problem.message, problem.span))
         for span, message in found.malformed:
             diags.append(self._meta(UnusedSuppression, message, span))
-        if not extraction.launches and not any(d.code == UnparseableFile.code for d in diags):
-            # (in a file that does not parse, the launch may be what could not be read)
+        if not extraction.launches and not any(d.code == UnparseableFile.code for d in diags) \
+                and not limits.any_recorded():
+            # (in a file that does not parse, or was read only up to a limit, the launch may be what
+            # could not be read)
             diags.extend(self._unused_targets(found.targets))
         file_decls = found.targets + extraction.gpu_decls
         for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
@@ -311,6 +313,7 @@ class Engine:
         return kept
 
 
+_OVERRIDES = frozenset(COMPOSE_OVERRIDE_FILES)
 _QUICK_MARKS = re.compile(b"|".join(re.escape(p.encode()) for p in PREFILTER) + b"|lint-configs|\x00")
 """One pass over a file's bytes: a mention, a directive or a NUL byte (not text) sends it the whole way."""
 
@@ -337,7 +340,10 @@ def without_mention(path: Path, need_reason: bool = True) -> FileResult | None:
 def unmentioned_text(path: Path | str) -> str | None:
     """The text of a regular UTF-8 file that the mention filter skips (no SGLang mention, no
     ``lint-configs`` directive, no NUL byte), decided on its bytes; None when the file must go the whole
-    way (it mentions SGLang, is not UTF-8 text, is not a regular file, is too large or cannot be read)."""
+    way (it mentions SGLang, is not UTF-8 text, is not a regular file, is too large or cannot be read;
+    or it is a compose override file, which changes its base's launches without naming SGLang)."""
+    if os.path.basename(path) in _OVERRIDES:
+        return None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:

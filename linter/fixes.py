@@ -318,9 +318,23 @@ def write_all(engine: Engine, results: dict[Path, FileResult], report: FixReport
 
 def unified_diff(source: SourceFile, text: str) -> str:
     """A unified diff of one fixed file (``a/`` and ``b/`` prefixed display paths; an absolute path
-    outside the working directory loses its leading ``/`` there, as ``git diff`` prints it)."""
-    return "".join(difflib.unified_diff(source.text.splitlines(keepends=True), text.splitlines(keepends=True),
-                                        f"a/{source.display.lstrip('/')}", f"b/{source.display.lstrip('/')}"))
+    outside the working directory loses its leading ``/`` there, as ``git diff`` prints it). Lines are
+    split at ``\n`` only and a last line without one is marked ``\\ No newline at end of file``, as
+    ``diff -u`` and ``git diff`` write them, so ``git apply`` and ``patch`` take the output."""
+    out = []
+    for line in difflib.unified_diff(_diff_lines(source.text), _diff_lines(text),
+                                     f"a/{source.display.lstrip('/')}", f"b/{source.display.lstrip('/')}"):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def _diff_lines(text: str) -> list[str]:
+    # at "\n" only: a lone "\r" is part of its line for diff and git (str.splitlines would split there)
+    lines = text.split("\n")
+    out = [line + "\n" for line in lines[:-1]]
+    if lines[-1]:
+        out.append(lines[-1])
+    return out
 
 
 __all__ = ["fix_all", "write_atomic", "write_all", "unified_diff", "FixReport", "WriteOutcome", "WriteRefused",

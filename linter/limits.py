@@ -105,6 +105,11 @@ def record(limit: str, what: str, span=None, consequence: str = "the part past i
         hits.append((span, message(limit, what, consequence)))
 
 
+def any_recorded() -> bool:
+    """True when a limit was hit while linting the current file (inside :func:`collect`)."""
+    return bool(_hits.get())
+
+
 @contextlib.contextmanager
 def collect():
     """Collect :func:`record` calls made inside the block: yields the list of (span, message)."""

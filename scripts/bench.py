@@ -221,9 +221,12 @@ def paired(a: list[str], b: list[str] | None, cwd: Path, runs: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--runs", type=int, default=5)
-    p.add_argument("--rows", default="compose,python,tree,tree100k,shell,bigcompose")
-    p.add_argument("--yamllint", default=shutil.which("yamllint") or "yamllint")
+    p.add_argument("--runs", type=int, default=5, help="paired runs per row (default 5; the large rows run half)")
+    p.add_argument("--rows", default="compose,python,tree,tree100k,shell,bigcompose",
+                   help="comma-separated rows to run (default: all): compose, python, tree, tree100k, shell, "
+                        "bigcompose")
+    p.add_argument("--yamllint", default=shutil.which("yamllint") or "yamllint",
+                   help="the yamllint to compare with (install it in another environment: not a dependency)")
     p.add_argument("--keep", type=Path, default=None, help="generate the inputs here (kept; reused if present)")
     p.add_argument("--python", default=sys.executable,
                    help="the interpreter of the install to measure (default: this one)")

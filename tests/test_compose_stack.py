@@ -176,3 +176,23 @@ def test_fixing_an_included_file_linted_on_its_own_too(tmp_path, capsys):
     code, out, _ = run(tmp_path, capsys, "--fix", "--target-gpu", "H100", "--format", "concise", ".")
     assert (code, out) == (0, "Fixed 2 findings. No findings remain.\n")
     assert "--attention-backend fa3" in (tmp_path / "inc/extra.yaml").read_text()
+
+
+def test_an_override_that_names_no_sglang_at_all_is_still_read_with_its_stack(tmp_path, capsys):
+    # The service is not called sglang: the override's bytes hold no mention, and the mention filter
+    # must still let it through (the test above passes on the service's name alone).
+    base = BASE.replace("  sglang:\n", "  s:\n").replace(
+        "    entrypoint: python3 -m sglang.launch_server\n    command: --model-path deepseek-ai/DeepSeek-V3 --tp 8\n",
+        "    command: sh -c 'python3 -m sglang.launch_server --model-path $$MODEL "
+        "--attention-backend $$BACKEND --enable-deterministic-inference'\n") \
+        .replace("      HF_HOME: /data\n", "      MODEL: deepseek-ai/DeepSeek-V3\n      BACKEND: fa3\n")
+    write_tree(tmp_path, {"compose.yaml": base,
+                          "compose.override.yaml": "services:\n  s:\n    environment:\n      BACKEND: fa4\n"})
+    assert b"sglang" not in (tmp_path / "compose.override.yaml").read_bytes()
+    code, diags = _lint_files(tmp_path, capsys, "compose.override.yaml")
+    assert where(diags) == [("compose.override.yaml", 4, 16, "SGL101")]
+    # an override with no SGLang anywhere in its stack stays a quiet skip
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "docker-compose.override.yml").write_text("services:\n  web:\n    image: nginx\n")
+    code, diags = _lint_files(tmp_path, capsys, "other/docker-compose.override.yml")
+    assert diags == []

@@ -213,3 +213,38 @@ def test_fixing_one_file_does_not_break_a_sibling_reading_the_same_env(tmp_path,
     code, out, err = _fix(tmp_path, capsys, "a.yml")
     assert (tmp_path / ".env").read_text() == env
     assert "SGL101" in out and code == 1
+
+
+LAUNCH_NO_EOL = ("# lint-configs: target-gpu=H100\nservices:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+                 "    command: python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
+                 "--attention-backend fa4 --enable-deterministic-inference")
+
+
+@pytest.mark.parametrize("newline", ["", "\n"])
+def test_diff_marks_a_last_line_without_newline_and_git_applies_it(tmp_path, capsys, newline):
+    import shutil
+    import subprocess
+
+    write_tree(tmp_path, {"a.yaml": LAUNCH_NO_EOL + newline, "b.yaml": LAUNCH_NO_EOL + "\n"})
+    with chdir(tmp_path):
+        main(["--diff", "."])
+    patch = capsys.readouterr().out
+    assert patch.count("\\ No newline at end of file\n") == (0 if newline else 2)
+    assert "inference--- a/b.yaml" not in patch  # each file's header on its own line
+    assert "\n--- a/b.yaml\n" in patch
+    if shutil.which("git"):
+        (tmp_path / "fix.patch").write_text(patch)
+        subprocess.run(["git", "init", "-q", "."], cwd=tmp_path, check=True)
+        done = subprocess.run(["git", "apply", "fix.patch"], cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert (tmp_path / "a.yaml").read_text() == LAUNCH_NO_EOL.replace("fa4", "fa3") + newline
+
+
+def test_diff_keeps_a_lone_cr_file_as_git_sees_it():
+    from linter.source import SourceFile
+
+    before = "a: 1\rb: fa4\r"
+    diff = fixes.unified_diff(SourceFile(path=None, display="x.yaml", text=before), before.replace("fa4", "fa3"))
+    # no "\n" in the file: one line for diff and git, marked as having no newline at its end
+    assert diff.split("\n")[2:-1] == ["@@ -1 +1 @@", "-a: 1\rb: fa4\r", "\\ No newline at end of file",
+                                     "+a: 1\rb: fa3\r", "\\ No newline at end of file"]

@@ -731,3 +731,31 @@ def test_an_alias_bomb_is_read_quickly_and_the_containers_still_found():
     text = ("apiVersion: v1\nkind: Pod\nmetadata: {name: b}\na: &a [x, x, x, x, x, x, x, x, x, x]\n" + rows +
             "spec:\n" + pod_spec(2))
     assert [launch.key for launch in launches(text)] == ["Pod/b:spec.containers[sglang]"]
+
+
+def test_rolebasedgroup_leader_and_worker_reading_one_container_are_one_launch_naming_both():
+    # leaderTemplatePatch and workerTemplatePatch that leave the container alone: both templates run
+    # the same command, read once (a Launch is frozen: the merged key is a new Launch, not an assignment)
+    text = textwrap.dedent("""\
+        apiVersion: workloads.x-k8s.io/v1alpha2
+        kind: RoleBasedGroup
+        metadata: {name: agg}
+        spec:
+          roles:
+            - name: backend
+              leaderWorkerPattern:
+                size: 2
+                template:
+                  spec:
+                    containers:
+                      - name: sglang
+                        image: lmsysorg/sglang:v0.5.9-cu124
+                        command: [python3, -m, sglang.launch_server, --model-path, Qwen/Qwen3-0.6B]
+                leaderTemplatePatch: {metadata: {labels: {role: leader}}}
+                workerTemplatePatch: {metadata: {labels: {role: worker}}}
+        """)
+    launches = extract_text(text, "kubernetes").launches
+    assert [launch.key for launch in launches] == [
+        "RoleBasedGroup/agg:spec.roles[backend].leader.containers[sglang],"
+        "RoleBasedGroup/agg:spec.roles[backend].worker.containers[sglang]"]
+    assert [d.code for d in lint_text(text, "kubernetes", ["H100"])] == []

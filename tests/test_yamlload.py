@@ -214,6 +214,8 @@ def test_compose_file_past_the_node_limit_is_sgl004(tmp_path, capsys, monkeypatc
     diags = json.loads(capsys.readouterr().out)
     assert code == 1 and "SGL101" not in {d["code"] for d in diags}
     assert any("MAX_YAML_TREE_NODES = 5" in d["message"] for d in diags if d["code"] == "SGL004")
+    # the file was not read to its end: its target directive is not "unused"
+    assert "SGL002" not in {d["code"] for d in diags}
 
 
 def test_a_compose_file_past_max_parsed_chars_is_linted_up_to_max_yaml_chars(tmp_path, capsys, monkeypatch):

@@ -29,13 +29,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linter.discover import COMPOSE_OVERRIDE_FILES
 from linter.launch import MStr, Problem
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
 DEFAULT_FILES = ("compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml")
-OVERRIDE_FILES = ("compose.override.yml", "compose.override.yaml", "docker-compose.override.yml",
-                  "docker-compose.override.yaml")
+OVERRIDE_FILES = COMPOSE_OVERRIDE_FILES
 MAX_DEPTH = 16
 """How deep ``extends``/``include`` may nest before it is reported (compose itself has no limit)."""
 

@@ -710,8 +710,13 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                                 tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
                     key = f"{kind}/{name}:{spec.path}.{container.path.rsplit('.', 1)[-1]}".replace(":.", ":")
                     if identity in seen:
-                        if key not in seen[identity].key.split(","):
-                            seen[identity].key += f",{key}"
+                        # one container read by two templates (leader and worker of one pattern): one
+                        # launch that names both (a Launch is frozen: the list holds a new one)
+                        first = seen[identity]
+                        if key not in first.key.split(","):
+                            joined = dataclasses.replace(first, key=f"{first.key},{key}")
+                            result.launches[result.launches.index(first)] = joined
+                            seen[identity] = joined
                         continue
                     launch = Launch(source=reading, program=found.program, span=span, args=found.args, key=key,
                                     image=found.image if found.image is not None else image,

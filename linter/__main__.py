@@ -2,7 +2,7 @@
 
 import sys
 
-from linter.cli import main
+from linter.cli import entry
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

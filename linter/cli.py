@@ -168,6 +168,16 @@ def read_file_list(source: str) -> list[str]:
     return [os.fsdecode(e) for e in entries if e]
 
 
+def entry() -> int:
+    """The ``lint-configs`` command (and ``python -m linter``): :func:`main`, then everything still
+    alive is frozen out of the cyclic collector, so the interpreter's last collection at exit does not
+    walk the whole heap (0.4 s after a 5.8 MB compose file). Only for a process that ends here: code
+    that calls :func:`main` and goes on keeps its collector as it was."""
+    code = main()
+    gc.freeze()
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run lint-configs; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)

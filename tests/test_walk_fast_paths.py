@@ -91,3 +91,23 @@ def test_workspace_remembers_a_missing_file_until_told(tmp_path):
     assert ws.try_read(target).text == "{}\n"
     ws.add(tmp_path / "gone.yaml", "a: 1\n")  # a buffer that is not on disk wins over a missing file
     assert ws.try_read(tmp_path / "gone.yaml").text == "a: 1\n"
+
+
+def test_main_leaves_the_collector_alone_and_the_command_freezes_only_at_its_end(tmp_path, capsys, monkeypatch):
+    import gc
+    from pathlib import Path
+
+    import linter.cli as cli
+
+    tomllib = pytest.importorskip("tomllib")
+
+    (tmp_path / "serve.sh").write_text(LAUNCH)
+    before = gc.get_freeze_count()
+    run(tmp_path, capsys, "--exit-zero", "serve.sh")
+    assert gc.get_freeze_count() == before  # code that calls main() and goes on is not affected
+    pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    assert pyproject["project"]["scripts"]["lint-configs"] == "linter.cli:entry"
+    frozen = []
+    monkeypatch.setattr(cli, "main", lambda: 7)
+    monkeypatch.setattr(cli.gc, "freeze", lambda: frozen.append(True))
+    assert cli.entry() == 7 and frozen == [True]

@@ -337,7 +337,11 @@ def _lint(args, configs, select, ignore, extend) -> int:
         raise UsageError("'-' (standard input) cannot be mixed with other paths")
     if stdin_path is None:
         for p in paths:
-            if not p.exists():
+            try:
+                found = p.exists()
+            except OSError as exc:  # e.g. a path inside a folder this user may not read
+                raise UsageError(f"{p}: {exc.strerror or exc}") from None
+            if not found:
                 raise UsageError(f"{p}: no such file or folder")
 
     folder_configs: dict[str, object] = {}  # the walk asks for every file: one lookup per folder
@@ -387,8 +391,10 @@ def _lint(args, configs, select, ignore, extend) -> int:
             if res.prefiltered and not keep_skipped:
                 skipped_files += 1
                 continue
-            if res.skipped and cand.explicit and res.source is None and not res.prefiltered \
+            if res.skipped and (cand.explicit or res.unreadable) and res.source is None and not res.prefiltered \
                     and not args.show_files:
+                # a file named on the command line, or one a walk found but could not read, is not
+                # passed over in silence
                 warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
             results[cand.path] = res
 

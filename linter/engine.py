@@ -87,6 +87,8 @@ class FileResult:
     skipped: str | None = None
     prefiltered: bool = False
     """Skipped by the mention filter on the file's bytes: its text was never kept (``source`` is None)."""
+    unreadable: bool = False
+    """Skipped because reading it failed (permission denied, an I/O error): the run says so."""
 
 
 class Engine:
@@ -124,6 +126,7 @@ class Engine:
             return result
         except (OSError, ValueError) as exc:
             result.skipped = str(exc)
+            result.unreadable = isinstance(exc, OSError)
             return result
         result.source = source
         fmt = fmt or detect_format(path, source.text)

@@ -111,3 +111,35 @@ def test_main_leaves_the_collector_alone_and_the_command_freezes_only_at_its_end
     monkeypatch.setattr(cli, "main", lambda: 7)
     monkeypatch.setattr(cli.gc, "freeze", lambda: frozen.append(True))
     assert cli.entry() == 7 and frozen == [True]
+
+
+def test_a_walked_file_that_cannot_be_read_is_named_on_stderr(tmp_path, capsys, monkeypatch):
+    write_tree(tmp_path, {"a/serve.sh": LAUNCH, "b/locked.sh": LAUNCH})
+    real_read = Workspace.read
+    locked = (tmp_path / "b" / "locked.sh").resolve()
+
+    def read(self, path):
+        if path.resolve() == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_read(self, path)
+
+    monkeypatch.setattr(Workspace, "read", read)
+    code, out, err = run(tmp_path, capsys, "--exit-zero", "--jobs", "1", ".")
+    assert "b/locked.sh: skipped: [Errno 13] Permission denied" in err
+    assert "Checked 1 launch in 1 file" in out
+
+
+def test_a_path_that_cannot_be_looked_at_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    from pathlib import Path
+
+    real_exists = Path.exists
+
+    def exists(self, *a, **k):
+        if self.name == "closed":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_exists(self, *a, **k)
+
+    monkeypatch.setattr(Path, "exists", exists)
+    code, out, err = run(tmp_path, capsys, "closed")
+    assert code == 2
+    assert "closed: Permission denied" in err

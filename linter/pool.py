@@ -108,9 +108,8 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
     file (SGL000 on it instead)."""
     size = available_cpus() if jobs is None else jobs
     if size <= 1:
-        ws = engine.ws
         for cand in candidates:
-            if skip_unmentioned and ws.unread_name(cand.name) and unmentioned_text(cand.name) is not None:
+            if skip_unmentioned and _skipped_on_bytes(engine.ws, cand):
                 yield cand, None
             else:
                 yield cand, lint_file(engine, cand.path)
@@ -123,6 +122,11 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
         yield from run.finish()
     finally:
         run.close()
+
+
+def _skipped_on_bytes(ws, cand) -> bool:
+    """The mention filter skips ``cand`` on its bytes (a file an earlier unit read goes the whole way)."""
+    return ws.unread_name(cand.name) and unmentioned_text(cand.name) is not None
 
 
 class _Run:
@@ -147,7 +151,7 @@ class _Run:
         engine = self.engine
         ws = engine.ws
         if self.pool is None:
-            if self.skip and ws.unread_name(cand.name) and unmentioned_text(cand.name) is not None:
+            if self.skip and _skipped_on_bytes(ws, cand):
                 yield cand, None
                 return
             res = lint_file(engine, cand.path)

@@ -129,7 +129,9 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             out.append("")
     if not out:
         return "no SGLang launch found there\n"
-    return "\n".join(out)
+    from linter.report.safe import visible
+
+    return "\n".join(visible(line) for line in out)  # values from the files: control characters escaped
 
 
 def render_contexts(contexts) -> str:

@@ -168,7 +168,9 @@ def _row(res, ctx) -> LaunchRow:
 
 def render_json(launches: list[LaunchRow]) -> str:
     """A JSON array, one object per launch, with a final newline."""
-    return json.dumps([r.as_dict() for r in launches], indent=2, ensure_ascii=False) + "\n"
+    from linter.report.safe import json_text
+
+    return json_text(json.dumps([r.as_dict() for r in launches], indent=2, ensure_ascii=False)) + "\n"
 
 
 CSV_COLUMNS = ("path", "line", "format", "entry_point", "scope", "model", "architecture", "model_origin",
@@ -176,9 +178,35 @@ CSV_COLUMNS = ("path", "line", "format", "entry_point", "scope", "model", "archi
                "sm", "target_declared", "backend", "chosen_by", "verdict", "check", "findings")
 
 
+def _shown(value, markup: bool = False):
+    """A row (or a value in one) with every string :func:`~linter.report.safe.visible` — and, for rich's
+    table, its markup escaped: a model name or path from a file is shown as written, never as markup."""
+    import dataclasses
+
+    from linter.report.safe import visible
+
+    if isinstance(value, str):
+        value = visible(value)
+        if markup:
+            from rich.markup import escape
+
+            value = escape(value)
+        return value
+    if isinstance(value, tuple):
+        return tuple(_shown(v, markup) for v in value)
+    if isinstance(value, list):
+        return [_shown(v, markup) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.replace(value, **{f.name: _shown(getattr(value, f.name), markup)
+                                             for f in dataclasses.fields(value) if f.init})
+    return value
+
+
 def render_csv(launches: list[LaunchRow]) -> str:
     """CSV with a header row: one row per launch and target (see :data:`CSV_COLUMNS`). A launch with
-    no known target has one row whose ``verdict`` summarises the GPU classes it fails on."""
+    no known target has one row whose ``verdict`` summarises the GPU classes it fails on. Values from
+    the files show control characters escaped (one launch, one line)."""
+    launches = [_shown(r) for r in launches]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
@@ -222,6 +250,7 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
     from linter.report.text import use_color
 
     color = use_color(stream) if color is None else color
+    launches = [_shown(r, markup=True) for r in launches]
     tty = hasattr(stream, "isatty") and stream.isatty()
     # Off a terminal rich would wrap at 80 columns; a file or a pipe gets room for the long cells.
     if width is None and not tty:

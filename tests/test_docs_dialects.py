@@ -323,3 +323,9 @@ def test_rst_that_docutils_cannot_read_at_all_is_one_sgl001():
     got = lint_text(text, "rst", name="deep.rst")
     assert [(d.code, d.span.line, d.message) for d in got] == [
         ("SGL001", 1, "the page is nested too deeply for the reStructuredText reader")]
+
+
+def test_blocks_nested_past_the_readers_limit_are_sgl004_and_the_rest_is_read(tmp_path, capsys):
+    text = "".join("    " * k + "!!! note\n" for k in range(30)) + f"\n```bash\n{TPP}\n```\n"
+    got = found(tmp_path, capsys, "deep.md", text)
+    assert got == [("SGL004", 20, 1), ("SGL201", 33, 60)]

@@ -109,10 +109,18 @@ class _Reader:
 
     def document(self, layer: Layer, outer: tuple[ContextLabel, ...], depth: int) -> None:
         """Read ``layer`` as a Markdown document whose blocks sit under the labels ``outer``."""
-        tokens = _parser(layer.text).parse(layer.text)
+        md = _parser(layer.text)
+        tokens = md.parse(layer.text)
+        deepest = md.options.get("maxNesting", 20) - 1
         scopes = [_Scope()]
         for n, tok in enumerate(tokens):
             kind = tok.type
+            if tok.level >= deepest and tok.map and tok.nesting == 1:
+                # markdown-it reads nothing nested deeper than its maxNesting: say so, once
+                start, _ = layer.line(tok.map[0])
+                limits.record("MAX_DOC_DEPTH", f"Markdown blocks nested {deepest + 1} deep",
+                              layer.span(start, start + 1))
+                deepest = 10 ** 9
             if kind == "heading_open" and tok.map and n + 1 < len(tokens):
                 label = self._heading(layer, tok, tokens[n + 1].content)
                 if label is not None:

@@ -80,6 +80,9 @@ class LaunchRow:
     targets: list[TargetRow] = field(default_factory=list)
     if_target_unknown: list[ClassRow] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
+    context: list[dict] = field(default_factory=list)
+    """The labels a documentation block holding the launch sits under, outermost first: ``kind``
+    (heading, tab, admonition, caption), ``text``, and ``line``/``column`` (1-based) where it is written."""
 
     def as_dict(self) -> dict:
         """The JSON object of this launch."""
@@ -160,8 +163,14 @@ def _row(res, ctx) -> LaunchRow:
         deterministic=None if on is UNKNOWN else bool(on),
         deterministic_by=setting.spelled if setting is not None and on is True else None,
         attention_backend=backend, target_origin=ctx.target_origin, targets=targets, if_target_unknown=classes,
-        findings=findings,
+        findings=findings, context=[_label(c) for c in launch.context],
     )
+
+
+def _label(c) -> dict:
+    """A context label as JSON (``line``/``column`` None when it has no one place)."""
+    line, column = c.span.start_line_col if c.span is not None else (None, None)
+    return {"kind": c.kind, "text": c.text, "line": line, "column": column}
 
 
 # -- renderers ------------------------------------------------------------------------------------

@@ -16,7 +16,11 @@ if TYPE_CHECKING:  # a run with no launch never loads the resolver
 
 
 def unverified_reasons(ctx: LaunchContext) -> list[str]:
-    """Why the checks of one launch are incomplete (empty when it is fully verified)."""
+    """Why the checks of one launch are incomplete (empty when it is fully verified). ``ctx`` may be a
+    cached launch (:class:`linter.cache.codec.RecordedLaunch`), which keeps the reasons."""
+    recorded = getattr(ctx, "unverified", None)
+    if recorded is not None:
+        return list(recorded)
     out = []
     if ctx.model.architecture is None and not ctx.model.skip_checks:
         out.append(f"the model's architecture is not known ({ctx.model.origin})")

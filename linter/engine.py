@@ -334,11 +334,16 @@ def without_mention(path: Path, need_reason: bool = True) -> FileResult | None:
     if text is None:
         return None
     if not need_reason:
-        return FileResult(path, skipped="does not mention SGLang", prefiltered=True)
+        return skipped_unmentioned(path)
     fmt = detect_format(path, text.removeprefix("\ufeff"))
     if fmt is None:
         return FileResult(path, skipped=f"not a file of a linted format ({names_text()})", prefiltered=True)
     return FileResult(path, fmt=fmt, skipped="does not mention SGLang", prefiltered=True)
+
+
+def skipped_unmentioned(path: Path) -> FileResult:
+    """The result of a file the mention filter skipped, when no output needs to say its format."""
+    return FileResult(path, skipped="does not mention SGLang", prefiltered=True)
 
 
 def unmentioned_text(path: Path | str) -> str | None:
@@ -346,16 +351,22 @@ def unmentioned_text(path: Path | str) -> str | None:
     ``lint-configs`` directive, no NUL byte), decided on its bytes; None when the file must go the whole
     way (it mentions SGLang, is not UTF-8 text, is not a regular file, is too large or cannot be read;
     or it is a compose override file, which changes its base's launches without naming SGLang)."""
+    return unmentioned_probe(path)[0]
+
+
+def unmentioned_probe(path: Path | str) -> tuple[str | None, os.stat_result | None]:
+    """(:func:`unmentioned_text` of ``path``, the ``os.fstat`` of the file it read, or None when none was read)."""
     if os.path.basename(path) in _OVERRIDES:
-        return None
+        return None, None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
-        return None
+        return None, None
+    st = None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
-            return None
+            return None, st
         # one read of the size fstat gives (+1 to see a file that grew meanwhile), then to the end
         data = os.read(fd, st.st_size + 1)
         if len(data) != st.st_size:  # it changed since fstat, or a short read: read on to the end
@@ -364,15 +375,15 @@ def unmentioned_text(path: Path | str) -> str | None:
                 chunks.append(os.read(fd, 1 << 16))
             data = b"".join(chunks)
     except OSError:
-        return None
+        return None, st
     finally:
         os.close(fd)
     if len(data) > MAX_BYTES or _QUICK_MARKS.search(data):
-        return None
+        return None, st
     try:
-        return data.decode("utf-8")  # a file that is not UTF-8 goes the whole way: SGL001 if a format claims it
+        return data.decode("utf-8"), st  # a file that is not UTF-8 goes the whole way: SGL001 if a format claims it
     except UnicodeDecodeError:
-        return None
+        return None, st
 
 
 def _escape_edits(diags: list[Diagnostic], source: SourceFile, escape) -> None:
@@ -513,26 +524,18 @@ def reconcile_shared_fixes(results) -> None:
     if not edited:
         return
     users: dict[tuple, set[str]] = {}
-    offsets_of: dict[int, set[int] | None] = {}
+    from linter.cache.codec import value_uses
+
     for res in results:
         for ctx in res.contexts:
             who = f"{ctx.launch.source.display}:{ctx.identity}"
-            for s in ctx.parsed.settings:
-                text = s.value_text
-                if text is None:
+            for src_path, off, n in value_uses(ctx):  # (runs, not a tuple per character)
+                offs = edited.get(src_path)
+                if offs is None:
                     continue
-                for n, src, off, _ in text.runs:  # (runs, not a tuple per character)
-                    if src is None:
-                        continue
-                    key = id(src)
-                    if key not in offsets_of:
-                        offsets_of[key] = edited.get(str(src.path))
-                    offs = offsets_of[key]
-                    if offs is None:
-                        continue
-                    for k in offs.intersection(range(off, off + n)) if n > 64 else range(off, off + n):
-                        if k in offs:
-                            users.setdefault((str(src.path), k), set()).add(who)
+                for k in offs.intersection(range(off, off + n)) if n > 64 else range(off, off + n):
+                    if k in offs:
+                        users.setdefault((src_path, k), set()).add(who)
     by_edit: dict[tuple, list[Diagnostic]] = {}
     for d in diags:
         if d.fix is None:

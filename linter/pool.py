@@ -20,6 +20,10 @@ process:
   :data:`UNIT_TIMEOUT` on one file loses only that file, which gets SGL000 ``internal-error`` as an
   exception gives it in one process; the worker is replaced and the other units go on.
 
+With a result cache (:mod:`linter.cache`), this process answers a unit from the cache when it can
+(the unit then counts as having read the files its cached result read) and the workers lint the
+rest, noting what each read; this process keeps their results in the cache.
+
 ``multiprocessing`` is imported only when a worker starts.
 """
 
@@ -38,10 +42,10 @@ from pathlib import Path
 from typing import Iterable, Iterator, TypeVar
 
 from linter import engine as engine_module
-from linter.engine import Engine, FileResult, unmentioned_text, without_mention
+from linter.engine import Engine, FileResult, skipped_unmentioned, unmentioned_text, without_mention
 from linter.isolate import internal_error, lint_file
 from linter.source import SourceFile
-from linter.workspace import Workspace
+from linter.workspace import Workspace, recording
 
 MIN_UNITS = 8
 """A pool starts when more units than this pass the mention filter: below it, starting processes
@@ -95,7 +99,8 @@ class WorkerLost(Exception):
 
 
 def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *, skip_unmentioned: bool = False,
-             timeout: float | None = None, method: str | None = None) -> Iterator[tuple[C, FileResult | None]]:
+             timeout: float | None = None, method: str | None = None,
+             cache=None) -> Iterator[tuple[C, FileResult | None]]:
     """``(candidate, lint_file(engine, candidate.path))`` for each candidate in order, as one process
     gives them; a candidate has ``path`` (a :class:`~pathlib.Path`, absolute) and ``name`` (the same
     as a string), as :class:`linter.discover.Candidate`. With ``skip_unmentioned`` (no output names
@@ -104,18 +109,24 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
     only). The first :data:`MIN_UNITS` units are linted in this process; with ``jobs`` > 1 the pool
     takes the next ones, and each result comes once the units before it are answered (so the results
     waiting here stay few). ``timeout`` (seconds, default :data:`UNIT_TIMEOUT`) and ``method`` (a
-    multiprocessing start method, default :func:`start_method`) are for tests. Never raises for a bad
-    file (SGL000 on it instead)."""
+    multiprocessing start method, default :func:`start_method`) are for tests. ``cache`` (a
+    :class:`linter.cache.ResultCache`) answers the units it can and keeps the others' results. Never
+    raises for a bad file (SGL000 on it instead)."""
     size = available_cpus() if jobs is None else jobs
     if size <= 1:
         for cand in candidates:
-            if skip_unmentioned and _skipped_on_bytes(engine.ws, cand):
-                yield cand, None
+            if cache is None:
+                if skip_unmentioned and _skipped_on_bytes(engine.ws, cand):
+                    yield cand, None
+                else:
+                    yield cand, lint_file(engine, cand.path)
+            elif _skipped_on_bytes(engine.ws, cand, cache):
+                yield cand, _skipped(engine, cand, skip_unmentioned)
             else:
-                yield cand, lint_file(engine, cand.path)
+                yield cand, cache.lint(cand.path)[0]
         return
     run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method or start_method(),
-               skip_unmentioned)
+               skip_unmentioned, cache)
     try:
         for cand in candidates:
             yield from run.add(cand)
@@ -124,9 +135,21 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
         run.close()
 
 
-def _skipped_on_bytes(ws, cand) -> bool:
-    """The mention filter skips ``cand`` on its bytes (a file an earlier unit read goes the whole way)."""
-    return ws.unread_name(cand.name) and unmentioned_text(cand.name) is not None
+def _skipped_on_bytes(ws, cand, cache=None) -> bool:
+    """The mention filter skips ``cand`` on its bytes (a file an earlier unit read goes the whole way);
+    ``cache`` may know it from the file's stat."""
+    if not ws.unread_name(cand.name):
+        return False
+    return cache.unmentioned(cand.name) if cache is not None else unmentioned_text(cand.name) is not None
+
+
+def _skipped(engine: Engine, cand, skip_unmentioned: bool) -> FileResult | None:
+    """What a file the mention filter skipped gives: nothing (``skip_unmentioned``), else its result."""
+    if skip_unmentioned:
+        return None
+    if not engine.options.skip_reasons:
+        return skipped_unmentioned(cand.path)
+    return without_mention(cand.path) or lint_file(engine, cand.path)
 
 
 class _Run:
@@ -134,8 +157,10 @@ class _Run:
     candidate is linted here as one process lints it; then each is either skipped by the filter on
     its bytes (``quick``) or a unit sent to the pool, and waits in ``window`` until it can be given."""
 
-    def __init__(self, engine: Engine, size: int, timeout: float, method: str, skip_unmentioned: bool) -> None:
+    def __init__(self, engine: Engine, size: int, timeout: float, method: str, skip_unmentioned: bool,
+                 cache=None) -> None:
         self.engine = engine
+        self.cache = cache
         self.skip = skip_unmentioned
         self.size = size
         self.timeout = timeout
@@ -150,7 +175,19 @@ class _Run:
     def add(self, cand) -> Iterator[tuple]:
         engine = self.engine
         ws = engine.ws
+        cache = self.cache
         if self.pool is None:
+            if cache is not None:
+                if _skipped_on_bytes(ws, cand, cache):
+                    yield cand, _skipped(engine, cand, self.skip)
+                    return
+                res, _, hit = cache.lint(cand.path)
+                yield cand, res
+                if not hit:
+                    self.units += 1
+                    if self.units >= (MIN_UNITS if self.method == "fork" else MIN_UNITS_SPAWNED):
+                        self._start_pool()
+                return
             if self.skip and _skipped_on_bytes(ws, cand):
                 yield cand, None
                 return
@@ -163,7 +200,16 @@ class _Run:
             return
         i = self.index
         self.index += 1
-        if self.skip:
+        if cache is not None:
+            if cache.unmentioned(cand.name):
+                known = _SKIPPED if self.skip else _skipped(engine, cand, False)
+            else:
+                got = cache.lookup(cand.path)
+                known = _UNIT
+                if got is not None:
+                    known = _Hit(got[0])
+                    self.pool.read_by(i, got[1])
+        elif self.skip:
             known = _UNIT if unmentioned_text(cand.name) is None else _SKIPPED
         else:
             known = without_mention(cand.path, engine.options.skip_reasons) or _UNIT
@@ -179,7 +225,7 @@ class _Run:
 
     def _start_pool(self) -> None:
         ws = self.engine.ws
-        self.pool = _Pool(self.engine, self.size, self.timeout, self.method)
+        self.pool = _Pool(self.engine, self.size, self.timeout, self.method, self.cache)
         for p in ws.reads:  # read before every unit of the pool
             self.pool.first_reader.setdefault(str(p), -1)
         ws.reads = None
@@ -195,7 +241,9 @@ class _Run:
                     return
                 res = pool.done.pop(i)
                 if res is None:  # no worker could give it: lint it here
-                    res = pool.lint_here(i, cand.path)
+                    res = pool.lint_here(i, cand.path, look=False)
+            elif isinstance(known, _Hit):
+                res = known.result
             else:
                 if pool.lowest_open() < i:
                     return
@@ -218,7 +266,7 @@ class _Run:
                 # the walk is over and the workers are busy: this process lints the last unit
                 # waiting (they take them from the front)
                 index, path = pool.queue.pop()
-                pool._answer(index, pool.lint_here(index, path))
+                pool._answer(index, pool.lint_here(index, path, look=False))
                 pool.pump(block=False)
                 continue
             if not pool.queue and not any(w.sent for w in pool.workers):
@@ -247,6 +295,15 @@ _UNIT = object()  # a candidate sent to the pool
 _SKIPPED = object()  # a candidate skipped on its bytes, with no result (skip_unmentioned)
 
 
+class _Hit:
+    """A candidate answered from the result cache."""
+
+    __slots__ = ("result",)
+
+    def __init__(self, result: FileResult) -> None:
+        self.result = result
+
+
 class _Worker:
     def __init__(self, proc, conn) -> None:
         self.proc = proc
@@ -258,9 +315,10 @@ class _Worker:
 class _Pool:
     """Worker processes fed with units; answers are kept by unit index."""
 
-    def __init__(self, engine: Engine, size: int, timeout: float, method: str) -> None:
+    def __init__(self, engine: Engine, size: int, timeout: float, method: str, cache=None) -> None:
         self.ctx = None  # multiprocessing's context, once a worker starts
         self.engine = engine
+        self.cache = cache
         self.size = size
         self.timeout = timeout
         self.method = method
@@ -342,18 +400,26 @@ class _Pool:
         self.workers.append(_Worker(proc, parent_end))
         return True
 
-    def lint_here(self, index: int, path: Path) -> FileResult:
-        """Lint candidate ``index`` in this process, noting the files it read."""
+    def lint_here(self, index: int, path: Path, look: bool = True) -> FileResult:
+        """Lint candidate ``index`` in this process (from the cache when ``look`` and it can), noting
+        the files it read."""
         ws = self.engine.ws
         ws.reads = []
         try:
-            result = lint_file(self.engine, path)
+            if self.cache is not None:
+                result = self.cache.lint(path, look)[0]
+            else:
+                result = lint_file(self.engine, path)
         finally:
             reads, ws.reads = ws.reads, None
+        self.read_by(index, reads)
+        return result
+
+    def read_by(self, index: int, reads) -> None:
+        """Unit ``index`` read the files ``reads`` (paths)."""
         for p in map(str, reads):
             if self.first_reader.get(p, index + 1) > index:
                 self.first_reader[p] = index
-        return result
 
     # -- answers ----------------------------------------------------------------------------------
 
@@ -396,10 +462,10 @@ class _Pool:
         return True
 
     def _take(self, w: _Worker, message) -> None:
-        index, reads, sources, payload = message
+        index, reads, sources, payload, deps = message
         if not w.sent or w.sent[0][0] != index:  # not what was asked: treat the worker as broken
             raise OSError("unexpected answer")
-        w.sent.popleft()
+        _, path = w.sent.popleft()
         w.since = time.monotonic()
         ws = self.engine.ws
         for key, display, text, bom, st in sources:
@@ -414,6 +480,8 @@ class _Pool:
                 result = _Unpickler(BytesIO(payload), self.files).load()
             except Exception:  # noqa: BLE001
                 pass
+        if result is not None and self.cache is not None and deps is not None:
+            self.cache.keep_result(path, result, deps)
         self._answer(index, result)
         # The results live until the run ends: the collector need not walk them again and again
         # (a quarter of this process's time on 2,000 results otherwise).
@@ -469,7 +537,8 @@ def _death(proc) -> str:
 
 def _serve(conn, engine: Engine, inherited: list) -> None:
     """A worker: lint each ``(index, path)`` received, answer ``(index, files read, new files,
-    pickled FileResult or None)``; stop on None or when this process's end of the pipe closes."""
+    pickled FileResult or None, its dependencies or None)``; stop on None or when this process's end of
+    the pipe closes."""
     for c in inherited:
         c.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops the workers
@@ -484,7 +553,12 @@ def _serve(conn, engine: Engine, inherited: list) -> None:
             return
         index, path = task
         ws.reads = []
-        result = lint_file(engine, path)
+        deps = None
+        if ws.track_deps:  # a result cache keeps the result: what it depends on travels with it
+            with recording() as deps:
+                result = lint_file(engine, path)
+        else:
+            result = lint_file(engine, path)
         reads = list(dict.fromkeys(map(str, ws.reads)))
         sources: list[tuple] = []
         try:
@@ -494,7 +568,7 @@ def _serve(conn, engine: Engine, inherited: list) -> None:
         except Exception:  # noqa: BLE001 - something that cannot be pickled: the parent lints it
             payload, sources = None, []
         try:
-            conn.send((index, reads, sources, payload))
+            conn.send((index, reads, sources, payload, deps))
         except (OSError, ValueError):
             return
         shipped.update(s[0] for s in sources)

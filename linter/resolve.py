@@ -23,6 +23,7 @@ from linter.sglang.analysis import StartupAnalysis, Verdict, hardware_of, startu
 from linter.sglang.dialects import hydra_by_program, hydra_kwargs
 from linter.sglang.models import ModelInfo, resolve_model
 from linter.sglang.options import OptionTable, ParsedArgs, Setting, parse_args, settings_from_kwargs
+from linter.workspace import exists
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ def _mounted(path: Path, mounts) -> Path:
 
 def _repo_root(folder: Path) -> Path | None:
     for d in (folder, *folder.parents):
-        if (d / ".git").exists():
+        if exists(d / ".git"):
             return d
     return None
 

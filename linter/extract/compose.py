@@ -35,7 +35,7 @@ from linter.formats import looks_like_compose  # noqa: F401 - part of this modul
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.recognize import launches
 from linter.source import SourceFile, Span
-from linter.workspace import Workspace
+from linter.workspace import Workspace, is_file
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -527,7 +527,7 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
     if not isinstance(root, MappingNode):
         return result
     env_path = Path(source.path).parent / ".env"
-    if ws.try_read(env_path) is None and ws.may_read(env_path) and env_path.is_file():
+    if ws.try_read(env_path) is None and ws.may_read(env_path) and is_file(env_path):
         try:
             ws.read(env_path)
             why = "cannot be read"

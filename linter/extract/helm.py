@@ -38,7 +38,7 @@ from linter.extract import kubernetes as k8s
 from linter.extract.compose import _get, _mapping_items, scalar_mstr
 from linter.launch import Extraction, MStr, Problem
 from linter.source import SourceFile, Span
-from linter.workspace import Workspace
+from linter.workspace import Workspace, is_file, listing
 
 _ACTION = re.compile(r"\{\{(-?)(.*?)(-?)\}\}", re.S)
 _TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\]|\\.)*"|`[^`]*`)|(?P<num>-?\d+(?:\.\d+)?)|(?P<op>:=|=|\(|\)|\||,)"""
@@ -598,7 +598,7 @@ def _parsed(f: SourceFile) -> tuple:
 def chart_root(path: Path) -> Path | None:
     """The chart folder of a template (the nearest folder above ``templates/`` holding Chart.yaml)."""
     for parent in list(path.parents)[:6]:
-        if parent.name == "templates" and (parent.parent / "Chart.yaml").is_file():
+        if parent.name == "templates" and is_file(parent.parent / "Chart.yaml"):
             return parent.parent
     return None
 
@@ -628,7 +628,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         chart[name] = scalar_mstr(v, chart_src) if k8s._is_str(v) else None
     defines: dict[str, list] = {}
     def_files: dict[str, SourceFile] = {}
-    files = sorted(p for p in (root / "templates").rglob("*") if p.suffix.lower() in (".tpl", ".yaml", ".yml"))
+    files = sorted(p for p in (root / "templates" / rel for rel in listing("g", root / "templates"))
+                   if p.suffix.lower() in (".tpl", ".yaml", ".yml"))
     mine = None
     for p in files[:MAX_TEMPLATE_FILES]:
         f = source if p == path else ws.try_read(p)

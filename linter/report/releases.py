@@ -28,22 +28,29 @@ def release_lines(contexts: Iterable[LaunchContext]) -> list[str]:
     contexts = list(contexts)
     if not contexts:
         return []
-    from linter.sglang.decision import parser_only_note
-    from linter.sglang.options import version_tuple
+    from linter.cache.codec import release_facts
 
-    unpinned = Counter(c.table.version for c in contexts if c.version_written is None)
-    nearest = Counter((c.version_written, c.table.version) for c in contexts
-                      if c.version_written is not None and c.version_written != c.table.version)
+    # (written, used, parser-only note, written as a version tuple, used as a version tuple) per launch:
+    # a cached launch keeps them, so a report from the cache loads no option table
+    facts = [release_facts(c) for c in contexts]
+    order = {}
+    for written, version, _, vt_written, vt_version in facts:
+        order[version] = tuple(vt_version)
+        if written is not None:
+            order[written] = tuple(vt_written)
+    unpinned = Counter(version for written, version, *_ in facts if written is None)
+    nearest = Counter((written, version) for written, version, *_ in facts
+                      if written is not None and written != version)
     lines = []
-    for version, count in sorted(unpinned.items(), key=lambda kv: version_tuple(kv[0])):
+    for version, count in sorted(unpinned.items(), key=lambda kv: order[kv[0]]):
         lines.append(f"SGLang release assumed: {version} (newest known) for {_n(count)}; "
                      "pin it with sglang-version or an image tag.")
-    for (written, version), count in sorted(nearest.items(), key=lambda kv: version_tuple(kv[0][0])):
-        which = "nearest older" if version_tuple(version) <= version_tuple(written) else "oldest known"
+    for (written, version), count in sorted(nearest.items(), key=lambda kv: order[kv[0][0]]):
+        which = "nearest older" if order[version] <= order[written] else "oldest known"
         lines.append(f"SGLang release assumed: {version} ({which} release) for {_n(count)} that "
                      f"name{'s' if count == 1 else ''} {written}, which has no option table.")
-    old = Counter(c.table.version for c in contexts if parser_only_note(c.table) is not None)
-    tables = {c.table.version: c.table for c in contexts}
-    for version, count in sorted(old.items(), key=lambda kv: version_tuple(kv[0])):
-        lines.append(f"{parser_only_note(tables[version])} ({_n(count)}).")
+    old = Counter(version for _, version, note, *_ in facts if note is not None)
+    notes = {version: note for _, version, note, *_ in facts if note is not None}
+    for version, count in sorted(old.items(), key=lambda kv: order[kv[0]]):
+        lines.append(f"{notes[version]} ({_n(count)}).")
     return lines

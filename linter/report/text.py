@@ -68,8 +68,15 @@ def _severity_style(severity: str) -> str:
 
 # --- one finding ----------------------------------------------------------------------------------------------
 
+KNOWN_SUMMARIES: dict[str, str] = {}
+"""Rule summaries known without loading the rules: those a cached result carries (:mod:`linter.cache`)."""
+
+
 def rule_summary(code: str) -> str | None:
     """The one-line summary of a rule, or None for a code no rule has."""
+    known = KNOWN_SUMMARIES.get(code)
+    if known is not None:
+        return known
     from linter.rules import BY_CODE
 
     rule = BY_CODE.get(code)

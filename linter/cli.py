@@ -17,11 +17,13 @@ import json
 import os
 import signal
 import sys
-import threading
 from pathlib import Path
-from typing import Sequence
 
 from linter import __version__
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
+if TYPE_CHECKING:
+    from typing import Sequence
 
 FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "csv")
 COLORS = ("auto", "always", "never")
@@ -270,13 +272,13 @@ def _on_sigterm():
     """Make SIGTERM (a cancelled CI job, a pre-commit timeout) unwind like Ctrl-C, so a ``--fix``
     cut short removes its temporary file and leaves every file whole. Returns the previous handler
     (None when not on the main thread, where handlers cannot be set)."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-
     def stop(signum, frame):
         raise SystemExit(128 + signum)
 
-    return signal.signal(signal.SIGTERM, stop)
+    try:
+        return signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (threading is not imported for this: a run need not load it)
+        return None
 
 
 def _run(args: argparse.Namespace) -> int:

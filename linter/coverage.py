@@ -9,9 +9,12 @@ rule may have stayed silent for lack of a fact; ``--explain`` shows which.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
 
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:  # a run with no launch never loads the resolver
+    from typing import Iterable
+
     from linter.resolve import LaunchContext
 
 

@@ -15,15 +15,14 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from typing import TYPE_CHECKING
 
 from linter import limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
 from linter.discover import COMPOSE_OVERRIDE_FILES, PREFILTER, detect_format, mentions_sglang
-from linter.formats import by_name, claims_name, names_text
 from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.workspace import MAX_BYTES, Workspace
 
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:
     from linter.launch import Extraction, GpuDecl, Launch
     from linter.rules.base import Diagnostic, LaunchContext
@@ -103,6 +102,8 @@ class Engine:
 
     def lint(self, path: Path, fmt: str | None = None) -> FileResult:
         """Lint one file; ``fmt`` forces its format (else the registry detects it)."""
+        from linter.formats import by_name, claims_name, names_text
+
         path = path if path.is_absolute() else (self.ws.cwd / path)
         result = FileResult(path)
         if fmt is None and self.ws.unread(path):
@@ -337,6 +338,8 @@ def without_mention(path: Path, need_reason: bool = True) -> FileResult | None:
         return skipped_unmentioned(path)
     fmt = detect_format(path, text.removeprefix("\ufeff"))
     if fmt is None:
+        from linter.formats import names_text
+
         return FileResult(path, skipped=f"not a file of a linted format ({names_text()})", prefiltered=True)
     return FileResult(path, fmt=fmt, skipped="does not mention SGLang", prefiltered=True)
 
@@ -432,6 +435,10 @@ def readers_beside(engine: Engine, results) -> list[FileResult]:
                 p = e.span.source.path
                 if p != res.path and p not in linted:
                     shared.add(p)
+    if not shared:
+        return []
+    from linter.formats import claims_name
+
     readers: list[FileResult] = []
     seen: set[Path] = set()
     for path in sorted(shared):
@@ -617,6 +624,8 @@ def extract_text(text: str, fmt: str, name: str | None = None) -> Extraction:
     file ``name`` in the working directory (default: the format's sample name). Raises KeyError for an
     unknown format."""
     engine, path = _text_engine(text, fmt, name, (), None)
+    from linter.formats import by_name
+
     module = importlib.import_module(by_name(fmt).module)
     return module.extract(engine.ws.read(path), engine.ws)
 

@@ -29,23 +29,20 @@ rest, noting what each read; this process keeps their results in the cache.
 
 from __future__ import annotations
 
-import copyreg
 import gc
 import os
-import pickle
 import signal
 import sys
 import time
 from collections import deque
 from io import BytesIO
 from pathlib import Path
-from typing import Iterable, Iterator, TypeVar
 
 from linter import engine as engine_module
 from linter.engine import Engine, FileResult, skipped_unmentioned, unmentioned_text, without_mention
 from linter.isolate import internal_error, lint_file
 from linter.source import SourceFile
-from linter.workspace import Workspace, recording
+from linter.workspace import recording
 
 MIN_UNITS = 8
 """A pool starts when more units than this pass the mention filter: below it, starting processes
@@ -68,7 +65,10 @@ keeps no more than this many results in memory."""
 _POLL_EVERY = 64
 """Walked files between two looks at the workers' answers while the walk goes on."""
 
-C = TypeVar("C")
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
+if TYPE_CHECKING:
+    from typing import Iterable, Iterator, TypeVar
+    C = TypeVar("C")
 
 
 def available_cpus() -> int:
@@ -125,8 +125,7 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
             else:
                 yield cand, cache.lint(cand.path)[0]
         return
-    run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method or start_method(),
-               skip_unmentioned, cache)
+    run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method, skip_unmentioned, cache)
     try:
         for cand in candidates:
             yield from run.add(cand)
@@ -165,6 +164,7 @@ class _Run:
         self.size = size
         self.timeout = timeout
         self.method = method
+        """The multiprocessing start method (None: :func:`start_method`, asked when a pool may start)."""
         self.units = 0
         self.pool: _Pool | None = None
         self.window: deque[tuple[int, object, object]] = deque()
@@ -185,7 +185,7 @@ class _Run:
                 yield cand, res
                 if not hit:
                     self.units += 1
-                    if self.units >= (MIN_UNITS if self.method == "fork" else MIN_UNITS_SPAWNED):
+                    if self.units >= (MIN_UNITS if self._method() == "fork" else MIN_UNITS_SPAWNED):
                         self._start_pool()
                 return
             if self.skip and _skipped_on_bytes(ws, cand):
@@ -195,7 +195,7 @@ class _Run:
             yield cand, res
             if not res.prefiltered:
                 self.units += 1
-                if self.units >= (MIN_UNITS if self.method == "fork" else MIN_UNITS_SPAWNED):
+                if self.units >= (MIN_UNITS if self._method() == "fork" else MIN_UNITS_SPAWNED):
                     self._start_pool()
             return
         i = self.index
@@ -223,9 +223,14 @@ class _Run:
             self.pool.pump(block=True)
             yield from self._ready()
 
+    def _method(self) -> str:
+        if self.method is None:
+            self.method = start_method()
+        return self.method
+
     def _start_pool(self) -> None:
         ws = self.engine.ws
-        self.pool = _Pool(self.engine, self.size, self.timeout, self.method, self.cache)
+        self.pool = _Pool(self.engine, self.size, self.timeout, self._method(), self.cache)
         for p in ws.reads:  # read before every unit of the pool
             self.pool.first_reader.setdefault(str(p), -1)
         ws.reads = None
@@ -477,7 +482,9 @@ class _Pool:
         result = None  # unless it reads back: this process lints it
         if payload is not None:  # (None: it could not be sent)
             try:
-                result = _Unpickler(BytesIO(payload), self.files).load()
+                from linter.poolwire import Unpickler
+
+                result = Unpickler(BytesIO(payload), self.files).load()
             except Exception:  # noqa: BLE001
                 pass
         if result is not None and self.cache is not None and deps is not None:
@@ -562,8 +569,10 @@ def _serve(conn, engine: Engine, inherited: list) -> None:
         reads = list(dict.fromkeys(map(str, ws.reads)))
         sources: list[tuple] = []
         try:
+            from linter.poolwire import Pickler
+
             out = BytesIO()
-            _Pickler(out, ws, shipped, sources).dump(result)
+            Pickler(out, ws, shipped, sources).dump(result)
             payload = out.getvalue()
         except Exception:  # noqa: BLE001 - something that cannot be pickled: the parent lints it
             payload, sources = None, []
@@ -572,66 +581,3 @@ def _serve(conn, engine: Engine, inherited: list) -> None:
         except (OSError, ValueError):
             return
         shipped.update(s[0] for s in sources)
-
-
-class _Pickler(pickle.Pickler):
-    """Pickles a result with each file the worker read named by its path (its text and ``os.stat``
-    appended to ``sources`` the first time) and each SGLang option table by its release. (Through
-    ``dispatch_table``: the C pickler calls back only for those two types.)"""
-
-    def __init__(self, file, ws: Workspace, shipped: set[str], sources: list) -> None:
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        from linter.sglang.options import OptionTable, load_table
-
-        self.ws = ws
-        self.shipped = shipped
-        self.sources = sources
-        self.named: set[str] = set()
-        self.load_table = load_table
-        self.dispatch_table = {**copyreg.dispatch_table, SourceFile: self._source, OptionTable: self._table}
-
-    def _source(self, obj: SourceFile):
-        path = obj.path
-        if self.ws.unread(path) or self.ws.read(path) is not obj:
-            return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)  # a text of its own (a rendered template)
-        key = str(path)
-        if key not in self.shipped and key not in self.named:
-            self.named.add(key)
-            self.sources.append((key, obj.display, obj.text, obj.bom, self.ws.stat_when_read(path)))
-        return _source_ref, (key,)
-
-    def _table(self, obj):
-        try:
-            if self.load_table(obj.version) is obj:
-                return _table_ref, (obj.version,)
-        except KeyError:
-            pass
-        return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
-
-
-def _source_ref(key: str):
-    """A placeholder: :class:`_Unpickler` gives the adopted file named ``key`` instead."""
-    raise pickle.UnpicklingError("a file reference outside the pool")
-
-
-def _table_ref(version: str):
-    """A placeholder: :class:`_Unpickler` gives SGLang's option table of ``version`` instead."""
-    raise pickle.UnpicklingError("a table reference outside the pool")
-
-
-class _Unpickler(pickle.Unpickler):
-    """Reads what :class:`_Pickler` wrote: files from ``files`` (path text → the adopted
-    :class:`SourceFile`), tables by release."""
-
-    def __init__(self, file, files: dict[str, SourceFile]) -> None:
-        super().__init__(file)
-        self.files = files
-
-    def find_class(self, module: str, name: str):
-        if module == __name__ and name == "_source_ref":
-            return self.files.__getitem__
-        if module == __name__ and name == "_table_ref":
-            from linter.sglang.options import load_table
-
-            return load_table
-        return super().find_class(module, name)

@@ -33,12 +33,13 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+
 
 from linter.cache import store as store_mod
 from linter.cache.deps import holds
 from linter.workspace import MAX_BYTES, digest, recording
 
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:
     from linter.engine import Engine, FileResult
 
@@ -71,11 +72,23 @@ _CODE: str | None = None
 
 
 def code_digest() -> str:
-    """A digest of lint-configs' installed files (name, size, modification time): a changed or
-    reinstalled copy of the same version does not read another copy's results."""
+    """A digest of lint-configs' installed files: a changed or reinstalled copy of the same version
+    does not read another copy's results. For an installed package, its ``RECORD`` (pip's list of the
+    installed files with their SHA-256, in the ``.dist-info`` folder beside the package); for a
+    checkout (an editable install), each source file's name, size and modification time."""
     global _CODE
     if _CODE is None:
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        site = os.path.dirname(root)
+        from linter import __version__
+
+        record = os.path.join(site, f"lint_configs-{__version__}.dist-info", "RECORD")
+        try:
+            with open(record, "rb") as fh:
+                _CODE = digest(fh.read())
+            return _CODE
+        except OSError:
+            pass
         parts = []
         stack = [root]
         while stack:

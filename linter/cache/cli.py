@@ -11,9 +11,12 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Sequence
 
 from linter import cache
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
+if TYPE_CHECKING:
+    from typing import Sequence
 
 
 def folder_for(given: Path | None, cwd: Path, configs) -> Path:

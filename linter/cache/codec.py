@@ -21,26 +21,27 @@ the caller treats the entry as missing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from linter.source import Edit, SourceFile, Span
 
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:
     from linter.engine import FileResult
     from linter.workspace import Workspace
 
 
-@dataclass(frozen=True)
 class LaunchRef:
-    """Where a cached finding's launch is: what a run reads of :attr:`Diagnostic.launch` after linting."""
+    """Where a cached finding's launch is: what a run reads of :attr:`Diagnostic.launch` after linting.
+    (Plain classes here, not dataclasses: a cached run pays for each class it defines.)"""
 
-    source: SourceFile
-    first_line: int
+    __slots__ = ("source", "first_line")
+
+    def __init__(self, source: SourceFile, first_line: int) -> None:
+        self.source = source
+        self.first_line = first_line
 
 
-@dataclass(frozen=True)
 class RecordedLaunch:
     """A launch of a cached result, as a run uses it after linting (see the module docstring).
 
@@ -48,11 +49,15 @@ class RecordedLaunch:
     ``release`` is ``(release written or None, release of the table used, parser-only note or None,
     the written release as a version tuple or None, the table's release as a version tuple)``."""
 
-    identity: str
-    launch: LaunchRef
-    unverified: tuple[str, ...]
-    release: tuple
-    uses: tuple[tuple[str, int, int], ...]
+    __slots__ = ("identity", "launch", "unverified", "release", "uses")
+
+    def __init__(self, identity: str, launch: LaunchRef, unverified: tuple[str, ...], release: tuple,
+                 uses: tuple[tuple[str, int, int], ...]) -> None:
+        self.identity = identity
+        self.launch = launch
+        self.unverified = unverified
+        self.release = release
+        self.uses = uses
 
 
 def release_facts(ctx) -> tuple:

@@ -20,11 +20,9 @@ def holds(dep: list, may_read) -> bool:
     """True when the dependency ``dep`` (a list as :func:`linter.workspace.note` describes it, other
     than ``"f"``) is as it was; ``may_read(path)`` is the run's root check. An unknown kind does not hold."""
     kind, path = dep[0], dep[1]
-    if kind == "m":
-        if not may_read(path):
-            return False
+    if kind == "m":  # still nothing there (not even a link, which could lead out of the root)
         try:
-            os.stat(path)
+            os.lstat(path)
         except (FileNotFoundError, NotADirectoryError):
             return True
         except OSError:

@@ -9,11 +9,12 @@ older than ``startup_checks_since`` (semantics.json) is checked by its parser on
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
 
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:
+    from typing import Iterable
+
     from linter.resolve import LaunchContext
 
 

@@ -9,10 +9,7 @@ read from a line, so a finding on a 124 KB one-line file costs a few hundred cha
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
-
-from rich.cells import get_character_cell_size
 
 from linter.report.lines import wrap
 from linter.report.safe import visible
@@ -33,6 +30,10 @@ def _cell(ch: str) -> tuple[str, int]:
     """How one character is shown and its width in cells: a tab as spaces, a control character as ``�``."""
     if ch == "\t":
         return " " * TAB, TAB
+    import unicodedata
+
+    from rich.cells import get_character_cell_size  # (a line of printable ASCII never needs them)
+
     if ch < " " or ch == "\x7f" or unicodedata.category(ch) in ("Cc", "Cs"):
         return "\ufffd", 1
     return ch, get_character_cell_size(ch)

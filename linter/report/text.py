@@ -48,11 +48,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Sequence, TextIO
 
 from linter.report.lines import wrap
 from linter.report.links import rule_url
 from linter.rules.base import SAFE, UNSAFE, Diagnostic
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
+if TYPE_CHECKING:
+    from typing import Sequence, TextIO
 
 Segment = tuple[str, str]  # (text, rich style)
 Row = list[Segment]

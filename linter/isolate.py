@@ -22,8 +22,9 @@ INTERNAL_ERROR = "SGL000"
 """The code of :class:`linter.rules.meta.InternalError` (the rule modules are loaded only to lint)."""
 
 
-def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
-    """``engine.lint(path)`` that never raises (except KeyboardInterrupt and SystemExit).
+def lint_file(engine: Engine, path: Path, fmt: str | None = None, mentioned: bool = False) -> FileResult:
+    """``engine.lint(path)`` that never raises (except KeyboardInterrupt and SystemExit). ``mentioned``:
+    the caller just found that the mention filter lets the file through (it is not looked at again).
 
     A file longer than :data:`linter.limits.MAX_PARSED_CHARS` (a shell script:
     :data:`~linter.limits.MAX_SHELL_CHARS`; a compose file: :data:`~linter.limits.MAX_YAML_CHARS`) or
@@ -31,7 +32,7 @@ def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
     :data:`linter.limits.MAX_LINE_CHARS` is not parsed: it gets only SGL004. :func:`crashed` tells whether the result stands for an internal error.
     """
     path = path if path.is_absolute() else (engine.ws.cwd / path)
-    if engine.ws.unread(path):
+    if not mentioned and engine.ws.unread(path):
         # The mention filter on the bytes first: a file it skips is never decoded nor kept.
         quick = without_mention(path, engine.options.skip_reasons)
         if quick is not None:

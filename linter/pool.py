@@ -82,6 +82,18 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def idle_cpus() -> int:
+    """CPUs no process is running on now, as the kernel counts them (Linux: the runnable processes in
+    ``/proc/loadavg``, this one aside); elsewhere every CPU counts as idle."""
+    cpus = available_cpus()
+    try:
+        with open("/proc/loadavg", "rb") as fh:
+            running = int(fh.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return cpus
+    return max(0, cpus - max(0, running - 1))
+
+
 def start_method() -> str:
     """``fork`` on Linux (workers start in milliseconds with every module this process loaded), else
     ``spawn`` (macOS and Windows, where fork is unsafe or absent: each worker imports the linter
@@ -119,13 +131,14 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
                 if skip_unmentioned and _skipped_on_bytes(engine.ws, cand):
                     yield cand, None
                 else:
-                    yield cand, lint_file(engine, cand.path)
+                    yield cand, lint_file(engine, cand.path, mentioned=skip_unmentioned)
             elif _skipped_on_bytes(engine.ws, cand, cache):
                 yield cand, _skipped(engine, cand, skip_unmentioned)
             else:
                 yield cand, cache.lint(cand.path)[0]
         return
-    run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method, skip_unmentioned, cache)
+    run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method, skip_unmentioned, cache,
+               auto=jobs is None)
     try:
         for cand in candidates:
             yield from run.add(cand)
@@ -157,9 +170,11 @@ class _Run:
     its bytes (``quick``) or a unit sent to the pool, and waits in ``window`` until it can be given."""
 
     def __init__(self, engine: Engine, size: int, timeout: float, method: str, skip_unmentioned: bool,
-                 cache=None) -> None:
+                 cache=None, auto: bool = False) -> None:
         self.engine = engine
         self.cache = cache
+        self.auto = auto
+        """``--jobs auto``: workers start only while CPUs are idle (:meth:`_maybe_start_pool`)."""
         self.skip = skip_unmentioned
         self.size = size
         self.timeout = timeout
@@ -185,18 +200,16 @@ class _Run:
                 yield cand, res
                 if not hit:
                     self.units += 1
-                    if self.units >= (MIN_UNITS if self._method() == "fork" else MIN_UNITS_SPAWNED):
-                        self._start_pool()
+                    self._maybe_start_pool()
                 return
             if self.skip and _skipped_on_bytes(ws, cand):
                 yield cand, None
                 return
-            res = lint_file(engine, cand.path)
+            res = lint_file(engine, cand.path, mentioned=self.skip)
             yield cand, res
             if not res.prefiltered:
                 self.units += 1
-                if self.units >= (MIN_UNITS if self._method() == "fork" else MIN_UNITS_SPAWNED):
-                    self._start_pool()
+                self._maybe_start_pool()
             return
         i = self.index
         self.index += 1
@@ -222,6 +235,21 @@ class _Run:
         while len(self.window) > WINDOW:  # an earlier unit is slow: wait for it
             self.pool.pump(block=True)
             yield from self._ready()
+
+    def _maybe_start_pool(self) -> None:
+        """Start the pool once :data:`MIN_UNITS` units were linted here, when workers pay: with ``--jobs
+        auto``, only with an idle CPU (on a busy machine more processes only share the same CPUs, and
+        pickling results costs more than it saves), as many workers as CPUs are idle then; asked
+        again every :data:`MIN_UNITS` units."""
+        least = MIN_UNITS if self._method() == "fork" else MIN_UNITS_SPAWNED
+        if self.units < least or self.units % MIN_UNITS:
+            return
+        if self.auto:
+            idle = idle_cpus()
+            if idle < 1:
+                return
+            self.size = min(self.size, idle)
+        self._start_pool()
 
     def _method(self) -> str:
         if self.method is None:
@@ -561,11 +589,12 @@ def _serve(conn, engine: Engine, inherited: list) -> None:
         index, path = task
         ws.reads = []
         deps = None
+        # (a unit passed the mention filter in the parent)
         if ws.track_deps:  # a result cache keeps the result: what it depends on travels with it
             with recording() as deps:
-                result = lint_file(engine, path)
+                result = lint_file(engine, path, mentioned=True)
         else:
-            result = lint_file(engine, path)
+            result = lint_file(engine, path, mentioned=True)
         reads = list(dict.fromkeys(map(str, ws.reads)))
         sources: list[tuple] = []
         try:

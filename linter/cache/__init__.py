@@ -259,7 +259,7 @@ class ResultCache:
         from linter.isolate import lint_file
 
         with recording() as deps:
-            result = lint_file(self.engine, path)
+            result = lint_file(self.engine, path, mentioned=True)  # (it passed the filter to get here)
         self.keep_result(path, result, deps)
         return result, [Path(d[1]) for d in deps if d[0] == "f"], False
 

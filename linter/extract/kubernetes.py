@@ -248,22 +248,30 @@ def parse_documents(source: SourceFile, problems: list[Problem] | None) -> list:
 # small YAML helpers
 
 
-def _is_map(node) -> bool:
-    from linter.extract.yamlload import MappingNode
+_NODES: tuple = ()
+"""(MappingNode, SequenceNode, ScalarNode), from :mod:`linter.extract.yamlload` on first use: these
+helpers run for every node of a manifest, an import statement in each costs more than the test."""
 
-    return isinstance(node, MappingNode)
+
+def _node_types() -> tuple:
+    global _NODES
+    if not _NODES:
+        from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
+
+        _NODES = (MappingNode, SequenceNode, ScalarNode)
+    return _NODES
+
+
+def _is_map(node) -> bool:
+    return isinstance(node, (_NODES or _node_types())[0])
 
 
 def _is_seq(node) -> bool:
-    from linter.extract.yamlload import SequenceNode
-
-    return isinstance(node, SequenceNode)
+    return isinstance(node, (_NODES or _node_types())[1])
 
 
 def _is_str(node) -> bool:
-    from linter.extract.yamlload import ScalarNode
-
-    return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null"
+    return isinstance(node, (_NODES or _node_types())[2]) and node.tag != "tag:yaml.org,2002:null"
 
 
 def _val(node, key: str):

@@ -450,8 +450,10 @@ def _lint(args, configs, select, ignore, extend) -> int:
         from linter.cache.cli import open_for_run
 
         cache = open_for_run(args, engine, configs, warn)
-        for cand, res in lint_all(engine, walk(paths, excluded, args.force_exclude, walked), args.jobs,
-                                  skip_unmentioned=not keep_skipped, cache=cache):
+        from linter.progress import shown
+
+        for cand, res in shown(lint_all(engine, walk(paths, excluded, args.force_exclude, walked), args.jobs,
+                                        skip_unmentioned=not keep_skipped, cache=cache), args, quiet):
             if res is None:
                 skipped_files += 1  # decided on the file's bytes, before any Path or result is made
                 continue

@@ -448,3 +448,39 @@ def test_cold_and_warm_runs_print_the_same_bytes_after_edits_to_sibling_files(tm
     assert fixed_warm[1] == fixed_cold[1]
     for path in sorted(p for p in repo.rglob("*") if p.is_file() and ".lint-configs_cache" not in p.parts):
         assert path.read_bytes() == (other / path.relative_to(repo)).read_bytes(), path
+
+
+def test_a_model_config_created_where_it_was_looked_for_makes_it_stale(tmp_path, capsys, caches):
+    compose = FOLDED_H100.replace("deepseek-ai/DeepSeek-V3", "./weights/my-model")
+    counts, (code, out, _) = stale_after(
+        tmp_path, capsys, caches, {".git/HEAD": "", "docker-compose.yml": compose},
+        lambda root: write_tree(root, {"weights/my-model/config.json":
+                                       json.dumps({"architectures": ["DeepseekV3ForCausalLM"]})}))
+    assert counts[0] == 0 and "SGL101" in out
+
+
+def test_a_configmap_file_added_beside_a_manifest_makes_it_stale(tmp_path, capsys, caches):
+    manifest = ("# lint-configs: target-gpu=H100\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: s}\n"
+                "spec:\n  template:\n    spec:\n      containers:\n        - name: s\n"
+                "          image: lmsysorg/sglang:v0.5.23-cu129\n          envFrom: [{configMapRef: {name: cfg}}]\n"
+                "          command: [python3, -m, sglang.launch_server, --model-path, deepseek-ai/DeepSeek-V3,\n"
+                "                    --attention-backend, $(ATTN), --enable-deterministic-inference]\n")
+    configmap = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {ATTN: fa4}\n"
+    counts, (code, out, _) = stale_after(
+        tmp_path, capsys, caches, {".git/HEAD": "", "k8s/deploy.yaml": manifest},
+        lambda root: (root / "k8s/config.yaml").write_text(configmap))
+    assert "deploy.yaml" not in caches.hits and code == 1 and "k8s/config.yaml" in out
+
+
+def test_a_reference_that_now_leads_out_of_the_root_makes_it_stale(tmp_path, capsys, caches):
+    repo = tmp_path / "repo"
+    write_tree(tmp_path, {"outside/.env": "ATTN=fa3\n"})
+    files = {".git/HEAD": "", "docker-compose.yml": ENV_COMPOSE, "env/.env": "ATTN=fa4\n"}
+    write_tree(repo, files)
+    (repo / ".env").symlink_to(repo / "env/.env")
+    assert lint(repo, capsys, ".")[0] == 1
+    (repo / ".env").unlink()
+    (repo / ".env").symlink_to(tmp_path / "outside/.env")  # now a link out of the root: SGL005, not read
+    got = lint(repo, capsys, ".")
+    assert "docker-compose.yml" not in caches.hits and "SGL005" in got[1]
+    assert got == lint(repo, capsys, "--no-cache", ".")

@@ -48,6 +48,9 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             elif not here and path is not None and path.name != ".env" and not path.name.endswith(".env"):
                 continue
             out.append(f"{launch.source.display}:{first}: {launch.program} ({ctx.identity or 'launch'})")
+            if launch.reached_by:
+                out.append(f"  reached:   by {', '.join(launch.reached_by)} (the same arguments from one call site: "
+                           "one launch)")
             cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
             out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")
             if (parser_only := parser_only_note(ctx.table)) is not None:

@@ -649,48 +649,59 @@ def _linter_module(name: str):
     return importlib.import_module(name)
 
 
-def type_specs(version: str, recorded: dict) -> dict:
-    """``types`` of a table: each type function's source and ``accepts`` (or "unknown"), after checking
-    the spec against the function's recorded verdict on every probe. Raises RuntimeError on a spec
-    that disagrees with the release's code."""
-    vt = _linter_module("linter.sglang.valuetypes")
+def _checked_specs(version: str, recorded: dict, catalog_name: str, accepts_of, disagreement) -> dict:
+    """name -> ``{"source", "accepts"}`` for each recorded function or action: ``accepts_of(name,
+    info)`` is its spec from the catalog (None: not there, recorded as "unknown"), and
+    ``disagreement(name, accepts, probe, real)`` a text when the spec's verdict on a probe is not what
+    the release's code did (then the generation fails: a spec never disagrees with SGLang)."""
     out = {}
     for name, info in recorded.items():
-        builder = TYPE_CATALOG.get(name, {}).get(info["fingerprint"])
-        if builder is None:
-            _log(f"{version}: type function {name} ({info['source']}, {info['fingerprint']}) is not in "
-                 "TYPE_CATALOG: recorded as unknown")
+        accepts = accepts_of(name, info)
+        if accepts is None:
+            _log(f"{version}: {name} ({info['source']}, {info['fingerprint']}) is not in {catalog_name}: "
+                 "recorded as unknown")
             out[name] = {"source": info["source"], "accepts": "unknown"}
             continue
-        accepts = builder(info["globals"])
         for probe, real in info["probes"]:
-            got = vt.convert(name, probe, {name: {"accepts": accepts}})
-            want = None if real is None else (real[1] if real[0] == "ArgumentTypeError" else "rejected")
-            if (got is None) != (want is None) or (want not in (None, "rejected") and got != want):
-                raise RuntimeError(f"{version}: the spec of {name} says {got!r} for {probe[:40]!r}, the "
-                                   f"function {real!r}")
+            problem = disagreement(name, accepts, probe, real)
+            if problem:
+                raise RuntimeError(f"{version}: the spec of {name} {problem}")
         out[name] = {"source": info["source"], "accepts": accepts}
     return out
+
+
+def type_specs(version: str, recorded: dict) -> dict:
+    """``types`` of a table: each type function's source and ``accepts`` (or "unknown"), checked against
+    the function's recorded verdict on every TYPE_PROBES value (an ArgumentTypeError's text too)."""
+    vt = _linter_module("linter.sglang.valuetypes")
+
+    def accepts_of(name, info):
+        builder = TYPE_CATALOG.get(name, {}).get(info["fingerprint"])
+        return None if builder is None else builder(info["globals"])
+
+    def disagreement(name, accepts, probe, real):
+        got = vt.convert(name, probe, {name: {"accepts": accepts}})
+        want = None if real is None else (real[1] if real[0] == "ArgumentTypeError" else "rejected")
+        if (got is None) != (want is None) or (want not in (None, "rejected") and got != want):
+            return f"says {got!r} for {probe[:40]!r}, the function {real!r}"
+        return None
+
+    return _checked_specs(version, recorded, "TYPE_CATALOG", accepts_of, disagreement)
 
 
 def action_specs(version: str, recorded: dict) -> dict:
     """``actions`` of a table: each custom action's source and ``accepts`` (or "unknown"), checked against
     the action's recorded outcome on every ACTION_PROBES values list."""
     vt = _linter_module("linter.sglang.valuetypes")
-    out = {}
-    for name, info in recorded.items():
-        accepts = ACTION_CATALOG.get(name, {}).get(info["fingerprint"])
-        if accepts is None:
-            _log(f"{version}: action {name} ({info['source']}, {info['fingerprint']}) is not in ACTION_CATALOG: "
-                 "recorded as unknown")
-            out[name] = {"source": info["source"], "accepts": "unknown"}
-            continue
-        for values, real in info["probes"]:
-            got = vt.action_outcome(accepts, values)
-            if (got is None) != (real is None) or (got is not None and list(got) != list(real)):
-                raise RuntimeError(f"{version}: the spec of {name} says {got!r} for {values!r}, the action {real!r}")
-        out[name] = {"source": info["source"], "accepts": accepts}
-    return out
+
+    def disagreement(name, accepts, values, real):
+        got = vt.action_outcome(accepts, values)
+        if (got is None) != (real is None) or (got is not None and list(got) != list(real)):
+            return f"says {got!r} for {values!r}, the action {real!r}"
+        return None
+
+    return _checked_specs(version, recorded, "ACTION_CATALOG",
+                          lambda name, info: ACTION_CATALOG.get(name, {}).get(info["fingerprint"]), disagreement)
 
 
 def _apply_rule(rule: dict, fields: dict) -> dict:
@@ -782,9 +793,9 @@ def dumps(obj) -> str:
 
 # An option row's keys, in order. A key whose value is its default below is left out, and help
 # text is not kept: with one row per line this keeps ~90 tables near 5 MB instead of ~20 MB.
-OPTION_KEYS = ["dest", "option_strings", "action", "type", "choices", "default", "nargs", "required", "deprecated",
-               "deprecation"]
-OPTION_DEFAULTS = {"action": "store", "type": None, "choices": None, "default": None, "nargs": None,
+OPTION_KEYS = ["dest", "option_strings", "action", "type", "choices", "default", "nargs", "const", "required",
+               "deprecated", "deprecation"]
+OPTION_DEFAULTS = {"action": "store", "type": None, "choices": None, "default": None, "nargs": None, "const": None,
                    "required": False, "deprecated": False, "deprecation": None}
 
 
@@ -794,7 +805,7 @@ def compact_option(o: dict) -> dict:
         d = OPTION_DEFAULTS.get(k, o)  # ``o`` stands for "no default"
         return d is not o and type(o[k]) is type(d) and o[k] == d
 
-    o = {"deprecation": None, **o}
+    o = {"deprecation": None, "const": None, **o}
     return {k: o[k] for k in OPTION_KEYS if not is_default(k)}
 
 
@@ -1464,6 +1475,8 @@ def _worker_main(argv) -> int:
             "choices": None if choices is None else jsonable(list(choices)),
             "default": jsonable(a.default),
             "nargs": a.nargs,
+            # what a nargs='?' option stores when it is given without a value (argparse's const)
+            "const": jsonable(a.const) if a.nargs == "?" else None,
             "required": bool(a.required),
             "deprecated": bool(getattr(a, "deprecated", False)) or cls.__name__.startswith("Deprecated"),
             "help": help_,

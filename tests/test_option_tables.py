@@ -45,10 +45,10 @@ TOP_KEYS = ["sglang_version", "source", "options", "fields", "types", "actions",
 SOURCE_KEYS = ["wheel", "sha256", "generator", "method", "files"]
 OPTION_KEYS = [
     "dest", "option_strings", "action", "type", "choices", "default",
-    "nargs", "required", "deprecated", "deprecation",
+    "nargs", "const", "required", "deprecated", "deprecation",
 ]
 # A key at this value is left out of a table's option row (the generator's OPTION_DEFAULTS).
-OPTION_DEFAULTS = {"action": "store", "type": None, "choices": None, "default": None, "nargs": None,
+OPTION_DEFAULTS = {"action": "store", "type": None, "choices": None, "default": None, "nargs": None, "const": None,
                    "required": False, "deprecated": False, "deprecation": None}
 LIST_KEYS = [
     "attention_backend_choices",

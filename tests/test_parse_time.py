@@ -104,6 +104,16 @@ def test_0_5_23_maps_enable_dp_attention_onto_attn_dp_size():
     assert parsed.problems == []
 
 
+def test_engine_keywords_are_mapped_too():
+    from linter.launch import KwArg
+    from linter.sglang.options import settings_from_kwargs
+
+    kwargs = [KwArg(name, value, None) for name, value in (("model_path", "m"), ("dp_size", 4),
+                                                            ("enable_dp_attention", True))]
+    parsed = settings_from_kwargs(load_table("0.5.23"), kwargs)
+    assert (parsed.value("attn_dp_size"), parsed.value("dp_size"), parsed.value("enable_dp_attention")) == (4, 1, False)
+
+
 def test_the_deprecation_data_is_what_issue_32_reads():
     dep = load_table("0.5.23").by_string["--enable-dp-attention"].deprecation
     assert dep["behaviour"] == "maps" and dep["new_flag"] == "--attn-dp-size <dp-size>"
@@ -280,3 +290,77 @@ def test_the_dsa_kv_default_is_read_per_release():
     assert model_kv_cache_dtype(t18, "Glm5NextForConditionalGeneration", True, sm120) is None  # not yet in 0.5.18
     assert model_kv_cache_dtype(t23, "DeepseekV3ForCausalLM", False, sm120) is None  # no index_topk: not DSA
     assert model_kv_cache_dtype(load_table("0.5.9"), "DeepseekV32ForCausalLM", True, sm120) is None  # not read
+
+
+# -- point 4, against the running Python's own argparse -----------------------------------------------------
+
+def _replica(table):
+    """CPython's argparse with the release's options as plain actions (types int/float/json.loads/str,
+    choices, nargs, flags): what the linter's reading must match word for word."""
+    import argparse
+
+    class Stop(Exception):
+        pass
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            raise Stop(message)
+
+    parser = Parser(prog="sglang serve")
+    types = {"int": int, "float": float, "json": json.loads}
+    for o in table.options:  # every option string, in the parser's order (the ambiguity lists' order)
+        if o.action == "custom:BooleanOptionalAction":
+            if not o.option_strings[0].startswith("--no-"):
+                parser.add_argument(o.option_strings[0], dest=o.dest, action=argparse.BooleanOptionalAction)
+        elif not o.takes_value:
+            parser.add_argument(*o.option_strings, dest=o.dest, action="store_true")
+        else:
+            parser.add_argument(*o.option_strings, dest=o.dest, type=types.get(o.type), choices=o.choices,
+                                nargs=o.nargs, required=o.required, const=o.const)
+    return parser, Stop
+
+
+CORNER_WORDS = ["-1", "-1.5", "-.5", "-1e3", "+4", "0x10", " 8 ", "8_000", "", "--", "-", "-x", "-x y", "a b", "a=b",
+                "--x", "---", "true", "1.0", "nan", "FA3", "fa3", "{\"a\": 1}", "{bad", "-h", "--he", "-hx", "-h=x"]
+
+
+@pytest.mark.skipif(__import__("sys").version_info[:3] >= (3, 12, 7),
+                    reason="CPython 3.12.7+ changed argparse's handling of '--' and of single-dash prefixes")
+@pytest.mark.parametrize("version", ["0.4.0", "0.5.9", "0.5.23"])
+def test_argparse_itself_agrees_word_for_word(version):
+    import contextlib
+    import io
+    import random
+
+    table = load_table(version)
+    parser, Stop = _replica(table)
+    # values are drawn for the options whose conversion and action the replica has exactly
+    opts = [o for o in table.options if o.deprecation is None and o.type in (None, "str", "int", "float", "json")
+            and (not o.action.startswith("custom:") or o.action == "custom:BooleanOptionalAction")
+            and o.dest != "config"]  # (SGLang merges a --config file before argparse sees the words)
+    rng = random.Random(31)
+    disagree = []
+    for n in range(3000):
+        words = ["--model-path", "m"]
+        for _ in range(rng.randint(1, 3)):
+            o = rng.choice(opts)
+            s = rng.choice(o.option_strings)
+            if rng.random() < 0.2 and len(s) > 5:
+                s = s[:rng.randint(3, len(s) - 1)]
+            v = rng.choice(CORNER_WORDS + [str(c) for c in (o.choices or ())])
+            form = rng.random()
+            words += [f"{s}={v}"] if form < 0.3 else [s] if form < 0.4 else [s, v] if form < 0.9 else [s, v, v]
+        rng.shuffle(words)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                parser.parse_args(words)
+            want = None
+        except Stop as e:
+            want = ("ArgparseError", str(e))
+        except SystemExit:
+            want = "help"
+        parsed = _parse(version, words)
+        got = "help" if parsed.help else parsed.sglang_error()
+        if got != want:
+            disagree.append((words, want, got))
+    assert not disagree, (len(disagree), disagree[:5])

@@ -18,6 +18,19 @@ its sha256). :func:`parse_args` reproduces what SGLang's parser does with an arg
   parser, so later checks do not judge it;
 * the last occurrence of an option wins.
 
+The reading is CPython 3.11's ``argparse._parse_known_args`` step for step (3.10–3.12.1 share it;
+:class:`_Reader`): the words are classified first — exact option string, the part before ``=``,
+abbreviations (also with ``=``; several: ``ambiguous option``, raised before anything else), a
+negative number, a word with a space (an argument), else an unknown option — then each option takes
+the arguments its ``nargs`` matches (``--`` is never an option's argument; ``--opt=--`` stores an
+empty list), every value is converted with the option's ``type`` before its ``choices`` are checked
+(:mod:`linter.sglang.valuetypes`; every value of a multi-value option), and the option's action runs
+as the release's table records it (a deprecated option raises, warns, stores or is mapped onto
+another option: :attr:`Option.deprecation`, :func:`apply_resolutions`). Every failure is recorded
+(SGLang stops at the first: :meth:`ParsedArgs.sglang_error` is that one, worded as SGLang words
+it). ``tests/test_parser_oracle.py`` replays each release's own verdicts, recorded by
+``scripts/record_parser_oracle.py``, against this.
+
 ``sglang serve`` first removes ``--model-type X`` and turns a first non-option token into
 ``--model-path`` (``python/sglang/cli/serve.py:23-59``).
 """
@@ -53,6 +66,8 @@ class Option:
     nargs: object
     required: bool
     deprecated: bool
+    const: object = None
+    """What a ``nargs='?'`` option stores when it is given without a value (argparse's ``const``)."""
     deprecation: dict | None = None
     """What the release's action does when the option is given (generated): ``behaviour`` ``raises`` |
     ``warns`` | ``maps`` | ``stores`` | ``ignored``, SGLang's ``message`` (and ``error``: the exception, or
@@ -70,13 +85,6 @@ class Option:
         0.5.22+, ``--disable-cuda-graph`` in 0.5.23: ``custom:DeprecatedStoreTrueAction``, nargs 0).
         """
         return self.action not in _NO_VALUE_ACTIONS and self.nargs != 0
-
-    def allows(self, text: str) -> bool:
-        """Whether the command-line word ``text`` passes ``choices`` (argparse converts it with
-        ``type`` first, so ``--log-requests-level 0`` matches the int choice 0)."""
-        if not self.choices:
-            return True
-        return text in {str(c) for c in self.choices}
 
     def flag_value(self, option_string: str) -> object:
         """The value a no-value option stores when given as ``option_string`` (a full string of it).
@@ -245,7 +253,7 @@ def load_table(version: str) -> OptionTable:
             type=o.get("type"),
             choices=tuple(o["choices"]) if o.get("choices") else None, default=o.get("default"),
             nargs=o.get("nargs"), required=bool(o.get("required")), deprecated=bool(o.get("deprecated")),
-            deprecation=o.get("deprecation"),
+            deprecation=o.get("deprecation"), const=o.get("const"),
         )
         for o in raw["options"]
     ]
@@ -479,16 +487,6 @@ def match_option(table: OptionTable, word: str) -> _Match | None:
     return _Match(None, word, spelled, None)
 
 
-def _is_option_like(table: OptionTable, word: str | None) -> bool:
-    """argparse reads ``word`` as an option (``O`` in its pattern), not as a value."""
-    if word is None:
-        return False
-    try:
-        return match_option(table, word) is not None
-    except RecursionError:  # pragma: no cover - defensive
-        return False
-
-
 def _match(table: OptionTable, word: str) -> tuple[Option | None, str, str | None, tuple[str, ...]]:
     """(option, spelled, explicit value, ambiguous candidates) for an option-like word (the dialects'
     lookup: a unique match or nothing)."""
@@ -510,10 +508,6 @@ def _known_name(tok: Token) -> tuple[str, int] | None:
     return raw[:k], k
 
 
-def _display(value: object) -> str:
-    return value if isinstance(value, str) else repr(value)
-
-
 class _Reader:
     """One run of argparse's ``_parse_known_args`` (CPython 3.10–3.12.1) over a launch's words, with every
     error recorded instead of stopping at the first: the words are classified first (``O`` option,
@@ -529,6 +523,8 @@ class _Reader:
         self.lenient = lenient
         self.kinds: list[str] = []
         self.matches: dict[int, _Match] = {}
+        self.own: set[int] = set()
+        """Words that are the program's own options (``foreign`` prefixes), not SGLang's."""
 
     def problem(self, stage: int, kind: str, token, message: str, **kw) -> ArgProblem:
         kw.setdefault("error", ("ArgparseError", message))
@@ -561,6 +557,12 @@ class _Reader:
             if word == "--":
                 self.kinds.append("-")
                 after_dd = True
+                continue
+            name, eq, explicit = word.partition("=")
+            if self.foreign and name.startswith(self.foreign) and name not in self.table.by_string:
+                self.matches[i] = _Match(None, name, name, explicit if eq else None)
+                self.own.add(i)
+                self.kinds.append("O")
                 continue
             m = match_option(self.table, word)
             if m is None:
@@ -638,10 +640,10 @@ class _Reader:
             if not any(p.stage in (_STAGE_CLASSIFY, _STAGE_CONSUME) and p.kind in _ERRORS for p in parsed.problems):
                 parsed.help = True  # argparse prints the help and exits before anything else is checked
             return i + 1
+        if i in self.own:
+            # the program's own option (sglang_router's --router-*): skip it and its value
+            return self._skip_value(i, m)
         if m.option is None:
-            if self.foreign and m.spelled.startswith(self.foreign):
-                # the program's own option (sglang_router's --router-*): skip it and its value
-                return self._skip_value(i, m)
             if self.lenient:
                 return self._skip_value(i, m)
             parsed.problems.append(ArgProblem("unknown-option", tok, f"unrecognized option {m.spelled!r}",
@@ -667,8 +669,9 @@ class _Reader:
             text = tok.text[start:]
             if text.text == "--":
                 # argparse removes the first '--' from an option's strings: no value is left, so it
-                # stores an empty list, converted and checked against nothing (3.11 ``_get_values``)
-                self.run_action(option, m, tok, i, [(tok, start, "--")], [])
+                # stores an empty list, converted and checked against nothing — or, for nargs='?', the
+                # option's const (3.11 ``_get_values``)
+                self.run_action(option, m, tok, i, [(tok, start, "--")], [option.const] if option.nargs == "?" else [])
                 return i + 1
             value = text.text if text.known else UNKNOWN
             self.take(option, m, tok, i, [(tok, start, value)])
@@ -727,7 +730,7 @@ class _Reader:
                     failed = True
                     break
         if not args and option.nargs == "?":
-            values = [None]
+            values = [option.const]
         if failed:
             # SGLang stops; the occurrence is still recorded (rules that read it check ``judged``)
             pass
@@ -807,27 +810,30 @@ def apply_resolutions(parsed: ParsedArgs) -> None:
                                           table.types)
                 value = UNKNOWN if got is valuetypes.UNJUDGED else got
             current[dest] = value
+        trigger = parsed.get(opt.dest)
+        if trigger is None or trigger.value is not True:
+            continue  # the deprecated option is not set: SGLang's handler returns at once
         if any(v is UNKNOWN for v in current.values()):
             continue
-        if not all(current.get(k) == v for k, v in rule.get("if", {}).items()):
-            continue
-        trigger = parsed.get(opt.dest)
         note = (f"{opt.primary}: SGLang {table.version}'s {resolution.get('function')} "
                 f"({resolution.get('source')})")
-        for dest, how in rule.get("set", {}).items():
-            if isinstance(how, dict):
-                src = parsed.get(how["from"])
-                value = src.value if src is not None else table.default_of(how["from"])
-                parsed.settings.append(Setting(dest, value, src.spelled if src is not None else opt.primary,
-                                               len(parsed.settings), flag=src.flag if src else trigger.flag,
-                                               value_token=src.value_token if src else None,
-                                               value_range=src.value_range if src else None, via=note))
-            else:
-                parsed.settings.append(Setting(dest, str(how), opt.primary, len(parsed.settings),
-                                               flag=trigger.flag if trigger else None, via=note))
-        for dest in rule.get("clear", ()):
-            parsed.settings.append(Setting(dest, False, opt.primary, len(parsed.settings),
-                                           flag=trigger.flag if trigger else None, via=note))
+        if all(current.get(k) == v for k, v in rule.get("if", {}).items()):
+            for dest, how in rule.get("set", {}).items():
+                if isinstance(how, dict):
+                    src = parsed.get(how["from"])
+                    value = src.value if src is not None else table.default_of(how["from"])
+                    parsed.settings.append(Setting(dest, value, src.spelled if src is not None else opt.primary,
+                                                   len(parsed.settings), flag=src.flag if src else trigger.flag,
+                                                   value_token=src.value_token if src else None,
+                                                   value_range=src.value_range if src else None,
+                                                   kwarg=src.kwarg if src else None, via=note))
+                else:
+                    parsed.settings.append(Setting(dest, how if trigger.kwarg is not None else str(how), opt.primary,
+                                                   len(parsed.settings), flag=trigger.flag, kwarg=trigger.kwarg,
+                                                   via=note))
+        for dest in rule.get("clear", ()):  # whenever the deprecated option was set
+            parsed.settings.append(Setting(dest, False, opt.primary, len(parsed.settings), flag=trigger.flag,
+                                           kwarg=trigger.kwarg, via=note))
 
 
 def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", open_config=None) -> ParsedArgs:
@@ -845,7 +851,7 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", o
     synthetic_model: Token | None = None
     dialect = by_program(program)
     if dialect is not None:
-        got = translate(dialect, words, lambda name: _match(table, name)[0] if not _match(table, name)[3] else None)
+        got = translate(dialect, words, lambda name: _match(table, name)[0])
         words = got.tokens
         for tok, why in got.ignored:
             parsed.problems.append(ArgProblem("unknown-option", tok, why, range=(0, len(tok.raw.split("=")[0])),
@@ -903,8 +909,12 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", o
 
 def settings_from_kwargs(table: OptionTable, kwargs: Sequence[KwArg]) -> ParsedArgs:
     """Keyword arguments of ``ServerArgs``/``Engine`` are dataclass fields: no abbreviation,
-    no ``choices`` check, values as Python gives them (0.5.18 ``srt/entrypoints/engine.py:232-251``)."""
+    no ``choices`` check, values as Python gives them (0.5.18 ``srt/entrypoints/engine.py:232-251``).
+    SGLang's resolution still maps deprecated fields (:func:`apply_resolutions`)."""
     parsed = ParsedArgs(table)
     for i, kw in enumerate(kwargs):
         parsed.settings.append(Setting(kw.name, kw.value, kw.name, i, kwarg=kw))
+    if any(kw.value is UNKNOWN for kw in kwargs):
+        return parsed
+    apply_resolutions(parsed)
     return parsed

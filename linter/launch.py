@@ -449,6 +449,9 @@ class Launch:
     mounts: tuple = ()
     """``(container path, host path)`` pairs of the folders a container launch sees from the
     repository (compose bind ``volumes``), so a ``--config /configs/x.yaml`` is read from the host."""
+    reached_by: tuple[str, ...] = ()
+    """The scopes that run this one launch (a Python method inherited unchanged by several classes,
+    with the same resolved arguments: ``("Runner.start", "R1.start", "R2.start")``); empty otherwise."""
     context: tuple[ContextLabel, ...] = ()
     """The headings, tab labels, admonition titles and caption a documentation block holding this
     launch sits under, outermost first (:class:`ContextLabel`)."""

@@ -21,9 +21,11 @@ from tests.test_pool import make_repo
 
 
 @pytest.fixture(autouse=True)
-def _cache_on(monkeypatch):
+def _cache_on(monkeypatch, tmp_path_factory, tmp_path):
     monkeypatch.delenv("LINT_CONFIGS_NO_CACHE", raising=False)
     monkeypatch.delenv("LINT_CONFIGS_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+    (tmp_path / ".git").mkdir()  # each test's folder is a repository: the cache goes to its root
 
 
 class Caches:
@@ -228,8 +230,36 @@ def test_the_folder_is_the_users_choice(tmp_path, capsys, caches, monkeypatch):
     assert store.is_cache_folder(repo / "rel")
 
 
+def test_a_folder_no_repository_holds_gets_no_file_written_into_it(tmp_path, capsys, caches, monkeypatch):
+    folder = tmp_path / "plain"
+    write_tree(folder, {"docker-compose.yml": FOLDED_H100})
+    (tmp_path / ".git").rmdir()
+    first = lint(folder, capsys, ".")
+    assert sorted(p.name for p in folder.iterdir()) == ["docker-compose.yml"]
+    home = Path(os.environ["XDG_CACHE_HOME"]) / "lint-configs"
+    [project] = list(home.iterdir())
+    assert store.is_cache_folder(project) and caches.last.hits == 0
+    assert lint(folder, capsys, ".") == first and caches.last.hits == 1
+    with chdir(folder):
+        from linter.cli import main
+
+        assert main(["clean"]) == 0
+    assert not project.exists()
+
+
+def test_at_most_so_many_projects_are_kept_in_the_users_cache_folder(tmp_path, capsys, caches, monkeypatch):
+    monkeypatch.setattr(store, "MAX_PROJECTS", 3)
+    (tmp_path / ".git").rmdir()
+    for k in range(5):
+        write_tree(tmp_path / f"p{k}", {"docker-compose.yml": FOLDED_H100})
+        lint(tmp_path / f"p{k}", capsys, ".")
+        os.utime(caches.last.store.folder, (k, k))  # used in this order
+    home = Path(os.environ["XDG_CACHE_HOME"]) / "lint-configs"
+    assert len(list(home.iterdir())) == 3
+
+
 def test_the_default_folder_is_beside_the_configuration(tmp_path, capsys, caches):
-    write_tree(tmp_path, {".git/HEAD": "", "pyproject.toml": "[tool.lint-configs]\n", "sub/docker-compose.yml": FOLDED_H100})
+    write_tree(tmp_path, {"pyproject.toml": "[tool.lint-configs]\n", "sub/docker-compose.yml": FOLDED_H100})
     lint(tmp_path / "sub", capsys, ".")
     assert store.is_cache_folder(tmp_path / ".lint-configs_cache")
     assert not (tmp_path / "sub" / ".lint-configs_cache").exists()

@@ -126,6 +126,7 @@ HIT_SPARE_PACKAGES = ("linter.sglang", "linter.gpus", "linter.extract")
 
 def test_a_cache_hit_loads_no_parser_rule_or_table(tmp_path, monkeypatch):
     monkeypatch.delenv("LINT_CONFIGS_NO_CACHE")
+    monkeypatch.setenv("LINT_CONFIGS_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "docker-compose.yml").write_text(
         "# lint-configs: target-gpu=H100\nservices:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
         "    command: python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "

@@ -52,15 +52,34 @@ RACY_NS = 2_000_000_000
 """A file changed less than this before the run began is read again next time (its stat is not kept)."""
 
 
-def default_folder(cwd: Path, configs) -> Path:
-    """``.lint-configs_cache`` in the project root: the folder of the configuration that applies to
-    ``cwd`` (as ruff's), else ``cwd``."""
+def default_folder(cwd: Path, configs, root: Path | str | None = None) -> Path:
+    """The cache folder of a run in ``cwd`` whose root is ``root``: in a git repository,
+    ``.lint-configs_cache`` at the project root — the folder of the configuration that applies to
+    ``cwd`` (as ruff's), else ``cwd`` — where its own ``.gitignore`` keeps it out of commits. A folder
+    that no repository holds gets nothing written into it: its cache is a folder of its own in the
+    user's cache folder (:func:`user_cache_home`)."""
+    from linter.boundary import repository_of
+
+    if repository_of(os.path.realpath(root if root is not None else cwd)) is None:
+        return user_cache_home() / digest(os.path.realpath(root or cwd).encode("utf-8", "surrogateescape"))[:16]
     try:
         cfg = configs.for_dir(cwd)
     except Exception:  # noqa: BLE001 - an invalid configuration is reported by the run itself
         cfg = None
     base = cfg.path.parent if cfg is not None and cfg.path is not None else cwd
     return base / store_mod.DIR_NAME
+
+
+def user_cache_home() -> Path:
+    """``lint-configs`` in the user's cache folder: ``$XDG_CACHE_HOME`` (else ``~/.cache``), on macOS
+    ``~/Library/Caches``, on Windows ``%LOCALAPPDATA%``."""
+    if os.name == "nt":
+        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser(r"~\AppData\Local")
+    elif sys.platform == "darwin":
+        base = os.path.expanduser("~/Library/Caches")
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return Path(base) / "lint-configs"
 
 
 def disabled_by_environment() -> bool:
@@ -125,13 +144,14 @@ def run_key(ws, options) -> str:
 
 class ResultCache:
     """The cache of one run: ``folder`` the cache folder (trusted: :func:`linter.cache.trust.refusal`),
-    ``engine`` the run's :class:`~linter.engine.Engine`. ``hits`` and ``misses`` count lookups."""
+    ``engine`` the run's :class:`~linter.engine.Engine`; ``shared``: ``folder`` is a project's folder in
+    the user's cache folder (:func:`user_cache_home`). ``hits`` and ``misses`` count lookups."""
 
-    def __init__(self, folder: Path, engine: Engine) -> None:
+    def __init__(self, folder: Path, engine: Engine, shared: bool = False) -> None:
         self.engine = engine
         self.ws = engine.ws
         self.ws.track_deps = True
-        self.store = store_mod.Store(folder, run_key(engine.ws, engine.options))
+        self.store = store_mod.Store(folder, run_key(engine.ws, engine.options), shared)
         self.started_ns = time.time_ns()
         self.keep: set[str] = set()
         self._settings: dict[str, str] = {}

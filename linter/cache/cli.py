@@ -1,9 +1,11 @@
 """The cache on the command line: which folder a run uses, ``--no-cache``, and ``lint-configs clean``.
 
 The folder is the user's choice, never a linted file's: ``--cache-dir DIR``, else the environment's
-``LINT_CONFIGS_CACHE_DIR``, else ``.lint-configs_cache`` at the project root (the folder of the
-configuration that applies to the working folder, else the working folder). It is written wherever
-it is (outside the run's root too), and used only when :func:`linter.cache.trust.refusal` allows.
+``LINT_CONFIGS_CACHE_DIR``, else ``.lint-configs_cache`` at the project root of a git repository (the
+folder of the configuration that applies to the working folder, else the working folder), and for a
+folder that no repository holds a folder of its own in the user's cache folder (nothing is written
+into such a folder but fixes). It is written wherever it is (outside the run's root too), and used
+only when :func:`linter.cache.trust.refusal` allows.
 """
 
 from __future__ import annotations
@@ -19,12 +21,12 @@ if TYPE_CHECKING:
     from typing import Sequence
 
 
-def folder_for(given: Path | None, cwd: Path, configs) -> Path:
-    """The cache folder of a run: ``given`` (``--cache-dir``), else ``LINT_CONFIGS_CACHE_DIR``, else the
-    default (:func:`linter.cache.default_folder`); relative to ``cwd``."""
+def folder_for(given: Path | None, cwd: Path, configs, root: Path | str | None = None) -> Path:
+    """The cache folder of a run in ``cwd`` with root ``root``: ``given`` (``--cache-dir``), else
+    ``LINT_CONFIGS_CACHE_DIR``, else the default (:func:`linter.cache.default_folder`); relative to ``cwd``."""
     if given is None and os.environ.get(cache.ENV_DIR):
         given = Path(os.environ[cache.ENV_DIR])
-    folder = given if given is not None else cache.default_folder(cwd, configs)
+    folder = given if given is not None else cache.default_folder(cwd, configs, root)
     return folder if folder.is_absolute() else cwd / folder
 
 
@@ -39,12 +41,12 @@ def open_for_run(args, engine, configs, warn) -> cache.ResultCache | None:
         return None
     from linter.cache.trust import refusal
 
-    folder = folder_for(args.cache_dir, engine.ws.cwd, configs)
+    folder = folder_for(args.cache_dir, engine.ws.cwd, configs, engine.ws.boundary.root)
     why = refusal(folder)
     if why is not None:
         warn(f"the result cache {engine.ws.display(folder)} is not used: {why}")
         return None
-    return cache.ResultCache(folder, engine)
+    return cache.ResultCache(folder, engine, shared=folder.parent == cache.user_cache_home())
 
 
 def clean(argv: Sequence[str]) -> int:
@@ -68,7 +70,11 @@ def clean(argv: Sequence[str]) -> int:
         configs = ConfigResolver()
     except ConfigError:
         configs = ConfigResolver(isolated=True)
-    folder = folder_for(args.cache_dir, cwd, configs)
+    from linter.boundary import find_root
+
+    root = find_root([cwd], cwd)
+    configs.stop = root
+    folder = folder_for(args.cache_dir, cwd, configs, root)
     if not os.path.lexists(folder):
         print(f"lint-configs: no result cache at {folder}", file=sys.stderr)
         return 0

@@ -45,6 +45,9 @@ SHARDS = 256
 MAX_SHARD_BYTES = 1 << 20
 MAX_ENTRY_BYTES = 256 << 10
 MAX_RUNS = 4
+MAX_PROJECTS = 64
+"""Project folders kept in the user's cache folder (for folders no git repository holds); the ones
+used longest ago go first."""
 STALE_DAYS = 30
 """An entry not used for this many days is dropped the next time its shard is written."""
 
@@ -222,9 +225,11 @@ def _current(path: Path) -> tuple | None:
 class Store:
     """The shards of one run setting (``run``, a hex digest) in the cache folder ``folder``."""
 
-    def __init__(self, folder: Path, run: str) -> None:
+    def __init__(self, folder: Path, run: str, shared: bool = False) -> None:
         self.folder = folder
         self.run = run
+        self.shared = shared
+        """``folder`` is one project's in the user's cache folder (:data:`MAX_PROJECTS` are kept there)."""
         self.dir = folder / run[:16]
         self.shards: dict[int, Shard] = {}
 
@@ -247,6 +252,9 @@ class Store:
             shard.flush(keep)
         os.utime(self.dir)  # the run folder's last use, for :func:`_prune_runs`
         _prune_runs(self.folder, keep_name=self.dir.name)
+        if self.shared:
+            os.utime(self.folder)
+            _prune_projects(self.folder.parent, keep_name=self.folder.name)
 
 
 def _prune_runs(folder: Path, keep_name: str) -> None:
@@ -261,3 +269,17 @@ def _prune_runs(folder: Path, keep_name: str) -> None:
     for _, name in runs[MAX_RUNS:]:
         if name != keep_name:
             shutil.rmtree(folder / name, ignore_errors=True)
+
+
+def _prune_projects(home: Path, keep_name: str) -> None:
+    projects = []
+    with os.scandir(home) as it:
+        for e in it:
+            if e.is_dir(follow_symlinks=False) and len(e.name) == 16 and is_cache_folder(Path(e.path)):
+                projects.append((e.stat(follow_symlinks=False).st_mtime_ns, e.name))
+    projects.sort(reverse=True)
+    for _, name in projects[MAX_PROJECTS:]:
+        if name != keep_name:
+            import shutil
+
+            shutil.rmtree(home / name, ignore_errors=True)

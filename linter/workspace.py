@@ -42,36 +42,25 @@ def note(dep: tuple) -> None:
         deps.append(dep)
 
 
-def recording_active() -> bool:
-    """True inside :func:`recording` or :func:`capture`."""
-    return _deps.get() is not None
-
-
-@contextlib.contextmanager
 def recording():
     """Record the dependencies noted inside the block (nested calls of :func:`note`): yields the list."""
-    deps: list = []
-    token = _deps.set(deps)
-    try:
-        yield deps
-    finally:
-        _deps.reset(token)
+    return capture(outer=False)
 
 
 @contextlib.contextmanager
-def capture():
-    """Like :func:`recording` (yields the list of what is noted inside the block), and everything noted
-    is also recorded by the enclosing :func:`recording`, if any: a memo keeps the list and
-    :func:`replay` s it each time it answers from memory."""
-    outer = _deps.get()
+def capture(outer: bool = True):
+    """Collect what is noted inside the block (yields the list); with ``outer``, everything noted is also
+    recorded by the enclosing :func:`recording`, if any: a memo keeps the list and :func:`replay` s it
+    each time it answers from memory."""
+    enclosing = _deps.get() if outer else None
     inner: list = []
     token = _deps.set(inner)
     try:
         yield inner
     finally:
         _deps.reset(token)
-        if outer is not None:
-            outer.extend(inner)
+        if enclosing is not None:
+            enclosing.extend(inner)
 
 
 def replay(deps) -> None:

@@ -107,8 +107,9 @@ def to_lsp_diagnostic(d):
 
     severity = t.DiagnosticSeverity.Error if d.severity == "error" else t.DiagnosticSeverity.Warning
     message = d.message + "".join(f"\n{n}" for n in d.notes)
+    url = rule_url(d.code)  # only where the package declares its documentation's address
     return t.Diagnostic(range=to_lsp_range(d.span), message=message, severity=severity, code=d.code,
-                        source="lint-configs", code_description=t.CodeDescription(href=rule_url(d.code)),
+                        source="lint-configs", code_description=t.CodeDescription(href=url) if url else None,
                         data={"key": d.key, "code": d.code})
 
 

@@ -95,8 +95,9 @@ def test_staged_bad_version_blocks_even_when_the_working_tree_is_fixed(repo):
     assert r.returncode == 1
     assert repo.commits() == 0
     out = r.stdout + r.stderr
-    assert ("error[SGL101]: fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU\n"
-            "  --> deploy/docker-compose.yml:9:27\n") in out
+    assert ("error[SGL101]: fa4 with deterministic inference and the absorbed-MLA model deepseek-ai/DeepSeek-V3\n"
+            "(DeepseekV3ForCausalLM) needs an SM100/SM110 GPU") in out
+    assert " --> deploy/docker-compose.yml:9:27\n" in out
     assert "9 |       --attention-backend fa4" in out  # the staged text, not the working tree's
     assert "lint-configs hook: commit blocked" in out
     assert list(repo.tmpdir.iterdir()) == []  # the temporary checkout is removed
@@ -165,6 +166,7 @@ def test_configuration_and_model_config_come_from_the_index(repo):
     assert repo.commit("config").returncode == 0
     repo.write("clusters/main/my compose.yml", launch)
     repo.git("add", ".")
+    repo.env["LINT_CONFIGS"] += " --output-format full"  # every label and note: where each value came from
     r = repo.commit()
     out = r.stdout + r.stderr
     assert r.returncode == 1

@@ -71,7 +71,7 @@ def test_text_output_shows_source_caret_fix_and_summary(tmp_path, capsys, monkey
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")
     write_tree(tmp_path, {"compose.yaml": BAD})
-    code, out, _ = run(tmp_path, capsys, ".")
+    code, out, _ = run(tmp_path, capsys, "--output-format", "full", ".")
     lines = out.splitlines()
     assert lines[0].startswith("error[SGL101]: fa4 with deterministic inference and the absorbed-MLA model "
                                "deepseek-ai/DeepSeek-V3 (DeepseekV3ForCausalLM) needs an SM100/SM110 GPU")

@@ -27,6 +27,8 @@ FORMATS = ("text", "full", "concise", "json", "sarif", "github", "gitlab", "csv"
 COLORS = ("auto", "always", "never")
 SHELLS = ("bash", "zsh", "fish", "tcsh")
 
+LIST_RULES_LEGEND = ("[*] has a fix, (*) has a fix in some cases (--fix applies the safe ones, --unsafe-fixes the "
+                     "others); lint-configs --show-rule CODE prints a rule's page.")
 USAGE = "lint-configs [check] [OPTIONS] [PATH ...]\n       lint-configs server [--help]"
 
 
@@ -372,14 +374,15 @@ def _run(args: argparse.Namespace) -> int:
         for rule in ALL_RULES:
             fix = {"never": "   ", "sometimes": "(*)", "always": "[*]"}[rule.fixable]
             print(f"{rule.code} {fix} {rule.name:<36} {rule.summary}")
+        print(f"\n{LIST_RULES_LEGEND}")
         return 0
     if args.show_rule:
         rule = rule_for(args.show_rule)
         if rule is None:
             raise UsageError(f"unknown rule {args.show_rule!r} (see lint-configs --list-rules)")
-        print(f"# {rule.name} ({rule.code})\n")
-        print(f"Severity: {rule.severity}. Fix: {rule.fixable}.\n")
-        print(rule.docs())
+        from linter.rules.docs import rule_page
+
+        print(rule_page(rule), end="")  # the rule's page, docs/rules/SGLxxx.md, word for word
         return 0
     select = _split_codes(args.select)
     ignore = (_split_codes(args.ignore) or []) + (_split_codes(args.extend_ignore) or [])

@@ -3,8 +3,9 @@
 Folders are walked with git's ignore rules respected as git applies them (nested ``.gitignore`` files,
 ``.git/info/exclude`` and ``core.excludesFile``: :mod:`linter.gitignore`) and the usual tool folders
 skipped (``.git``, ``.venv``, ``node_modules`` …, as ruff does), plus the configuration's
-``exclude``/``extend-exclude`` globs and the command line's ``--exclude``. A file named on the command line is linted even when excluded,
-unless ``--force-exclude`` is given (pre-commit passes files one by one).
+``exclude``/``extend-exclude`` globs and the command line's ``--exclude``. A file named on the command
+line is linted even when excluded, unless ``--force-exclude`` is given (pre-commit passes files one
+by one).
 
 The format comes from the name and a cheap look at the content, as the format registry
 (:mod:`linter.formats`) says.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -116,9 +117,13 @@ def test_fix_then_clean(tmp_path, capsys, monkeypatch):
 def test_list_and_show_rules(tmp_path, capsys):
     code, out, _ = run(tmp_path, capsys, "--list-rules")
     assert code == 0 and "SGL101 (*) fa4-deterministic-mla-needs-sm100" in out
+    assert out.rstrip().endswith("[*] has a fix, (*) has a fix in some cases (--fix applies the safe ones, "
+                                 "--unsafe-fixes the others); lint-configs --show-rule CODE prints a rule's page.")
     code, out, _ = run(tmp_path, capsys, "--show-rule", "fa4-deterministic-mla-needs-sm100")
-    assert code == 0 and out.startswith("# fa4-deterministic-mla-needs-sm100 (SGL101)")
+    assert code == 0 and out.startswith("# SGL101: fa4-deterministic-mla-needs-sm100\n")
     assert "## Fix safety" in out
+    page = Path(__file__).resolve().parent.parent / "docs" / "rules" / "SGL101.md"
+    assert out == page.read_text("utf-8")  # the page the help line stands for, word for word
     assert run(tmp_path, capsys, "--show-rule", "nope")[0] == 2
 
 
@@ -128,7 +133,7 @@ def test_explain(tmp_path, capsys):
     assert code == 0
     assert "model:     deepseek-ai/DeepSeek-V3 -> DeepseekV3ForCausalLM" in out
     assert "target:    H100 -> NVIDIA H100 SXM5 80GB (compute capability 9.0)" in out
-    assert "on H100: attention backend fa4 (chosen by user) -> refused at start-up (error C)" in out
+    assert "on H100: attention backend fa4 (chosen by user) -> refused at start-up (SGL101)" in out
     # no launch there is not an error: linting that place exits 0 too
     code, out, _ = run(tmp_path, capsys, "--explain", "compose.yaml:1")
     assert code == 0

@@ -4,7 +4,6 @@ must be current; the README, the text output and SARIF link to them."""
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
 
 from linter.report.links import DOCS_PATH, rule_doc_path

@@ -93,10 +93,11 @@ def test_labels_and_notes_fill_the_room_that_is_left(tmp_path, capsys, monkeypat
 
 
 def test_a_note_about_the_fix_is_shown_first(tmp_path):
+    import io
+
     from linter.report.text import MAX_LINES, render
     from linter.rules.base import Diagnostic, Fix
     from linter.source import Edit, SourceFile, Span
-    import io
 
     text_ = "".join(f"line {i}\n" for i in range(1, 30)) + "x --attention-backend fa4\n"
     src = SourceFile(path=tmp_path / "s.sh", display="s.sh", text=text_)

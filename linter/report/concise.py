@@ -19,7 +19,8 @@ def render(diagnostics: list[Diagnostic], unsafe_fixes: bool = False, fixed: int
         line, col = d.span.start_line_col
         how = d.fix.applicability if d.fix is not None else None
         fixable = how == SAFE or (unsafe_fixes and how == UNSAFE)
-        lines.append(f"{visible(d.path)}:{line}:{col}: {severity_word(d.severity)}[{d.code}]{' [*]' if fixable else ''} "
-                     f"{visible(d.message)}")
+        mark = " [*]" if fixable else ""
+        head = f"{visible(d.path)}:{line}:{col}: {severity_word(d.severity)}[{d.code}]{mark}"
+        lines.append(f"{head} {visible(d.message)}")
     lines.append(summary(diagnostics, unsafe_fixes, fixed, checked))
     return "".join(x + "\n" for x in lines)

@@ -59,7 +59,8 @@ def test_readme_recommends_one_hook_with_fix_and_names_both_ids():
     # no release tag exists: a branch that works when copied, and the command that pins it to its commit
     # (a sha written in the README went stale: it was 295 commits behind)
     assert repo["rev"] == "main" and repo["repo"] == "REPOSITORY_URL"
-    assert "`pre-commit autoupdate --freeze` replaces it with the commit it runs" in _readme_config()
+    assert "# `pre-commit autoupdate --freeze` pins this to the commit the branch is at\n    rev: main\n" \
+        in _readme_config()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for hook_id in ids:
         assert f"`{hook_id}`" in readme

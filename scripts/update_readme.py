@@ -71,6 +71,12 @@ def planned() -> tuple[dict[Path, str], list[Path]]:
 def main(argv: list[str] | None = None) -> int:
     check = "--check" in (argv if argv is not None else sys.argv[1:])
     files, stale = planned()
+    return sync(files, stale, check)
+
+
+def sync(files: dict[Path, str], stale: list[Path], check: bool) -> int:
+    """Write each of ``files`` whose text differs and remove ``stale`` (``check``: only say which), one
+    line per file; 1 when ``check`` found something out of date. Shared by ``update_snapshots.py``."""
     outdated = [p for p, text in files.items() if not p.is_file() or p.read_text("utf-8") != text]
     for p in outdated:
         print(f"{p.relative_to(ROOT)}: {'out of date' if check else 'updated'}")

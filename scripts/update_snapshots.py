@@ -14,25 +14,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from tests.snapshot_cases import SNAPSHOTS, planned  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
+    from update_readme import sync
+
     check = "--check" in (argv if argv is not None else sys.argv[1:])
     files = planned()
-    outdated = [p for p, text in files.items() if not p.is_file() or p.read_text("utf-8") != text]
     stale = sorted(p for p in SNAPSHOTS.glob("*.txt") if p not in files) if SNAPSHOTS.is_dir() else []
-    for p in outdated:
-        print(f"{p.relative_to(ROOT)}: {'out of date' if check else 'updated'}")
-        if not check:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(files[p], "utf-8")
-    for p in stale:
-        print(f"{p.relative_to(ROOT)}: {'stale' if check else 'removed'}")
-        if not check:
-            p.unlink()
-    return 1 if check and (outdated or stale) else 0
+    return sync(files, stale, check)
 
 
 if __name__ == "__main__":

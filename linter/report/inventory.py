@@ -259,7 +259,7 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
     backend and verdict (where it was declared below it), and the findings. ``color`` None: colour on a
     terminal only (and never with ``NO_COLOR``)."""
     from linter.report.lines import wrap
-    from linter.report.text import MIN_WIDTH, output_width, use_color
+    from linter.report.text import MIN_WIDTH, output_width, use_color, write_rows
 
     color = use_color(stream) if color is None else color
     width = max(MIN_WIDTH, width or output_width(stream))
@@ -305,14 +305,4 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
                f"{'s' if files != 1 else ''}; {refused} fail{'s' if refused == 1 else ''} on a declared target, "
                f"{unknown} without a known target.")
     rows.extend([[(part, "")] for part in wrap(summary, width)])
-    if color:
-        from rich.console import Console
-        from rich.text import Text
-
-        console = Console(file=stream, highlight=False, soft_wrap=True, width=width, force_terminal=True,
-                          no_color=False)
-        for row in rows:
-            console.print(Text.assemble(*row) if row else "")
-    else:
-        for row in rows:
-            stream.write("".join(t for t, _ in row).rstrip() + "\n")
+    write_rows(rows, stream, color, width)

@@ -277,11 +277,17 @@ def render(diagnostics: list[Diagnostic], stream: TextIO = sys.stdout, unsafe_fi
         rows.extend([(part, "")] for line in assumptions for part in wrap(line, width))
         rows.extend([(line, "bold")] for line in wrap(summary(diagnostics, unsafe_fixes, fixed, checked), width))
         rows.extend([(part, "yellow")] for line in after_summary for part in wrap(line, width))
-    if use_color(stream) if color is None else color:
+    write_rows(rows, stream, use_color(stream) if color is None else color, width)
+
+
+def write_rows(rows: list[Row], stream: TextIO, color: bool, width: int) -> None:
+    """Print ``rows`` (each a list of (text, rich style) segments; ``[]`` a blank line): styled by rich
+    when ``color`` (decided by the caller: terminal, ``NO_COLOR``, ``FORCE_COLOR``, ``--color`` — rich
+    must not decide again), else as plain text with trailing blanks dropped."""
+    if color:
         from rich.console import Console
         from rich.text import Text
 
-        # Decided above (terminal, NO_COLOR, FORCE_COLOR, --color): rich must not decide again.
         console = Console(file=stream, highlight=False, soft_wrap=True, width=width, force_terminal=True,
                           no_color=False)
         for row in rows:

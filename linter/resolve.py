@@ -157,10 +157,9 @@ def _mounted(path: Path, mounts) -> Path:
 
 
 def _repo_root(folder: Path) -> Path | None:
-    for d in (folder, *folder.parents):
-        if exists(d / ".git"):
-            return d
-    return None
+    from linter.gitignore import find_top
+
+    return find_top(folder, exists)  # (each look for .git noted: a cached result depends on it)
 
 
 def _model(launch: Launch, parsed: ParsedArgs, settings: Settings, read_json, cwd) -> ModelInfo:

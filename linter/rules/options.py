@@ -56,7 +56,7 @@ class UnknownOption(Rule):
 
     ## Why it fails
     SGLang's parser stops with ``error: unrecognized arguments: --attention_backend fa3`` (there are
-    no underscore aliases; sglang-semantics.md §7.3); ``ServerArgs(foo=1)`` raises ``TypeError``.
+    no underscore aliases; docs/sglang.md §5); ``ServerArgs(foo=1)`` raises ``TypeError``.
 
     ## Example
     ``python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --attention_backend fa3``
@@ -66,7 +66,7 @@ class UnknownOption(Rule):
     only option the text can mean). Other misspellings get a "did you mean" and no fix.
 
     ## References
-    - sglang-semantics.md §7.3, §7.4
+    - docs/sglang.md §5
     """
 
     code = "SGL201"
@@ -396,7 +396,7 @@ class ConfigFileRejected(Rule):
     No fix.
 
     ## References
-    - sglang-semantics.md §7.2; 0.5.23 ``sglang/srt/utils/server_args_config_parser.py``
+    - docs/sglang.md §5; 0.5.23 ``sglang/srt/utils/server_args_config_parser.py``
     """
 
     code = "SGL208"

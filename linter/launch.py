@@ -396,6 +396,27 @@ class ModelHint:
     how: str
 
 
+@dataclass
+class FrameworkFacts:
+    """What the framework that starts a launch does with its settings (:mod:`linter.sglang.frameworks`):
+    the settings it ``refused`` (it stops before SGLang starts) and ``ignored`` (accepted, never passed
+    to SGLang), each ``(span, why, rename)`` where ``rename`` is ``(span of the written name, the
+    framework's own name it is close to)`` or None; the fields it ``sets`` itself (``name=value``); the SGLang
+    ``releases`` it accepts (``{"min": X}`` or ``{"only": [...]}`` with ``cite``); ``follows`` names the
+    source it was read from (``owner/repo@commit``)."""
+
+
+    name: str
+    program: str
+    follows: str
+    refused: list = field(default_factory=list)
+    ignored: list = field(default_factory=list)
+    sets: list = field(default_factory=list)
+    releases: dict | None = None
+    anchor: Span | None = None
+    """The setting that picks SGLang (where a finding about the whole launch is reported)."""
+
+
 @dataclass(frozen=True, eq=False)
 class Launch:
     """One SGLang server launch found in a file; it does not change after extraction (frozen: a step
@@ -433,6 +454,9 @@ class Launch:
     mounts: tuple = ()
     """``(container path, host path)`` pairs of the folders a container launch sees from the
     repository (compose bind ``volumes``), so a ``--config /configs/x.yaml`` is read from the host."""
+    framework: FrameworkFacts | None = None
+    """For a launch a framework makes from its own settings (ROLL, NeMo-RL, ms-swift …): what it
+    refuses, ignores and sets itself (:class:`FrameworkFacts`)."""
 
     @property
     def first_line(self) -> int:

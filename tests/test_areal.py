@@ -21,14 +21,14 @@ sglang:
 
 
 def test_areal_default_backend_fails_on_b200_located_at_the_section():
-    [d] = lint_text(CONFIG.format(target="B200", model="Qwen/Qwen3-8B", extra=""), "areal", name="config.yaml")
+    [d] = lint_text(CONFIG.format(target="B200", model="Qwen/Qwen3-8B", extra=""), "framework-config", name="config.yaml")
     assert d.code == "SGL104" and d.span.text == "sglang" and d.span.line == 7
     assert any("AReaL sets attention_backend='fa3'" in n for n in d.notes)
 
 
 def test_interpolated_model_and_a_written_backend_fixed_in_place():
     text = CONFIG.format(target="H100", model="deepseek-ai/DeepSeek-V3", extra="  attention_backend: fa4\n")
-    result = lint_text_result(text, "areal", name="config.yaml")
+    result = lint_text_result(text, "framework-config", name="config.yaml")
     [ctx] = result.contexts
     assert ctx.model.path == "deepseek-ai/DeepSeek-V3" and ctx.model.architecture == "DeepseekV3ForCausalLM"
     [d] = result.diagnostics
@@ -38,7 +38,7 @@ def test_interpolated_model_and_a_written_backend_fixed_in_place():
 
 def test_the_vllm_section_beside_it_is_not_read():
     text = CONFIG.format(target="H100", model="Qwen/Qwen3-8B", extra="  attention_backend: triton\n")
-    [ctx] = lint_text_result(text, "areal", name="config.yaml").contexts
+    [ctx] = lint_text_result(text, "framework-config", name="config.yaml").contexts
     assert ctx.parsed.get("attention_backend").value == "triton"
 
 
@@ -47,10 +47,10 @@ def test_detection_needs_areal_keys_beside_the_section():
 
     from linter.formats import detect
 
-    assert detect(PurePath("c.yaml"), CONFIG.format(target="H100", model="m", extra="")).name == "areal"
+    assert detect(PurePath("c.yaml"), CONFIG.format(target="H100", model="m", extra="")).name == "framework-config"
     assert detect(PurePath("c.yaml"), "sglang:\n  attention_backend: fa4\n") is None
 
 
 def test_a_config_whose_rollout_runs_vllm_does_not_use_its_sglang_section():
     text = CONFIG.format(target="B200", model="Qwen/Qwen3-8B", extra="").replace('"sglang:d4t8"', '"vllm:d4t8"')
-    assert lint_text_result(text, "areal", name="config.yaml").contexts == []
+    assert lint_text_result(text, "framework-config", name="config.yaml").contexts == []

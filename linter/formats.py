@@ -66,7 +66,7 @@ def looks_like_areal(text: str) -> bool:
 
 
 _FRAMEWORK_BACKEND = re.compile(
-    r"^[ \t]*(?:strategy_name|backend|infer_backend|server_type|judge_server_type)[ \t]*:[ \t]*[\"']?sglang\b",
+    r"^[ \t]*(?:strategy_name|backend|infer_backend|server_type|judge_server_type)[ \t]*:[ \t]*[\"']?(?:sglang\b|\$\{)",
     re.MULTILINE)
 
 
@@ -74,7 +74,9 @@ def looks_like_framework_config(text: str) -> bool:
     """A framework config that picks SGLang: AReaL's (:func:`looks_like_areal`), or a YAML mapping key
     that names SGLang as a framework's engine — ROLL's ``strategy_name: sglang``, NeMo-RL's and SkyRL's
     ``backend: sglang``, LLaMA-Factory's and ms-swift's ``infer_backend: sglang``, NeMo-Skills'
-    ``server_type: sglang`` (linter/sglang/data/frameworks.json)."""
+    ``server_type: sglang`` (linter/sglang/data/frameworks.json) — or an OmegaConf interpolation there
+    (``backend: ${oc.env:ENGINE}``, an engine chosen at run time, which ``--explain`` reports); the
+    mention filter has already required that the file names SGLang."""
     return looks_like_areal(text) or _FRAMEWORK_BACKEND.search(text) is not None
 
 

@@ -413,6 +413,8 @@ class FrameworkFacts:
     ignored: list = field(default_factory=list)
     sets: list = field(default_factory=list)
     releases: dict | None = None
+    defaults: dict = field(default_factory=dict)
+    """Field -> the note naming the framework's own value for it (a finding on it says so)."""
     anchor: Span | None = None
     """The setting that picks SGLang (where a finding about the whole launch is reported)."""
 

@@ -119,18 +119,14 @@ def read_config(source: SourceFile, ws: Workspace | None, result: Extraction, ro
     chain = _parents(own, source, ws, result, 0)
     merged: dict = {}
     for settings in chain + [own]:
-        for key in [k for k in settings if settings[k].value is _mapping_marker()]:
-            for sub in [s for s in merged if s.startswith(key + ".")]:
+        # OmegaConf merges mappings key by key, except one marked ``_override_: true``, which replaces
+        # the parent's (nemo_rl/utils/config.py:30-48)
+        for key in [k[:-len("._override_")] for k, v in settings.items() if k.endswith("._override_") and v.value is True]:
+            for sub in [k for k in merged if k.startswith(key + ".")]:
                 del merged[sub]
         merged.update(settings)
     merged.pop("defaults", None)
     return resolve_interpolations(merged)
-
-
-def _mapping_marker():
-    from linter.sglang.frameworks import MAPPING
-
-    return MAPPING
 
 
 def _parents(own: dict, source: SourceFile, ws: Workspace | None, result: Extraction, depth: int) -> list[dict]:

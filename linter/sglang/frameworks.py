@@ -68,6 +68,7 @@ class FieldRule:
     above: int | None = None
     refuses_section: bool = False
     if_field: bool = False
+    source_passed: bool = False
     cite: str = ""
 
 
@@ -123,7 +124,7 @@ def _rule(row: dict) -> FieldRule:
     return FieldRule(row["field"], tuple(row.get("from", ())), row.get("default", _MISSING), row.get("mode", "set"),
                      row.get("convert"), row.get("when", ""), row.get("option", ""), row.get("times", ""),
                      row.get("above"), bool(row.get("refuses_section")), bool(row.get("if_field")),
-                     row.get("cite", ""))
+                     bool(row.get("source_passed")), row.get("cite", ""))
 
 
 @functools.cache
@@ -380,7 +381,7 @@ def convert(inst: Instance, alloc: dict | None = None) -> Converted:
             return alloc.get(key[len("$alloc."):])
         return local.get(key)
 
-    read = {k for r in fw.fields for k in r.sources}
+    read = {k for r in fw.fields if not r.source_passed for k in r.sources}
     if fw.section:
         prefix = fw.section + "."
         for key, kw in local.items():
@@ -477,6 +478,7 @@ def convert(inst: Instance, alloc: dict | None = None) -> Converted:
     if fw.releases is not None:
         facts.releases = dict(fw.releases)
     facts.sets = [f"{k.name}={k.value!r}" for k in kwargs.values() if k.default_of]
+    facts.defaults = {k.name: k.default_of for k in kwargs.values() if k.default_of}
     tokens = _tokens(inst, kwargs, at) if fw.output == "options" else _argv(kwargs) if fw.output == "argv" else None
     return Converted(list(kwargs.values()), tokens, _gpus(inst, get, at), _image(inst, get, at), facts)
 
@@ -660,12 +662,15 @@ def match_cli(words: list[Token]) -> tuple[str, int] | None:
     for fw in frameworks().values():
         if head in fw.cli.get("programs", ()):
             return fw.program, 1
-    if not _PYTHON.match(words[0].value):
+    if words[0].raw.rstrip("\"'").endswith(".py"):
+        i = 0  # a script run as a program (``uv run train.py``, ``./train.py``)
+    elif not _PYTHON.match(words[0].value):
         return None
-    i = 1
-    while i < len(words) and words[i].value in _PY_FLAGS:
+    else:
+        i = 1
+    while i and i < len(words) and words[i].value in _PY_FLAGS:
         i += 1
-    if i + 1 < len(words) and words[i].value == "-m" and words[i + 1].value is not None:
+    if i and i + 1 < len(words) and words[i].value == "-m" and words[i + 1].value is not None:
         module = words[i + 1].value
         for fw in frameworks().values():
             if any(fnmatch.fnmatchcase(module, m) for m in fw.cli.get("modules", ())):

@@ -413,6 +413,9 @@ class FrameworkFacts:
     ignored: list = field(default_factory=list)
     sets: list = field(default_factory=list)
     releases: dict | None = None
+    installs: str = ""
+    """The SGLang the framework's own install pins (``sglang==0.5.12.post1 (pyproject.toml:158)``):
+    shown, never taken as the launch's release."""
     defaults: dict = field(default_factory=dict)
     """Field -> the note naming the framework's own value for it (a finding on it says so)."""
     anchor: Span | None = None

@@ -525,3 +525,27 @@ def test_lm_eval_decoys():
     text = ("lm_eval --model vllm --model_args pretrained=m\nlm_eval --model sglang-generate --model_args base_url=x\n"
             "lm_eval --model $MODEL --model_args pretrained=m\n")
     assert lint_text_result(text, "shell", name="eval.sh").contexts == []
+
+
+# -- carriers -------------------------------------------------------------------------------------
+
+
+def test_a_runtime_with_go_template_placeholders_outside_a_chart_is_read_as_a_manifest(tmp_path, capsys):
+    # llmaz's test/config/backends/sglang.yaml: {{ .ModelPath }} makes the file look like a Helm template
+    runtime = ("# lint-configs: target-gpu=H100\napiVersion: inference.llmaz.io/v1alpha1\nkind: BackendRuntime\n"
+               "metadata:\n  name: sglang\nspec:\n  command: [python3, -m, sglang.launch_server]\n"
+               "  image: lmsysorg/sglang\n  version: v0.5.23-cu129\n  recommendedConfigs:\n    - name: default\n"
+               "      args: [--model-path, '{{ .ModelPath }}', --attention-backend, fa5]\n")
+    write_tree(tmp_path, {"backends/sglang.yaml": runtime})
+    _, diags = lint_json(tmp_path, capsys)
+    assert [(d["code"], d["line"]) for d in diags] == [("SGL203", 12)]
+
+
+def test_a_markdown_fence_with_a_framework_command_is_read_though_it_does_not_name_sglang(tmp_path):
+    write_tree(tmp_path, {"config.yaml": "experiment_name: x\nactor:\n  path: Qwen/Qwen3-8B\nrollout:\n"
+                                         "  backend: sglang:d1\nsglang:\n  model_path: ${actor.path}\n"})
+    md = ("# Train (rollouts on sglang)\n\n```bash\npython3 examples/train.py \\\n    --config config.yaml \\\n"
+          "    experiment_name=x\n```\n")
+    with chdir(tmp_path):
+        [ctx] = lint_text_result(md, "markdown", name="README.md").contexts
+    assert ctx.launch.program.startswith("AReaL") and ctx.model.path == "Qwen/Qwen3-8B"

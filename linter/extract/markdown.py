@@ -27,6 +27,7 @@ import re
 from linter.discover import mentions_sglang
 from linter.extract.embedded import Virtual, extract_as, line_bounds, merge, python_problem
 from linter.sglang.entrypoints import LAUNCH_TEXT, PYTHON_LAUNCH_TEXT
+from linter.sglang.frameworks import COMMAND_TEXT
 from linter.formats import BY_NAME, REGISTRY
 from linter.launch import UNKNOWN_CHAR, Extraction
 from linter.source import SourceFile, Span
@@ -67,8 +68,10 @@ def extract(source: SourceFile, ws) -> Extraction:
         code, line_prefixes = _content(source, tok)
         prefixes.update(line_prefixes)
         lang = _lang(tok.info)
-        if not mentions_sglang(code.text):
-            continue  # a block about something else: not read, and its syntax is not ours to judge
+        if not mentions_sglang(code.text) and not COMMAND_TEXT.search(code.text):
+            # a block about something else: not read, and its syntax is not ours to judge (a framework
+            # command is read: its config file may pick SGLang)
+            continue
         module, code = _route(lang, code)
         if module is None:
             continue

@@ -139,6 +139,8 @@ def _framework_lines(facts) -> list[str]:
     if facts is None:
         return []
     out = [f"  framework: {facts.program}, as {facts.follows} does it"]
+    if facts.installs:
+        out.append(f"             installs {facts.installs}; the release checked is the launch's own (above)")
     if facts.sets:
         out.append(f"             sets itself: {', '.join(facts.sets)}")
     for span, why, _rename in facts.ignored:

@@ -107,6 +107,7 @@ class Framework:
     gpus: dict | None = None
     image: dict | None = None
     releases: dict | None = None
+    installs: dict | None = None
     server_args: str = ""
     output: str = "kwargs"
     judge: str = ""
@@ -150,7 +151,7 @@ def frameworks() -> dict[str, Framework]:
             required=tuple(d.get("required", ())), requires_truthy=d.get("requires_truthy"),
             not_when=tuple(d.get("not_when", ())), checks=tuple(d.get("checks", ())),
             refuses_section_why=d.get("refuses_section_why", ""), gpus=d.get("gpus"), image=d.get("image"),
-            releases=d.get("releases"), server_args=d.get("server_args", ""), output=d.get("output", "kwargs"),
+            releases=d.get("releases"), installs=d.get("installs"), server_args=d.get("server_args", ""), output=d.get("output", "kwargs"),
             judge=d.get("judge", ""),
             inherits=d.get("inherits", ""), cli=dict(d.get("cli", {})), python=tuple(d.get("python", ())))
     return out
@@ -477,6 +478,8 @@ def convert(inst: Instance, alloc: dict | None = None) -> Converted:
             facts.refused.append((kw.value_span or kw.name_span or kw.where, check["message"], None))
     if fw.releases is not None:
         facts.releases = dict(fw.releases)
+    if fw.installs is not None:
+        facts.installs = f"sglang{'' if fw.installs['version'][0] in '<>=' else '=='}{fw.installs['version']} ({fw.installs['cite']})"
     facts.sets = [f"{k.name}={k.value!r}" for k in kwargs.values() if k.default_of]
     facts.defaults = {k.name: k.default_of for k in kwargs.values() if k.default_of}
     tokens = _tokens(inst, kwargs, at) if fw.output == "options" else _argv(kwargs) if fw.output == "argv" else None
@@ -643,6 +646,12 @@ _PY_FLAGS = {"-u", "-O", "-OO", "-B", "-s", "-S", "-E", "-I", "-q", "-b", "-bb",
 CONFIG_COMMAND = "python SCRIPT.py --config (framework config)"
 """The program of a command ``python SCRIPT.py --config FILE.yaml [overrides]`` that may start SGLang
 through the framework whose config the file is (AReaL, NeMo-RL): decided once the file is read."""
+
+
+COMMAND_TEXT = re.compile(r"(?:^|[\s;|&(])(?:swift|ns|llamafactory-cli|lmf|lm_eval|lm-eval)[ \t]+\w"
+                          r"|--config[= \t]+\S+\.ya?ml\b")
+"""Text of a framework command line (a framework CLI, or a script given a YAML ``--config``): a piece
+of a document (a Markdown fence) that holds one may start SGLang without naming it."""
 
 
 def programs() -> frozenset[str]:

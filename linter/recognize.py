@@ -15,7 +15,12 @@ targets; ``sbatch --wrap`` runs a shell string), ``python-launcher`` (``torchrun
 ``separator`` (the command follows ``--``), ``shell`` (``sh -c STRING``) and ``ssh`` (the remote
 shell runs the words joined by blanks).
 
-SGLang's entry points are SGLang knowledge and live in :mod:`linter.sglang.entrypoints`.
+SGLang's entry points are SGLang knowledge and live in :mod:`linter.sglang.entrypoints`; the
+frameworks that start SGLang from their own command lines (``swift infer``, ``ns eval``, ``lm_eval``,
+``python -m skyrl_train…``, ``python SCRIPT.py --config X.yaml``) are recognised by
+:func:`linter.sglang.frameworks.match_cli` and read once the file's launches are known
+(:mod:`linter.extract.framework_cli`). A command that names a framework's SGLang backend but does not
+start it (an engine chosen at run time) is noted for ``--explain`` (:func:`note_passed_over`).
 
 A shell string met on the way (``bash -c``, ``ssh``, ``sbatch --wrap``) is parsed by the shell
 format (:func:`linter.extract.shell.launches_in_script`), with every character mapped back; a

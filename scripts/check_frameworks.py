@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Compare ``linter/sglang/data/frameworks.json`` with the frameworks' own source.
 
     python scripts/check_frameworks.py --areal DIR --nemo-rl DIR --ms-swift DIR --llamafactory DIR --lm-eval DIR

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from linter.extract.compose import _comments, _get, _mapping_items, scalar_mstr, yaml_walk
+from linter.extract.compose import _comments, _mapping_items, scalar_mstr, yaml_walk
 from linter.launch import UNKNOWN, Extraction, KwArg, Launch
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace

@@ -140,9 +140,10 @@ def launches(docs: list[tuple[str, str, object]], source: SourceFile, result: Ex
             image_node, version_node = _node(runtime, "spec", "image"), _node(runtime, "spec", "version")
             image_text, version_text = _str(image_node, source), _str(version_node, source)
         elif builtin is not None:
-            made = lambda text: Token(MStr.plain(text, where))  # noqa: E731 - llmaz's own runtime, not in the file
-            command = [made(w) for w in builtin["command"]]
-            base = [made(w) for w in builtin["configs"][cname]] if cname in builtin["configs"] else None
+            # llmaz's own runtime, not in the file: its words have no place of their own
+            command = [Token(MStr.plain(w, where)) for w in builtin["command"]]
+            base = [Token(MStr.plain(w, where)) for w in builtin["configs"][cname]] if cname in builtin["configs"] \
+                else None
             image_text, version_text = MStr.plain(builtin["image"], where), MStr.plain(builtin["version"], where)
         else:
             continue  # a runtime neither the file nor llmaz's chart defines: not known

@@ -16,6 +16,17 @@ def rename_fix(rename, who: str) -> Fix | None:
     return Fix(UNSAFE, f"Use {who}'s {name}", [Edit(span, name)])
 
 
+def setting_findings(rule: Rule, ctx: LaunchContext, entries, verb: str, key: str):
+    """A finding of ``rule`` for each ``(span, why, rename)`` of the launch's framework facts: "<framework>
+    <verb> this setting: why", with the rename fix when there is one."""
+    facts = ctx.launch.framework
+    who = facts.program.split(" (")[0]
+    for n, (span, why, rename) in enumerate(entries):
+        if span is not None:
+            yield rule.diagnostic(f"{who} {verb} this setting: {why}", span, ctx, fix=rename_fix(rename, who),
+                                  key=f"{key}:{n}", notes=[f"read from {facts.follows}"])
+
+
 class FrameworkRejects(Rule):
     """A framework that starts SGLang refuses the launch's settings before SGLang sees them.
 
@@ -76,11 +87,7 @@ class FrameworkRejects(Rule):
 
     def _facts(self, ctx: LaunchContext, facts):
         who = facts.program.split(" (")[0]
-        for n, (span, why, rename) in enumerate(facts.refused):
-            if span is None:
-                continue
-            yield self.diagnostic(f"{who} refuses this setting: {why}", span, ctx, fix=rename_fix(rename, who),
-                                  key=f"framework:{n}", notes=[f"read from {facts.follows}"])
+        yield from setting_findings(self, ctx, facts.refused, "refuses", "framework")
         releases = facts.releases
         if releases and ctx.version_written is not None:
             from linter.sglang.options import version_tuple
@@ -133,12 +140,5 @@ class FrameworkIgnoresSetting(Rule):
                        program="llamafactory-cli api")]
 
     def check(self, ctx: LaunchContext):
-        facts = ctx.launch.framework
-        if facts is None:
-            return
-        who = facts.program.split(" (")[0]
-        for n, (span, why, rename) in enumerate(facts.ignored):
-            if span is None:
-                continue
-            yield self.diagnostic(f"{who} ignores this setting: {why}", span, ctx, fix=rename_fix(rename, who),
-                                  key=f"framework-ignored:{n}", notes=[f"read from {facts.follows}"])
+        if ctx.launch.framework is not None:
+            yield from setting_findings(self, ctx, ctx.launch.framework.ignored, "ignores", "framework-ignored")

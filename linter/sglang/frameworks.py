@@ -447,12 +447,12 @@ def convert(inst: Instance, alloc: dict | None = None) -> Converted:
             written = kwargs[rule.field]
             where = written.name_span or written.where
             if rule.refuses_section:
-                facts.refused.append((where, f"{fw.section}.{rule.field} repeats a keyword "
-                                             f"{fw.program.split(' (')[0]} passes itself: {fw.refuses_section_why}",
-                                      None))
+                why = (f"{fw.section}.{rule.field} repeats a keyword {fw.program.split(' (')[0]} passes itself: "
+                       f"{fw.refuses_section_why}")
+                facts.refused.append((where, why, None))
             else:
-                facts.ignored.append((where, f"{fw.section}.{rule.field} is replaced: {fw.program.split(' (')[0]} "
-                                             f"sets {rule.field} itself ({rule.cite})", None))
+                why = f"{fw.section}.{rule.field} is replaced: {fw.program.split(' (')[0]} sets {rule.field} itself ({rule.cite})"
+                facts.ignored.append((where, why, None))
         kwargs.pop(rule.field, None)
         kwargs[rule.field] = kw
     if fw.closed_prefix:
@@ -460,8 +460,8 @@ def convert(inst: Instance, alloc: dict | None = None) -> Converted:
         offered = sorted(k for k in known if k.startswith(fw.closed_prefix))
         for key, kw in local.items():
             if key.startswith(fw.closed_prefix) and key not in known and "." not in key:
-                facts.refused.append((kw.name_span or kw.where, f"{fw.program.split(' (')[0]} has no {key}: "
-                                                                f"{fw.closed_why}", _rename(kw, key, offered)))
+                why = f"{fw.program.split(' (')[0]} has no {key}: {fw.closed_why}"
+                facts.refused.append((kw.name_span or kw.where, why, _rename(kw, key, offered)))
     for key, why in fw.ignored.items():
         kw = local.get(key)
         if kw is not None:
@@ -633,8 +633,9 @@ def areal_allocation(settings: Settings) -> dict:
         span = kw.value_span or kw.where
         if kw.value_span is not None:
             span = Span(kw.value_span.source, kw.value_span.start + m.start(1), kw.value_span.start + m.end(1))
-        mk = lambda name, v: KwArg(name, v, span, name_span=span, value_span=span)  # noqa: E731
-        return {"tp": mk("tp_size", dims["t"]), "pp": mk("pp_size", dims["p"]), "gpus": mk("gpus", dims["t"] * dims["p"])}
+        return {name: KwArg(field_, v, span, name_span=span, value_span=span)
+                for name, field_, v in (("tp", "tp_size", dims["t"]), ("pp", "pp_size", dims["p"]),
+                                        ("gpus", "gpus", dims["t"] * dims["p"]))}
     return {}
 
 

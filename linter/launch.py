@@ -405,7 +405,6 @@ class FrameworkFacts:
     ``releases`` it accepts (``{"min": X}`` or ``{"only": [...]}`` with ``cite``); ``follows`` names the
     source it was read from (``owner/repo@commit``)."""
 
-
     name: str
     program: str
     follows: str
@@ -422,6 +421,20 @@ class FrameworkFacts:
     """The setting that picks SGLang (where a finding about the whole launch is reported)."""
 
 
+@dataclass(frozen=True)
+class ContextLabel:
+    """A label a documentation block sits under, as the reader of the page is told it: ``kind`` is
+    ``"heading"`` (a Markdown heading, an rst section title), ``"tab"`` (a content tab's label:
+    MkDocs-Material ``=== "H100"``, MyST/sphinx-design ``{tab-item}``, sphinx-tabs ``.. tab::``),
+    ``"admonition"`` (an admonition's or a collapsible block's title, ``!!! note "8x H200"``) or
+    ``"caption"`` (a code block's ``:caption:``); ``text`` is the label as shown (quotes taken off);
+    ``span`` is where that text is written (None when it has no one place in the file)."""
+
+    kind: str
+    text: str
+    span: Span | None
+
+
 @dataclass(frozen=True, eq=False)
 class Launch:
     """One SGLang server launch found in a file; it does not change after extraction (frozen: a step
@@ -435,7 +448,9 @@ class Launch:
     declarations that belong to this launch only (a Modal decorator, a docker ``--gpus``);
     ``hints`` are strings such as an image reference the version detection reads. ``gpu_counts``
     are the GPUs its container asks for (Kubernetes ``resources.limits``); ``model_hint`` an
-    architecture the deployment declares for its model (see :class:`ModelHint`).
+    architecture the deployment declares for its model (see :class:`ModelHint`). ``context`` are
+    the labels a documentation block holding the launch sits under, outermost first (see
+    :class:`ContextLabel`; empty outside documentation).
     """
 
     source: SourceFile
@@ -462,6 +477,9 @@ class Launch:
     framework: FrameworkFacts | None = None
     """For a launch a framework makes from its own settings (ROLL, NeMo-RL, ms-swift …): what it
     refuses, ignores and sets itself (:class:`FrameworkFacts`)."""
+    context: tuple[ContextLabel, ...] = ()
+    """The headings, tab labels, admonition titles and caption a documentation block holding this
+    launch sits under, outermost first (:class:`ContextLabel`)."""
 
     @property
     def first_line(self) -> int:

@@ -168,7 +168,8 @@ def _passed_over(res, line: int | None, path: Path | None) -> list[str]:
         first, last = span.start_line_col[0], span.end_line_col[0]
         if line is not None and not first <= line <= last:
             continue
-        out.append(f"{span.source.display}:{first}: {message}")
+        # "PATH, line N": not the "PATH:LINE: program" header of a launch
+        out.append(f"{span.source.display}, line {first}: {message}")
         out.append("")
     return out
 

@@ -467,7 +467,9 @@ def convert(inst: Instance, alloc: dict | None = None) -> Converted:
         if kw is not None:
             facts.ignored.append((kw.name_span or kw.where, why, None))
     for req in fw.required:
-        if get(req["key"]) is None:
+        # (a config without the framework's section at all is taken for an excerpt, as documentation
+        # shows one: only a section that is written and lacks the key is refused)
+        if get(req["key"]) is None and (not fw.section or fw.section in local):
             facts.refused.append((at, f"{req['key']} is missing: {req['why']}", None))
     for check in fw.checks:
         kw = kwargs.get(check["field"])

@@ -477,6 +477,9 @@ class Launch:
     framework: FrameworkFacts | None = None
     """For a launch a framework makes from its own settings (ROLL, NeMo-RL, ms-swift …): what it
     refuses, ignores and sets itself (:class:`FrameworkFacts`)."""
+    reached_by: tuple[str, ...] = ()
+    """The scopes that run this one launch (a Python method inherited unchanged by several classes,
+    with the same resolved arguments: ``("Runner.start", "R1.start", "R2.start")``); empty otherwise."""
     context: tuple[ContextLabel, ...] = ()
     """The headings, tab labels, admonition titles and caption a documentation block holding this
     launch sits under, outermost first (:class:`ContextLabel`)."""

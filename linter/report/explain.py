@@ -48,6 +48,9 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             elif not here and path is not None and path.name != ".env" and not path.name.endswith(".env"):
                 continue
             out.append(f"{launch.source.display}:{first}: {launch.program} ({ctx.identity or 'launch'})")
+            if launch.reached_by:
+                out.append(f"  reached:   by {', '.join(launch.reached_by)} (the same arguments from one call site: "
+                           "one launch)")
             if launch.context:
                 out.append("  context:   " + " > ".join(
                     f"{c.kind} {c.text!r}" + (f" (line {c.span.line})" if c.span is not None else "")

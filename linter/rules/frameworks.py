@@ -60,6 +60,7 @@ class FrameworkRejects(Rule):
 
     code = "SGL301"
     name = "framework-rejects-launch"
+    fixable = "sometimes"
     summary = "the framework that starts SGLang (slime, miles, ms-swift, AReaL, SkyRL …) refuses these settings itself"
     VALID = [Example("--hf-checkpoint Qwen/Qwen3-8B --sglang-dp-size 2 --sglang-enable-dp-attention",
                      program="python3 train.py", sglang="0.5.18"),
@@ -132,6 +133,7 @@ class FrameworkIgnoresSetting(Rule):
 
     code = "SGL302"
     name = "framework-ignores-setting"
+    fixable = "sometimes"
     severity = Severity.WARNING
     summary = "a setting the framework that starts SGLang accepts but never passes to it"
     VALID = [Example("--model_name_or_path Qwen/Qwen3-8B --infer_backend sglang --sglang_maxlen 8192",

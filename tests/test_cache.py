@@ -398,7 +398,10 @@ def test_the_folder_stays_within_its_bounds(tmp_path, capsys, caches, monkeypatc
 def sibling_repo(root: Path) -> Path:
     """The pool's test repository (the examples, a .env two compose files read, a COMPOSE_FILE stack
     whose second file does not mention SGLang, files that cannot be parsed or decoded), the test
-    fixtures, SGLang --config files, a Python launch reading another module, and suppressions."""
+    fixtures, SGLang --config files, a framework's config found at the repository's top, a Python
+    launch reading another module, and suppressions."""
+    from tests.test_areal import config as areal_config
+
     make_repo(root)
     shutil.copytree(ROOT / "tests" / "fixtures", root / "fixtures")
     shutil.copytree(ROOT / "tests" / "data" / "config_file", root / "config_file")
@@ -407,6 +410,9 @@ def sibling_repo(root: Path) -> Path:
         "cfg/serve.yaml": "attention-backend: fa4\nenable-deterministic-inference: true\n",
         "cfg/run.sh": "#!/bin/sh\n# lint-configs: target-gpu=H100\npython3 -m sglang.launch_server --model-path "
                       "deepseek-ai/DeepSeek-V3 --config serve.yaml\n",
+        "areal.yaml": areal_config(target="B200"),
+        "areal/run.sh": "# lint-configs: target-gpu=B200\npython3 -m areal.infra.launcher.local train.py --config "
+                        "areal.yaml sglang.attention_backend=fa3\n",
         "pyapp/common.py": "BACKEND = 'fa4'\n",
         "pyapp/serve.py": "# lint-configs: target-gpu=H100\nimport subprocess\nfrom common import BACKEND\n"
                           "subprocess.run(['python3', '-m', 'sglang.launch_server', '--model-path', "
@@ -424,6 +430,8 @@ EDITS = [
     ("stack/z.yaml", lambda t: t + "    command: python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B\n"),
     ("cfg/serve.yaml", lambda t: t.replace("fa4", "fa3")),
     ("pyapp/common.py", lambda t: t.replace("fa4", "fa3")),
+    ("areal.yaml", lambda t: t.replace("  mem_fraction_static: 0.8\n",
+                                       "  mem_fraction_static: 0.8\n  attention_backend: triton\n")),
     ("examples/helm/sglang-pd/values.yaml", lambda t: t.replace("fa4", "fa3")),
     ("examples/inference/.env", lambda t: t + "EXTRA=1\n"),
     ("quiet/.lint-configs.toml", lambda t: 'target-gpus = ["B200"]\n'),
@@ -434,6 +442,9 @@ EDITS = [
 MODES = [
     [],
     ["--format", "json"],
+    ["--format", "full"],
+    ["--format", "gitlab"],
+    ["--list-launches", "--format", "csv"],  # (never uses the cache: the same either way)
     ["--format", "concise", "--show-fixes"],
     ["--format", "sarif"],
     ["--format", "github"],
@@ -514,3 +525,91 @@ def test_a_reference_that_now_leads_out_of_the_root_makes_it_stale(tmp_path, cap
     got = lint(repo, capsys, ".")
     assert "docker-compose.yml" not in caches.hits and "SGL005" in got[1]
     assert got == lint(repo, capsys, "--no-cache", ".")
+
+
+# -- every look at the file system a result depends on is kept with it -------------------------------
+
+
+class Looks:
+    """Every file-system look (``stat``, ``lstat``, ``listdir``, ``scandir``, ``open``) made under
+    ``root`` while :func:`linter.isolate.lint_file` runs, per linted file; and the dependencies
+    :meth:`~linter.cache.ResultCache.keep_result` kept for each file."""
+
+    def __init__(self, monkeypatch, root: Path) -> None:
+        import builtins
+        import io
+
+        import linter.isolate
+
+        self.prefix = str(root) + os.sep
+        self.current: list | None = None
+        self.looks: dict[str, list[tuple[str, str]]] = {}
+        self.deps: dict[str, list] = {}
+        for name in ("stat", "lstat", "listdir", "scandir", "open"):
+            monkeypatch.setattr(os, name, self._spy(name, getattr(os, name)))
+        monkeypatch.setattr(builtins, "open", self._spy("open", builtins.open))
+        monkeypatch.setattr(io, "open", self._spy("open", io.open))
+        lint_file = linter.isolate.lint_file
+
+        def linting(engine, path, *args, **kwargs):
+            self.current = self.looks.setdefault(str(path), [])
+            try:
+                return lint_file(engine, path, *args, **kwargs)
+            finally:
+                self.current = None
+
+        monkeypatch.setattr(linter.isolate, "lint_file", linting)
+        keep = cache_mod.ResultCache.keep_result
+
+        def keeping(inner, path, result, deps):
+            self.deps[str(path)] = [list(d) for d in deps]
+            return keep(inner, path, result, deps)
+
+        monkeypatch.setattr(cache_mod.ResultCache, "keep_result", keeping)
+
+    def _spy(self, kind: str, real):
+        def spy(path, *args, **kwargs):
+            if self.current is not None and isinstance(path, (str, os.PathLike)):
+                p = os.fspath(path)
+                if isinstance(p, str) and p.startswith(self.prefix) and store.DIR_NAME not in p:
+                    self.current.append((kind, os.path.normpath(p)))
+            return real(path, *args, **kwargs)
+
+        return spy
+
+
+def test_every_look_at_the_file_system_made_for_a_file_is_kept_with_its_result(tmp_path, capsys, monkeypatch):
+    """Each file of the sibling repository linted alone (a fresh run: every memo empty, so every look is
+    made) looks only at what the entry kept by a run over the whole tree (memos shared) names: the
+    files it read or found missing, probes and listings. The rest is the configuration's own look-ups
+    (the settings digest resolves them on every run) and the folders above a kept path (a link among
+    them is caught by the root check each hit makes)."""
+    repo = sibling_repo(tmp_path / "repo")
+    shared = Looks(monkeypatch, repo)
+    lint(repo, capsys, "--cache-dir", str(tmp_path / "whole"), ".")
+    kept = shared.deps
+    monkeypatch.undo()
+    files = sorted(kept)
+    assert len(files) > 60
+    alone = Looks(monkeypatch, repo)
+    for f in files:
+        lint(repo, capsys, "--cache-dir", str(tmp_path / "alone"), f)
+        shutil.rmtree(tmp_path / "alone")
+    # (a file the whole run lints only because another reads it — a compose .env, the second file of a
+    # COMPOSE_FILE stack — is skipped when named alone: no looks to compare)
+    assert len([f for f in files if alone.looks.get(f)]) >= len(files) - 3
+    unkept = []
+    for f in files:
+        paths = {d[1] for d in kept[f]} | {f}
+        above = {str(a) for p in paths for a in Path(p).parents}
+        looks = alone.looks.get(f, [])
+        for kind, p in looks:
+            if p in paths or p in above:
+                continue
+            if os.path.basename(p) in (".lint-configs.toml", "pyproject.toml") and os.path.dirname(p) in above:
+                continue  # the configuration: resolved again by every run (ResultCache.settings_digest)
+            unkept.append((os.path.relpath(f, repo), kind, os.path.relpath(p, repo)))
+    assert unkept == []
+    # and the check fails when a look is not noted: a .env read by a compose file is its dependency
+    env = str(repo / "shared/.env")
+    assert ["f", env, cache_mod.digest((repo / "shared/.env").read_bytes())] in kept[str(repo / "shared/a.yml")]

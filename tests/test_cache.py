@@ -613,3 +613,22 @@ def test_every_look_at_the_file_system_made_for_a_file_is_kept_with_its_result(t
     # and the check fails when a look is not noted: a .env read by a compose file is its dependency
     env = str(repo / "shared/.env")
     assert ["f", env, cache_mod.digest((repo / "shared/.env").read_bytes())] in kept[str(repo / "shared/a.yml")]
+
+
+def test_content_read_outside_the_root_never_reaches_a_run_that_may_not_read_it(tmp_path, capsys, caches):
+    """One cache folder for three runs: one allowed outside the root, one whose root is the repository,
+    one whose root is a folder in it. A result that read a file outside a run's root is never that run's."""
+    write_tree(tmp_path, {
+        "outside/serve.yaml": "attention-backend: fa4\nenable-deterministic-inference: true\n",
+        "repo/.git/HEAD": "",
+        "repo/svc/run.sh": "# lint-configs: target-gpu=H100\npython3 -m sglang.launch_server --model-path "
+                           "deepseek-ai/DeepSeek-V3 --config ../../outside/serve.yaml\n"})
+    repo = tmp_path / "repo"
+    mine = ["--cache-dir", str(tmp_path / "cache")]
+    allowed = lint(repo, capsys, *mine, "--allow-outside-root", ".")
+    assert allowed[0] == 1 and "outside/serve.yaml" in allowed[1] and "SGL005" not in allowed[1]
+    assert lint(repo, capsys, *mine, "--allow-outside-root", ".") == allowed and caches.hits == {"run.sh"}
+    for args in ([], ["--root", "svc"]):
+        got = lint(repo, capsys, *mine, *args, ".")
+        assert "SGL005" in got[1] and "fa4" not in got[1] and caches.hits == set()
+        assert got == lint(repo, capsys, "--no-cache", *args, ".")

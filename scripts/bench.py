@@ -206,6 +206,9 @@ def run_once(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float,
         finally:
             os._exit(127)
     _, status, usage = os.wait4(pid, 0)
+    if cmd[1:3] == ["-m", "linter"] and status != 0:  # (it runs with --exit-zero: anything else is a failure)
+        raise SystemExit(f"bench.py: {' '.join(cmd)} exited with status {os.waitstatus_to_exitcode(status)} "
+                         f"in {cwd}: no figure is measured of a run that failed")
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, time.perf_counter() - began
 
 
@@ -268,8 +271,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"linter from {where}" + ("  (an EDITABLE install: its import finder adds to every start; "
                                         "measure a regular install, see this script's docstring)"
                                         if editable == "True" else ""))
+    # (asked from a folder of no checkout: `python -m linter` in this one would import the checkout's code)
     has_cache = "--no-cache" in subprocess.run([opts.before, "-m", "linter", "--help"], capture_output=True,
-                                               text=True, env=CHILD_ENV).stdout if opts.before else False
+                                               text=True, env=CHILD_ENV, cwd=tempfile.gettempdir()).stdout \
+        if opts.before else False
 
     def cmd(python: str, *args: str, cold: bool = False, hook: bool = False) -> list[str]:
         """lint-configs of ``python`` (--no-cache when ``cold`` and that install has a cache)."""

@@ -33,7 +33,7 @@ from linter.boundary import referenced_at
 from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_compose  # noqa: F401 - part of this module's interface
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
-from linter.recognize import launches
+from linter.extract.recognized import launches
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 

@@ -57,7 +57,8 @@ from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_kubernetes
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
-from linter.recognize import image_entrypoint, launches
+from linter.extract.recognized import launches
+from linter.recognize import image_entrypoint
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace

@@ -91,7 +91,7 @@ def _facts(where: Span | None) -> FrameworkFacts:
 def launches(docs: list[tuple[str, str, object]], source: SourceFile, result: Extraction) -> list[Launch]:
     """The launches of the llmaz objects among ``docs`` (``(apiVersion, kind, root node)`` of a file's
     documents)."""
-    from linter.recognize import launches as recognise
+    from linter.extract.recognized import launches as recognise
     from linter.sglang.frameworks import llmaz
 
     row = llmaz()

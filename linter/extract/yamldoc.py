@@ -159,8 +159,8 @@ def script_launches_of(script: MStr, node, source: SourceFile, env: dict[str, MS
 def argv_launches(words: list[Token], source: SourceFile, env: dict[str, MStr] | None, result: Extraction,
                   key: str, fallback: Span, *, image: MStr | None = None,
                   gpu_decls: list[GpuDecl] | None = None) -> list[Launch]:
-    """The launches of an argv (exec form), through :func:`linter.recognize.launches`."""
-    from linter.recognize import launches
+    """The launches of an argv (exec form), through :func:`linter.extract.recognized.launches`."""
+    from linter.extract.recognized import launches
 
     out = []
     for k, got in enumerate(launches(words, source, env=env, image=image, span=fallback, problems=result.problems)):

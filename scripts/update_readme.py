@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from linter.config import markdown_table as config_table  # noqa: E402
-from linter.report.links import DOCS_PATH  # noqa: E402
+from linter.rules.links import DOCS_PATH  # noqa: E402
 from linter.rules import markdown_table  # noqa: E402
 from linter.rules.docs import pages  # noqa: E402
 

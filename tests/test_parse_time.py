@@ -364,3 +364,29 @@ def test_argparse_itself_agrees_word_for_word(version):
         if got != want:
             disagree.append((words, want, got))
     assert not disagree, (len(disagree), disagree[:5])
+
+
+def test_json_nested_past_the_recursion_limit_is_a_start_up_failure_not_an_internal_error(tmp_path, capsys):
+    deep = "[" * 30000 + "]" * 30000
+    write_tree(tmp_path, {"serve.sh": "python3 -m sglang.launch_server --model-path m "
+                                      f"--json-model-override-args '{deep}'\n"})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1 and [d["code"] for d in diags] == ["SGL212"]
+    assert "RecursionError while reading --json-model-override-args as JSON" in diags[0]["message"]
+
+
+def test_a_baseline_nested_too_deeply_is_a_clear_error(tmp_path, capsys):
+    write_tree(tmp_path, {"b.json": "[" * 30000 + "]" * 30000, "x.sh": "echo\n"})
+    code, out, err = run(tmp_path, capsys, "--baseline", "b.json", "x.sh")
+    assert code == 2 and "b.json: the baseline is not valid JSON: nested too deeply" in err
+
+
+@pytest.mark.parametrize("args,said", [
+    ("--tp", "expected one argument"),
+    ("--cuda-graph-bs-decode --port 1", "expected at least one argument"),  # nargs='+' (argparse's own words)
+])
+def test_a_missing_value_quotes_argparse_for_the_option_s_nargs(tmp_path, capsys, args, said):
+    write_tree(tmp_path, {"serve.sh": f"sglang serve --model-path m {args}\n"})
+    code, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    assert [d["code"] for d in diags] == ["SGL205"]
+    assert diags[0]["message"].endswith(f"SGLang's parser stops with '{said}'")

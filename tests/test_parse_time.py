@@ -390,3 +390,17 @@ def test_a_missing_value_quotes_argparse_for_the_option_s_nargs(tmp_path, capsys
     code, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
     assert [d["code"] for d in diags] == ["SGL205"]
     assert diags[0]["message"].endswith(f"SGLang's parser stops with '{said}'")
+
+
+def test_explain_and_the_inventory_say_the_parser_refuses_before_any_gpu_check(tmp_path, capsys):
+    write_tree(tmp_path, {"p.sh": "# lint-configs: target-gpu=H100\n"
+                                  "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --port 0x10\n"})
+    _, out, _ = run(tmp_path, capsys, "--explain", "p.sh:2", "--color", "never")
+    assert ("verdict:   refused on every GPU: SGLang's parser stops (argument --port: invalid int value: '0x10') "
+            "before any start-up check") in out
+    assert "accepted" not in out
+    _, out, _ = run(tmp_path, capsys, "--list-launches", "--color", "never", "p.sh")
+    assert "H100 (SM90): refused (SGL209)" in out and "accepted" not in out
+    _, out, _ = run(tmp_path, capsys, "--list-launches", "--format", "json", "p.sh")
+    [row] = json.loads(out)["launches"] if isinstance(json.loads(out), dict) else json.loads(out)
+    assert [(t["verdict"], t["check"]) for t in row["targets"]] == [("refused", "SGL209")]

@@ -404,3 +404,17 @@ def test_explain_and_the_inventory_say_the_parser_refuses_before_any_gpu_check(t
     _, out, _ = run(tmp_path, capsys, "--list-launches", "--format", "json", "p.sh")
     [row] = json.loads(out)["launches"] if isinstance(json.loads(out), dict) else json.loads(out)
     assert [(t["verdict"], t["check"]) for t in row["targets"]] == [("refused", "SGL209")]
+
+
+@pytest.mark.parametrize("value", ["-0x1", "-1e3x", "-.5.5"])
+def test_a_number_argparse_reads_as_an_option_is_one_missing_value(tmp_path, capsys, value):
+    """argparse stops at `expected one argument`; the word it refused is the value, not an unknown option."""
+    write_tree(tmp_path, {"serve.sh": f"python -m sglang.launch_server --model-path m --port {value}\n"})
+    code, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    assert [d["code"] for d in diags] == ["SGL205"]
+
+
+def test_an_unknown_option_after_a_missing_value_is_still_reported(tmp_path, capsys):
+    write_tree(tmp_path, {"serve.sh": "python -m sglang.launch_server --model-path m --port --bogus-flag\n"})
+    code, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    assert sorted(d["code"] for d in diags) == ["SGL201", "SGL205"]

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from linter import datafiles
 from linter.argv import skip_options
-from linter.launch import UNKNOWN, GpuDecl, MStr, Problem, Token
+from linter.launch import UNKNOWN, GpuCount, GpuDecl, MStr, Problem, Token
 from linter.sglang.dialects import match as match_dialect
 from linter.sglang.dialects import match_hydra
 from linter.sglang.entrypoints import entry_program, match_entry_point
@@ -107,8 +107,9 @@ class Unwrapped:
     SGLang launch). ``inherit`` is False when a wrapper starts the command with a fresh environment
     (``env -i``, ``docker run``); ``env`` holds the variables the wrappers set (name → :class:`MStr`,
     :data:`~linter.launch.UNKNOWN` or :class:`Passthrough`); ``image`` is a container image that runs
-    the command; ``gpu_decls`` are target GPUs the wrappers name (Slurm ``--gres`` …); ``chain`` the
-    wrapper programs in order.
+    the command; ``gpu_decls`` are target GPUs the wrappers name (Slurm ``--gres`` …); ``gpu_counts``
+    the GPU and node counts they give (``docker run --gpus 2``, ``srun --gpus-per-node 8``); ``chain``
+    the wrapper programs in order.
     """
 
     kind: str | None = None
@@ -120,6 +121,7 @@ class Unwrapped:
     env: dict[str, object] = field(default_factory=dict)
     image: MStr | None = None
     gpu_decls: list[GpuDecl] = field(default_factory=list)
+    gpu_counts: list[GpuCount] = field(default_factory=list)
     chain: list[str] = field(default_factory=list)
 
 
@@ -212,6 +214,9 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
                     out.gpu_decls.extend(gpu_decls(name, value, base))
                 if name == "--container-image" and value is not None:
                     out.image = value.text
+            from linter.gpus.counts import SLURM_COUNT_OPTIONS, slurm_counts
+
+            out.gpu_counts.extend(slurm_counts([(n, v) for n, v, _ in opts if n in SLURM_COUNT_OPTIONS], base))
             if base == "sbatch":
                 for name, value, _ in opts:
                     if name == "--wrap" and value is not None:
@@ -288,6 +293,10 @@ def _container(w: list[Token], wrapper: Wrapper, out: Unwrapped) -> list[Token] 
                 _env_option(value, env)
             elif name == "--entrypoint" and value is not None and value.value != "":
                 rest = [value] + rest
+            elif name == "--gpus" and value is not None:
+                from linter.gpus.counts import docker_gpus
+
+                out.gpu_counts.append(docker_gpus(value, f"{w[0].value or 'docker'} run --gpus"))
         if not rest:
             return None  # the image's own CMD runs: not in the file
         out.inherit, out.env = False, env
@@ -355,8 +364,8 @@ def _join_tokens(tokens: list[Token], where: Span | None) -> MStr:
 @dataclass
 class Found:
     """A launch found in a command: ``program`` (the entry point), its server-argument ``args``, the
-    container ``image`` it runs in (or None), the target GPUs the command's wrappers name and the
-    wrapper ``chain``."""
+    container ``image`` it runs in (or None), the target GPUs the command's wrappers name, the GPU
+    counts its wrappers and environment give (``gpu_counts``) and the wrapper ``chain``."""
 
     program: str
     args: list[Token]
@@ -365,6 +374,32 @@ class Found:
     chain: list[str] = field(default_factory=list)
     via_shell: bool = False
     """True when a shell string was parsed on the way (its words went through shell splitting)."""
+    gpu_counts: list[GpuCount] = field(default_factory=list)
+    background: bool = False
+    """True when a shell string on the way runs it in the background (``… &``)."""
+
+
+def environment_counts(env: dict, inherit_from: dict | None = None) -> list[GpuCount]:
+    """The GPU counts the visible-device variables of a launch's environment give (``CUDA_VISIBLE_DEVICES``,
+    ``NVIDIA_VISIBLE_DEVICES``; :func:`linter.gpus.counts.visible_devices`). ``env`` maps a name to an
+    :class:`MStr`, :data:`UNKNOWN` or a :class:`Passthrough`; ``inherit_from`` is the environment a
+    passthrough (``docker run -e NAME``) takes its value from. A variable set to a value that is not
+    known statically gives an unknown count."""
+    from linter.gpus.counts import VISIBLE_DEVICE_VARIABLES, visible_devices
+
+    out = []
+    for name in VISIBLE_DEVICE_VARIABLES:
+        if name not in env:
+            continue
+        value = env[name]
+        if isinstance(value, Passthrough):
+            value = (inherit_from or {}).get(value.name)
+            if value is None:
+                continue
+        got = visible_devices(name, value if isinstance(value, MStr) else None)
+        if got is not None:
+            out.append(got)
+    return out
 
 
 def launches(words: list[Token], source: SourceFile, *, env: dict[str, MStr] | None = None,
@@ -375,7 +410,9 @@ def launches(words: list[Token], source: SourceFile, *, env: dict[str, MStr] | N
     a shell string met on the way goes to the shell format, its syntax errors into ``problems``."""
     got = unwrap(words, span, image)
     if got.kind == "launch":
-        return [Found(got.program, got.args, got.image, got.gpu_decls, got.chain)]
+        seen = {**(env or {}), **got.env} if got.inherit else dict(got.env)
+        counts = list(got.gpu_counts) + environment_counts(seen, env)
+        return [Found(got.program, got.args, got.image, got.gpu_decls, got.chain, gpu_counts=counts)]
     if got.kind != "script" or got.script is None or got.script.splat:
         return []
     start: dict[str, MStr] = dict(env or {}) if got.inherit else {}
@@ -386,12 +423,13 @@ def launches(words: list[Token], source: SourceFile, *, env: dict[str, MStr] | N
             start[name] = env[name]
         else:
             start.pop(name, None)
-    from linter.extract.shell import launches_in_script
+    from linter.extract.shell import script_launches
 
     script = got.script.text
     where = script.where.source if script.where is not None else \
         next((run[1] for run in script.runs if run[1] is not None), source)
-    found = launches_in_script(script, where, start, problems)
-    return [Found(program, args, img if img is not None else got.image, list(got.gpu_decls), got.chain + [got.how],
-                  via_shell=True)
-            for program, args, img in found]
+    found = script_launches(script, where, start, problems)
+    return [Found(f.program, f.args, f.image if f.image is not None else got.image,
+                  list(got.gpu_decls) + list(f.gpu_decls), got.chain + [got.how], via_shell=True,
+                  gpu_counts=list(got.gpu_counts) + list(f.gpu_counts), background=f.background)
+            for f in found]

@@ -630,6 +630,36 @@ def _scheduling(spec: _PodSpec, source: SourceFile) -> k8s_gpus.Scheduling:
     return sched
 
 
+def _group_size(root, kind: str, spec: _PodSpec, source: SourceFile) -> list:
+    """The number of pods (one per node) of the group a pod belongs to: a LeaderWorkerSet's
+    ``spec.leaderWorkerTemplate.size`` (the leader and its workers, LWS API reference), a
+    RoleBasedGroup role's ``leaderWorkerSet.size``/``leaderWorkerPattern.size``. Empty when the
+    document states none (a missing ``size`` is not guessed)."""
+    from linter.launch import GpuCount
+
+    node = None
+    what = ""
+    if kind == "LeaderWorkerSet" and ".leaderWorkerTemplate." in f".{spec.path}.":
+        node = _val(_val(_val(root, "spec"), "leaderWorkerTemplate"), "size")
+        what = "LeaderWorkerSet spec.leaderWorkerTemplate.size"
+    elif kind == "RoleBasedGroup":
+        m = re.match(r"spec\.roles\[([^\]]+)\]\.(leader|worker)$", spec.path)
+        roles = _val(_val(root, "spec"), "roles")
+        if m and _is_seq(roles):
+            for i, role in enumerate(roles.value):
+                if _text(_val(role, "name")) in (m.group(1),) or str(i) == m.group(1):
+                    for holder in ("leaderWorkerSet", "leaderWorkerPattern"):
+                        if _is_map(_val(role, holder)):
+                            node = _val(_val(role, holder), "size")
+                            what = f"RoleBasedGroup role {m.group(1)} {holder}.size"
+    if node is None or not _is_str(node):
+        return []
+    m = scalar_mstr(node, source)
+    text = m.text.strip()
+    return [GpuCount("size", int(text) if text.isdigit() else None, m.span_of() or m.location(),
+                     f"the {what} (pods in the group, one per node)", "nodes")]
+
+
 def _gpu_counts(container: _Container, spec: _PodSpec, source: SourceFile):
     out = []
     for res in (container.fields.get("resources"), spec.resources):
@@ -699,6 +729,10 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         for spec, _ in specs:
             sched = _scheduling(spec, reading)
             decls = k8s_gpus.candidates(sched)
+            if not decls and sched.node_selector and ws is not None:
+                from linter.gpus.karpenter import picked
+
+                decls = picked(ws, Path(source.path), {k: v.text for k, v in sched.node_selector.items()})
             for container in spec.containers:
                 if not folder_read and _is_seq(container.fields.get("envFrom")):
                     _folder_configmaps(source, ws, cms)
@@ -721,7 +755,9 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                     launch = Launch(source=reading, program=found.program, span=span, args=found.args, key=key,
                                     image=found.image if found.image is not None else image,
                                     gpu_decls=list(found.gpu_decls) + decls,
-                                    gpu_counts=_gpu_counts(container, spec, reading), model_hint=hint)
+                                    gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
+                                    + _group_size(root, kind, spec, reading),
+                                    model_hint=hint, background=found.background)
                     seen[identity] = launch
                     result.launches.append(launch)
     if offsets is not None:

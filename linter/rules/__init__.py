@@ -22,6 +22,7 @@ def _load() -> None:
     )
     from linter.rules.frameworks import FrameworkRejects
     from linter.rules.gates import GATE_RULES
+    from linter.rules.hardware import HARDWARE_RULES
     from linter.rules.meta import InputTooLarge, InternalError, UnknownGpu, UnparseableFile, UnusedSuppression
     from linter.rules.options import (
         AmbiguousOption,
@@ -50,6 +51,7 @@ def _load() -> None:
         ConfigFileRejected,
         RepeatedOption,
         FrameworkRejects,
+        *HARDWARE_RULES,
     ]
     all_rules = sorted(meta + launch, key=lambda r: r.code)
     g = globals()

@@ -589,7 +589,7 @@ spec:
 =======
           --attention-backend triton \\
 >>>>>>> origin/main
-          --tp 8
+          --tp 16
 """
 
 

@@ -24,6 +24,17 @@ GIB = 1 << 30
 MIB = 1 << 20
 
 
+def _sglang_own(ctx: LaunchContext) -> bool:
+    """Whether SGLang itself resolves the launch's parallel sizes with its own defaults: its entry points
+    and Python API. A trainer that starts SGLang (slime/miles, verl, AReaL …) sets some of them itself
+    (slime: ``tp_size`` from ``--rollout-num-gpus-per-engine``), so SGLang's defaults say nothing there."""
+    from linter.sglang import entrypoints
+
+    own = (entrypoints.LAUNCH_SERVER, entrypoints.SERVE, entrypoints.ROUTER_SERVER, entrypoints.DYNAMO,
+           "sglang.Engine", "ServerArgs", "sgl.Runtime")
+    return ctx.launch.program in own
+
+
 def _weak_notes(ctx: LaunchContext) -> list[str]:
     return [f"the target GPU {t.name} is {t.decl.how}: a weaker declaration than one the file states"
             for t in ctx.targets if t.decl.weak]
@@ -76,8 +87,8 @@ class GpuCountExceeded(Rule):
     def check(self, ctx: LaunchContext):
         g = ctx.given
         p = placement(ctx.parsed, ctx.table)
-        if g is None or p is None:
-            return
+        if g is None or p is None or not _sglang_own(ctx) or parallel_failures(ctx.parsed, ctx.table):
+            return  # (SGLang stops at its checks on the sizes first: SGL402)
         if g.count is not None and p.needed > g.count:
             yield self._single(ctx, p, g)
             return
@@ -179,6 +190,8 @@ class ParallelSizesRejected(Rule):
     INVALID = [Example("--model-path Qwen/Qwen3-8B --tp 8 --nnodes 3", ())]
 
     def check(self, ctx: LaunchContext):
+        if not _sglang_own(ctx):
+            return
         for f in parallel_failures(ctx.parsed, ctx.table):
             msg = f"SGLang {ctx.table.version} refuses these parallel sizes at start-up: {f.message}"
             loc = f.setting.value_location() if f.setting is not None else ctx.launch.span
@@ -218,7 +231,8 @@ class _Fit:
         g = ctx.given
         mw = ctx.weights
         p = placement(ctx.parsed, ctx.table)
-        if g is None or g.memory is None or mw is None or p is None or _offloaded(ctx):
+        if g is None or g.memory is None or mw is None or p is None or _offloaded(ctx) or not _sglang_own(ctx) or \
+                parallel_failures(ctx.parsed, ctx.table):
             return
         if g.count is None and not any(placement_mod.option_setting(ctx.parsed, d) is not None for d in _SPREAD):
             return  # neither its parallelism nor its GPUs stated: an example of options, not a deployment

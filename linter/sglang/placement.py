@@ -164,6 +164,8 @@ def placement(parsed: ParsedArgs, table: OptionTable) -> Placement | None:
         attn_dp, dp = (dp if attn_dp == 1 else attn_dp), 1  # inside the tensor-parallel group
     if attn_dp > 1 and dp > 1:
         return None  # 0.5.23 refuses replicas with attention DP (parallel_hook.py:287-291)
+    if tp % attn_dp:
+        return None  # DP attention groups divide the tensor-parallel group (parallel_hook.py:326)
     if v < (0, 4, 7):
         pp = 1  # no pipeline parallelism before 0.4.7
     if v < (0, 4, 4):

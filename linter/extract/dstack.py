@@ -46,32 +46,23 @@ def gpu_counts(resources, source: SourceFile, nodes=None) -> list:
     """The GPU count per node a ``resources.gpu`` gives (``H100:8``, ``2``, ``1..4``, ``{count: 8}``;
     the most it may give) and the node count of ``nodes:`` (a task's nodes)."""
     from linter.gpus.counts import dstack_count
-    from linter.launch import GpuCount
 
     out = []
     if y.is_map(resources):
         _, gpu = y.get(resources, "gpu")
         if y.is_str(gpu):
-            m = y.mstr(gpu, source)
-            out.append(GpuCount("gpu", dstack_count(m.text) if m.known else None, m.span_of() or m.location(),
-                                "dstack resources.gpu"))
+            out.append(y.gpu_count(gpu, source, "gpu", "dstack resources.gpu", dstack_count))
         elif y.is_map(gpu):
             _, count = y.get(gpu, "count")
             if y.is_str(count):
-                m = y.mstr(count, source)
-                out.append(GpuCount("gpu.count", dstack_count(m.text) if m.known else None,
-                                    m.span_of() or m.location(), "dstack resources.gpu.count"))
+                out.append(y.gpu_count(count, source, "gpu.count", "dstack resources.gpu.count", dstack_count))
             elif y.is_map(count):
                 _, hi = y.get(count, "max")
                 if y.is_str(hi):
-                    m = y.mstr(hi, source)
-                    out.append(GpuCount("gpu.count.max", dstack_count(m.text) if m.known else None,
-                                        m.span_of() or m.location(), "dstack resources.gpu.count.max"))
+                    out.append(y.gpu_count(hi, source, "gpu.count.max", "dstack resources.gpu.count.max",
+                                           dstack_count))
     if y.is_str(nodes):
-        m = y.mstr(nodes, source)
-        text = m.text.strip()
-        out.append(GpuCount("nodes", int(text) if text.isdigit() else None, m.span_of() or m.location(),
-                            "dstack nodes", "nodes"))
+        out.append(y.gpu_count(nodes, source, "nodes", "dstack nodes", per="nodes"))
     return out
 
 

@@ -118,10 +118,7 @@ def _counts(root, resources, source: SourceFile) -> list:
         out.append(GpuCount("accelerators", best, span, "SkyPilot resources.accelerators"))
     _, nodes = y.get(root, "num_nodes")
     if y.is_str(nodes):
-        m = y.mstr(nodes, source)
-        text = m.text.strip()
-        out.append(GpuCount("num_nodes", int(text) if text.isdigit() else None, m.span_of() or m.location(),
-                            "SkyPilot num_nodes", "nodes"))
+        out.append(y.gpu_count(nodes, source, "num_nodes", "SkyPilot num_nodes", per="nodes"))
     return out
 
 

@@ -37,12 +37,9 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         _, acc = y.get(resources, "accelerator")
         if y.is_str(acc):
             from linter.gpus.counts import accelerator_count
-            from linter.launch import GpuCount
 
-            m = y.mstr(acc, source)
-            decls = truss_accelerator(m)
-            counts = [GpuCount("accelerator", accelerator_count(m.text) if m.known else None,
-                               m.span_of() or m.location(), "Truss resources.accelerator")]
+            decls = truss_accelerator(y.mstr(acc, source))
+            counts = [y.gpu_count(acc, source, "accelerator", "Truss resources.accelerator", accelerator_count)]
     _, server = y.get(root, "docker_server")
     if y.is_map(server):
         _, start = y.get(server, "start_command")

@@ -193,3 +193,18 @@ def unknown_expressions(m: MStr, opener: str = "${{", closer: str = "}}") -> MSt
         pos = j
     parts.append(m[pos:])
     return MStr.join(parts, m.where)
+
+
+def gpu_count(node, source: SourceFile, resource: str, how: str, parse=None, per: str = "node"):
+    """The :class:`~linter.launch.GpuCount` a YAML scalar states (``parse(text) -> int | None``; by
+    default a plain integer), located at its characters; the count is None when the value is not
+    known statically."""
+    from linter.launch import GpuCount
+
+    m = mstr(node, source)
+    text = m.text.strip()
+    if parse is None:
+        value = int(text) if text.isdigit() else None
+    else:
+        value = parse(text) if m.known else None
+    return GpuCount(resource, value, m.span_of() or m.location(), how, per)

@@ -127,6 +127,15 @@ def test_tp_16_without_nnodes_on_nodes_of_eight_says_to_add_nnodes():
     assert "--nnodes 2 spreads the ranks over them (8 per node)" in d.message
 
 
+@pytest.mark.parametrize("size,codes", [(2, []), (1, ["SGL401"])])
+def test_nnodes_from_the_lws_group_size_variable(size, codes):
+    text = LWS.format(nnodes=', "--nnodes", "$(LWS_GROUP_SIZE)"').replace("size: 2", f"size: {size}")
+    res = lint_text_result(text, "kubernetes", ("H200",))
+    assert [d.code for d in res.diagnostics] == codes
+    nnodes = res.contexts[0].parsed.get("nnodes")
+    assert nnodes.value == str(size) and nnodes.value_location().line == 6  # the controller copies size
+
+
 @pytest.mark.parametrize("devices,expected", [
     ("count: 4", ("deploy.resources.reservations.devices count", 4, "node")),
     ("count: all", ("deploy.resources.reservations.devices count", None, "node")),

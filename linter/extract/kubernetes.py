@@ -737,7 +737,9 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                 if not folder_read and _is_seq(container.fields.get("envFrom")):
                     _folder_configmaps(source, ws, cms)
                     folder_read = True
-                got = _launches(container, spec, reading, cms, injected, result)
+                group = _group_size(root, kind, spec, reading)
+                got = _launches(container, spec, reading, cms, injected, result,
+                                _group_size_env(group, injected))
                 for k, (found, span, image) in enumerate(got):
                     identity = (id(container.fields.get("command")), id(container.fields.get("args")),
                                 tuple(id(e) for e in container.env), k,
@@ -756,7 +758,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                                     image=found.image if found.image is not None else image,
                                     gpu_decls=list(found.gpu_decls) + decls,
                                     gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
-                                    + _group_size(root, kind, spec, reading),
+                                    + group,
                                     model_hint=hint, background=found.background)
                     seen[identity] = launch
                     result.launches.append(launch)
@@ -765,14 +767,28 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     return result
 
 
+def _group_size_env(group: list, injected) -> dict:
+    """``LWS_GROUP_SIZE`` when the group's size is written: the LeaderWorkerSet controller sets it to
+    the ``size`` annotation it copies from ``spec.leaderWorkerTemplate.size`` (kubernetes-sigs/lws
+    ``pkg/utils/pod/pod_utils.go:148-157`` and ``pkg/controllers/leaderworkerset_controller.go:799``
+    @060ab4da), unless the container sets it itself (``addEnvVarsIfNotExists``)."""
+    if not group or group[0].count is None or group[0].span is None or not injected("LWS_GROUP_SIZE"):
+        return {}
+    span = group[0].span
+    return {"LWS_GROUP_SIZE": MStr.literal(span.source, span.start, span.end)}
+
+
 def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _ConfigMaps, injected,
-              result: Extraction):
-    """(Found, span, image) of each launch a container runs."""
+              result: Extraction, controller_env: dict | None = None):
+    """(Found, span, image) of each launch a container runs; ``controller_env`` holds values the
+    workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none."""
     fields = container.fields
     cmd_node, args_node = fields.get("command"), fields.get("args")
     if cmd_node is None and args_node is None:
         return []
     variables, open_ended = environment(container, source, cms, injected, result.related)
+    for name, value in (controller_env or {}).items():
+        variables.setdefault(name, value)
     command = _words(cmd_node, source, variables, open_ended, injected)
     args = _words(args_node, source, variables, open_ended, injected)
     image_node = fields.get("image")

@@ -69,6 +69,9 @@ def explain_lines(ctx) -> list[str]:
     s = summary(ctx)
     if s["weights_gib"] is not None:
         lines.append(f"  weights:   at least {s['weights_gib']} GiB per GPU; {s['weights_from']}")
+    elif ctx.weights is not None:
+        lines.append(f"  weights:   {ctx.weights.checkpoint_bytes() / GIB:.1f} GiB in all ({ctx.weights_origin}); per GPU "
+                     "unknown: the parallel sizes are not known")
     else:
         lines.append(f"  weights:   unknown: {ctx.weights_origin or 'the model is not known'}")
     if s["memory_mib"] is not None:

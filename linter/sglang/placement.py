@@ -146,8 +146,10 @@ def placement(parsed: ParsedArgs, table: OptionTable) -> Placement | None:
     if not parsed.judged(*_DESTS, *ALIASES.values()):
         return None  # argparse refuses one of them: SGLang stops in the parser
     v = version_tuple(table.version)
+    # (--node-rank picks which ranks a node runs, not how many devices each node needs: every node of a
+    # launch runs tp/nnodes ranks on the same device indices)
     values = {d: int_option(parsed, table, d) for d in ("tp_size", "pp_size", "dp_size", "nnodes", "base_gpu_id",
-                                                        "gpu_id_step", "node_rank")}
+                                                        "gpu_id_step")}
     values["attn_dp_size"] = int_option(parsed, table, "attn_dp_size") if "attn_dp_size" in table.by_dest else 1
     if any(x is None for x in values.values()):
         return None

@@ -416,6 +416,20 @@ class ModelHint:
     how: str
 
 
+@dataclass(frozen=True)
+class ContextLabel:
+    """A label a documentation block sits under, as the reader of the page is told it: ``kind`` is
+    ``"heading"`` (a Markdown heading, an rst section title), ``"tab"`` (a content tab's label:
+    MkDocs-Material ``=== "H100"``, MyST/sphinx-design ``{tab-item}``, sphinx-tabs ``.. tab::``),
+    ``"admonition"`` (an admonition's or a collapsible block's title, ``!!! note "8x H200"``) or
+    ``"caption"`` (a code block's ``:caption:``); ``text`` is the label as shown (quotes taken off);
+    ``span`` is where that text is written (None when it has no one place in the file)."""
+
+    kind: str
+    text: str
+    span: Span | None
+
+
 @dataclass(frozen=True, eq=False)
 class Launch:
     """One SGLang server launch found in a file; it does not change after extraction (frozen: a step
@@ -431,7 +445,9 @@ class Launch:
     are the GPU and node counts given to this launch only (Kubernetes ``resources.limits``, a
     LeaderWorkerSet ``size``, compose ``deploy.resources.reservations.devices``, ``docker run --gpus``,
     ``CUDA_VISIBLE_DEVICES`` in its environment, ``srun --gpus-per-node`` …); ``model_hint`` an
-    architecture the deployment declares for its model (see :class:`ModelHint`).
+    architecture the deployment declares for its model (see :class:`ModelHint`). ``context`` are
+    the labels a documentation block holding the launch sits under, outermost first (see
+    :class:`ContextLabel`; empty outside documentation).
     """
 
     source: SourceFile
@@ -458,6 +474,9 @@ class Launch:
     background: bool = False
     """True when the shell runs the launch in the background (``… &`` on a line of its own, not inside
     an ``if``/``case``/loop/``&&``): it runs together with the launches after it in the same script."""
+    context: tuple[ContextLabel, ...] = ()
+    """The headings, tab labels, admonition titles and caption a documentation block holding this
+    launch sits under, outermost first (:class:`ContextLabel`)."""
 
     @property
     def first_line(self) -> int:

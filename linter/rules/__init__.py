@@ -23,7 +23,14 @@ def _load() -> None:
     from linter.rules.frameworks import FrameworkRejects
     from linter.rules.gates import GATE_RULES
     from linter.rules.hardware import HARDWARE_RULES
-    from linter.rules.meta import InputTooLarge, InternalError, UnknownGpu, UnparseableFile, UnusedSuppression
+    from linter.rules.meta import (
+        InputTooLarge,
+        InternalError,
+        OutsideRoot,
+        UnknownGpu,
+        UnparseableFile,
+        UnusedSuppression,
+    )
     from linter.rules.options import (
         AmbiguousOption,
         ConfigEqualsIgnored,
@@ -35,7 +42,8 @@ def _load() -> None:
         UnknownOption,
     )
 
-    meta: list[type[Rule]] = [InternalError, UnparseableFile, UnusedSuppression, UnknownGpu, InputTooLarge]
+    meta: list[type[Rule]] = [InternalError, UnparseableFile, UnusedSuppression, UnknownGpu, InputTooLarge,
+                              OutsideRoot]
     launch: list[type[Rule]] = [
         Fa4DeterministicMlaNeedsSm100,
         DeterministicMlaBackend,

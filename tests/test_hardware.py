@@ -601,6 +601,58 @@ def test_documentation_context_naming_one_gpu():
     assert context_targets([both]) == []
 
 
+DOC_MD = """\
+# Deploying DeepSeek-V3
+
+=== "H100"
+
+    ```bash
+    python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8
+    ```
+
+=== "H200"
+
+    ```bash
+    python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8
+    ```
+
+## Qwen on H100 or H200
+
+```bash
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --enable-deterministic-inference --attention-backend fa4
+```
+
+## On H100 only
+
+```bash
+python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V2-Lite-Chat --enable-deterministic-inference --attention-backend fa4
+```
+"""
+
+DOC_RST = """\
+Serving on 8x H100
+==================
+
+.. code-block:: bash
+
+   python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8
+"""
+
+
+def test_a_documentation_label_naming_one_gpu_is_a_weaker_target(tmp_path, capsys):
+    write_tree(tmp_path, {".git/HEAD": "", "deploy.md": DOC_MD, "serve.rst": DOC_RST})
+    _, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    # the H100 tab and the rst heading: DeepSeek-V3 does not fit; the H200 tab fits; a heading naming
+    # two GPUs gives no target (no SGL101); 'On H100 only' does (fa4 is refused there with deterministic inference)
+    assert [(d["path"], d["line"], d["code"]) for d in diags] == [
+        ("deploy.md", 6, "SGL403"), ("deploy.md", 24, "SGL101"), ("serve.rst", 6, "SGL403")]
+    notes = [" ".join(d["notes"]) for d in diags]
+    assert "suggested by the documentation tab 'H100': a weaker declaration" in notes[0]
+    assert "suggested by the documentation heading 'On H100 only' at deploy.md:21" in notes[1]
+    assert "suggested by the documentation heading 'Serving on 8x H100'" in notes[2]
+    assert diags[1]["fix"]["applicability"] == "unsafe"
+
+
 # -- --explain and the inventory -------------------------------------------------------------------
 
 def test_explain_says_what_the_launch_is_given_and_needs(tmp_path, capsys):

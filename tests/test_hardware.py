@@ -210,6 +210,41 @@ def test_skypilot_accelerators_and_num_nodes():
     assert counts(text, "skypilot", "task.yaml") == [("accelerators", 8, "node"), ("num_nodes", 2, "nodes")]
 
 
+SKY_RUN = """\
+resources:
+  accelerators: @ACC@
+@NODES@
+setup: |
+  pip install "sglang[all]==0.5.23"
+run: |
+  python -m sglang.launch_server --model-path @MODEL@ --tp $SKYPILOT_NUM_GPUS_PER_NODE \\
+    --nnodes $SKYPILOT_NUM_NODES --node-rank $SKYPILOT_NODE_RANK --dist-init-addr $HEAD:5000
+"""
+
+
+@pytest.mark.parametrize("acc,nodes,model,expected", [
+    ("H100:8", "", "meta-llama/Llama-3.1-405B-Instruct", ["SGL403"]),      # tp 8 on one node: 94.5 GiB a GPU
+    ("H200:8", "num_nodes: 1", "meta-llama/Llama-3.1-405B-Instruct", []),
+    ("H100:8", "num_nodes: 2", "deepseek-ai/DeepSeek-V3", ["SGL403"]),     # tp 8 over 2 nodes: still tp 8
+    ("{H100:8, H200:4}", "", "deepseek-ai/DeepSeek-V3", []),               # two counts: tp unknown
+])
+def test_skypilot_run_variables_give_the_counts(acc, nodes, model, expected):
+    text = SKY_RUN.replace("@ACC@", acc).replace("@NODES@", nodes).replace("@MODEL@", model)
+    assert codes(text, "skypilot", name="task.yaml") == expected
+
+
+def test_skypilot_run_variables_are_not_given_to_setup_or_over_envs():
+    text = SKY_RUN.replace("@ACC@", "H100:8").replace("@NODES@", "envs:\n  SKYPILOT_NUM_NODES: 4")
+    ctx = lint_text_result(text.replace("@MODEL@", "m"), "skypilot", name="task.yaml").contexts[0]
+    assert (ctx.parsed.get("tp_size").value, ctx.parsed.get("nnodes").value) == ("8", "4")
+    setup = text.replace("@MODEL@", "m").replace("setup: |\n  pip", "setup: |\n  python -m sglang.launch_server "
+                                                 "--model-path m --tp $SKYPILOT_NUM_GPUS_PER_NODE\n  pip")
+    first = lint_text_result(setup, "skypilot", name="task.yaml").contexts[0]
+    from linter.launch import UNKNOWN
+
+    assert first.parsed.get("tp_size").value is UNKNOWN
+
+
 @pytest.mark.parametrize("spec,count", [('"H100:8"', 8), ('"A100:40GB:2"', 2), ("2", 2), ('"1..4"', 4),
                                         ('"2.."', None), ('"H100"', 1)])
 def test_dstack_gpu(spec, count):

@@ -17,6 +17,12 @@ What SkyPilot does with the fields read here (docs.skypilot.co, "YAML configurat
 * else the release comes from an ``sglang==X`` pin anywhere in the file (``pip install "sglang[all]==0.4.2"``
   in ``setup:``), which :mod:`linter.sglang.release` reads from the file text; a ``docker run`` image
   inside ``run:`` names it for that launch.
+* ``run:`` is given ``SKYPILOT_NUM_GPUS_PER_NODE`` ("the same as the count in ``accelerators:
+  <name>:<count>`` (rounded up if a fraction)") and ``SKYPILOT_NUM_NODES`` (the nodes of the task,
+  ``num_nodes``, 1 by default) — skypilot-org/skypilot ``docs/source/running-jobs/environment-variables.rst``
+  @25df97fb, "Environment variables for ``run``" — so ``--tp $SKYPILOT_NUM_GPUS_PER_NODE --nnodes
+  $SKYPILOT_NUM_NODES`` are read as those numbers when the file states them (every candidate
+  accelerator with one count; ``sky launch --gpus``/``--num-nodes`` may still change them).
 """
 
 from __future__ import annotations
@@ -142,5 +148,26 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             image = y.mstr(image_id, source)[len("docker:"):]
     for key in ("setup", "run"):
         _, script = y.get(root, key)
-        result.launches.extend(y.script_launches(script, source, env, result, key, image=image))
+        script_env = _run_env(root, resources, source, env) if key == "run" else env
+        result.launches.extend(y.script_launches(script, source, script_env, result, key, image=image))
     return result
+
+
+def _run_env(root, resources, source: SourceFile, env: dict) -> dict:
+    """``env`` with the counts SkyPilot gives ``run:`` (see the module docstring), each located at the
+    field it comes from; a variable the file sets itself in ``envs:`` is kept as written."""
+    from linter.launch import MStr
+
+    out = dict(env)
+    counts = accelerator_counts(resources, source)
+    _, acc = y.get(resources, "accelerators") if y.is_map(resources) else (None, None)
+    if counts and acc is not None and None not in counts and len(set(counts)) == 1:
+        where = Span(source, acc.start_mark.index, acc.end_mark.index)
+        out.setdefault("SKYPILOT_NUM_GPUS_PER_NODE", MStr.plain(str(counts[0]), where))
+    _, nodes = y.get(root, "num_nodes")
+    if nodes is None:
+        out.setdefault("SKYPILOT_NUM_NODES", MStr.plain("1"))
+    elif y.is_str(nodes) and str(nodes.value).strip().isdigit():
+        where = Span(source, nodes.start_mark.index, nodes.end_mark.index)
+        out.setdefault("SKYPILOT_NUM_NODES", MStr.plain(str(int(str(nodes.value).strip())), where))
+    return out

@@ -437,6 +437,32 @@ def test_deepseek_v3_on_one_8xh100_node_is_an_error_and_clean_on_8xh200():
     assert codes("#!/bin/bash\n# lint-configs: target-gpu=H200:8\n" + launch, "shell") == []
 
 
+def test_each_of_several_target_gpus_is_judged():
+    # a node affinity In [H100, H200] or a SkyPilot set: the launch may land on either
+    launch = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8\n"
+    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=H100, H200\n" + launch, "shell")
+    assert d.code == "SGL403" and "on H100" in d.message
+    assert "stops at start-up there (it fits on H200, another target GPU)" in d.message
+    assert [lbl for _, lbl in d.labels if lbl.startswith("target")] == ["target H100 (SM90)"]
+    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=A100-40GB, H100, H200\n" + launch, "shell")
+    assert "on H100 (81559 MiB × 0.874): short by 9.6 GiB, so SGLang 0.5.23 stops at start-up there and on " \
+        "A100-40GB (it fits on H200, another target GPU)" in d.message
+    sky = ("resources:\n  accelerators: {A100-80GB:8, H200:8}\nsetup: pip install sglang==0.5.23\nrun: |\n  " + launch)
+    [d] = lint_text(sky, "skypilot", name="task.yaml")
+    assert d.code == "SGL403" and "on A100-80GB" in d.message and "fits on H200" in d.message
+    assert codes(sky.replace("A100-80GB:8", "B200:8"), "skypilot", name="task.yaml") == []
+
+
+def test_explain_shows_the_memory_of_each_target(tmp_path, capsys):
+    from tests.helpers import run
+
+    write_tree(tmp_path, {"serve.sh": "#!/bin/bash\n# lint-configs: target-gpu=H100, H200\n"
+                          "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8\n"})
+    _, out, _ = run(tmp_path, capsys, "--explain", "serve.sh:3", "--sglang-version", "0.5.23", ".")
+    assert "memory:    81559 MiB per GPU on H100" in out and "memory:    143771 MiB per GPU on H200" in out
+    assert "at most 69.7 GiB budgeted" in out
+
+
 def test_an_unknown_model_gives_no_weights_finding():
     res = lint_text_result("#!/bin/bash\n# lint-configs: target-gpu=H100:8\n"
                            "python -m sglang.launch_server --model-path acme/private-1T --tp 8\n", "shell")

@@ -8,9 +8,11 @@ an expression is unknown and bounds nothing; no count at all means unknown, neve
 ``NVIDIA_VISIBLE_DEVICES=all`` set in the container itself can show it every GPU of the host
 (:mod:`linter.gpus.counts`): the container-runtime counts then bound nothing.
 
-The memory per GPU is the largest any target GPU may have (:func:`linter.gpus.catalog.memory_of`:
-a name that does not say which variant takes the larger), so a claim that weights cannot fit holds
-on every candidate; with an unknown target, or a MIG slice, it is unknown.
+The memory of each target GPU (:func:`linter.gpus.catalog.memory_of`: a name that does not say which
+variant takes the larger, so a claim that weights cannot fit holds on every variant it may be) is
+kept per target — a launch meant for several GPUs (a node affinity ``In [H100, H200]``, a SkyPilot
+set) may land on any of them, so each is judged, as the backend rules judge each — and ``memory`` is
+the largest of them; with an unknown target, or a MIG slice, it is unknown.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ class Given:
     upper bound — and ``count_from`` the declaration that sets it (None for both when unknown);
     ``counts`` every count declaration read, ``nodes``/``nodes_from`` the nodes of its group (None
     when unknown); ``memory`` the memory of each GPU (None when unknown; ``memory_target`` the
-    target it is the memory of, ``memory_note`` why it is unknown); ``weak`` is True when a target
+    target it is the memory of, ``memory_note`` why it is unknown) — the largest of ``memories``, the
+    ``(target, memory)`` of every target whose memory the catalog holds; ``weak`` is True when a target
     comes from a weaker declaration (an image tag, a Karpenter NodePool, documentation context);
     ``mig`` when the container asks for MIG slices (each device is a slice: its memory is not the GPU's).
     """
@@ -49,6 +52,7 @@ class Given:
     memory_note: str = ""
     weak: bool = False
     mig: bool = False
+    memories: tuple[tuple[Target, Memory], ...] = ()
 
     def where(self, count: GpuCount | None) -> str:
         """``'nvidia.com/gpu: 4 (the container's resources nvidia.com/gpu at deploy.yaml:12)'``."""
@@ -106,17 +110,22 @@ def given(launch_counts: list[GpuCount], file_counts: list[GpuCount], targets: l
         note = "no target GPU is declared"
     elif any(t.gpu is None for t in targets):
         note = "a target GPU is not in the catalog"
-    else:
+    memories: list[tuple[Target, Memory]] = []
+    if not mig:
         for t in targets:
             m = memory_of(t.name) or (memory_of(t.gpu.canonical) if t.gpu is not None else None)
-            if m is None:
-                memory, memory_target, note = None, None, f"the memory of {t.name} is not in the catalog"
-                break
-            if memory is None or m.mib > memory.mib:
-                memory, memory_target = m, t
+            if m is not None:
+                memories.append((t, m))
+    if mig or not targets or any(t.gpu is None for t in targets):
+        pass
+    elif len(memories) < len(targets):
+        unknown = next(t for t in targets if all(t is not k for k, _ in memories))
+        note = f"the memory of {unknown.name} is not in the catalog"
+    else:
+        memory_target, memory = max(memories, key=lambda tm: tm[1].mib)
     return Given(count_from.count if count_from is not None else None, count_from, tuple(counts),
                  nodes_from.count if nodes_from is not None else None, nodes_from, memory, memory_target, note,
-                 weak, mig)
+                 weak, mig, tuple(memories))
 
 
 __all__ = ["Given", "given"]

@@ -74,7 +74,22 @@ def explain_lines(ctx) -> list[str]:
                      "unknown: the parallel sizes are not known")
     else:
         lines.append(f"  weights:   unknown: {ctx.weights_origin or 'the model is not known'}")
-    if s["memory_mib"] is not None:
+    distinct = {m.mib for _, m in g.memories}
+    if len(distinct) > 1:
+        # several targets with different memory: each is judged on its own
+        from linter.sglang.memory import budget
+
+        mla = (ctx.model.mla or ctx.model.architecture in ctx.table.list("absorbed_mla_architectures")) \
+            if ctx.model.architecture else None
+        for t, m in sorted(g.memories, key=lambda tm: tm[1].mib):
+            b = budget(ctx.parsed, ctx.table.version, m.mib, p.tp, p.pp, mla, p.attn_dp > 1) if p is not None else None
+            lines.append(f"  memory:    {m.mib} MiB per GPU on {t.name} ({m.why})"
+                         + (f"; at most {b.mib * (1 << 20) / GIB:.1f} GiB budgeted" if b is not None else ""))
+        if s["budget_from"]:
+            lines.append(f"  budget:    {s['budget_from']}")
+        if g.memory is None:
+            lines.append(f"  memory:    of the others unknown: {g.memory_note}")
+    elif s["memory_mib"] is not None:
         lines.append(f"  memory:    {s['memory_mib']} MiB per GPU ({s['memory_from']})")
         if s["budget_gib"] is not None:
             lines.append(f"  budget:    at most {s['budget_gib']} GiB for weights and KV cache: {s['budget_from']}")

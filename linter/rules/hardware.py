@@ -224,14 +224,14 @@ _SPREAD = ("tp_size", "pp_size", "dp_size", "attn_dp_size", "enable_dp_attention
 
 
 class _Fit:
-    """Weights, budget and KV room of one launch on its GPU (None fields when not known)."""
+    """Weights, budget and KV room of one launch on one of its target GPUs (``ok`` False when not known)."""
 
-    def __init__(self, ctx: LaunchContext) -> None:
+    def __init__(self, ctx: LaunchContext, target, memory) -> None:
         self.ok = False
         g = ctx.given
         mw = ctx.weights
         p = placement(ctx.parsed, ctx.table)
-        if g is None or g.memory is None or mw is None or p is None or _offloaded(ctx) or not _sglang_own(ctx) or \
+        if g is None or mw is None or p is None or _offloaded(ctx) or not _sglang_own(ctx) or \
                 parallel_failures(ctx.parsed, ctx.table):
             return
         if g.count is None and not any(placement_mod.option_setting(ctx.parsed, d) is not None for d in _SPREAD):
@@ -240,10 +240,11 @@ class _Fit:
         if not known:
             return
         self.p, self.g, self.mw, self.q = p, g, mw, q
+        self.target, self.memory = target, memory
         self.weights = mw.per_gpu_bytes(p.tp, p.attn_dp, p.pp, q)
         self.mla = (ctx.model.mla or ctx.model.architecture in ctx.table.list("absorbed_mla_architectures")) \
             if ctx.model.architecture else None
-        self.budget = memory_budget(ctx.parsed, ctx.table.version, g.memory.mib, p.tp, p.pp, self.mla, p.attn_dp > 1)
+        self.budget = memory_budget(ctx.parsed, ctx.table.version, memory.mib, p.tp, p.pp, self.mla, p.attn_dp > 1)
         if self.budget is None:
             return
         self.room = self.budget.mib * MIB - self.weights
@@ -255,7 +256,7 @@ class _Fit:
             if tp < self.p.tp:
                 continue
             w = self.mw.per_gpu_bytes(tp, min(self.p.attn_dp, tp), self.p.pp, self.q)
-            b = memory_budget(ctx.parsed, ctx.table.version, self.g.memory.mib, tp, self.p.pp, self.mla,
+            b = memory_budget(ctx.parsed, ctx.table.version, self.memory.mib, tp, self.p.pp, self.mla,
                               self.p.attn_dp > 1)
             if b is not None and w < b.mib * MIB * 0.9:
                 return tp
@@ -265,9 +266,9 @@ class _Fit:
         """The GPU with the least memory (of the catalog's datacenter GPUs) on which these weights fit
         at this parallelism, with a tenth of the budget left."""
         best = None
-        same_vendor = self.g.memory_target.gpu.vendor if self.g.memory_target and self.g.memory_target.gpu else None
+        same_vendor = self.target.gpu.vendor if self.target.gpu else None
         for gpu in all_gpus():
-            if gpu.canonical not in _SUGGESTED or gpu.memory_mib is None or gpu.memory_mib <= self.g.memory.mib:
+            if gpu.canonical not in _SUGGESTED or gpu.memory_mib is None or gpu.memory_mib <= self.memory.mib:
                 continue
             if same_vendor is not None and gpu.vendor != same_vendor:
                 continue
@@ -276,6 +277,20 @@ class _Fit:
             if b is not None and self.weights < b.mib * MIB * 0.9 and (best is None or gpu.memory_mib < best[0]):
                 best = (gpu.memory_mib, gpu.canonical)
         return best[1] if best else None
+
+
+def _fits(ctx: LaunchContext) -> list[_Fit]:
+    """The launch's fit on each target GPU whose memory is known (none when the weights, parallelism or
+    budget are not certain)."""
+    if ctx.given is None:
+        return []
+    fits = [_Fit(ctx, t, m) for t, m in ctx.given.memories]
+    return [f for f in fits if f.ok]
+
+
+def _others(fits: list[_Fit], chosen: _Fit) -> str:
+    names = list(dict.fromkeys(f.target.name for f in fits if f is not chosen and f.target.name != chosen.target.name))
+    return ", ".join(names)
 
 
 _SUGGESTED = ("NVIDIA A100 80GB", "NVIDIA H100 NVL", "NVIDIA H20", "NVIDIA H200 SXM 141GB", "NVIDIA B200",
@@ -300,6 +315,8 @@ class WeightsExceedMemory(Rule):
     (as nvidia-smi reports it; the larger variant when the name does not say) times
     ``--mem-fraction-static`` — or the largest default the launch's release can compute for that
     GPU and parallelism (``arg_groups/memory_hook.py`` from 0.5.20, ``server_args.py`` before).
+    A launch meant for several GPUs (a node affinity ``In [H100, H200]``, a SkyPilot set) may land
+    on any of them: each is judged, and the finding names those the weights do not fit.
 
     ## Why it fails
     After loading the weights SGLang sizes the KV cache from what is left of the budget and stops
@@ -327,18 +344,26 @@ class WeightsExceedMemory(Rule):
     INVALID = [Example("--model-path meta-llama/Llama-3.1-405B-Instruct --tp 8", ("H100",))]
 
     def check(self, ctx: LaunchContext):
-        fit = _Fit(ctx)
-        if not fit.ok or fit.room >= 0:
+        fits = _fits(ctx)
+        failing = [f for f in fits if f.room < 0]
+        if not failing:
             return
-        g, p, b = fit.g, fit.p, fit.budget
-        gpu = g.memory_target.name if g.memory_target is not None else "this GPU"
-        whole = fit.weights > g.memory.mib * MIB
-        where = (f"more than the whole {_gib(g.memory.mib * MIB)} of {gpu}" if whole else
+        fit = max(failing, key=lambda f: f.memory.mib)  # the nearest to fitting: every other is shorter
+        g, p, b, mem = fit.g, fit.p, fit.budget, fit.memory
+        gpu = fit.target.name
+        whole = fit.weights > mem.mib * MIB
+        where = (f"more than the whole {_gib(mem.mib * MIB)} of {gpu}" if whole else
                  f"more than the {_gib(b.mib * MIB)} SGLang budgets for weights and KV cache on {gpu} "
-                 f"({g.memory.mib} MiB × {b.fraction:.3f})")
-        short = fit.weights - (g.memory.mib * MIB if whole else b.mib * MIB)
+                 f"({mem.mib} MiB × {b.fraction:.3f})")
+        short = fit.weights - (mem.mib * MIB if whole else b.mib * MIB)
+        also, fitting = _others(failing, fit), _others([f for f in fits if f.room >= 0], fit)
+        on = ""
+        if also or fitting:
+            on = f" there{f' and on {also}' if also else ''}"
+        if fitting:
+            on += f" (it fits on {fitting}, {'other target GPUs' if ', ' in fitting else 'another target GPU'})"
         msg = (f"{ctx.model.path} needs at least {_gib(fit.weights)} of weights on each GPU with {p.describe()}, "
-               f"{where}: short by {_gib(short)}, so SGLang {ctx.table.version} stops at start-up")
+               f"{where}: short by {_gib(short)}, so SGLang {ctx.table.version} stops at start-up{on}")
         options = []
         tp = fit.needed_tp(ctx)
         if tp is not None:
@@ -350,9 +375,10 @@ class WeightsExceedMemory(Rule):
             options.append(f"the FP8 checkpoint {fit.mw.fp8_variant}")
         if options:
             msg += "; it would fit with " + " or ".join(options)
-        notes = [f"weights: {ctx.weights_origin}", f"memory: {g.memory.why}", f"budget: {b.how}"] + _weak_notes(ctx)
+        notes = [f"weights: {ctx.weights_origin}", f"memory: {mem.why}", f"budget: {b.how}"] + _weak_notes(ctx)
         loc = ctx.model.span or ctx.launch.span
-        labels = [(t.decl.span, f"target {t.label}") for t in ctx.targets]
+        failing_targets = {id(f.target) for f in failing}
+        labels = [(t.decl.span, f"target {t.label}") for t in ctx.targets if id(t) in failing_targets]
         tp_s = placement_mod.option_setting(ctx.parsed, "tp_size")
         if tp_s is not None:
             labels.append((tp_s.value_location(), f"tp {p.tp}"))
@@ -393,17 +419,38 @@ class NoRoomForKvCache(Rule):
     INVALID = [Example("--model-path meta-llama/Llama-3.1-70B-Instruct --tp 2 --mem-fraction-static 0.9", ("H100",))]
 
     def check(self, ctx: LaunchContext):
-        fit = _Fit(ctx)
-        if not fit.ok or fit.room < 0 or fit.mw.kv is None:
+        fits = [f for f in _fits(ctx) if f.room >= 0]  # where the weights do not fit: SGL403's
+        if not fits or fits[0].mw.kv is None:
             return
+        short = [(f, got) for f in sorted(fits, key=lambda f: -f.memory.mib) for got in [self._tokens(ctx, f)]
+                 if got is not None]
+        if not short:
+            return
+        (fit, (tokens, context, per_token)) = short[0]  # the most room: every other has less
+        also = _others([f for f, _ in short], fit)
+        msg = (f"the weights of {ctx.model.path} leave at most {_gib(fit.room)} per GPU for the KV cache on "
+               f"{fit.target.name}{f' (less on {also})' if also else ''} with {fit.p.describe()}: room for at most "
+               f"{tokens:,} tokens, fewer than one request of {context:,} tokens (the context length); SGLang "
+               "starts but refuses or truncates long requests")
+        notes = [f"weights: {ctx.weights_origin}", f"memory: {fit.memory.why}", f"budget: {fit.budget.how}",
+                 f"KV cache: {per_token:,.0f} bytes per token on one GPU"] + _weak_notes(ctx)
+        loc = ctx.model.span or ctx.launch.span
+        targets = {id(f.target) for f, _ in short}
+        yield self.diagnostic(msg, loc, ctx, key=f"{self.code}:kv", notes=notes,
+                              labels=[(t.decl.span, f"target {t.label}") for t in ctx.targets if id(t) in targets])
+
+    @staticmethod
+    def _tokens(ctx: LaunchContext, fit: _Fit):
+        """``(tokens the KV cache can hold at most, the context length, KV bytes per token)`` when the
+        tokens are fewer than one request of the context length; None otherwise or when not known."""
         kv = fit.mw.kv
         dtype = ctx.parsed.get("kv_cache_dtype")
         if dtype is None:
             if ctx.parsed.unknown_words:
-                return
+                return None
             per = kv.auto_bytes
         elif not isinstance(dtype.value, str):
-            return
+            return None
         else:
             v = dtype.value
             per = 2.0 if v in ("auto", "bf16", "bfloat16", "fp16", "float16") else \
@@ -411,29 +458,20 @@ class NoRoomForKvCache(Rule):
             if v == "auto":
                 per = kv.auto_bytes
             if per is None:
-                return
+                return None
         cl = ctx.parsed.get("context_length")
         context = kv.context
         if cl is not None:
             try:
                 context = int(str(cl.value).strip())
             except ValueError:
-                return
+                return None
         if not context:
-            return
+            return None
         attn_tp = max(fit.p.tp // max(fit.p.attn_dp, 1), 1)
         per_token = kv.bytes_per_token(attn_tp, fit.p.pp, per)
         tokens = int(fit.room // per_token)
-        if tokens >= context:
-            return
-        msg = (f"the weights of {ctx.model.path} leave at most {_gib(fit.room)} per GPU for the KV cache with "
-               f"{fit.p.describe()}: room for at most {tokens:,} tokens, fewer than one request of {context:,} "
-               "tokens (the context length); SGLang starts but refuses or truncates long requests")
-        notes = [f"weights: {ctx.weights_origin}", f"memory: {fit.g.memory.why}", f"budget: {fit.budget.how}",
-                 f"KV cache: {per_token:,.0f} bytes per token on one GPU"] + _weak_notes(ctx)
-        loc = ctx.model.span or ctx.launch.span
-        yield self.diagnostic(msg, loc, ctx, key=f"{self.code}:kv", notes=notes,
-                              labels=[(t.decl.span, f"target {t.label}") for t in ctx.targets])
+        return None if tokens >= context else (tokens, context, per_token)
 
 
 HARDWARE_RULES = [GpuCountExceeded, ParallelSizesRejected, WeightsExceedMemory, NoRoomForKvCache]

@@ -193,6 +193,10 @@ def _weights(model: ModelInfo, parsed: ParsedArgs, launch: Launch, read_json, cw
     from linter.sglang.weights import weights_for
 
     override = parsed.get("json_model_override_args")
+    if read_json is not None:
+        # the model's folder is looked in again for its size: a refusal to read it out of the root is
+        # the model resolution's to report (:func:`_model`), not a second finding
+        read_json = functools.partial(read_json, quiet=True)
     got, why = weights_for(model.path, architecture=model.architecture, read_json=read_json,
                            base_dirs=[launch.source.path.parent, cwd],
                            override_json=override.value if override is not None and isinstance(override.value, str)

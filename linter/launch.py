@@ -474,6 +474,9 @@ class Launch:
     background: bool = False
     """True when the shell runs the launch in the background (``… &`` on a line of its own, not inside
     an ``if``/``case``/loop/``&&``): it runs together with the launches after it in the same script."""
+    reached_by: tuple[str, ...] = ()
+    """The scopes that run this one launch (a Python method inherited unchanged by several classes,
+    with the same resolved arguments: ``("Runner.start", "R1.start", "R2.start")``); empty otherwise."""
     context: tuple[ContextLabel, ...] = ()
     """The headings, tab labels, admonition titles and caption a documentation block holding this
     launch sits under, outermost first (:class:`ContextLabel`)."""

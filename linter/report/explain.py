@@ -48,6 +48,9 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             elif not here and path is not None and path.name != ".env" and not path.name.endswith(".env"):
                 continue
             out.append(f"{launch.source.display}:{first}: {launch.program} ({ctx.identity or 'launch'})")
+            if launch.reached_by:
+                out.append(f"  reached:   by {', '.join(launch.reached_by)} (the same arguments from one call site: "
+                           "one launch)")
             if launch.context:
                 out.append("  context:   " + " > ".join(
                     f"{c.kind} {c.text!r}" + (f" (line {c.span.line})" if c.span is not None else "")
@@ -105,14 +108,14 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                     o, b, gate = v.startup, v.backends, v.gate
                     if o is not None and o.error:
                         out.append(f"  on {v.label}: attention backend {o.backend} (chosen by {o.chosen_by}) -> "
-                                   f"refused at start-up (error {o.error}): {o.message}")
+                                   f"refused at start-up ({_code(f'error {o.error}')}): {o.message}")
                     elif b is None and gate is not None and gate.gate == "gpt_oss_backend":
                         said = " ".join(gate.message.split())
                         out.append(f"  on {v.label}: refused by the model's own check before the deterministic "
                                    f"ones: {said}")
                     elif b is None and on is True and m.architecture is None and \
                             (plain := evaluate(ctx.parsed, ctx.table, None, False, v.hardware)) is not None:
-                        said = f"refused at start-up (error {plain.error})" if plain.error else "accepted"
+                        said = f"refused at start-up ({_code(f'error {plain.error}')})" if plain.error else "accepted"
                         out.append(f"  on {v.label}: attention backend {plain.backend} (chosen by {plain.chosen_by}) "
                                    f"-> {said} if the model is not absorbed MLA; it depends on the model's architecture")
                     elif b is None:
@@ -121,7 +124,7 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                         verdict = ("accepted" + (" if the model is not absorbed MLA" if m.architecture is None else "")
                                    if gate is None else
                                    f"{'asserts at model load' if gate.at_load else 'refused at start-up'} "
-                                   f"({gate.gate}): {gate.message}")
+                                   f"({_code(gate.gate)}): {gate.message}")
                         out.append(f"  on {v.label}: attention backend {b.attention} (chosen by {b.chosen_by}; "
                                    f"prefill {b.prefill}, decode {b.decode}) -> {verdict}")
                     if on is True and m.architecture is None:
@@ -130,7 +133,7 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                             alt = evaluate(ctx.parsed, ctx.table, arch, dsa, v.hardware)
                             if alt is not None and alt.error and (o is None or alt.error != o.error):
                                 out.append(f"    if the model were {arch}{' (DSA)' if dsa else ''}: refused at "
-                                           f"start-up (error {alt.error}): {alt.message}")
+                                           f"start-up ({_code(f'error {alt.error}')}): {alt.message}")
             for reason in unverified_reasons(ctx):
                 out.append(f"  not fully verified: {reason}")
             out.append("")
@@ -146,3 +149,11 @@ def render_contexts(contexts) -> str:
     from types import SimpleNamespace
 
     return render({Path("."): SimpleNamespace(source=True, contexts=list(contexts))}, None, None)
+
+
+def _code(check: str) -> str:
+    """The rule code that reports SGLang's check ``check`` (``error C`` -> ``SGL101``, a gate's name ->
+    its code), so the explanation names what the report names; the check itself when no rule has it."""
+    from linter.report.inventory import _check_codes
+
+    return _check_codes().get(check, check)

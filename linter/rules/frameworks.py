@@ -27,7 +27,9 @@ class FrameworkRejects(Rule):
     No fix: whether to turn DP attention on or the DP size down is the user's choice.
 
     ## References
-    - field-notes.md Part 1 #25, #36; Part 2 entry 9
+    - ``THUDM/slime:scripts/run-deepseek-r1.sh`` @624b824a and
+      ``radixark/miles:examples/infra_features/true_on_policy/run_simple.py`` @31f1ca96 (``--sglang-``
+      options in use); radixark/miles#1260 (the trainer refusing settings itself)
     """
 
     code = "SGL301"

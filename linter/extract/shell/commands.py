@@ -307,7 +307,7 @@ class Commands:
         inner.silent = self.silent
         inner.visit(tree.root_node, env)
         if not self.silent and m.known:
-            bad = first_error(tree.root_node)
+            bad = first_error(tree.root_node, doc.data)
             if bad is not None:
                 message, i = error_message(bad, doc)
                 origin = doc.origin(i) if i < len(doc.text) else None

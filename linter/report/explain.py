@@ -136,12 +136,48 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                                            f"start-up ({_code(f'error {alt.error}')}): {alt.message}")
             for reason in unverified_reasons(ctx):
                 out.append(f"  not fully verified: {reason}")
+            out.extend(_framework_lines(launch.framework))
             out.append("")
+        out.extend(_passed_over(res, line, path))
     if not out:
         return "no SGLang launch found there\n"
     from linter.report.safe import visible
 
     return "\n".join(visible(line) for line in out)  # values from the files: control characters escaped
+
+
+def _framework_lines(facts) -> list[str]:
+    """What the framework that starts the launch does with its settings (linter/sglang/frameworks.py)."""
+    if facts is None:
+        return []
+    out = [f"  framework: {facts.program}, as {facts.follows} does it"]
+    if facts.installs:
+        out.append(f"             installs {facts.installs}; the release checked is the launch's own (above)")
+    if facts.sets:
+        out.append(f"             sets itself: {', '.join(facts.sets)}")
+    for span, why, _rename in facts.ignored:
+        where = f" ({span.source.display}:{span.line})" if span is not None else ""
+        out.append(f"  ignored:   {why}{where}")
+    for span, why, _rename in facts.refused:
+        where = f" ({span.source.display}:{span.line})" if span is not None else ""
+        out.append(f"  refused:   {why}{where}")
+    return out
+
+
+def _passed_over(res, line: int | None, path: Path | None) -> list[str]:
+    """The commands and settings at ``line`` (all, without a line) that name a framework's SGLang
+    backend but start no SGLang server, with why."""
+    out = []
+    for span, message in getattr(res, "passed_over", ()) or ():
+        if span is None or (path is not None and span.source.path != path):
+            continue
+        first, last = span.start_line_col[0], span.end_line_col[0]
+        if line is not None and not first <= line <= last:
+            continue
+        # "PATH, line N": not the "PATH:LINE: program" header of a launch
+        out.append(f"{span.source.display}, line {first}: {message}")
+        out.append("")
+    return out
 
 
 def render_contexts(contexts) -> str:

@@ -714,6 +714,81 @@ def test_a_documentation_label_naming_one_gpu_is_a_weaker_target(tmp_path, capsy
     assert diags[1]["fix"]["applicability"] == "unsafe"
 
 
+DSV3 = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8"
+
+DOC_DIALECTS = f"""\
+# Serving
+
+!!! note "8x H100"
+
+    ```bash
+    {DSV3}
+    ```
+
+```{{code-block}} bash
+:caption: 8x H200 (SXM)
+
+{DSV3}
+```
+
+::::{{tab-set}}
+:::{{tab-item}} B200
+
+```bash
+{DSV3}
+```
+:::
+::::
+"""
+
+DOC_DIALECTS_RST = f"""\
+Serving
+=======
+
+.. admonition:: On eight H100
+
+   .. code-block:: bash
+
+      {DSV3}
+
+.. code-block:: bash
+   :caption: Launch on 8x H200
+
+   {DSV3}
+
+.. tab-set::
+
+   .. tab-item:: B200
+
+      .. code-block:: bash
+
+         {DSV3}
+"""
+
+
+@pytest.mark.parametrize("name,text,expected", [
+    ("serving.md", DOC_DIALECTS, [(6, "admonition", "8x H100")]),
+    ("serving.rst", DOC_DIALECTS_RST, [(8, "admonition", "On eight H100")]),
+])
+def test_admonitions_captions_and_tab_items_are_weaker_targets(tmp_path, capsys, name, text, expected):
+    # DeepSeek-V3 with --tp 8: too big for 8 H100s (admonition), fits 8 H200s (caption) and 8 B200s
+    # (tab-item) — each block judged on the GPU its own innermost label names
+    write_tree(tmp_path, {".git/HEAD": "", name: text})
+    _, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    assert [(d["line"], d["code"]) for d in diags] == [(line, "SGL403") for line, _, _ in expected]
+    for d, (_, kind, label) in zip(diags, expected):
+        assert f"suggested by the documentation {kind} {label!r}: a weaker declaration" in " ".join(d["notes"])
+    targets = [[t.name for t in c.targets] for c in lint_text_result(text, {"md": "markdown", "rst": "rst"}[name.rsplit(".")[1]], name=name).contexts]
+    assert targets == [["H100"], ["H200"], ["B200"]]
+
+
+def test_a_label_naming_a_gpu_does_not_override_a_directive():
+    text = "<!-- lint-configs: target-gpu=H200 -->\n" + DOC_DIALECTS
+    res = lint_text_result(text, "markdown", name="serving.md")
+    assert [[t.name for t in c.targets] for c in res.contexts] == [["H200"]] * 3
+    assert {c.target_origin for c in res.contexts} == {"file"} and res.diagnostics == []
+
+
 # -- --explain and the inventory -------------------------------------------------------------------
 
 def test_explain_says_what_the_launch_is_given_and_needs(tmp_path, capsys):

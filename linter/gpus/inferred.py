@@ -51,6 +51,7 @@ def image_targets(image: MStr | None) -> list[GpuDecl]:
 
 
 _WORDS = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+]*")
+_JOIN = re.compile(r"[ \t_-]+")
 
 
 def names_in_text(text: str) -> list[tuple[int, int, str]]:
@@ -65,6 +66,8 @@ def names_in_text(text: str) -> list[tuple[int, int, str]]:
             if any(i in taken for i in range(k, k + n)):
                 continue
             start, end = words[k][0], words[k + n - 1][1]
+            if any(not _JOIN.fullmatch(text[words[i][1]:words[i + 1][0]]) for i in range(k, k + n - 1)):
+                continue  # a name's words are joined by spaces or dashes, not '(' or '/' ("H200 (SXM)")
             phrase = text[start:end]
             if n == 1 and (len(phrase) < 3 or phrase.isdigit() or not re.search(r"\d", phrase)):
                 continue

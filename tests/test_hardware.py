@@ -233,6 +233,19 @@ def test_skypilot_run_variables_give_the_counts(acc, nodes, model, expected):
     assert codes(text, "skypilot", name="task.yaml") == expected
 
 
+@pytest.mark.parametrize("nodes,expected", [(2, []), (1, ["SGL403"])])
+def test_skypilot_tp_computed_from_its_variables(nodes, expected):
+    # SkyPilot's own DeepSeek-R1 recipe (llm/deepseek-r1/deepseek-r1-671B.yaml@13e998c0):
+    # TP=$(($SKYPILOT_NUM_GPUS_PER_NODE * $SKYPILOT_NUM_NODES)) — tp 16 over two nodes of 8 fits
+    text = SKY_RUN.replace("@ACC@", "H100:8").replace("@NODES@", f"num_nodes: {nodes}").replace(
+        "@MODEL@", "deepseek-ai/DeepSeek-V3").replace(
+        "run: |\n", "run: |\n  TP=$(($SKYPILOT_NUM_GPUS_PER_NODE * $SKYPILOT_NUM_NODES))\n").replace(
+        "--tp $SKYPILOT_NUM_GPUS_PER_NODE", "--tp $TP")
+    ctx = lint_text_result(text, "skypilot", name="task.yaml").contexts[0]
+    assert ctx.parsed.get("tp_size").value == str(8 * nodes)
+    assert codes(text, "skypilot", name="task.yaml") == expected
+
+
 def test_skypilot_run_variables_are_not_given_to_setup_or_over_envs():
     text = SKY_RUN.replace("@ACC@", "H100:8").replace("@NODES@", "envs:\n  SKYPILOT_NUM_NODES: 4")
     ctx = lint_text_result(text.replace("@MODEL@", "m"), "skypilot", name="task.yaml").contexts[0]

@@ -503,14 +503,17 @@ f
 
 
 def test_positional_substitution_arithmetic_are_unknown():
-    # ${1:-sglang}: a default written in the file is taken as the value (DESIGN.md "resolve")
-    text = ('ENGINE=${1:-sglang}\nTP=$((8 * 2))\nNODE=$(hostname)\nOLD=`date`\n'
+    # ${1:-sglang}: a default written in the file is taken as the value (DESIGN.md "resolve");
+    # arithmetic of known integers is computed (--b), any other arithmetic is unknown (--i … --l)
+    text = ('ENGINE=${1:-sglang}\nN=8\nTP=$((N * (1 + 1)))\nNODE=$(hostname)\nOLD=`date`\n'
             'python -m sglang.launch_server --a "$ENGINE" --b "$TP" --c "$NODE" --d "$OLD" --e "$2" --f "$*" '
-            '--g ${#ENGINE} --h "${ENGINE/x/y}" "$@"\n')
+            '--g ${#ENGINE} --h "${ENGINE/x/y}" --i $((M * 2)) --j $((N / 0)) --k $((N > 2)) --l $((ENGINE + 1)) '
+            '--m $(( -7 / 2 )) --n $(($N % 3)) "$@"\n')
     _, ex = _extract(text)
     (launch,) = ex.launches
     values = launch.args[1::2]
-    assert [t.value for t in values] == ["sglang"] + [None] * 7
+    assert [t.value for t in values] == ["sglang", "16"] + [None] * 10 + ["-3", "2"]
+    assert launch.args[3].text.span_of() is None  # a computed value: no fix may edit it
     assert launch.args[-1].splat
 
 

@@ -409,6 +409,9 @@ def test_launches_in_branches_or_in_the_foreground_are_not_summed():
     ("--tp 8 --attn-cp-size 3", "0.5.23", "tp_size must be divisible by attn_cp_size"),
     ("--tp 8 --gpu-id-step 0", "0.5.23", "gpu_id_step must be positive"),
     ("--tp 8 --base-gpu-id -1", "0.5.23", "base_gpu_id must be non-negative"),
+    # the check's own `tp_size % nnodes` divides by zero (this once stopped the linter: SGL000)
+    ("--tp 8 --nnodes 0", "0.5.23", "ZeroDivisionError: integer modulo by zero (--nnodes 0)"),
+    ("--tp 8 --nnodes 0", "0.4.3.post4", "ZeroDivisionError: integer modulo by zero (--nnodes 0)"),
 ])
 def test_parallel_size_checks_per_release(args, version, expected):
     diags = [d for d in lint_text(f"#!/bin/bash\npython -m sglang.launch_server --model-path m {args}\n", "shell",

@@ -66,7 +66,10 @@ def failures(parsed: ParsedArgs, table: OptionTable) -> list[ParallelFailure]:
             continue
         cid, msg = c["id"], c["message"]
         failed = None
-        if cid == "nnodes-divides-tp" and None not in (tp, nnodes):
+        if cid in ("nnodes-divides-tp", "nnodes-divides-tp-pp") and nnodes == 0:
+            # the check's own ``% nnodes`` raises first (ZeroDivisionError)
+            failed, msg = at("nnodes"), "ZeroDivisionError: integer modulo by zero (--nnodes 0)"
+        elif cid == "nnodes-divides-tp" and None not in (tp, nnodes):
             failed = tp % nnodes != 0 and at("nnodes", "tp_size")
         elif cid == "nnodes-divides-tp-pp" and None not in (tp, pp, nnodes):
             failed = (tp * pp) % nnodes != 0 and at("nnodes", "tp_size", "pp_size")

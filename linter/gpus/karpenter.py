@@ -67,7 +67,7 @@ def _yaml_files(root: Path):
 
 
 def _pools_in(source) -> list[NodePool]:
-    from linter.extract.compose import _mapping_items, scalar_mstr
+    from linter.extract import yamltree
     from linter.extract.kubernetes import _is_map, _is_seq, _is_str, _text, _val, parse_documents
 
     out = []
@@ -80,7 +80,7 @@ def _pools_in(source) -> list[NodePool]:
         labels = {"karpenter.sh/nodepool": name}
         meta_labels = _val(_val(template, "metadata"), "labels")
         if _is_map(meta_labels):
-            for k, v in _mapping_items(meta_labels):
+            for k, v in yamltree.items(meta_labels):
                 if _is_str(v):
                     labels[str(k.value)] = str(v.value)
         reqs = []
@@ -93,7 +93,7 @@ def _pools_in(source) -> list[NodePool]:
             vals = _val(e, "values")
             for v in (vals.value if _is_seq(vals) else []):
                 if _is_str(v):
-                    m = scalar_mstr(v, source)
+                    m = yamltree.mstr(v, source)
                     values.append(k8s_gpus.Value(m.text, m.span_of() or m.location()))
             reqs.append(k8s_gpus.Requirement(key, op, values))
             if op == "In" and len(values) == 1:

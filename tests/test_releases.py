@@ -75,10 +75,12 @@ def test_file_pinned_to_0_5_9_is_judged_by_its_own_parser(tmp_path, capsys):
                    "flex_attention, nsa, cutlass_mla, fa3, fa4, flashinfer, flashmla, trtllm_mla, trtllm_mha, "
                    "dual_chunk_flash_attn, aiter, wave, intel_amx, ascend, intel_xpu)"),
     ]
-    # on the newest release --enable-piecewise-cuda-graph is gone and the other two are accepted
+    # on the newest release --enable-piecewise-cuda-graph is gone and the other two are accepted by the
+    # parser; --attn-dp-size 2 with --tp 1 then fails SGLang's check on the parallel sizes
     _, newest = lint_json(tmp_path, capsys, "--sglang-version", newest_version())
     assert [(d["code"], d["message"].split(":")[0]) for d in newest] == [
-        ("SGL201", "unknown option --enable-piecewise-cuda-graph")]
+        ("SGL201", "unknown option --enable-piecewise-cuda-graph"),
+        ("SGL402", "SGLang 0.5.23 refuses these parallel sizes at start-up")]
 
 
 def test_sglang_pin_with_post_release_in_a_setup_script(tmp_path, capsys):

@@ -193,7 +193,11 @@ class Engine:
         file_decls = found.targets + extraction.gpu_decls
         for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
             diags.extend(self._unknown_gpu(decl))
-        result.contexts = _identify([self._context(launch, settings, file_decls) for launch in extraction.launches])
+        result.contexts = _identify([self._context(launch, settings, file_decls, extraction.gpu_counts)
+                                     for launch in extraction.launches])
+        from linter.gpus.colocate import colocate
+
+        result.contexts = colocate(result.contexts)
         for ctx in result.contexts:  # a --config YAML is read for its launch: a related file
             result.related += [f for f in ctx.parsed.config_sources if all(f.path != r.path for r in result.related)]
         # Values can be written in another file (a compose .env, a --config YAML): its suppressions apply to them.
@@ -256,10 +260,12 @@ class Engine:
         return [self._meta(UnknownGpu, f"unknown target GPU {decl.name!r}: {why_unknown(decl.name)}; launches here "
                                        "are checked as if the GPU were unknown", decl.span, key=f"gpu:{decl.name}")]
 
-    def _context(self, launch: Launch, settings: Settings, file_decls: list[GpuDecl]) -> LaunchContext:
+    def _context(self, launch: Launch, settings: Settings, file_decls: list[GpuDecl],
+                 file_counts: list | None = None) -> LaunchContext:
         return resolve(launch, settings=settings, file_decls=file_decls, cli_targets=self.options.target_gpus,
                        cli_version=self.options.sglang_version, read_text=self._read_text,
-                       read_json=self.ws.read_json, cwd=self.ws.cwd, read_source=self.ws.try_read)
+                       read_json=self.ws.read_json, cwd=self.ws.cwd, read_source=self.ws.try_read,
+                       file_counts=file_counts)
 
     def _read_text(self, path: Path) -> str | None:
         # a release pin beside the file (requirements, a lock file): outside the root it is simply not there

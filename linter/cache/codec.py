@@ -47,7 +47,9 @@ class RecordedLaunch:
 
     ``uses`` are ``(path, offset, length)`` runs of characters its server arguments' values came from;
     ``release`` is ``(release written or None, release of the table used, parser-only note or None,
-    the written release as a version tuple or None, the table's release as a version tuple)``."""
+    the written release as a version tuple or None, the table's release as a version tuple, whether the
+    release came from a dated nightly image tag, how the table's release stands to the written one in
+    words or None)``."""
 
     __slots__ = ("identity", "launch", "unverified", "release", "uses")
 
@@ -66,10 +68,12 @@ def release_facts(ctx) -> tuple:
         return ctx.release
     from linter.sglang.decision import parser_only_note
     from linter.sglang.options import version_tuple
+    from linter.sglang.release import NIGHTLY_WORDS, relation
 
     written, version = ctx.version_written, ctx.table.version
     return (written, version, parser_only_note(ctx.table),
-            list(version_tuple(written)) if written is not None else None, list(version_tuple(version)))
+            list(version_tuple(written)) if written is not None else None, list(version_tuple(version)),
+            NIGHTLY_WORDS in ctx.version_origin, relation(written, version) if written is not None else None)
 
 
 def value_uses(ctx):

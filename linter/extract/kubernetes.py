@@ -52,12 +52,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter import datafiles, limits
-from linter.extract.compose import _comments, _get, _mapping_items, scalar_mstr
+from linter.extract import yamltree
 from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_kubernetes
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
-from linter.recognize import image_entrypoint, launches
+from linter.extract.recognized import launches
+from linter.recognize import image_entrypoint
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, listing
@@ -248,34 +249,19 @@ def parse_documents(source: SourceFile, problems: list[Problem] | None) -> list:
 # small YAML helpers
 
 
-_NODES: tuple = ()
-"""(MappingNode, SequenceNode, ScalarNode), from :mod:`linter.extract.yamlload` on first use: these
-helpers run for every node of a manifest, an import statement in each costs more than the test."""
-
-
-def _node_types() -> tuple:
-    global _NODES
-    if not _NODES:
-        from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
-
-        _NODES = (MappingNode, SequenceNode, ScalarNode)
-    return _NODES
-
-
-def _is_map(node) -> bool:
-    return isinstance(node, (_NODES or _node_types())[0])
-
-
-def _is_seq(node) -> bool:
-    return isinstance(node, (_NODES or _node_types())[1])
+_is_map = yamltree.is_map
+_is_seq = yamltree.is_seq
 
 
 def _is_str(node) -> bool:
-    return isinstance(node, (_NODES or _node_types())[2]) and node.tag != "tag:yaml.org,2002:null"
+    # unlike yamltree.is_str, an empty string counts: `value: ""` sets a variable to nothing
+    from linter.extract.yamlload import ScalarNode
+
+    return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null"
 
 
 def _val(node, key: str):
-    return _get(node, key)[1] if _is_map(node) else None
+    return yamltree.get(node, key)[1] if _is_map(node) else None
 
 
 def _text(node) -> str | None:
@@ -305,7 +291,7 @@ class _PodSpec:
 
 
 def _container(node, path: str) -> _Container:
-    items = _mapping_items(node)
+    items = yamltree.items(node)
     fields = {str(getattr(k, "value", "")): v for k, v in items}
     name = _text(fields.get("name")) or ""
     env = list(fields["env"].value) if _is_seq(fields.get("env")) else []
@@ -348,7 +334,7 @@ def _containers_of(spec, path: str) -> list[_Container]:
 
 def _pod_spec(spec, path: str) -> _PodSpec:
     ns = _val(spec, "nodeSelector")
-    return _PodSpec(_containers_of(spec, path), list(_mapping_items(ns)) if _is_map(ns) else [],
+    return _PodSpec(_containers_of(spec, path), list(yamltree.items(ns)) if _is_map(ns) else [],
                     _val(spec, "affinity"), path)
 
 
@@ -418,7 +404,7 @@ def pod_specs(root) -> list[tuple[_PodSpec, _PodSpec | None]]:
             return
         if not _is_map(node):
             return
-        items = _mapping_items(node)
+        items = yamltree.items(node)
         skip: set[str] = set()
         for holder, leader_key, worker_key in _PATCHES:
             owner = _val(node, holder)
@@ -527,9 +513,9 @@ def _collect_configmaps(roots, source: SourceFile, into: _ConfigMaps, overwrite:
             continue
         values = {}
         if _is_map(data):
-            for k, v in _mapping_items(data):
+            for k, v in yamltree.items(data):
                 if _is_str(v) and _is_str(k):
-                    values[str(k.value)] = scalar_mstr(v, source)
+                    values[str(k.value)] = yamltree.mstr(v, source)
         into.data[name] = values
         into.files[name] = source
 
@@ -573,7 +559,7 @@ def environment(container: _Container, source: SourceFile, cms: _ConfigMaps, inj
             continue
         value = _val(item, "value")
         if _is_str(value):
-            variables[name] = expand(scalar_mstr(value, source), variables, open_ended, injected)
+            variables[name] = expand(yamltree.mstr(value, source), variables, open_ended, injected)
         elif _val(item, "valueFrom") is not None:
             variables[name] = _UNKNOWN
         else:
@@ -595,7 +581,7 @@ def _words(node, source: SourceFile, variables: dict, open_ended: bool, injected
     for item in items:
         if not _is_str(item):
             return None
-        out.append(Token(expand(scalar_mstr(item, source), variables, open_ended, injected)))
+        out.append(Token(expand(yamltree.mstr(item, source), variables, open_ended, injected)))
     return out
 
 
@@ -614,7 +600,7 @@ def _scheduling(spec: _PodSpec, source: SourceFile) -> k8s_gpus.Scheduling:
     sched = k8s_gpus.Scheduling()
     for k, v in spec.node_selector:
         if _is_str(v):
-            m = scalar_mstr(v, source)
+            m = yamltree.mstr(v, source)
             sched.node_selector[str(k.value)] = k8s_gpus.Value(m.text, m.span_of() or m.location())
     node_affinity = _val(spec.affinity, "nodeAffinity")
     required = _val(node_affinity, "requiredDuringSchedulingIgnoredDuringExecution")
@@ -632,11 +618,41 @@ def _scheduling(spec: _PodSpec, source: SourceFile) -> k8s_gpus.Scheduling:
                 vals = []
                 for v in (values.value if _is_seq(values) else []):
                     if _is_str(v):
-                        m = scalar_mstr(v, source)
+                        m = yamltree.mstr(v, source)
                         vals.append(k8s_gpus.Value(m.text, m.span_of() or m.location()))
                 reqs.append(k8s_gpus.Requirement(key, op, vals))
             sched.terms.append(reqs)
     return sched
+
+
+def _group_size(root, kind: str, spec: _PodSpec, source: SourceFile) -> list:
+    """The number of pods (one per node) of the group a pod belongs to: a LeaderWorkerSet's
+    ``spec.leaderWorkerTemplate.size`` (the leader and its workers, LWS API reference), a
+    RoleBasedGroup role's ``leaderWorkerSet.size``/``leaderWorkerPattern.size``. Empty when the
+    document states none (a missing ``size`` is not guessed)."""
+    from linter.launch import GpuCount
+
+    node = None
+    what = ""
+    if kind == "LeaderWorkerSet" and ".leaderWorkerTemplate." in f".{spec.path}.":
+        node = _val(_val(_val(root, "spec"), "leaderWorkerTemplate"), "size")
+        what = "LeaderWorkerSet spec.leaderWorkerTemplate.size"
+    elif kind == "RoleBasedGroup":
+        m = re.match(r"spec\.roles\[([^\]]+)\]\.(leader|worker)$", spec.path)
+        roles = _val(_val(root, "spec"), "roles")
+        if m and _is_seq(roles):
+            for i, role in enumerate(roles.value):
+                if _text(_val(role, "name")) in (m.group(1),) or str(i) == m.group(1):
+                    for holder in ("leaderWorkerSet", "leaderWorkerPattern"):
+                        if _is_map(_val(role, holder)):
+                            node = _val(_val(role, holder), "size")
+                            what = f"RoleBasedGroup role {m.group(1)} {holder}.size"
+    if node is None or not _is_str(node):
+        return []
+    m = yamltree.mstr(node, source)
+    text = m.text.strip()
+    return [GpuCount("size", int(text) if text.isdigit() else None, m.span_of() or m.location(),
+                     f"the {what} (pods in the group, one per node)", "nodes")]
 
 
 def _gpu_counts(container: _Container, spec: _PodSpec, source: SourceFile):
@@ -648,9 +664,9 @@ def _gpu_counts(container: _Container, spec: _PodSpec, source: SourceFile):
             amounts = _val(res, section)
             if not _is_map(amounts):
                 continue
-            for k, v in _mapping_items(amounts):
+            for k, v in yamltree.items(amounts):
                 if _is_str(v):
-                    m = scalar_mstr(v, source)
+                    m = yamltree.mstr(v, source)
                     got = k8s_gpus.gpu_count(str(k.value), m.text, m.span_of() or m.location())
                     if got is not None:
                         out.append(got)
@@ -666,7 +682,7 @@ def _model_hint(root, source: SourceFile) -> ModelHint | None:
     for item in (formats.value if _is_seq(formats) else []):
         arch = _val(item, "modelArchitecture")
         if _is_str(arch) and str(arch.value).strip():
-            m = scalar_mstr(arch, source)
+            m = yamltree.mstr(arch, source)
             found.setdefault(m.text.strip(), m.span_of() or m.location())
     if len(found) != 1:
         return None
@@ -685,7 +701,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     roots = parse_documents(reading, result.problems)
     from linter.extract.yamlload import SequenceNode
 
-    result.comments = _comments(reading, SequenceNode("tag:yaml.org,2002:seq", roots)) if roots else None
+    result.comments = yamltree.comments(reading, SequenceNode("tag:yaml.org,2002:seq", roots)) if roots else None
     cms = _ConfigMaps()
     _collect_configmaps(roots, reading, cms, overwrite=True)
     folder_read = False
@@ -708,11 +724,17 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         for spec, _ in specs:
             sched = _scheduling(spec, reading)
             decls = k8s_gpus.candidates(sched)
+            if not decls and sched.node_selector and ws is not None:
+                from linter.gpus.karpenter import picked
+
+                decls = picked(ws, Path(source.path), {k: v.text for k, v in sched.node_selector.items()})
             for container in spec.containers:
                 if not folder_read and _is_seq(container.fields.get("envFrom")):
                     _folder_configmaps(source, ws, cms)
                     folder_read = True
-                got = _launches(container, spec, reading, cms, injected, result)
+                group = _group_size(root, kind, spec, reading)
+                got = _launches(container, spec, reading, cms, injected, result,
+                                _group_size_env(group, injected))
                 for k, (found, span, image) in enumerate(got):
                     identity = (id(container.fields.get("command")), id(container.fields.get("args")),
                                 tuple(id(e) for e in container.env), k,
@@ -730,7 +752,9 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                     launch = Launch(source=reading, program=found.program, span=span, args=found.args, key=key,
                                     image=found.image if found.image is not None else image,
                                     gpu_decls=list(found.gpu_decls) + decls,
-                                    gpu_counts=_gpu_counts(container, spec, reading), model_hint=hint)
+                                    gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
+                                    + group,
+                                    model_hint=hint, background=found.background)
                     seen[identity] = launch
                     result.launches.append(launch)
     llmaz = [(api, kind, root) for root in roots if _is_map(root)
@@ -745,18 +769,32 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     return result
 
 
+def _group_size_env(group: list, injected) -> dict:
+    """``LWS_GROUP_SIZE`` when the group's size is written: the LeaderWorkerSet controller sets it to
+    the ``size`` annotation it copies from ``spec.leaderWorkerTemplate.size`` (kubernetes-sigs/lws
+    ``pkg/utils/pod/pod_utils.go:148-157`` and ``pkg/controllers/leaderworkerset_controller.go:799``
+    @060ab4da), unless the container sets it itself (``addEnvVarsIfNotExists``)."""
+    if not group or group[0].count is None or group[0].span is None or not injected("LWS_GROUP_SIZE"):
+        return {}
+    span = group[0].span
+    return {"LWS_GROUP_SIZE": MStr.literal(span.source, span.start, span.end)}
+
+
 def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _ConfigMaps, injected,
-              result: Extraction):
-    """(Found, span, image) of each launch a container runs."""
+              result: Extraction, controller_env: dict | None = None):
+    """(Found, span, image) of each launch a container runs; ``controller_env`` holds values the
+    workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none."""
     fields = container.fields
     cmd_node, args_node = fields.get("command"), fields.get("args")
     if cmd_node is None and args_node is None:
         return []
     variables, open_ended = environment(container, source, cms, injected, result.related)
+    for name, value in (controller_env or {}).items():
+        variables.setdefault(name, value)
     command = _words(cmd_node, source, variables, open_ended, injected)
     args = _words(args_node, source, variables, open_ended, injected)
     image_node = fields.get("image")
-    image = scalar_mstr(image_node, source) if _is_str(image_node) else None
+    image = yamltree.mstr(image_node, source) if _is_str(image_node) else None
     if command:
         argv = command + (args or [])
     elif args:

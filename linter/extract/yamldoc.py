@@ -2,13 +2,13 @@
 GitLab CI): load the node tree, read variables sections, hand scripts to the shell format and turn
 what it finds into :class:`~linter.launch.Launch` values.
 
-Exact spans come from compose's YAML helpers (:func:`linter.extract.compose.scalar_mstr`,
-``_mapping_items``/``_get`` for merge keys), so a fix edits the very characters of a block scalar.
+Nodes, merge keys and exact spans come from the YAML layer (:mod:`linter.extract.yamltree`), so a fix
+edits the very characters of a block scalar.
 """
 
 from __future__ import annotations
 
-from linter.extract.compose import _get, _mapping_items, compose_yaml, scalar_mstr, start_yaml_walk
+from linter.extract.yamltree import get, is_map, is_seq, is_str, items, load_tree, mstr, start_walk, text
 from linter.launch import Extraction, GpuDecl, Launch, MStr, Problem, Token, hull
 from linter.source import SourceFile, Span
 
@@ -29,51 +29,29 @@ __all__ = [
     "unknown_expressions",
 ]
 
-get = _get
-items = _mapping_items
-
 
 def load(source: SourceFile, result: Extraction):
     """The root node of the file, or None (a YAML error goes into ``result.problems`` at its position;
-    nesting past ``MAX_YAML_DEPTH`` is SGL004). Merges are memoised and counted per file, as in compose."""
+    nesting past ``MAX_YAML_DEPTH`` is SGL004). Merges are memoised and counted per file (:class:`~linter.extract.yamltree.Walk`)."""
     from linter.extract.yamlload import InvalidYaml
 
-    start_yaml_walk(source)
+    start_walk(source)
     try:
-        return compose_yaml(source)
+        return load_tree(source)
     except InvalidYaml as exc:
         offset = exc.offset or 0
         result.problems.append(Problem(f"invalid YAML: {exc.problem}", Span(source, offset, offset)))
     return None
 
 
-def is_map(node) -> bool:
-    from linter.extract.yamlload import MappingNode
-
-    return isinstance(node, MappingNode)
 
 
-def is_seq(node) -> bool:
-    from linter.extract.yamlload import SequenceNode
-
-    return isinstance(node, SequenceNode)
 
 
-def is_str(node) -> bool:
-    """A scalar that is not null (numbers count: ``count: 8``)."""
-    from linter.extract.yamlload import ScalarNode
-
-    return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null" and node.value not in (None, "")
 
 
-def text(node) -> str | None:
-    """The scalar's value, or None for anything else."""
-    return str(node.value) if is_str(node) else None
 
 
-def mstr(node, source: SourceFile) -> MStr:
-    """The scalar's value with per-character origins."""
-    return scalar_mstr(node, source)
 
 
 def env_section(node, source: SourceFile, into: dict[str, MStr] | None = None) -> dict[str, MStr]:
@@ -131,42 +109,47 @@ def script_of(node, source: SourceFile) -> MStr | None:
 
 
 def script_launches(node, source: SourceFile, env: dict[str, MStr] | None, result: Extraction, key: str, *,
-                    image: MStr | None = None, gpu_decls: list[GpuDecl] | None = None) -> list[Launch]:
+                    image: MStr | None = None, gpu_decls: list[GpuDecl] | None = None,
+                    gpu_counts: list | None = None) -> list[Launch]:
     """The launches of the script :func:`script_of` reads from ``node``."""
     script = script_of(node, source)
     if script is None:
         return []
-    return script_launches_of(script, node, source, env, result, key, image=image, gpu_decls=gpu_decls)
+    return script_launches_of(script, node, source, env, result, key, image=image, gpu_decls=gpu_decls,
+                              gpu_counts=gpu_counts)
 
 
 def script_launches_of(script: MStr, node, source: SourceFile, env: dict[str, MStr] | None, result: Extraction,
                        key: str, *, image: MStr | None = None,
-                       gpu_decls: list[GpuDecl] | None = None) -> list[Launch]:
+                       gpu_decls: list[GpuDecl] | None = None, gpu_counts: list | None = None) -> list[Launch]:
     """The launches of a shell ``script`` written at ``node``, through the shell format (its syntax
-    errors go into ``result.problems``); ``key`` names the scope, ``image`` the image it runs in."""
-    from linter.extract.shell import launches_in_script
+    errors go into ``result.problems``); ``key`` names the scope, ``image`` the image it runs in,
+    ``gpu_decls``/``gpu_counts`` the target GPUs and GPU counts its section declares."""
+    from linter.extract.shell import script_launches
 
     fallback = Span(source, node.start_mark.index, node.end_mark.index)
-    found = launches_in_script(script, source, env, result.problems)
+    found = script_launches(script, source, env, result.problems)
     out = []
-    for k, (program, args, img) in enumerate(found):
-        out.append(Launch(source=source, program=program, span=span_of_args(args, fallback), args=args,
-                          key=key + (f"#{k}" if k else ""), image=img if img is not None else image,
-                          gpu_decls=list(gpu_decls or [])))
+    for k, f in enumerate(found):
+        out.append(Launch(source=source, program=f.program, span=span_of_args(f.args, fallback), args=f.args,
+                          key=key + (f"#{k}" if k else ""), image=f.image if f.image is not None else image,
+                          gpu_decls=list(gpu_decls or []), gpu_counts=list(gpu_counts or ()) + list(f.gpu_counts),
+                          background=f.background))
     return out
 
 
 def argv_launches(words: list[Token], source: SourceFile, env: dict[str, MStr] | None, result: Extraction,
                   key: str, fallback: Span, *, image: MStr | None = None,
-                  gpu_decls: list[GpuDecl] | None = None) -> list[Launch]:
-    """The launches of an argv (exec form), through :func:`linter.recognize.launches`."""
-    from linter.recognize import launches
+                  gpu_decls: list[GpuDecl] | None = None, gpu_counts: list | None = None) -> list[Launch]:
+    """The launches of an argv (exec form), through :func:`linter.extract.recognized.launches`."""
+    from linter.extract.recognized import launches
 
     out = []
     for k, got in enumerate(launches(words, source, env=env, image=image, span=fallback, problems=result.problems)):
         out.append(Launch(source=source, program=got.program, span=span_of_args(got.args, fallback), args=got.args,
                           key=key + (f"#{k}" if k else ""), image=got.image if got.image is not None else image,
-                          gpu_decls=list(gpu_decls or []) + list(got.gpu_decls)))
+                          gpu_decls=list(gpu_decls or []) + list(got.gpu_decls),
+                          gpu_counts=list(gpu_counts or ()) + list(got.gpu_counts), background=got.background))
     return out
 
 
@@ -188,3 +171,18 @@ def unknown_expressions(m: MStr, opener: str = "${{", closer: str = "}}") -> MSt
         pos = j
     parts.append(m[pos:])
     return MStr.join(parts, m.where)
+
+
+def gpu_count(node, source: SourceFile, resource: str, how: str, parse=None, per: str = "node"):
+    """The :class:`~linter.launch.GpuCount` a YAML scalar states (``parse(text) -> int | None``; by
+    default a plain integer), located at its characters; the count is None when the value is not
+    known statically."""
+    from linter.launch import GpuCount
+
+    m = mstr(node, source)
+    text = m.text.strip()
+    if parse is None:
+        value = int(text) if text.isdigit() else None
+    else:
+        value = parse(text) if m.known else None
+    return GpuCount(resource, value, m.span_of() or m.location(), how, per)

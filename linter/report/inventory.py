@@ -79,6 +79,9 @@ class LaunchRow:
     targets: list[TargetRow] = field(default_factory=list)
     if_target_unknown: list[ClassRow] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
+    hardware: dict = field(default_factory=dict)
+    """What the launch is given and needs (:func:`linter.report.hardware.summary`): GPUs per node and
+    nodes with where each was declared, the GPUs a node needs, weights and budget per GPU."""
     context: list[dict] = field(default_factory=list)
     """The labels a documentation block holding the launch sits under, outermost first: ``kind``
     (heading, tab, admonition, caption), ``text``, and ``line``/``column`` (1-based) where it is written."""
@@ -133,6 +136,14 @@ def _row(res, ctx) -> LaunchRow:
     codes = _check_codes()
     not_checked = on is UNKNOWN or m.skip_checks
     by_target = {id(v.target): v for v in ctx.verdicts if v.target is not None}
+    findings = sorted({d.code for d in res.diagnostics if d.launch is launch})
+    stops = ctx.parsed.sglang_error()
+    if stops is not None:
+        # argparse stops the process before any start-up check: refused on every GPU, by the parser
+        from linter.rules import BY_CODE
+
+        check = next((c for c in findings if c.startswith("SGL2") and BY_CODE[c].severity == "error"), "parser")
+        parser_outcome = dict(verdict="refused", check=check, message=stops[1])
     targets = []
     for t in ctx.targets:
         where = t.decl.how + (f" at {t.decl.span.source.display}:{t.decl.span.line}" if t.decl.span else "")
@@ -141,19 +152,22 @@ def _row(res, ctx) -> LaunchRow:
             targets.append(TargetRow(t.name, None, None, where, "unknown-gpu"))
         elif v is None or not_checked:
             targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, "not-checked" if not_checked else "unknown"))
+        elif stops is not None:
+            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, **parser_outcome))
         else:
             targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, **_outcome(v, codes)))
     classes = []
     if not not_checked:
         for v in ctx.verdicts:
             if v.target is None:
-                c = _outcome(v, codes)
+                c = parser_outcome if stops is not None else _outcome(v, codes)
                 classes.append(ClassRow(v.hardware.label, c["verdict"], c.get("backend"), c.get("chosen_by"),
                                         c.get("check")))
     written = ctx.parsed.get("attention_backend")
     backend = None if written is None else ("unknown" if written.value is UNKNOWN else str(written.value))
     cuda = f"{ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else None
-    findings = sorted({d.code for d in res.diagnostics if d.launch is launch})
+    from linter.report.hardware import summary
+
     return LaunchRow(
         path=launch.source.display, line=launch.span.start_line_col[0], format=res.fmt or "",
         entry_point=launch.program, scope=ctx.identity or launch.key, model=m.path, architecture=m.architecture,
@@ -162,7 +176,7 @@ def _row(res, ctx) -> LaunchRow:
         deterministic=None if on is UNKNOWN else bool(on),
         deterministic_by=setting.spelled if setting is not None and on is True else None,
         attention_backend=backend, target_origin=ctx.target_origin, targets=targets, if_target_unknown=classes,
-        findings=findings, context=[_label(c) for c in launch.context],
+        findings=findings, hardware=summary(ctx), context=[_label(c) for c in launch.context],
     )
 
 
@@ -183,7 +197,8 @@ def render_json(launches: list[LaunchRow]) -> str:
 
 CSV_COLUMNS = ("path", "line", "format", "entry_point", "scope", "model", "architecture", "model_origin",
                "release", "release_origin", "cuda_build", "deterministic", "attention_backend", "target", "gpu",
-               "sm", "target_declared", "backend", "chosen_by", "verdict", "check", "findings")
+               "sm", "target_declared", "backend", "chosen_by", "verdict", "check", "findings", "gpus_per_node",
+               "needs_per_node", "weights_gib", "budget_gib")
 
 
 def _shown(value, markup: bool = False):
@@ -221,11 +236,13 @@ def render_csv(launches: list[LaunchRow]) -> str:
     for r in launches:
         base = [r.path, r.line, r.format, r.entry_point, r.scope, r.model or "", r.architecture or "",
                 r.model_origin, r.release, r.release_origin, r.cuda_build or "", _det(r), r.attention_backend or ""]
+        hw = ["" if r.hardware.get(k) is None else r.hardware[k]
+              for k in ("gpus_per_node", "needs_per_node", "weights_gib", "budget_gib")]
         for t in r.targets:
             w.writerow(base + [t.name, t.gpu or "", t.sm or "", t.declared, t.backend or "", t.chosen_by or "",
-                               t.verdict, t.check or "", " ".join(r.findings)])
+                               t.verdict, t.check or "", " ".join(r.findings)] + hw)
         if not any(t.gpu for t in r.targets):
-            w.writerow(base + ["", "", "", r.target_origin, "", "", _classes(r), "", " ".join(r.findings)])
+            w.writerow(base + ["", "", "", r.target_origin, "", "", _classes(r), "", " ".join(r.findings)] + hw)
     return buf.getvalue()
 
 
@@ -294,6 +311,13 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
             add(t.declared.replace(f" at {r.path}:", " at line "), 4)
         if not any(t.gpu for t in r.targets):
             add(_classes(r), 2, "yellow")
+        hw = r.hardware
+        if hw.get("gpus_per_node") is not None or hw.get("weights_gib") is not None:
+            given = f"{hw['gpus_per_node']} GPUs/node" if hw.get("gpus_per_node") is not None else "GPUs/node unknown"
+            needs = f", needs {hw['needs_per_node']}" if hw.get("needs_per_node") is not None else ""
+            weights = f"; weights {hw['weights_gib']} GiB/GPU" if hw.get("weights_gib") is not None else ""
+            budget = f" of {hw['budget_gib']} GiB" if weights and hw.get("budget_gib") is not None else ""
+            add(f"{given}{needs}{weights}{budget}", 2, head="given: ")
         if r.findings:
             add(", ".join(r.findings), 2, "bold", head="findings: ")
     files = len({r.path for r in launches})

@@ -31,24 +31,30 @@ def release_lines(contexts: Iterable[LaunchContext]) -> list[str]:
         return []
     from linter.cache.codec import release_facts
 
-    # (written, used, parser-only note, written as a version tuple, used as a version tuple) per launch:
-    # a cached launch keeps them, so a report from the cache loads no option table
+    # (written, used, parser-only note, written as a version tuple, used as a version tuple, from a
+    # nightly tag, how the used release stands to the written one) per launch: a cached launch keeps
+    # them, so a report from the cache loads no option table
     facts = [release_facts(c) for c in contexts]
     order = {}
-    for written, version, _, vt_written, vt_version in facts:
+    relations = {}
+    for written, version, _, vt_written, vt_version, _, rel in facts:
         order[version] = tuple(vt_version)
         if written is not None:
             order[written] = tuple(vt_written)
-    unpinned = Counter(version for written, version, *_ in facts if written is None)
+            relations[(written, version)] = rel
+    unpinned = Counter(version for written, version, _, _, _, nightly, _ in facts if written is None and not nightly)
+    nightly = Counter(version for written, version, _, _, _, night, _ in facts if written is None and night)
     nearest = Counter((written, version) for written, version, *_ in facts
                       if written is not None and written != version)
     lines = []
     for version, count in sorted(unpinned.items(), key=lambda kv: order[kv[0]]):
         lines.append(f"SGLang release assumed: {version} (newest known) for {_n(count)}; "
                      "pin it with sglang-version or an image tag.")
+    for version, count in sorted(nightly.items(), key=lambda kv: order[kv[0]]):
+        lines.append(f"SGLang release assumed: {version} (from a dated nightly image tag) for {_n(count)}.")
     for (written, version), count in sorted(nearest.items(), key=lambda kv: order[kv[0][0]]):
-        which = "nearest older" if order[version] <= order[written] else "oldest known"
-        lines.append(f"SGLang release assumed: {version} ({which} release) for {_n(count)} that "
+        which = relations[(written, version)].removeprefix("the ")
+        lines.append(f"SGLang release assumed: {version} ({which}) for {_n(count)} that "
                      f"name{'s' if count == 1 else ''} {written}, which has no option table.")
     old = Counter(version for _, version, note, *_ in facts if note is not None)
     notes = {version: note for _, version, note, *_ in facts if note is not None}

@@ -162,9 +162,61 @@ class Expander:
         if t in ("word", "number", "extglob_pattern", "regex", "$", "special_variable_name", "variable_name",
                  "test_operator", "file_descriptor"):
             return self._lit(i, j, quoted)
-        # command substitution, arithmetic, brace expansion, anything else: unknown
         where = doc.where(i, j)
+        if t == "arithmetic_expansion":
+            # $((A * B)) of known integers: its value, with no origin (no fix edits a computed number)
+            inner = [c for c in node.children if c.is_named]
+            value = self._arith(inner[0], env) if len(inner) == 1 else None
+            if value is not None:
+                return [("lit", MStr.plain(str(value), where), not quoted)]
+        # command substitution, other arithmetic, brace expansion, anything else: unknown
         return [("lit", MStr.unknown(where), not quoted)]
+
+    def _arith(self, node, env: Env, depth: int = 0) -> int | None:
+        """The value of a shell arithmetic expression made of decimal integers, variables holding them
+        and ``+ - * / %`` (``/`` and ``%`` truncate toward zero, as bash's C arithmetic does); None for
+        anything else (an unknown or unset variable, a division by zero, assignments, comparisons …)."""
+        t = node.type
+        if depth > 32:
+            return None
+        if t == "number":
+            text = self.doc.node_text(node)
+            return int(text) if text.isdigit() and (text == "0" or not text.startswith("0")) else None
+        if t in ("variable_name", "simple_expansion", "expansion"):
+            if t == "variable_name":
+                value = env.get(self.doc.node_text(node))
+                text = value.text if isinstance(value, MStr) and value.known else None
+            else:
+                parts = [seg[1] for seg in self._param(node, env, True)]
+                text = "".join(p.text for p in parts) if parts and all(
+                    isinstance(p, MStr) and p.known for p in parts) else None
+            text = text.strip() if text is not None else None
+            return int(text) if text and text.isdigit() and len(text) < 19 else None
+        if t == "parenthesized_expression":
+            inner = [c for c in node.children if c.is_named]
+            return self._arith(inner[0], env, depth + 1) if len(inner) == 1 else None
+        if t == "unary_expression" and len(node.children) == 2 and node.children[0].type in ("-", "+"):
+            v = self._arith(node.children[1], env, depth + 1)
+            return None if v is None else (-v if node.children[0].type == "-" else v)
+        if t == "binary_expression" and len(node.children) == 3:
+            op = node.children[1].type
+            a = self._arith(node.children[0], env, depth + 1)
+            b = self._arith(node.children[2], env, depth + 1) if a is not None else None
+            if a is None or b is None:
+                return None
+            if op == "+":
+                out = a + b
+            elif op == "-":
+                out = a - b
+            elif op == "*":
+                out = a * b
+            elif op in ("/", "%") and b != 0:
+                q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+                out = q if op == "/" else a - b * q
+            else:
+                return None
+            return out if abs(out) < 2 ** 63 else None
+        return None
 
     def _parts(self, node, start: int | None = None, end: int | None = None):
         """Children of ``node`` in ``[start, end)`` (bytes) and the gaps between them (char ranges)."""

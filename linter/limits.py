@@ -54,8 +54,33 @@ MAX_YAML_DEPTH = 200
 """Deepest YAML nesting followed (mappings and sequences). Compose files nest about 6 levels."""
 
 MAX_EXPANSION_CHARS = 100_000
-"""Longest value built by variable expansion (``.env`` and compose interpolation, characters). A
-value past it is unknown instead of being built: ``A=$B$B`` doubling 30 times would be 2 GB."""
+"""Longest value any expander builds (characters; a list counts its items): a variable of a shell
+script, compose file, ``.env``, Dockerfile ``ARG``/``ENV`` or Kubernetes ``env``, a Python string or
+list, a rendered Helm include. A value past it is unknown instead of being built: ``A=$B$B``
+doubling 30 times would be 2 GB. Real values are a command line at most, a few KB."""
+
+MAX_EXPANDED_CHARS = 4_000_000
+"""Characters all the expansions of one file may produce together: each substitution of a variable
+(``$A``, ``${A}``, ``$(A)``) counts the length of its value, each string or list an evaluator builds
+from values (Python ``+``, ``.join``, ``.format``, ``%``, f-strings, ``*A``) its length, each Helm
+include or block its output. A thousand variables each just under :data:`MAX_EXPANSION_CHARS`
+would otherwise build 100 MB; a real file substitutes a few KB, a generated Slurm script of 2,000
+launches each reading a 1 KB ``$ARGS`` 2 MB. Building costs a few ns and under 10 bytes a
+character (a value's origins are shared runs), so the budget is at most a few tens of MB."""
+
+MAX_EVAL_STEPS = 300_000
+"""Steps the evaluators of one file may take together: a Python expression evaluated, a shell
+node walked, a Helm template node rendered or ``range`` iteration run, a compose ``include`` or
+``extends`` followed. A step costs 1–5 µs, so the budget keeps a file's evaluation near a second;
+the largest files of the test corpus and of the public repositories measured take under 60,000
+(``scripts/measure_hostile.py --steps``). Past it, what the evaluator was computing is unknown."""
+
+MAX_INCLUDE_DEPTH = 16
+"""Deepest chain of compose ``include``/``extends`` followed (compose itself has no limit; real
+projects nest two or three levels)."""
+
+MAX_TEMPLATE_DEPTH = 40
+"""Deepest chain of Helm ``include``/``template`` calls rendered (charts nest a few levels)."""
 
 MAX_WORDS_PER_LAUNCH = 4_000
 """Most words one launch command may have. SGLang launches have tens of arguments; 16,000 words
@@ -105,9 +130,111 @@ def record(limit: str, what: str, span=None, consequence: str = "the part past i
         hits.append((span, message(limit, what, consequence)))
 
 
+def record_message(span, message: str) -> None:
+    """:func:`record` of a message made already (a hit collected by :func:`collect` and replayed)."""
+    hits = _hits.get()
+    if hits is not None:
+        hits.append((span, message))
+
+
 def any_recorded() -> bool:
     """True when a limit was hit while linting the current file (inside :func:`collect`)."""
     return bool(_hits.get())
+
+
+class Budget:
+    """The work the expanders may do for one file, shared by all of them (shell, Python, Kubernetes
+    ``$(VAR)``, Helm, Dockerfile ``ARG``/``ENV``, compose interpolation and include graphs, a
+    ``--config`` file): counters, checked before a value is built. ``chars`` is the characters built
+    so far (:data:`MAX_EXPANDED_CHARS`), ``steps`` the evaluator steps taken (:data:`MAX_EVAL_STEPS`).
+    Each limit is reported (:func:`record`) once per file, where it was first reached."""
+
+    __slots__ = ("chars", "steps", "reported")
+
+    def __init__(self) -> None:
+        self.chars = 0
+        self.steps = 0
+        self.reported: set[str] = set()
+
+    def fits(self, n: int, what: str, span=None) -> bool:
+        """True when a value of ``n`` characters (or list items) may be built; else False (the caller
+        makes the value unknown instead) and SGL004 is recorded at ``span``: ``what`` (\"a shell
+        value\") is past :data:`MAX_EXPANSION_CHARS`."""
+        if n <= MAX_EXPANSION_CHARS:
+            return True
+        self.hit("MAX_EXPANSION_CHARS", f"{what} of {n:,} characters", span, "its value is unknown")
+        return False
+
+    def charge(self, n: int, what: str, span=None, one_value: bool = True) -> bool:
+        """Count an expansion that produces ``n`` characters (or list items): True when it may be
+        made, False when it is past :data:`MAX_EXPANSION_CHARS` (unless not ``one_value``: a whole
+        rendered template) or would bring the file's expansions past :data:`MAX_EXPANDED_CHARS`
+        (SGL004 recorded at ``span``; the caller makes it unknown)."""
+        if one_value and not self.fits(n, what, span):
+            return False
+        if self.chars + n > MAX_EXPANDED_CHARS:
+            self.hit("MAX_EXPANDED_CHARS", f"the expansions of this file ({self.chars + n:,} characters)", span,
+                     "what is expanded past it is unknown")
+            return False
+        self.chars += n
+        return True
+
+    def step(self, what: str, n: int = 1) -> None:
+        """Count ``n`` evaluator steps; raises :class:`LimitExceeded` (``MAX_EVAL_STEPS``) once the file's
+        steps are spent, and on every step after (the evaluator stops; its caller records it with
+        :meth:`stopped` and treats what was being computed as unknown)."""
+        self.steps += n
+        if self.steps > MAX_EVAL_STEPS:
+            raise LimitExceeded("MAX_EVAL_STEPS", what)
+
+    def stopped(self, exc: LimitExceeded, span=None, consequence: str = "the part past it is not checked") -> None:
+        """Record ``exc`` (raised by :meth:`step` or another limit) as SGL004 at ``span``, once per limit."""
+        self.hit(exc.limit, exc.what, span, consequence)
+
+    def hit(self, limit: str, what: str, span=None, consequence: str = "the part past it is not checked") -> None:
+        """:func:`record` ``limit`` unless this file has reported it already."""
+        if limit not in self.reported:
+            self.reported.add(limit)
+            record(limit, what, span, consequence)
+
+
+_budget: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("lint_configs_budget", default=None)
+
+
+def budget() -> Budget:
+    """The budget of the file being linted (:func:`file_budget`); outside one, a new budget that
+    bounds only the caller holding it."""
+    b = _budget.get()
+    return b if b is not None else Budget()
+
+
+@contextlib.contextmanager
+def file_budget(fresh: bool = True):
+    """A new :class:`Budget` for the block (one file's lint), or with ``fresh=False`` the active one
+    when there is one. Yields the budget."""
+    b = None if fresh else _budget.get()
+    if b is not None:
+        yield b
+        return
+    b = Budget()
+    token = _budget.set(b)
+    try:
+        yield b
+    finally:
+        _budget.reset(token)
+
+
+def budgeted(extract):
+    """Decorator for a format's ``extract(source, ws)``: runs it within the active file budget, or a
+    new one when called on its own (a test, another tool)."""
+    import functools
+
+    @functools.wraps(extract)
+    def wrapper(*args, **kwargs):
+        with file_budget(fresh=False):
+            return extract(*args, **kwargs)
+
+    return wrapper
 
 
 @contextlib.contextmanager

@@ -43,7 +43,8 @@ EXPECTED_LIMIT = {
     "unclosed-flow-yaml": "MAX_YAML_DEPTH",
     "words-through-env": "MAX_EXPANSION_CHARS",
     "short-words-through-env": "MAX_WORDS_PER_LAUNCH",
-    "words-in-shell-variable": "MAX_WORDS_PER_LAUNCH",
+    "words-in-shell-variable": "MAX_EXPANSION_CHARS",  # 110,000 characters substituted, as through a .env
+    "short-words-in-shell-variable": "MAX_WORDS_PER_LAUNCH",
     "words-in-python-list": "MAX_WORDS_PER_LAUNCH",
     "long-line-compose": "MAX_LINE_CHARS",
     "long-line-shell": "MAX_LINE_CHARS",

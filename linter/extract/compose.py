@@ -134,10 +134,8 @@ def interpolate(s: MStr, env: dict[str, MStr]) -> MStr:
                 i += 1
         lit = i
     parts.append(s[lit:])
-    if sum(len(p) for p in parts) > limits.MAX_EXPANSION_CHARS:
-        # `A=$B$B` doubling: the value is unknown rather than built
-        limits.record("MAX_EXPANSION_CHARS", "the expansion of a variable", s.where, "its value is unknown")
-        return MStr.unknown(s.where)
+    if not limits.budget().fits(sum(len(p) for p in parts), "the expansion of a variable", s.where):
+        return MStr.unknown(s.where)  # `A=$B$B` doubling: the value is unknown rather than built
     return MStr.join(parts, s.where)
 
 
@@ -157,7 +155,7 @@ def _expand(s: MStr, i: int, j: int, body: MStr, env: dict[str, MStr]) -> MStr:
 
 
 def _lookup(name: str, op: str | None, word: MStr | None, where: Span | None, env: dict[str, MStr]) -> MStr:
-    value = env.get(name)
+    value = _charged(env.get(name), name, where)
     empty = value is not None and value.text == ""
     if op in (":-", "-"):
         if value is not None and not (op == ":-" and empty):
@@ -168,6 +166,13 @@ def _lookup(name: str, op: str | None, word: MStr | None, where: Span | None, en
             return word
         return MStr.plain("", where)
     if value is not None and not (op == ":?" and empty):
+        return value
+    return MStr.unknown(where)
+
+
+def _charged(value: MStr | None, name: str, where: Span | None) -> MStr | None:
+    """``value`` of ``name`` substituted, counted by the file's budget first (unknown past it)."""
+    if value is None or limits.budget().charge(len(value), f"the expansion of ${{{name}}}", where):
         return value
     return MStr.unknown(where)
 
@@ -499,6 +504,7 @@ def _mounts(svc) -> tuple:
     return tuple(out.items())
 
 
+@limits.budgeted
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of a compose file, each service as the compose stack it belongs to runs it
     (:mod:`linter.extract.compose_stack`). YAML errors are reported at the parser's problem position."""

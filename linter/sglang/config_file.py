@@ -159,7 +159,7 @@ def merge(table, words: Sequence[Token], open_config: Callable[[str], SourceFile
         out.words = rest
         return out
     out.sources.append(source)
-    config_words = _convert(table, source, out)
+    config_words = _converted(table, source, out)
     if config_words is None:
         out.unknown.append(path_tok)
         out.words = rest
@@ -167,6 +167,32 @@ def merge(table, words: Sequence[Token], open_config: Callable[[str], SourceFile
     out.from_config = {id(t) for t in config_words}
     out.words = config_words + rest
     return out
+
+
+_CONVERTED: dict[tuple[int, str], tuple] = {}
+"""(id of the file, release) -> (the file, its tokens, its problems, the limits it reached): a
+``--config`` file shared by many launches is parsed and judged once per release, not once per launch."""
+
+
+def _converted(table, source: SourceFile, out: Merged) -> list[Token] | None:
+    """:func:`_convert`, once per file and release (the tokens are the same objects for every launch
+    that reads the file; the limits it reached are recorded again for the file being linted)."""
+    from linter import limits
+
+    key = (id(source), table.version)
+    hit = _CONVERTED.get(key)
+    if hit is None or hit[0] is not source:
+        if len(_CONVERTED) > 256:
+            _CONVERTED.clear()
+        mine = Merged([])
+        with limits.collect() as hits:
+            words = _convert(table, source, mine)
+        hit = _CONVERTED[key] = (source, words, mine.problems, list(hits))
+    _, words, problems, hits = hit
+    out.problems.extend(problems)
+    for span, message in hits:
+        limits.record_message(span, message)
+    return words
 
 
 def _convert(table, source: SourceFile, out: Merged) -> list[Token] | None:

@@ -102,6 +102,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stdin-filename", metavar="NAME", default=None,
                    help="read the file to lint from stdin, as if it were NAME (its format, configuration and "
                         "the files beside it, such as .env, come from NAME); with --fix, print the fixed text")
+    p.add_argument("--root", type=Path, default=None, metavar="DIR",
+                   help="the repository being linted (default: the git repository holding the paths, else the "
+                        "current folder): no file outside it is read because a linted file names it, and none is "
+                        "written")
+    p.add_argument("--allow-outside-root", action="store_true",
+                   help="read files outside the root that linted files name (an include, --config, .env …); "
+                        "never on untrusted pull requests. Files outside it are still never written")
     p.add_argument("--force-exclude", action="store_true",
                    help="apply excludes (configuration and .gitignore) to files named on the command line too")
     p.add_argument("--no-ignores", action="store_true", help="disregard '# lint-configs: ignore[...]' comments")
@@ -168,6 +175,31 @@ def read_file_list(source: str) -> list[str]:
     return [os.fsdecode(e) for e in entries if e]
 
 
+def read_stdin() -> bytes:
+    """Standard input, whole, up to the size of file lint-configs reads (:data:`linter.limits.MAX_FILE_BYTES`):
+    more is a usage error, read no further (a pipe that never ends must not fill the memory)."""
+    from linter.limits import MAX_FILE_BYTES
+
+    chunks, size = [], 0
+    while size <= MAX_FILE_BYTES:
+        chunk = sys.stdin.buffer.read(min(1 << 20, MAX_FILE_BYTES + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+    raise UsageError(f"standard input is larger than the {MAX_FILE_BYTES:,} bytes lint-configs reads from a file; "
+                     "nothing was checked")
+
+
+def print_log(line: str, stream) -> None:
+    """Print one line of the run's own messages that may hold a file's name or text: control characters
+    shown escaped, and under GitHub Actions kept from being read as a workflow command."""
+    from linter.report.safe import guard_log, visible
+
+    stream.write(guard_log(visible(line) + "\n"))
+    stream.flush()
+
+
 def entry() -> int:
     """The ``lint-configs`` command (and ``python -m linter``): :func:`main`, then everything still
     alive is frozen out of the cyclic collector, so the interpreter's last collection at exit does not
@@ -191,10 +223,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     # collections over its whole node tree again and again (0.4 s of 1.5 s on a 5.8 MB compose file).
     gc.set_threshold(10_000, 10, 10)
     parser = build_parser()
+    # After the first "--" every argument is a file to lint, "-" included (a file named "-", not
+    # standard input): a file name never becomes an option, whatever it is (pre-commit and xargs pass
+    # names after the options; a committed file named --exit-zero must stay a file).
+    literal: list[str] = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, literal = argv[:cut], argv[cut + 1:]
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse printed the usage error (or --help/--version)
         return int(exc.code or 0) if isinstance(exc.code, int) else 2
+    args.literal_paths = literal
     previous = _on_sigterm()
     try:
         return _run(args)
@@ -293,21 +333,17 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _lint(args, configs, select, ignore, extend) -> int:
-    from linter.discover import walk
+    from linter.discover import WalkReport, walk
     from linter.engine import Engine, RunOptions, reconcile_with_readers
     from linter.source import DecodeError
     from linter.workspace import Workspace
 
-    ws = Workspace(Path.cwd())
-    options = RunOptions(target_gpus=args.target_gpu, sglang_version=args.sglang_version, select=select,
-                         ignore=ignore, extend_select=extend, no_ignores=args.no_ignores,
-                         skip_reasons=bool(args.show_files))
-    engine = Engine(ws, options, configs)
+    cwd = Path.cwd()
     quiet = args.quiet or args.silent
 
     def warn(message: str) -> None:
         if not quiet:
-            print(f"lint-configs: warning: {message}", file=sys.stderr)
+            print_log(f"lint-configs: warning: {message}", sys.stderr)
 
     explain_line = None
     stdin_path = None
@@ -316,10 +352,11 @@ def _lint(args, configs, select, ignore, extend) -> int:
         if args.files_from == "-" and (args.stdin_filename is not None or "-" in args.paths):
             raise UsageError("--files-from - and '-' (or --stdin-filename) both read standard input")
         listed = read_file_list(args.files_from)
+    named = list(args.paths) + list(args.literal_paths)
     if listed is None:
-        paths = [Path(p) for p in (args.paths or ["."])]
+        paths = [Path(p) for p in (named or ["."])]
     else:
-        paths = [Path(p) for p in args.paths] + [Path(p) for p in listed]
+        paths = [Path(p) for p in named] + [Path(p) for p in listed]
     if args.explain:
         target, _, line = args.explain.rpartition(":")
         if target and line.isdigit():
@@ -329,12 +366,25 @@ def _lint(args, configs, select, ignore, extend) -> int:
         paths = [Path(target)]
     elif args.stdin_filename is not None or args.paths == ["-"]:
         # As ruff: --stdin-filename always reads stdin; other paths are ignored with a warning.
-        others = [p for p in args.paths if p != "-"]
+        others = [p for p in args.paths if p != "-"] + list(args.literal_paths)
         if others:
             warn(f"ignoring {', '.join(others)}: --stdin-filename reads the file from standard input")
-        stdin_path = Path(os.path.normpath(ws.cwd / (args.stdin_filename or "-")))
+        stdin_path = Path(os.path.normpath(cwd.resolve() / (args.stdin_filename or "-")))
     elif "-" in args.paths:
         raise UsageError("'-' (standard input) cannot be mixed with other paths")
+    if args.root is not None and not args.root.is_dir():
+        raise UsageError(f"--root {args.root}: not a folder")
+    from linter.boundary import find_root
+
+    root = find_root([stdin_path] if stdin_path is not None else paths, cwd, args.root)
+    ws = Workspace(cwd, root=root, allow_outside=args.allow_outside_root)
+    configs.stop = root  # the search for a configuration goes no higher
+    for p in [stdin_path] if stdin_path is not None else paths:
+        ws.boundary.name(p)  # a path the user named outside the root is the user's choice: read there
+    options = RunOptions(target_gpus=args.target_gpu, sglang_version=args.sglang_version, select=select,
+                         ignore=ignore, extend_select=extend, no_ignores=args.no_ignores,
+                         skip_reasons=bool(args.show_files))
+    engine = Engine(ws, options, configs)
     if stdin_path is None:
         for p in paths:
             try:
@@ -359,8 +409,9 @@ def _lint(args, configs, select, ignore, extend) -> int:
     results = {}
     skipped_files = 0
     stdin_data = b""
+    unreadable = False
     if stdin_path is not None:
-        stdin_data = sys.stdin.buffer.read()
+        stdin_data = read_stdin()
         try:
             ws.add_unsaved(stdin_path, stdin_data)
         except DecodeError as exc:
@@ -383,7 +434,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
         keep_skipped = bool(args.show_files or args.explain or args.write_baseline or args.baseline
                             or (cfg is not None and cfg.baseline))
         # one bad file never stops the run: SGL000 on it instead
-        for cand, res in lint_all(engine, walk(paths, excluded, args.force_exclude), args.jobs,
+        walked = WalkReport(ws.boundary)
+        for cand, res in lint_all(engine, walk(paths, excluded, args.force_exclude, walked), args.jobs,
                                   skip_unmentioned=not keep_skipped):
             if res is None:
                 skipped_files += 1  # decided on the file's bytes, before any Path or result is made
@@ -398,12 +450,24 @@ def _lint(args, configs, select, ignore, extend) -> int:
                 warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
             results[cand.path] = res
 
+        for name in walked.outside:
+            warn(f"{ws.display(Path(name))}: skipped: a symbolic link to a file outside the repository root "
+                 f"(not read; --root sets the root)")
+        for name, why in walked.unreadable:
+            # a folder whose files were not even listed: nothing there was checked, which a green run
+            # must not hide
+            print_log(f"lint-configs: error: {ws.display(Path(name))}: cannot read the folder ({why}); nothing in "
+                      "it was checked", sys.stderr)
+            unreadable = True
+
     reconcile_with_readers(engine, results.values())
-    failed = any(crashed(r) for r in results.values())  # exit 2 after everything else is reported
+    # exit 2 after everything else is reported: an internal error, or a file or folder that could not be read
+    failed = unreadable or any(crashed(r) or r.unreadable for r in results.values())
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     color = {"auto": None, "always": True, "never": False}[args.color]
 
-    with _output(args, to_stderr=stdin_path is not None and args.fix and not args.diff) as stream:
+    with _output(args, to_stderr=stdin_path is not None and args.fix and not args.diff,
+                 guard=_log_guarded(args, fmt)) as stream:
         if args.show_files:
             _show_files(results, ws, fmt, stream)
             return 0
@@ -460,7 +524,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
                 for path, why in sorted(outcome.left.items()):
                     warn(f"{ws.display(path)} left unchanged: {why}")
                 for path, why in sorted(outcome.failed.items()):
-                    print(f"lint-configs: error: {ws.display(path)}: {why}", file=sys.stderr)
+                    print_log(f"lint-configs: error: {ws.display(path)}: {why}", sys.stderr)
                     failed = True
                 failed = failed or any(crashed(r) for r in results.values())
             fixed = report.applied
@@ -535,11 +599,40 @@ def _lint(args, configs, select, ignore, extend) -> int:
     return 1 if args.exit_non_zero_on_fix and fixed else 0
 
 
+def _log_guarded(args, fmt: str) -> bool:
+    """True when what this run prints is text for people (a report, a diff, an explanation), which under
+    GitHub Actions must not be read as workflow commands; False for JSON (:func:`linter.report.safe.json_text`
+    keeps it inert), SARIF, GitLab, CSV and the github format's own annotations (which guard their plain lines)."""
+    if args.diff or args.explain:
+        return True
+    if args.show_files or args.statistics:
+        return fmt != "json"
+    if args.list_launches:
+        return fmt not in ("json", "csv")
+    return fmt not in ("json", "sarif", "gitlab", "github")
+
+
 @contextlib.contextmanager
-def _output(args, to_stderr: bool):
-    """The report's stream: ``--output-file``, else stdout (stderr when stdout carries fixed stdin text)."""
+def _output(args, to_stderr: bool, guard: bool = False):
+    """The report's stream: ``--output-file``, else stdout (stderr when stdout carries fixed stdin text).
+    With ``guard`` under GitHub Actions, what goes to stdout or stderr is printed at the end inside a
+    ``::stop-commands::`` block when a line of it could be read as a workflow command."""
     if args.output_file is None:
-        yield sys.stderr if to_stderr else sys.stdout
+        real = sys.stderr if to_stderr else sys.stdout
+        from linter.report.safe import on_github
+
+        if not (guard and on_github()):
+            yield real
+            return
+        import io
+
+        from linter.report.safe import guard_log
+
+        buffer = io.StringIO()
+        try:
+            yield buffer
+        finally:
+            real.write(guard_log(buffer.getvalue()))
         return
     try:
         stream = open(args.output_file, "w", encoding="utf-8")
@@ -577,14 +670,18 @@ def _show_files(results, ws, fmt: str, stream) -> None:
         rows.append({"path": ws.display(path), "format": None if skipped else res.fmt,
                      "launches": len(res.contexts), "skipped": skipped})
     if fmt == "json":
-        stream.write(json.dumps(rows, indent=2) + "\n")
+        from linter.report.safe import json_text
+
+        stream.write(json_text(json.dumps(rows, indent=2)) + "\n")
         return
+    from linter.report.safe import visible
+
     for r in rows:
         if r["skipped"]:
-            stream.write(f"{r['path']}: skipped: {r['skipped']}\n")
+            stream.write(f"{visible(r['path'])}: skipped: {visible(r['skipped'])}\n")
         else:
             n = r["launches"]
-            stream.write(f"{r['path']}: {r['format']}, {n} launch{'es' if n != 1 else ''}\n")
+            stream.write(f"{visible(r['path'])}: {r['format']}, {n} launch{'es' if n != 1 else ''}\n")
 
 
 def _fixes_listing(fixed, diagnostics, args) -> list[str]:

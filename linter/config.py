@@ -202,6 +202,13 @@ class Config:
                 return True
         return False
 
+    def _within_stop(self, candidate: Path) -> bool:
+        if self.stop is None or not os.path.islink(candidate):
+            return True
+        from linter.boundary import is_within
+
+        return is_within(os.path.realpath(candidate), str(self.stop))
+
     def settings_for(self, file: Path) -> Settings:
         """Settings for ``file``: the base keys, then every override whose ``paths`` match."""
         s = Settings(origin=self.path.name if self.path else "")
@@ -398,6 +405,9 @@ class ConfigResolver:
         """No configuration file is read at all (the text seams of the engine and the tests)."""
         self._cache: dict[Path, Config | None] = {}
         self._real: dict[Path, Path] = {}  # folder as given -> its real path
+        self.stop: Path | None = None
+        """The run's root (real path): the search goes no higher, and a configuration file there that is
+        a link out of it is not read (a pull request must not make the linter read outside its tree)."""
 
     def _resolve(self, folder: Path) -> Path:
         # A folder whose parent was resolved and that is no symbolic link is its parent's real path
@@ -428,16 +438,23 @@ class ConfigResolver:
             return self._cache[folder]
         found = None
         for candidate in (folder / ".lint-configs.toml", folder / "pyproject.toml"):
-            if candidate.is_file():
+            if candidate.is_file() and self._within_stop(candidate):
                 found = load(candidate)
                 if found is not None:
                     break
-        if found is None and folder.parent != folder:
+        if found is None and folder.parent != folder and folder != self.stop:
             self._real.setdefault(folder.parent, folder.parent)  # a real path's parent is real
             found = self.for_dir(folder.parent)
         self._cache[folder] = found
         self._cache[given] = found
         return found
+
+    def _within_stop(self, candidate: Path) -> bool:
+        if self.stop is None or not os.path.islink(candidate):
+            return True
+        from linter.boundary import is_within
+
+        return is_within(os.path.realpath(candidate), str(self.stop))
 
     def settings_for(self, file: Path) -> Settings:
         cfg = self.for_dir(file.parent)

@@ -7,8 +7,9 @@ Grammar (DESIGN.md):
 * ``lint-configs: ignore[CODE[, CODE…]] reason`` — codes or kebab-case names; it applies on its own
   line, on the line directly below, and to a launch that starts on that line or the line below.
 
-Comments are written with ``#``, and in Markdown as HTML comments ``<!-- lint-configs: … -->`` (the
-Markdown format passes each comment's span without its ``-->``). A format that can list its comments
+Comments are written with ``#``, in Markdown as HTML comments ``<!-- lint-configs: … -->`` (the
+Markdown format passes each comment's span without its ``-->``) and in reStructuredText as comments
+``.. lint-configs: …``. A format that can list its comments
 exactly passes their spans; otherwise each line is scanned for ``#…lint-configs:``.
 """
 
@@ -21,7 +22,7 @@ from linter.launch import GpuDecl
 from linter.rules import expand_selector
 from linter.source import SourceFile, Span
 
-_DIRECTIVE = re.compile(r"(?:#+|<!--)[ \t]*lint-configs[ \t]*:[ \t]*(?P<body>[^\r\n]*)")
+_DIRECTIVE = re.compile(r"(?:#+|<!--|(?<!\S)\.\.)[ \t]*lint-configs[ \t]*:[ \t]*(?P<body>[^\r\n]*)")
 _TARGET = re.compile(r"target-gpus?[ \t]*=[ \t]*(?P<value>.*)$")
 _IGNORE = re.compile(r"(?:ignore|noqa)[ \t]*\[(?P<codes>[^\]]*)\](?P<reason>.*)$")
 

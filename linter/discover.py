@@ -88,9 +88,28 @@ class _Ignore:
         return self.spec.match_file(rel + "/" if is_dir else rel)
 
 
-def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_exclude: bool) -> Iterator[Candidate]:
+class WalkReport:
+    """What a walk passed over that the run must say: ``outside``, the files that are symbolic links to a
+    file outside the run's root (never read: :mod:`linter.boundary`); ``unreadable``, (folder, why) for
+    each folder that could not be listed. ``boundary`` is the run's :class:`~linter.boundary.Boundary`
+    (None: no root)."""
+
+    def __init__(self, boundary=None) -> None:
+        self.boundary = boundary
+        self.outside: list[str] = []
+        self.unreadable: list[tuple[str, str]] = []
+
+    def link_outside(self, real: str) -> bool:
+        b = self.boundary
+        return b is not None and not b.may_read(real)
+
+
+def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_exclude: bool,
+         report: WalkReport | None = None) -> Iterator[Candidate]:
     """Files under ``paths`` (sorted, each once). ``excluded(path, is_dir)`` applies config globs; the
-    path of a file in a walked folder is given as a string."""
+    path of a file in a walked folder is given as a string. A file found in a folder that is a symbolic
+    link out of the run's root, and a folder that cannot be listed, go to ``report``."""
+    report = report if report is not None else WalkReport()
     seen: set[str] = set()  # real paths as strings: a file is yielded once, however it is reached
     for root in paths:
         root = root.absolute()
@@ -103,6 +122,9 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
                         continue
                     if sibling.suffix.lower() in _YAML_EXT and os.path.realpath(sibling) not in seen:
                         seen.add(os.path.realpath(sibling))
+                        if sibling.is_symlink() and report.link_outside(os.path.realpath(sibling)):
+                            report.outside.append(str(sibling))  # named by nobody: a link out is not read
+                            continue
                         yield Candidate(sibling, True)
                 continue
             real = str(root.resolve())
@@ -114,14 +136,15 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
             continue
         if not root.is_dir():
             continue
-        yield from _walk_folder(root, excluded, seen)
+        yield from _walk_folder(root, excluded, seen, report)
 
 
 def _by_name(entry: os.DirEntry) -> str:
     return entry.name
 
 
-def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[str]) -> Iterator[Candidate]:
+def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[str],
+                 report: WalkReport) -> Iterator[Candidate]:
     """Files under the folder ``root`` in sorted order (folders first-visited depth-first, as
     ``os.walk``). One ``os.scandir`` per folder: its entries carry the file type, so a regular file
     costs no ``stat`` and a real path is resolved only for a symbolic link (folder links are not
@@ -134,7 +157,8 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
         try:
             with os.scandir(here) as it:
                 entries = sorted(it, key=_by_name)
-        except OSError:
+        except OSError as exc:
+            report.unreadable.append((here_name, exc.strerror or str(exc)))
             continue
         if any(e.name == ".gitignore" for e in entries):
             gi = here / ".gitignore"
@@ -171,6 +195,9 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
             if real in seen:
                 continue
             if (chain and any(i.matches(p, False) for i in chain)) or excluded(p, False):
+                continue
+            if link and report.link_outside(real):
+                report.outside.append(p)  # a link out of the root: never read, nor written through
                 continue
             seen.add(real)
             yield Candidate(p, False)

@@ -116,7 +116,7 @@ class Engine:
                 return quick
         _load()
         try:
-            source = self.ws.read(path)
+            source = self.ws.read(path, named=True)  # a linted file: named, or found by the walk inside the root
         except DecodeError as exc:
             if claims_name(path):
                 data = path.read_bytes()
@@ -262,7 +262,8 @@ class Engine:
                        read_json=self.ws.read_json, cwd=self.ws.cwd, read_source=self.ws.try_read)
 
     def _read_text(self, path: Path) -> str | None:
-        f = self.ws.try_read(path)
+        # a release pin beside the file (requirements, a lock file): outside the root it is simply not there
+        f = self.ws.try_read(path, quiet=True)
         return f.text if f is not None and path.is_file() else None
 
     def selected_codes(self, settings: Settings) -> set[str]:
@@ -433,8 +434,11 @@ def readers_beside(engine: Engine, results) -> list[FileResult]:
     readers: list[FileResult] = []
     seen: set[Path] = set()
     for path in sorted(shared):
-        for cand in _beside(path, engine.ws.cwd):
-            if cand in linted or cand in seen or not claims_name(cand) or not cand.is_file():
+        if not engine.ws.may_read(path):
+            continue
+        for cand in _beside(path, engine.ws.cwd, root=engine.ws.boundary.root):
+            if cand in linted or cand in seen or not claims_name(cand) or not engine.ws.may_read(cand) \
+                    or not cand.is_file():
                 continue
             seen.add(cand)
             try:
@@ -447,19 +451,20 @@ def readers_beside(engine: Engine, results) -> list[FileResult]:
     return readers
 
 
-def _beside(path: Path, stop: Path | None = None, levels: int = 2, depth: int = 3, limit: int = 2000) -> list[Path]:
+def _beside(path: Path, stop: Path | None = None, levels: int = 2, depth: int = 3, limit: int = 2000,
+            root: str | None = None) -> list[Path]:
     """Files that may read ``path``: every file in its folder (a compose ``.env`` is read by the
     compose files beside it), and the files under the folder up to ``levels`` above it (not above the
     repository root nor ``stop``, the run's working folder; at most ``depth`` folders down, ``limit``
     files) whose text names it — a ``--config configs/x.yaml``, an ``extends: {file:
-    ../common/x.yaml}``, an ``include``."""
+    ../common/x.yaml}``, an ``include``. Never above ``root`` (the run's root), never through a link."""
     try:
         out = sorted(p for p in path.parent.iterdir() if p.is_file())
     except OSError:
         return []
     top = path.parent
     for _ in range(levels):
-        if (top / ".git").exists() or top.parent == top or top == stop:
+        if (top / ".git").exists() or top.parent == top or top == stop or str(top) == root:
             break
         top = top.parent
     name = path.name.encode()
@@ -474,7 +479,7 @@ def _beside(path: Path, stop: Path | None = None, levels: int = 2, depth: int = 
         for p in entries:
             if budget[0] <= 0:
                 return
-            if p.name.startswith(".") or p.name in ("node_modules", "__pycache__", "venv"):
+            if p.name.startswith(".") or p.name in ("node_modules", "__pycache__", "venv") or p.is_symlink():
                 continue
             if p.is_dir():
                 if left > 0:

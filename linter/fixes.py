@@ -281,6 +281,11 @@ def write_all(engine: Engine, results: dict[Path, FileResult], report: FixReport
     """
     out = WriteOutcome()
     for path, (src, text) in sorted(report.changed.items()):
+        if not engine.ws.boundary.may_write(path):
+            # the file, or the target of the link it is, lies outside the run's root: never written
+            out.left[path] = "it lies outside the repository root (a link out of it, or a file a linted file names); " \
+                             "lint-configs never writes there"
+            continue
         try:
             warning = write_atomic(src, text, engine.ws.stat_when_read(path))
             out.written.append(path)

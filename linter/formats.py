@@ -165,6 +165,9 @@ REGISTRY: tuple[Format, ...] = (
     Format("markdown", "linter.extract.markdown", "Markdown runbooks (bash, console, python, yaml … fences)",
            extensions=(".md", ".markdown"), heavy=True, sample_name="RUNBOOK.md",
            sample="# Serving\n\n```bash\n{head}# image: {image}\n{command}\n```\n"),
+    Format("rst", "linter.extract.rst", "reStructuredText pages (Sphinx code-block, code, literal blocks)",
+           extensions=(".rst",), heavy=True, sample_name="serving.rst",
+           sample="Serving\n=======\n\n.. code-block:: bash\n\n   {head}   # image: {image}\n   {command}\n"),
     Format("python", "linter.extract.python", "Python launch code (subprocess, Engine/ServerArgs, Modal)",
            extensions=(".py",), shebangs=(r"python(?:\d+(?:\.\d+)*)?",), sample_name="launch.py",
            sample="{head}# image: {image}\nimport shlex\nimport subprocess\n\n\ndef start():\n"

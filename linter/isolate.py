@@ -12,10 +12,11 @@ import os
 import sys
 from pathlib import Path
 
-from linter import limits
+from linter import boundary, limits
+from linter.boundary import is_within
 from linter.engine import Engine, FileResult, without_mention
 from linter.rules.base import Diagnostic
-from linter.rules.meta import InputTooLarge, InternalError
+from linter.rules.meta import InputTooLarge, InternalError, OutsideRoot
 from linter.source import SourceFile, Span
 
 
@@ -34,13 +35,15 @@ def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
         if quick is not None:
             return quick
     try:
-        with limits.collect() as hits:
+        with limits.collect() as hits, boundary.collect() as refused:
             long, detected = _long_line(engine, path)
             if long is not None:
                 return long
             result = engine.lint(path, fmt=fmt or detected)
         if hits and result.source is not None:
             _add_limit_hits(engine, result, hits)
+        if refused and result.source is not None:
+            _add_refusals(engine, result, refused)
         return result
     except limits.LimitExceeded as exc:  # past a budget outside the extractors (resolving a launch)
         source = engine.ws.try_read(path)
@@ -58,7 +61,7 @@ def internal_error(engine: Engine, path: Path, exc: BaseException, stage: str) -
         import traceback
 
         traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
-    source = engine.ws.try_read(path)
+    source = engine.ws.try_read(path, named=True)
     if source is None:
         source = SourceFile(path, engine.ws.display(path), "")
     text = str(exc)
@@ -89,7 +92,7 @@ def _long_line(engine: Engine, path: Path) -> tuple[FileResult | None, str | Non
     had to be detected here, so that it is not detected twice)."""
     from linter.discover import detect_format, mentions_sglang
 
-    source = engine.ws.try_read(path)
+    source = engine.ws.try_read(path, named=True)
     if source is None:
         return None, None
     if path.suffix.lower() == ".ipynb" and len(source.text) <= 8 * limits.MAX_PARSED_CHARS:
@@ -120,6 +123,31 @@ def _long_line(engine: Engine, path: Path) -> tuple[FileResult | None, str | Non
         result.diagnostics.append(Diagnostic(InputTooLarge.code, InputTooLarge.name, InputTooLarge.severity,
                                              message, Span(source, start, start), key=InputTooLarge.code))
     return result, fmt
+
+
+def _add_refusals(engine: Engine, result: FileResult, refused: list) -> None:
+    """SGL005 for each file outside the root that linting ``result``'s file would have read: once per
+    referenced file, at the first reference to it (the top of the file when the reader knew none)."""
+    if OutsideRoot.code not in engine.selected_codes(engine.configs.settings_for(result.path)):
+        return
+    seen: set = set()
+    for path, span in refused:
+        if path in seen:
+            continue
+        seen.add(path)
+        if span is None:
+            span = Span(result.source, 0, 0)
+        try:  # as a path from the working folder ("../shared/x.yaml"), not the machine's layout
+            shown = Path(os.path.relpath(path, engine.ws.cwd)).as_posix()
+        except ValueError:  # pragma: no cover - another drive (Windows)
+            shown = engine.ws.display(path)
+        root = engine.ws.boundary.root
+        where = ("is a symbolic link to a file outside the repository root" if root is not None and
+                 is_within(os.path.normpath(path), root) else "is outside the repository root")
+        message = (f"{shown} {where}: not read, and never written; the values it would give are unknown (keep the "
+                   "file in the repository, or name it on the command line)")
+        result.diagnostics.append(Diagnostic(OutsideRoot.code, OutsideRoot.name, OutsideRoot.severity,
+                                             message, span, key=f"{OutsideRoot.code}:{shown}"))
 
 
 def _add_limit_hits(engine: Engine, result: FileResult, hits: list) -> None:

@@ -396,6 +396,20 @@ class ModelHint:
     how: str
 
 
+@dataclass(frozen=True)
+class ContextLabel:
+    """A label a documentation block sits under, as the reader of the page is told it: ``kind`` is
+    ``"heading"`` (a Markdown heading, an rst section title), ``"tab"`` (a content tab's label:
+    MkDocs-Material ``=== "H100"``, MyST/sphinx-design ``{tab-item}``, sphinx-tabs ``.. tab::``),
+    ``"admonition"`` (an admonition's or a collapsible block's title, ``!!! note "8x H200"``) or
+    ``"caption"`` (a code block's ``:caption:``); ``text`` is the label as shown (quotes taken off);
+    ``span`` is where that text is written (None when it has no one place in the file)."""
+
+    kind: str
+    text: str
+    span: Span | None
+
+
 @dataclass(frozen=True, eq=False)
 class Launch:
     """One SGLang server launch found in a file; it does not change after extraction (frozen: a step
@@ -409,7 +423,9 @@ class Launch:
     declarations that belong to this launch only (a Modal decorator, a docker ``--gpus``);
     ``hints`` are strings such as an image reference the version detection reads. ``gpu_counts``
     are the GPUs its container asks for (Kubernetes ``resources.limits``); ``model_hint`` an
-    architecture the deployment declares for its model (see :class:`ModelHint`).
+    architecture the deployment declares for its model (see :class:`ModelHint`). ``context`` are
+    the labels a documentation block holding the launch sits under, outermost first (see
+    :class:`ContextLabel`; empty outside documentation).
     """
 
     source: SourceFile
@@ -433,6 +449,9 @@ class Launch:
     mounts: tuple = ()
     """``(container path, host path)`` pairs of the folders a container launch sees from the
     repository (compose bind ``volumes``), so a ``--config /configs/x.yaml`` is read from the host."""
+    context: tuple[ContextLabel, ...] = ()
+    """The headings, tab labels, admonition titles and caption a documentation block holding this
+    launch sits under, outermost first (:class:`ContextLabel`)."""
 
     @property
     def first_line(self) -> int:

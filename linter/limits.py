@@ -53,6 +53,11 @@ memory, so this keeps a tree near 120 MiB; a compose file of 2,000 services with
 MAX_YAML_DEPTH = 200
 """Deepest YAML nesting followed (mappings and sequences). Compose files nest about 6 levels."""
 
+MAX_DOC_DEPTH = 20
+"""Deepest nesting of documentation blocks read inside one another (MyST directive bodies,
+reStructuredText directives). Real pages nest tabs in a tab set in an admonition: 3 or 4 levels;
+markdown-it's own nesting limit (``maxNesting``) is 20."""
+
 MAX_EXPANSION_CHARS = 100_000
 """Longest value any expander builds (characters; a list counts its items): a variable of a shell
 script, compose file, ``.env``, Dockerfile ``ARG``/``ENV`` or Kubernetes ``env``, a Python string or

@@ -9,10 +9,12 @@ was declared (:mod:`linter.gpus.targets`), and SGLang's outcome on every target
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from linter.boundary import referenced_at
 from linter.config import Settings
 from linter.gpus.targets import Target, choose
 from linter.launch import UNKNOWN, GpuDecl, KwArgs, Launch
@@ -123,7 +125,10 @@ def _config_opener(launch: Launch, read_source, cwd):
         if not p.is_absolute() and launch.workdir and launch.workdir.startswith("/"):
             p = Path(launch.workdir) / p
         if p.is_absolute():
-            return read_source(_mounted(Path(os.path.normpath(p)), launch.mounts))
+            host = _mounted(Path(os.path.normpath(p)), launch.mounts)
+            # an absolute path no bind mount maps names the machine the server runs on, not this one:
+            # not read, and not an outside-root finding (a mapped one is a host path of the repository)
+            return read_source(host, quiet=host == p)
         elif launch.workdir == "":
             return None  # a cd to a folder the file does not name: where the path points is unknown
         elif launch.workdir is not None:
@@ -165,12 +170,17 @@ def _model(launch: Launch, parsed: ParsedArgs, settings: Settings, read_json, cw
     override = parsed.get("json_model_override_args")
     override_json = override.value if override is not None and isinstance(override.value, str) else None
     hint = launch.model_hint
-    model = resolve_model(
-        model_path, base_dirs=[launch.source.path.parent, cwd], override_json=override_json,
-        user_models=settings.models, read_json=read_json,
-        span=model_setting.value_location() if model_setting is not None else None,
-        declared=(hint.architecture, f"declared by {hint.how}", hint.span) if hint is not None else None,
-    )
+    if model_path is not None and os.path.isabs(model_path):
+        # a model folder on the machine the server runs on: outside the root it is not read, and not
+        # an outside-root finding (every absolute /models/... would be one)
+        read_json = functools.partial(read_json, quiet=True)
+    span = model_setting.value_location() if model_setting is not None else None
+    with referenced_at(span):  # a relative model path out of the root is refused there (SGL005)
+        model = resolve_model(
+            model_path, base_dirs=[launch.source.path.parent, cwd], override_json=override_json,
+            user_models=settings.models, read_json=read_json, span=span,
+            declared=(hint.architecture, f"declared by {hint.how}", hint.span) if hint is not None else None,
+        )
     if model_setting is not None and model_setting.value is UNKNOWN:
         declared = hint is not None and model.architecture == hint.architecture
         model = ModelInfo(None, model.architecture, model.dsa,

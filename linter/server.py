@@ -71,7 +71,10 @@ class Linter:
         from linter.engine import Engine, RunOptions, reconcile_with_readers
         from linter.workspace import Workspace
 
-        ws = Workspace(self.root)
+        from linter.boundary import find_root
+
+        # the repository holding the buffer is its root: what the buffer names outside it is not read
+        ws = Workspace(self.root, root=find_root([path], self.root))
         for p, text in self.buffers.items():
             ws.add(p, text)
         engine = Engine(ws, RunOptions(), ConfigResolver())

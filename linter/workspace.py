@@ -8,7 +8,7 @@ import os
 import stat
 from pathlib import Path
 
-from linter import limits
+from linter import boundary, limits
 from linter.source import DecodeError, SourceFile
 
 MAX_BYTES = limits.MAX_FILE_BYTES
@@ -16,10 +16,15 @@ MAX_BYTES = limits.MAX_FILE_BYTES
 
 
 class Workspace:
-    """Reads files relative to ``cwd`` and caches them as :class:`SourceFile` objects."""
+    """Reads files relative to ``cwd`` and caches them as :class:`SourceFile` objects.
 
-    def __init__(self, cwd: Path | None = None) -> None:
+    ``root`` is the run's root (:mod:`linter.boundary`): a file outside it is read only when the
+    user named it (:meth:`read` with ``named=True``, or :attr:`boundary` ``.exempt``); None reads
+    anywhere (a library call with no root). ``allow_outside`` is ``--allow-outside-root``."""
+
+    def __init__(self, cwd: Path | None = None, root: Path | None = None, allow_outside: bool = False) -> None:
         self.cwd = (cwd or Path.cwd()).resolve()
+        self.boundary = boundary.Boundary(root, allow_outside)
         self._files: dict[Path, SourceFile] = {}
         self._names: set[str] = set()  # str() of the keys of _files: the walk asks by string
         self._missing: dict[Path, OSError] = {}
@@ -38,15 +43,24 @@ class Workspace:
         except ValueError:  # pragma: no cover - other drive on Windows
             return path.as_posix()
 
-    def read(self, path: Path) -> SourceFile:
-        """The decoded file. Raises OSError (unreadable), DecodeError (not UTF-8 text) or
-        ValueError (too large)."""
+    def read(self, path: Path, *, named: bool = False, quiet: bool = False) -> SourceFile:
+        """The decoded file. Raises OSError (unreadable; :class:`~linter.boundary.OutsideRoot` when
+        ``path`` lies outside the root and was not named by the user), DecodeError (not UTF-8 text)
+        or ValueError (too large).
+
+        ``named``: the file is one the run lints (named on the command line or found by the walk,
+        which never leaves the root through a link): no root check. A refused read is recorded for
+        an SGL005 finding on the linted file (at the reference :func:`linter.boundary.referenced_at`
+        names), unless ``quiet``."""
         path = path.resolve() if not path.is_absolute() else path
         cached = self._files.get(path)
         if cached is not None:
             if self.reads is not None:
                 self.reads.append(path)
             return cached
+        if not named and not self.boundary.may_read(path):
+            boundary.record(path, boundary.current_reference(), quiet)
+            raise boundary.OutsideRoot(path)
         missing = self._missing.get(path)
         if missing is not None:
             raise FileNotFoundError(missing.errno, missing.strerror, missing.filename)
@@ -109,16 +123,32 @@ class Workspace:
         self._keep(path, source)
         return source
 
-    def try_read(self, path: Path) -> SourceFile | None:
-        """:meth:`read`, or None when the file cannot be read for any reason."""
+    def try_read(self, path: Path, *, named: bool = False, quiet: bool = False) -> SourceFile | None:
+        """:meth:`read`, or None when the file cannot be read for any reason (outside the root included)."""
         try:
-            return self.read(path)
+            return self.read(path, named=named, quiet=quiet)
         except (OSError, ValueError, DecodeError):
             return None
 
-    def read_json(self, path: Path) -> dict | None:
-        """A JSON object from a file (a model's ``config.json``), or None when missing or invalid."""
+    def may_read(self, path: Path) -> bool:
+        """True when :meth:`read` would not refuse ``path`` for lying outside the root (no file is read
+        or looked at beyond resolving links): ask before probing whether a referenced file exists."""
+        return str(path) in self._names or self.boundary.may_read(path)
+
+    def refuse(self, path: Path, quiet: bool = False) -> bool:
+        """True (and the refusal recorded, unless ``quiet``) when ``path`` lies outside the root: a
+        reader calls it before it looks at a referenced file at all (exists, is_file, listdir)."""
+        if self.may_read(path):
+            return False
+        boundary.record(path, boundary.current_reference(), quiet)
+        return True
+
+    def read_json(self, path: Path, quiet: bool = False) -> dict | None:
+        """A JSON object from a file (a model's ``config.json``), or None when missing, invalid or
+        outside the root (``quiet``: such a refusal is not a finding)."""
         path = path if path.is_absolute() else (self.cwd / path)
+        if self.refuse(path, quiet):
+            return None
         if path not in self._json:
             self._json[path] = _load_json(self, path)
         value, too_large = self._json[path]

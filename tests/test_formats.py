@@ -263,7 +263,7 @@ def test_github_escaping_and_multi_line_spans():
     d = Diagnostic("SGL001", "unparseable-file", "error", "50% broken\r\nat: here, there", Span(src, 2, 9))
     assert github.annotation(d) == (
         "::error file=deploy/a%2Cb%3Ac%25.yml,line=1,endLine=3,title=lint-configs (SGL001)::"
-        "50%25 broken%0D%0Aat: here, there")
+        "50%25 broken\\r\\nat: here, there")  # a file's control characters are shown, never acted on
     w = Diagnostic("SGL003", "unknown-gpu", "warning", "unknown target GPU 'H99'", Span(src, 4, 7),
                    fix=Fix("unsafe", "Use B200", []), notes=["a:b,c"])
     assert github.annotation(w) == (

@@ -103,3 +103,15 @@ def test_a_run_with_no_mention_loads_no_launch_snippet_or_traceback_module(tmp_p
     (tmp_path / "compose.yaml").write_text("services:\n  web:\n    image: nginx\n")
     mods = imported_modules(tmp_path, "--force-exclude", "compose.yaml")
     assert sorted(m for m in mods if m in NO_MENTION_SPARE or m.split(".")[0] == "rich") == []
+
+
+def test_docutils_is_imported_only_for_an_rst_page_that_mentions_sglang(tmp_path):
+    (tmp_path / "index.rst").write_text("Welcome\n=======\n\n.. code-block:: bash\n\n   pip install foo\n")
+    (tmp_path / "README.md").write_text("# Serving\n\n!!! note\n\n    ```bash\n    python3 -m sglang.launch_server "
+                                        "--model-path Qwen/Qwen3-8B\n    ```\n")
+    mods = imported_modules(tmp_path, "index.rst", "README.md")
+    assert "linter.extract.pymdown" in mods  # the Markdown page was read, without docutils
+    assert sorted(m for m in mods if m.split(".")[0] == "docutils") == []
+    (tmp_path / "index.rst").write_text("Serving\n=======\n\n.. code-block:: bash\n\n   python3 -m sglang.launch_server "
+                                        "--model-path Qwen/Qwen3-8B\n")
+    assert "docutils.parsers.rst" in imported_modules(tmp_path, "index.rst")

@@ -55,7 +55,7 @@ def test_readme_recommends_one_hook_with_fix_and_names_both_ids():
     config = YAML(typ="safe").load(_readme_config())
     repo = config["repos"][0]
     # one hook, not both: two hooks report every finding without a fix twice
-    assert repo["hooks"] == [{"id": "lint-configs", "args": ["--fix"]}]
+    assert repo["hooks"] == [{"id": "lint-configs", "args": ["--fix", "--"]}]  # `--`: file names stay files
     # no release tag exists: rev is a full commit sha, and the snippet says so
     assert re.fullmatch(r"[0-9a-f]{40}", str(repo["rev"]))
     assert "commit sha: there is no release tag yet" in _readme_config()
@@ -68,9 +68,10 @@ def test_manifest_is_valid_for_pre_commit():
     clientlib = pytest.importorskip("pre_commit.clientlib")
     hooks = clientlib.load_manifest(str(MANIFEST))
     by_id = {h["id"]: h for h in hooks}
-    assert by_id["lint-configs"]["entry"] == "lint-configs --force-exclude"
-    assert by_id["lint-configs-fix"]["entry"] == "lint-configs --force-exclude --fix"
+    assert by_id["lint-configs"]["entry"] == "lint-configs-hook"
+    assert by_id["lint-configs-fix"]["entry"] == "lint-configs-hook --fix"
     for h in hooks:
+        assert h["args"] == ["--"]  # pre-commit appends the file names after args: never options
         assert h["language"] == "python"
         assert h["require_serial"] is True
         assert h["pass_filenames"] is True
@@ -230,3 +231,47 @@ def test_configured_hooks_pass_on_clean_files(hook_repo, consumer):
     r = _pre_commit(consumer, env, "run", "lint-configs")
     assert r.returncode == 1 and "- files were modified by this hook" in r.stdout + r.stderr
     assert (consumer / "deploy" / ".env").read_text() == "ATTENTION_BACKEND=fa3\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("user_args", [None, ["--fail-on", "error", "--"]])
+def test_file_names_that_look_like_options_are_linted_as_files(hook_repo, consumer, user_args):
+    """A committed file named ``--exit-zero`` must not turn the check green, one named
+    ``--output-file=compose.yaml`` must not overwrite compose.yaml, and ``-`` is a file, not stdin:
+    with the hook's default args and with a user's own (ending with ``--``)."""
+    src, rev, env = hook_repo
+    _configure(consumer, src, rev, env)
+    config = (consumer / ".pre-commit-config.yaml").read_text()
+    args = "" if user_args is None else f"        args: [{', '.join(user_args)}]\n"
+    config = re.sub(r"(?m)^        args: .*\n", args, config)
+    (consumer / ".pre-commit-config.yaml").write_text(config)
+    (consumer / "compose.yaml").write_text(BAD)
+    launch = "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --bogus-option 1"
+    for name in ("--exit-zero", "--output-file=compose.yaml", "-"):
+        text = f"services:\n  s:\n    command: {launch}\n" if name.endswith(".yaml") else f"#!/bin/sh\n{launch}\n"
+        (consumer / name).write_text(text)
+    _git(consumer, env, "add", "-A")
+    r = _pre_commit(consumer, env, "run", "lint-configs", "--all-files")
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out
+    assert (consumer / "compose.yaml").read_text() == BAD  # not overwritten by a report
+    assert "error[SGL101]" in out and "--> compose.yaml:9:27" in out
+    for name in ("--exit-zero", "--output-file=compose.yaml", "-"):
+        line = 3 if name.endswith(".yaml") else 2
+        assert f"--> {name}:{line}:" in out, out  # linted as files: their unknown option is reported
+
+
+@pytest.mark.slow
+def test_user_args_without_the_separator_are_refused(hook_repo, consumer):
+    src, rev, env = hook_repo
+    _configure(consumer, src, rev, env)
+    config = (consumer / ".pre-commit-config.yaml").read_text()
+    (consumer / ".pre-commit-config.yaml").write_text(re.sub(r"(?m)^        args: .*$", "        args: [--fix]",
+                                                             config))
+    (consumer / "compose.yaml").write_text(GOOD)
+    (consumer / "--exit-zero").write_text("#!/bin/sh\nexec python3 -m sglang.launch_server --bogus 1\n")
+    _git(consumer, env, "add", "-A")
+    r = _pre_commit(consumer, env, "run", "lint-configs", "--all-files")
+    out = r.stdout + r.stderr
+    assert r.returncode == 1 and "- exit code: 2" in out, out
+    assert "the hook's args must end with '--'" in out

@@ -118,15 +118,16 @@ def test_a_walked_file_that_cannot_be_read_is_named_on_stderr(tmp_path, capsys, 
     real_read = Workspace.read
     locked = (tmp_path / "b" / "locked.sh").resolve()
 
-    def read(self, path):
+    def read(self, path, **kw):
         if path.resolve() == locked:
             raise PermissionError(13, "Permission denied", str(path))
-        return real_read(self, path)
+        return real_read(self, path, **kw)
 
     monkeypatch.setattr(Workspace, "read", read)
     code, out, err = run(tmp_path, capsys, "--exit-zero", "--jobs", "1", ".")
     assert "b/locked.sh: skipped: [Errno 13] Permission denied" in err
     assert "Checked 1 launch in 1 file" in out
+    assert code == 2  # a file that was not checked is not a pass, --exit-zero or not
 
 
 def test_a_path_that_cannot_be_looked_at_is_a_usage_error(tmp_path, capsys, monkeypatch):

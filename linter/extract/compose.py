@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 
 from linter import limits
+from linter.boundary import referenced_at
 from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_compose  # noqa: F401 - part of this module's interface
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
@@ -412,7 +413,8 @@ def _container_env(svc, ws: Workspace, related: list[SourceFile]) -> dict[str, M
             if isinstance(item, MappingNode):
                 _, node = _get(item, "path")
             if isinstance(node, ScalarNode) and isinstance(node.value, str):
-                f = ws.try_read(layer.folder / node.value)
+                with referenced_at(Span(layer.source, node.start_mark.index, node.end_mark.index)):
+                    f = ws.try_read(layer.folder / node.value)  # outside the root: None, and SGL005 here
                 if f is not None:
                     out.update(parse_dotenv(f))
                     related.append(f)
@@ -531,7 +533,7 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
     if not isinstance(root, MappingNode):
         return result
     env_path = Path(source.path).parent / ".env"
-    if ws.try_read(env_path) is None and env_path.is_file():
+    if ws.try_read(env_path) is None and ws.may_read(env_path) and env_path.is_file():
         try:
             ws.read(env_path)
             why = "cannot be read"

@@ -105,9 +105,15 @@ class _Loader:
         from linter.extract.compose import compose_yaml
         from linter.extract.yamlload import InvalidYaml
 
+        from linter.boundary import referenced_at
+
         path = Path(_norm(path))
         if path in self.roots:
             return self.roots[path]
+        with referenced_at(where):
+            if self.ws.refuse(path):  # outside the root: SGL005 at the reference, nothing read
+                self.roots[path] = None
+                return None
         source = self.ws.try_read(path)
         if source is None:
             self.problems.append(Problem(f"{_show(self.ws, path)} cannot be read (missing or not text); the services "
@@ -134,7 +140,7 @@ class _Loader:
 
         folder = Path(_norm(folder))
         if folder not in self.envs:
-            f = self.ws.try_read(folder / ".env")
+            f = None if self.ws.refuse(folder / ".env") else self.ws.try_read(folder / ".env")
             self.envs[folder] = parse_dotenv(f) if f is not None else {}
             if f is not None:
                 self.relate(f)
@@ -191,6 +197,8 @@ def stack_paths(source: SourceFile, ws: Workspace) -> tuple[list[list[Path]], st
 
 
 def _exists(ws: Workspace, path: Path) -> bool:
+    if ws.refuse(path):  # a link out of the root: SGL005, never looked at
+        return False
     return path.is_file() or ws.try_read(path) is not None
 
 
@@ -291,6 +299,8 @@ def _included(loader: _Loader, target_str: str, written: str, where: Span, depth
 
 
 def _is_file(loader: _Loader, path: Path) -> bool:
+    if not loader.ws.may_read(path):
+        return True  # outside the root: never looked at; ``_Loader.load`` refuses it at the reference (SGL005)
     return path.is_file() or loader.ws.try_read(path) is not None
 
 

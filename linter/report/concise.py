@@ -4,6 +4,7 @@ passed!``), as ruff's concise output ends."""
 
 from __future__ import annotations
 
+from linter.report.safe import visible
 from linter.report.text import summary
 from linter.rules.base import SAFE, UNSAFE, Diagnostic
 
@@ -17,6 +18,6 @@ def render(diagnostics: list[Diagnostic], unsafe_fixes: bool = False, fixed: int
         line, col = d.span.start_line_col
         how = d.fix.applicability if d.fix is not None else None
         fixable = how == SAFE or (unsafe_fixes and how == UNSAFE)
-        lines.append(f"{d.path}:{line}:{col}: {d.code}{' [*]' if fixable else ''} {d.message}")
+        lines.append(f"{visible(d.path)}:{line}:{col}: {d.code}{' [*]' if fixable else ''} {visible(d.message)}")
     lines.append(summary(diagnostics, unsafe_fixes, fixed, checked))
     return "".join(x + "\n" for x in lines)

@@ -48,6 +48,10 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             elif not here and path is not None and path.name != ".env" and not path.name.endswith(".env"):
                 continue
             out.append(f"{launch.source.display}:{first}: {launch.program} ({ctx.identity or 'launch'})")
+            if launch.context:
+                out.append("  context:   " + " > ".join(
+                    f"{c.kind} {c.text!r}" + (f" (line {c.span.line})" if c.span is not None else "")
+                    for c in launch.context))
             cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
             out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")
             if (parser_only := parser_only_note(ctx.table)) is not None:
@@ -129,7 +133,9 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             out.append("")
     if not out:
         return "no SGLang launch found there\n"
-    return "\n".join(out)
+    from linter.report.safe import visible
+
+    return "\n".join(visible(line) for line in out)  # values from the files: control characters escaped
 
 
 def render_contexts(contexts) -> str:

@@ -14,10 +14,16 @@ GitHub shows at most 10 error and 10 warning annotations per step, so every find
 tenth of its kind is also printed as a plain ``path:line:col: CODE message`` log line, and the output
 ends with a summary line (``lint-configs: Found 2 errors.``), which the log always shows.
 cli.py selects this format when ``GITHUB_ACTIONS=true`` and no ``--format`` is given.
+
+What a linted file holds cannot forge a command (:mod:`linter.report.safe`): every annotation is
+one line whose text is shown :func:`~linter.report.safe.visible` and escaped as ``@actions/core``
+escapes it, and the plain lines, which carry paths and messages, are printed inside a
+``::stop-commands::`` block with a random token (the runner reads ``##[command]`` anywhere in a line).
 """
 
 from __future__ import annotations
 
+from linter.report.safe import could_be_command, sanitized, stop_commands, visible
 from linter.report.text import summary
 from linter.rules.base import SAFE, Diagnostic
 
@@ -34,6 +40,7 @@ def escape_property(value: str) -> str:
 
 def annotation(d: Diagnostic) -> str:
     """The ``::error``/``::warning`` line of one diagnostic (columns only on single-line spans)."""
+    d = sanitized(d)
     line, col = d.span.start_line_col
     end_line, end_col = d.span.end_line_col
     props = [("file", d.path), ("line", str(line))]
@@ -66,10 +73,13 @@ def render(diagnostics: list[Diagnostic]) -> str:
         shown[kind] += 1
         if shown[kind] > ANNOTATION_LIMIT:
             line, col = d.span.start_line_col
-            hidden.append(f"{d.path}:{line}:{col}: {d.code} {d.message}")
+            hidden.append(f"{visible(d.path)}:{line}:{col}: {d.code} {visible(d.message)}")
+    plain = []
     if hidden:
-        lines.append(f"lint-configs: {len(hidden)} more finding{'s' if len(hidden) != 1 else ''} than GitHub "
+        plain.append(f"lint-configs: {len(hidden)} more finding{'s' if len(hidden) != 1 else ''} than GitHub "
                      "annotates in one step:")
-        lines.extend(hidden)
-    lines.append("lint-configs: " + summary(diagnostics, unsafe_fixes=False))
-    return "".join(x + "\n" for x in lines)
+        plain.extend(hidden)
+    plain.append("lint-configs: " + summary(diagnostics, unsafe_fixes=False))
+    # the plain lines carry paths and messages from the files: no workflow command is read in them
+    text = "".join(x + "\n" for x in plain)
+    return "".join(x + "\n" for x in lines) + (stop_commands(text) if could_be_command(text) else text)

@@ -60,4 +60,6 @@ def issues(diagnostics: list[Diagnostic]) -> list[dict]:
 
 def render(diagnostics: list[Diagnostic]) -> str:
     """The report: a JSON array of issues (``[]`` when there are none) and a final newline."""
-    return json.dumps(issues(diagnostics), indent=2, ensure_ascii=False) + "\n"
+    from linter.report.safe import json_text
+
+    return json_text(json.dumps(issues(diagnostics), indent=2, ensure_ascii=False)) + "\n"

@@ -80,6 +80,9 @@ class LaunchRow:
     targets: list[TargetRow] = field(default_factory=list)
     if_target_unknown: list[ClassRow] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
+    context: list[dict] = field(default_factory=list)
+    """The labels a documentation block holding the launch sits under, outermost first: ``kind``
+    (heading, tab, admonition, caption), ``text``, and ``line``/``column`` (1-based) where it is written."""
 
     def as_dict(self) -> dict:
         """The JSON object of this launch."""
@@ -160,15 +163,23 @@ def _row(res, ctx) -> LaunchRow:
         deterministic=None if on is UNKNOWN else bool(on),
         deterministic_by=setting.spelled if setting is not None and on is True else None,
         attention_backend=backend, target_origin=ctx.target_origin, targets=targets, if_target_unknown=classes,
-        findings=findings,
+        findings=findings, context=[_label(c) for c in launch.context],
     )
+
+
+def _label(c) -> dict:
+    """A context label as JSON (``line``/``column`` None when it has no one place)."""
+    line, column = c.span.start_line_col if c.span is not None else (None, None)
+    return {"kind": c.kind, "text": c.text, "line": line, "column": column}
 
 
 # -- renderers ------------------------------------------------------------------------------------
 
 def render_json(launches: list[LaunchRow]) -> str:
     """A JSON array, one object per launch, with a final newline."""
-    return json.dumps([r.as_dict() for r in launches], indent=2, ensure_ascii=False) + "\n"
+    from linter.report.safe import json_text
+
+    return json_text(json.dumps([r.as_dict() for r in launches], indent=2, ensure_ascii=False)) + "\n"
 
 
 CSV_COLUMNS = ("path", "line", "format", "entry_point", "scope", "model", "architecture", "model_origin",
@@ -176,9 +187,35 @@ CSV_COLUMNS = ("path", "line", "format", "entry_point", "scope", "model", "archi
                "sm", "target_declared", "backend", "chosen_by", "verdict", "check", "findings")
 
 
+def _shown(value, markup: bool = False):
+    """A row (or a value in one) with every string :func:`~linter.report.safe.visible` — and, for rich's
+    table, its markup escaped: a model name or path from a file is shown as written, never as markup."""
+    import dataclasses
+
+    from linter.report.safe import visible
+
+    if isinstance(value, str):
+        value = visible(value)
+        if markup:
+            from rich.markup import escape
+
+            value = escape(value)
+        return value
+    if isinstance(value, tuple):
+        return tuple(_shown(v, markup) for v in value)
+    if isinstance(value, list):
+        return [_shown(v, markup) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.replace(value, **{f.name: _shown(getattr(value, f.name), markup)
+                                             for f in dataclasses.fields(value) if f.init})
+    return value
+
+
 def render_csv(launches: list[LaunchRow]) -> str:
     """CSV with a header row: one row per launch and target (see :data:`CSV_COLUMNS`). A launch with
-    no known target has one row whose ``verdict`` summarises the GPU classes it fails on."""
+    no known target has one row whose ``verdict`` summarises the GPU classes it fails on. Values from
+    the files show control characters escaped (one launch, one line)."""
+    launches = [_shown(r) for r in launches]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
@@ -222,6 +259,7 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
     from linter.report.text import use_color
 
     color = use_color(stream) if color is None else color
+    launches = [_shown(r, markup=True) for r in launches]
     tty = hasattr(stream, "isatty") and stream.isatty()
     # Off a terminal rich would wrap at 80 columns; a file or a pipe gets room for the long cells.
     if width is None and not tty:

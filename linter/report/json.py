@@ -42,4 +42,6 @@ def as_dict(d: Diagnostic) -> dict:
 
 def render(diagnostics: list[Diagnostic]) -> str:
     """The JSON array of all diagnostics, with a final newline; nothing else goes to stdout."""
-    return json.dumps([as_dict(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"
+    from linter.report.safe import json_text
+
+    return json_text(json.dumps([as_dict(d) for d in diagnostics], indent=2, ensure_ascii=False)) + "\n"

@@ -146,4 +146,6 @@ def log(diagnostics: list[Diagnostic]) -> dict:
 
 def render(diagnostics: list[Diagnostic]) -> str:
     """A SARIF 2.1.0 log with one run: every rule, and a result per diagnostic (``results: []`` when none)."""
-    return json.dumps(log(diagnostics), indent=2, ensure_ascii=False) + "\n"
+    from linter.report.safe import json_text
+
+    return json_text(json.dumps(log(diagnostics), indent=2, ensure_ascii=False)) + "\n"

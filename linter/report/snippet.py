@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from rich.cells import get_character_cell_size
 
 from linter.report.lines import wrap
+from linter.report.safe import visible
 from linter.rules.base import Diagnostic
 from linter.source import Edit, SourceFile, Span, apply_edits
 
@@ -285,7 +286,7 @@ def fix_rows(d: Diagnostic, room_for: int) -> list[tuple[str, str, str, str]]:
     rows: list[tuple[str, str, str, str]] = []
     for source, first, last, edits in _hunks(d.fix.edits if d.fix else []):
         if source is not d.span.source:
-            rows.append((source.display, "", "", ""))
+            rows.append((visible(source.display), "", "", ""))
         start = line_bounds(source, first)[0]
         end = line_bounds(source, last)[1]
         old = source.text[start:end]

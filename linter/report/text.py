@@ -78,8 +78,10 @@ def rule_summary(code: str) -> str | None:
 
 def _lines(d: Diagnostic, unsafe_fixes: bool, width: int) -> list[Row]:
     # the snippet renderer (and rich's cell widths) only when there is a finding to show
+    from linter.report.safe import sanitized, visible
     from linter.report.snippet import fix_rows, snippet_rows
 
+    d = sanitized(d)  # what came from a file shows its control characters escaped
     sev = _severity_style(d.severity)
     line, col = d.span.start_line_col
     title = rule_summary(d.code) or d.message
@@ -104,7 +106,7 @@ def _lines(d: Diagnostic, unsafe_fixes: bool, width: int) -> list[Row]:
         if d.fix is not None:
             fix_lines = fix_rows(d, room)
     pad = " " * gw
-    out.append([(f"{pad}--> ", _GUTTER_STYLE), (f"{d.path}:{line}:{col}", "")])
+    out.append([(f"{pad}--> ", _GUTTER_STYLE), (f"{visible(d.path)}:{line}:{col}", "")])
     if has_text:
         out.append([(f"{pad} |", _GUTTER_STYLE)])
         for num, text, style in snippet:

@@ -22,7 +22,14 @@ def _load() -> None:
     )
     from linter.rules.frameworks import FrameworkRejects
     from linter.rules.gates import GATE_RULES
-    from linter.rules.meta import InputTooLarge, InternalError, UnknownGpu, UnparseableFile, UnusedSuppression
+    from linter.rules.meta import (
+        InputTooLarge,
+        InternalError,
+        OutsideRoot,
+        UnknownGpu,
+        UnparseableFile,
+        UnusedSuppression,
+    )
     from linter.rules.options import (
         AmbiguousOption,
         ConfigEqualsIgnored,
@@ -34,7 +41,8 @@ def _load() -> None:
         UnknownOption,
     )
 
-    meta: list[type[Rule]] = [InternalError, UnparseableFile, UnusedSuppression, UnknownGpu, InputTooLarge]
+    meta: list[type[Rule]] = [InternalError, UnparseableFile, UnusedSuppression, UnknownGpu, InputTooLarge,
+                              OutsideRoot]
     launch: list[type[Rule]] = [
         Fa4DeterministicMlaNeedsSm100,
         DeterministicMlaBackend,

@@ -1,4 +1,4 @@
-"""Codes the linter itself reports about files and declarations: SGL000 to SGL004.
+"""Codes the linter itself reports about files and declarations: SGL000 to SGL005.
 
 They have no ``check``: the engine emits them (a parse problem, a suppression that suppresses
 nothing, a target GPU the catalog does not know). Their classes exist for their documentation.
@@ -125,3 +125,40 @@ class InputTooLarge(Rule):
     name = "input-too-large"
     severity = "warning"
     summary = "an input past one of lint-configs' size, depth or expansion limits"
+
+
+class OutsideRoot(Rule):
+    """A file refers to a file outside the repository being linted; it was not read.
+
+    ## What it does
+    Reports a reference that points outside the run's root (the repository holding the linted
+    paths, as ``git rev-parse --show-toplevel`` finds it; else the current folder; ``--root`` sets
+    it): a compose ``include:``, ``extends: file:``, ``env_file:`` or ``COMPOSE_FILE`` entry, a
+    launch's ``--config`` file, a model folder named by a relative path, a Python import, a Helm
+    chart's files — followed by ``..``, an absolute path or a symbolic link. The file is not read:
+    whatever values it would have given the launch are unknown, and ``--fix`` never writes there.
+
+    ## Why it fails
+    lint-configs runs on pull requests from people the repository's owners may not trust, in CI logs
+    that may be public. Reading a file because a linted file names it would let a pull request make
+    the linter read — and quote in its report — any file the CI runner can read, and let ``--fix``
+    rewrite it.
+
+    ## Example
+    ```yaml
+    services:
+      sglang:
+        env_file: ../../secrets/prod.env   # SGL005: outside the repository, not read
+    ```
+
+    ## Fix safety
+    No fix. Keep the referenced file in the repository, name it on the command line (a path you
+    name is read wherever it is), or run with ``--allow-outside-root`` where the files are trusted
+    (never in a job that lints pull requests). An absolute ``--model-path`` or ``--config`` inside a
+    launch names the machine the server runs on, not this one: it is not read and not reported.
+    """
+
+    code = "SGL005"
+    name = "outside-root"
+    severity = "warning"
+    summary = "a reference to a file outside the repository (not read)"

@@ -153,7 +153,10 @@ def merge(table, words: Sequence[Token], open_config: Callable[[str], SourceFile
                                           path_tok))
         out.words = rest
         return out
-    source = open_config(path) if open_config is not None else None
+    from linter.boundary import referenced_at
+
+    with referenced_at(path_tok.location()):  # a file outside the root is refused here (SGL005)
+        source = open_config(path) if open_config is not None else None
     if source is None:
         out.unknown.append(path_tok)
         out.words = rest

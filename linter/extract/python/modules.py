@@ -55,7 +55,8 @@ class ModuleCache:
     def is_file(self, path: Path) -> bool:
         got = self.files.get(path)
         if got is None:
-            got = self.files[path] = path.is_file()
+            # outside the root: never looked at; :meth:`analysis` refuses to read it (SGL005)
+            got = self.files[path] = not self.ws.may_read(path) or path.is_file()
         return got
 
     def root_of(self, folder: Path) -> Path:
@@ -71,6 +72,9 @@ class ModuleCache:
             else:
                 if folder == cwd or cwd in folder.parents:
                     got = cwd
+            limit = self.ws.boundary.root
+            if limit is not None and Path(limit) in got.parents and Path(limit) in (folder, *folder.parents):
+                got = Path(limit)  # imports are looked for inside the run's root only
             self.roots[folder] = got
         return got
 

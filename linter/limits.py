@@ -154,12 +154,21 @@ class Budget:
     so far (:data:`MAX_EXPANDED_CHARS`), ``steps`` the evaluator steps taken (:data:`MAX_EVAL_STEPS`).
     Each limit is reported (:func:`record`) once per file, where it was first reached."""
 
-    __slots__ = ("chars", "steps", "reported")
+    __slots__ = ("chars", "steps", "reported", "done")
 
     def __init__(self) -> None:
         self.chars = 0
         self.steps = 0
         self.reported: set[str] = set()
+        self.done: set = set()
+
+    def first(self, key) -> bool:
+        """True the first time ``key`` is asked for in this file: work done once per file (a
+        ``--config`` file judged for the first launch that reads it, not for every launch)."""
+        if key in self.done:
+            return False
+        self.done.add(key)
+        return True
 
     def fits(self, n: int, what: str, span=None) -> bool:
         """True when a value of ``n`` characters (or list items) may be built; else False (the caller
@@ -191,6 +200,15 @@ class Budget:
         self.steps += n
         if self.steps > MAX_EVAL_STEPS:
             raise LimitExceeded("MAX_EVAL_STEPS", what)
+
+    def spend(self, n: int, what: str, span=None, consequence: str = "it is unknown") -> bool:
+        """:meth:`step` that does not raise: False (and SGL004 recorded at ``span``) when the ``n``
+        steps of ``what`` would bring the file's steps past :data:`MAX_EVAL_STEPS`."""
+        if self.steps + n > MAX_EVAL_STEPS:
+            self.hit("MAX_EVAL_STEPS", what, span, consequence)
+            return False
+        self.steps += n
+        return True
 
     def stopped(self, exc: LimitExceeded, span=None, consequence: str = "the part past it is not checked") -> None:
         """Record ``exc`` (raised by :meth:`step` or another limit) as SGL004 at ``span``, once per limit."""

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Callable, Sequence
 
+from linter import limits
 from linter.launch import MStr, Token
 from linter.source import SourceFile, Span
 
@@ -78,6 +79,8 @@ class Merged:
     sources: list[SourceFile] = field(default_factory=list)
     from_config: set[int] = field(default_factory=set)
     unknown: list[Token] = field(default_factory=list)
+    key_starts: list[int] = field(default_factory=list)
+    """Where the tokens of each key of the file start in its options (:func:`_convert`)."""
 
 
 def action_class(action: str) -> str:
@@ -163,6 +166,10 @@ def merge(table, words: Sequence[Token], open_config: Callable[[str], SourceFile
         return out
     out.sources.append(source)
     config_words = _converted(table, source, out)
+    if config_words is not None and not limits.budget().spend(
+            JUDGING_STEPS * len(config_words), f"the options of the --config file {source.display}",
+            path_tok.location(), "its options are unknown"):
+        config_words = None
     if config_words is None:
         out.unknown.append(path_tok)
         out.words = rest
@@ -172,16 +179,23 @@ def merge(table, words: Sequence[Token], open_config: Callable[[str], SourceFile
     return out
 
 
+JUDGING_STEPS = 4
+"""Evaluator steps (:data:`linter.limits.MAX_EVAL_STEPS`) a token of a ``--config`` file costs each
+launch that reads it: parsed as argparse does and judged by the rules, a token costs about four
+times a step of an expander. Many launches sharing a file of hundreds of options are bounded by it."""
+
 _CONVERTED: dict[tuple[int, str], tuple] = {}
-"""(id of the file, release) -> (the file, its tokens, its problems, the limits it reached): a
-``--config`` file shared by many launches is parsed and judged once per release, not once per launch."""
+"""(id of the file, release) -> (the file, its tokens, their problems, the limits reached, the tokens
+of its keys that are options of the release): a ``--config`` file shared by many launches is parsed
+once per release, not once per launch."""
 
 
 def _converted(table, source: SourceFile, out: Merged) -> list[Token] | None:
     """:func:`_convert`, once per file and release (the tokens are the same objects for every launch
-    that reads the file; the limits it reached are recorded again for the file being linted)."""
-    from linter import limits
-
+    that reads the file). Judged once per linted file: the first launch that reads it gets every key
+    and the merger's problems; the launches after it get only the keys that are options of the
+    release — a key that is not (unknown, ambiguous) sets nothing, its findings are the first
+    launch's, so 500 launches sharing a file of 500 unknown keys are not 250,000 findings to make."""
     key = (id(source), table.version)
     hit = _CONVERTED.get(key)
     if hit is None or hit[0] is not source:
@@ -190,12 +204,29 @@ def _converted(table, source: SourceFile, out: Merged) -> list[Token] | None:
         mine = Merged([])
         with limits.collect() as hits:
             words = _convert(table, source, mine)
-        hit = _CONVERTED[key] = (source, words, mine.problems, list(hits))
-    _, words, problems, hits = hit
+        options = _options_only(table, words, mine.key_starts) if words is not None else None
+        hit = _CONVERTED[key] = (source, words, mine.problems, list(hits), options)
+    _, words, problems, hits, options = hit
+    if not limits.budget().first(("--config", id(source), table.version)):
+        return options
     out.problems.extend(problems)
     for span, message in hits:
         limits.record_message(span, message)
     return words
+
+
+def _options_only(table, words: list[Token], starts: list[int]) -> list[Token]:
+    """The tokens of the keys (each from its start in ``starts`` to the next) whose flag names an
+    option of ``table``, exactly or as a unique prefix."""
+    keep: list[Token] = []
+    bounds = starts + [len(words)]
+    for a, b in zip(bounds, bounds[1:]):
+        if a == b:  # a key that adds no token (false on a store-true key, an empty list)
+            continue
+        name = (words[a].value or "").partition("=")[0]
+        if name in table.by_string or len(table.prefix_matches(name)) == 1:
+            keep.extend(words[a:b])
+    return keep
 
 
 def _convert(table, source: SourceFile, out: Merged) -> list[Token] | None:
@@ -259,6 +290,7 @@ def _convert(table, source: SourceFile, out: Merged) -> list[Token] | None:
             out.problems.append(ConfigProblem(f"Unsupported config option '{norm}' with action '{unsupported[norm]}'",
                                               key_span))
             continue
+        out.key_starts.append(len(args))
         flag = Token(MStr.join([MStr.plain("--", key_span), _text(k_node, key, source)], key_span))
         if isinstance(value, bool):
             if norm in store_true:

@@ -73,7 +73,7 @@ would otherwise build 100 MB; a real file substitutes a few KB, a generated Slur
 launches each reading a 1 KB ``$ARGS`` 2 MB. Building costs a few ns and under 10 bytes a
 character (a value's origins are shared runs), so the budget is at most a few tens of MB."""
 
-MAX_EVAL_STEPS = 300_000
+MAX_EVAL_STEPS = 200_000
 """Steps the evaluators of one file may take together: a Python expression evaluated, a shell
 node walked, a Helm template node rendered or ``range`` iteration run, a compose ``include`` or
 ``extends`` followed. A step costs 1–5 µs, so the budget keeps a file's evaluation near a second;

@@ -17,6 +17,7 @@ files, items); ``--shapes`` measures all of them at the sizes of the issue's tab
     python scripts/measure_hostile.py [--timeout 20] [--fix] [--time-v] [NAME ...]
     python scripts/measure_hostile.py --shapes --time-v
     python scripts/measure_hostile.py --shape shell-doubling:20 --shape shell-doubling:22
+    python scripts/measure_hostile.py --steps examples tests /path/to/a/checkout   # what real files spend
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.hostile import CASES, HEAD, LAUNCH, SHAPES, SHAPES_AT  # noqa: E402
+from tests.hostile import ALL_SHAPES, CASES, HEAD, LAUNCH, SHAPES, SHAPES_AT  # noqa: E402
 
 CHILD = r"""
 import io, json, os, re, resource, sys, time, contextlib
@@ -103,6 +104,51 @@ def _time_v(root: Path, fix: bool, timeout: float) -> dict:
             "codes": sorted({d.get("code") for d in diags}), "limits": named}
 
 
+def steps_of(paths: list[str], top: int) -> int:
+    """Lint every file under ``paths`` in this process and print the budget each one spent (evaluator
+    steps and expanded characters, :class:`linter.limits.Budget`) with its CPU time: the files that
+    spend the most, and the total. Real files must stay far below the limits."""
+    import time
+
+    from linter import limits
+    from linter.config import ConfigResolver
+    from linter.discover import walk
+    from linter.engine import Engine, RunOptions
+    from linter.isolate import lint_file
+    from linter.workspace import Workspace
+
+    made: list = []
+    real_init = limits.Budget.__init__
+
+    def init(self) -> None:
+        real_init(self)
+        made.append(self)
+
+    limits.Budget.__init__ = init
+    rows = []
+    for root in paths:
+        base = Path(root).resolve()
+        engine = Engine(Workspace(base if base.is_dir() else base.parent), RunOptions(), ConfigResolver())
+        for cand in walk([base], lambda p, d: False, False):
+            made.clear()
+            t0 = time.process_time()
+            res = lint_file(engine, cand.path)
+            cpu = time.process_time() - t0
+            if made:
+                b = max(made, key=lambda x: x.steps)
+                codes = sorted({d.code for d in res.diagnostics if d.code in ("SGL000", "SGL004")})
+                rows.append((b.steps, max(x.chars for x in made), cpu, str(cand.path), codes))
+    limits.Budget.__init__ = real_init
+    rows.sort(reverse=True)
+    print(f"{len(rows)} files linted; limits: {limits.MAX_EVAL_STEPS:,} steps, {limits.MAX_EXPANDED_CHARS:,} characters")
+    for steps, chars, cpu, path, codes in rows[:top]:
+        print(f"{steps:9,} steps {chars:10,} chars {cpu:6.2f} s  {path}  {' '.join(codes)}")
+    if rows:
+        by_chars = max(rows, key=lambda r: r[1])
+        print(f"most characters: {by_chars[1]:,} in {by_chars[3]}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("names", nargs="*")
@@ -111,11 +157,15 @@ def main() -> int:
     ap.add_argument("--time-v", action="store_true", help="whole process under /usr/bin/time -v")
     ap.add_argument("--shape", action="append", default=[], metavar="NAME:N", help="an issue 30 shape at size N")
     ap.add_argument("--shapes", action="store_true", help="every issue 30 shape at the size of the issue's table")
+    ap.add_argument("--steps", nargs="+", metavar="PATH", help="the budget real files spend (see steps_of)")
+    ap.add_argument("--top", type=int, default=15)
     args = ap.parse_args()
+    if args.steps:
+        return steps_of(args.steps, args.top)
     cases: dict[str, dict[str, str]] = {}
     for spec in args.shape:
         name, n = spec.rsplit(":", 1)
-        cases[f"{name}:{n}"] = SHAPES[name](int(n))
+        cases[f"{name}:{n}"] = ALL_SHAPES[name](int(n))
     if args.shapes:
         cases.update({f"{name}:{n}": SHAPES[name](n) for name, n in SHAPES_AT.items()})
     if args.names or not cases:

@@ -221,6 +221,32 @@ def python_lists(n: int) -> dict[str, str]:
             + "subprocess.run(['python3', '-m', 'sglang.launch_server', *A])\n"}
 
 
+def python_calls(n: int, fan: int = 8) -> dict[str, str]:
+    """Python functions each returning ``fan`` calls of the one before (``fan ** n`` evaluations)."""
+    lines = ["import subprocess", "def f0():", "    return 'x'"]
+    for k in range(1, n + 1):
+        lines += [f"def f{k}():", "    return " + " + ".join([f"f{k - 1}()"] * fan)]
+    lines.append(f"subprocess.run(['python3', '-m', 'sglang.launch_server', '--served-model-name', f{n}()])")
+    return {"serve.py": "\n".join(lines) + "\n"}
+
+
+def python_loops(n: int, depth: int = 3) -> dict[str, str]:
+    """``depth`` nested Python loops around ``n`` assignments (each loop runs until its values settle)."""
+    pad = "    "
+    lines = ["import subprocess", "A0 = 'x'"]
+    for d in range(depth):
+        lines.append(pad * d + f"for i{d} in range(3):")
+    lines += [pad * depth + f"A{k % 50} = A{k % 50} + 'x'" for k in range(n)]
+    lines.append("subprocess.run(['python3', '-m', 'sglang.launch_server', '--served-model-name', A0])")
+    return {"serve.py": "\n".join(lines) + "\n"}
+
+
+def shell_loops(n: int, depth: int = 6) -> dict[str, str]:
+    """``depth`` nested loops around ``n`` assignments (each loop body is walked twice)."""
+    body = "".join(f"A{k}=$A{k}x\n" for k in range(n))
+    return {"run.sh": "for a in 1 2; do\n" * depth + body + "done\n" * depth + LAUNCH + " --served-model-name $A0\n"}
+
+
 SHAPES = {"k8s-doubling": k8s_doubling, "helm-defines": helm_defines, "helm-ranges": helm_ranges,
           "helm-unclosed": helm_unclosed, "compose-include-fanout": compose_include_fanout,
           "dockerfile-args": dockerfile_args, "shared-config": shared_config, "shell-doubling": shell_doubling,
@@ -234,3 +260,7 @@ SHAPES_AT = {"k8s-doubling": 24, "helm-defines": 38, "helm-ranges": 80, "helm-un
 
 BUDGET_CASES = {name: SHAPES[name](n) for name, n in SHAPES_AT.items()}
 CASES.update(BUDGET_CASES)
+
+MORE_SHAPES = {"python-calls": python_calls, "python-loops": python_loops, "shell-loops": shell_loops, "compose-include-mesh": compose_include_mesh}
+"""Further shapes of the same kind (not in the issue's table): each bounded by a budget too."""
+ALL_SHAPES = SHAPES | MORE_SHAPES

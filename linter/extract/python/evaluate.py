@@ -344,12 +344,27 @@ class Evaluator:
         owner = fv.owner or self
         scope = owner.index.scope_of_node.get(id(fv.node))
         key = (id(scope), id(fv.bound))
-        if scope is None or scope.kind != "function" or key in owner.returning or len(owner.returning) > 8:
+        # Evaluated before, the same (its arguments are unknown at every call): in full, or at this
+        # depth of the chain of calls being evaluated when a chain too deep was cut short under it.
+        depth = len(owner.returning)
+        done = owner.returned.get((key, None))
+        if done is None:
+            done = owner.returned.get((key, depth))
+        if done is not None:
+            return copy_value(done)
+        if scope is None or scope.kind != "function":
+            return Unk(where)
+        if key in owner.returning:
+            owner.cuts[0] += 1  # a recursion cut short: what encloses it is not remembered
+            return Unk(where)
+        if depth > 8:
+            owner.cuts[1] += 1  # a chain too deep: what encloses it is remembered for its depth
             return Unk(where)
         returns = returns_in(scope.node.body)
         if not returns or len(returns) > 8 or not ends(scope.node.body):
             return Unk(where)
         owner.returning.add(key)
+        cuts = list(owner.cuts)
         try:
             memo: dict = {}
             acc = None
@@ -359,6 +374,8 @@ class Evaluator:
                 else:
                     v = owner.ev(ret.value, owner.frame_before(scope, owner.offsets(ret)[0], fv.bound))
                 acc = v if acc is None else join_values(acc, v, where, memo)
+            if owner.cuts[0] == cuts[0]:
+                owner.returned[(key, None if owner.cuts[1] == cuts[1] else depth)] = acc
             return copy_value(acc)
         finally:
             owner.returning.discard(key)

@@ -85,7 +85,11 @@ class Walker(Commands):
         self.budget = limits.budget()
 
     def visit(self, node, env: Env) -> None:
-        self.budget.step("walking the shell script")
+        if self.loop_depth or self.depth:
+            # Code walked again — a loop body (twice a level), a `bash -c` string at each run — is what
+            # can grow past the file's size: it spends the file's steps, a command or an assignment
+            # (words expanded) ten. Code walked once is bounded by MAX_SHELL_CHARS.
+            self.budget.step("walking the shell script", _WEIGHT.get(node.type, 1))
         handler = _HANDLERS.get(node.type)
         if handler is not None:
             handler(self, node, env)
@@ -413,6 +417,10 @@ _HANDLERS: dict[str, Callable] = {
     "herestring_redirect": Walker._skip,
     "file_redirect": Walker._skip,
 }
+
+
+_WEIGHT = {"command": 10, "variable_assignment": 10, "declaration_command": 10}
+"""Steps a walked node spends: a command or an assignment costs about ten times a list or a branch."""
 
 
 def _size(value) -> int:

@@ -201,6 +201,14 @@ class Walker(Commands):
                 for c in body.named_children:
                     self.visit(c, e)
 
+        try:
+            self._loop_passes(node, env, once)
+        except limits.LimitExceeded as exc:  # the file's steps are spent: what the loop sets is unknown
+            self.budget.stopped(exc, self.doc.where(*self.doc.rng(node)), "what the loops past it set is unknown")
+            for name in _assigned_names(node, self.doc):
+                env.set(name, UNKNOWN_V)
+
+    def _loop_passes(self, node, env: Env, once) -> None:
         before = env.copy()
         if self.loop_depth < MAX_LOOP_DEPTH:
             first = before.copy()

@@ -326,12 +326,24 @@ def gen_registry(c: Chooser) -> dict[str, str]:
     return {fmt.sample_name: _damage(c, text) if c.chance(0.5) else text}
 
 
-def gen_hostile(c: Chooser) -> dict[str, str]:
-    """The shapes of issue 26's hostile inputs with drawn sizes: nested merges, doubling variables,
-    open brackets, escapes, unary chains, deep nesting — each must stay within the CPU budget."""
+def _some(c: Chooser, hi: int) -> int:
+    """A size from 1 to ``hi``, as often small as large (each power of two about as likely)."""
+    k = c.integer(0, max(1, hi.bit_length()))
+    return max(1, min(hi, c.integer(1 << max(0, k - 1), 1 << k)))
+
+
+CONTROL = ["\x00", "\x07", "\x1b[31m", "\x1b]8;;http://x\x07", "\r", "\r\n", "\x0b", "\x7f", "\x85", "\u2028",
+           "\u202e", "\ufeff", "\t", "::error file=a.yaml,line=1::forged", "##[error]forged", "%0A::warning::x",
+           "::stop-commands::x", "\\n", "\\x1b", "${X}", "$(X)", "{{ .X }}", "'", '"']
+"""What a value may carry to forge a report or confuse a terminal (issue 30): each must lint without an
+internal error, whatever format prints it."""
+
+
+def _hostile_issue26(c: Chooser, shape: int) -> dict[str, str]:
+    """The shapes of issue 26's hostile inputs with drawn sizes: nested merges, doubling ``.env``
+    variables, open brackets, escapes, unary chains, deep nesting."""
     head = _directive(c) + "services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
     launch = _server_args(c)
-    shape = c.integer(0, 7)
     n = c.integer(1, 400)
     if shape == 0:
         levels = c.integer(1, 14)
@@ -355,6 +367,125 @@ def gen_hostile(c: Chooser) -> dict[str, str]:
         return {"run.sh": launch + " " + c.choice(["$(", "${", "\"", "`", "((", "[["]) * n + "\n"}
     return {"compose.yaml": head + "    command: " + launch + "\n    x: " + "- " * n + "\n"
             + c.choice(["  " * k + "- a\n" for k in range(1, 40)])}
+
+
+def _doubling(c: Chooser, kind: str) -> dict[str, str]:
+    """A value doubling through one expander (issue 30's table): shell, Python strings or lists (and
+    every form that doubles one), Kubernetes ``$(VAR)``, Helm defines, Dockerfile ``ARG``s."""
+    from tests import hostile
+
+    if kind == "shell":
+        return hostile.shell_doubling(_some(c, 26))
+    if kind == "python-strings":
+        return hostile.python_strings(_some(c, 26))
+    if kind == "python-lists":
+        return hostile.python_lists(_some(c, 40))
+    if kind == "k8s":
+        return hostile.k8s_doubling(_some(c, 26))
+    if kind == "helm":
+        return hostile.helm_defines(_some(c, 40))
+    if kind == "dockerfile":
+        n = _some(c, 30)
+        return {"Dockerfile": "FROM lmsysorg/sglang:v0.5.23-cu129\nARG A0=xy\n"
+                + "".join(f"ARG A{k}=$A{k - 1}$A{k - 1}\n" for k in range(1, n + 1))
+                + f"ENV M=$A{n}\nCMD {_server_args(c)} --served-model-name $M\n"}
+    form = c.choice(["A = A + A", "A += A", "A.extend(A)", "A = [*A, *A]", "A = list(A) + list(A)", "A = (*A, *A)",
+                     "S = S + S", "S = ''.join([S, S])", "S = '{}{}'.format(S, S)", "S = '%s%s' % (S, S)",
+                     "S = f'{S}{S}'", "S = ' '.join(A)"])
+    return {"serve.py": "import subprocess\nA = ['--x']\nS = 'xy'\n" + (form + "\n") * _some(c, 40)
+            + "subprocess.run(['python3', '-m', 'sglang.launch_server', '--served-model-name', S, *A])\n"}
+
+
+def _graphs(c: Chooser, kind: int) -> dict[str, str]:
+    """Include graphs: compose includes fanning out, meshes and cycles, ``extends`` chains, Helm
+    ranges and includes that call each other, a ``--config`` file shared by many launches."""
+    from tests import hostile
+
+    if kind == 0:
+        return hostile.compose_include_fanout(_some(c, 16), fan=c.integer(1, 5))
+    if kind == 1:
+        return hostile.compose_include_mesh(_some(c, 8))
+    if kind == 2:  # a cycle, and a file including itself
+        files = hostile.compose_include_fanout(c.integer(2, 5))
+        last = max(files, key=lambda n: (n != "compose.yaml", n))
+        files[last] = "include:\n  - compose.yaml\n  - " + last + "\n" + files[last]
+        return files
+    if kind == 3:
+        n = _some(c, 30)
+        services = "".join(f"  s{k}:\n    extends: {c.choice([f's{k - 1}', f's{k}', 's0'])}\n" for k in range(1, n))
+        return {"compose.yaml": "services:\n  s0:\n    image: lmsysorg/sglang:v0.5.23-cu129\n    command: "
+                + _server_args(c) + "\n" + services}
+    if kind == 4:
+        return hostile.helm_ranges(_some(c, 80), depth=c.integer(1, 5))
+    if kind == 5:
+        helpers = '{{- define "a" -}}x{{ include "b" . }}{{- end -}}\n{{- define "b" -}}{{ include "a" . }}{{- end -}}\n'
+        return hostile._chart(hostile.HELM_POD + '    - "{{ include "' + c.choice(["a", "b", "c"]) + '" . }}"\n',
+                              helpers)
+    return hostile.shared_config(_some(c, 300), keys=_some(c, 300))
+
+
+def _work(c: Chooser, kind: int) -> dict[str, str]:
+    """Work that repeats: nested shell loops, ``bash -c`` of a variable run many times, Python functions
+    calling each other many times, nested Python loops, many open Helm actions, Dockerfile ``ARG`` chains."""
+    from tests import hostile
+
+    if kind == 0:
+        return hostile.shell_loops(_some(c, 2000), depth=c.integer(1, 7))
+    if kind == 1:
+        body = "x" * _some(c, 90_000)
+        return {"run.sh": f'S="{_server_args(c)} --served-model-name {body}"\n' + 'bash -c "$S"\n' * _some(c, 300)}
+    if kind == 2:
+        return hostile.python_calls(_some(c, 40), fan=c.integer(1, 9))
+    if kind == 3:
+        return hostile.python_loops(_some(c, 3000), depth=c.integer(1, 4))
+    if kind == 4:
+        return hostile.helm_unclosed(_some(c, 20_000))
+    return hostile.dockerfile_args(_some(c, 20_000))
+
+
+def _control(c: Chooser, kind: int) -> dict[str, str]:
+    """Control characters, ANSI escapes and forged workflow commands in values of each format."""
+    value = "".join(c.choice(CONTROL) + c.choice(["", "m", "fa4", " "]) for _ in range(c.integer(1, 4)))
+    launch = _server_args(c)
+    if kind == 0:
+        quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return {"compose.yaml": _directive(c) + "services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+                "    command: " + launch + " --served-model-name ${V}\n    environment:\n      V: " + quoted + "\n",
+                ".env": "V=" + value + "\n"}
+    if kind == 1:
+        return {"run.sh": _directive(c) + "V=$'" + value.replace("'", "\\'") + "'\n" + launch
+                + " --served-model-name \"$V\" " + value + "\n"}
+    if kind == 2:
+        return {"serve.py": "import subprocess\n" + _directive(c) + f"V = {value!r}\nsubprocess.run(['python3', '-m', "
+                "'sglang.launch_server', '--served-model-name', V, " + repr(value) + "])\n"}
+    if kind == 3:
+        from tests import hostile
+
+        return {"pod.yaml": hostile.K8S_HEAD + "    args: [--served-model-name, $(V)]\n    env:\n    - name: V\n"
+                "      value: " + repr(value).replace("'", '"') + "\n"}
+    return {"cfg.yaml": value + ": 1\nserved-model-name: " + repr(value).replace("'", '"') + "\n",
+            "run.sh": launch + " --config cfg.yaml\n"}
+
+
+_DOUBLING = ["shell", "python-strings", "python-lists", "k8s", "helm", "dockerfile", "python-forms"]
+_GRAPHS = ["compose-fanout", "compose-mesh", "compose-cycle", "compose-extends", "helm-ranges", "helm-includes",
+           "shared-config"]
+_WORK = ["shell-loops", "bash-c-repeated", "python-calls", "python-loops", "helm-unclosed", "dockerfile-args"]
+_CONTROL = ["compose", "shell", "python", "kubernetes", "config"]
+
+HOSTILE: dict[str, Callable[[Chooser], dict[str, str]]] = {
+    **{f"issue26-{k}": (lambda c, k=k: _hostile_issue26(c, k)) for k in range(8)},
+    **{f"doubling-{k}": (lambda c, k=k: _doubling(c, k)) for k in _DOUBLING},
+    **{f"graph-{k}": (lambda c, k=k: _graphs(c, _GRAPHS.index(k))) for k in _GRAPHS},
+    **{f"work-{k}": (lambda c, k=k: _work(c, _WORK.index(k))) for k in _WORK},
+    **{f"control-{k}": (lambda c, k=k: _control(c, _CONTROL.index(k))) for k in _CONTROL},
+}
+"""The hostile shapes by name: the quick profile runs each (``tests/test_fuzz.py``)."""
+
+
+def gen_hostile(c: Chooser) -> dict[str, str]:
+    """One of the :data:`HOSTILE` shapes with drawn sizes — each must stay within the CPU budget."""
+    return HOSTILE[c.choice(sorted(HOSTILE))](c)
 
 
 GENERATORS: dict[str, Callable[[Chooser], dict[str, str]]] = {
@@ -518,4 +649,4 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-__all__ = ["GENERATORS", "Counts", "judge", "judge_in_tmp", "RandomChooser", "HypothesisChooser"]
+__all__ = ["GENERATORS", "HOSTILE", "Counts", "judge", "judge_in_tmp", "RandomChooser", "HypothesisChooser"]

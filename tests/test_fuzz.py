@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzzing import GENERATORS, Counts, HypothesisChooser, judge_in_tmp
+from tests.fuzzing import GENERATORS, HOSTILE, Counts, HypothesisChooser, judge_in_tmp
 
 QUICK = settings(max_examples=60, derandomize=True, deadline=None, database=None,
                  suppress_health_check=list(HealthCheck))
@@ -27,6 +27,21 @@ def test_quick_fuzz(fmt):
         counts = Counts()
         judge_in_tmp(files, counts, cpu_budget=5.0)  # generous here: the test machine is shared
         assert counts.bad() == 0, (counts, files)
+
+    run()
+
+
+@pytest.mark.parametrize("shape", sorted(HOSTILE))
+def test_quick_fuzz_each_hostile_shape(shape):
+    """Every hostile shape (issue 30: doubling through each expander, include graphs, repeated work,
+    control characters in values) in every run, not only those the hostile generator happens to draw."""
+    @settings(QUICK, max_examples=3)
+    @given(st.data())
+    def run(data):
+        files = HOSTILE[shape](HypothesisChooser(data.draw))
+        counts = Counts()
+        judge_in_tmp(files, counts, cpu_budget=5.0)
+        assert counts.bad() == 0, (counts, {k: v[:200] for k, v in files.items()})
 
     run()
 

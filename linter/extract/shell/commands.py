@@ -300,8 +300,9 @@ class Commands:
         m = script.text
         try:
             # a string walked at each run (`bash -c "$S"` a thousand times): parsing and walking it
-            # spend the file's steps, a step a hundred characters parsed
-            self.budget.step(f"a {how} command string", 1 + len(m.text) // 100)
+            # spend the file's steps, a step every 20 characters parsed (tree-sitter reads about
+            # 7 MB/s: about the cost of a step of the walk)
+            self.budget.step(f"a {how} command string", 1 + len(m.text) // 20)
             doc = Doc(self.shared.source, m.text, m, span)
             tree = parse_script(doc.data)
             inner = type(self)(self.shared, doc, self.scope, span, image, self.depth + 1)

@@ -74,11 +74,16 @@ launches each reading a 1 KB ``$ARGS`` 2 MB. Building costs a few ns and under 1
 character (a value's origins are shared runs), so the budget is at most a few tens of MB."""
 
 MAX_EVAL_STEPS = 200_000
-"""Steps the evaluators of one file may take together: a Python expression evaluated, a shell
-node walked, a Helm template node rendered or ``range`` iteration run, a compose ``include`` or
-``extends`` followed. A step costs 1–5 µs, so the budget keeps a file's evaluation near a second;
-the largest files of the test corpus and of the public repositories measured take under 60,000
-(``scripts/measure_hostile.py --steps``). Past it, what the evaluator was computing is unknown."""
+"""Steps the evaluators of one file may take together, a step being about 3–5 µs of work: a Python
+expression evaluated or statement run; a Helm template node rendered, pipeline evaluated or
+``range`` iteration run; a compose ``include`` or ``extends`` followed five; in a shell script, a node
+walked again inside a loop or a ``bash -c`` string (a command or assignment ten, a string parsed one
+per 20 characters: code walked once is bounded by ``MAX_SHELL_CHARS``); a ``--config`` token judged
+for a launch four. The budget keeps a file's evaluation near a second. Measured with
+``scripts/measure_hostile.py --steps``: the repository's examples and tests, and every file of
+THUDM/slime, volcengine/verl and sgl-project/ome, take at most 3,956; the benchmark's generated
+20,000-line Slurm script 10,000. Past it, what was being computed is unknown (a value, a loop's
+variables, the rest of a module or template)."""
 
 MAX_INCLUDE_DEPTH = 16
 """Deepest chain of compose ``include``/``extends`` followed (compose itself has no limit; real

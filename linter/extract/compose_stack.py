@@ -253,7 +253,7 @@ def _file_services(loader: _Loader, source: SourceFile, root, env, folder: Path,
             for pnode in paths:
                 if not isinstance(pnode, ScalarNode) or not isinstance(pnode.value, str):
                     continue
-                loader.budget.step("following compose includes")
+                loader.budget.step("following compose includes", 5)
                 where = Span(source, pnode.start_mark.index, pnode.end_mark.index)
                 target = _norm_str(folder_str, pnode.value)
                 if target in seen_files:
@@ -321,7 +321,7 @@ def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: 
         _, file_node = _get(ext, "file")
         target_name = s.value if isinstance(s, ScalarNode) else None
     where = Span(layer.source, key.start_mark.index, ext.end_mark.index)
-    loader.budget.step("following compose extends")
+    loader.budget.step("following compose extends", 5)
     if not isinstance(target_name, str):
         loader.problems.append(Problem(f"service {name!r}: extends names no service", where))
         return [layer]

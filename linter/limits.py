@@ -77,12 +77,12 @@ MAX_EVAL_STEPS = 200_000
 """Steps the evaluators of one file may take together, a step being about 3–5 µs of work: a Python
 expression evaluated or statement run; a Helm template node rendered, pipeline evaluated or
 ``range`` iteration run; a compose ``include`` or ``extends`` followed five; in a shell script, a node
-walked again inside a loop or a ``bash -c`` string (a command or assignment ten, a string parsed one
+walked again inside a loop or a ``bash -c`` string (a command or assignment twenty, a string parsed one
 per 20 characters: code walked once is bounded by ``MAX_SHELL_CHARS``); a ``--config`` token judged
 for a launch four. The budget keeps a file's evaluation near a second. Measured with
 ``scripts/measure_hostile.py --steps``: the repository's examples and tests, and every file of
 THUDM/slime, volcengine/verl and sgl-project/ome, take at most 3,956; the benchmark's generated
-20,000-line Slurm script 10,000. Past it, what was being computed is unknown (a value, a loop's
+20,000-line Slurm script 20,000. Past it, what was being computed is unknown (a value, a loop's
 variables, the rest of a module or template)."""
 
 MAX_INCLUDE_DEPTH = 16

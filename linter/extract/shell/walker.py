@@ -88,7 +88,7 @@ class Walker(Commands):
         if self.loop_depth or self.depth:
             # Code walked again — a loop body (twice a level), a `bash -c` string at each run — is what
             # can grow past the file's size: it spends the file's steps, a command or an assignment
-            # (words expanded) ten. Code walked once is bounded by MAX_SHELL_CHARS.
+            # (words expanded) twenty. Code walked once is bounded by MAX_SHELL_CHARS.
             self.budget.step("walking the shell script", _WEIGHT.get(node.type, 1))
         handler = _HANDLERS.get(node.type)
         if handler is not None:
@@ -427,8 +427,9 @@ _HANDLERS: dict[str, Callable] = {
 }
 
 
-_WEIGHT = {"command": 10, "variable_assignment": 10, "declaration_command": 10}
-"""Steps a walked node spends: a command or an assignment costs about ten times a list or a branch."""
+_WEIGHT = {"command": 20, "variable_assignment": 20, "declaration_command": 20}
+"""Steps a walked node spends: a command or an assignment (its words expanded) costs about twenty
+times a list or a branch."""
 
 
 def _size(value) -> int:

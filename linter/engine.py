@@ -540,7 +540,9 @@ def reconcile_shared_fixes(results) -> None:
                     offs = offsets_of[key]
                     if offs is None:
                         continue
-                    for k in offs.intersection(range(off, off + n)) if n > 64 else range(off, off + n):
+                    # the smaller side is walked: a 90,000-character value is one run, its file a few edits
+                    span = range(off, off + n)
+                    for k in [k for k in offs if k in span] if len(offs) < n else span:
                         if k in offs:
                             users.setdefault((str(src.path), k), set()).add(who)
     by_edit: dict[tuple, list[Diagnostic]] = {}

@@ -140,13 +140,6 @@ def record(limit: str, what: str, span=None, consequence: str = "the part past i
         hits.append((span, message(limit, what, consequence)))
 
 
-def record_message(span, message: str) -> None:
-    """:func:`record` of a message made already (a hit collected by :func:`collect` and replayed)."""
-    hits = _hits.get()
-    if hits is not None:
-        hits.append((span, message))
-
-
 def any_recorded() -> bool:
     """True when a limit was hit while linting the current file (inside :func:`collect`)."""
     return bool(_hits.get())
@@ -159,21 +152,29 @@ class Budget:
     so far (:data:`MAX_EXPANDED_CHARS`), ``steps`` the evaluator steps taken (:data:`MAX_EVAL_STEPS`).
     Each limit is reported (:func:`record`) once per file, where it was first reached."""
 
-    __slots__ = ("chars", "steps", "reported", "done")
+    __slots__ = ("chars", "steps", "reported", "memo")
 
     def __init__(self) -> None:
         self.chars = 0
         self.steps = 0
         self.reported: set[str] = set()
-        self.done: set = set()
+        self.memo: dict = {}
 
     def first(self, key) -> bool:
         """True the first time ``key`` is asked for in this file: work done once per file (a
         ``--config`` file judged for the first launch that reads it, not for every launch)."""
-        if key in self.done:
+        if key in self.memo:
             return False
-        self.done.add(key)
+        self.memo[key] = True
         return True
+
+    def once(self, key, compute):
+        """``compute()`` the first time ``key`` is asked for in this file, its result after: a
+        ``.env`` or ``--config`` file several launches or compose files of the file read is read and
+        counted once. Kept with the budget, so it goes when the file's lint ends."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
 
     def fits(self, n: int, what: str, span=None) -> bool:
         """True when a value of ``n`` characters (or list items) may be built; else False (the caller

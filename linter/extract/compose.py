@@ -178,26 +178,13 @@ def _charged(value: MStr | None, name: str, where: Span | None) -> MStr | None:
     return MStr.unknown(where)
 
 
-_DOTENVS: dict[int, tuple] = {}
-"""id of a ``.env`` file -> (the file, its variables, the limits it reached): read once per run."""
-
-
 def parse_dotenv(source: SourceFile) -> dict[str, MStr]:
     """Variables of a compose ``.env`` file: ``KEY=VALUE`` lines, ``export`` allowed, ``#`` comments,
     single quotes literal, double quotes with escapes, unquoted values end at `` #``; double-quoted
-    and unquoted values are interpolated with the variables above them. Read once per file object
-    (every compose file of a folder reads its ``.env``; a limit it reached is recorded again for each
-    linted file); the dict returned is the caller's own."""
-    hit = _DOTENVS.get(id(source))
-    if hit is None or hit[0] is not source:
-        if len(_DOTENVS) > 256:
-            _DOTENVS.clear()
-        with limits.collect() as hits:
-            env = _parse_dotenv(source)
-        hit = _DOTENVS[id(source)] = (source, env, list(hits))
-    for span, message in hit[2]:
-        limits.record_message(span, message)
-    return dict(hit[1])
+    and unquoted values are interpolated with the variables above them. Read once per linted file
+    (its compose stack reads the ``.env`` more than once: its expansions are counted once); the dict
+    returned is the caller's own."""
+    return dict(limits.budget().once(("dotenv", id(source), source), lambda: _parse_dotenv(source)))
 
 
 def _parse_dotenv(source: SourceFile) -> dict[str, MStr]:

@@ -184,34 +184,23 @@ JUDGING_STEPS = 4
 launch that reads it: parsed as argparse does and judged by the rules, a token costs about four
 times a step of an expander. Many launches sharing a file of hundreds of options are bounded by it."""
 
-_CONVERTED: dict[tuple[int, str], tuple] = {}
-"""(id of the file, release) -> (the file, its tokens, their problems, the limits reached, the tokens
-of its keys that are options of the release): a ``--config`` file shared by many launches is parsed
-once per release, not once per launch."""
-
-
 def _converted(table, source: SourceFile, out: Merged) -> list[Token] | None:
-    """:func:`_convert`, once per file and release (the tokens are the same objects for every launch
-    that reads the file). Judged once per linted file: the first launch that reads it gets every key
-    and the merger's problems; the launches after it get only the keys that are options of the
-    release — a key that is not (unknown, ambiguous) sets nothing, its findings are the first
-    launch's, so 500 launches sharing a file of 500 unknown keys are not 250,000 findings to make."""
-    key = (id(source), table.version)
-    hit = _CONVERTED.get(key)
-    if hit is None or hit[0] is not source:
-        if len(_CONVERTED) > 256:
-            _CONVERTED.clear()
+    """:func:`_convert`, once per linted file and release (the tokens are the same objects for every
+    launch of the file that reads it). Judged once: the first launch that reads it gets every key and
+    the merger's problems; the launches after it get only the keys that are options of the release —
+    a key that is not (unknown, ambiguous) sets nothing, its findings are the first launch's, so 500
+    launches sharing a file of 500 unknown keys are not 250,000 findings to make."""
+    budget = limits.budget()
+
+    def convert():
         mine = Merged([])
-        with limits.collect() as hits:
-            words = _convert(table, source, mine)
-        options = _options_only(table, words, mine.key_starts) if words is not None else None
-        hit = _CONVERTED[key] = (source, words, mine.problems, list(hits), options)
-    _, words, problems, hits, options = hit
-    if not limits.budget().first(("--config", id(source), table.version)):
+        words = _convert(table, source, mine)
+        return words, mine.problems, _options_only(table, words, mine.key_starts) if words is not None else None
+
+    words, problems, options = budget.once(("--config", id(source), source, table.version), convert)
+    if not budget.first(("--config judged", id(source), table.version)):
         return options
     out.problems.extend(problems)
-    for span, message in hits:
-        limits.record_message(span, message)
     return words
 
 

@@ -89,6 +89,9 @@ class FileResult:
     """Skipped by the mention filter on the file's bytes: its text was never kept (``source`` is None)."""
     unreadable: bool = False
     """Skipped because reading it failed (permission denied, an I/O error): the run says so."""
+    passed_over: list = field(default_factory=list)
+    """``(span, why)`` of the commands and settings that name a framework's SGLang backend but start no
+    SGLang server (another engine, one chosen at run time): ``--explain`` says so."""
 
 
 class Engine:
@@ -151,22 +154,28 @@ class Engine:
         except ImportError as exc:  # a format whose module is not available
             result.skipped = f"no {fmt} support: {exc}"
             return result
-        try:
-            extraction: Extraction = module.extract(source, self.ws)
-        except RecursionError:
-            from linter.launch import Extraction
+        from linter.recognize import collect_passed_over
 
-            extraction = Extraction()
-            result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
-                                                 Span(source, 0, 0)))
-        except limits.LimitExceeded as exc:  # an evaluator's budget, spent where nothing caught it
-            from linter.launch import Extraction
+        with collect_passed_over() as passed_over:
+            try:
+                extraction: Extraction = module.extract(source, self.ws)
+            except RecursionError:
+                from linter.launch import Extraction
 
-            extraction = Extraction()
-            limits.budget().stopped(exc, Span(source, 0, 0), "the file is not checked")
-        from linter.extract.trainer_config import expand_server_groups
+                extraction = Extraction()
+                result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
+                                                     Span(source, 0, 0)))
+            except limits.LimitExceeded as exc:  # an evaluator's budget, spent where nothing caught it
+                from linter.launch import Extraction
 
-        expand_server_groups(extraction, self.ws)
+                extraction = Extraction()
+                limits.budget().stopped(exc, Span(source, 0, 0), "the file is not checked")
+            from linter.extract.framework_cli import resolve_framework_commands
+            from linter.extract.trainer_config import expand_server_groups
+
+            resolve_framework_commands(extraction, self.ws)
+            expand_server_groups(extraction, self.ws)
+        result.passed_over = passed_over
         result.related = list(extraction.related)
         for launch in [x for x in extraction.launches if len(x.args) + len(x.kwargs) > limits.MAX_WORDS_PER_LAUNCH]:
             limits.record("MAX_WORDS_PER_LAUNCH", f"a launch of {len(launch.args) + len(launch.kwargs):,} words",

@@ -25,7 +25,10 @@ on. What is read (the places issue 20 names):
 * ``attention_backend_aliases`` — the ``aliases = {...}`` of ``handle_deprecated_args``
   (arg_groups/serving_hook.py), applied before every other check;
 * ``trtllm_mha_sm120_fp8_prefill_check`` — where the "TRTLLM FMHAv2 prefill on SM120" error is
-  raised (None when the release has no such check).
+  raised (None when the release has no such check);
+* ``dsa_kv_cache_default`` — the KV-cache dtype SGLang picks itself for a DSA checkpoint when
+  ``--kv-cache-dtype`` is ``auto`` (``_dsa_kv_cache_dtype_default``: ``fp8_e4m3`` from a compute
+  capability major, the architectures it applies to, the config key that vetoes it).
 
 ``--diff OLD NEW`` prints a unified diff of the functions these values live in (and of the gpt-oss
 default-backend override ``_gpt_oss_overrides``, the deterministic fill, the attention-backend
@@ -65,6 +68,7 @@ DIFF_FUNCTIONS = (
     "_deepseek_family_overrides", "_deterministic_is_deepseek_model", "_deterministic_attention_backend",
     "handle_attention_backend_compatibility", "_handle_attention_backend_compatibility",
     "handle_deprecated_args", "_handle_deprecated_args", "is_deepseek_dsa", "create_flashattention_v3_backend",
+    "_dsa_kv_cache_dtype_default",
 )
 
 
@@ -141,6 +145,39 @@ def _sm120_fp8(src):
     return False, "no 'TRTLLM FMHAv2 prefill on SM120' error"
 
 
+def _dsa_kv_default(src):
+    """``_dsa_kv_cache_dtype_default`` (arg_groups/overrides.py): with ``--kv-cache-dtype auto`` a
+    DeepSeek-family DSA checkpoint gets ``fp8_e4m3`` when ``major >= N`` (0.5.20+: unless its config
+    has ``learnable_sink``), else ``bfloat16``; the architectures are the frozenset the function
+    tests ``architectures[0]`` against."""
+    for rel, fn in _functions(src):
+        if fn.name != "_dsa_kv_cache_dtype_default":
+            continue
+        major = gate = None
+        for node in ast.walk(fn):
+            if isinstance(node, ast.IfExp) and isinstance(node.body, ast.Constant) and node.body.value == "fp8_e4m3":
+                for cmp_ in ast.walk(node.test):
+                    if isinstance(cmp_, ast.Compare) and ast.unparse(cmp_.left) == "major" and \
+                            isinstance(cmp_.ops[0], ast.GtE):
+                        major = ast.literal_eval(cmp_.comparators[0])
+            if isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.NotIn) and \
+                    ast.unparse(node.left) == "hf_config.architectures[0]" and isinstance(node.comparators[0], ast.Name):
+                gate = node.comparators[0].id
+        if major is None or gate is None:
+            return None, f"{rel}:{fn.lineno}: no fp8_e4m3 default read"
+        archs = None
+        for node in ast.parse(src[rel]).body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == gate for t in node.targets):
+                value = node.value
+                if isinstance(value, ast.Call) and value.args:  # frozenset({...})
+                    value = value.args[0]
+                archs = sorted(ast.literal_eval(value))
+        unless = ["learnable_sink"] if "learnable_sink" in ast.unparse(fn) else []
+        return ({"fp8_e4m3_from_major": major, "unless_config": unless, "architectures": archs},
+                f"{rel}:{fn.lineno} (_dsa_kv_cache_dtype_default)")
+    return None, "no _dsa_kv_cache_dtype_default"
+
+
 READERS = {
     "gpt_oss_attention_backends": _gpt_oss,
     "deepseek_family_override_architectures": _family,
@@ -148,6 +185,7 @@ READERS = {
     "dsa_architectures": lambda s: _list_in(s, "is_deepseek_dsa"),
     "attention_backend_aliases": _aliases,
     "trtllm_mha_sm120_fp8_prefill_check": _sm120_fp8,
+    "dsa_kv_cache_default": _dsa_kv_default,
 }
 
 

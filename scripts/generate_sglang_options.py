@@ -167,6 +167,7 @@ VENV_PACKAGES = [
     "annotated-types==0.8.0",
     "dill==0.4.1",
     "msgspec==0.23.0",
+    "orjson==3.13.0",  # json_list_type (0.5.10+) parses with orjson: the type functions run for real
     "packaging==26.4",
     "pydantic==2.14.4",
     "pydantic_core==2.50.5",
@@ -583,6 +584,205 @@ def static_ast_table(src: Path) -> dict:
     }
 
 
+# ----------------------------- types, actions, deprecations ----------------
+
+# What each of SGLang's own argparse type functions accepts, by name and code fingerprint (the
+# worker's ``_fingerprint``: a hash of the function's ast). A builder gets the module constants the
+# function reads (``globals``) and returns the ``accepts`` spec of linter/sglang/valuetypes.py; the
+# spec is then checked against the real function on every TYPE_PROBES value. A function whose code
+# is not listed here is recorded as "unknown" (its values are not judged) until someone reads it.
+_CUDA_GRAPH_BACKEND_ERROR = "tc_piecewise was removed; select breakable, full, or disabled"
+TYPE_CATALOG = {
+    "nullable_str": {"5ecbc673638d": lambda g: {"kind": "any"}},
+    "human_readable_int": {"3bc4355c537a": lambda g: {"kind": "human_readable_int"}},
+    "json_list_type": {
+        "1e84dd738351": lambda g: {"kind": "json", "loader": "json",
+                                   "error": "Invalid JSON list: {value}. Please provide a valid JSON list."},
+        "778c46126f66": lambda g: {"kind": "json", "loader": "orjson",
+                                   "error": "Invalid JSON list: {value}. Please provide a valid JSON list."},
+    },
+    "parse_cuda_graph_backend_arg": {
+        "ee0d6b6e95bc": lambda g: {"kind": "not-in", "values": ["tc_piecewise"], "error": _CUDA_GRAPH_BACKEND_ERROR},
+    },
+    "parse_cuda_graph_config_arg": {
+        "4c4cdc77eaf5": lambda g: {"kind": "cuda-graph-config", "phases": g["Phase.ALL"],
+                                   "keys": g["ALLOWED_KEYS_PER_PHASE"]},
+        "08c003029c1c": lambda g: {"kind": "cuda-graph-config", "phases": g["Phase.ALL"],
+                                   "keys": g["ALLOWED_KEYS_PER_PHASE"], "rejected_backends": ["tc_piecewise"],
+                                   "backend_error": _CUDA_GRAPH_BACKEND_ERROR},
+    },
+}
+# The same for SGLang's custom argparse actions that are not deprecations.
+ACTION_CATALOG = {
+    "LoRAPathAction": {
+        "0ab1bed53eb4": {"kind": "any"},  # 0.4.x: NAME=PATH pairs into a dict, never raises
+        "a5097a8162df": {"kind": "lora-paths"},  # 0.5.1+: a {...} value is json.loads'd, needs two keys
+    },
+}
+# Deprecated options that SGLang's resolution (not the argparse action) turns into another option's
+# value. Each ``rule`` (read by linter/sglang/options.py) is checked by running the release's own
+# handler on ServerArgs built from each ``argv`` (only in releases that have the function).
+RESOLUTION_PROBES = [
+    {
+        "option": "--enable-dp-attention",
+        "module": "sglang.srt.arg_groups.parallel_hook",
+        "function": "handle_deprecated_dp_attention",
+        "view": ["sglang.srt.arg_groups.model_override_base", "resolved_view"],
+        "fields": ["attn_dp_size", "dp_size", "enable_dp_attention"],
+        "argv": [["--dp-size", "8", "--enable-dp-attention"], ["--dp-size", "4", "--attn-dp-size", "2",
+                                                              "--enable-dp-attention"],
+                 ["--dp-size", "2"], ["--enable-dp-attention"], ["--tp", "8", "--dp", "8", "--enable-dp-attention"]],
+        # if enable_dp_attention and attn_dp_size == 1: attn_dp_size = dp_size, dp_size = 1;
+        # enable_dp_attention is cleared whenever it was set
+        "rule": {"if": {"enable_dp_attention": True, "attn_dp_size": 1},
+                 "set": {"attn_dp_size": {"from": "dp_size"}, "dp_size": 1}, "clear": ["enable_dp_attention"]},
+    },
+]
+
+
+def _linter_module(name: str):
+    """A module of the linter in this checkout (the spec checks use the linter's own code)."""
+    import importlib
+
+    if str(REPO_ROOT) not in sys.path:
+        sys.path.insert(0, str(REPO_ROOT))
+    return importlib.import_module(name)
+
+
+def _checked_specs(version: str, recorded: dict, catalog_name: str, accepts_of, disagreement) -> dict:
+    """name -> ``{"source", "accepts"}`` for each recorded function or action: ``accepts_of(name,
+    info)`` is its spec from the catalog (None: not there, recorded as "unknown"), and
+    ``disagreement(name, accepts, probe, real)`` a text when the spec's verdict on a probe is not what
+    the release's code did (then the generation fails: a spec never disagrees with SGLang)."""
+    out = {}
+    for name, info in recorded.items():
+        accepts = accepts_of(name, info)
+        if accepts is None:
+            _log(f"{version}: {name} ({info['source']}, {info['fingerprint']}) is not in {catalog_name}: "
+                 "recorded as unknown")
+            out[name] = {"source": info["source"], "accepts": "unknown"}
+            continue
+        for probe, real in info["probes"]:
+            problem = disagreement(name, accepts, probe, real)
+            if problem:
+                raise RuntimeError(f"{version}: the spec of {name} {problem}")
+        out[name] = {"source": info["source"], "accepts": accepts}
+    return out
+
+
+def type_specs(version: str, recorded: dict) -> dict:
+    """``types`` of a table: each type function's source and ``accepts`` (or "unknown"), checked against
+    the function's recorded verdict on every TYPE_PROBES value (an ArgumentTypeError's text too)."""
+    vt = _linter_module("linter.sglang.valuetypes")
+
+    def accepts_of(name, info):
+        builder = TYPE_CATALOG.get(name, {}).get(info["fingerprint"])
+        return None if builder is None else builder(info["globals"])
+
+    def disagreement(name, accepts, probe, real):
+        got = vt.convert(name, probe, {name: {"accepts": accepts}})
+        want = None if real is None else (real[1] if real[0] == "ArgumentTypeError" else "rejected")
+        if (got is None) != (want is None) or (want not in (None, "rejected") and got != want):
+            return f"says {got!r} for {probe[:40]!r}, the function {real!r}"
+        return None
+
+    return _checked_specs(version, recorded, "TYPE_CATALOG", accepts_of, disagreement)
+
+
+def action_specs(version: str, recorded: dict) -> dict:
+    """``actions`` of a table: each custom action's source and ``accepts`` (or "unknown"), checked against
+    the action's recorded outcome on every ACTION_PROBES values list."""
+    vt = _linter_module("linter.sglang.valuetypes")
+
+    def disagreement(name, accepts, values, real):
+        got = vt.action_outcome(accepts, values)
+        if (got is None) != (real is None) or (got is not None and list(got) != list(real)):
+            return f"says {got!r} for {values!r}, the action {real!r}"
+        return None
+
+    return _checked_specs(version, recorded, "ACTION_CATALOG",
+                          lambda name, info: ACTION_CATALOG.get(name, {}).get(info["fingerprint"]), disagreement)
+
+
+def _apply_rule(rule: dict, fields: dict) -> dict:
+    """A resolution rule applied to parsed values (the generator's check of RESOLUTION_PROBES)."""
+    out = dict(fields)
+    if all(fields.get(k) == v for k, v in rule["if"].items()):
+        for k, v in rule["set"].items():
+            out[k] = fields[v["from"]] if isinstance(v, dict) else v
+    for k in rule.get("clear", ()):
+        out[k] = False
+    return out
+
+
+def resolution_rules(version: str, recorded: list) -> dict:
+    """option -> the resolution entry of its ``deprecation`` (function, source, doc, rule), after checking
+    the rule against the release's handler on each probe (the values argparse parsed, and what the
+    handler resolved them to, as the worker recorded them)."""
+    out = {}
+    by_option = {p["option"]: p for p in RESOLUTION_PROBES}
+    for rec in recorded:
+        probe = by_option[rec["option"]]
+        for argv, before, resolved in rec["results"]:
+            want = _apply_rule(probe["rule"], before)
+            if want != resolved:
+                raise RuntimeError(f"{version}: rule for {rec['option']} gives {want} on {argv}, "
+                                   f"{rec['function']} {resolved}")
+        out[rec["option"]] = {"function": rec["function"], "source": rec["source"], "doc": rec["doc"],
+                              "rule": probe["rule"]}
+    return out
+
+
+# ----------------------------- start-up checks (ast) ------------------------
+
+# Values SGLang checks right after the parser accepted them, on the way to starting the server.
+# ``log-level``: ``logging.basicConfig(level=getattr(logging, X.log_level.upper()))`` (in
+# ``configure_logger``, called first thing when the engine starts; 0.5.23 also in
+# ``prepare_server_args``); ``json``: ``json.loads`` of the option's string when the model config
+# is built. Found with ``ast`` in each wheel; a release where a pattern is absent has no such check.
+STARTUP_JSON_FIELDS = {"json_model_override_args": ("model_override_args", "json_model_override_args")}
+STARTUP_CALLERS = ("sglang/srt/entrypoints/engine.py", "sglang/srt/server.py", "sglang/srt/entrypoints/http_server.py")
+
+
+def find_startup_checks(src: Path) -> list:
+    """``[{"dest", "kind", "sources"}]`` of the release unpacked at ``src`` (see above)."""
+    found: dict[tuple[str, str], list[str]] = {}
+    loggers: list[str] = []
+    for path in sorted((src / "sglang" / "srt").rglob("*.py")):
+        rel = path.relative_to(src).as_posix()
+        if "/test" in rel:
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "log_level.upper()" not in text and not any(f in text for fs in STARTUP_JSON_FIELDS.values() for f in fs):
+            continue
+        tree = ast.parse(text, filename=rel)
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(fn):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = ast.unparse(node.func)
+                if func == "getattr" and len(node.args) == 2 and ast.unparse(node.args[0]) == "logging" \
+                        and re.fullmatch(r"[\w.]+\.log_level\.upper\(\)", ast.unparse(node.args[1])):
+                    found.setdefault(("log_level", "log-level"), []).append(f"{rel}:{node.lineno} ({fn.name})")
+                    if fn.name == "configure_logger":
+                        loggers.append(fn.name)
+                elif func == "json.loads" and len(node.args) == 1:
+                    arg = ast.unparse(node.args[0]).rsplit(".", 1)[-1]
+                    for dest, names in STARTUP_JSON_FIELDS.items():
+                        if arg in names and (fn.name == "__init__" and "model_config" in rel or "arg_groups" in rel):
+                            found.setdefault((dest, "json"), []).append(f"{rel}:{node.lineno} ({fn.name})")
+    if loggers:  # where the engine calls configure_logger(server_args) as it starts
+        for rel in STARTUP_CALLERS:
+            path = src / rel
+            if path.exists():
+                for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                    if line.strip() == "configure_logger(server_args)":
+                        found[("log_level", "log-level")].append(f"{rel}:{k} (configure_logger(server_args))")
+    return [{"dest": dest, "kind": kind, "sources": sorted(set(srcs))} for (dest, kind), srcs in sorted(found.items())]
+
+
 # ----------------------------- assemble ------------------------------------
 
 
@@ -593,9 +793,10 @@ def dumps(obj) -> str:
 
 # An option row's keys, in order. A key whose value is its default below is left out, and help
 # text is not kept: with one row per line this keeps ~90 tables near 5 MB instead of ~20 MB.
-OPTION_KEYS = ["dest", "option_strings", "action", "type", "choices", "default", "nargs", "required", "deprecated"]
-OPTION_DEFAULTS = {"action": "store", "type": None, "choices": None, "default": None, "nargs": None,
-                   "required": False, "deprecated": False}
+OPTION_KEYS = ["dest", "option_strings", "action", "type", "choices", "default", "nargs", "const", "required",
+               "deprecated", "deprecation"]
+OPTION_DEFAULTS = {"action": "store", "type": None, "choices": None, "default": None, "nargs": None, "const": None,
+                   "required": False, "deprecated": False, "deprecation": None}
 
 
 def compact_option(o: dict) -> dict:
@@ -604,6 +805,7 @@ def compact_option(o: dict) -> dict:
         d = OPTION_DEFAULTS.get(k, o)  # ``o`` stands for "no default"
         return d is not o and type(o[k]) is type(d) and o[k] == d
 
+    o = {"deprecation": None, "const": None, **o}
     return {k: o[k] for k in OPTION_KEYS if not is_default(k)}
 
 
@@ -617,8 +819,10 @@ def dumps_table(table: dict) -> str:
     for key, value in table.items():
         if key == "options":
             text = "[\n" + ",\n".join("  " + _line(o) for o in value) + "\n ]"
-        elif key in ("lists", "lists_source"):
-            text = "{\n" + ",\n".join(f"  {json.dumps(k)}: {_line(v)}" for k, v in value.items()) + "\n }"
+        elif key in ("lists", "lists_source", "types", "actions"):
+            text = "{\n" + ",\n".join(f"  {json.dumps(k)}: {_line(v)}" for k, v in value.items()) + "\n }" if value else "{}"
+        elif key == "startup_checks":
+            text = "[\n" + ",\n".join("  " + _line(v) for v in value) + "\n ]" if value else "[]"
         elif key == "fields":
             text = _line(value)
         else:
@@ -628,8 +832,22 @@ def dumps_table(table: dict) -> str:
 
 
 def build_table(version: str, wheel: Path, sha: str, method: str, worker: dict,
-                lists: dict, lists_source: dict) -> dict:
+                lists: dict, lists_source: dict, startup: list | None = None) -> dict:
     files = list(worker["files"])
+    types = type_specs(version, worker.get("type_functions", {}))
+    actions = action_specs(version, worker.get("custom_actions", {}))
+    resolutions = resolution_rules(version, worker.get("resolutions", []))
+    options = []
+    for o in worker["options"]:
+        dep = o.get("deprecation")
+        if dep is not None and o["option_strings"][0] in resolutions:
+            o = {**o, "deprecation": {**dep, "behaviour": "maps", "resolution": resolutions[o["option_strings"][0]]}}
+        options.append(o)
+    for where in [t["source"] for t in (*types.values(), *actions.values())] + \
+            [d["source"] for d in resolutions.values()]:
+        f = where.rsplit(":", 1)[0] if where else None
+        if f and f not in files:
+            files.append(f)
     for key in LIST_ORDER:
         where = lists_source[key]
         if lists[key] is not None:
@@ -647,8 +865,11 @@ def build_table(version: str, wheel: Path, sha: str, method: str, worker: dict,
             "method": method,
             "files": files,
         },
-        "options": [compact_option(o) for o in worker["options"]],
+        "options": [compact_option(o) for o in options],
         "fields": worker["fields"],
+        "types": types,
+        "actions": actions,
+        "startup_checks": startup or [],
         "lists": {k: lists[k] for k in LIST_ORDER},
         "lists_source": {k: lists_source[k] for k in LIST_ORDER},
     }
@@ -680,6 +901,7 @@ def generate_version(version: str, args, python: Path | None, workdir: Path,
                 if lists[key] is not None
             },
             "samples": PARSER_SAMPLES if want_fixture else [],
+            "resolution_probes": RESOLUTION_PROBES,
         }
         try:
             worker = run_worker(python, src, request, home)
@@ -698,7 +920,7 @@ def generate_version(version: str, args, python: Path | None, workdir: Path,
                 f"{version}: {key} read by ast ({lists[key]}) differs from the "
                 f"imported module's value ({runtime})"
             )
-    table = build_table(version, wheel, sha, method, worker, lists, lists_source)
+    table = build_table(version, wheel, sha, method, worker, lists, lists_source, find_startup_checks(src))
     fixture = None
     if want_fixture:
         fixture = {
@@ -1253,6 +1475,8 @@ def _worker_main(argv) -> int:
             "choices": None if choices is None else jsonable(list(choices)),
             "default": jsonable(a.default),
             "nargs": a.nargs,
+            # what a nargs='?' option stores when it is given without a value (argparse's const)
+            "const": jsonable(a.const) if a.nargs == "?" else None,
             "required": bool(a.required),
             "deprecated": bool(getattr(a, "deprecated", False)) or cls.__name__.startswith("Deprecated"),
             "help": help_,
@@ -1266,6 +1490,16 @@ def _worker_main(argv) -> int:
         import msgspec
 
         field_names = [f.name for f in msgspec.structs.fields(ServerArgs)]
+
+    by_action = {id(a): o for a, o in zip([a for a in parser._actions
+                                           if not isinstance(a, argparse._HelpAction)], options)}
+    type_functions = _record_type_functions(parser, is_stub, rel)
+    custom_actions = _record_custom_actions(parser, std_actions, rel)
+    for a in parser._actions:
+        o = by_action.get(id(a))
+        if o is not None and (o["deprecated"] or type(a).__name__.startswith("Deprecated")):
+            o["deprecation"] = _record_deprecation(parser, a, rel, jsonable)
+    resolutions = _record_resolutions(ServerArgs, request.get("resolution_probes", []), jsonable, rel)
 
     runtime_lists = {}
     for key, (modname, const) in request.get("check_constants", {}).items():
@@ -1282,11 +1516,255 @@ def _worker_main(argv) -> int:
         "files": sorted(f for f in files if f),
         "runtime_lists": runtime_lists,
         "samples": samples,
+        "type_functions": type_functions,
+        "custom_actions": custom_actions,
+        "resolutions": resolutions,
         "python": sys.version.split()[0],
         "stubbed": sorted(stubbed),
     }
     sys.stdout.write(json.dumps(out))
     return 0
+
+
+# Values every SGLang type function is tried on in the worker; the parent checks that what the table
+# says the function accepts (linter/sglang/valuetypes.py) gives the same verdict on each.
+TYPE_PROBES = [
+    "1", "0", "-1", "8", "1.5", "-0.5", "1e3", "0x10", "+4", " 8 ", "8_000", "\u0663", "abc", "", " ", "None",
+    "none", "true", "1k", "1.5k", "25.6k", "1Ki", "1.5Ki", "2M", "3G", "1T", "2Mi", "1K", "k", "1 k", "Ki",
+    "[]", "[1, 2]", "[1,", "{}", '{"a": 1}', "{bad}", "NaN", "[NaN]", "Infinity", "[-Infinity]", "1e400",
+    "[18446744073709551615]", "[18446744073709551616]", "[-9223372036854775808]", "[-9223372036854775809]",
+    '["\\ud800"]', '["\\ud83d\\ude00"]', '"s"', "null", "[" * 1100 + "]" * 1100,
+    '{"decode": {}}', '{"prefill": {}}', '{"decode": {"backend": "tc_piecewise"}}',
+    '{"prefill": {"backend": "full"}}', '{"decode": {"no_such_key": 1}}', '{"nophase": {}}', '{"decode": 1}',
+    '{"decode": []}', "[1]", "tc_piecewise", "full", "breakable", "disabled",
+]
+# Values lists a custom (non-deprecated) action is called with.
+ACTION_PROBES = [
+    [], ["a"], ["a=b"], ["a", "b=c"], ['{"lora_name": "a", "lora_path": "b"}'], [' {"lora_name": "a", "lora_path": "b"} '],
+    ["{bad}"], ['{"x": 1}'], ["{"], ["}"], ["[1]"], ["{}"], ['{"lora_name": "a"}'],
+]
+
+
+def _fingerprint(obj) -> str:
+    """A hash of a function's or class's code (its ``ast``, positions and comments left out)."""
+    import hashlib
+    import inspect
+    import textwrap
+
+    node = ast.parse(textwrap.dedent(inspect.getsource(obj))).body[0]
+    return hashlib.sha1(ast.dump(node, annotate_fields=False).encode()).hexdigest()[:12]
+
+
+def _where(obj, rel) -> str | None:
+    import inspect
+
+    try:
+        f = rel(inspect.getsourcefile(obj))
+        line = inspect.getsourcelines(obj)[1]
+    except (OSError, TypeError):
+        return None
+    return f"{f}:{line}" if f else None
+
+
+def _plain_globals(fn) -> dict:
+    """Module-level constants a function reads (``NAME`` or ``NAME.attr``) whose values are plain data."""
+    import inspect
+    import textwrap
+
+    def plain(v):
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return v
+        if isinstance(v, (list, tuple)):
+            return [plain(x) for x in v]
+        if isinstance(v, (set, frozenset)):
+            return sorted(plain(x) for x in v)
+        if isinstance(v, dict):
+            return {str(k): plain(x) for k, x in v.items()}
+        raise TypeError(type(v).__name__)
+
+    out = {}
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    g = fn.__globals__
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in g:
+            names.append((f"{node.value.id}.{node.attr}", lambda n=node: getattr(g[n.value.id], n.attr)))
+        elif isinstance(node, ast.Name) and node.id in g:
+            names.append((node.id, lambda n=node: g[n.id]))
+        for name, get in names:
+            try:
+                out[name] = plain(get())
+            except Exception:  # noqa: BLE001 - a module, a function, a class: not data
+                pass
+    return dict(sorted(out.items()))
+
+
+def _outcome(call):
+    """None when ``call()`` returns, else [exception type, message]; ``argparse.ArgumentTypeError`` is
+    named ``ArgumentTypeError``."""
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            call()
+        except Exception as e:  # noqa: BLE001 - every exception is an outcome to record
+            return [type(e).__name__, str(e)]
+    return None
+
+
+def _record_type_functions(parser, is_stub, rel) -> dict:
+    """Each of SGLang's type functions in the parser: where it is, its fingerprint, the constants it
+    reads and its verdict on every probe value (TYPE_PROBES)."""
+    out = {}
+    for a in parser._actions:
+        t = a.type
+        if t is None or t in (str, int, float, bool, json.loads) or is_stub(t) or not callable(t):
+            continue
+        name = getattr(t, "__name__", None)
+        if not name or name in out:
+            continue
+        out[name] = {
+            "source": _where(t, rel),
+            "fingerprint": _fingerprint(t),
+            "globals": _plain_globals(t),
+            "probes": [[p, _outcome(lambda p=p: t(p))] for p in TYPE_PROBES],
+        }
+    return dict(sorted(out.items()))
+
+
+def _record_custom_actions(parser, std_actions, rel) -> dict:
+    """Each custom action class that is not a deprecation (``LoRAPathAction`` …): where it is, its
+    fingerprint, and what it does with each ACTION_PROBES values list."""
+    out = {}
+    for a in parser._actions:
+        cls = type(a)
+        if cls in std_actions or isinstance(a, argparse._HelpAction) or cls.__name__.startswith("Deprecated") \
+                or not cls.__module__.startswith("sglang") or cls.__name__ in out:
+            continue
+        probes = []
+        for values in ACTION_PROBES:
+            ns = argparse.Namespace()
+            got = _outcome(lambda values=values, ns=ns: a(parser, ns, list(values), a.option_strings[0]))
+            probes.append([values, got])
+        out[cls.__name__] = {"source": _where(cls, rel), "fingerprint": _fingerprint(cls), "probes": probes}
+    return dict(sorted(out.items()))
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _record_deprecation(parser, a, rel, jsonable) -> dict:
+    """What a deprecated option's argparse action does when it is given: raise (the exception, or
+    ``parser.error`` -> "parser"), warn (the logged text), store (on which dest, the given value or a
+    constant) — found by calling the release's own action with a recording parser."""
+    import contextlib
+    import io
+    import logging
+
+    class _Error(Exception):
+        pass
+
+    def error(message):
+        raise _Error(message)
+
+    p = argparse.ArgumentParser(prog="sglang serve")
+    p.error = error
+    sentinel = "\x00given"
+    if a.nargs == 0:
+        values = []
+    elif a.nargs in ("+", "*"):
+        values = [sentinel]
+    else:
+        values = sentinel
+    ns = argparse.Namespace()
+    records = []
+
+    class _Handler(logging.Handler):
+        def emit(self, record):
+            records.append(record.getMessage())
+
+    handler = _Handler(logging.DEBUG)
+    root = logging.getLogger()
+    old_level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    out, err = io.StringIO(), io.StringIO()
+    raised = None
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            a(p, ns, values, a.option_strings[0])
+    except _Error as e:
+        raised = ["parser", str(e)]
+    except Exception as e:  # noqa: BLE001
+        raised = [type(e).__name__, str(e)]
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+    printed = [ln for ln in (out.getvalue() + err.getvalue()).splitlines() if ln.strip()]
+    warnings = [_ANSI.sub("", m) for m in records + printed]
+    stored = {}
+    for dest, value in sorted(vars(ns).items()):
+        given = value == sentinel or value == [sentinel]
+        stored[dest] = {"given": True} if given else {"value": jsonable(value)}
+    if raised:
+        behaviour = "raises"
+    elif warnings:
+        behaviour = "warns"
+    else:
+        behaviour = "ignored" if not stored else "stores"
+    out_ = {"behaviour": behaviour}
+    if raised:
+        out_["error"] = raised[0]
+        out_["message"] = _ANSI.sub("", raised[1])
+    elif warnings:
+        out_["message"] = warnings[0]
+    if stored:
+        out_["stores"] = stored
+    new_flag = getattr(a, "new_flag", None)
+    if isinstance(new_flag, str):
+        out_["new_flag"] = new_flag
+    if isinstance(a.help, str) and a.help.strip():
+        out_["help"] = " ".join(a.help.split())
+    out_["source"] = f"{_where(type(a), rel)} ({type(a).__name__})"
+    return out_
+
+
+def _record_resolutions(ServerArgs, probes, jsonable, rel) -> list:
+    """Run each resolution probe (RESOLUTION_PROBES, when the release has its function): the release's
+    own handler on a ServerArgs built from the probe's argv, and the fields it resolved."""
+    import contextlib
+    import importlib
+    import io
+    import inspect
+
+    out = []
+    for probe in probes:
+        try:
+            mod = importlib.import_module(probe["module"])
+        except ImportError:
+            continue
+        fn = getattr(mod, probe["function"], None)
+        if fn is None:
+            continue
+        view_mod, view_name = probe["view"]
+        view = getattr(importlib.import_module(view_mod), view_name)
+        results = []
+        for argv in probe["argv"]:
+            p = argparse.ArgumentParser(prog="sglang serve")
+            ServerArgs.add_cli_args(p)
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                ns = p.parse_args(["--model-path", "m", *argv])
+                sa = ServerArgs.from_cli_args(ns)
+                fn(sa)
+                v = view(sa)
+            results.append([argv, {f: jsonable(getattr(ns, f, None)) for f in probe["fields"]},
+                            {f: jsonable(getattr(v, f)) for f in probe["fields"]}])
+        doc = (inspect.getdoc(fn) or "").split("\n\n")[0]
+        out.append({"option": probe["option"], "function": probe["function"],
+                    "source": _where(fn, rel), "doc": " ".join(doc.split()),
+                    "results": results})
+    return out
 
 
 class _ParseError(Exception):

@@ -40,15 +40,16 @@ MODERN = [v for v in VERSIONS if _v(v) >= (0, 5, 16, -1)]
 FIXTURE_VERSIONS = sorted((p.name[len("sglang_parser_"):-len(".json")] for p in FIXTURES.glob("sglang_parser_*.json")),
                           key=_v)
 
-TOP_KEYS = ["sglang_version", "source", "options", "fields", "lists", "lists_source"]
+TOP_KEYS = ["sglang_version", "source", "options", "fields", "types", "actions", "startup_checks", "lists",
+            "lists_source"]
 SOURCE_KEYS = ["wheel", "sha256", "generator", "method", "files"]
 OPTION_KEYS = [
     "dest", "option_strings", "action", "type", "choices", "default",
-    "nargs", "required", "deprecated",
+    "nargs", "const", "required", "deprecated", "deprecation",
 ]
 # A key at this value is left out of a table's option row (the generator's OPTION_DEFAULTS).
-OPTION_DEFAULTS = {"action": "store", "type": None, "choices": None, "default": None, "nargs": None,
-                   "required": False, "deprecated": False}
+OPTION_DEFAULTS = {"action": "store", "type": None, "choices": None, "default": None, "nargs": None, "const": None,
+                   "required": False, "deprecated": False, "deprecation": None}
 LIST_KEYS = [
     "attention_backend_choices",
     "deterministic_attention_backends",
@@ -178,6 +179,30 @@ def test_schema(version):
             assert o["type"] is None and o["nargs"] == 0 and o["default"] in (False, None), o
         if o["deprecated"]:
             assert o["action"].startswith("custom:Deprecated"), o
+        if o["action"].startswith("custom:Deprecated"):
+            # what the release's own action does when the option is given (issue 31)
+            dep = o["deprecation"]
+            assert dep["behaviour"] in ("raises", "warns", "maps", "stores", "ignored"), o
+            assert re.fullmatch(r"sglang/[\w/]+\.py:\d+ \(Deprecated\w*Action\)", dep["source"]), dep
+            assert dep["source"].split(":")[0] in src["files"]
+            if dep["behaviour"] in ("raises", "warns", "maps"):
+                assert dep["message"] and "\x1b" not in dep["message"], dep
+            if dep["behaviour"] == "maps":
+                res = dep["resolution"]
+                assert re.fullmatch(r"sglang/[\w/]+\.py:\d+", res["source"]) and res["rule"]["set"], res
+        else:
+            assert o["deprecation"] is None, o
+        if o["type"] not in (None, "str", "int", "float", "json", "bool"):
+            assert o["type"] in t["types"], o
+    for name, info in t["types"].items():
+        assert re.fullmatch(r"sglang/[\w/]+\.py:\d+", info["source"]) and info["source"].split(":")[0] in src["files"]
+        assert info["accepts"] == "unknown" or isinstance(info["accepts"], dict) and info["accepts"]["kind"], name
+    for name, info in t["actions"].items():
+        assert re.fullmatch(r"sglang/[\w/]+\.py:\d+", info["source"]) and info["source"].split(":")[0] in src["files"]
+    assert {c["dest"] for c in t["startup_checks"]} == {"log_level", "json_model_override_args"}
+    for check in t["startup_checks"]:
+        assert check["kind"] in ("log-level", "json") and check["sources"], check
+        assert all(re.fullmatch(r"sglang/[\w/]+\.py:\d+ \(.+\)", w) for w in check["sources"]), check
     assert {"--model-path", "--tp-size", "--port", "--attention-backend"} <= seen_strings
 
     fields = t["fields"]

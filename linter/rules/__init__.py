@@ -20,7 +20,7 @@ def _load() -> None:
         Fa4DeterministicMlaNeedsSm100,
         UnverifiableLaunch,
     )
-    from linter.rules.frameworks import FrameworkRejects
+    from linter.rules.frameworks import FrameworkIgnoresSetting, FrameworkRejects
     from linter.rules.gates import GATE_RULES
     from linter.rules.meta import (
         InputTooLarge,
@@ -34,9 +34,13 @@ def _load() -> None:
         AmbiguousOption,
         ConfigEqualsIgnored,
         ConfigFileRejected,
+        DeprecatedOption,
+        DeprecatedOptionRejected,
         InvalidChoice,
+        InvalidValue,
         MissingValue,
         RepeatedOption,
+        RejectedAtStartup,
         UnexpectedValue,
         UnknownOption,
     )
@@ -56,8 +60,13 @@ def _load() -> None:
         MissingValue,
         ConfigEqualsIgnored,
         ConfigFileRejected,
+        InvalidValue,
+        DeprecatedOptionRejected,
+        DeprecatedOption,
+        RejectedAtStartup,
         RepeatedOption,
         FrameworkRejects,
+        FrameworkIgnoresSetting,
     ]
     all_rules = sorted(meta + launch, key=lambda r: r.code)
     g = globals()

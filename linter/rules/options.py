@@ -57,7 +57,7 @@ class UnknownOption(Rule):
 
     ## Why it fails
     SGLang's parser stops with ``error: unrecognized arguments: --attention_backend fa3`` (there are
-    no underscore aliases; sglang-semantics.md §7.3); ``ServerArgs(foo=1)`` raises ``TypeError``.
+    no underscore aliases; docs/sglang.md §5); ``ServerArgs(foo=1)`` raises ``TypeError``.
 
     ## Example
     ``python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --attention_backend fa3``
@@ -67,7 +67,7 @@ class UnknownOption(Rule):
     only option the text can mean). Other misspellings get a "did you mean" and no fix.
 
     ## References
-    - sglang-semantics.md §7.3, §7.4
+    - docs/sglang.md §5
     """
 
     code = "SGL201"
@@ -156,7 +156,9 @@ class InvalidChoice(Rule):
     ## What it does
     Reports a value that argparse rejects because it is not one of the option's ``choices`` in the
     launch's release — compared case-sensitively (``--attention-backend FA4``), and including
-    backends a release removed (``cutlass_mla`` from 0.5.20).
+    backends a release removed (``cutlass_mla`` from 0.5.20). Every value of a multi-value option is
+    checked (``--lora-target-modules q_proj FA3``), and a value is compared after argparse's type
+    conversion, as argparse does (``--log-requests-level 00`` is the int choice 0).
 
     ## Why it fails
     ``error: argument --attention-backend: invalid choice: 'FA4' (choose from ...)``.
@@ -169,31 +171,25 @@ class InvalidChoice(Rule):
     name = "invalid-choice"
     summary = "a value outside the option's choices"
     fixable = "sometimes"
-    VALID = [Example("--model-path Qwen/Qwen3-8B --attention-backend fa3")]
+    VALID = [Example("--model-path Qwen/Qwen3-8B --attention-backend fa3"),
+             Example("--model-path Qwen/Qwen3-8B --log-requests-level 00")]
     INVALID = [Example("--model-path Qwen/Qwen3-8B --attention-backend FA3",
-                       fixed="--model-path Qwen/Qwen3-8B --attention-backend fa3")]
+                       fixed="--model-path Qwen/Qwen3-8B --attention-backend fa3"),
+               Example("--model-path Qwen/Qwen3-8B --lora-target-modules q_proj FA3", sglang="0.5.1")]
 
     def check(self, ctx: LaunchContext):
-        if not isinstance(ctx.launch.payload, CliArgs):
-            return
-        for s in ctx.parsed.settings:
-            # The option as written: several options can share a dest (0.5.23's --monokernel-backend,
-            # choices ['amd'], and --enable-amd-monokernel, a flag, both set enable_amd_monokernel).
-            matches = [s.spelled] if s.spelled in ctx.table.by_string else ctx.table.prefix_matches(s.spelled)
-            opt = ctx.table.by_string[matches[0]] if len(matches) == 1 else ctx.table.by_dest.get(s.dest)
-            if opt is None or not opt.choices or not isinstance(s.value, str) or s.flag is None:
-                continue
-            if opt.allows(s.value):
-                continue
-            same_case = [str(c) for c in opt.choices if str(c).lower() == s.value.lower()]
+        for p in _problems(ctx, "invalid-choice"):
+            opt, value = p.option, p.detail
+            same_case = [str(c) for c in opt.choices if str(c).lower() == value.lower()]
             fix = None
-            span = s.value_span()
+            span = p.token.span_of(*p.range) if p.range else None
             if len(same_case) == 1 and span is not None:
                 fix = Fix(SAFE, f"Write {same_case[0]}", [Edit(span, same_case[0])])
             hint = f"; did you mean {same_case[0]!r}?" if same_case else ""
-            yield self.diagnostic(f"invalid choice {s.value!r} for {opt.primary} in SGLang {ctx.table.version} (choose "
-                                  f"from {', '.join(map(str, opt.choices))}){hint}", s.value_location(), ctx, fix,
-                                  key=f"choice:{s.dest}")
+            where = (p.token.location(*p.range) if p.range else None) or p.token.location()
+            yield self.diagnostic(f"invalid choice {value!r} for {opt.primary} in SGLang {ctx.table.version} (choose "
+                                  f"from {', '.join(map(str, opt.choices))}){hint}", where, ctx, fix,
+                                  key=f"choice:{opt.dest}:{value}")
 
 
 class UnexpectedValue(Rule):
@@ -227,14 +223,15 @@ class UnexpectedValue(Rule):
     def check(self, ctx: LaunchContext):
         for p in _problems(ctx, "unexpected-value"):
             flag = p.token.raw[:p.range[0]]
-            value = p.token.raw[p.range[0] + 1:]
+            value = p.detail
             fix = None
             span = p.token.span_of(p.range[0], p.range[1])
-            if value in _TRUE and span is not None:
+            if value in _TRUE and span is not None and p.token.raw[p.range[0]:p.range[0] + 1] == "=":
                 fix = Fix(UNSAFE, f"Write {flag} without a value", [Edit(span, "")])
-            yield self.diagnostic(f"{p.option.primary} is a flag and takes no value: SGLang's parser stops with "
+            name = p.option.primary if p.option is not None else "-h/--help"
+            yield self.diagnostic(f"{name} is a flag and takes no value: SGLang's parser stops with "
                                   f"'ignored explicit argument {value!r}'", p.token.location(), ctx, fix,
-                                  key=f"value:{p.option.dest}")
+                                  key=f"value:{p.option.dest if p.option is not None else 'help'}")
         previous = {id(s.flag): s for s in ctx.parsed.settings if s.flag is not None}
         for p in _problems(ctx, "unrecognized-argument"):
             words = ctx.parsed.words or list(ctx.launch.args)
@@ -363,7 +360,7 @@ class RepeatedOption(Rule):
             return
         seen: dict[str, list] = {}
         for s in ctx.parsed.settings:
-            if s.flag is not None:
+            if s.flag is not None and not s.via:  # (a value SGLang wrote itself is not repeated by the user)
                 seen.setdefault(s.dest, []).append(s)
         for dest, settings in seen.items():
             values = {repr(s.value) for s in settings}
@@ -400,7 +397,7 @@ class ConfigFileRejected(Rule):
     No fix.
 
     ## References
-    - sglang-semantics.md §7.2; 0.5.23 ``sglang/srt/utils/server_args_config_parser.py``
+    - docs/sglang.md §5; 0.5.23 ``sglang/srt/utils/server_args_config_parser.py``
     """
 
     code = "SGL208"
@@ -415,6 +412,158 @@ class ConfigFileRejected(Rule):
             where = p.span if p.span is not None else p.token.location()
             yield self.diagnostic(f"SGLang {ctx.table.version} refuses the --config file: {p.message}", where, ctx,
                                   key=f"config:{p.message}")
+
+
+class InvalidValue(Rule):
+    """A value the option's type rejects while SGLang parses the arguments.
+
+    ## What it does
+    Reports a value that argparse's ``type=`` conversion rejects in the launch's release:
+    ``--nnodes 1.5`` and ``--port 0x10`` (``int``), ``--mem-fraction-static fast`` (``float``), text that
+    is not JSON for an option typed ``json.loads``, and what SGLang's own type functions refuse
+    (``human_readable_int``, ``json_list_type``, ``parse_cuda_graph_config_arg`` …, each as the release's
+    code accepts it; a function the option tables do not describe is not judged). Also a value SGLang's
+    own argparse action raises on while parsing (0.5.1+ ``--lora-paths '{…}'`` that is not JSON or lacks
+    ``lora_name``/``lora_path``). A value the linter cannot see is not judged.
+
+    ## Why it fails
+    ``sglang serve: error: argument --nnodes: invalid int value: '1.5'`` — argparse converts each value
+    before anything else, and the server does not start. (``int`` takes ``+4``, `` 8 `` and ``8_000``,
+    as Python does.)
+
+    ## Fix safety
+    No fix: only the author knows the number meant.
+
+    ## References
+    - CPython 3.11 ``argparse.ArgumentParser._get_value``; the ``types`` section of
+      ``linter/sglang/data/options-<version>.json`` (generated, with each function's ``file:line``)
+    """
+
+    code = "SGL209"
+    name = "invalid-value"
+    summary = "a value the option's type (or SGLang's argparse action) rejects at parse time"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --nnodes 2 --port +30000 --mem-fraction-static 0.8")]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --nnodes 1.5"),
+               Example("--model-path Qwen/Qwen3-8B --port 0x10"),
+               Example("--model-path Qwen/Qwen3-8B --preferred-sampling-params={bad}", sglang="0.5.23")]
+
+    def check(self, ctx: LaunchContext):
+        for p in _problems(ctx, "invalid-value"):
+            where = (p.token.location(*p.range) if p.range and p.range[0] is not None else None) or p.token.location()
+            yield self.diagnostic(f"SGLang {ctx.table.version}'s parser stops: {p.message}", where, ctx,
+                                  key=f"value:{p.option.dest if p.option else ''}:{_short(p.detail)}")
+
+
+class DeprecatedOptionRejected(Rule):
+    """A deprecated option whose argparse action raises in the launch's release.
+
+    ## What it does
+    Reports an option that the release still declares but only to stop with a message, as its
+    deprecated action does when it is given: 0.4.0's ``--enable-overlap-schedule`` or
+    ``--disable-flashinfer`` (``ValueError`` with the option's help text), 0.5.3's
+    ``--enable-ep-moe``; 0.5.18+'s ``DeprecatedAction`` with an ``error_message`` (``parser.error``). The
+    message is SGLang's own, which usually names what to write instead. The behaviour of each
+    deprecated option in each release is in the option tables (``deprecation``), recorded by running
+    the release's own action class.
+
+    ## Why it fails
+    ``ValueError: '--enable-overlap-schedule' is deprecated. It is enabled by default now. Please drop
+    this argument.`` while the arguments are parsed — the server does not start.
+
+    ## Fix safety
+    No fix here (what replaces the option is not always the same thing).
+    """
+
+    code = "SGL210"
+    name = "deprecated-option-rejected"
+    summary = "a deprecated option whose argparse action stops SGLang in the launch's release"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --tp 2", sglang="0.4.0")]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --enable-overlap-schedule", sglang="0.4.0")]
+
+    def check(self, ctx: LaunchContext):
+        for p in _problems(ctx, "deprecated-raises"):
+            how = "stops with" if p.detail == "parser" else f"raises {p.detail or 'an error'}:"
+            spelled = p.token.raw[:p.range[1]] if p.range else p.token.raw
+            yield self.diagnostic(f"{p.option.primary} is deprecated in SGLang {ctx.table.version} and its parser "
+                                  f"{how} {p.message!r}", p.token.location(0, len(spelled)), ctx,
+                                  key=f"deprecated:{p.option.primary}")
+
+
+class DeprecatedOption(Rule):
+    """A deprecated option the launch's release still accepts, with a warning.
+
+    ## What it does
+    Warns on an option whose argparse action only warns in the launch's release (0.5.9–0.5.13's
+    ``DeprecatedAction``, ``DeprecatedStoreTrueAction``, ``DeprecatedAliasStoreAction`` …) — quoting
+    SGLang's own warning — and says what the option turns into: the value it stores (an alias stores
+    the value on the new option), or what SGLang's resolution maps it onto (0.5.23
+    ``--dp-size N --enable-dp-attention`` becomes ``--attn-dp-size N`` with ``--dp-size 1``; the
+    linter's checks read the mapped values as if they were written).
+
+    ## Why it fails
+    It does not fail yet: SGLang logs the warning and goes on. But a release that warns is usually
+    followed by one that removes the option (then SGL201), and a mapped option may not mean what it
+    did (``--dp-size`` counts replicas again in 0.5.23).
+
+    ## Fix safety
+    No fix here.
+    """
+
+    code = "SGL211"
+    name = "deprecated-option"
+    severity = Severity.WARNING
+    summary = "a deprecated option the launch's release accepts with a warning"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --attn-dp-size 8", sglang="0.5.23")]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --dp-size 8 --enable-dp-attention", sglang="0.5.23")]
+
+    def check(self, ctx: LaunchContext):
+        for p in _problems(ctx, "deprecated-warns"):
+            opt = p.option
+            mapped = [s for s in ctx.parsed.settings if s.via.startswith(opt.primary + ":") and s.value is not False]
+            then = ""
+            if mapped:
+                parts = [f"{ctx.table.by_dest[s.dest].primary if s.dest in ctx.table.by_dest else s.dest} "
+                         f"{_show(s.value)}" for s in mapped]
+                then = f"; SGLang turns it into {', '.join(parts)}"
+            spelled = p.token.raw[:p.range[1]] if p.range else p.token.raw
+            yield self.diagnostic(f"{opt.primary} is deprecated in SGLang {ctx.table.version}: it warns "
+                                  f"{p.message!r}{then}", p.token.location(0, len(spelled)), ctx,
+                                  key=f"deprecated:{opt.primary}")
+
+
+class RejectedAtStartup(Rule):
+    """A value the parser accepts and SGLang rejects right after parsing, as it starts.
+
+    ## What it does
+    Reports the values SGLang checks once the parser has accepted them, on the way to starting the
+    server (the table's ``startup_checks``, found in each release's code): ``--log-level`` must name a
+    ``logging`` level (``logging.basicConfig(level=getattr(logging, log_level.upper()))`` in
+    ``configure_logger``, the first thing the engine does; 0.5.20+ already in ``prepare_server_args``),
+    and ``--json-model-override-args`` must be JSON (``json.loads`` when the model config is built).
+
+    ## Why it fails
+    ``AttributeError: module 'logging' has no attribute 'VERBOSE'``; ``json.decoder.JSONDecodeError`` —
+    the server stops before it loads anything.
+
+    ## Fix safety
+    A ``--log-level`` that differs from a level only by its case is not an error (``.upper()``); no fix.
+    """
+
+    code = "SGL212"
+    name = "rejected-at-startup"
+    summary = "a value SGLang rejects right after parsing (--log-level, --json-model-override-args)"
+    VALID = [Example("--model-path Qwen/Qwen3-8B --log-level WARNING"),
+             Example("--model-path Qwen/Qwen3-8B --log-level warn")]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --log-level verbose"),
+               Example("--model-path Qwen/Qwen3-8B --json-model-override-args rope_scaling=4")]
+
+    def check(self, ctx: LaunchContext):
+        from linter.sglang.startup import startup_failures
+
+        for failure in startup_failures(ctx.parsed, ctx.table):
+            s = failure.setting
+            yield self.diagnostic(f"SGLang {ctx.table.version} stops as it starts: {failure.message} "
+                                  f"({failure.where})", s.value_location(), ctx, key=f"startup:{s.dest}")
 
 
 def _show(value) -> str:

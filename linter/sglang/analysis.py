@@ -29,6 +29,7 @@ from linter.sglang.decision import (
     Outcome,
     deterministic,
     evaluate,
+    model_kv_cache_dtype,
     startup_checks_documented,
 )
 from linter.sglang.gates import (
@@ -196,7 +197,8 @@ def verdicts(parsed: ParsedArgs, table: OptionTable, model: ModelInfo, targets: 
         b = effective(parsed, model.architecture, model.dsa, hw, o, table, model.mla)
         backend = load = None
         if b is not None:
-            backend = backend_gates(parsed, table, b, hw)
+            kv = model_kv_cache_dtype(table, model.architecture, model.dsa, hw, model.learnable_sink)
+            backend = backend_gates(parsed, table, b, hw, kv)
             load = load_gates(parsed, b, model.architecture, hw, model.mla)
         gate = backend or first_own or load
         out.append(Verdict(label, hw, target, o, b, gate, own + tuple(g for g in (backend or load,) if g)))

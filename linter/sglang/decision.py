@@ -70,6 +70,28 @@ def _facts_for(version: str) -> dict | None:
 GPT_OSS = "GptOssForCausalLM"
 
 
+def model_kv_cache_dtype(table: OptionTable, architecture: str | None, dsa: bool, hw: Hardware,
+                         learnable_sink: bool = False) -> str | None:
+    """The KV-cache dtype SGLang picks itself when ``--kv-cache-dtype`` is ``auto``, or None when it
+    keeps ``auto``: a DSA checkpoint (``index_topk``, an architecture of ``is_deepseek_dsa``) of the
+    DeepSeek family gets ``fp8_e4m3`` on a CUDA GPU whose compute-capability major is at least 10
+    (SM100/SM103/SM110/SM120/SM121), else ``bfloat16`` — unless its config has ``learnable_sink``
+    (0.5.20+) — per release (``model_checks.json`` ``dsa_kv_cache_default``, read from
+    ``_dsa_kv_cache_dtype_default``, 0.5.23 ``sglang/srt/arg_groups/overrides.py:491``). The
+    trtllm_mha SM120 prefill check (0.5.19+) then sees fp8_e4m3. None when the GPU is unknown."""
+    rule = release_fact(table, "dsa_kv_cache_default")
+    if not rule or not dsa or architecture is None or architecture not in (rule.get("architectures") or ()):
+        return None
+    dsa_list = release_fact(table, "dsa_architectures")
+    if dsa_list is not None and architecture not in dsa_list:
+        return None
+    if not hw.cuda or hw.major is None:
+        return None
+    if learnable_sink and "learnable_sink" in (rule.get("unless_config") or ()):
+        return "bfloat16"
+    return "fp8_e4m3" if hw.major >= rule["fp8_e4m3_from_major"] else "bfloat16"
+
+
 def canonical_backends(parsed: ParsedArgs, table: OptionTable) -> tuple[object, object, object]:
     """(``--attention-backend``, ``--prefill-attention-backend``, ``--decode-attention-backend``) as
     SGLang's checks see them: None when not given, ``UNKNOWN`` when not known statically, deprecated

@@ -186,13 +186,18 @@ def _value(parsed: ParsedArgs, dest: str) -> object:
     return None if s is None else s.value
 
 
-def backend_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardware) -> GateFailure | None:
+def backend_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardware,
+                  model_kv: str | None = None) -> GateFailure | None:
     """The first server-args gate on the attention backends that fails on ``hw`` (their order in
-    ``__post_init__``). Later backend gates read the same values, so only the first one counts."""
+    ``__post_init__``). Later backend gates read the same values, so only the first one counts.
+    ``model_kv`` is the KV-cache dtype the model makes SGLang pick when the user leaves it ``auto``
+    (a DSA checkpoint's fp8_e4m3 on SM100+, :func:`~linter.sglang.decision.model_kv_cache_dtype`)."""
     newer = table.version_tuple >= version_tuple("0.5.19")
     user_dest = "attention_backend"
     kv = _value(parsed, "kv_cache_dtype")  # the SM120 trtllm_mha and tokenspeed_mla checks read it too
     kv = kv if isinstance(kv, str) else ("auto" if kv is None else None)
+    if kv == "auto" and model_kv is not None:
+        kv = model_kv
 
     canon = dict(zip(("attention_backend", "prefill_attention_backend", "decode_attention_backend"),
                      canonical_backends(parsed, table)))
@@ -215,8 +220,11 @@ def backend_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardw
                                "SM90, SM100/SM103, SM120" if newer else "SM100/SM103")
     if b.prefill == "trtllm_mha" and hw.sm120 and kv == "fp8_e4m3" and \
             release_fact(table, "trtllm_mha_sm120_fp8_prefill_check"):
+        chosen = "" if model_kv is None or _value(parsed, "kv_cache_dtype") not in (None, "auto") else (
+            " (the fp8_e4m3 KV cache is SGLang's own choice for this DSA checkpoint on SM100+: write "
+            "--kv-cache-dtype bfloat16 to keep trtllm_mha prefill)")
         return GateFailure("trtllm_mha", dest_for("trtllm_mha", "prefill"), "trtllm_mha",
-                           semantics()["trtllm_mha_sm120_fp8_message"]["value"],
+                           semantics()["trtllm_mha_sm120_fp8_message"]["value"] + chosen,
                            "SM90, SM100/SM103 (SM120/SM121 without an fp8_e4m3 KV cache)")
     if b.decode == "trtllm_mha" and not (hw.sm90 or hw.sm100 or hw.sm120):
         return GateFailure("trtllm_mha", dest_for("trtllm_mha", "decode"), "trtllm_mha",
@@ -281,9 +289,10 @@ def option_gates(parsed: ParsedArgs, hw: Hardware) -> list[GateFailure]:
     return out
 
 
-def startup_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardware) -> GateFailure | None:
+def startup_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardware,
+                  model_kv: str | None = None) -> GateFailure | None:
     """The first server-args gate that fails on ``hw``: the one SGLang stops at."""
-    return backend_gates(parsed, table, b, hw) or next(iter(option_gates(parsed, hw)), None)
+    return backend_gates(parsed, table, b, hw, model_kv) or next(iter(option_gates(parsed, hw)), None)
 
 
 def load_gates(parsed: ParsedArgs, b: Backends, architecture: str | None, hw: Hardware,

@@ -49,6 +49,9 @@ class ModelInfo:
     evidence: str = ""
     inferred_from: str | None = None
     """The checkpoint name the architecture was inferred from (source 4), else None."""
+    learnable_sink: bool = False
+    """The config has ``learnable_sink`` set (DSA attention sinks: SGLang 0.5.20+ then keeps a
+    bfloat16 KV cache; ``model_checks.json`` ``dsa_kv_cache_default``)."""
 
     @property
     def inference_note(self) -> str | None:
@@ -222,7 +225,8 @@ def _resolve_path(model_path, base_dirs, user_models, read_json, span) -> ModelI
                 arch = str(archs[0]) if isinstance(archs, list) and archs else None
                 return ModelInfo(model_path, arch, dsa=isinstance(cfg, dict) and "index_topk" in cfg,
                                  origin=f"{(folder / 'config.json').as_posix()}", span=span,
-                                 mla=_has_kv_lora_rank(cfg))
+                                 mla=_has_kv_lora_rank(cfg),
+                                 learnable_sink=isinstance(cfg, dict) and bool(cfg.get("learnable_sink")))
     for key, arch in user_models.items():
         if key.rstrip("/").lower() == model_path.rstrip("/").lower():
             return ModelInfo(model_path, arch, origin="the 'models' table of the lint-configs configuration", span=span)

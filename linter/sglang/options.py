@@ -18,6 +18,19 @@ its sha256). :func:`parse_args` reproduces what SGLang's parser does with an arg
   parser, so later checks do not judge it;
 * the last occurrence of an option wins.
 
+The reading is CPython 3.11's ``argparse._parse_known_args`` step for step (3.10–3.12.1 share it;
+:class:`_Reader`): the words are classified first — exact option string, the part before ``=``,
+abbreviations (also with ``=``; several: ``ambiguous option``, raised before anything else), a
+negative number, a word with a space (an argument), else an unknown option — then each option takes
+the arguments its ``nargs`` matches (``--`` is never an option's argument; ``--opt=--`` stores an
+empty list), every value is converted with the option's ``type`` before its ``choices`` are checked
+(:mod:`linter.sglang.valuetypes`; every value of a multi-value option), and the option's action runs
+as the release's table records it (a deprecated option raises, warns, stores or is mapped onto
+another option: :attr:`Option.deprecation`, :func:`apply_resolutions`). Every failure is recorded
+(SGLang stops at the first: :meth:`ParsedArgs.sglang_error` is that one, worded as SGLang words
+it). ``tests/test_parser_oracle.py`` replays each release's own verdicts, recorded by
+``scripts/record_parser_oracle.py``, against this.
+
 ``sglang serve`` first removes ``--model-type X`` and turns a first non-option token into
 ``--model-path`` (``python/sglang/cli/serve.py:23-59``).
 """
@@ -30,7 +43,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from linter import datafiles
-from linter.launch import UNKNOWN, KwArg, MStr, Token
+from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, MStr, Token
+from linter.sglang import valuetypes
 
 _DATA = "linter.sglang.data"
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
@@ -52,6 +66,14 @@ class Option:
     nargs: object
     required: bool
     deprecated: bool
+    const: object = None
+    """What a ``nargs='?'`` option stores when it is given without a value (argparse's ``const``)."""
+    deprecation: dict | None = None
+    """What the release's action does when the option is given (generated): ``behaviour`` ``raises`` |
+    ``warns`` | ``maps`` | ``stores`` | ``ignored``, SGLang's ``message`` (and ``error``: the exception, or
+    ``parser`` for ``parser.error``), ``stores`` (dest → ``{"given": true}`` or ``{"value": X}``),
+    ``new_flag``/``help`` (SGLang's own words on what to write instead), ``source`` (file:line of the
+    action class) and, for ``maps``, the ``resolution`` rule that turns it into another option's value."""
 
     @property
     def takes_value(self) -> bool:
@@ -63,13 +85,6 @@ class Option:
         0.5.22+, ``--disable-cuda-graph`` in 0.5.23: ``custom:DeprecatedStoreTrueAction``, nargs 0).
         """
         return self.action not in _NO_VALUE_ACTIONS and self.nargs != 0
-
-    def allows(self, text: str) -> bool:
-        """Whether the command-line word ``text`` passes ``choices`` (argparse converts it with
-        ``type`` first, so ``--log-requests-level 0`` matches the int choice 0)."""
-        if not self.choices:
-            return True
-        return text in {str(c) for c in self.choices}
 
     def flag_value(self, option_string: str) -> object:
         """The value a no-value option stores when given as ``option_string`` (a full string of it).
@@ -103,6 +118,13 @@ class OptionTable:
     fields: tuple[str, ...]
     lists: dict[str, list[str] | None]
     source: dict
+    types: dict = field(default_factory=dict)
+    """SGLang's own type functions: name → ``{"source": file:line, "accepts": spec | "unknown"}``
+    (:mod:`linter.sglang.valuetypes`)."""
+    actions: dict = field(default_factory=dict)
+    """SGLang's custom (non-deprecated) argparse actions: class name → ``{"source", "accepts"}``."""
+    startup_checks: tuple = ()
+    """Values SGLang checks right after parsing: ``{"dest", "kind", "sources"}`` (generated)."""
     by_string: dict[str, Option] = field(default_factory=dict)
     by_dest: dict[str, Option] = field(default_factory=dict)
 
@@ -112,6 +134,17 @@ class OptionTable:
                 self.by_string[s] = opt
             self.by_dest.setdefault(opt.dest, opt)
         self._sorted = sorted(self.by_string)
+        self._order = {s: k for k, s in enumerate(("-h", "--help", *self.by_string))}
+
+    def in_parser_order(self, strings) -> list[str]:
+        """``strings`` in the order argparse registered them (``-h``/``--help`` first): the order of its
+        ``ambiguous option`` list."""
+        return sorted(set(strings), key=lambda s: self._order.get(s, len(self._order)))
+
+    def default_of(self, dest: str) -> object:
+        """The parser's default for ``dest`` (the first option that sets it), None when unknown."""
+        opt = self.by_dest.get(dest)
+        return None if opt is None else opt.default
 
     def prefix_matches(self, prefix: str) -> list[str]:
         """Option strings that start with ``prefix`` (argparse ``_get_option_tuples`` for ``--``)."""
@@ -220,11 +253,13 @@ def load_table(version: str) -> OptionTable:
             type=o.get("type"),
             choices=tuple(o["choices"]) if o.get("choices") else None, default=o.get("default"),
             nargs=o.get("nargs"), required=bool(o.get("required")), deprecated=bool(o.get("deprecated")),
+            deprecation=o.get("deprecation"), const=o.get("const"),
         )
         for o in raw["options"]
     ]
     return OptionTable(version=raw["sglang_version"], options=options, fields=tuple(raw.get("fields") or ()),
-                       lists=raw.get("lists") or {}, source=raw.get("source") or {})
+                       lists=raw.get("lists") or {}, source=raw.get("source") or {}, types=raw.get("types") or {},
+                       actions=raw.get("actions") or {}, startup_checks=tuple(raw.get("startup_checks") or ()))
 
 
 # --------------------------------------------------------------------------------------------
@@ -249,6 +284,9 @@ class Setting:
     value_token: Token | None = None
     value_range: tuple[int, int] | None = None
     kwarg: KwArg | None = None
+    via: str = ""
+    """Set when SGLang wrote the value itself from another option (a deprecated option its resolution
+    maps, :func:`apply_resolutions`): what did it, with its source."""
 
     @property
     def value_text(self) -> MStr | None:
@@ -302,6 +340,13 @@ class ArgProblem:
     """A finding's whole message when the general wording does not fit (a framework's dialect)."""
     span: object = None
     """Where to report a ``config-file`` problem (a key in the ``--config`` YAML), when not at ``token``."""
+    error: tuple[str, str] | None = None
+    """What SGLang raises for it, exactly: ``("ArgparseError", argparse's message)`` or the exception
+    class and its text (a deprecated option's ``ValueError``, a ``JSONDecodeError`` in an action)."""
+    stage: int = 0
+    """When argparse meets it: 1 while classifying the words (ambiguous prefix), 2 while consuming them
+    (values, flags, actions), 3 the required check, 4 the unrecognized words; 0 outside argparse.
+    SGLang reports the first (:meth:`ParsedArgs.first_error`)."""
 
 
 @dataclass
@@ -326,6 +371,26 @@ class ParsedArgs:
     """Dests whose occurrence argparse rejects (invalid choice, missing or unexpected value, every
     candidate of an ambiguous prefix). SGLang stops in the parser, so no later check sees these
     values: rules that would judge them again stay silent (:meth:`judged`)."""
+
+    extras: list[str] = field(default_factory=list)
+    """The words argparse could not place, in order (its ``unrecognized arguments: …`` message)."""
+
+    def sglang_error(self) -> tuple[str, str] | None:
+        """What SGLang's parser stops with: ``(error type, message)`` as CPython 3.11's argparse (or the
+        release's own action) words it, or None when it accepts the words."""
+        first = self.first_error()
+        if first is None:
+            return None
+        if first.stage == _STAGE_EXTRAS:
+            return "ArgparseError", "unrecognized arguments: " + " ".join(self.extras)
+        return first.error or ("ArgparseError", first.message)
+
+    def first_error(self) -> ArgProblem | None:
+        """The problem SGLang's parser stops on (argparse's order: an ambiguous prefix while the words
+        are classified, then the first failure while they are consumed, then a missing required
+        option, then the unrecognized words), or None when the parser accepts the words."""
+        errors = [p for p in self.problems if p.kind in _ERRORS and p.stage]
+        return min(errors, key=lambda p: p.stage) if errors else None
 
     def judged(self, *dests: str) -> bool:
         """True when none of ``dests`` is rejected by the parser, so later checks may read them."""
@@ -355,28 +420,420 @@ class ParsedArgs:
         return default if s is None else s.value
 
 
-def _is_option_like(word: str | None) -> bool:
-    if word is None or not word.startswith("-") or len(word) < 2:
-        return False
-    if _NEGATIVE_NUMBER.match(word) or " " in word:
-        return False
-    return True
+_HELP = ("-h", "--help")
+"""argparse's own ``-h/--help`` (added by ``ArgumentParser``; not in the tables)."""
+_STAGE_CLASSIFY, _STAGE_CONSUME, _STAGE_REQUIRED, _STAGE_EXTRAS = 1, 2, 3, 4
+
+
+@dataclass(frozen=True)
+class _Match:
+    """What argparse's ``_parse_optional`` makes of one word: ``option`` (None: an unknown option; the
+    help action is ``help=True``), ``full`` (the option string matched), ``spelled`` (the written name,
+    before any ``=``), ``explicit`` (the text after ``=``, or None) and ``candidates`` (an ambiguous
+    prefix)."""
+
+    option: Option | None
+    full: str
+    spelled: str
+    explicit: str | None = None
+    candidates: tuple[str, ...] = ()
+    help: bool = False
+
+
+def _option_tuples(table: OptionTable, word: str) -> list[tuple[str, str | None]]:
+    """argparse ``_get_option_tuples`` (CPython 3.10–3.12.1, ``allow_abbrev=True``): (option string,
+    explicit argument) for each option string ``word`` abbreviates. ``--x=v`` is split at the first
+    ``=`` and the part before it is the prefix; a single-dash word matches ``-h`` followed by text
+    (``-hX`` = ``-h`` with ``X``) or an option string it is a prefix of (SGLang has none)."""
+    if word[1:2] == "-":
+        prefix, eq, explicit = word.partition("=")
+        found = [s for s in _HELP if s.startswith(prefix)] + table.prefix_matches(prefix)
+        return [(s, explicit if eq else None) for s in table.in_parser_order(found)]
+    out = []
+    if word[:2] == "-h":
+        out.append(("-h", word[2:]))
+    return out
+
+
+def match_option(table: OptionTable, word: str) -> _Match | None:
+    """argparse ``_parse_optional`` on a known word, step by step: None for a positional (no leading
+    ``-``, the single character ``-``, a negative number, or an unmatched word with a space); else the
+    exact option string; the part before ``=`` as an exact option string; the abbreviations of the
+    word (several: ambiguous); else an unknown option. An exact option string always wins over an
+    abbreviation, and ``=`` is split before the space test, so ``--json-model-override-args={"a": 1}``
+    is an option."""
+    if not word or word[0] != "-":
+        return None
+    if word in table.by_string or word in _HELP:
+        return _Match(table.by_string.get(word), word, word, help=word in _HELP)
+    if len(word) == 1:
+        return None
+    if "=" in word:
+        name, explicit = word.split("=", 1)
+        if name in table.by_string or name in _HELP:
+            return _Match(table.by_string.get(name), name, name, explicit, help=name in _HELP)
+    tuples = _option_tuples(table, word)
+    spelled = word.partition("=")[0] if word[1:2] == "-" else word
+    if len(tuples) > 1:
+        return _Match(None, "", spelled, None, tuple(s for s, _ in tuples))
+    if len(tuples) == 1:
+        full, explicit = tuples[0]
+        written = spelled if word[1:2] == "-" else full
+        return _Match(table.by_string.get(full), full, written, explicit, help=full in _HELP)
+    if _NEGATIVE_NUMBER.match(word):
+        return None  # SGLang's parser has no option that looks like a negative number
+    if " " in word:
+        return None
+    return _Match(None, word, spelled, None)
 
 
 def _match(table: OptionTable, word: str) -> tuple[Option | None, str, str | None, tuple[str, ...]]:
-    """(option, spelled, explicit value, ambiguous candidates) for an option-like word."""
-    if word in table.by_string:
-        return table.by_string[word], word, None, ()
-    name, eq, explicit = word.partition("=")
-    if eq and name in table.by_string:
-        return table.by_string[name], name, explicit, ()
-    if word.startswith("--"):
-        matches = table.prefix_matches(name)
-        if len(matches) == 1:
-            return table.by_string[matches[0]], name, explicit if eq else None, ()
-        if len(matches) > 1:
-            return None, name, explicit if eq else None, tuple(matches)
-    return None, name, explicit if eq else None, ()
+    """(option, spelled, explicit value, ambiguous candidates) for an option-like word (the dialects'
+    lookup: a unique match or nothing)."""
+    m = match_option(table, word)
+    if m is None:
+        return None, word, None, ()
+    return m.option, m.spelled, m.explicit, m.candidates
+
+
+def _known_name(tok: Token) -> tuple[str, int] | None:
+    """``(name, '=' index)`` of a token ``--name=VALUE`` whose name is known and whose value is not
+    (``--attention-backend=$BACKEND``): argparse decides by the name alone."""
+    raw = tok.raw
+    if tok.splat or not raw.startswith("-"):
+        return None
+    k = raw.find("=")
+    if k <= 1 or UNKNOWN_CHAR in raw[:k]:
+        return None
+    return raw[:k], k
+
+
+class _Reader:
+    """One run of argparse's ``_parse_known_args`` (CPython 3.10–3.12.1) over a launch's words, with every
+    error recorded instead of stopping at the first: the words are classified first (``O`` option,
+    ``A`` argument, ``-`` the ``--`` separator, ``U`` a word the linter cannot see), then options are
+    consumed left to right, each taking the arguments its ``nargs`` matches; words no option takes
+    are extras (``unrecognized arguments``)."""
+
+    def __init__(self, table: OptionTable, words: list[Token], parsed: ParsedArgs, foreign, lenient: bool) -> None:
+        self.table = table
+        self.words = words
+        self.parsed = parsed
+        self.foreign = foreign
+        self.lenient = lenient
+        self.kinds: list[str] = []
+        self.matches: dict[int, _Match] = {}
+        self.own: set[int] = set()
+        """Words that are the program's own options (``foreign`` prefixes), not SGLang's."""
+
+    def problem(self, stage: int, kind: str, token, message: str, **kw) -> ArgProblem:
+        kw.setdefault("error", ("ArgparseError", message))
+        p = ArgProblem(kind, token, message, stage=stage, **kw)
+        if kind in _REJECTING:
+            self.parsed._reject(p)
+        else:
+            self.parsed.problems.append(p)
+        return p
+
+    def classify(self) -> None:
+        after_dd = False
+        for i, tok in enumerate(self.words):
+            word = tok.value
+            if after_dd:
+                self.kinds.append("A" if word is not None else "U")
+                continue
+            if word is None:
+                named = _known_name(tok)
+                if named is None:
+                    self.kinds.append("U")
+                    continue
+                m = match_option(self.table, named[0] + "=x")
+                if m is not None and not m.candidates and (m.option is not None or m.help):
+                    self.matches[i] = _Match(m.option, m.full, m.spelled, UNKNOWN_CHAR, help=m.help)
+                    self.kinds.append("O")
+                else:
+                    self.kinds.append("U")
+                continue
+            if word == "--":
+                self.kinds.append("-")
+                after_dd = True
+                continue
+            name, eq, explicit = word.partition("=")
+            if self.foreign and name.startswith(self.foreign) and name not in self.table.by_string:
+                self.matches[i] = _Match(None, name, name, explicit if eq else None)
+                self.own.add(i)
+                self.kinds.append("O")
+                continue
+            m = match_option(self.table, word)
+            if m is None:
+                self.kinds.append("A")
+                continue
+            if m.candidates:
+                self.problem(_STAGE_CLASSIFY, "ambiguous-option", tok, f"ambiguous option: {word} could match "
+                             + ", ".join(m.candidates), candidates=tuple(c for c in m.candidates if c not in _HELP))
+            self.matches[i] = m
+            self.kinds.append("O")
+
+    def run(self) -> None:
+        self.classify()
+        words, n = self.words, len(self.words)
+        i = 0
+        while i < n:
+            if self.kinds[i] != "O":
+                self.extra(i)
+                i += 1
+                continue
+            i = self.consume(i)
+            if self.parsed.help:
+                return
+
+    def extra(self, i: int) -> None:
+        """A word no option takes: argparse's ``unrecognized arguments`` (an unknown word: not judged)."""
+        tok = self.words[i]
+        if self.kinds[i] == "U":
+            self.parsed.unknown_words.append(tok)
+            return
+        self.parsed.extras.append(tok.value)
+        if tok.value == "--":
+            self.problem(_STAGE_EXTRAS, "unrecognized-argument", tok, "'--' ends the options; SGLang's parser takes "
+                         "no positional arguments")
+        else:
+            self.problem(_STAGE_EXTRAS, "unrecognized-argument", tok, f"unrecognized argument {tok.value[:60]!r}")
+
+    def _count(self, option: Option, start: int) -> int | None:
+        """How many of the words from ``start`` argparse gives ``option`` (``nargs``, optionals'
+        pattern: ``--`` is never an option's argument); None when the pattern fails."""
+        kinds, n = self.kinds, len(self.kinds)
+        nargs = option.nargs
+        if nargs in (None, 1, "?"):
+            # An unknown word (or expansion) right after the option most likely holds its value.
+            if start < n and kinds[start] in ("A", "U"):
+                return 1
+            return None if nargs in (None, 1) else 0
+        if nargs in ("*", "+"):
+            j = start
+            while j < n and (kinds[j] == "A" or (kinds[j] == "U" and not self.words[j].splat)):
+                j += 1
+            if nargs == "+" and j == start:
+                return None if not (start < n and self.words[start].splat) else 0
+            return j - start
+        if isinstance(nargs, int):
+            j = start
+            while j < n and j - start < nargs and kinds[j] in ("A", "U"):
+                j += 1
+            return j - start if j - start == nargs else None
+        return 0
+
+    def consume(self, i: int) -> int:
+        tok = self.words[i]
+        m = self.matches[i]
+        parsed, table = self.parsed, self.table
+        if m.candidates:
+            # argparse has stopped already; skip a following value so it is not misread.
+            return i + 2 if i + 1 < len(self.words) and self.kinds[i + 1] == "A" and m.explicit is None else i + 1
+        if m.help:
+            if m.explicit is not None and not (m.full == "-h" and m.explicit and set(m.explicit) == {"h"}):
+                # -h takes no argument (``-hh`` is -h twice); ``-hX`` tries -X as a flag, then argparse stops
+                self.problem(_STAGE_CONSUME, "unexpected-value", tok, "argument -h/--help: ignored explicit argument "
+                             f"{m.explicit!r}", range=(len(m.spelled), len(tok.raw)), detail=m.explicit)
+                return i + 1
+            if not any(p.stage in (_STAGE_CLASSIFY, _STAGE_CONSUME) and p.kind in _ERRORS for p in parsed.problems):
+                parsed.help = True  # argparse prints the help and exits before anything else is checked
+            return i + 1
+        if i in self.own:
+            # the program's own option (sglang_router's --router-*): skip it and its value
+            return self._skip_value(i, m)
+        if m.option is None:
+            if self.lenient:
+                return self._skip_value(i, m)
+            parsed.problems.append(ArgProblem("unknown-option", tok, f"unrecognized option {m.spelled!r}",
+                                              range=(0, len(m.spelled)), stage=_STAGE_EXTRAS))
+            parsed.extras.append(tok.value if tok.value is not None else tok.raw)
+            # its value, if any, is part of the same 'unrecognized arguments' error
+            nxt = self._skip_value(i, m)
+            if nxt == i + 2:
+                parsed.extras.append(self.words[i + 1].value)
+            return nxt
+        option = m.option
+        if m.explicit is not None:
+            start = len(m.spelled) + 1
+            if not option.takes_value:
+                self.problem(_STAGE_CONSUME, "unexpected-value", tok, f"argument {'/'.join(option.option_strings)}: "
+                             f"ignored explicit argument {tok.raw[start:]!r}", option=option,
+                             range=(len(m.spelled), len(tok.raw)), detail=tok.raw[start:])
+                return i + 1
+            if isinstance(option.nargs, int) and option.nargs > 1:
+                self.problem(_STAGE_CONSUME, "missing-value", tok, f"argument {'/'.join(option.option_strings)}: "
+                             f"expected {option.nargs} arguments", option=option)
+                return i + 1
+            text = tok.text[start:]
+            if text.text == "--":
+                # argparse removes the first '--' from an option's strings: no value is left, so it
+                # stores an empty list, converted and checked against nothing — or, for nargs='?', the
+                # option's const (3.11 ``_get_values``)
+                self.run_action(option, m, tok, i, [(tok, start, "--")], [option.const] if option.nargs == "?" else [])
+                return i + 1
+            value = text.text if text.known else UNKNOWN
+            self.take(option, m, tok, i, [(tok, start, value)])
+            return i + 1
+        if not option.takes_value:
+            self.take(option, m, tok, i, None)
+            return i + 1
+        count = self._count(option, i + 1)
+        if count is None:
+            expected = {None: "one argument", 1: "one argument", "+": "at least one argument"}.get(
+                option.nargs, f"{option.nargs} arguments")
+            self.problem(_STAGE_CONSUME, "missing-value", tok, f"argument {'/'.join(option.option_strings)}: "
+                         f"expected {expected}", option=option)
+            return i + 1
+        args = []
+        for v in self.words[i + 1:i + 1 + count]:
+            args.append((v, 0, v.value if v.value is not None else UNKNOWN))
+        self.take(option, m, tok, i, args)
+        return i + 1 + count
+
+    def _skip_value(self, i: int, m: _Match) -> int:
+        if m.explicit is None and i + 1 < len(self.words) and self.kinds[i + 1] == "A":
+            return i + 2
+        return i + 1
+
+    def take(self, option: Option, m: _Match, tok: Token, i: int, args) -> None:
+        """argparse ``take_action``: convert each value with the option's type, check its choices, then
+        run the action (store, flag, a custom or deprecated action as the table records it)."""
+        parsed, table = self.parsed, self.table
+        if args is None:  # a flag
+            self.run_action(option, m, tok, i, None)
+            return
+        failed = False
+        values = []
+        for vtok, start, value in args:
+            values.append(value)
+            if value is UNKNOWN:
+                continue
+            error = valuetypes.convert(option.type, value, table.types)
+            if isinstance(error, str):
+                self.problem(_STAGE_CONSUME, "invalid-value", vtok, f"argument {'/'.join(option.option_strings)}: "
+                             f"{error}", option=option, range=(start, len(vtok.raw)), detail=value)
+                failed = True
+                break
+        if not failed and option.choices:
+            for vtok, start, value in args:
+                if value is UNKNOWN:
+                    continue
+                converted = valuetypes.value_of(option.type, value, table.types)
+                if converted is valuetypes.UNJUDGED:
+                    continue
+                if converted not in option.choices:
+                    self.problem(_STAGE_CONSUME, "invalid-choice", vtok, f"argument {'/'.join(option.option_strings)}: "
+                                 f"invalid choice: {converted!r} (choose from {', '.join(map(repr, option.choices))})",
+                                 option=option, range=(start, len(vtok.raw)), detail=value)
+                    failed = True
+                    break
+        if not args and option.nargs == "?":
+            values = [option.const]
+        if failed:
+            # SGLang stops; the occurrence is still recorded (rules that read it check ``judged``)
+            pass
+        self.run_action(option, m, tok, i, args, values)
+
+    def run_action(self, option: Option, m: _Match, tok: Token, i: int, args, values=None) -> None:
+        parsed = self.parsed
+        first = args[0] if args else None
+        vtok, start = (first[0], first[1]) if first is not None else (None, None)
+        if option.nargs in ("*", "+") or (isinstance(option.nargs, int) and option.nargs > 1) or values == []:
+            value = UNKNOWN if any(v is UNKNOWN for v in values) else list(values)
+        elif values is not None:
+            value = values[0]
+        else:
+            value = option.flag_value(m.full)
+
+        def setting(dest, v):
+            return Setting(dest, v, m.spelled, i, flag=tok, value_token=vtok,
+                           value_range=(start, len(vtok.raw)) if vtok is not None else None)
+
+        dep = option.deprecation
+        if dep is not None:
+            behaviour = dep.get("behaviour")
+            if behaviour == "raises":
+                kind = dep.get("error") or "ValueError"
+                self.problem(_STAGE_CONSUME, "deprecated-raises", tok, dep.get("message") or "", option=option,
+                             range=(0, len(m.spelled)), detail=kind,
+                             error=("ArgparseError" if kind == "parser" else kind, dep.get("message") or ""))
+                return
+            if behaviour in ("warns", "maps"):
+                parsed.problems.append(ArgProblem("deprecated-warns", tok, dep.get("message") or "", option=option,
+                                                  range=(0, len(m.spelled))))
+            for dest, how in (dep.get("stores") or {}).items():
+                parsed.settings.append(setting(dest, value if how.get("given") else how.get("value")))
+            return
+        if option.action.startswith("custom:") and option.action != "custom:BooleanOptionalAction":
+            spec = (self.table.actions.get(option.action[len("custom:"):]) or {}).get("accepts")
+            texts = [v for v in (values or []) if isinstance(v, str)]
+            if values is not None and len(texts) == len(values):
+                got = valuetypes.action_outcome(spec, texts)
+                if isinstance(got, tuple):
+                    self.problem(_STAGE_CONSUME, "invalid-value", vtok or tok, f"argument {option.primary}: SGLang's "
+                                 f"{option.action[len('custom:'):]} raises {got[0]}: {got[1]}", option=option,
+                                 range=(start, len(vtok.raw)) if vtok is not None else None, detail="action",
+                                 error=tuple(got))
+                    return
+        parsed.settings.append(setting(option.dest, value))
+
+
+_ERRORS = {"ambiguous-option", "invalid-choice", "invalid-value", "unexpected-value", "missing-value",
+           "deprecated-raises", "unknown-option", "unrecognized-argument", "missing-required"}
+"""Problem kinds that stop SGLang's parser (the others — a deprecation warning — do not)."""
+_REJECTING = {"ambiguous-option", "invalid-choice", "invalid-value", "unexpected-value", "missing-value",
+              "deprecated-raises"}
+
+
+def apply_resolutions(parsed: ParsedArgs) -> None:
+    """The deprecated options the release's resolution turns into another option's value (the table's
+    ``deprecation.resolution.rule``, e.g. 0.5.23 ``--dp-size N --enable-dp-attention`` →
+    ``--attn-dp-size N`` with ``dp_size`` 1, ``arg_groups/parallel_hook.py:39``): the new values are
+    added as settings located where the old ones were written, so the rules read them as if written."""
+    table = parsed.table
+    for opt in table.options:
+        dep = opt.deprecation
+        resolution = (dep or {}).get("resolution")
+        if not resolution:
+            continue
+        rule = resolution.get("rule") or {}
+        fields = set(rule.get("if", {})) | set(rule.get("set", {})) | {
+            v["from"] for v in rule.get("set", {}).values() if isinstance(v, dict)}
+        current: dict[str, object] = {}
+        for dest in fields:
+            s = parsed.get(dest)
+            value = s.value if s is not None else table.default_of(dest)
+            if isinstance(value, str):
+                got = valuetypes.value_of(table.by_dest[dest].type if dest in table.by_dest else None, value,
+                                          table.types)
+                value = UNKNOWN if got is valuetypes.UNJUDGED else got
+            current[dest] = value
+        trigger = parsed.get(opt.dest)
+        if trigger is None or trigger.value is not True:
+            continue  # the deprecated option is not set: SGLang's handler returns at once
+        if any(v is UNKNOWN for v in current.values()):
+            continue
+        note = (f"{opt.primary}: SGLang {table.version}'s {resolution.get('function')} "
+                f"({resolution.get('source')})")
+        if all(current.get(k) == v for k, v in rule.get("if", {}).items()):
+            for dest, how in rule.get("set", {}).items():
+                if isinstance(how, dict):
+                    src = parsed.get(how["from"])
+                    value = src.value if src is not None else table.default_of(how["from"])
+                    parsed.settings.append(Setting(dest, value, src.spelled if src is not None else opt.primary,
+                                                   len(parsed.settings), flag=src.flag if src else trigger.flag,
+                                                   value_token=src.value_token if src else None,
+                                                   value_range=src.value_range if src else None,
+                                                   kwarg=src.kwarg if src else None, via=note))
+                else:
+                    parsed.settings.append(Setting(dest, how if trigger.kwarg is not None else str(how), opt.primary,
+                                                   len(parsed.settings), flag=trigger.flag, kwarg=trigger.kwarg,
+                                                   via=note))
+        for dest in rule.get("clear", ()):  # whenever the deprecated option was set
+            parsed.settings.append(Setting(dest, False, opt.primary, len(parsed.settings), flag=trigger.flag,
+                                           kwarg=trigger.kwarg, via=note))
 
 
 def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", open_config=None) -> ParsedArgs:
@@ -398,7 +855,7 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", o
         words = got.tokens
         for tok, why in got.ignored:
             parsed.problems.append(ArgProblem("unknown-option", tok, why, range=(0, len(tok.raw.split("=")[0])),
-                                              detail=why))
+                                              detail=why, stage=_STAGE_EXTRAS))
         if got.model is not None:
             parsed.settings.append(Setting("model_path", got.model.value if got.model.value is not None else UNKNOWN,
                                            dialect.model_option, -1, value_token=got.model,
@@ -422,6 +879,7 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", o
             words = words[1:]
             parsed.settings.append(Setting("model_path", synthetic_model.value, "MODEL", -1,
                                            value_token=synthetic_model, value_range=(0, len(synthetic_model.raw))))
+    merged = None
     if any(w.value == "--config" for w in words):  # the merger reads only an exact --config token
         from linter.sglang.config_file import merge
 
@@ -433,136 +891,30 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", o
         for cp in merged.problems:
             parsed.problems.append(ArgProblem("config-file", cp.token, cp.message, span=cp.where))
     parsed.words = list(words)
-    for tok in words:
-        v = tok.value
-        if v is not None and (v == "-h" or (len(v) > 3 and "--help".startswith(v.partition("=")[0]))):
-            # argparse prints the help and exits before checking anything else.
-            parsed.help = True
-            return parsed
-    i = 0
-    n = len(words)
-    while i < n:
-        tok = words[i]
-        word = tok.value
-        if tok.splat:
-            parsed.unknown_words.append(tok)
-            i += 1
-            continue
-        if word is None:
-            # An option whose name is unknown: it may be anything; its value (if any) too.
-            parsed.unknown_words.append(tok)
-            i += 1
-            continue
-        if word == "--":
-            parsed.problems.append(ArgProblem("unrecognized-argument", tok, "'--' ends the options; "
-                                              "SGLang's parser takes no positional arguments"))
-            i += 1
-            continue
-        if not _is_option_like(word):
-            parsed.problems.append(ArgProblem("unrecognized-argument", tok, f"unrecognized argument {word[:60]!r}"))
-            i += 1
-            continue
-        if foreign and word.startswith(foreign) and word not in table.by_string:
-            # the program's own option (sglang_router's --router-*): skip it and its value
-            i += 1
-            if "=" not in word and i < n and words[i].value is not None and not _is_option_like(words[i].value):
-                i += 1
-            continue
-        option, spelled, explicit, candidates = _match(table, word)
-        if candidates:
-            parsed._reject(ArgProblem("ambiguous-option", tok, f"ambiguous option: {spelled} could match "
-                                              + ", ".join(candidates), candidates=candidates))
-            i += 1
-            # argparse stops here with an error; skip a following value so it is not misread.
-            if explicit is None and i < n and not _is_option_like(words[i].value):
-                i += 1
-            continue
-        if option is None and lenient:
-            # the program's own option: skip it and its value
-            i += 1
-            if explicit is None and i < n and words[i].value is not None and not _is_option_like(words[i].value):
-                i += 1
-            continue
-        if option is None:
-            parsed.problems.append(ArgProblem("unknown-option", tok, f"unrecognized option {spelled!r}",
-                                              range=(0, len(spelled))))
-            i += 1
-            if explicit is None and i < n and words[i].value is not None and not _is_option_like(words[i].value):
-                # Probably its value; argparse would report it as unrecognized too.
-                i += 1
-            continue
-        if not option.takes_value:
-            if explicit is not None:
-                parsed._reject(ArgProblem("unexpected-value", tok, f"argument {option.primary}: ignored "
-                                                  f"explicit argument {explicit!r}", option=option,
-                                                  range=(len(spelled), len(tok.raw))))
-            else:
-                full = spelled if spelled in table.by_string else table.prefix_matches(spelled)[0]
-                parsed.settings.append(Setting(option.dest, option.flag_value(full), spelled, i, flag=tok))
-            i += 1
-            continue
-        # An option with a value.
-        if explicit is not None:
-            start = len(spelled) + 1
-            value = explicit if tok.text[start:].known else UNKNOWN
-            if option.choices and isinstance(value, str) and not option.allows(value):
-                parsed._reject(ArgProblem("invalid-choice", tok, f"argument {option.primary}: invalid "
-                                                  f"choice: {value!r}", option=option))
-            parsed.settings.append(Setting(option.dest, value, spelled, i, flag=tok, value_token=tok,
-                                           value_range=(start, len(tok.raw))))
-            i += 1
-            continue
-        nargs = option.nargs
-        values: list[Token] = []
-        j = i + 1
-        if nargs in (None, "?", 1):
-            # An unknown expansion right after the option most likely holds its value.
-            if j < n and (words[j].splat or not _is_option_like(words[j].value)):
-                values.append(words[j])
-                j += 1
-        elif nargs in ("*", "+"):
-            while j < n and not words[j].splat and not _is_option_like(words[j].value):
-                values.append(words[j])
-                j += 1
-        elif isinstance(nargs, int):
-            while j < n and len(values) < nargs and not _is_option_like(words[j].value):
-                values.append(words[j])
-                j += 1
-        if not values and nargs not in ("?", "*"):
-            parsed._reject(ArgProblem("missing-value", tok, f"argument {option.primary}: expected one "
-                                              "argument", option=option))
-            i += 1
-            continue
-        if len(values) == 1 and nargs in (None, "?", 1):
-            v = values[0]
-            if option.choices and v.value is not None and not option.allows(v.value):
-                parsed._reject(ArgProblem("invalid-choice", v, f"argument {option.primary}: invalid choice: "
-                                                  f"{v.value!r}", option=option))
-            parsed.settings.append(Setting(option.dest, v.value if v.value is not None else UNKNOWN, spelled, i,
-                                           flag=tok, value_token=v, value_range=(0, len(v.raw))))
-        else:
-            joined = [v.value for v in values]
-            value = UNKNOWN if any(x is None for x in joined) else joined
-            parsed.settings.append(Setting(option.dest, value, spelled, i, flag=tok,
-                                           value_token=values[0] if values else None,
-                                           value_range=(0, len(values[0].raw)) if values else None))
-        i = j
+    _Reader(table, words, parsed, foreign, lenient).run()
+    if parsed.help:
+        return parsed
     for s in parsed.all("config"):
-        if s.spelled == "--config" and s.value_token is not s.flag and merged.problems:
+        if merged is not None and s.spelled == "--config" and s.value_token is not s.flag and merged.problems:
             # A --config the merger refused (two of them): SGLang stops; its options are not known.
             parsed.unknown_words.append(s.value_token or s.flag)
     if not parsed.unknown_words:
         for opt in table.options:
             if opt.required and parsed.get(opt.dest) is None:
                 parsed.problems.append(ArgProblem("missing-required", None, "the following arguments are required: "
-                                                  + "/".join(opt.option_strings), option=opt))
+                                                  + "/".join(opt.option_strings), option=opt, stage=_STAGE_REQUIRED))
+    apply_resolutions(parsed)
     return parsed
 
 
 def settings_from_kwargs(table: OptionTable, kwargs: Sequence[KwArg]) -> ParsedArgs:
     """Keyword arguments of ``ServerArgs``/``Engine`` are dataclass fields: no abbreviation,
-    no ``choices`` check, values as Python gives them (0.5.18 ``srt/entrypoints/engine.py:232-251``)."""
+    no ``choices`` check, values as Python gives them (0.5.18 ``srt/entrypoints/engine.py:232-251``).
+    SGLang's resolution still maps deprecated fields (:func:`apply_resolutions`)."""
     parsed = ParsedArgs(table)
     for i, kw in enumerate(kwargs):
         parsed.settings.append(Setting(kw.name, kw.value, kw.name, i, kwarg=kw))
+    if any(kw.value is UNKNOWN for kw in kwargs):
+        return parsed
+    apply_resolutions(parsed)
     return parsed

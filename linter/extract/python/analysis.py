@@ -57,6 +57,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
         self.index = ModuleIndex(module)
         for scope in self.index.scopes:
             scope.owner = self
+        self.ws = ws
         self.resolver = Resolver(self, ws, depth) if ws is not None else None
         if self.resolver is not None and depth == 0:
             self.resolver.cache.register(self)
@@ -125,9 +126,11 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
             got = classes.get(id(scope))
             if got is None:
                 got = classes[id(scope)] = self.concrete_classes(scope)
+            found: list[tuple[Launch, str]] = []
             for self_class, qual in got:
-                for launch in self.finder.launches(call, scope, self_class):
-                    add(launch, qual, scope)
+                found.extend((launch, qual) for launch in self.finder.launches(call, scope, self_class))
+            for launch, qual in merge_identical(found, scope.qual):
+                add(launch, qual, scope)
         for cls in self.index.classes:
             for launch, qual in self.inherited_launches(cls):
                 add(launch, qual, None)
@@ -177,4 +180,38 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
                     launch = dataclasses.replace(launch, source=self.source, span=self.name_span(cls.node))
                     out.append((launch, f"{cls.qual}.{scope.node.name}"))
         return out
+
+
+def _same_key(launch: Launch) -> tuple:
+    """What makes two launches of one call site the same launch: their program, image and every
+    argument — its text and where each character was written."""
+    def mkey(m):
+        return None if m is None else (m.text, tuple((n, id(src) if src is not None else None, off)
+                                                      for n, src, off, _ in m.runs))
+
+    args = tuple((t.splat, mkey(t.text)) for t in launch.args)
+    kwargs = tuple((kw.name, repr(kw.value), kw.where.key() if kw.where else None) for kw in launch.kwargs)
+    decls = tuple((d.name, d.span.key() if d.span else None) for d in launch.gpu_decls)
+    return (launch.program, launch.style, args, kwargs, mkey(launch.image), decls)
+
+
+def merge_identical(found: list[tuple[Launch, str]], site: str) -> list[tuple[Launch, str]]:
+    """The launches one call site starts, one per class that runs it, with identical ones made one
+    launch (issue 31): a launching method inherited unchanged by several classes with the same
+    resolved arguments starts the same server; it is keyed by the call site's method (``site``) and
+    lists every class that reaches it (:attr:`Launch.reached_by`, shown by ``--explain``)."""
+    if len(found) < 2:
+        return found
+    groups: dict[tuple, list[tuple[Launch, str]]] = {}
+    for launch, qual in found:
+        groups.setdefault(_same_key(launch), []).append((launch, qual))
+    out = []
+    for members in groups.values():
+        launch, qual = members[0]
+        if len(members) > 1:
+            quals = tuple(q for _, q in members)
+            launch = dataclasses.replace(launch, reached_by=quals)
+            qual = site if site not in {q for g in groups.values() if g is not members for _, q in g} else qual
+        out.append((launch, qual))
+    return out
 

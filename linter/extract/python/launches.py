@@ -26,14 +26,40 @@ from linter.extract.python.names import (
 )
 from linter.extract.python.scopes import Scope
 from linter.extract.python.strings import split_whitespace
-from linter.extract.python.syntax import call_args
-from linter.extract.python.values import Const, DictV, Ref, Seq, Splat, Str, Value
+from linter.extract.python.syntax import call_args, ends, returns_in
+from linter.extract.python.values import Const, DictV, FuncV, Ref, Seq, Splat, Str, Value
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, Launch, MStr, Token
 from linter.sglang.entrypoints import EXECUTE_TRAIN, SERVE
+from linter.sglang.frameworks import by_python_name
 from linter.source import Span
 
 if TYPE_CHECKING:
     from linter.extract.python.analysis import Analysis
+
+
+def _calls_in(stmt) -> list:
+    """The calls of a statement in evaluation order (not inside lambdas or nested definitions)."""
+    out = []
+    todo = [stmt]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not stmt:
+            continue
+        if isinstance(node, ast.Call):
+            out.append(node)
+        todo.extend(reversed(list(ast.iter_child_nodes(node))))
+    return out
+
+
+def always_raises(fn) -> bool:
+    """Every path of the function ``fn`` (an ``ast.FunctionDef``) ends in ``raise``: it has no
+    ``return``, is no generator, and its body ends in ``raise`` (also in each branch of a final
+    ``if``/``else``) — ``raise NotImplementedError`` and the like."""
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or returns_in(fn.body):
+        return False
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fn)):
+        return False
+    return ends(fn.body)
 
 
 class LaunchFinder:
@@ -41,6 +67,38 @@ class LaunchFinder:
 
     def __init__(self, analysis: Analysis) -> None:
         self.a = analysis
+
+    # -- a method that stops before it launches -------------------------------------------------
+
+    _SIMPLE = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)
+
+    def raises_first(self, call, scope: Scope, self_class: Scope | None) -> bool:
+        """The method ``scope``, run for ``self_class``, calls a function or method that always raises
+        before it reaches ``call``: in a simple statement of its body (an expression, an assignment, a
+        ``return``) before the statement that holds ``call``, or in that statement. A base class whose
+        ``server_args()`` is ``raise NotImplementedError`` starts nothing; a call in a branch or a
+        loop may not run and is not counted."""
+        if scope.kind != "function":
+            return False
+        start, _ = self.a.offsets(call)
+        for stmt in scope.node.body:
+            s0, s1 = self.a.offsets(stmt)
+            if s0 > start:
+                break
+            if not isinstance(stmt, self._SIMPLE):
+                if s0 <= start < s1:
+                    break
+                continue
+            frame = None
+            for node in _calls_in(stmt):
+                if node is call:
+                    continue
+                if frame is None:
+                    frame = self.a.frame_before(scope, s0, self_class)
+                callee = self.a.ev(node.func, frame)
+                if isinstance(callee, FuncV) and always_raises(callee.node):
+                    return True
+        return False
 
     # -- tokens -----------------------------------------------------------------------------------
 
@@ -83,6 +141,8 @@ class LaunchFinder:
         func = call.func
         start, _ = self.a.offsets(call)
         frame = None
+        if self.raises_first(call, scope, self_class or self.a._method_class(scope)):
+            return []  # the method stops before it gets here: nothing starts
 
         def get_frame() -> Frame:
             nonlocal frame
@@ -97,6 +157,11 @@ class LaunchFinder:
         span = self.a.span(call)
         if q in ENGINE or q in SERVER_ARGS or q in RUNTIME:
             return self._kwargs_launch(call, q, get_frame(), span)
+        fw = by_python_name(q)
+        if fw is not None:
+            from linter.extract.python.frameworks import framework_call
+
+            return framework_call(self, call, fw, get_frame(), span)
         argv = self._argv(call, q, get_frame())
         if argv is None:
             return []

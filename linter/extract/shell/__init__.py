@@ -38,7 +38,11 @@ Every token keeps, for each character, its origin in the file, also through vari
 
 A script tree-sitter cannot parse cleanly still yields the launches in its well-formed parts, and a
 :class:`~linter.launch.Problem` (SGL001) at the first ``ERROR``/``MISSING`` node (past the complete
-statements an ``ERROR`` node holds). Not followed: ``source``d files, ``eval``, heredocs fed to a
+statements an ``ERROR`` node holds); the command that holds the error is not a launch (bash runs no
+command its parser stops in), so SGL001 is never reported on a launch the linter analysed. The
+syntax check agrees with ``bash -n`` on every ``$`` form (``$:``, ``$$``, ``$'…'``, ``$"…"``, ``${#x}``
+…; :func:`~linter.extract.shell.document.parse_script`) and on what bash parses only when it runs
+it (heredoc bodies, backquotes, ``${…}`` words; :func:`~linter.extract.shell.errors.first_error`). Not followed: ``source``d files, ``eval``, heredocs fed to a
 shell, and what a called function assigns (those variables become unknown after the call).
 
 The package, by job: :mod:`.document` (the text a parse works on), :mod:`.expand` (quoting and word
@@ -78,11 +82,17 @@ def extract(source: SourceFile, ws=None) -> Extraction:
         if (d.name, d.span.key() if d.span else None) not in keys:
             result.gpu_decls.append(d)
     result.problems.extend(shared.problems)
-    bad = first_error(root)
+    bad = first_error(root, doc.data)
     if bad is not None:
         message, i = error_message(bad, doc)
         result.problems.insert(0, Problem(message, Span(source, i, i)))
+        # bash runs no command its parser stops in: a launch holding the error is not a launch
+        result.launches = [launch for launch in result.launches if not _holds(launch.span, source, i)]
     return result
+
+
+def _holds(span: Span, source: SourceFile, i: int) -> bool:
+    return span.source is source and span.start <= i <= span.end
 
 
 def launches_in_script(script: MStr, source: SourceFile, env: dict[str, MStr] | None = None,
@@ -101,10 +111,12 @@ def launches_in_script(script: MStr, source: SourceFile, env: dict[str, MStr] | 
     walk_all(shared, doc, tree.root_node, start, launch_span=fallback)
     if problems is not None:
         problems.extend(p for p in shared.problems if p.span.source is source)
-        bad = first_error(tree.root_node) if script.known else None
+        bad = first_error(tree.root_node, doc.data) if script.known else None
         if bad is not None:
             message, i = error_message(bad, doc)
             origin = doc.origin(i) if i < len(doc.text) else None
             at = Span(source, origin[1], origin[1]) if origin is not None and origin[0] is source else fallback
             problems.append(Problem(f"{message} (in the shell command string)", at))
+            if at is not fallback:
+                shared.launches = [launch for launch in shared.launches if not _holds(launch.span, source, at.start)]
     return [(launch.program, launch.args, launch.image) for launch in shared.launches]

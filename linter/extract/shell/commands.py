@@ -312,7 +312,7 @@ class Commands:
             self.budget.stopped(exc, span, "the command strings past it are not checked")
             return
         if not self.silent and m.known:
-            bad = first_error(tree.root_node)
+            bad = first_error(tree.root_node, doc.data)
             if bad is not None:
                 message, i = error_message(bad, doc)
                 origin = doc.origin(i) if i < len(doc.text) else None

@@ -64,9 +64,48 @@ def _bash_tail(data: bytes) -> bytes:
     return data[:start] + tail.replace(b"\\", b" ")
 
 
+# What may follow ``$`` in an expansion (bash ``parse.y``/``subst.c``): a name, a digit, a special
+# parameter (``@ * # ? $ ! -``), ``{``, ``(``, ``[`` (old arithmetic), ``'`` (ANSI-C) or ``"`` (locale).
+_EXPANSION_NEXT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@*#?$!-{([\'\"")
+_DOLLAR = re.compile(rb"[$\\]")
+
+
+def _literal_dollars(data: bytes) -> bytes:
+    """``data`` with each ``$`` that bash takes as a literal character made a word character.
+
+    bash expands ``$`` only before a name, a digit, a special parameter, ``{``, ``(``, ``[``, ``'`` or
+    ``"``; anywhere else (``$:``, ``$/``, ``$.``, ``$=``, ``$}``, a ``$`` before a blank or at the end)
+    it is the character ``$`` — ``--dist-init-addr $NODE$:5757`` is valid (``bash -n`` accepts it) —
+    while tree-sitter-bash 0.23 reads it as the start of an expansion and gives an ERROR node. The
+    parse sees ``,`` there instead; every value is read from the text itself, which keeps its ``$``.
+    Byte offsets are kept, so spans are unaffected. A backslash escapes the next byte."""
+    if b"$" not in data:
+        return data
+    out = None
+    pos = 0
+    n = len(data)
+    while True:
+        m = _DOLLAR.search(data, pos)
+        if m is None:
+            break
+        i = m.start()
+        if data[i] == 0x5C:  # backslash: the next byte is escaped
+            pos = i + 2
+            continue
+        nxt = data[i + 1] if i + 1 < n else None
+        if nxt is not None and nxt in _EXPANSION_NEXT:
+            pos = i + 2 if nxt == 0x24 else i + 1  # "$$" is one expansion
+            continue
+        if out is None:
+            out = bytearray(data)
+        out[i] = 0x2C  # "," (not a name character: "$A$:" stays "$A" then text)
+        pos = i + 1
+    return data if out is None else bytes(out)
+
+
 def parse_script(data: bytes):
     """The tree-sitter-bash tree of ``data`` (UTF-8 bytes)."""
-    return _parser().parse(_bash_tail(data))
+    return _parser().parse(_bash_tail(_literal_dollars(data)))
 
 
 _NON_ASCII = re.compile("[^\x00-\x7f]+")

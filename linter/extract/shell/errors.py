@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 
 from linter.argv import skip_options
 from linter.extract.shell.document import Doc
@@ -39,29 +40,129 @@ def sbatch_directives(source: SourceFile, comments: list, first_command: int) ->
     return decls
 
 
-def first_error(root):
-    """The first ERROR or MISSING node in document order, or None."""
+def first_error(root, data: bytes | None = None):
+    """The first ERROR or MISSING node in document order, or None — None too when ``data`` (the bytes
+    parsed) is given and the error lies where bash does not parse before it runs the code.
+
+    bash reads the inside of a heredoc body, of a backquoted substitution and the word of a
+    ``${NAME…}`` expansion only when it runs them: ``bash -n`` accepts ``cat <<EOF`` over ``$'`` or an
+    unclosed ``$(``, a backquoted ``echo ${`` and ``${x:-$;}``, which tree-sitter-bash 0.23 takes for
+    errors.
+    When the tree has an error, the script is parsed once more with those parts blanked out
+    (:func:`_blank_run_time_parts`); the error counts only if it is still there."""
     if not root.has_error:
         return None
+    bad = next(_errors(root), None)
+    if bad is None or data is None:
+        return bad
+    from linter.extract.shell.document import parse_script
+
+    blanked = _blank_run_time_parts(data)
+    if blanked != data and not parse_script(blanked).root_node.has_error:
+        return None
+    return bad
+
+
+_HEREDOC = re.compile(rb"(?<![<\\])<<(-?)[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\2")
+
+
+def _blank_run_time_parts(data: bytes) -> bytes:
+    """``data`` with heredoc bodies and backquoted substitutions replaced by ``_`` (newlines and the
+    delimiters kept), and in the word of a ``${…}`` the metacharacters ``; & | < >`` and a ``)`` that
+    closes nothing (bash reads them as text there); same length."""
+    out = bytearray(data)
+
+    def blank(i: int, j: int) -> None:
+        for k in range(i, j):
+            if out[k] not in (0x0A, 0x0D):
+                out[k] = 0x5F
+
+    for m in _HEREDOC.finditer(data):
+        if data[max(0, m.start() - 2):m.start()] == b"$(" or b"((" in data[data.rfind(b"\n", 0, m.start()) + 1:m.start()]:
+            continue  # an arithmetic shift, not a heredoc
+        start = data.find(b"\n", m.end())
+        if start < 0:
+            continue
+        word = m.group(3)
+        pos = start + 1
+        while pos < len(data):
+            end = data.find(b"\n", pos)
+            line = data[pos:end if end >= 0 else len(data)]
+            if (line.lstrip(b"\t") if m.group(1) else line).rstrip(b"\r") == word:
+                break
+            blank(pos, end if end >= 0 else len(data))
+            pos = (end if end >= 0 else len(data)) + 1
+    i = 0
+    n = len(out)
+    while i < n:
+        c = out[i]
+        if c == 0x5C:  # backslash
+            i += 2
+            continue
+        if c == 0x27:  # a single-quoted string: nothing in it is special
+            j = out.find(b"'", i + 1)
+            i = n if j < 0 else j + 1
+            continue
+        if c == 0x60:  # `…`
+            j = i + 1
+            while j < n and out[j] != 0x60:
+                j += 2 if out[j] == 0x5C else 1
+            blank(i + 1, min(j, n))
+            i = j + 1
+            continue
+        if c == 0x24 and i + 1 < n and out[i + 1] == 0x7B:  # ${…}
+            depth, j = 1, i + 2
+            while j < n and depth:
+                if out[j] == 0x5C:
+                    j += 2
+                    continue
+                depth += out[j] == 0x7B
+                depth -= out[j] == 0x7D
+                j += 1
+            if depth == 0:
+                parens = 0
+                for k in range(i + 2, j - 1):  # the word's metacharacters, and a ')' that closes nothing
+                    if out[k] == 0x28:
+                        parens += 1
+                    elif out[k] == 0x29 and parens:
+                        parens -= 1
+                    elif out[k] in b";&|<>)" or out[k] == 0x24 and out[k + 1] == 0x22:  # also $"…" there
+                        out[k] = 0x5F
+            i = j
+            continue
+        i += 1
+    return bytes(out)
+
+
+def _errors(root):
+    """The ERROR and MISSING nodes under ``root`` in document order (an ERROR node's complete
+    statements are skipped: the node where the parse went wrong is the first token that does not fit)."""
     stack = [root]
     while stack:
         n = stack.pop()
         if n.is_missing:
-            return n
+            yield n
+            continue
         if n.is_error:
             # tree-sitter's ERROR node often starts at the beginning of the file: skip the complete
             # statements it holds and point at the first token that does not fit.
+            found = False
             for child in n.children:
                 if child.type in _STATEMENTS and not child.has_error:
                     continue
                 if child.has_error or child.is_missing:
-                    inner = first_error(child)
-                    if inner is not None:
-                        return inner
-                return child
-            return n
+                    for inner in _errors(child):
+                        found = True
+                        yield inner
+                    if found:
+                        break
+                found = True
+                yield child
+                break
+            if not found:
+                yield n
+            continue
         stack.extend(reversed([c for c in n.children if c.has_error or c.is_missing]))
-    return None
 
 
 _STATEMENTS = {"command", "variable_assignment", "variable_assignments", "declaration_command", "unset_command",

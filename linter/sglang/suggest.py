@@ -17,8 +17,8 @@ from difflib import SequenceMatcher
 
 CUTOFF = 0.75
 
-_INDEX: dict[str, tuple[object, dict[int, list[tuple[str, frozenset]]]]] = {}
-"""release -> (its table, {length: [(option string, :func:`_bag` of it)]})."""
+_INDEX: dict[str, tuple[object, dict[int, tuple[list[str], list[frozenset]]]]] = {}
+"""release -> (its table, {length: ([option strings], [their :func:`_bag`])})."""
 _ANSWERS: dict[tuple[str, str], str | None] = {}
 """(release, word) -> the closest option string or None."""
 
@@ -32,9 +32,11 @@ def close_option(table, word: str) -> str | None:
         return _ANSWERS[key]
     index = _INDEX.get(table.version)
     if index is None or index[0] is not table:
-        by_length: dict[int, list[tuple[str, frozenset]]] = {}
+        by_length: dict[int, tuple[list[str], list[frozenset]]] = {}
         for option in table.by_string:
-            by_length.setdefault(len(option), []).append((option, _bag(option)))
+            group = by_length.setdefault(len(option), ([], []))
+            group[0].append(option)
+            group[1].append(_bag(option))
         index = _INDEX[table.version] = (table, by_length)
     lb = len(word)
     bag = _bag(word)
@@ -45,8 +47,11 @@ def close_option(table, word: str) -> str | None:
         total = la + lb
         if 2.0 * min(la, lb) / total < CUTOFF:  # real_quick_ratio, the same for every option of this length
             continue
-        for option, option_bag in options:
-            if 2.0 * len(bag & option_bag) / total < CUTOFF:  # quick_ratio
+        shared = list(map(len, map(bag.__and__, options[1])))  # quick_ratio's matches, in C for the group
+        if 2.0 * max(shared) / total < CUTOFF:
+            continue
+        for option, common in zip(options[0], shared):
+            if 2.0 * common / total < CUTOFF:  # quick_ratio
                 continue
             matcher.set_seq1(option)
             score = matcher.ratio()
@@ -60,15 +65,16 @@ def close_option(table, word: str) -> str | None:
 
 
 def _bag(s: str) -> frozenset:
-    """The characters of ``s`` as a set of (character, occurrence) pairs: the size of the
-    intersection of two bags is the number of characters the strings share counted with
-    multiplicity (``quick_ratio``'s ``matches``), computed by the set type in C."""
+    """The characters of ``s`` as a set of (character, occurrence) pairs, each packed in one int
+    (``occurrence << 21 | code point``: an int hashes to itself, a tuple is hashed again at every
+    intersection): the size of the intersection of two bags is the number of characters the strings
+    share counted with multiplicity (``quick_ratio``'s ``matches``), computed by the set type in C."""
     seen: dict[str, int] = {}
     out = []
     for ch in s:
         k = seen.get(ch, 0)
         seen[ch] = k + 1
-        out.append((ch, k))
+        out.append(k << 21 | ord(ch))
     return frozenset(out)
 
 

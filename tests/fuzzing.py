@@ -12,7 +12,10 @@ mutation generator damages the repository's example files byte by byte. Each gen
 :func:`judge` runs the linter in-process on one generated repository as ``lint-configs --fix
 --unsafe-fixes`` would, and counts what issue 26 forbids: internal errors (SGL000), CPU time
 over a budget, fixed files that no longer parse, bytes changed outside the fixes' edits, and fixes
-that do not converge (a second run would change the files again).
+that do not converge (a second run would change the files again). The repository is linted with its
+folder as the run's root (:mod:`linter.boundary`); an input may also hold files outside it
+(:data:`OUTSIDE`) and symbolic links (:class:`Link`): a file outside the root that the run reads or
+writes, or whose text reaches a finding, is counted too (issue 30).
 """
 
 from __future__ import annotations
@@ -467,11 +470,86 @@ def _control(c: Chooser, kind: int) -> dict[str, str]:
             "run.sh": launch + " --config cfg.yaml\n"}
 
 
+OUTSIDE = "@outside/"
+"""An input's key starting with this names a file outside the linted repository (``../outside/`` from
+its top): the run must never read, quote or write it."""
+
+SECRET = "outside-secret-7f3a"
+"""Text each outside file holds: found in a finding, it was read."""
+
+
+class Link(str):
+    """An input's value that makes its key a symbolic link to this target (a path relative to the
+    link's folder, as ``ln -s`` takes it), instead of a file holding text."""
+
+
+def _links(c: Chooser, kind: int) -> dict[str, str]:
+    """Symbolic links out of the tree (issue 30): a linted file, a compose ``include``, an ``env_file``,
+    a ``--config`` file, a Python module, a Helm chart's values and a folder, each a link to a file
+    outside the repository that holds a fixable launch and :data:`SECRET`. The walk passes over a link
+    out; a reference through one is refused (SGL005); nothing outside is read or written."""
+    from tests import hostile
+
+    bad = f"{LAUNCH_FIXABLE} --served-model-name {SECRET}"
+    outside_compose = ("services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n    command: " + bad + "\n")
+    head = "services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+    plain = c.choice([LAUNCH_FIXABLE.split(" --attention_backend")[0], "python3 -m sglang.launch_server --tp 2"])
+    via = c.choice(["", "sub/"])  # directly, or through a folder that is itself a link out
+    files: dict[str, str] = {}
+    if via:
+        files["sub"] = Link("../outside")
+    target = "../outside/"  # from the repository's top
+    if kind == 0:  # a linted file that is a link out
+        files[OUTSIDE + "compose.yaml"] = outside_compose
+        files["compose.yaml" if not via else "top.yaml"] = (Link(target + "compose.yaml") if not via
+                                                           else "include:\n  - sub/compose.yaml\n" + head
+                                                           + f"    command: {plain}\n")
+    elif kind == 1:  # an include of a link out
+        files[OUTSIDE + "other.yaml"] = outside_compose
+        if not via:
+            files["other.yaml"] = Link(target + "other.yaml")
+        files["compose.yaml"] = f"include:\n  - {via}other.yaml\n" + head.replace("  s:", "  t:") + \
+            f"    command: {plain}\n"
+    elif kind == 2:  # env_file / .env through a link out
+        files[OUTSIDE + "x.env"] = f"MODEL={SECRET}\nATTN=fa4\n"
+        if not via:
+            files[c.choice([".env", "x.env"])] = Link(target + "x.env")
+        name = ".env" if ".env" in files else f"{via}x.env"
+        env_file = "" if name == ".env" else f"    env_file: {name}\n"
+        files["compose.yaml"] = head + env_file + f"    command: {plain} --served-model-name ${{MODEL}}" \
+            " --attention-backend ${ATTN}\n"
+    elif kind == 3:  # --config through a link out
+        files[OUTSIDE + "cfg.yaml"] = f"served-model-name: {SECRET}\nattention_backend: fa3\nunknown-{SECRET}: 1\n"
+        if not via:
+            files["cfg.yaml"] = Link(target + "cfg.yaml")
+        files["run.sh"] = f"{_server_args(c)} --config {via}cfg.yaml\n"
+    elif kind == 4:  # a Python module imported through a link out
+        files[OUTSIDE + "settings.py"] = f"MODEL = {SECRET!r}\nARGS = ['--attention_backend', 'fa3']\n"
+        if not via:
+            files["settings.py"] = Link(target + "settings.py")
+        module = "sub.settings" if via else "settings"
+        files["serve.py"] = (f"import subprocess\nfrom {module} import MODEL, ARGS\nsubprocess.run(['python3', '-m', "
+                             "'sglang.launch_server', '--model-path', MODEL, *ARGS])\n")
+    else:  # a chart whose values.yaml is a link out
+        files[OUTSIDE + "values.yaml"] = f"model: {SECRET}\nattn: fa3\n"
+        chart = hostile._chart(hostile.HELM_POD + "    - {{ .Values.model }}\n    - --attention_backend\n"
+                               "    - {{ .Values.attn }}\n")
+        files.update(chart)
+        files["chart/values.yaml"] = Link("../../outside/values.yaml" if not via else "../sub/values.yaml")
+    if c.chance(0.3):  # and a link inside the tree, which may be followed
+        files["inside.yaml"] = Link("compose.yaml" if "compose.yaml" in files else "run.sh")
+    return files
+
+
+LAUNCH_FIXABLE = "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention_backend fa3"
+"""A launch with a safe fix (the underscore spelling): followed through a link out, ``--fix`` would write there."""
+
 _DOUBLING = ["shell", "python-strings", "python-lists", "k8s", "helm", "dockerfile", "python-forms"]
 _GRAPHS = ["compose-fanout", "compose-mesh", "compose-cycle", "compose-extends", "helm-ranges", "helm-includes",
            "shared-config"]
 _WORK = ["shell-loops", "bash-c-repeated", "python-calls", "python-loops", "helm-unclosed", "dockerfile-args"]
 _CONTROL = ["compose", "shell", "python", "kubernetes", "config"]
+_LINKS = ["linted", "include", "env", "config", "python", "helm"]
 
 HOSTILE: dict[str, Callable[[Chooser], dict[str, str]]] = {
     **{f"issue26-{k}": (lambda c, k=k: _hostile_issue26(c, k)) for k in range(8)},
@@ -479,6 +557,7 @@ HOSTILE: dict[str, Callable[[Chooser], dict[str, str]]] = {
     **{f"graph-{k}": (lambda c, k=k: _graphs(c, _GRAPHS.index(k))) for k in _GRAPHS},
     **{f"work-{k}": (lambda c, k=k: _work(c, _WORK.index(k))) for k in _WORK},
     **{f"control-{k}": (lambda c, k=k: _control(c, _CONTROL.index(k))) for k in _CONTROL},
+    **{f"link-out-{k}": (lambda c, k=k: _links(c, _LINKS.index(k))) for k in _LINKS},
 }
 """The hostile shapes by name: the quick profile runs each (``tests/test_fuzz.py``)."""
 
@@ -508,13 +587,14 @@ class Counts:
     fixed_not_parsing: int = 0
     bytes_outside_edits: int = 0
     not_converging: int = 0
+    outside_touched: int = 0
     fixed_files: int = 0
     max_cpu: float = 0.0
     examples: dict[str, list] = field(default_factory=dict)
 
     def bad(self) -> int:
         return self.internal_errors + self.slow + self.fixed_not_parsing + self.bytes_outside_edits + \
-            self.not_converging
+            self.not_converging + self.outside_touched
 
     def note(self, kind: str, files: dict, detail: str = "") -> None:
         self.examples.setdefault(kind, [])
@@ -552,28 +632,40 @@ def _parses(name: str, text: str) -> bool:
 
 
 def _lint_all(root: Path):
+    """Lint the folder ``root`` as ``lint-configs`` run there does: ``root`` is the run's root."""
     from linter.config import ConfigResolver
-    from linter.discover import walk
+    from linter.discover import WalkReport, walk
     from linter.engine import Engine, RunOptions, reconcile_with_readers
     from linter.isolate import lint_file
     from linter.workspace import Workspace
 
-    engine = Engine(Workspace(root), RunOptions(), ConfigResolver())
-    results = {cand.path: lint_file(engine, cand.path) for cand in walk([root], lambda p, d: False, False)}
+    engine = Engine(Workspace(root, root=root), RunOptions(), ConfigResolver())
+    report = WalkReport(engine.ws.boundary)
+    results = {cand.path: lint_file(engine, cand.path) for cand in walk([root], lambda p, d: False, False, report)}
     reconcile_with_readers(engine, results.values())
     return engine, results
 
 
 def judge(files: dict[str, str], root: Path, counts: Counts, cpu_budget: float = 2.0) -> None:
-    """Lint and fix ``files`` (written into the empty folder ``root``) and add what went wrong to ``counts``."""
+    """Lint and fix ``files`` (written into the empty folder ``root``; :data:`OUTSIDE` files into
+    ``root/../outside``, which must not exist yet) and add what went wrong to ``counts``."""
+    import os
+
     import linter.fixes as fixes
     from linter.isolate import crashed
 
+    outside = root.parent / "outside"
     for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_bytes(text.encode("utf-8", "surrogatepass"))
+        dest = outside / rel[len(OUTSIDE):] if rel.startswith(OUTSIDE) else root / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, Link):
+            os.symlink(str(text), dest)
+        else:
+            dest.write_bytes(text.encode("utf-8", "surrogatepass"))
     counts.inputs += 1
-    originals = {rel: (root / rel).read_bytes() for rel in files}
+    originals = {rel: (root / rel).read_bytes() for rel, text in files.items()
+                 if not rel.startswith(OUTSIDE) and not isinstance(text, Link)}
+    kept_outside = _snapshot(outside)
     applied: dict[Path, list] = {}  # path -> [(text before, edits)] in the order they were applied
     real_apply = fixes.apply_edits
 
@@ -594,6 +686,8 @@ def judge(files: dict[str, str], root: Path, counts: Counts, cpu_budget: float =
         fixes.apply_edits = real_apply
     outcome = fixes.write_all(engine, results, report)
     cpu = time.process_time() - t0
+    if kept_outside:
+        _judge_outside(engine, results, root, outside, kept_outside, files, counts)
     del by_text
     counts.max_cpu = max(counts.max_cpu, cpu)
     if cpu > cpu_budget:
@@ -641,7 +735,41 @@ def judge_in_tmp(files: dict[str, str], counts: Counts, cpu_budget: float = 2.0)
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="lint-configs-fuzz-") as tmp:
-        judge(files, Path(tmp), counts, cpu_budget)
+        root = Path(tmp, "repo")
+        root.mkdir()
+        judge(files, root, counts, cpu_budget)
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` (not following links) by path: its bytes."""
+    import os
+
+    out = {}
+    for here, _dirs, names in os.walk(folder):
+        for name in names:
+            p = os.path.join(here, name)
+            if not os.path.islink(p):
+                with open(p, "rb") as fh:
+                    out[p] = fh.read()
+    return out
+
+
+def _judge_outside(engine, results, root: Path, outside: Path, kept: dict[str, bytes], files, counts) -> None:
+    """Count one ``outside_touched`` when the run read a file outside ``root`` (a cached file whose real
+    path is outside, or :data:`SECRET` in a finding) or changed anything under ``outside``."""
+    import os
+
+    real_root = os.path.realpath(root)
+    read = sorted(str(p) for p in list(engine.ws._files) if not _within(os.path.realpath(p), real_root))
+    quoted = [d.message for r in results.values() for d in r.diagnostics if SECRET in d.message]
+    changed = _snapshot(outside) != kept
+    if read or quoted or changed:
+        counts.outside_touched += 1
+        counts.note("outside", files, f"read {read[:3]} quoted {quoted[:1]} changed {changed}")
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def peak_rss_mib() -> float:
@@ -649,4 +777,5 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-__all__ = ["GENERATORS", "HOSTILE", "Counts", "judge", "judge_in_tmp", "RandomChooser", "HypothesisChooser"]
+__all__ = ["GENERATORS", "HOSTILE", "OUTSIDE", "Counts", "Link", "judge", "judge_in_tmp", "RandomChooser",
+           "HypothesisChooser"]

@@ -258,6 +258,12 @@ SHAPES_AT = {"k8s-doubling": 24, "helm-defines": 38, "helm-ranges": 80, "helm-un
              "python-strings": 24, "python-lists": 39}
 """The size of each shape in the issue's table (the largest where it gives two)."""
 
+SHAPE_FILE = {"k8s-doubling": "pod.yaml", "helm-defines": "chart/templates/deploy.yaml",
+              "helm-ranges": "chart/templates/deploy.yaml", "helm-unclosed": "chart/templates/deploy.yaml",
+              "compose-include-fanout": "compose.yaml", "dockerfile-args": "Dockerfile", "shared-config": "run.sh",
+              "shell-doubling": "run.sh", "python-strings": "serve.py", "python-lists": "serve.py"}
+"""The file of each shape that starts the expansion (the one ``lint-configs FILE`` is given)."""
+
 BUDGET_CASES = {name: SHAPES[name](n) for name, n in SHAPES_AT.items()}
 CASES.update(BUDGET_CASES)
 

@@ -60,3 +60,21 @@ def test_the_oracle_sees_what_it_must_count(monkeypatch):
     counts = Counts()
     judge_in_tmp({"compose.yaml": FOLDED_H100}, counts)
     assert counts.bytes_outside_edits == 1 and counts.inputs == 1
+
+
+@pytest.mark.parametrize("shape", ["link-out-linted", "link-out-include", "link-out-config"])
+def test_the_oracle_sees_a_file_outside_the_root_read(monkeypatch, shape):
+    """The judge is not blind outside the tree: with the root's refusals switched off, the file a link
+    points to outside the repository is read (and its fixable launch written), and that is counted."""
+    from linter import boundary
+    from tests.fuzzing import HOSTILE, RandomChooser
+
+    files = HOSTILE[shape](RandomChooser(3))
+    counts = Counts()
+    judge_in_tmp(files, counts)
+    assert counts.outside_touched == 0 and counts.bad() == 0, counts
+    monkeypatch.setattr(boundary.Boundary, "may_read", lambda self, path: True)
+    monkeypatch.setattr(boundary.Boundary, "may_write", lambda self, path: True)
+    counts = Counts()
+    judge_in_tmp(files, counts)
+    assert counts.outside_touched == 1, counts

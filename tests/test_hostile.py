@@ -572,3 +572,32 @@ def test_a_budget_counts_and_reports_each_limit_once():
     with limits.file_budget() as outer, limits.file_budget(fresh=False) as inner:
         assert inner is outer and limits.budget() is outer
     assert limits.budget() is not limits.budget()  # outside a file: a budget for the caller alone
+
+
+SHAPE_LIMIT = {"k8s-doubling": "MAX_EXPANSION_CHARS", "helm-defines": "MAX_EXPANSION_CHARS",
+               "helm-ranges": "MAX_EVAL_STEPS", "shell-doubling": "MAX_EXPANSION_CHARS",
+               "python-strings": "MAX_EXPANSION_CHARS", "python-lists": "MAX_EXPANSION_CHARS",
+               # linear once each file, include and --config token is read and judged once: linted whole
+               "helm-unclosed": None, "compose-include-fanout": None, "dockerfile-args": None, "shared-config": None}
+
+
+@pytest.mark.parametrize("shape", sorted(hostile.SHAPES))
+def test_each_shape_of_the_table_ends_in_sgl004_on_its_file_and_the_run_goes_on(tmp_path, capsys, shape):
+    """Issue 30's table at its own sizes, in a run with a file after it (``zz/next.sh``): the shape's
+    files get SGL004 naming the budget they spent (or are linted whole), the next file none, and it is
+    still linted (its misspelt option reported)."""
+    files = hostile.SHAPES[shape](hostile.SHAPES_AT[shape])
+    files["zz/next.sh"] = LAUNCH + " --attention_backend fa3\n"
+    write_tree(tmp_path, files)
+    code, diags, err = _lint(tmp_path, capsys)
+    assert "internal error" not in err and [d for d in diags if d["code"] == "SGL000"] == []
+    over = [d for d in diags if d["code"] == "SGL004"]
+    limit = SHAPE_LIMIT[shape]
+    if limit is None:
+        assert over == []
+    else:
+        # on the shape's files (a Helm include's budget where the include is written, in _helpers.tpl)
+        assert over and {d["path"] for d in over} <= set(files) - {"zz/next.sh"}, over
+        assert any(f"limit {limit} = {limits.ALL[limit]:,}" in d["message"] for d in over), over
+    assert any(d["path"].endswith("zz/next.sh") and "--attention_backend" in d["message"] for d in diags)
+    assert code == 1

@@ -83,6 +83,9 @@ def escape_char(text: str) -> str:
     return "\\"
 
 
+_KEYWORD = re.compile(r"\S+[ \t]*")
+
+
 def instruction_text(source: SourceFile, startline: int, endline: int, escape: str) -> tuple[MStr, int]:
     """The arguments of the instruction on lines ``startline..endline`` (0-based) as one logical line:
     continuations (escape char, optional blanks, line break) removed, comment and blank lines inside
@@ -100,8 +103,8 @@ def instruction_text(source: SourceFile, startline: int, endline: int, escape: s
         if n == startline:
             lead = len(line) - len(line.lstrip())
             keyword_at = a + lead
-            m = re.match(r"\S+[ \t]*", line[lead:])
-            a = a + lead + (m.end() if m else 0)
+            m = _KEYWORD.match(line, lead)
+            a = a + (m.end() if m else lead)
             line = text[a:b].rstrip("\r\n")
         elif not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -111,6 +114,8 @@ def instruction_text(source: SourceFile, startline: int, endline: int, escape: s
         elif n == endline:
             body = line
         parts.append(MStr.literal(source, a, a + len(body)))
+    if len(parts) == 1:  # one line (most instructions): the literal is the text
+        return parts[0], keyword_at
     return MStr.join(parts) if parts else MStr("", []), keyword_at
 
 

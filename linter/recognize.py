@@ -22,9 +22,10 @@ frameworks that start SGLang from their own command lines (``swift infer``, ``ns
 (:mod:`linter.extract.framework_cli`). A command that names a framework's SGLang backend but does not
 start it (an engine chosen at run time) is noted for ``--explain`` (:func:`note_passed_over`).
 
-A shell string met on the way (``bash -c``, ``ssh``, ``sbatch --wrap``) is parsed by the shell
-format (:func:`linter.extract.shell.launches_in_script`), with every character mapped back; a
-carrier format never parses shell itself.
+:func:`unwrap` says what a command runs: a launch, or a shell string a wrapper runs (``bash -c``,
+``ssh``, ``sbatch --wrap``). Recognition never reads shell itself: :func:`linter.extract.recognized.launches`
+hands such a string to the shell format, with every character mapped back; a carrier format never
+parses shell itself.
 """
 
 from __future__ import annotations
@@ -38,12 +39,12 @@ from dataclasses import dataclass, field
 
 from linter import datafiles
 from linter.argv import skip_options
-from linter.launch import UNKNOWN, GpuDecl, MStr, Problem, Token
+from linter.launch import UNKNOWN, GpuDecl, MStr, Token
 from linter.sglang.dialects import match as match_dialect
 from linter.sglang.dialects import match_hydra, passed_over_hydra
 from linter.sglang.entrypoints import entry_program, match_entry_point
 from linter.sglang.frameworks import match_cli
-from linter.source import SourceFile, Span
+from linter.source import Span
 
 _ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -429,33 +430,3 @@ class Found:
     chain: list[str] = field(default_factory=list)
     via_shell: bool = False
     """True when a shell string was parsed on the way (its words went through shell splitting)."""
-
-
-def launches(words: list[Token], source: SourceFile, *, env: dict[str, MStr] | None = None,
-             image: MStr | None = None, span: Span | None = None,
-             problems: list[Problem] | None = None) -> list[Found]:
-    """The SGLang launches a command runs, for a format that is not shell itself (compose, Python,
-    Kubernetes …). ``env`` is the environment the command starts with (a container's variables);
-    a shell string met on the way goes to the shell format, its syntax errors into ``problems``."""
-    got = unwrap(words, span, image)
-    if got.kind is UnwrapKind.LAUNCH:
-        return [Found(got.program, got.args, got.image, got.gpu_decls, got.chain)]
-    if got.kind is not UnwrapKind.SCRIPT or got.script is None or got.script.splat:
-        return []
-    start: dict[str, MStr] = dict(env or {}) if got.inherit else {}
-    for name, value in got.env.items():
-        if isinstance(value, MStr):
-            start[name] = value
-        elif isinstance(value, Passthrough) and env is not None and name in env:
-            start[name] = env[name]
-        else:
-            start.pop(name, None)
-    from linter.extract.shell import launches_in_script
-
-    script = got.script.text
-    where = script.where.source if script.where is not None else \
-        next((run[1] for run in script.runs if run[1] is not None), source)
-    found = launches_in_script(script, where, start, problems)
-    return [Found(program, args, img if img is not None else got.image, list(got.gpu_decls), got.chain + [got.how],
-                  via_shell=True)
-            for program, args, img in found]

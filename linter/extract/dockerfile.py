@@ -341,7 +341,7 @@ class _Known:
 
 
 def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span, result: Extraction) -> list[Launch]:
-    """The launches of the final argv, through :func:`linter.recognize.launches`."""
+    """The launches of the final argv, through :func:`linter.extract.recognized.launches`."""
     from linter.extract.yamldoc import argv_launches
 
     key = f"stage {stage.name}" if stage.name else "CMD"

@@ -283,7 +283,8 @@ class LaunchFinder:
     def _launches_in_argv(self, words: list[Token], shells: bool = True) -> list[tuple[str, list[Token]]]:
         """Launches in an argv through the shared recognition step (:mod:`linter.recognize`); a shell
         string it meets (``bash -c``) is read by the shell format unless ``shells`` is False."""
-        from linter.recognize import UnwrapKind, launches, unwrap
+        from linter.extract.recognized import launches
+        from linter.recognize import UnwrapKind, unwrap
 
         if not shells:
             got = unwrap(words)

@@ -271,3 +271,18 @@ def test_every_release_with_a_table_has_a_publication_day():
     proc = subprocess.run([sys.executable, str(root / "scripts" / "generate_release_dates.py"), "--check"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("version,command,codes", [
+    ("0.5.4.post3", "sglang serve --model-path Qwen/Qwen3-8B", ["SGL213"]),
+    ("0.4.0", "python3 -m sglang.cli.main serve --model-path Qwen/Qwen3-8B", ["SGL213"]),
+    ("0.5.5", "sglang serve --model-path Qwen/Qwen3-8B", []),
+    ("0.4.0", "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B", []),
+])
+def test_sglang_serve_needs_the_release_that_has_the_command(tmp_path, capsys, version, command, codes):
+    write_tree(tmp_path, {"serve.sh": command + "\n"})
+    code, diags = lint_json(tmp_path, capsys, "--sglang-version", version)
+    assert [d["code"] for d in diags] == codes
+    if codes:
+        assert diags[0]["message"].startswith(f"SGLang {version} has no `sglang` command (it first ships in 0.5.5)")
+        assert (diags[0]["column"], diags[0]["end_column"]) == (command.index("sglang") + 1, command.index("serve") + 6)

@@ -105,7 +105,12 @@ class Engine:
     # -- one file ---------------------------------------------------------------------------------
 
     def lint(self, path: Path, fmt: str | None = None) -> FileResult:
-        """Lint one file; ``fmt`` forces its format (else the registry detects it)."""
+        """Lint one file; ``fmt`` forces its format (else the registry detects it). The file's
+        expanders share one :class:`linter.limits.Budget`."""
+        with limits.file_budget():
+            return self._lint(path, fmt)
+
+    def _lint(self, path: Path, fmt: str | None) -> FileResult:
         path = path if path.is_absolute() else (self.ws.cwd / path)
         result = FileResult(path)
         if fmt is None and self.ws.unread(path):
@@ -160,6 +165,11 @@ class Engine:
                 extraction = Extraction()
                 result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
                                                      Span(source, 0, 0)))
+            except limits.LimitExceeded as exc:  # an evaluator's budget, spent where nothing caught it
+                from linter.launch import Extraction
+
+                extraction = Extraction()
+                limits.budget().stopped(exc, Span(source, 0, 0), "the file is not checked")
             from linter.extract.framework_cli import resolve_framework_commands
             from linter.extract.trainer_config import expand_server_groups
 
@@ -545,7 +555,9 @@ def reconcile_shared_fixes(results) -> None:
                     offs = offsets_of[key]
                     if offs is None:
                         continue
-                    for k in offs.intersection(range(off, off + n)) if n > 64 else range(off, off + n):
+                    # the smaller side is walked: a 90,000-character value is one run, its file a few edits
+                    span = range(off, off + n)
+                    for k in [k for k in offs if k in span] if len(offs) < n else span:
                         if k in offs:
                             users.setdefault((str(src.path), k), set()).add(who)
     by_edit: dict[tuple, list[Diagnostic]] = {}
@@ -630,7 +642,8 @@ def extract_text(text: str, fmt: str, name: str | None = None) -> Extraction:
     unknown format."""
     engine, path = _text_engine(text, fmt, name, (), None)
     module = importlib.import_module(by_name(fmt).module)
-    return module.extract(engine.ws.read(path), engine.ws)
+    with limits.file_budget():
+        return module.extract(engine.ws.read(path), engine.ws)
 
 
 def lint_text_result(text: str, fmt: str, targets=(), *, name: str | None = None,

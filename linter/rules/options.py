@@ -41,8 +41,9 @@ def _suggest(ctx: LaunchContext, spelled: str) -> tuple[str | None, bool]:
         matches = table.prefix_matches(dashed)
         if len(matches) == 1:
             return matches[0], True
-    close = difflib.get_close_matches(spelled, list(table.by_string), n=1, cutoff=0.75)
-    return (close[0] if close else None), False
+    from linter.sglang.suggest import close_option
+
+    return close_option(table, spelled), False
 
 
 class UnknownOption(Rule):

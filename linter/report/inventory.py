@@ -83,21 +83,42 @@ class LaunchRow:
     context: list[dict] = field(default_factory=list)
     """The labels a documentation block holding the launch sits under, outermost first: ``kind``
     (heading, tab, admonition, caption), ``text``, and ``line``/``column`` (1-based) where it is written."""
+    upgrade: dict | None = None
+    """With ``--upgrade-to X``: ``{"release": X, "findings": [...]}``, each finding the launch has under X
+    and not under its pinned release (``code``, ``path``, ``line``, ``column``, ``text``: what is written
+    there, ``message``, ``fix``: the fix's message and applicability, or None). Absent otherwise."""
 
     def as_dict(self) -> dict:
-        """The JSON object of this launch."""
-        return asdict(self)
+        """The JSON object of this launch (``upgrade`` only when the run upgrades)."""
+        out = asdict(self)
+        if out["upgrade"] is None:
+            del out["upgrade"]
+        return out
 
 
-def rows(results: dict) -> list[LaunchRow]:
-    """The inventory of ``results`` (path -> ``FileResult`` of the run), sorted by path and line."""
+def rows(results: dict, upgrade: str | None = None) -> list[LaunchRow]:
+    """The inventory of ``results`` (path -> ``FileResult`` of the run), sorted by path and line; with
+    ``upgrade`` (``--upgrade-to X``) each row also says what breaks under X."""
     out: list[LaunchRow] = []
     for res in results.values():
         if res.source is None:
             continue
         for ctx in res.contexts:
-            out.append(_row(res, ctx))
+            out.append(_row(res, ctx, upgrade))
     return sorted(out, key=lambda r: (r.path, r.line))
+
+
+def _upgrade_findings(res, ctx) -> list[dict]:
+    """What ``ctx``'s launch has under the release the run upgrades to and not under its pinned one."""
+    out = []
+    for d in res.diagnostics:
+        if d.launch is not ctx.launch and ctx.identity not in d.also:
+            continue
+        line, column = d.span.start_line_col
+        fix = None if d.fix is None else {"message": d.fix.message, "applicability": str(d.fix.applicability)}
+        out.append({"code": d.code, "path": d.path, "line": line, "column": column, "text": d.span.text,
+                    "message": d.message, "fix": fix})
+    return out
 
 
 def _check_codes() -> dict[str, str]:
@@ -128,7 +149,7 @@ def _outcome(v, codes: dict[str, str]) -> dict:
                 message=gate.message)
 
 
-def _row(res, ctx) -> LaunchRow:
+def _row(res, ctx, upgrade: str | None = None) -> LaunchRow:
     launch, m = ctx.launch, ctx.model
     on, setting = deterministic(ctx.parsed)
     codes = _check_codes()
@@ -154,7 +175,11 @@ def _row(res, ctx) -> LaunchRow:
     written = ctx.parsed.get("attention_backend")
     backend = None if written is None else ("unknown" if written.value is UNKNOWN else str(written.value))
     cuda = f"{ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else None
-    findings = sorted({d.code for d in res.diagnostics if d.launch is launch})
+    judged = res.upgrade.pinned if upgrade and res.upgrade is not None else res.diagnostics
+    findings = sorted({d.code for d in judged if d.launch is launch})
+    moved = None
+    if upgrade:
+        moved = {"release": upgrade, "findings": _upgrade_findings(res, ctx) if res.upgrade is not None else []}
     return LaunchRow(
         path=launch.source.display, line=launch.span.start_line_col[0], format=res.fmt or "",
         entry_point=launch.program, scope=ctx.identity or launch.key, model=m.path, architecture=m.architecture,
@@ -163,7 +188,7 @@ def _row(res, ctx) -> LaunchRow:
         deterministic=None if on is UNKNOWN else bool(on),
         deterministic_by=setting.spelled if setting is not None and on is True else None,
         attention_backend=backend, target_origin=ctx.target_origin, targets=targets, if_target_unknown=classes,
-        findings=findings, context=[_label(c) for c in launch.context],
+        findings=findings, context=[_label(c) for c in launch.context], upgrade=moved,
     )
 
 
@@ -218,16 +243,26 @@ def render_csv(launches: list[LaunchRow]) -> str:
     launches = [_shown(r) for r in launches]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
+    upgrading = any(r.upgrade is not None for r in launches)
+    w.writerow(CSV_COLUMNS + (("upgrade_release", "upgrade_findings") if upgrading else ()))
     for r in launches:
         base = [r.path, r.line, r.format, r.entry_point, r.scope, r.model or "", r.architecture or "",
                 r.model_origin, r.release, r.release_origin, r.cuda_build or "", _det(r), r.attention_backend or ""]
+        tail = [r.upgrade["release"], "; ".join(_moved(f) for f in r.upgrade["findings"])] if upgrading else []
         for t in r.targets:
             w.writerow(base + [t.name, t.gpu or "", t.sm or "", t.declared, t.backend or "", t.chosen_by or "",
-                               t.verdict, t.check or "", " ".join(r.findings)])
+                               t.verdict, t.check or "", " ".join(r.findings)] + tail)
         if not any(t.gpu for t in r.targets):
-            w.writerow(base + ["", "", "", r.target_origin, "", "", _classes(r), "", " ".join(r.findings)])
+            w.writerow(base + ["", "", "", r.target_origin, "", "", _classes(r), "", " ".join(r.findings)] + tail)
     return buf.getvalue()
+
+
+def _moved(f: dict) -> str:
+    """One upgrade finding in a few words: ``SGL201 line 17 --enable-deepep-moe -> Write --moe-a2a-backend
+    deepep (safe)``."""
+    text = f["text"] if len(f["text"]) <= 40 else f["text"][:39] + "…"
+    fix = f" -> {f['fix']['message']} ({f['fix']['applicability']})" if f["fix"] else ""
+    return f"{f['code']} line {f['line']} {text}{fix}"
 
 
 def _det(r: LaunchRow) -> str:
@@ -267,8 +302,11 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
     console = Console(file=stream, width=width, force_terminal=color, no_color=not color, highlight=False)
     table = Table(show_lines=True, expand=True)
     # The verdicts are the point of the table: their column gets the most room.
-    for name, ratio in (("launch", 4), ("model", 3), ("release", 3), ("deterministic", 2),
-                        ("targets: backend -> verdict", 5)):
+    columns = [("launch", 4), ("model", 3), ("release", 3), ("deterministic", 2), ("targets: backend -> verdict", 5)]
+    upgrade = next((r.upgrade["release"] for r in launches if r.upgrade is not None), None)
+    if upgrade is not None:
+        columns.append((f"upgrade to {upgrade}: what breaks", 5))
+    for name, ratio in columns:
         table.add_column(name, overflow="fold", ratio=ratio)
     for r in launches:
         # The table keeps cells short; JSON and CSV carry the full provenance.
@@ -289,7 +327,11 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
             lines.append(_classes(r))
         if r.findings:
             lines.append("findings: " + ", ".join(r.findings))
-        table.add_row(where, model, release, det, "\n".join(lines))
+        cells = [where, model, release, det, "\n".join(lines)]
+        if upgrade is not None:
+            moved = (r.upgrade or {}).get("findings") or []
+            cells.append("\n".join(_moved(f) for f in moved) or "nothing new")
+        table.add_row(*cells)
     console.print(table)
     files = len({r.path for r in launches})
     refused = sum(1 for r in launches if any(t.verdict in ("refused", "asserts-at-load") for t in r.targets))

@@ -23,12 +23,42 @@ from typing import Sequence
 
 from linter import __version__
 
-FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "csv")
+FORMATS = ("text", "full", "concise", "json", "sarif", "github", "gitlab", "csv")
 COLORS = ("auto", "always", "never")
+SHELLS = ("bash", "zsh", "fish", "tcsh")
+
+LIST_RULES_LEGEND = ("[*] has a fix, (*) has a fix in some cases (--fix applies the safe ones, --unsafe-fixes the "
+                     "others); lint-configs --show-rule CODE prints a rule's page.")
+USAGE = "lint-configs [check] [OPTIONS] [PATH ...]\n       lint-configs server [--help]"
 
 
 class UsageError(Exception):
     """A bad command line or configuration: printed as ``lint-configs: error: …``, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a two-line usage error, as ruff's (clap's) is: what is wrong, naming the argument
+    (with the closest option for a misspelt one), then where to read more — not the whole usage."""
+
+    def error(self, message: str) -> None:  # noqa: D102 - argparse's hook
+        prefix = "unrecognized arguments: "
+        if message.startswith(prefix):
+            words = message[len(prefix):].split()
+            message = _unrecognized(words, self._option_string_actions)
+        self.exit(2, f"{self.prog}: error: {message}\nRun '{self.prog} --help' for the options.\n")
+
+
+def _unrecognized(words: list[str], options) -> str:
+    """``unrecognized argument '--exlude' (did you mean --exclude?)`` for the first bad word."""
+    import difflib
+
+    word = words[0]
+    name = word.split("=", 1)[0]
+    close = difflib.get_close_matches(name, [o for o in options if o.startswith("--")], n=1, cutoff=0.75) \
+        if name.startswith("--") else []
+    more = f" (and {len(words) - 1} more)" if len(words) > 1 else ""
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return f"unrecognized argument {word!r}{hint}{more}"
 
 
 def _help_columns() -> int:
@@ -50,12 +80,17 @@ def _help_columns() -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``lint-configs`` (``allow_abbrev=False``: options are spelled in full)."""
     width = _help_columns() - 2  # as argparse.HelpFormatter does with the terminal size
-    p = argparse.ArgumentParser(
-        prog="lint-configs", allow_abbrev=False,
-        formatter_class=lambda prog: argparse.HelpFormatter(prog, width=width),
-        description="Find SGLang launches in deployment files (compose, Kubernetes, shell/Slurm, Python, cloud tasks, "
-                    "Dockerfiles, CI workflows, notebooks, runbooks), and report what "
-                    "SGLang would reject or crash on for the target GPU, with fixes.",
+    p = _Parser(
+        prog="lint-configs", allow_abbrev=False, usage=USAGE,
+        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=width),
+        description="Find SGLang launches in deployment files (compose, Kubernetes, shell/Slurm, Python, cloud\n"
+                    "tasks, Dockerfiles, CI workflows, notebooks, runbooks), and report what SGLang would reject\n"
+                    "or crash on for the target GPU, with fixes.\n\n"
+                    "commands:\n"
+                    "  check     lint PATHs (the default: 'lint-configs PATH' is 'lint-configs check PATH')\n"
+                    "  server    the language server for editors, on stdio ('lint-configs server --help')",
+        epilog="A folder named check or server is linted as ./check or ./server. Exit status: 0 nothing "
+               "found, 1 findings remain, 2 usage, configuration or internal error.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="files or folders to lint (default: .); '-' reads one file from stdin")
@@ -67,10 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --fix or --diff also apply unsafe fixes; without them, show unsafe fixes as available")
     p.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and change nothing "
                                                        "(exit 1 when there is a diff)")
-    p.add_argument("--format", choices=FORMATS, default=None,
-                   help="output format (default: text, or github when GITHUB_ACTIONS=true; csv only with "
-                        "--list-launches)")
-    p.add_argument("--output-file", "-o", type=Path, default=None, help="write the report to this file")
+    p.add_argument("--output-format", "--format", dest="format", choices=FORMATS, default=None, metavar="FORMAT",
+                   help=f"output format: {', '.join(FORMATS)} (default: text, or github when GITHUB_ACTIONS=true; "
+                        "full: text with every label and note; csv only with --list-launches)")
+    p.add_argument("--output-file", "-o", type=Path, default=None, metavar="FILE", help="write the report to this file")
     p.add_argument("--target-gpu", action="append", default=[], metavar="NAME",
                    help="the GPU the launches run on (repeatable); replaces what files and configuration declare")
     p.add_argument("--sglang-version", metavar="X.Y.Z[.postN]", default=None,
@@ -113,6 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-outside-root", action="store_true",
                    help="read files outside the root that linted files name (an include, --config, .env …); "
                         "never on untrusted pull requests. Files outside it are still never written")
+    p.add_argument("--exclude", action="append", default=None, metavar="PATTERN",
+                   help="gitignore-style patterns (relative to the current folder; repeatable, comma-separated) of "
+                        "files and folders not to lint, instead of the configuration's exclude")
+    p.add_argument("--extend-exclude", action="append", default=[], metavar="PATTERN",
+                   help="like --exclude, in addition to the configuration's exclude")
     p.add_argument("--force-exclude", action="store_true",
                    help="apply excludes (configuration and .gitignore) to files named on the command line too")
     p.add_argument("--no-ignores", action="store_true", help="disregard '# lint-configs: ignore[...]' comments")
@@ -130,8 +170,21 @@ def build_parser() -> argparse.ArgumentParser:
                         "one per CPU; 1: all in this process); the output is the same")
     p.add_argument("--show-rule", metavar="CODE", default=None, help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list all rules")
+    p.add_argument("--generate-shell-completion", choices=SHELLS, default=None, metavar="SHELL",
+                   help="print the completion script for bash, zsh, fish or tcsh (for example "
+                        "'eval \"$(lint-configs --generate-shell-completion bash)\"' in ~/.bashrc) and exit")
     p.add_argument("--version", action="version", version=f"lint-configs {__version__}")
     return p
+
+
+def build_server_parser() -> argparse.ArgumentParser:
+    """The parser of ``lint-configs server`` (it takes no option but ``--help``)."""
+    width = _help_columns() - 2
+    return _Parser(prog="lint-configs server", usage="lint-configs server [--help]", allow_abbrev=False,
+                   formatter_class=lambda prog: argparse.HelpFormatter(prog, width=width),
+                   description="The lint-configs language server: the Language Server Protocol on standard input "
+                               "and output, for an editor to start (see README, 'In the editor'). It needs the "
+                               "pygls and lsprotocol packages (the 'server' extra).")
 
 
 def _jobs(value: str) -> int | None:
@@ -204,11 +257,45 @@ def print_log(line: str, stream) -> None:
     stream.flush()
 
 
+def completion_script(shell: str) -> str:
+    """The script that makes ``shell`` complete ``lint-configs`` (argcomplete's: the shell calls
+    ``lint-configs`` back with ``_ARGCOMPLETE`` set, and :func:`entry` answers from the parser)."""
+    import argcomplete
+
+    return argcomplete.shellcode(["lint-configs"], shell=shell)
+
+
+def _complete() -> None:
+    """Answer a shell's completion request (argcomplete's protocol: ``_ARGCOMPLETE`` in the environment)
+    and exit; imports argcomplete only then, so a run pays nothing for it."""
+    import argcomplete
+    from argcomplete.completers import FilesCompleter
+
+    files = FilesCompleter()
+
+    def paths(prefix: str, parsed_args, **kwargs) -> list[str]:
+        words = list(files(prefix, **kwargs))
+        if not parsed_args.paths:  # the first word may be a command
+            words = [c for c in ("check", "server") if c.startswith(prefix)] + words
+        return words
+
+    parser = build_parser()
+    for action in parser._actions:
+        if action.dest == "paths":
+            action.completer = paths  # type: ignore[attr-defined]
+        elif action.metavar in ("FILE", "DIR", "NAME") or action.dest == "output_file":
+            action.completer = files  # type: ignore[attr-defined]
+    argcomplete.autocomplete(parser, always_complete_options="long")
+
+
 def entry() -> int:
     """The ``lint-configs`` command (and ``python -m linter``): :func:`main`, then everything still
     alive is frozen out of the cyclic collector, so the interpreter's last collection at exit does not
     walk the whole heap (0.4 s after a 5.8 MB compose file). Only for a process that ends here: code
-    that calls :func:`main` and goes on keeps its collector as it was."""
+    that calls :func:`main` and goes on keeps its collector as it was. A shell asking for completions
+    (``_ARGCOMPLETE`` set by the script of ``--generate-shell-completion``) is answered instead."""
+    if "_ARGCOMPLETE" in os.environ:
+        _complete()
     code = main()
     gc.freeze()
     return code
@@ -219,9 +306,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["server"]:
         # `lint-configs server` starts the language server (a folder named server: write ./server)
+        try:
+            build_server_parser().parse_args(argv[1:])
+        except SystemExit as exc:  # --help, or an argument the server does not take
+            return int(exc.code or 0) if isinstance(exc.code, int) else 2
         from linter.server import main as serve
 
         return serve()
+    if argv[:1] == ["check"]:
+        argv = argv[1:]  # ruff's spelling: `lint-configs check PATH` is `lint-configs PATH`
     # A run is short and its objects mostly die by reference counting: look for cycles less often
     # than every 700 allocations (mypy does the same, mypy/build.py), or a large file pays for full
     # collections over its whole node tree again and again (0.4 s of 1.5 s on a 5.8 MB compose file).
@@ -239,6 +332,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse printed the usage error (or --help/--version)
         return int(exc.code or 0) if isinstance(exc.code, int) else 2
     args.literal_paths = literal
+    if args.generate_shell_completion:
+        print(completion_script(args.generate_shell_completion), end="")
+        return 0
     previous = _on_sigterm()
     try:
         return _run(args)
@@ -282,14 +378,15 @@ def _run(args: argparse.Namespace) -> int:
         for rule in ALL_RULES:
             fix = {"never": "   ", "sometimes": "(*)", "always": "[*]"}[rule.fixable]
             print(f"{rule.code} {fix} {rule.name:<36} {rule.summary}")
+        print(f"\n{LIST_RULES_LEGEND}")
         return 0
     if args.show_rule:
         rule = rule_for(args.show_rule)
         if rule is None:
             raise UsageError(f"unknown rule {args.show_rule!r} (see lint-configs --list-rules)")
-        print(f"# {rule.name} ({rule.code})\n")
-        print(f"Severity: {rule.severity}. Fix: {rule.fixable}.\n")
-        print(rule.docs())
+        from linter.rules.docs import rule_page
+
+        print(rule_page(rule), end="")  # the rule's page, docs/rules/SGLxxx.md, word for word
         return 0
     select = _split_codes(args.select)
     ignore = (_split_codes(args.ignore) or []) + (_split_codes(args.extend_ignore) or [])
@@ -299,9 +396,9 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(f"unknown rule {code!r} in --select/--ignore (see lint-configs --list-rules)")
     if args.format == "csv" and not args.list_launches:
         raise UsageError("--format csv is for --list-launches")
-    if args.list_launches and args.format not in (None, "text", "json", "csv"):
+    if args.list_launches and args.format not in (None, "text", "full", "json", "csv"):
         raise UsageError(f"--list-launches prints text, json or csv, not {args.format}")
-    if (args.statistics or args.show_files) and args.format not in (None, "text", "concise", "json"):
+    if (args.statistics or args.show_files) and args.format not in (None, "text", "full", "concise", "json"):
         raise UsageError(f"--{'statistics' if args.statistics else 'show-files'} prints text or json, "
                          f"not {args.format}")
     modes = [m for m in ("explain", "list_launches", "show_files", "write_baseline") if getattr(args, m)]
@@ -402,7 +499,15 @@ def _lint(args, configs, select, ignore, extend) -> int:
     folder_configs: dict[str, object] = {}  # the walk asks for every file: one lookup per folder
     unseen = object()
 
+    # --exclude replaces every configuration's exclude; --extend-exclude adds to them (as ruff's)
+    command_line = _exclude_patterns((args.exclude or []) + args.extend_exclude)
+    use_configs = args.exclude is None
+
     def excluded(path: Path | str, is_dir: bool) -> bool:
+        if command_line and _matches(command_line, cwd, path, is_dir):
+            return True
+        if not use_configs:
+            return False
         folder = os.path.dirname(path)
         cfg = folder_configs.get(folder, unseen)
         if cfg is unseen:
@@ -590,9 +695,9 @@ def _lint(args, configs, select, ignore, extend) -> int:
             from linter.coverage import measure
 
             _emit(fmt, diagnostics, stream, args, fixed, [c for r in results.values() for c in r.contexts], color,
-                  before, after if fmt == "text" else [], checked=measure(results.values(), skipped_files),
+                  before, after if fmt in ("text", "full") else [], checked=measure(results.values(), skipped_files),
                   upgrade=args.upgrade_to)
-        if after and fmt != "text" and not args.statistics:
+        if after and fmt not in ("text", "full") and not args.statistics:
             for line in after:
                 print(f"lint-configs: warning: {line}", file=sys.stderr)
 
@@ -603,6 +708,32 @@ def _lint(args, configs, select, ignore, extend) -> int:
     if any(args.fail_on == "warning" or d.severity == "error" for d in diagnostics):
         return 1
     return 1 if args.exit_non_zero_on_fix and fixed else 0
+
+
+def _exclude_patterns(values: list[str]) -> list[str]:
+    """``--exclude``/``--extend-exclude`` values as patterns (comma-separated, blanks dropped); a usage
+    error names a pattern pathspec cannot read."""
+    patterns = [p for v in values for p in (x.strip() for x in v.split(",")) if p]
+    if patterns:
+        from linter.config import _spec
+
+        for pattern in patterns:
+            try:
+                _spec(pattern)
+            except Exception as exc:  # noqa: BLE001 - pathspec raises several kinds for a bad glob
+                raise UsageError(f"--exclude {pattern!r}: not a gitignore-style pattern ({exc})") from None
+    return patterns
+
+
+def _matches(patterns: list[str], cwd: Path, path: Path | str, is_dir: bool) -> bool:
+    """True when ``path`` matches one of the gitignore-style ``patterns``, relative to ``cwd``."""
+    from linter.config import _glob_match
+
+    rel = os.path.relpath(os.path.abspath(path), cwd)
+    if rel.startswith(".."):
+        return False
+    rel = rel.replace(os.sep, "/") + ("/" if is_dir else "")
+    return any(_glob_match(rel, p) for p in patterns)
 
 
 def _log_guarded(args, fmt: str) -> bool:
@@ -777,4 +908,4 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=(), color=No
         lines = upgrade_lines(contexts, upgrade) if upgrade else release_lines(contexts)
         render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed, show_summary=not args.quiet,
                assumptions=lines, color=color, before_summary=list(before), after_summary=list(after),
-               checked=checked)
+               checked=checked, full=fmt == "full")

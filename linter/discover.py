@@ -1,9 +1,11 @@
 """Which files to lint, and in which format.
 
-Folders are walked with ``.gitignore`` files respected (pathspec, gitignore rules) and the usual
-tool folders skipped (``.git``, ``.venv``, ``node_modules`` …, as ruff does), plus the configuration's
-``exclude``/``extend-exclude`` globs. A file named on the command line is linted even when excluded,
-unless ``--force-exclude`` is given (pre-commit passes files one by one).
+Folders are walked with git's ignore rules respected as git applies them (nested ``.gitignore`` files,
+``.git/info/exclude`` and ``core.excludesFile``: :mod:`linter.gitignore`) and the usual tool folders
+skipped (``.git``, ``.venv``, ``node_modules`` …, as ruff does), plus the configuration's
+``exclude``/``extend-exclude`` globs and the command line's ``--exclude``. A file named on the command
+line is linted even when excluded, unless ``--force-exclude`` is given (pre-commit passes files one
+by one).
 
 The format comes from the name and a cheap look at the content, as the format registry
 (:mod:`linter.formats`) says.
@@ -71,23 +73,6 @@ class Candidate:
         return f"Candidate({self.name!r}, explicit={self.explicit})"
 
 
-class _Ignore:
-    """gitignore rules of one folder (lazy pathspec import)."""
-
-    def __init__(self, root: Path, lines: list[str]) -> None:
-        import pathspec
-
-        self.root = root
-        self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
-
-    def matches(self, path: Path | str, is_dir: bool) -> bool:
-        try:
-            rel = Path(path).relative_to(self.root).as_posix()
-        except ValueError:
-            return False
-        return self.spec.match_file(rel + "/" if is_dir else rel)
-
-
 class WalkReport:
     """What a walk passed over that the run must say: ``outside``, the files that are symbolic links to a
     file outside the run's root (never read: :mod:`linter.boundary`); ``unreadable``, (folder, why) for
@@ -109,16 +94,19 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
     """Files under ``paths`` (sorted, each once). ``excluded(path, is_dir)`` applies config globs; the
     path of a file in a walked folder is given as a string. A file found in a folder that is a symbolic
     link out of the run's root, and a folder that cannot be listed, go to ``report``."""
+    from linter.gitignore import Ignores
+
     report = report if report is not None else WalkReport()
+    ignores = Ignores()  # each repository's ignore files and git configuration, read once per walk
     seen: set[str] = set()  # real paths as strings: a file is yielded once, however it is reached
     for root in paths:
         root = root.absolute()
         if root.is_file() or (root.exists() and not root.is_dir()):
-            if force_exclude and (excluded(root, False) or _git_ignored(root)):
+            if force_exclude and (excluded(root, False) or ignores.ignored(root)):
                 continue
             if root.name == ".env" or root.name.endswith(".env"):
                 for sibling in sorted(root.parent.iterdir()):
-                    if force_exclude and (excluded(sibling, False) or _git_ignored(sibling)):
+                    if force_exclude and (excluded(sibling, False) or ignores.ignored(sibling)):
                         continue
                     if sibling.suffix.lower() in _YAML_EXT and os.path.realpath(sibling) not in seen:
                         seen.add(os.path.realpath(sibling))
@@ -136,7 +124,7 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
             continue
         if not root.is_dir():
             continue
-        yield from _walk_folder(root, excluded, seen, report)
+        yield from _walk_folder(root, excluded, seen, report, ignores)
 
 
 def _by_name(entry: os.DirEntry) -> str:
@@ -144,15 +132,22 @@ def _by_name(entry: os.DirEntry) -> str:
 
 
 def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[str],
-                 report: WalkReport) -> Iterator[Candidate]:
+                 report: WalkReport, ignores) -> Iterator[Candidate]:
     """Files under the folder ``root`` in sorted order (folders first-visited depth-first, as
-    ``os.walk``). One ``os.scandir`` per folder: its entries carry the file type, so a regular file
-    costs no ``stat`` and a real path is resolved only for a symbolic link (folder links are not
-    followed, so every other entry's real path is its real folder's path joined with its name).
-    One :class:`~pathlib.Path` is made per file yielded; the rest is plain strings."""
-    stack: list[tuple[Path, str, list[_Ignore]]] = [(root, str(root.resolve()), _parent_ignores(root))]
+    ``os.walk``), as git's ignore rules leave them (``ignores``, a :class:`linter.gitignore.Ignores`;
+    a folder holding ``.git`` below ``root`` starts its own repository's rules, as a submodule or a
+    nested repository does in git). One ``os.scandir`` per folder: its entries carry the file type,
+    so a regular file costs no ``stat`` and a real path is resolved only for a symbolic link (folder
+    links are not followed, so every other entry's real path is its real folder's path joined with its
+    name). One :class:`~pathlib.Path` is made per file yielded; the rest is plain strings."""
+    from linter.gitignore import find_top
+
+    top = find_top(root)
+    repo = ignores.repository(top)
+    chain = _parent_ignores(repo, root)
+    stack: list[tuple[Path, str, object, list]] = [(root, str(root.resolve()), repo, chain)]
     while stack:
-        here, real_here, chain = stack.pop()
+        here, real_here, repo, chain = stack.pop()
         here_name = str(here)
         try:
             with os.scandir(here) as it:
@@ -160,13 +155,14 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
         except OSError as exc:
             report.unreadable.append((here_name, exc.strerror or str(exc)))
             continue
-        if any(e.name == ".gitignore" for e in entries):
-            gi = here / ".gitignore"
-            if gi.is_file():
-                try:
-                    chain = chain + [_Ignore(here, gi.read_text("utf-8", "replace").splitlines())]
-                except Exception:  # noqa: BLE001 - a broken .gitignore must not stop the run
-                    pass
+        names = {e.name for e in entries}
+        if ".git" in names and here != repo.top:  # a nested repository: its own rules, not the outer ones
+            repo, chain = ignores.repository(here), []
+        if ".gitignore" in names:
+            own = repo.folder(here_name)
+            if own is not None:
+                chain = chain + [own]
+        check = bool(chain or repo.outer)
         folders = []
         files = []
         for e in entries:
@@ -174,10 +170,10 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
                 if e.is_dir(follow_symlinks=False):
                     name = e.name
                     p = here / name
-                    if name in DEFAULT_EXCLUDES or (chain and any(i.matches(p, True) for i in chain)) \
+                    if name in DEFAULT_EXCLUDES or (check and repo.decide(chain, str(p), True)) \
                             or excluded(p, True):
                         continue
-                    folders.append((p, real_here + os.sep + name, chain))
+                    folders.append((p, real_here + os.sep + name, repo, chain))
                     continue
                 link = e.is_symlink()
                 # dangling links, FIFOs, devices: never opened
@@ -188,13 +184,13 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
             files.append((e, link))
         for e, link in files:
             name = e.name
-            if FIXER_TEMP.match(name):
+            if FIXER_TEMP.match(name) or name == ".git":  # a worktree's or submodule's .git file
                 continue
             p = here_name + os.sep + name  # a string: most files are skipped before a Path is needed
             real = os.path.realpath(p) if link else real_here + os.sep + name
             if real in seen:
                 continue
-            if (chain and any(i.matches(p, False) for i in chain)) or excluded(p, False):
+            if (check and repo.decide(chain, p, False)) or excluded(p, False):
                 continue
             if link and report.link_outside(real):
                 report.outside.append(p)  # a link out of the root: never read, nor written through
@@ -204,26 +200,14 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
         stack.extend(reversed(folders))
 
 
-def _parent_ignores(root: Path) -> list[_Ignore]:
-    """gitignore rules of the folders above ``root``, up to the repository root (the folder with ``.git``)."""
-    folders = [root, *root.parents]
-    top = next((f for f in folders if (f / ".git").exists()), None)
-    chain: list[_Ignore] = []
-    if top is not None:
-        for f in reversed(folders[1:folders.index(top) + 1]):
-            gi = f / ".gitignore"
-            if gi.is_file():
-                chain.append(_Ignore(f, gi.read_text("utf-8", "replace").splitlines()))
+def _parent_ignores(repo, root: Path) -> list:
+    """The ``.gitignore`` sources of the folders above ``root``, from the top of its repository down
+    (none outside a repository: only the walked folders' own files count there)."""
+    if repo.top is None or root == repo.top:
+        return []
+    chain = []
+    for folder in reversed(root.parents[:len(root.relative_to(repo.top).parts)]):
+        src = repo.folder(str(folder))
+        if src is not None:
+            chain.append(src)
     return chain
-
-
-def _git_ignored(path: Path) -> bool:
-    folders = list(path.parents)
-    top = next((f for f in folders if (f / ".git").exists()), None)
-    if top is None:
-        return False
-    for f in folders[:folders.index(top) + 1]:
-        gi = f / ".gitignore"
-        if gi.is_file() and _Ignore(f, gi.read_text("utf-8", "replace").splitlines()).matches(path, False):
-            return True
-    return False

@@ -95,6 +95,9 @@ class FileResult:
     upgrade: Upgrade | None = None
     """With ``--upgrade-to``: the launches judged against that release (the file's ``diagnostics`` are then
     only what is new there)."""
+    passed_over: list = field(default_factory=list)
+    """``(span, why)`` of the commands and settings that name a framework's SGLang backend but start no
+    SGLang server (another engine, one chosen at run time): ``--explain`` says so."""
 
 
 @dataclass
@@ -166,17 +169,23 @@ class Engine:
         except ImportError as exc:  # a format whose module is not available
             result.skipped = f"no {fmt} support: {exc}"
             return result
-        try:
-            extraction: Extraction = module.extract(source, self.ws)
-        except RecursionError:
-            from linter.launch import Extraction
+        from linter.recognize import collect_passed_over
 
-            extraction = Extraction()
-            result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
-                                                 Span(source, 0, 0)))
-        from linter.extract.trainer_config import expand_server_groups
+        with collect_passed_over() as passed_over:
+            try:
+                extraction: Extraction = module.extract(source, self.ws)
+            except RecursionError:
+                from linter.launch import Extraction
 
-        expand_server_groups(extraction, self.ws)
+                extraction = Extraction()
+                result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
+                                                     Span(source, 0, 0)))
+            from linter.extract.framework_cli import resolve_framework_commands
+            from linter.extract.trainer_config import expand_server_groups
+
+            resolve_framework_commands(extraction, self.ws)
+            expand_server_groups(extraction, self.ws)
+        result.passed_over = passed_over
         result.related = list(extraction.related)
         for launch in [x for x in extraction.launches if len(x.args) + len(x.kwargs) > limits.MAX_WORDS_PER_LAUNCH]:
             limits.record("MAX_WORDS_PER_LAUNCH", f"a launch of {len(launch.args) + len(launch.kwargs):,} words",

@@ -65,6 +65,21 @@ def looks_like_areal(text: str) -> bool:
     return _TOP_SGLANG.search(text) is not None and _TOP_AREAL.search(text) is not None
 
 
+_FRAMEWORK_BACKEND = re.compile(
+    r"^[ \t]*(?:strategy_name|backend|infer_backend|server_type|judge_server_type)[ \t]*:[ \t]*[\"']?(?:sglang\b|\$\{)",
+    re.MULTILINE)
+
+
+def looks_like_framework_config(text: str) -> bool:
+    """A framework config that picks SGLang: AReaL's (:func:`looks_like_areal`), or a YAML mapping key
+    that names SGLang as a framework's engine — ROLL's ``strategy_name: sglang``, NeMo-RL's and SkyRL's
+    ``backend: sglang``, LLaMA-Factory's and ms-swift's ``infer_backend: sglang``, NeMo-Skills'
+    ``server_type: sglang`` (linter/sglang/data/frameworks.json) — or an OmegaConf interpolation there
+    (``backend: ${oc.env:ENGINE}``, an engine chosen at run time, which ``--explain`` reports); the
+    mention filter has already required that the file names SGLang."""
+    return looks_like_areal(text) or _FRAMEWORK_BACKEND.search(text) is not None
+
+
 def looks_like_compose(text: str) -> bool:
     """A YAML file whose top level has ``services:`` (Compose Specification, "Services top-level element")."""
     return _TOP_SERVICES.search(text) is not None
@@ -154,8 +169,9 @@ REGISTRY: tuple[Format, ...] = (
     Format("compose", "linter.extract.compose", "docker compose files (services' entrypoint and command)",
            extensions=(".yml", ".yaml"), sniff=looks_like_compose, sample_name="compose.yaml",
            sample="{head}services:\n  sglang:\n    image: {image}\n    command: {command}\n"),
-    Format("areal", "linter.extract.areal", "AReaL experiment configs (their sglang: section)",
-           extensions=(".yml", ".yaml"), sniff=looks_like_areal),
+    Format("framework-config", "linter.extract.framework_config",
+           "framework configs that start SGLang (AReaL, ROLL, NeMo-RL, LLaMA-Factory, ms-swift, NeMo-Skills, SkyRL)",
+           extensions=(".yml", ".yaml"), sniff=looks_like_framework_config),
     Format("shell", "linter.extract.shell", "shell and Slurm batch scripts",
            extensions=(".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch"),
            shebangs=(r"(?:ba|z|k|da|a|mk)?sh",), sample_name="serve.sh",
@@ -236,6 +252,18 @@ def precommit_files_pattern() -> str:
     names = sorted({_glob_to_regex(p) for f in REGISTRY for p in f.filenames})
     alternatives = [r"\.env", r"[^/.]+"] + names + [r"[^/]+\.(" + "|".join(exts) + ")"]
     return "(^|/)(" + "|".join(alternatives) + ")$"
+
+
+def git_pathspecs() -> list[str]:
+    """The git pathspecs of the plain hook (hooks/pre-commit) for the same files, in the order it
+    lists them: ``*.EXT`` for every extension, each file-name glob at the top and in any folder,
+    then ``.env`` and ``*.env``. Names without a dot are selected by the hook separately."""
+    exts = sorted({e.lstrip(".") for f in REGISTRY for e in f.extensions})
+    specs = [f"*.{e}" for e in exts]
+    for name in sorted({p for f in REGISTRY for p in f.filenames}):
+        # a glob that starts with * already matches in every folder (git's * crosses /)
+        specs += [name] if name.startswith("*") else [name, f"*/{name}"]
+    return specs + [".env", "*.env"]
 
 
 def _glob_to_regex(pattern: str) -> str:

@@ -396,6 +396,31 @@ class ModelHint:
     how: str
 
 
+@dataclass
+class FrameworkFacts:
+    """What the framework that starts a launch does with its settings (:mod:`linter.sglang.frameworks`):
+    the settings it ``refused`` (it stops before SGLang starts) and ``ignored`` (accepted, never passed
+    to SGLang), each ``(span, why, rename)`` where ``rename`` is ``(span of the written name, the
+    framework's own name it is close to)`` or None; the fields it ``sets`` itself (``name=value``); the SGLang
+    ``releases`` it accepts (``{"min": X}`` or ``{"only": [...]}`` with ``cite``); ``follows`` names the
+    source it was read from (``owner/repo@commit``)."""
+
+    name: str
+    program: str
+    follows: str
+    refused: list = field(default_factory=list)
+    ignored: list = field(default_factory=list)
+    sets: list = field(default_factory=list)
+    releases: dict | None = None
+    installs: str = ""
+    """The SGLang the framework's own install pins (``sglang==0.5.12.post1 (pyproject.toml:158)``):
+    shown, never taken as the launch's release."""
+    defaults: dict = field(default_factory=dict)
+    """Field -> the note naming the framework's own value for it (a finding on it says so)."""
+    anchor: Span | None = None
+    """The setting that picks SGLang (where a finding about the whole launch is reported)."""
+
+
 @dataclass(frozen=True)
 class ContextLabel:
     """A label a documentation block sits under, as the reader of the page is told it: ``kind`` is
@@ -449,6 +474,9 @@ class Launch:
     mounts: tuple = ()
     """``(container path, host path)`` pairs of the folders a container launch sees from the
     repository (compose bind ``volumes``), so a ``--config /configs/x.yaml`` is read from the host."""
+    framework: FrameworkFacts | None = None
+    """For a launch a framework makes from its own settings (ROLL, NeMo-RL, ms-swift …): what it
+    refuses, ignores and sets itself (:class:`FrameworkFacts`)."""
     reached_by: tuple[str, ...] = ()
     """The scopes that run this one launch (a Python method inherited unchanged by several classes,
     with the same resolved arguments: ``("Runner.start", "R1.start", "R2.start")``); empty otherwise."""

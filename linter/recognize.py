@@ -15,7 +15,12 @@ targets; ``sbatch --wrap`` runs a shell string), ``python-launcher`` (``torchrun
 ``separator`` (the command follows ``--``), ``shell`` (``sh -c STRING``) and ``ssh`` (the remote
 shell runs the words joined by blanks).
 
-SGLang's entry points are SGLang knowledge and live in :mod:`linter.sglang.entrypoints`.
+SGLang's entry points are SGLang knowledge and live in :mod:`linter.sglang.entrypoints`; the
+frameworks that start SGLang from their own command lines (``swift infer``, ``ns eval``, ``lm_eval``,
+``python -m skyrl_train…``, ``python SCRIPT.py --config X.yaml``) are recognised by
+:func:`linter.sglang.frameworks.match_cli` and read once the file's launches are known
+(:mod:`linter.extract.framework_cli`). A command that names a framework's SGLang backend but does not
+start it (an engine chosen at run time) is noted for ``--explain`` (:func:`note_passed_over`).
 
 A shell string met on the way (``bash -c``, ``ssh``, ``sbatch --wrap``) is parsed by the shell
 format (:func:`linter.extract.shell.launches_in_script`), with every character mapped back; a
@@ -24,6 +29,8 @@ carrier format never parses shell itself.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import re
 from dataclasses import dataclass, field
@@ -32,8 +39,9 @@ from linter import datafiles
 from linter.argv import skip_options
 from linter.launch import UNKNOWN, GpuDecl, MStr, Problem, Token
 from linter.sglang.dialects import match as match_dialect
-from linter.sglang.dialects import match_hydra
+from linter.sglang.dialects import match_hydra, passed_over_hydra
 from linter.sglang.entrypoints import entry_program, match_entry_point
+from linter.sglang.frameworks import match_cli
 from linter.source import SourceFile, Span
 
 _ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -125,9 +133,35 @@ class Unwrapped:
 
 def inert_program(program: str) -> bool:
     """True when :func:`unwrap` finds nothing (no launch, shell string nor GPU declaration) in any
-    command whose first word is ``program`` (its known value): no wrapper, entry point or dialect
-    starts with it. Lets a format skip building the words of commands such as ``echo`` or ``mkdir``."""
-    return program.rsplit("/", 1)[-1] not in wrappers() and not entry_program(program)
+    command whose first word is ``program`` (its known value): no wrapper, entry point, dialect or
+    framework CLI starts with it. Lets a format skip building the words of commands such as ``echo``."""
+    from linter.sglang.frameworks import programs
+
+    base = program.rsplit("/", 1)[-1]
+    return base not in wrappers() and not entry_program(program) and base not in programs()
+
+
+_passed: contextvars.ContextVar[list | None] = contextvars.ContextVar("lint_configs_passed_over", default=None)
+
+
+def note_passed_over(span: Span | None, message: str) -> None:
+    """Note a command or setting that names a framework's SGLang backend but is not an SGLang launch
+    (another engine, an engine chosen at run time, a server only used), with why; ``--explain`` shows
+    it. Outside :func:`collect_passed_over` this does nothing."""
+    got = _passed.get()
+    if got is not None and (span, message) not in got:
+        got.append((span, message))
+
+
+@contextlib.contextmanager
+def collect_passed_over():
+    """Collect :func:`note_passed_over` calls made inside the block: yields the list of (span, message)."""
+    got: list = []
+    token = _passed.set(got)
+    try:
+        yield got
+    finally:
+        _passed.reset(token)
 
 
 def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = None) -> Unwrapped:
@@ -150,6 +184,15 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
             dialect = match_dialect(w) or match_hydra(w)
             if dialect is not None:
                 out.kind, out.program, out.args = "launch", dialect[0].program, w[dialect[1]:]
+                return out
+            framework = match_cli(w)
+            if framework is not None:
+                # which engine it starts is read from its arguments (and config file) once the file's
+                # launches are known (linter.extract.framework_cli)
+                out.kind, out.program, out.args = "launch", framework[0], w[framework[1]:]
+                return out
+            for span_, message in passed_over_hydra(w):
+                note_passed_over(span_, message)
             return out
         j = 1
         if wrapper.subcommand:
@@ -168,9 +211,18 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
         if behaviour == "prefix":
             if any(t.value in wrapper.stop_if for t in w[j:j + 1]):
                 return out
-            j, opts = skip_options(w, j, wrapper.values, wrapper.two)
+            module = wrapper.extra.get("module_options", ())
+            j, opts = skip_options(w, j, wrapper.values | frozenset(module), wrapper.two)
             if any(name in wrapper.stop_if for name, _, _ in opts):
                 return out
+            run = next((value for name, value, _ in opts if name in module and value is not None), None)
+            if run is not None:
+                # ``uv run -m MODULE ARGS``: the tool runs ``python -m MODULE ARGS`` (what follows MODULE
+                # is the module's, not the tool's)
+                made = span if span is not None else run.location()
+                k = next(k for k in range(len(w)) if w[k] is run)
+                w = [Token(MStr.plain("python", made)), Token(MStr.plain("-m", made)), run] + w[k + 1:]
+                continue
             w = w[j + wrapper.positionals:]
         elif behaviour in ("env", "sudo"):
             j, opts = skip_options(w, j, wrapper.values)

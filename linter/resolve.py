@@ -156,10 +156,9 @@ def _mounted(path: Path, mounts) -> Path:
 
 
 def _repo_root(folder: Path) -> Path | None:
-    for d in (folder, *folder.parents):
-        if (d / ".git").exists():
-            return d
-    return None
+    from linter.gitignore import find_top
+
+    return find_top(folder)
 
 
 def _model(launch: Launch, parsed: ParsedArgs, settings: Settings, read_json, cwd) -> ModelInfo:

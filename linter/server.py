@@ -1,5 +1,5 @@
 """``lint-configs server``: the Language Server Protocol over stdio (pygls/lsprotocol, the optional
-extra ``lint-configs[server]``).
+``server`` extra: ``pip install '.[server]'`` in a checkout).
 
 * Diagnostics for every supported format on open, change and save, computed from the editor's
   unsaved text; the other files a launch reads (a ``.env``, a model's ``config.json``) come from the
@@ -107,8 +107,9 @@ def to_lsp_diagnostic(d):
 
     severity = t.DiagnosticSeverity.Error if d.severity == "error" else t.DiagnosticSeverity.Warning
     message = d.message + "".join(f"\n{n}" for n in d.notes)
+    url = rule_url(d.code)  # only where the package declares its documentation's address
     return t.Diagnostic(range=to_lsp_range(d.span), message=message, severity=severity, code=d.code,
-                        source="lint-configs", code_description=t.CodeDescription(href=rule_url(d.code)),
+                        source="lint-configs", code_description=t.CodeDescription(href=url) if url else None,
                         data={"key": d.key, "code": d.code})
 
 
@@ -219,6 +220,23 @@ def build_server():
     return server
 
 
+SERVER_REQUIREMENTS = ("pygls>=2.0", "lsprotocol>=2025.0.0")
+"""The ``server`` extra of pyproject.toml, for when the installed metadata cannot be read."""
+
+
+def server_requirements() -> list[str]:
+    """The requirements of the ``server`` extra, from the installed distribution's metadata
+    (``Requires-Dist: pygls>=2.0; extra == "server"``), else :data:`SERVER_REQUIREMENTS`."""
+    try:
+        from importlib.metadata import PackageNotFoundError, requires
+
+        found = [r.split(";", 1)[0].replace(" ", "") for r in requires("lint-configs") or ()
+                 if "extra" in r and "server" in r.split(";", 1)[1]]
+    except (ImportError, PackageNotFoundError, IndexError):
+        found = []
+    return found or list(SERVER_REQUIREMENTS)
+
+
 def main() -> int:
     """Start the server on stdio; 2 with a message when the ``server`` extra is not installed."""
     import sys
@@ -226,8 +244,12 @@ def main() -> int:
     try:
         server = build_server()
     except ImportError as exc:
-        print(f"lint-configs: error: the language server needs the 'server' extra "
-              f"(pip install 'lint-configs[server]'): {exc}", file=sys.stderr)
+        # lint-configs is on no package index: name what is (the extra's own packages) and the checkout
+        needs = " ".join(f"'{r}'" for r in server_requirements())
+        print(f"lint-configs: error: the language server needs the packages of lint-configs' 'server' extra "
+              f"({exc}); install them into this environment with: {sys.executable} -m pip install {needs} "
+              "(or reinstall lint-configs from its repository with the extra: "
+              "pip install '/path/to/lint-configs[server]')", file=sys.stderr)
         return 2
     server.start_io()
     return 0

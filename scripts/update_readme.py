@@ -5,7 +5,7 @@ pages, ``--list-rules``, ``--show-rule`` and the SARIF rule descriptions agree:
 * README's configuration key table (``<!-- config:start -->`` … ``<!-- config:end -->``), from
   ``linter.config.KEY_TABLE``;
 * README's launch inventory of examples/ (``<!-- inventory:start -->`` … ``<!-- inventory:end -->``),
-  the output of ``COLUMNS=160 lint-configs --list-launches examples/``;
+  the output of ``lint-configs --list-launches examples/``;
 * ``docs/rules/SGLxxx.md``, one page per rule, and ``docs/rules/README.md`` (pages of rules that no
   longer exist are removed).
 
@@ -33,7 +33,7 @@ INVENTORY = re.compile(r"(<!-- inventory:start -->\n).*?(<!-- inventory:end -->)
 
 
 def inventory_example() -> str:
-    """``COLUMNS=160 lint-configs --list-launches examples/`` run from the repository's top, fenced."""
+    """``lint-configs --list-launches examples/`` run from the repository's top, fenced."""
     import io
     import os
 
@@ -44,7 +44,7 @@ def inventory_example() -> str:
     os.chdir(ROOT)
     sys.stdout = out
     try:
-        os.environ["COLUMNS"] = "160"
+        os.environ["COLUMNS"] = "100"
         cli(["--list-launches", "--color", "never", "examples/"])
     finally:
         sys.stdout = old_stdout
@@ -71,6 +71,12 @@ def planned() -> tuple[dict[Path, str], list[Path]]:
 def main(argv: list[str] | None = None) -> int:
     check = "--check" in (argv if argv is not None else sys.argv[1:])
     files, stale = planned()
+    return sync(files, stale, check)
+
+
+def sync(files: dict[Path, str], stale: list[Path], check: bool) -> int:
+    """Write each of ``files`` whose text differs and remove ``stale`` (``check``: only say which), one
+    line per file; 1 when ``check`` found something out of date. Shared by ``update_snapshots.py``."""
     outdated = [p for p, text in files.items() if not p.is_file() or p.read_text("utf-8") != text]
     for p in outdated:
         print(f"{p.relative_to(ROOT)}: {'out of date' if check else 'updated'}")

@@ -201,7 +201,7 @@ def test_stdin_shell_script(tmp_path, capsys, monkeypatch):
     _stdin(monkeypatch, SHELL.encode())
     code, out, _ = run(tmp_path, capsys, "--format", "concise", "--stdin-filename", "jobs/serve.slurm", "-")
     assert code == 1
-    assert out.startswith("jobs/serve.slurm:4:23: SGL101 [*] ")
+    assert out.startswith("jobs/serve.slurm:4:23: error[SGL101] [*] ")
     _stdin(monkeypatch, SHELL.encode())
     code, out, _ = run(tmp_path, capsys, "--diff", "--stdin-filename", "serve.sh")
     assert code == 1
@@ -210,7 +210,7 @@ def test_stdin_shell_script(tmp_path, capsys, monkeypatch):
     # '-' alone: the format comes from the shebang
     _stdin(monkeypatch, SHELL.encode())
     code, out, _ = run(tmp_path, capsys, "--format", "concise", "-")
-    assert code == 1 and out.startswith("-:4:23: SGL101")
+    assert code == 1 and out.startswith("-:4:23: error[SGL101]")
 
 
 def test_stdin_edge_cases(tmp_path, capsys, monkeypatch):
@@ -234,7 +234,7 @@ def test_stdin_through_a_real_pipe(tmp_path):
                            "compose.yaml", "-"], input=BAD.encode(), cwd=tmp_path, capture_output=True,
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     assert proc.returncode == 1
-    assert proc.stdout.decode().startswith("compose.yaml:4:103: SGL101 [*] ")
+    assert proc.stdout.decode().startswith("compose.yaml:4:103: error[SGL101] [*] ")
 
 
 # --- baseline key and stale entries -------------------------------------------------------------------
@@ -404,7 +404,7 @@ def test_unnamed_stdin_without_a_shebang_is_read_as_a_shell_command(tmp_path, ca
             "--enable-deterministic-inference\n")
     monkeypatch.setattr("sys.stdin", _io.TextIOWrapper(_io.BytesIO(line.encode())))
     code, out, _ = run(tmp_path, capsys, "--format", "concise", "--target-gpu", "H100", "-")
-    assert code == 1 and "-:1:89: SGL101" in out
+    assert code == 1 and "-:1:89: error[SGL101]" in out
 
 
 def test_show_files_names_why_an_undecodable_file_was_not_read(tmp_path, capsys):

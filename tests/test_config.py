@@ -111,7 +111,7 @@ def test_exclude(tmp_path, capsys, key):
     assert codes(diags) == [("deploy/docker-compose.yml", "SGL101")]
     # a file named on the command line is linted anyway, unless --force-exclude (as pre-commit passes it)
     code, out, _ = run(tmp_path, capsys, "--format", "concise", "legacy/docker-compose.yml")
-    assert code == 1 and out.startswith("legacy/docker-compose.yml:8:27: SGL101")
+    assert code == 1 and out.startswith("legacy/docker-compose.yml:8:27: error[SGL101]")
     code, out, _ = run(tmp_path, capsys, "--format", "concise", "--force-exclude", "legacy/docker-compose.yml",
                        "old/b200/docker-compose.yml")
     assert (code, out) == (0, "No file linted.\n")  # every file named was excluded: nothing was checked

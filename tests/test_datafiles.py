@@ -36,5 +36,5 @@ def test_the_package_imported_from_a_zip_reads_its_data(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code, str(archive)], cwd=tmp_path, capture_output=True,
                           text=True, timeout=120, env=env)
     assert proc.returncode == 1, proc.stderr
-    assert "s.sh:2:90: SGL101" in proc.stdout
+    assert "s.sh:2:90: error[SGL101]" in proc.stdout
     assert "SGL000" not in proc.stdout

@@ -95,8 +95,9 @@ def test_staged_bad_version_blocks_even_when_the_working_tree_is_fixed(repo):
     assert r.returncode == 1
     assert repo.commits() == 0
     out = r.stdout + r.stderr
-    assert ("error[SGL101]: fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU\n"
-            "  --> deploy/docker-compose.yml:9:27\n") in out
+    assert ("error[SGL101]: fa4 with deterministic inference and the absorbed-MLA model deepseek-ai/DeepSeek-V3\n"
+            "(DeepseekV3ForCausalLM) needs an SM100/SM110 GPU") in out
+    assert " --> deploy/docker-compose.yml:9:27\n" in out
     assert "9 |       --attention-backend fa4" in out  # the staged text, not the working tree's
     assert "lint-configs hook: commit blocked" in out
     assert list(repo.tmpdir.iterdir()) == []  # the temporary checkout is removed
@@ -165,6 +166,7 @@ def test_configuration_and_model_config_come_from_the_index(repo):
     assert repo.commit("config").returncode == 0
     repo.write("clusters/main/my compose.yml", launch)
     repo.git("add", ".")
+    repo.env["LINT_CONFIGS"] += " --output-format full"  # every label and note: where each value came from
     r = repo.commit()
     out = r.stdout + r.stderr
     assert r.returncode == 1
@@ -387,8 +389,33 @@ def test_fix_mode_leaves_a_file_with_unstaged_changes_alone(repo):
     repo.env["LINT_CONFIGS_FIX"] = "1"
     r = repo.commit()
     assert r.returncode == 1 and repo.commits() == 0
-    assert "fixes were not written to 'deploy/docker-compose.yml', which has unstaged changes" in r.stderr
+    assert "lint-configs hook: not fixed, having unstaged changes (stage or stash them to fix them): " \
+           "deploy/docker-compose.yml" in r.stderr
+    # no report claims a fix that was not written: the finding is reported as remaining
+    assert "Fixed" not in r.stderr and "Found 1 error. [*] 1 fixable with `lint-configs --fix`." in r.stderr
+    assert BLOCKED_FINDINGS in r.stderr
     assert repo.read("deploy/docker-compose.yml") == BAD + "# more, not staged\n"
+
+
+@needs_git
+def test_fix_mode_says_only_what_it_wrote(repo):
+    """Two fixable files, one with unstaged changes: the clean one is fixed and said to be; the other is
+    reported as it stands (the hook used to print "Fixed 2 findings. No findings remain." and then that
+    one fix was not written)."""
+    repo.write("a/docker-compose.yml", BAD)
+    repo.write("b/docker-compose.yml", BAD)
+    repo.git("add", "-A")
+    repo.write("b/docker-compose.yml", BAD + "# more, not staged\n")
+    repo.env["LINT_CONFIGS_FIX"] = "1"
+    r = repo.commit()
+    out = r.stderr
+    assert r.returncode == 1 and repo.commits() == 0
+    assert "Fixed 1 finding. No findings remain." in out  # the first report: a/ only
+    assert "Fixed 2" not in out
+    assert " --> b/docker-compose.yml:9:27" in out and "Found 1 error." in out  # the second: b/ as it stands
+    assert repo.read("a/docker-compose.yml") == GOOD
+    assert repo.read("b/docker-compose.yml") == BAD + "# more, not staged\n"
+    assert "lint-configs fixed 1 file(s) in the working tree" in out
 
 
 def test_the_plain_hook_selects_every_format_of_the_registry():

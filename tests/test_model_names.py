@@ -88,7 +88,7 @@ def test_a_local_checkpoint_named_like_deepseek_is_checked_and_its_fix_is_unsafe
     diags = _lint(tmp_path, capsys, "--model-path /mnt/models/DeepSeek-V3-0324 --attention-backend fa4 "
                                     "--enable-deterministic-inference")
     assert [(d["code"], d["severity"], d["fix"]["applicability"]) for d in diags] == [("SGL101", "error", "unsafe")]
-    _, out, _ = run(tmp_path, capsys, "--sglang-version", "0.5.23", ".")
+    _, out, _ = run(tmp_path, capsys, "--sglang-version", "0.5.23", "--output-format", "full", ".")
     assert ("architecture DeepseekV3ForCausalLM inferred from the name DeepSeek-V3-0324; declare it under `models` "
             "if that is wrong") in " ".join(out.split())
 

@@ -63,5 +63,5 @@ def test_explain_says_what_an_unknown_model_could_change(tmp_path, capsys):
                                       "--model-path /m/private --attention-backend fa4 --enable-deterministic-inference\n"})
     _, out, _ = run(tmp_path, capsys, "--explain", "serve.sh:3")
     assert "-> accepted if the model is not absorbed MLA" in out
-    assert "if the model were DeepseekV3ForCausalLM: refused at start-up (error C)" in out
+    assert "if the model were DeepseekV3ForCausalLM: refused at start-up (SGL101)" in out
     assert "not fully verified: the model's architecture is not known" in out

@@ -56,9 +56,11 @@ def test_readme_recommends_one_hook_with_fix_and_names_both_ids():
     repo = config["repos"][0]
     # one hook, not both: two hooks report every finding without a fix twice
     assert repo["hooks"] == [{"id": "lint-configs", "args": ["--fix", "--"]}]  # `--`: file names stay files
-    # no release tag exists: rev is a full commit sha, and the snippet says so
-    assert re.fullmatch(r"[0-9a-f]{40}", str(repo["rev"]))
-    assert "commit sha: there is no release tag yet" in _readme_config()
+    # no release tag exists: a branch that works when copied, and the command that pins it to its commit
+    # (a sha written in the README went stale: it was 295 commits behind)
+    assert repo["rev"] == "main" and repo["repo"] == "REPOSITORY_URL"
+    assert "# `pre-commit autoupdate --freeze` pins this to the commit the branch is at\n    rev: main\n" \
+        in _readme_config()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for hook_id in ids:
         assert f"`{hook_id}`" in readme
@@ -164,9 +166,9 @@ def test_try_repo_check_hook_fails_on_a_staged_bad_compose_file(hook_repo, consu
     assert r.returncode == 1, out
     assert re.search(r"^lint-configs \(SGLang launch configurations\)\.+Failed$", out, re.M), out
     assert "- exit code: 1" in out
-    assert ("error[SGL101]: fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU\n"
-            "  --> docker-compose.yml:9:27\n") in out
-    assert "fa4 with deterministic inference and the absorbed-MLA model deepseek-ai/DeepSeek-V3" in out
+    assert ("error[SGL101]: fa4 with deterministic inference and the absorbed-MLA model deepseek-ai/DeepSeek-V3\n"
+            "(DeepseekV3ForCausalLM) needs an SM100/SM110 GPU") in out
+    assert " --> docker-compose.yml:9:27\n" in out
     assert "9 |       --attention-backend fa4" in out
     assert (consumer / "docker-compose.yml").read_text() == BAD  # the check hook changes nothing
 
@@ -275,3 +277,44 @@ def test_user_args_without_the_separator_are_refused(hook_repo, consumer):
     out = r.stdout + r.stderr
     assert r.returncode == 1 and "- exit code: 2" in out, out
     assert "the hook's args must end with '--'" in out
+
+
+def _readme_try_repo() -> list[str]:
+    """The README's ``pre-commit try-repo`` command line, as words."""
+    import shlex
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("<!-- hooks:start -->", 1)[1].split("<!-- hooks:end -->", 1)[0]
+    line = re.search(r"^pre-commit try-repo .*$", section, re.M).group(0)
+    return shlex.split(line, comments=True)
+
+
+@pytest.mark.slow
+def test_the_readme_try_repo_command_and_snippet_work_as_copied(hook_repo, consumer):
+    """What the README says, with only its placeholder REPOSITORY_URL filled in (the path of a clone):
+    try-repo on the repository to lint, then the snippet with rev: main, then autoupdate --freeze."""
+    src, rev, env = hook_repo
+    (consumer / "deploy").mkdir()
+    (consumer / "deploy" / "docker-compose.yml").write_text(BAD)
+    _git(consumer, env, "add", ".")
+    words = [str(src) if w == "REPOSITORY_URL" else w for w in _readme_try_repo()]
+    assert words[:2] == ["pre-commit", "try-repo"] and "lint-configs" in words
+    r = _pre_commit(consumer, env, *words[1:])
+    out = r.stdout + r.stderr
+    assert r.returncode == 1 and "error[SGL101]" in out and " --> deploy/docker-compose.yml:9:27" in out, out
+    assert (consumer / "deploy" / "docker-compose.yml").read_text() == BAD  # try-repo runs the check hook
+
+    config = _readme_config().replace("REPOSITORY_URL", str(src))
+    (consumer / ".pre-commit-config.yaml").write_text(config)
+    _git(consumer, env, "add", ".pre-commit-config.yaml")
+    r = _pre_commit(consumer, env, "run", "--all-files")
+    out = r.stdout + r.stderr
+    assert r.returncode == 1 and "- files were modified by this hook" in out, out
+    assert (consumer / "deploy" / "docker-compose.yml").read_text() == GOOD
+    r = _pre_commit(consumer, env, "autoupdate", "--freeze")
+    assert r.returncode == 0, r.stdout + r.stderr
+    frozen = (consumer / ".pre-commit-config.yaml").read_text()
+    assert re.search(rf"^\s*rev: {rev}\b", frozen, re.M), frozen  # pinned to the commit it runs
+    _git(consumer, env, "add", ".")
+    r = _pre_commit(consumer, env, "run", "--all-files")
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -66,7 +66,7 @@ def test_readme_inventory_example_is_the_real_output(monkeypatch):
         from update_readme import inventory_example
     finally:
         sys.path.pop(0)
-    monkeypatch.setenv("COLUMNS", "160")
+    monkeypatch.setenv("COLUMNS", "100")
     text = README.read_text("utf-8")
     block = re.search(r"<!-- inventory:start -->\n(.*?)<!-- inventory:end -->", text, re.S).group(1)
     assert block == inventory_example(), "run: python scripts/update_readme.py"

@@ -4,10 +4,9 @@ must be current; the README, the text output and SARIF link to them."""
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
 
-from linter.report.links import DOCS_PATH, rule_url
+from linter.report.links import DOCS_PATH, rule_doc_path
 from linter.rules import ALL_RULES
 from linter.rules.docs import pages, rule_page
 from tests.helpers import run, write_tree
@@ -45,18 +44,15 @@ def test_a_page_holds_the_docstring_and_the_examples():
     assert "`linter/rules/deterministic.py`" in page
 
 
-def test_links_point_at_the_pages(tmp_path, capsys, monkeypatch):
+def test_the_readme_table_links_every_page(tmp_path, capsys, monkeypatch):
     readme = (ROOT / "README.md").read_text("utf-8")
     for rule in ALL_RULES:
         assert f"| [{rule.code}](docs/rules/{rule.code}.md) | {rule.name} |" in readme
         assert (ROOT / "docs" / "rules" / f"{rule.code}.md").is_file()
-        assert rule_url(rule.code).endswith(f"/docs/rules/{rule.code}.md")
+        assert (ROOT / rule_doc_path(rule.code)).is_file()
     write_tree(tmp_path, {"compose.yaml": "# lint-configs: target-gpu=H100\nservices:\n  s:\n    command: python3 -m "
                           "sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
                           "--enable-deterministic-inference\n"})
     monkeypatch.setenv("NO_COLOR", "1")
     out = run(tmp_path, capsys, ".")[1]
-    assert f"  = help: {rule_url('SGL101')}" in out.splitlines()
-    sarif = json.loads(run(tmp_path, capsys, "--format", "sarif", ".")[1])
-    rules = sarif["runs"][0]["tool"]["driver"]["rules"]
-    assert [r["helpUri"] for r in rules] == [rule_url(r.code) for r in ALL_RULES]
+    assert "  = help: lint-configs --show-rule SGL101" in out.splitlines()  # a command that works anywhere

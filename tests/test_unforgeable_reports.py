@@ -114,7 +114,7 @@ def test_no_format_lets_a_file_forge_a_command_or_a_terminal_escape(hostile, cap
 def test_text_shows_control_characters_escaped(hostile, capsys, monkeypatch):
     code, out, _ = run(hostile, capsys, monkeypatch, "concise", False)
     assert "legacy \\x1b[2J\\x1b]0;title\\x07 \\u202eevil" in out
-    assert "deploy/a\\n::error::nl.yaml:10:9: SGL201" in out
+    assert "deploy/a\\n::error::nl.yaml:10:9: error[SGL201]" in out
 
 
 def test_under_github_actions_text_is_printed_inside_a_stop_commands_block(hostile, capsys, monkeypatch):

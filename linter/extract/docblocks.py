@@ -36,6 +36,7 @@ from linter.extract.embedded import Virtual, extract_as, line_bounds, merge, pyt
 from linter.formats import BY_NAME, REGISTRY
 from linter.launch import UNKNOWN_CHAR, ContextLabel, Extraction, Problem
 from linter.sglang.entrypoints import LAUNCH_TEXT, PYTHON_LAUNCH_TEXT
+from linter.sglang.frameworks import COMMAND_TEXT
 from linter.source import SourceFile, Span
 
 SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session", "shellsession",
@@ -185,8 +186,10 @@ def read_blocks(blocks: list[DocBlock], ws, result: Extraction) -> None:
             result.problems.append(block.problem)
             continue
         code = block.code
-        if not mentions_sglang(code.text):
-            continue  # a block about something else: not read, and its syntax is not ours to judge
+        if not mentions_sglang(code.text) and not COMMAND_TEXT.search(code.text):
+            # a block about something else: not read, and its syntax is not ours to judge (a framework
+            # command is read: its config file may pick SGLang)
+            continue
         _prefixes(code, prefixes)
         lang = block.lang
         module, code = route(lang, code)

@@ -608,10 +608,25 @@ def _yaml_root(source: SourceFile):
     return roots[0] if roots else None
 
 
+def _outside_a_chart(source: SourceFile, ws: Workspace) -> Extraction:
+    """A manifest with ``{{ … }}`` that is not a chart's template (no ``Chart.yaml`` above it): Go-template
+    text inside its strings is data of its own (llmaz's ``{{ .ModelPath }}`` placeholders), so it is
+    read as the Kubernetes manifest it is when it parses as one; otherwise nothing is read."""
+    from linter.extract import kubernetes
+    from linter.formats import looks_like_kubernetes
+
+    if not looks_like_kubernetes(source.text):
+        return Extraction()
+    got = kubernetes.extract(source, ws)
+    return Extraction() if got.problems else got
+
+
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of one chart template, rendered over ``values.yaml`` (see the module docstring)."""
     path = Path(source.path)
     root = chart_root(path)
+    if root is None and path.suffix.lower() != ".tpl":
+        return _outside_a_chart(source, ws)
     if root is None or path.name.startswith("_") or path.suffix.lower() == ".tpl":
         return Extraction()
     result = Extraction()

@@ -724,6 +724,13 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                                     gpu_counts=_gpu_counts(container, spec, reading), model_hint=hint)
                     seen[identity] = launch
                     result.launches.append(launch)
+    llmaz = [(api, kind, root) for root in roots if _is_map(root)
+             for api, kind in [(_text(_val(root, "apiVersion")) or "", _text(_val(root, "kind")) or "")]
+             if api.startswith(("inference.llmaz.io/", "llmaz.io/"))]
+    if llmaz:
+        from linter.extract import llmaz as llmaz_objects  # BackendRuntime and Playground objects
+
+        result.launches.extend(llmaz_objects.launches(llmaz, reading, result))
     if offsets is not None:
         remap(result, reading, lambda i: (source, offsets[i]) if i < len(offsets) else None, source)
     return result

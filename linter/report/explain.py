@@ -105,14 +105,14 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                     o, b, gate = v.startup, v.backends, v.gate
                     if o is not None and o.error:
                         out.append(f"  on {v.label}: attention backend {o.backend} (chosen by {o.chosen_by}) -> "
-                                   f"refused at start-up (error {o.error}): {o.message}")
+                                   f"refused at start-up ({_code(f'error {o.error}')}): {o.message}")
                     elif b is None and gate is not None and gate.gate == "gpt_oss_backend":
                         said = " ".join(gate.message.split())
                         out.append(f"  on {v.label}: refused by the model's own check before the deterministic "
                                    f"ones: {said}")
                     elif b is None and on is True and m.architecture is None and \
                             (plain := evaluate(ctx.parsed, ctx.table, None, False, v.hardware)) is not None:
-                        said = f"refused at start-up (error {plain.error})" if plain.error else "accepted"
+                        said = f"refused at start-up ({_code(f'error {plain.error}')})" if plain.error else "accepted"
                         out.append(f"  on {v.label}: attention backend {plain.backend} (chosen by {plain.chosen_by}) "
                                    f"-> {said} if the model is not absorbed MLA; it depends on the model's architecture")
                     elif b is None:
@@ -121,7 +121,7 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                         verdict = ("accepted" + (" if the model is not absorbed MLA" if m.architecture is None else "")
                                    if gate is None else
                                    f"{'asserts at model load' if gate.at_load else 'refused at start-up'} "
-                                   f"({gate.gate}): {gate.message}")
+                                   f"({_code(gate.gate)}): {gate.message}")
                         out.append(f"  on {v.label}: attention backend {b.attention} (chosen by {b.chosen_by}; "
                                    f"prefill {b.prefill}, decode {b.decode}) -> {verdict}")
                     if on is True and m.architecture is None:
@@ -130,10 +130,12 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                             alt = evaluate(ctx.parsed, ctx.table, arch, dsa, v.hardware)
                             if alt is not None and alt.error and (o is None or alt.error != o.error):
                                 out.append(f"    if the model were {arch}{' (DSA)' if dsa else ''}: refused at "
-                                           f"start-up (error {alt.error}): {alt.message}")
+                                           f"start-up ({_code(f'error {alt.error}')}): {alt.message}")
             for reason in unverified_reasons(ctx):
                 out.append(f"  not fully verified: {reason}")
+            out.extend(_framework_lines(launch.framework))
             out.append("")
+        out.extend(_passed_over(res, line, path))
     if not out:
         return "no SGLang launch found there\n"
     from linter.report.safe import visible
@@ -141,8 +143,50 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
     return "\n".join(visible(line) for line in out)  # values from the files: control characters escaped
 
 
+def _framework_lines(facts) -> list[str]:
+    """What the framework that starts the launch does with its settings (linter/sglang/frameworks.py)."""
+    if facts is None:
+        return []
+    out = [f"  framework: {facts.program}, as {facts.follows} does it"]
+    if facts.installs:
+        out.append(f"             installs {facts.installs}; the release checked is the launch's own (above)")
+    if facts.sets:
+        out.append(f"             sets itself: {', '.join(facts.sets)}")
+    for span, why, _rename in facts.ignored:
+        where = f" ({span.source.display}:{span.line})" if span is not None else ""
+        out.append(f"  ignored:   {why}{where}")
+    for span, why, _rename in facts.refused:
+        where = f" ({span.source.display}:{span.line})" if span is not None else ""
+        out.append(f"  refused:   {why}{where}")
+    return out
+
+
+def _passed_over(res, line: int | None, path: Path | None) -> list[str]:
+    """The commands and settings at ``line`` (all, without a line) that name a framework's SGLang
+    backend but start no SGLang server, with why."""
+    out = []
+    for span, message in getattr(res, "passed_over", ()) or ():
+        if span is None or (path is not None and span.source.path != path):
+            continue
+        first, last = span.start_line_col[0], span.end_line_col[0]
+        if line is not None and not first <= line <= last:
+            continue
+        # "PATH, line N": not the "PATH:LINE: program" header of a launch
+        out.append(f"{span.source.display}, line {first}: {message}")
+        out.append("")
+    return out
+
+
 def render_contexts(contexts) -> str:
     """The explanation of the given resolved launches (the language server's hover)."""
     from types import SimpleNamespace
 
     return render({Path("."): SimpleNamespace(source=True, contexts=list(contexts))}, None, None)
+
+
+def _code(check: str) -> str:
+    """The rule code that reports SGLang's check ``check`` (``error C`` -> ``SGL101``, a gate's name ->
+    its code), so the explanation names what the report names; the check itself when no rule has it."""
+    from linter.report.inventory import _check_codes
+
+    return _check_codes().get(check, check)

@@ -11,7 +11,8 @@ followed by the fix and the notes, on their own lines of the annotation. Escapin
 values also escape ``:`` and ``,`` (``%3A``, ``%2C``).
 
 GitHub shows at most 10 error and 10 warning annotations per step, so every finding past the
-tenth of its kind is also printed as a plain ``path:line:col: CODE message`` log line, and the output
+tenth of its kind is also printed as a plain ``path:line:col: error[CODE] message`` log line (as the
+concise format prints it), and the output
 ends with a summary line (``lint-configs: Found 2 errors.``), which the log always shows.
 cli.py selects this format when ``GITHUB_ACTIONS=true`` and no ``--format`` is given.
 
@@ -24,7 +25,7 @@ escapes it, and the plain lines, which carry paths and messages, are printed ins
 from __future__ import annotations
 
 from linter.report.safe import could_be_command, sanitized, stop_commands, visible
-from linter.report.text import summary
+from linter.report.text import severity_word, summary
 from linter.rules.base import SAFE, Diagnostic
 
 
@@ -73,7 +74,7 @@ def render(diagnostics: list[Diagnostic]) -> str:
         shown[kind] += 1
         if shown[kind] > ANNOTATION_LIMIT:
             line, col = d.span.start_line_col
-            hidden.append(f"{visible(d.path)}:{line}:{col}: {d.code} {visible(d.message)}")
+            hidden.append(f"{visible(d.path)}:{line}:{col}: {severity_word(d.severity)}[{d.code}] {visible(d.message)}")
     plain = []
     if hidden:
         plain.append(f"lint-configs: {len(hidden)} more finding{'s' if len(hidden) != 1 else ''} than GitHub "

@@ -18,7 +18,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from typing import TextIO
 
@@ -284,58 +283,67 @@ def _short(t: TargetRow) -> str:
     return t.verdict
 
 
-def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = None, width: int | None = None) -> None:
-    """A rich table, one row per launch, and a closing count. ``color`` None: colour on a terminal
-    only (and never with ``NO_COLOR``); ``width`` in columns (default: the terminal's, else
-    ``COLUMNS``, else 180)."""
-    from rich.console import Console
-    from rich.table import Table
+_VERDICT_STYLE = {"refused": "bold red", "asserts-at-load": "bold red", "accepted": "green"}
 
-    from linter.report.text import use_color
+
+def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = None, width: int | None = None) -> None:
+    """One block per launch and a closing count, every line within ``width`` columns (default: the
+    terminal's, else ``COLUMNS``, else 100) and broken only between words (a word wider than the line,
+    a long path, is kept whole): where the launch is, its format, entry point and place in the file,
+    then one line each for the model, the release, deterministic inference and each target with its
+    backend and verdict (where it was declared below it), and the findings. ``color`` None: colour on a
+    terminal only (and never with ``NO_COLOR``)."""
+    from linter.report.lines import wrap
+    from linter.report.text import MIN_WIDTH, output_width, use_color, write_rows
 
     color = use_color(stream) if color is None else color
-    launches = [_shown(r, markup=True) for r in launches]
-    tty = hasattr(stream, "isatty") and stream.isatty()
-    # Off a terminal rich would wrap at 80 columns; a file or a pipe gets room for the long cells.
-    if width is None and not tty:
-        width = int(os.environ.get("COLUMNS", "0") or 0) or 180
-    console = Console(file=stream, width=width, force_terminal=color, no_color=not color, highlight=False)
-    table = Table(show_lines=True, expand=True)
-    # The verdicts are the point of the table: their column gets the most room.
-    columns = [("launch", 4), ("model", 3), ("release", 3), ("deterministic", 2), ("targets: backend -> verdict", 5)]
-    upgrade = next((r.upgrade["release"] for r in launches if r.upgrade is not None), None)
-    if upgrade is not None:
-        columns.append((f"upgrade to {upgrade}: what breaks", 5))
-    for name, ratio in columns:
-        table.add_column(name, overflow="fold", ratio=ratio)
-    for r in launches:
-        # The table keeps cells short; JSON and CSV carry the full provenance.
+    width = max(MIN_WIDTH, width or output_width(stream))
+    launches = [_shown(r) for r in launches]
+    rows: list[list[tuple[str, str]]] = []
+
+    def add(text: str, indent: int, style: str = "", head: str = "") -> None:
+        """``head`` (bold) and ``text`` from column ``indent``, wrapped under itself by two more."""
+        parts = wrap(head + text, width - indent)
+        for i, part in enumerate(parts):
+            pad = " " * (indent if i == 0 else indent + 2)
+            if i == 0 and head and part.startswith(head):
+                rows.append([(pad, ""), (head, "bold"), (part[len(head):], style)])
+            else:
+                rows.append([(pad, ""), (part, style)])
+
+    for n, r in enumerate(launches):
+        if n:
+            rows.append([])
         scope = r.scope.removesuffix(f":{r.model}") if r.model else r.scope
-        where = f"{r.path}:{r.line}\n{r.format}: {r.entry_point}\n{scope}"
+        add(f"{r.path}:{r.line}", 0, "bold")
+        add(f"{r.format}: {r.entry_point}" + (f", {scope}" if scope else ""), 2)
         arch = (r.architecture or "unknown") + (" (DSA)" if r.dsa else "")
-        model = f"{r.model or 'unknown'}\n-> {arch}\n{r.model_origin.split(' (')[0]}"
+        add(f"{r.model or 'unknown'} -> {arch} ({r.model_origin.split(' (')[0]})", 2, head="model: ")
         cuda = f"CUDA {r.cuda_build}" if r.cuda_build else "CUDA >= 12.8 (assumed)"
-        release = f"{r.release}\n{r.release_origin}\n{cuda}"
-        det = _det(r) + (f"\n{r.deterministic_by}" if r.deterministic_by else "")
-        lines = []
+        add(f"{r.release} ({r.release_origin}), {cuda}", 2, head="release: ")
+        add(_det(r) + (f" ({r.deterministic_by})" if r.deterministic_by else ""), 2, head="deterministic: ")
         for t in r.targets:
             gpu = f"{t.name} ({t.sm})" if t.sm else f"{t.name} (unknown GPU)"
             backend = f"{t.backend} ({t.chosen_by}) -> " if t.backend else ""
-            declared = t.declared.replace(f" at {r.path}:", " at line ")
-            lines.append(f"{gpu}: {backend}{_short(t)}\n  {declared}")
+            add(f"{backend}{_short(t)}", 2, _VERDICT_STYLE.get(t.verdict, "yellow"), head=f"{gpu}: ")
+            add(t.declared.replace(f" at {r.path}:", " at line "), 4)
         if not any(t.gpu for t in r.targets):
-            lines.append(_classes(r))
+            add(_classes(r), 2, "yellow")
         if r.findings:
-            lines.append("findings: " + ", ".join(r.findings))
-        cells = [where, model, release, det, "\n".join(lines)]
-        if upgrade is not None:
-            moved = (r.upgrade or {}).get("findings") or []
-            cells.append("\n".join(_moved(f) for f in moved) or "nothing new")
-        table.add_row(*cells)
-    console.print(table)
+            add(", ".join(r.findings), 2, "bold", head="findings: ")
+        if r.upgrade is not None:
+            moved = r.upgrade["findings"]
+            add(f"{len(moved)} new finding{'s' if len(moved) != 1 else ''}" if moved else "nothing new", 2,
+                "bold red" if moved else "green", head=f"upgrade to {r.upgrade['release']}: ")
+            for f in moved:
+                add(_moved(f), 4)
     files = len({r.path for r in launches})
     refused = sum(1 for r in launches if any(t.verdict in ("refused", "asserts-at-load") for t in r.targets))
     unknown = sum(1 for r in launches if not any(t.gpu for t in r.targets))
-    console.print(f"{len(launches)} launch{'es' if len(launches) != 1 else ''} in {files} file"
-                  f"{'s' if files != 1 else ''}; {refused} fail{'s' if refused == 1 else ''} on a declared target, "
-                  f"{unknown} without a known target.")
+    if launches:
+        rows.append([])
+    summary = (f"{len(launches)} launch{'es' if len(launches) != 1 else ''} in {files} file"
+               f"{'s' if files != 1 else ''}; {refused} fail{'s' if refused == 1 else ''} on a declared target, "
+               f"{unknown} without a known target.")
+    rows.extend([[(part, "")] for part in wrap(summary, width)])
+    write_rows(rows, stream, color, width)

@@ -7,7 +7,8 @@ same location fields plus ``content``), ``notes`` (the extra lines the text outp
 ``= note:``: what SGLang says, where the target and model came from, the release assumed; ``[]``
 when none), ``labels`` (the other places the finding rests on — the model, the deterministic option,
 a target declaration — each with the location fields and ``message``; ``[]`` when none) and ``url``
-(the rule's documentation).
+(the address of the rule's page when the package declares where its documentation is published,
+:mod:`linter.report.links`; null otherwise — ``lint-configs --show-rule CODE`` prints it).
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """``--format sarif``: one SARIF 2.1.0 log on stdout (or in ``--output-file``), and nothing else there.
 
 The log has one run. ``runs[0].tool.driver`` lists every rule (not only those that fired), with
-its code as ``id``, its kebab-case ``name``, its summary, its documentation (the rule's docstring)
-as ``help``, the address of its page (``docs/rules/SGLxxx.md``, ``linter/report/links.py``) as
-``helpUri`` and its severity as ``defaultConfiguration.level``. Each result has ``ruleId`` and
+its code as ``id``, its kebab-case ``name``, its summary, its whole page (``docs/rules/SGLxxx.md``, the
+same text as ``lint-configs --show-rule``) as ``help.markdown`` and ``help.text``, so code scanning
+shows it without following a link, and its severity as ``defaultConfiguration.level``. ``helpUri``
+and the driver's ``informationUri`` are given only when the installed package declares where they
+are published (:mod:`linter.report.links`): never an address that does not resolve. Each result has ``ruleId`` and
 ``ruleIndex``, ``level``, ``message``, one location with a 1-based region whose ``endColumn`` is
 exclusive (as in the JSON output; columns count Unicode code points, which the run declares with
 ``columnKind``), ``partialFingerprints``, when the finding has a fix ``fixes``, and when it has
@@ -24,28 +26,13 @@ import re
 from urllib.parse import quote
 
 from linter import __version__
-from linter.report.links import rule_url
+from linter.report.links import home_url, rule_url
 from linter.rules.base import SAFE, Diagnostic
 from linter.source import Span
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT = "lintConfigs/v1"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note", "note": "note"}
-
-
-def information_uri() -> str:
-    """The project's home page from the installed distribution's metadata, else its PyPI page."""
-    try:
-        from importlib.metadata import PackageNotFoundError, metadata
-
-        urls = metadata("lint-configs").get_all("Project-URL") or []
-    except (ImportError, PackageNotFoundError):  # pragma: no cover - running from a source tree
-        urls = []
-    for entry in urls:
-        label, _, url = entry.partition(",")
-        if label.strip().lower() in ("homepage", "home", "repository", "source") and url.strip():
-            return url.strip()
-    return "https://pypi.org/project/lint-configs/"
 
 
 def _uri(path: str) -> str:
@@ -62,21 +49,27 @@ def _region(span: Span) -> dict:
 
 
 def _rule(rule) -> dict:
+    from linter.rules.docs import rule_page
+
     docs = rule.docs()
     first = docs.split("\n\n", 1)[0].strip()
     what = re.search(r"^## What it does\n(.*?)(?=^## |\Z)", docs, re.M | re.S)
     full = " ".join((what.group(1) if what else first).split()) or rule.summary
-    return {
+    page = rule_page(rule)
+    out = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": full[:1024]},
-        "help": {"text": docs, "markdown": docs},
-        "helpUri": rule_url(rule.code),
-        "defaultConfiguration": {"level": _LEVELS.get(rule.severity, "warning")},
-        "properties": {"precision": "high", "problem.severity": "error" if rule.severity == "error" else "warning",
-                       "tags": ["sglang", "correctness"]},
+        "help": {"text": page, "markdown": page},
     }
+    url = rule_url(rule.code)
+    if url is not None:
+        out["helpUri"] = url
+    out["defaultConfiguration"] = {"level": _LEVELS.get(rule.severity, "warning")}
+    out["properties"] = {"precision": "high", "problem.severity": "error" if rule.severity == "error" else "warning",
+                         "tags": ["sglang", "correctness"]}
+    return out
 
 
 def fingerprint(d: Diagnostic, occurrence: int = 0) -> str:
@@ -97,6 +90,15 @@ def _fixes(d: Diagnostic) -> list[dict]:
     return [{"description": {"text": text},
              "artifactChanges": [{"artifactLocation": {"uri": _uri(path)}, "replacements": reps}
                                  for path, reps in by_file.items()]}]
+
+
+def _driver(rules: list[dict]) -> dict:
+    driver: dict = {"name": "lint-configs", "version": __version__, "semanticVersion": __version__}
+    home = home_url()
+    if home is not None:
+        driver["informationUri"] = home
+    driver["rules"] = rules
+    return driver
 
 
 def log(diagnostics: list[Diagnostic]) -> dict:
@@ -136,8 +138,7 @@ def log(diagnostics: list[Diagnostic]) -> dict:
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "lint-configs", "version": __version__, "semanticVersion": __version__,
-                                "informationUri": information_uri(), "rules": [_rule(r) for r in ALL_RULES]}},
+            "tool": {"driver": _driver([_rule(r) for r in ALL_RULES])},
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],

@@ -1,6 +1,6 @@
 """Source snippets for the text output: a line cut to the width around a span, the marks under it
-(``^`` for the finding, ``-`` for its labels) with their labels laid out as rustc does, and a fix
-shown as the lines it changes.
+(``^`` for the finding, ``-`` for its labels) with their labels laid out as rustc does, each in its
+own colour, and a fix shown as the lines it changes.
 
 Widths are terminal cells (``rich.cells``): a tab shows as four spaces, a control character as
 ``\ufffd``, a wide character takes two cells. Only a slice of a few widths around the span is ever
@@ -22,9 +22,8 @@ from linter.source import Edit, SourceFile, Span, apply_edits
 TAB = 4
 ELLIPSIS = "…"
 SECONDARY_STYLE = "bold blue"
-_MAX_FIX_LINES = 6  # per side of a fix hunk; the rest is elided
+_MAX_FIX_LINES = 6  # per side of a fix hunk in the full output; the rest is elided
 _MIN_LABEL_WIDTH = 24  # narrower than this, a label goes below the marks, from the left
-_MAX_LABEL_LINES = 3  # a primary label that takes more lines under its caret goes below, from the left
 
 
 # --- one source line, cut to the width --------------------------------------------------------------------
@@ -127,9 +126,13 @@ class _Mark:
     label: str
 
 
-def _marks_by_line(d: Diagnostic) -> dict[int, list[_Mark]]:
-    """The primary span and the labels in the finding's file, by 1-based line (a span over several
-    lines is marked on its first, to the line's end)."""
+Segment = tuple[str, str]
+"""``(text, rich style)``: a run of one style in a row."""
+
+
+def _marks_by_line(d: Diagnostic, labels: list[tuple[Span, str]]) -> dict[int, list[_Mark]]:
+    """The primary span (unlabelled: the message is the header) and ``labels`` in the finding's file,
+    by 1-based line (a span over several lines is marked on its first, to the line's end)."""
     source = d.span.source
     out: dict[int, list[_Mark]] = {}
 
@@ -141,23 +144,45 @@ def _marks_by_line(d: Diagnostic) -> dict[int, list[_Mark]]:
         out.setdefault(line, []).append(_Mark(col - 1, max(last, col - 1), primary, label))
 
     primary_key = d.span.key()
-    for span, label in d.labels:
+    for span, label in labels:
         if span.source is source and span.key() != primary_key:
             add(span, False, label)
-    add(d.span, True, d.message)
+    add(d.span, True, "")
     return out
 
 
-def _place(row: list[str], col: int, text: str) -> None:
-    """Write ``text`` into the character grid ``row`` from display column ``col``."""
+def drawn_labels(d: Diagnostic) -> list[tuple[Span, str]]:
+    """The labels of ``d`` that a snippet can draw: those in the finding's own file, other than its span."""
+    key = d.span.key()
+    return [(s, label) for s, label in d.labels if s.source is d.span.source and s.key() != key]
+
+
+def _place(row: list[Segment], col: int, text: str, style: str) -> None:
+    """Write ``text`` in ``style`` into the cell grid ``row`` (one (character, style) per cell) from
+    display column ``col``."""
     if len(row) < col + len(text):
-        row.extend(" " * (col + len(text) - len(row)))
-    row[col:col + len(text)] = text
+        row.extend([(" ", "")] * (col + len(text) - len(row)))
+    row[col:col + len(text)] = [(ch, style) for ch in text]
 
 
-def _snippet_line(shown: _Shown, marks: list[_Mark], room: int, sev: str) -> list[tuple[str, str]]:
-    """The marker row and label rows under one source line, as (text, style) per row; each text
-    starts at the first column after the gutter."""
+def _segments(cells: list[Segment]) -> list[Segment]:
+    """A cell grid as runs of one style, trailing blanks dropped."""
+    while cells and cells[-1][0] == " ":
+        cells = cells[:-1]
+    out: list[Segment] = []
+    for ch, style in cells:
+        if out and out[-1][1] == style:
+            out[-1] = (out[-1][0] + ch, style)
+        else:
+            out.append((ch, style))
+    return out
+
+
+def _snippet_line(shown: _Shown, marks: list[_Mark], room: int, sev: str) -> list[list[Segment]]:
+    """The marker row and label rows under one source line, each a list of segments starting at the
+    first column after the gutter. Each mark, its connector and its label have the mark's own style
+    (``sev`` for the finding's ``^``, :data:`SECONDARY_STYLE` for a label's ``-``), as rustc colours
+    each span."""
     placed = []  # (col, width, mark)
     for m in marks:
         starts_in = m.start < shown.last or m.start == shown.last == shown.n
@@ -168,78 +193,62 @@ def _snippet_line(shown: _Shown, marks: list[_Mark], room: int, sev: str) -> lis
         placed.append((c0, max(1, c1 - c0), m))
     if not placed:
         return []
-    marker: list[str] = []
+
+    def style_of(m: _Mark) -> str:
+        return sev if m.primary else SECONDARY_STYLE
+
+    marker: list[Segment] = []
     # secondaries first, so that the primary's carets win where they overlap
     for c0, w, m in sorted(placed, key=lambda p: p[2].primary):
-        _place(marker, c0, ("^" if m.primary else "-") * w)
-    rows: list[tuple[str, str]] = []
+        _place(marker, c0, ("^" if m.primary else "-") * w, style_of(m))
     labelled = sorted((p for p in placed if p[2].label), key=lambda p: -p[0])
-    marker_style = sev if any(m.primary for _, _, m in placed) else SECONDARY_STYLE
-    inline = ""
+    first = _segments(marker)
     if labelled:
         c0, w, m = labelled[0]
-        end = len("".join(marker).rstrip())
-        if c0 + w >= end and end + 1 + len(m.label) <= room:
-            inline = " " + m.label
+        end = sum(len(t) for t, _ in first)
+        if c0 + w >= end and end + 1 + len(m.label) <= room:  # the rightmost label fits beside its mark
+            first.append((" " + m.label, style_of(m)))
             labelled = labelled[1:]
-    rows.append(("".join(marker).rstrip() + inline, marker_style))
+    rows = [first]
     if not labelled:
         return rows
-    deferred = None
-    pending = [p[0] for p in labelled]
-    # A long primary label (the finding's message) is printed below the marks from the left margin
-    # rather than as a narrow column under its caret.
-    for p in labelled:
-        if p[2].primary and len(wrap(p[2].label, room - p[0])) > _MAX_LABEL_LINES:
-            deferred = (p[2].label, sev)
-            pending.remove(p[0])
-    labelled = [p for p in labelled if deferred is None or not p[2].primary]
-    if not labelled:
-        rows.extend((text, deferred[1]) for text in wrap(deferred[0], room))
-        return rows
-    rows.append(("".join(_connectors(pending)).rstrip(), SECONDARY_STYLE))
+    pending = [(p[0], style_of(p[2])) for p in labelled]
+    rows.append(_segments(_connectors(pending)))
     for c0, w, m in labelled:
-        pending.remove(c0)
-        style = sev if m.primary else SECONDARY_STYLE
-        if room - c0 < _MIN_LABEL_WIDTH:
-            if m.primary:
-                deferred = (m.label, style)
-                continue
-            if room - c0 < _MIN_LABEL_WIDTH // 2:  # too narrow even to wrap: move it left
-                c0 = max(0, room - _MIN_LABEL_WIDTH)
+        pending.remove((c0, style_of(m)))
+        if room - c0 < _MIN_LABEL_WIDTH // 2:  # too narrow even to wrap: move it left
+            c0 = max(0, room - _MIN_LABEL_WIDTH)
         for text in wrap(m.label, room - c0):
             grid = _connectors(pending)
-            _place(grid, c0, text)
-            rows.append(("".join(grid).rstrip(), style))
-    if deferred is not None:
-        for text in wrap(deferred[0], room):
-            rows.append((text, deferred[1]))
+            _place(grid, c0, text, style_of(m))
+            rows.append(_segments(grid))
     return rows
 
 
-def _connectors(cols: list[int]) -> list[str]:
-    grid: list[str] = []
-    for c in cols:
-        _place(grid, c, "|")
+def _connectors(cols: list[tuple[int, str]]) -> list[Segment]:
+    grid: list[Segment] = []
+    for c, style in cols:
+        _place(grid, c, "|", style)
     return grid
 
 
-def snippet_rows(d: Diagnostic, room_for: int, sev: str) -> list[tuple[str, str, str]]:
+def snippet_rows(d: Diagnostic, room_for: int, sev: str,
+                 labels: list[tuple[Span, str]] | None = None) -> list[tuple[str, list[Segment]]]:
     """The rows under the finding's header, ``room_for`` cells wide after the gutter, as (line number,
-    ``""`` for a marker or label row, or ``"..."`` for elided lines; text; rich style): the lines of
-    the primary span and of the labels in the same file, in order, each with its marks and labels.
-    ``sev`` is the style of the primary marks and message."""
+    ``""`` for a marker or label row, or ``"..."`` for elided lines; segments): the line of the primary
+    span and those of ``labels`` (default: all of :func:`drawn_labels`), in order, each with its marks
+    and labels. ``sev`` is the style of the primary marks."""
     source = d.span.source
-    by_line = _marks_by_line(d)
+    by_line = _marks_by_line(d, drawn_labels(d) if labels is None else labels)
     lines = sorted(by_line)
-    out: list[tuple[str, str, str]] = []
+    out: list[tuple[str, list[Segment]]] = []
     prev = None
     for line in lines:
         if prev is not None and line == prev + 2:  # one line between: show it rather than elide it
             shown = window(source.text, *line_bounds(source, prev + 1), (0, 0), room_for)
-            out.append((str(prev + 1), shown.text, ""))
+            out.append((str(prev + 1), [(shown.text, "")]))
         elif prev is not None and line > prev + 2:
-            out.append(("...", "", ""))
+            out.append(("...", []))
         marks = by_line[line]
         primary = next((m for m in marks if m.primary), None)
         focus_marks = [m for m in marks if m.primary] or marks
@@ -248,9 +257,9 @@ def snippet_rows(d: Diagnostic, room_for: int, sev: str) -> list[tuple[str, str,
         if primary is not None and not (focus[0] <= primary.start <= focus[1]):
             focus = (primary.start, primary.end)
         shown = window(source.text, *line_bounds(source, line), focus, room_for)
-        out.append((str(line), shown.text, ""))
-        for text, style in _snippet_line(shown, marks, room_for, sev):
-            out.append(("", text, style))
+        out.append((str(line), [(shown.text, "")]))
+        for segments in _snippet_line(shown, marks, room_for, sev):
+            out.append(("", segments))
         prev = line
     return out
 
@@ -281,8 +290,9 @@ def _hunks(edits: list[Edit]) -> list[tuple[SourceFile, int, int, list[Edit]]]:
     return out
 
 
-def fix_rows(d: Diagnostic, room_for: int) -> list[tuple[str, str, str, str]]:
-    """(file header or "", line number, ``-``/``+``/``…``, text) rows showing what the fix changes."""
+def fix_rows(d: Diagnostic, room_for: int, max_lines: int = _MAX_FIX_LINES) -> list[tuple[str, str, str, str]]:
+    """(file header or "", line number, ``-``/``+``/``…``, text) rows showing what the fix changes, at
+    most ``max_lines`` per side of each hunk (then ``… N more lines``)."""
     rows: list[tuple[str, str, str, str]] = []
     for source, first, last, edits in _hunks(d.fix.edits if d.fix else []):
         if source is not d.span.source:
@@ -297,16 +307,18 @@ def fix_rows(d: Diagnostic, room_for: int) -> list[tuple[str, str, str, str]]:
             continue
         rel = edits[0].span.start - start
         width = max(1, edits[0].span.end - edits[0].span.start, len(edits[0].content))
-        first_shown = None  # the old and the new line are cut at the same character
+        # The old and the new line are cut at the same character, where the longer of the two shows the
+        # edit (an insertion at the end of a line is seen on the new one).
+        heads = [t.split("\n", 1)[0].removesuffix("\r") for t in (old, new)]
+        longer = max(heads, key=len)
+        first_shown = window(longer, 0, len(longer), (rel, rel + width), room_for).first
         for sign, text in (("-", old), ("+", new)):
             lines = text.split("\n")
-            for i, line_text in enumerate(lines[:_MAX_FIX_LINES]):
+            for i, line_text in enumerate(lines[:max_lines]):
                 line_text = line_text[:-1] if line_text.endswith("\r") else line_text
                 focus = (rel, rel + width) if i == 0 else (0, 1)
                 shown = window(line_text, 0, len(line_text), focus, room_for, first_shown if i == 0 else None)
-                if i == 0 and first_shown is None:
-                    first_shown = shown.first
                 rows.append(("", str(first + i), sign, shown.text))
-            if len(lines) > _MAX_FIX_LINES:
-                rows.append(("", "", sign, f"{ELLIPSIS} {len(lines) - _MAX_FIX_LINES} more lines"))
+            if len(lines) > max_lines:
+                rows.append(("", "", sign, f"{ELLIPSIS} {len(lines) - max_lines} more lines"))
     return rows

@@ -20,7 +20,7 @@ def _load() -> None:
         Fa4DeterministicMlaNeedsSm100,
         UnverifiableLaunch,
     )
-    from linter.rules.frameworks import FrameworkRejects
+    from linter.rules.frameworks import FrameworkIgnoresSetting, FrameworkRejects
     from linter.rules.gates import GATE_RULES
     from linter.rules.meta import (
         InputTooLarge,
@@ -66,6 +66,7 @@ def _load() -> None:
         RejectedAtStartup,
         RepeatedOption,
         FrameworkRejects,
+        FrameworkIgnoresSetting,
     ]
     all_rules = sorted(meta + launch, key=lambda r: r.code)
     g = globals()

@@ -190,6 +190,12 @@ class Rule:
             # a value nobody wrote (a framework's default) is explained where it is reported
             notes += [s.kwarg.default_of for s in ctx.parsed.settings
                       if s.kwarg is not None and s.kwarg.default_of and s.kwarg.where == span]
+            facts = ctx.launch.framework
+            if facts is not None and facts.defaults:
+                # a framework that builds a command line: its own value is a word nobody wrote
+                notes += [facts.defaults[s.dest] for s in ctx.parsed.settings
+                          if s.kwarg is None and s.dest in facts.defaults and s.value_location() == span
+                          and facts.defaults[s.dest] not in notes]
         full_key = f"{ident}:{key}" if key or launch else ""
         kept = [(s, text) for s, text in labels or () if s is not None and s != span]
         return Diagnostic(self.code, self.name, self.severity, message, span, fix, launch, full_key, notes or [],

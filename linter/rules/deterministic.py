@@ -131,7 +131,7 @@ class Fa4DeterministicMlaNeedsSm100(_StartupRule):
     that target's backend too) or a target is unknown.
 
     ## References
-    - sglang-semantics.md §1.1 (the predicate) and §5 (SM predicates)
+    - docs/sglang.md §1 (the predicate), §2 (the outcome per GPU class) and §3 (the GPU predicates)
     - PR sgl-project/sglang#30817 (FA4 as a deterministic backend for DeepSeek MLA)
     """
 
@@ -211,7 +211,7 @@ class DeterministicMlaBackend(_StartupRule):
     when they are not.
 
     ## References
-    - sglang-semantics.md §1 step 5.6, §1.2 (outcome matrix)
+    - docs/sglang.md §1 (error B) and §2 (the outcome per GPU class)
     """
 
     code = "SGL102"
@@ -283,7 +283,7 @@ class DeterministicBackend(_StartupRule):
     change a backend choice. DSA models have no deterministic backend to offer, so no fix.
 
     ## References
-    - sglang-semantics.md §1 steps 3 and 5.4, §1.2, §10 pitfall 2
+    - docs/sglang.md §1 (the family's own ``trtllm_mla`` and ``dsa`` reach error A) and §2
     """
 
     code = "SGL103"
@@ -355,7 +355,7 @@ class UnverifiableLaunch(Rule):
     No fix: the missing fact has to come from the user.
 
     ## References
-    - DESIGN.md "Declaring the target GPU"
+    - README.md, "Declaring the target GPU"; docs/sglang.md §2
     """
 
     code = "SGL901"

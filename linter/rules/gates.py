@@ -122,7 +122,7 @@ class Fa3UnsupportedGpu(_GateRule):
     string (unsafe: it changes a choice SGLang made).
 
     ## References
-    - sglang-semantics.md §4.3, §8 item 24; field-notes.md Part 2 §C
+    - docs/sglang.md §4; sgl-project/sglang#12178, #12360, #5536 (fa3 failing on RTX PRO 6000, B200, A100)
     """
 
     code = "SGL104"
@@ -330,7 +330,7 @@ class GptOssBackend(_GateRule):
     triton`` is added after the given one. Safe when every declared target fails, unsafe otherwise.
 
     ## References
-    - issue 20; semantics.json ``gpt_oss_backend_message``, ``gpt_oss_default_backend``
+    - docs/sglang.md §4; semantics.json ``gpt_oss_backend_message``, ``gpt_oss_default_backend``
     """
 
     code = "SGL112"

@@ -62,7 +62,7 @@ class UnknownOption(Rule):
 
     ## Why it fails
     SGLang's parser stops with ``error: unrecognized arguments: --attention_backend fa3`` (there are
-    no underscore aliases; sglang-semantics.md §7.3); ``ServerArgs(foo=1)`` raises ``TypeError``.
+    no underscore aliases; docs/sglang.md §5); ``ServerArgs(foo=1)`` raises ``TypeError``.
 
     ## Example
     ``python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --attention_backend fa3``
@@ -78,7 +78,7 @@ class UnknownOption(Rule):
     SGLang's text does not pass the release's own table (0.4.0's ``--sampling-backend pytroch``).
 
     ## References
-    - sglang-semantics.md §7.3, §7.4; ``scripts/generate_successors.py`` (each successor's source)
+    - docs/sglang.md §5; ``scripts/generate_successors.py`` (each successor's source)
     """
 
     code = "SGL201"
@@ -463,7 +463,7 @@ class ConfigFileRejected(Rule):
     No fix.
 
     ## References
-    - sglang-semantics.md §7.2; 0.5.23 ``sglang/srt/utils/server_args_config_parser.py``
+    - docs/sglang.md §5; 0.5.23 ``sglang/srt/utils/server_args_config_parser.py``
     """
 
     code = "SGL208"

@@ -211,6 +211,28 @@ def match_hydra(words: list[Token]) -> tuple[HydraDialect, int] | None:
     return None
 
 
+def passed_over_hydra(words: list[Token]) -> list[tuple[object, str]]:
+    """``(span, why)`` for a Hydra trainer command whose engine override is not known statically
+    (``actor_rollout_ref.rollout.name=$ENGINE``): not an SGLang launch, which ``--explain`` says."""
+    if len(words) < 3 or words[0].value is None or not _PYTHON.match(words[0].value) or words[1].value != "-m":
+        return []
+    out = []
+    for d in hydra_dialects().values():
+        if not any(fnmatch.fnmatchcase(words[2].value or "", m) for m in d.modules):
+            continue
+        for tok in words[3:]:
+            got = _override(tok)
+            if got and got[0] == d.selector and tok.value is None:
+                from linter.sglang.frameworks import written
+
+                shown = written(tok.location()) or tok.raw.replace("\ue000", "…")
+                out.append((tok.location(), f"not an SGLang launch: {d.program}'s {d.selector} is chosen at run "
+                                            f"time ({shown}), so which engine it starts is not known; write the "
+                                            "engine literally (or a variable with a default in the file) to have "
+                                            "it checked"))
+    return out
+
+
 def _hydra_value(text: str) -> object:
     """A Hydra override value as Python sees it (YAML-like: booleans, null, numbers, else a string)."""
     low = text.lower()
@@ -263,26 +285,3 @@ def hydra_kwargs(dialect: HydraDialect, words: list[Token]):
                               default_of=f"{dialect.name} sets {name}={value!r} when its overrides do not "
                                          f"({dialect.source.split(' (')[0]})")
     return list(out.values())
-
-
-# -- YAML sections (AReaL) ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class YamlSection:
-    """A framework config whose one section holds ``ServerArgs`` fields (a row of ``dialects.json``
-    ``yaml_sections``), with the framework's own defaults for fields the section omits."""
-
-    name: str
-    program: str
-    section: str
-    defaults: dict
-    source: str
-
-
-@functools.cache
-def yaml_section(name: str) -> YamlSection:
-    """The ``yaml_sections`` row ``name``. Raises KeyError for an unknown name."""
-    raw = datafiles.load_json("linter.sglang.data", "dialects.json")
-    d = raw["yaml_sections"][name]
-    return YamlSection(name, d["program"], d["section"], dict(d["defaults"]), d["source"])

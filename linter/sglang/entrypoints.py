@@ -58,6 +58,15 @@ BENCH_MODULES = ("sglang.bench_one_batch", "sglang.bench_latency", "sglang.bench
 
 BENCH = "python -m sglang (benchmark tool)"
 
+WRAPPER_MODULES = ("skyrl_train.inference_engines.sglang.sglang_server",
+                   "skyrl.backends.skyrl_train.inference_engines.sglang.sglang_server")
+"""Frameworks' modules that hand their argv to SGLang's own parser and start its HTTP server: SkyRL's
+``sglang_server`` (NovaSky-AI/SkyRL ``skyrl-train/skyrl_train/inference_engines/sglang/sglang_server.py``
+@7554082e: ``prepare_server_args(sys.argv[1:] + ['--skip-tokenizer-init'])`` then ``launch_server``;
+removed with SkyRL's SGLang backend in ac8cbfbf)."""
+
+WRAPPED_SERVER = "python -m FRAMEWORK.sglang_server (SGLang's parser)"
+
 LENIENT_UNKNOWN_OPTIONS = {DYNAMO, BENCH}
 """Entry points whose own options are too many and too release-dependent to list: an option that is
 not SGLang's is taken as theirs (skipped with its value), never reported as unknown."""
@@ -110,6 +119,8 @@ def match_entry_point(words: Sequence[Token]) -> EntryPoint | None:
             return EntryPoint(DYNAMO, i + 2)
         if module in BENCH_MODULES:
             return EntryPoint(BENCH, i + 2)
+        if module in WRAPPER_MODULES:
+            return EntryPoint(WRAPPED_SERVER, i + 2)
         if module == "sglang.cli.main" and i + 2 < len(words) and words[i + 2].value == "serve":
             return EntryPoint(SERVE, i + 3)
     if i < len(words) and words[i].value == "-msglang.launch_server":
@@ -159,7 +170,8 @@ KWARGS_ENTRY_POINTS = ENGINE | SERVER_ARGS | RUNTIME
 def _launch_text_patterns():
     import re
 
-    modules = ["sglang.launch_server", "sglang.cli.main", "sglang_router.launch_server", *DYNAMO_MODULES, *BENCH_MODULES]
+    modules = ["sglang.launch_server", "sglang.cli.main", "sglang_router.launch_server", *DYNAMO_MODULES, *BENCH_MODULES,
+               *WRAPPER_MODULES]
     cli = r"\bsglang[ \t]+serve\b|" + "|".join(re.escape(m) + r"\b" for m in sorted(modules, key=len, reverse=True))
     calls = {q.rsplit(".", 1)[1] for q in (ENGINE | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD | POPEN_LAUNCH_SERVER
                                            | EXECUTE_TRAIN)}

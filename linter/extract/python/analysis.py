@@ -52,6 +52,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
         self.index = ModuleIndex(module)
         for scope in self.index.scopes:
             scope.owner = self
+        self.ws = ws
         self.resolver = Resolver(self, ws, depth) if ws is not None else None
         if self.resolver is not None and depth == 0:
             self.resolver.cache.register(self)

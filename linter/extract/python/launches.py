@@ -30,6 +30,7 @@ from linter.extract.python.syntax import call_args, ends, returns_in
 from linter.extract.python.values import Const, DictV, FuncV, Ref, Seq, Splat, Str, Value
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, Launch, MStr, Token
 from linter.sglang.entrypoints import EXECUTE_TRAIN, SERVE
+from linter.sglang.frameworks import by_python_name
 from linter.source import Span
 
 if TYPE_CHECKING:
@@ -156,6 +157,11 @@ class LaunchFinder:
         span = self.a.span(call)
         if q in ENGINE or q in SERVER_ARGS or q in RUNTIME:
             return self._kwargs_launch(call, q, get_frame(), span)
+        fw = by_python_name(q)
+        if fw is not None:
+            from linter.extract.python.frameworks import framework_call
+
+            return framework_call(self, call, fw, get_frame(), span)
         argv = self._argv(call, q, get_frame())
         if argv is None:
             return []

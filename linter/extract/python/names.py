@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from linter import datafiles
 from linter.sglang.ci import REGISTER_CUDA_CI
 from linter.sglang.entrypoints import (
     ENGINE,
@@ -42,14 +43,20 @@ SGLANG_IMAGE = re.compile(r"(?:^|[\s/\"'=:])(?P<ref>lmsysorg/sglang:[A-Za-z0-9_.
 BUILTINS = {"str", "list", "tuple", "dict", "int", "float", "bool", "len", "print", "sorted", "repr"}
 MUTATORS = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
             "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__"}
+FRAMEWORK_CALLS = frozenset(
+    q for names in datafiles.load_json("linter.sglang.data", "frameworks.json")["frameworks"].values()
+    for q in names.get("python", ()))
+"""Framework Python APIs that start SGLang (NeMo-Skills' ``eval``/``generate``/``start_server``, AReaL's
+``SGLangConfig.build_cmd``; ``linter/sglang/data/frameworks.json``)."""
 CALL_NAMES = {q.rsplit(".", 1)[1] for q in (POPEN | SHELL_CALLS | set(EXEC) | {CREATE_EXEC} | ENGINE
                                          | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD | POPEN_LAUNCH_SERVER
-                                         | EXECUTE_TRAIN)}
+                                         | EXECUTE_TRAIN | FRAMEWORK_CALLS)}
 """Last names of the callables above: a call named otherwise is a launch only through an alias."""
 CALL_NAME_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, CALL_NAMES), key=len, reverse=True)) + r")\b")
 """Any of the names above as a whole word: a file without one holds no launch (the early exit)."""
 CALL_QUALS = (POPEN | SHELL_CALLS | set(EXEC) | {CREATE_EXEC} | ENGINE | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD
-              | POPEN_LAUNCH_SERVER | EXECUTE_TRAIN | MODAL_APPS | REGISTER_CUDA_CI)
+              | POPEN_LAUNCH_SERVER | EXECUTE_TRAIN | MODAL_APPS | REGISTER_CUDA_CI | FRAMEWORK_CALLS
+              | {"areal.api.cli_args.SGLangConfig"})
 """Qualified names the analysis knows as such: never resolved to a file of the repository."""
 HARMLESS = {"info", "debug", "warning", "warn", "error", "exception", "critical", "log", "print", "write",
             "join", "dumps", "format", "echo", "len", "repr", "str", "copy", "deepcopy"}

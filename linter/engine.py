@@ -265,11 +265,14 @@ class Engine:
         contexts = _identify([dataclasses.replace(self._context(c.launch, settings, file_decls, release),
                                                   version_origin=f"--upgrade-to {release}")
                               for c in result.contexts])
-        had = {(d.code, d.key, d.span.key()) for d in pinned}
+        # an option the pinned release does not know (SGL201) that X reads as an ambiguous prefix (SGL202)
+        # breaks the launch already: not new
+        same = {"SGL202": "SGL201"}
+        had = {(same.get(d.code, d.code), d.key, d.span.key()) for d in pinned}
         upgrade = Upgrade(release, contexts)
         for pinned_ctx, ctx in zip(result.contexts, contexts):
             was = f"{pinned_ctx.table.version} ({pinned_ctx.version_origin})"
-            found = [d for d in self._findings(ctx) if (d.code, d.key, d.span.key()) not in had]
+            found = [d for d in self._findings(ctx) if (same.get(d.code, d.code), d.key, d.span.key()) not in had]
             for d in found:
                 d.notes.append(f"new with SGLang {release}: under the release this launch pins, {was}, it has no "
                                "such finding")

@@ -17,6 +17,7 @@ means to:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from linter.launch import UNKNOWN, KwArg, Token
@@ -229,7 +230,23 @@ def for_word(ctx, entry: Entry, tok: Token, spelled: str) -> tuple[str, Fix | No
         fix = absorbing_fix(p, ctx, tok, spelled)
     else:
         fix = word_fix(p, tok, spelled, value, vtok, vrange, after)
+    p = _with_more_values(p, ctx, vtok is not tok and vtok is not None, after)
     return f"{removal_text(entry)}{said(entry)}; {clause(p)}", fix, p
+
+
+def _with_more_values(p: Plan, ctx, next_word: bool, after) -> Plan:
+    """For the message: a rename whose successor takes several values (``--cuda-graph-bs 1 2 4`` →
+    ``--cuda-graph-bs-decode 1 2 4``) names them all (the fix renames the option and keeps the values)."""
+    words = p.words or []
+    new = ctx.table.by_string.get(words[0]) if len(words) == 2 else None
+    if not next_word or new is None or new.nargs not in ("+", "*"):
+        return p
+    more = []
+    for w in after:
+        if w.value is None or w.value.startswith("-"):
+            break
+        more.append(w.value)
+    return dataclasses.replace(p, words=words + more) if more else p
 
 
 __all__ = ["said", "clause", "word_fix", "kwarg_fix", "choice_fix", "for_word", "value_of_word", "absorbing_fix"]

@@ -629,8 +629,15 @@ class _Reader:
         m = self.matches[i]
         parsed, table = self.parsed, self.table
         if m.candidates:
-            # argparse has stopped already; skip a following value so it is not misread.
-            return i + 2 if i + 1 < len(self.words) and self.kinds[i + 1] == "A" and m.explicit is None else i + 1
+            # argparse has stopped already; skip a following value so it is not misread (every following
+            # value when each candidate takes a list: ``--cuda-graph-bs 1 2 4`` in 0.5.20+)
+            if m.explicit is not None:
+                return i + 1
+            many = all(table.by_string[c].nargs in ("+", "*") for c in m.candidates if c in table.by_string)
+            j = i + 1
+            while j < len(self.words) and self.kinds[j] == "A" and (j == i + 1 or many):
+                j += 1
+            return j
         if m.help:
             if m.explicit is not None and not (m.full == "-h" and m.explicit and set(m.explicit) == {"h"}):
                 # -h takes no argument (``-hh`` is -h twice); ``-hX`` tries -X as a flag, then argparse stops

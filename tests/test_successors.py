@@ -295,3 +295,12 @@ def test_upgrade_to_an_unknown_release_is_a_usage_error(tmp_path, capsys):
     code, _, err = run(tmp_path, capsys, "--upgrade-to", "9.9.9", ".")
     assert code == 2 and "--upgrade-to" in err
 
+
+
+def test_an_entry_point_with_options_of_its_own_still_hands_removed_sglang_options_on():
+    """``python -m dynamo.sglang`` takes options of its own (not reported as unknown), but one SGLang had and
+    removed is SGLang's, not Dynamo's: its parser refuses it (ai-dynamo/dynamo docs/dsr1-wideep-h100.md)."""
+    text = ("python3 -m dynamo.sglang --model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deepep-moe "
+            "--migration-limit 3\n")
+    [d] = _found(text, NEWEST)
+    assert (d.code, d.span.text, d.fix.message) == ("SGL201", "--enable-deepep-moe", "Write --moe-a2a-backend deepep")

@@ -651,7 +651,7 @@ class _Reader:
             # the program's own option (sglang_router's --router-*): skip it and its value
             return self._skip_value(i, m)
         if m.option is None:
-            if self.lenient:
+            if self.lenient and not _removed_from_sglang(m.spelled, table):
                 return self._skip_value(i, m)
             parsed.problems.append(ArgProblem("unknown-option", tok, f"unrecognized option {m.spelled!r}",
                                               range=(0, len(m.spelled)), stage=_STAGE_EXTRAS))
@@ -785,6 +785,14 @@ class _Reader:
                                  error=tuple(got))
                     return
         parsed.settings.append(setting(option.dest, value))
+
+
+def _removed_from_sglang(option: str, table: OptionTable) -> bool:
+    """Whether ``option`` is one SGLang itself had and removed by ``table``'s release (the successor table):
+    an entry point that takes options of its own (Dynamo's) still hands it to SGLang's parser."""
+    from linter.sglang.successors import removed_option
+
+    return option.startswith("--") and removed_option(option, table) is not None
 
 
 _ERRORS = {"ambiguous-option", "invalid-choice", "invalid-value", "unexpected-value", "missing-value",

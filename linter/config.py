@@ -126,11 +126,18 @@ def _specificity(selector: str) -> int:
     return len(selector.strip())
 
 
-def selected_codes(layers: list[Selection], per_file_ignores: list[str] = ()) -> set[str]:
+def selected_codes(layers: list[Selection], per_file_ignores: list[str] = (), preview: bool = False) -> set[str]:
     """The rule codes checked after applying ``layers`` in order to the default selection (ALL),
-    then removing ``per_file_ignores`` (ruff's resolution of select/extend-select/ignore). A new set
-    each call (the caller may change it)."""
-    return set(_selected_codes(tuple(layers), tuple(per_file_ignores)))
+    then removing ``per_file_ignores`` (ruff's resolution of select/extend-select/ignore). Rules in
+    preview are left out unless ``preview`` is on or a layer selects their exact code or name (as
+    ruff). A new set each call (the caller may change it)."""
+    codes = set(_selected_codes(tuple(layers), tuple(per_file_ignores)))
+    if not preview:
+        from linter.codes import code_for, preview_codes
+
+        named = {code_for(s) for layer in layers for s in (layer.select or ()) + layer.extend_select}
+        codes -= {c for c in preview_codes() if c not in named}
+    return codes
 
 
 @functools.lru_cache(maxsize=256)

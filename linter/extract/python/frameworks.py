@@ -18,14 +18,22 @@ The launch is located at the call; each value keeps its origin (a keyword here, 
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from linter.extract.python.syntax import call_args
 from linter.launch import KwArg, Launch
 from linter.source import Span
 
-if TYPE_CHECKING:
-    from linter.extract.python.launches import LaunchFinder
+
+class LaunchFinder(Protocol):
+    """What this module reads of :class:`linter.extract.python.launches.LaunchFinder` (its own type,
+    so that this module, which the finder calls, does not import the finder back): the module's
+    analysis ``a`` and ``_kwarg`` (a value evaluated at a call turned into a setting)."""
+
+    a: Any
+
+    def _kwarg(self, name: str, v: object, where: Span, name_span: Span | None,
+               value_span: Span | None) -> KwArg: ...
 
 _BUILD_ARGS = {"tp_size": "tp", "pp_size": "pp", "base_gpu_id": "base_gpu_id", "host": "host", "port": "port",
                "dist_init_addr": "dist_init_addr", "n_nodes": "n_nodes", "node_rank": "node_rank"}

@@ -57,3 +57,40 @@ def test_unwrap_names_what_it_found():
     got = unwrap(words("python", "-m", "sglang.launch_server", "--model-path", "m"))
     assert got.kind is UnwrapKind.LAUNCH and [t.value for t in got.args] == ["--model-path", "m"]
     assert unwrap(words("echo", "hi")).kind is None
+
+
+def test_the_code_catalog_is_the_rules():
+    from linter.codes import catalog
+    from linter.rules import ALL_RULES
+
+    assert catalog() == {r.code: r.name for r in sorted(ALL_RULES, key=lambda r: r.code)}
+
+
+@pytest.mark.parametrize("selector,expected", [
+    ("ALL", None), ("SGL101", {"SGL101"}), ("sgl101", {"SGL101"}),
+    ("fa4-deterministic-mla-needs-sm100", {"SGL101"}), ("SGL10", {"SGL101", "SGL102", "SGL103"}),
+    ("nothing-like-it", set()),
+])
+def test_selectors_expand_from_the_catalog(selector, expected):
+    from linter.codes import catalog, expand_selector
+
+    got = expand_selector(selector)
+    if selector == "ALL":
+        assert got == set(catalog())
+    elif not expected:
+        assert got is None
+    else:
+        assert {c for c in got if c in ("SGL101", "SGL102", "SGL103")} == expected and got <= set(catalog())
+
+
+def test_directives_and_configuration_do_not_load_the_rules():
+    """Selecting and suppressing read the catalog: the directive scanner and the configuration sit below
+    the rules (and a run whose files mention no SGLang loads none)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, linter.directives, linter.config; "
+            "from linter.config import selected_codes; from linter.directives import scan; "
+            "print(sorted(m for m in sys.modules if m.startswith('linter.rules')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -203,3 +203,21 @@ def test_the_readme_example_is_the_real_output(tmp_path, capsys, monkeypatch):
     example = section[section.index("```\n") + 4:section.index("\n```\n", section.index("```\n") + 4) + 1]
     write_tree(tmp_path, {"deploy/compose.yaml": ONE_LINE})
     assert text(tmp_path, capsys, monkeypatch, 100) == example
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("width", [195, 400, 5000])
+@pytest.mark.parametrize("fmt", [(), ("--output-format", "full")])
+def test_a_span_wider_than_two_rooms_is_shown_cut(tmp_path, capsys, monkeypatch, width, fmt):
+    """A finding whose span is far wider than the terminal (a long JSON value, a long bad word) is
+    drawn as much as fits, never an internal error that loses the whole report."""
+    monkeypatch.setenv("COLUMNS", "100")
+    value = "x" * width
+    write_tree(tmp_path, {"a.sh": f"python3 -m sglang.launch_server --model-path m --nnodes {value}\n"})
+    code, out, err = run(tmp_path, capsys, *fmt, "--color", "never", "a.sh")
+    assert (code, err) == (1, "")
+    assert "error[SGL209]" in out and " --> a.sh:1:57" in out
+    [marked] = [line for line in out.splitlines() if "^^^" in line]
+    assert cell_len(marked) <= 100 and marked.count("^") >= 60

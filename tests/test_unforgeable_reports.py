@@ -144,3 +144,23 @@ def test_stderr_warnings_are_guarded_too(tmp_path, capsys, monkeypatch):
         main(["--format", "github", "--", name, "missing-\x1b[2J.yaml"])
     got = capsys.readouterr()
     assert runner_commands(got.err) == []
+
+
+@pytest.mark.parametrize("args", [(), ("--output-format", "full"), ("--show-fixes",)])
+def test_raw_control_characters_on_a_quoted_source_line_are_escaped(tmp_path, capsys, monkeypatch, args):
+    """The source line under a finding is the file's own text: a raw ESC, BEL or bidirectional override
+    in it is shown as its escape in the columns it takes, never sent to the terminal."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    line = "python -m sglang.launch_server --model-path 'Qwen/Qwen3-8B\u202e\x1b[2J\x07' --nnodes 1.5\n"
+    write_tree(tmp_path, {"b.sh": "#!/bin/bash\n" + line})
+    capsys.readouterr()
+    with chdir(tmp_path):
+        code = main([*args, "--color", "never", "b.sh"])
+    got = capsys.readouterr()
+    assert code == 1
+    assert not set("\x1b\x07\u202e") & set(got.out + got.err)
+    if not args or args == ("--output-format", "full"):
+        shown = "'Qwen/Qwen3-8B\\u202e\\x1b[2J\\x07' --nnodes 1.5"
+        [src] = [s for s in got.out.splitlines() if shown in s]
+        [marks] = [s for s in got.out.splitlines() if s.strip().startswith("|") and "^" in s]
+        assert marks.index("^") == src.index("1.5")  # the caret stays under the value

@@ -2,9 +2,10 @@
 (``^`` for the finding, ``-`` for its labels) with their labels laid out as rustc does, each in its
 own colour, and a fix shown as the lines it changes.
 
-Widths are terminal cells (``rich.cells``): a tab shows as four spaces, a control character as
-``\ufffd``, a wide character takes two cells. Only a slice of a few widths around the span is ever
-read from a line, so a finding on a 124 KB one-line file costs a few hundred characters.
+Widths are terminal cells (``rich.cells``): a tab shows as four spaces, a control character or a
+bidirectional override as its escape (``\x1b``, ``\u202e``), a wide character takes two cells.
+Only a slice of a few widths around the span is ever read from a line, so a finding on a 124 KB
+one-line file costs a few hundred characters.
 """
 
 from __future__ import annotations
@@ -29,10 +30,15 @@ _MIN_LABEL_WIDTH = 24  # narrower than this, a label goes below the marks, from 
 # --- one source line, cut to the width --------------------------------------------------------------------
 
 def _cell(ch: str) -> tuple[str, int]:
-    """How one character is shown and its width in cells: a tab as spaces, a control character as ``�``."""
+    """How one character is shown and its width in cells: a tab as spaces; a control character, a
+    bidirectional override or an invisible format character as its escape (``\\x1b``, ``\\u202e``:
+    a file cannot reorder or hide what the report shows); a lone surrogate as ``�``."""
     if ch == "\t":
         return " " * TAB, TAB
-    if ch < " " or ch == "\x7f" or unicodedata.category(ch) in ("Cc", "Cs"):
+    shown = visible(ch)
+    if shown != ch:
+        return shown, len(shown)
+    if unicodedata.category(ch) == "Cs":
         return "\ufffd", 1
     return ch, get_character_cell_size(ch)
 
@@ -89,7 +95,7 @@ def window(text: str, start: int, end: int, focus: tuple[int, int], room: int, a
         a, b = 0, n
     else:
         budget = room - 2  # an ellipsis at each end
-        fw = sum(w(i) for i in range(f0, f1))
+        fw = sum(w(i) for i in range(f0, min(f1, hi)))  # a focus wider than the slice read: its shown part
         left = (budget - fw) // 2 if fw < budget else budget // 4
         a, used = f0, 0
         if at is not None:

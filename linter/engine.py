@@ -212,6 +212,10 @@ class Engine:
                                        "pins the release this launch runs (set sglang-version, or an image tag or "
                                        "sglang== pin)")
             diags.extend(found_here)
+        if any(ctx.launch.path for ctx in result.contexts):
+            from linter.variants import combine
+
+            combine(result.contexts, diags)
         if extraction.escape_edit is not None:
             _escape_edits(diags, source, extraction.escape_edit)
         diags = self._select(diags, settings, source.path)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from linter import limits
 from linter.extract.python.frames import Frame
 from linter.extract.python.literals import fstring_pieces, literals
 from linter.extract.python.names import BUILTINS, MODAL_APPS, MODAL_IMAGE, SGLANG_IMAGE
@@ -29,6 +30,8 @@ from linter.extract.python.values import (
     Str,
     Unk,
     Value,
+    choose,
+    collapse,
     copy_value,
     join_values,
 )
@@ -42,6 +45,10 @@ class Evaluator:
     and statement execution call each other (a class attribute runs the class body)."""
 
     def ev(self, node, frame: Frame) -> Value:
+        """The value of ``node`` on the path of the run under way (:meth:`~.paths.Paths.pick`)."""
+        return self.pick(self._ev(node, frame))
+
+    def _ev(self, node, frame: Frame) -> Value:
         if isinstance(node, ast.Constant):
             value = node.value
             if isinstance(value, str):
@@ -117,7 +124,22 @@ class Evaluator:
             return self.call_value(node, frame)
         if isinstance(node, ast.NamedExpr):
             return self.ev(node.value, frame)
+        if isinstance(node, ast.IfExp):  # ``A if TEST else B``: a value per path
+            got = choose([(((id(node), 0, self.truth(node.test, True)),), self.ev(node.body, frame)),
+                          (((id(node), 1, self.truth(node.test, False)),), self.ev(node.orelse, frame))],
+                         limits.MAX_PATH_VARIANTS)
+            if got is not None and self.taken is None:
+                got = collapse(got)
+            return Unk(self.span(node)) if got is None or isinstance(got, Unk) else got
         return Unk(self.span(node))
+
+    def truth(self, test, value: bool) -> str:
+        """``test`` (an expression) holding (``value`` True) or not, in words: "`args.x` is true"."""
+        s, e = self.offsets(test)
+        text = " ".join(self.source.text[s:e].split())
+        if len(text) > 60:
+            text = text[:57] + "..."
+        return f"`{text}` is {'true' if value else 'false'}"
 
     def string(self, node, frame: Frame) -> Value:
         """A string expression (``ast.Constant`` of a str, or ``ast.JoinedStr``): each literal read from

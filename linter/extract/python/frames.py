@@ -32,6 +32,7 @@ class Frame:
         self.owned: set[int] | None = None  # None: every value is this frame's own
         self._keep: list = []
         self.changed: set[str] = set()  # names bound or changed since the last fork (a superset)
+        self.cond: tuple = ()  # the branch this fork runs, for a join that keeps a value per path
 
     def copy(self) -> Frame:
         """A frame to run on from here; lists and dicts are copied when it first mutates them."""
@@ -116,6 +117,19 @@ class Frame:
             self.overrides[name] = value
 
     def lookup(self, name: str, where: Span | None):
+        """The value of ``name`` here (on the path of the run under way: :meth:`Paths.pick`)."""
+        return self.a.pick(self._lookup(name, where))
+
+    def raw_lookup(self, name: str):
+        """The value of ``name`` here, a Choice kept as such (for a join)."""
+        saved = self.a.taken
+        self.a.taken = None
+        try:
+            return self._lookup(name, None)
+        finally:
+            self.a.taken = saved
+
+    def _lookup(self, name: str, where: Span | None):
         if name in self.overrides:
             return self.overrides[name]
         scope = self.scope

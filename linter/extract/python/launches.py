@@ -9,6 +9,7 @@ calls (:mod:`linter.sglang.entrypoints`) give keyword-argument launches.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import TYPE_CHECKING
 
 from linter.extract.python.frames import Frame
@@ -150,6 +151,17 @@ class LaunchFinder:
                 frame = self.a.frame_before(scope, start, self_class)
             return frame
 
+        runs = self.a.along_paths(lambda: self._launches_on_path(call, get_frame))
+        if len(runs) == 1:
+            return runs[0][1]
+        out = []
+        for conds, found in runs:
+            out.extend(dataclasses.replace(launch, path=tuple(label for _, _, label in conds)) for launch in found)
+        return out
+
+    def _launches_on_path(self, call, get_frame) -> list[Launch]:
+        """The launches of ``call`` on the path of the run under way (:meth:`Paths.along_paths`)."""
+        func = call.func
         callee = self.a.ev(func, get_frame())
         if not isinstance(callee, Ref):
             return []

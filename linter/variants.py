@@ -29,6 +29,7 @@ def combine(contexts, diags: list) -> None:
     for d in diags:
         if d.launch is not None and d.launch.path:
             having.setdefault((_group(d.launch), d.code, d.span.key()), set()).add(d.launch_id)
+    from linter.branches import describe
     from linter.rules.base import UNSAFE, Severity
 
     for d in diags:
@@ -37,10 +38,10 @@ def combine(contexts, diags: list) -> None:
         group = _group(d.launch)
         if having[(group, d.code, d.span.key())] >= paths[group]:
             continue  # every path has it
-        when = "when " + " and ".join(d.launch.path)
+        when = describe(d.launch.path)
         d.severity = Severity.WARNING
         d.message = f"{d.message} ({when}; not on every path of this launch)"
-        if d.fix is not None and d.fix.applicability != UNSAFE and d.fix.applicability == "safe":
+        if d.fix is not None and d.fix.applicability == "safe":
             d.fix.applicability = UNSAFE
         if d.fix is not None:
             note = "the fix is unsafe: the value it edits is read on every path of this launch, and only " + \

@@ -24,6 +24,7 @@ from linter.extract.python.values import (
     Entry,
     FuncV,
     Instance,
+    Choice,
     Ref,
     Seq,
     Splat,
@@ -38,6 +39,9 @@ from linter.extract.python.values import (
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, MStr, Token
 from linter.source import Span
+
+
+_MISSING = object()
 
 
 class Evaluator:
@@ -135,6 +139,8 @@ class Evaluator:
 
     def truth(self, test, value: bool) -> str:
         """``test`` (an expression) holding (``value`` True) or not, in words: "`args.x` is true"."""
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, value = test.operand, not value
         s, e = self.offsets(test)
         text = " ".join(self.source.text[s:e].split())
         if len(text) > 60:
@@ -361,17 +367,55 @@ class Evaluator:
             return Unk(where)
         owner.returning.add(key)
         try:
-            memo: dict = {}
-            acc = None
-            for ret in returns:
+            pairs = []
+            for k, ret in enumerate(returns):
                 if ret.value is None:
                     v = Const(None, owner.span(ret))
                 else:
-                    v = owner.ev(ret.value, owner.frame_before(scope, owner.offsets(ret)[0], fv.bound))
-                acc = v if acc is None else join_values(acc, v, where, memo)
-            return copy_value(acc)
+                    saved = owner.taken
+                    owner.taken = None  # (the caller's paths pick from what it returns)
+                    try:
+                        v = owner.ev(ret.value, owner.frame_before(scope, owner.offsets(ret)[0], fv.bound))
+                    finally:
+                        owner.taken = saved
+                pairs.append((((("return",) + key, k, owner.return_label(scope.node, ret)),), v))
+            # a value per return (early returns on paths the linter cannot decide: issue 35)
+            got = choose(pairs, limits.MAX_PATH_VARIANTS) if len(pairs) > 1 else pairs[0][1]
+            if got is None or self.taken is None:
+                got = collapse(Choice([(c, x) for c, x in pairs]) if len(pairs) > 1 else pairs[0][1], where)
+            return copy_value(got)
         finally:
             owner.returning.discard(key)
+
+    def return_label(self, fn, ret) -> str:
+        """The path on which ``fn`` (a function node) ends in ``ret`` (one of its ``return``s), in words:
+        the test of the innermost ``if`` around it, else of the ``if`` before it at the same level whose
+        body returns, else its line."""
+        def find(block, before):
+            prev = before
+            for st in block:
+                if st is ret:
+                    return prev
+                if isinstance(st, ast.If):
+                    for sub, holds in ((st.body, True), (st.orelse, False)):
+                        got = find(sub, self.truth(st.test, holds))
+                        if got is not _MISSING:
+                            return got
+                    if ends(st.body):
+                        prev = self.truth(st.test, False)
+                elif isinstance(st, (ast.For, ast.While, ast.With, ast.Try)):
+                    for sub in (getattr(st, "body", []), getattr(st, "orelse", []), getattr(st, "finalbody", [])):
+                        got = find(sub, prev)
+                        if got is not _MISSING:
+                            return got
+                    for h in getattr(st, "handlers", []):
+                        got = find(h.body, prev)
+                        if got is not _MISSING:
+                            return got
+            return _MISSING
+        got = find(fn.body, None)
+        name = getattr(fn, "name", "the function")
+        return got if isinstance(got, str) else f"`{name}` returns at line {self.span(ret).line}"
 
     def _image_ref(self, call, frame: Frame) -> MStr | None:
         """The last ``lmsysorg/sglang:TAG`` written in the arguments of a Modal image call."""

@@ -26,7 +26,7 @@ from linter.extract.python.syntax import (
     target_names,
 )
 from linter import limits
-from linter.extract.python.values import NOTFOUND, ClassV, FuncV, Unk, choose, join_values
+from linter.extract.python.values import NOTFOUND, ClassV, Const, FuncV, Seq, Str, Unk, choose, join_values
 from linter.source import Span
 
 
@@ -169,6 +169,8 @@ class Interpreter:
             outs = self._if_paths(st, frame)
             if outs:
                 frame.absorb(self.join_frames(outs, self.header(st)))
+        elif isinstance(st, ast.For) and self._unroll(st, frame):
+            pass
         elif isinstance(st, LOOPS):
             start = self.loop_start(st, frame)
             if start is None:
@@ -225,6 +227,24 @@ class Interpreter:
         for conds, f in runs:
             f.cond = conds
         frame.absorb(self.join_frames([f for _, f in runs], None))
+
+    def _unroll(self, st: ast.For, frame: Frame) -> bool:
+        """Run a ``for`` over a known list of at most ``MAX_PATH_VARIANTS`` known items (``for flag in
+        ["--a", "--b"]: cmd.append(flag)``) once per item, in order; False (nothing run) for any other
+        loop, or one that may stop early (``break``, ``continue``, ``return``, an ``else``)."""
+        if st.orelse or any(isinstance(n, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom))
+                            for n in ast.walk(st)):
+            return False
+        items = self.ev(st.iter, frame)
+        if not isinstance(items, Seq) or len(items.items) > limits.MAX_PATH_VARIANTS or \
+                not all(isinstance(i, (Str, Const)) or isinstance(i, Seq) and
+                        all(isinstance(x, (Str, Const)) for x in i.items) for i in items.items):
+            return False
+        self.header_effects(st, frame)
+        for item in items.items:
+            self.assign(st.target, item, frame)
+            self.run_block(st.body, frame, None)
+        return True
 
     def _if_paths(self, st, frame: Frame, decision=None, k: int = 0, before: tuple = ()) -> list[Frame]:
         """The frames after each branch of ``if``/``elif``/``else`` that reaches the next statement,

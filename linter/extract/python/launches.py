@@ -30,6 +30,7 @@ from linter.extract.python.strings import split_whitespace
 from linter.extract.python.syntax import call_args, ends, returns_in
 from linter.extract.python.values import Const, DictV, FuncV, Ref, Seq, Splat, Str, Value
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, Launch, MStr, Token
+from linter.sglang.dialects import dialects
 from linter.sglang.entrypoints import EXECUTE_TRAIN, SERVE
 from linter.sglang.frameworks import by_python_name
 from linter.source import Span
@@ -183,6 +184,12 @@ class LaunchFinder:
             found = self._launches_in_argv(payload)
         elif kind == "shell":
             found = self._launches_in_script(payload)
+        elif kind == "trainer":
+            # (a lone unknown word of the trainer's line stays a splat: the shell may split it into
+            # several words, some of them SGLang's)
+            found = self._launches_in_script(payload, splats=True)
+            if not found:  # a trainer whose options are partly unknown is still a launch of it
+                found = [(dialects()["slime"].program, self._trainer_words(payload))]
         elif kind == "sglang-cmd":
             words = [Token(w, splat=self.a.is_splat(Token(w)) if w.text == UNKNOWN_CHAR else False, joinable=True)
                      for w in split_whitespace(payload, backslash=True)]
@@ -213,7 +220,8 @@ class LaunchFinder:
         return positional, keywords
 
     def _argv(self, call, q: str, frame: Frame):
-        """("argv", tokens) | ("shell", MStr) | ("sglang-cmd", MStr) | ("serve", tokens) | None."""
+        """("argv", tokens) | ("shell", MStr) | ("trainer", MStr) | ("sglang-cmd", MStr) | ("serve", tokens)
+        | None."""
         positional, kw = self._args(call, frame)
         if q in POPEN:
             if positional and not isinstance(positional[0], Splat):
@@ -261,8 +269,9 @@ class LaunchFinder:
                                                     else None)
             if isinstance(arg, Str):
                 # the trainer's command line, run by a shell (miles command_utils.execute_train)
-                return "shell", MStr.join([MStr.plain("python3 train.py ", arg.m.where), arg.m])
-            return None
+                return "trainer", MStr.join([MStr.plain("python3 train.py ", arg.m.where), arg.m])
+            # the entry point is known, its arguments are not: still a launch (issue 35)
+            return "trainer", MStr.unknown(getattr(arg, "where", None) or self.a.span(call))
         if q in LAUNCH_SERVER_CMD:
             arg = positional[0] if positional else (self.a.ev(kw["command"].value, frame) if "command" in kw else None)
             if isinstance(arg, Str):
@@ -292,6 +301,14 @@ class LaunchFinder:
             return "serve", tokens
         return None
 
+    def _trainer_words(self, line: MStr) -> list[Token]:
+        """The trainer's arguments in ``line`` (``python3 train.py ARGS`` or an unknown whole), split
+        on blanks; an unknown word may stand for any number of words."""
+        words = split_whitespace(line)
+        if len(words) >= 2 and words[0].text == "python3" and words[1].text == "train.py":
+            words = words[2:]
+        return [Token(w, splat=not w.known, joinable=True) for w in words]
+
     def _launches_in_argv(self, words: list[Token], shells: bool = True) -> list[tuple[str, list[Token]]]:
         """Launches in an argv through the shared recognition step (:mod:`linter.recognize`); a shell
         string it meets (``bash -c``) is read by the shell format unless ``shells`` is False."""
@@ -303,12 +320,12 @@ class LaunchFinder:
         return [(f.program, self.fix_splats(f.args) if f.via_shell else f.args)
                 for f in launches(words, self.a.source, problems=self.a.result.problems)]
 
-    def _launches_in_script(self, script: MStr) -> list[tuple[str, list[Token]]]:
+    def _launches_in_script(self, script: MStr, splats: bool = False) -> list[tuple[str, list[Token]]]:
         """Launches in a string a shell runs (``shell=True``, ``os.system``): parsed by the shell
         format (tree-sitter-bash), as compose ``sh -c`` strings are."""
         from linter.extract.shell import launches_in_script
 
-        return [(program, self.fix_splats(args))
+        return [(program, args if splats else self.fix_splats(args))
                 for program, args, _image in launches_in_script(script, self.a.source, problems=self.a.result.problems)]
 
     def _kwargs_launch(self, call, q: str, frame: Frame, span: Span) -> list[Launch]:

@@ -5,13 +5,15 @@ and declarations. Simple commands are :class:`~linter.extract.shell.commands.Com
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.document import Doc, named_kids
-from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, merge
+from linter import limits
+from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, start_run
 from linter.extract.shell.expand import Expander, assemble, scalar
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
@@ -86,7 +88,10 @@ class Walker(Commands):
     def visit(self, node, env: Env) -> None:
         handler = _HANDLERS.get(node.type)
         if handler is not None:
-            handler(self, node, env)
+            if env.paths and node.type in _SIMPLE:
+                self._along_paths(handler, node, env)
+            else:
+                handler(self, node, env)
             return
         for child in node.named_children:
             self.visit(child, env)
@@ -123,17 +128,80 @@ class Walker(Commands):
             self.visit(child, branch)
             env.replace(merge([env, branch]))
 
+    def _along_paths(self, handler, node, env: Env) -> None:
+        """Run a simple command once per path of the variables it reads that hold a value per path
+        (:class:`~.env.Paths`); its launches get the conditions of their path, and what it assigns
+        differently on different paths becomes a value per path. Past ``MAX_PATH_VARIANTS`` paths
+        it is run once with those variables unknown."""
+        shared = self.shared
+        envs: list = []
+        runs: list = []
+
+        def once(run: list | None, conds: tuple) -> bool:
+            e = env.copy()
+            k, p = len(shared.launches), len(shared.problems)
+            token = start_run(run)
+            try:
+                handler(self, node, e)
+            finally:
+                end_run(token)
+            if run is not None and run[1] is not None:
+                del shared.launches[k:], shared.problems[p:]
+                runs.append(run[1])
+                return False
+            if conds:
+                labels = tuple(label for _, _, label in conds)
+                shared.launches[k:] = [dataclasses.replace(x, path=labels) for x in shared.launches[k:]]
+            envs.append((conds, e))
+            return True
+
+        def run_all() -> bool:
+            todo: list = [()]
+            while todo:
+                conds = todo.pop()
+                runs.clear()
+                if once([{k: b for k, b, _ in conds}, None], conds):
+                    continue
+                key, branches = runs[0]
+                if len(envs) + len(todo) + len(branches) > limits.MAX_PATH_VARIANTS:
+                    return False
+                todo.extend(conds + ((key, b, label),) for b, label in reversed(branches))
+            return True
+
+        k0, p0 = len(shared.launches), len(shared.problems)
+        if not run_all():
+            del shared.launches[k0:], shared.problems[p0:]
+            envs.clear()
+            once(None, ())
+        if len(envs) == 1:
+            env.replace(envs[0][1])
+        else:
+            env.replace(merge([e for _, e in envs], [c for c, _ in envs]))
+
+    def _truth(self, nodes, holds: bool) -> str:
+        """A condition (its command nodes) succeeding or not, in words: "`[ -n "$DET" ]` succeeds"."""
+        if not nodes:
+            return "the condition " + ("succeeds" if holds else "fails")
+        text = " ".join(self.doc.text[self.doc.c(nodes[0].start_byte):self.doc.c(nodes[-1].end_byte)].split())
+        text = text.rstrip(";").rstrip()
+        if len(text) > 60:
+            text = text[:57] + "..."
+        return f"`{text}` {'succeeds' if holds else 'fails'}"
+
     def _if(self, node, env: Env) -> None:
         cond, body, clauses = _split_if(node)
         for c in cond:
             self.visit(c, env)
+        decision = (id(self.doc), node.start_byte)
         outcomes = []
+        conds = [((decision, 0, self._truth(cond, True)),)]
         taken = env.copy()
         for c in body:
             self.visit(c, taken)
         outcomes.append(taken)
         rest = env
         has_else = False
+        tests = [cond]
         for clause in clauses:
             if clause.type == "elif_clause":
                 rest = rest.copy()
@@ -144,38 +212,54 @@ class Walker(Commands):
                 for c in cbody:
                     self.visit(c, branch)
                 outcomes.append(branch)
+                conds.append(((decision, len(conds), self._truth(ccond, True)),))
+                tests.append(ccond)
             else:
                 has_else = True
                 branch = rest.copy()
                 for c in clause.named_children:
                     self.visit(c, branch)
                 outcomes.append(branch)
+                conds.append(((decision, len(conds), self._none(tests)),))
         if not has_else:
             outcomes.append(rest)
-        env.replace(merge(outcomes))
+            conds.append(((decision, len(conds), self._none(tests)),))
+        env.replace(merge(outcomes, conds))
+
+    def _none(self, tests: list) -> str:
+        if len(tests) == 1:
+            return self._truth(tests[0], False)
+        return "none of " + ", ".join(self._truth(t, True).rsplit(" ", 1)[0] for t in tests) + " succeeds"
 
     def _case(self, node, env: Env) -> None:
         value = node.child_by_field_name("value")
         if value is not None:
             self._visit_subs(value, env)
         outcomes = []
+        conds = []
         catch_all = False
+        decision = (id(self.doc), node.start_byte)
+        subject = " ".join(self.doc.node_text(value).split()) if value is not None else "the word"
         for item in node.named_children:
             if item.type != "case_item":
                 continue
             branch = env.copy()
+            patterns = []
             for i, child in enumerate(item.children):
                 fname = item.field_name_for_child(i)
                 if fname == "value":
+                    patterns.append(self.doc.node_text(child))
                     if self.doc.node_text(child) == "*":
                         catch_all = True
                     continue
                 if child.is_named:
                     self.visit(child, branch)
             outcomes.append(branch)
+            conds.append(((decision, len(conds), f"`{subject}` matches `{'|'.join(patterns)}`"),))
         if not catch_all:
             outcomes.append(env)
-        env.replace(merge(outcomes))
+            conds.append(((decision, len(conds), f"no pattern of `case {subject}` matches"),))
+        env.replace(merge(outcomes, conds))
 
     def _loop(self, node, env: Env) -> None:
         variable = node.child_by_field_name("variable") if node.type == "for_statement" else None
@@ -408,6 +492,11 @@ _HANDLERS: dict[str, Callable] = {
     "herestring_redirect": Walker._skip,
     "file_redirect": Walker._skip,
 }
+
+
+_SIMPLE = frozenset({"command", "variable_assignment", "variable_assignments", "declaration_command",
+                     "unset_command"})
+"""Statements run once per path when a variable they may read holds a value per path."""
 
 
 def _split_if(node):

@@ -29,16 +29,20 @@ def combine(contexts, diags: list) -> None:
     for d in diags:
         if d.launch is not None and d.launch.path:
             having.setdefault((_group(d.launch), d.code, d.span.key()), set()).add(d.launch_id)
-    from linter.branches import describe
     from linter.rules.base import UNSAFE, Severity
 
+    holding: dict[tuple, list[tuple[str, ...]]] = {}
+    for d in diags:
+        if d.launch is not None and d.launch.path:
+            holding.setdefault((_group(d.launch), d.code, d.span.key()), []).append(d.launch.path)
     for d in diags:
         if d.launch is None or not d.launch.path:
             continue
         group = _group(d.launch)
-        if having[(group, d.code, d.span.key())] >= paths[group]:
+        key = (group, d.code, d.span.key())
+        if having[key] >= paths[group]:
             continue  # every path has it
-        when = describe(d.launch.path)
+        when = _when(holding[key])
         d.severity = Severity.WARNING
         d.message = f"{d.message} ({when}; not on every path of this launch)"
         if d.fix is not None and d.fix.applicability == "safe":
@@ -48,3 +52,14 @@ def combine(contexts, diags: list) -> None:
                    f"the path {when} needs it changed"
             if note not in d.notes:
                 d.notes.append(note)
+
+
+def _when(paths: list[tuple[str, ...]]) -> str:
+    """The paths a finding holds on, in words: the conditions they all share, else each path's."""
+    from linter.branches import describe
+
+    common = [label for label in paths[0] if all(label in p for p in paths[1:])]
+    if common:
+        return describe(common)
+    unique = list(dict.fromkeys(paths))
+    return "when " + " or ".join("(" + " and ".join(p) + ")" if len(p) > 1 else p[0] for p in unique)

@@ -318,3 +318,35 @@ def test_shell_path_explosion_ends_in_unknown(tmp_path, capsys):
     assert all(d["code"] != "SGL004" for d in diags)
     out = explain(tmp_path, capsys, "run.sh")
     assert "path:" not in out and "deterministic inference: unknown" in out
+
+
+# -- wrapper entrypoints ----------------------------------------------------------------------------
+
+COMPOSE = """
+    services:
+      sglang:
+        image: lmsysorg/sglang:latest
+        entrypoint: ["/workspace/entrypoint.sh"]
+        volumes:
+          - ./docker:/workspace
+        command: python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference
+    """
+
+
+@pytest.mark.parametrize("last, launch", [
+    ('exec "$@"', True),
+    ('exec "${@}"', True),
+    ('"$@"', True),
+    ('exec python -m other "$@"', False),
+    ('exec "$@"\necho done', False),
+])
+def test_compose_entrypoint_script_that_passes_the_command_through(tmp_path, capsys, last, launch):
+    code, diags = lint(tmp_path, capsys, {"compose.yaml": COMPOSE,
+                                          "docker/entrypoint.sh": f"#!/bin/bash\nset -e\nexport X=1\n{last}\n"})
+    assert [d["code"] for d in diags] == (["SGL101"] if launch else [])
+
+
+def test_compose_entrypoint_script_not_in_the_repository_is_not_guessed(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"compose.yaml": COMPOSE.replace("./docker:/workspace", "./other:/workspace"),
+                                          "docker/entrypoint.sh": '#!/bin/bash\nexec "$@"\n'})
+    assert diags == []

@@ -1,6 +1,12 @@
 """The walker: a parse tree visited in execution order with a variable environment — lists, pipelines,
 ``if``/``case`` branches merged, loops, functions analysed with their callers' variables, assignments
 and declarations. Simple commands are :class:`~linter.extract.shell.commands.Commands`'.
+
+A variable the branches of an ``if``/``case`` set differently keeps a value per branch
+(:class:`~.env.Paths`, issue 35): a simple command that reads one runs once per path, so a launch
+built from it is one launch per path with the conditions that lead there ("`[ -n "$DET" ]`
+succeeds"), at most ``limits.MAX_PATH_VARIANTS`` (past it the variables are unknown). ``&&``/``||``
+and loops merge as before: what differs is unknown.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ module list that some function mutates in place — is unknown, never guessed.
 
 Compound statements (``if``, ``for``, ``while``, ``try``, ``with``, ``match``) are followed along
 each of their paths. The branches of an ``if``/``elif``/``else`` or ``match`` (whose test is never
-decided), a conditional expression and a function's early ``return``\ s keep a value per path
+decided), a conditional expression and a function's early ``return`` statements keep a value per path
 (:mod:`.paths`): a statement that reads such a value runs once per path, and a launch built from it
 is one launch per path, each with the conditions that lead there ("`args.true_on_policy` is true"),
 at most ``limits.MAX_PATH_VARIANTS`` of them. A ``for`` over a known list of at most that many known

@@ -214,7 +214,29 @@ class Interpreter:
 
     def exec_along_paths(self, st, frame: Frame) -> None:
         """Run a simple statement once per path of the Choices it reads (:meth:`Paths.along_paths`);
-        the names it sets differently on different paths become Choices."""
+        the names it sets differently on different paths become Choices.
+
+        It is first run in place, its changes kept in a journal (a copy of the frame per statement
+        would cost the frame's size every time): only when it read a value per path are they undone
+        and the statement run on copies, once per path."""
+        if frame.owned is None:
+            frame.owned = set()  # lists and dicts are copied before a change: the journal can undo it
+        saved, outer = (self.taken, self.pending), frame.journal
+        self.taken, self.pending = {}, None
+        frame.journal = journal = {}
+        try:
+            self.exec_small(st, frame)
+            need = self.pending
+        finally:
+            self.taken, self.pending = saved
+            frame.journal = outer
+            if outer is not None:
+                for key, old in journal.items():
+                    outer.setdefault(key, old)
+        if need is None:
+            return
+        frame.undo(journal)
+
         def run() -> Frame:
             fork = frame.fork()
             self.exec_small(st, fork)

@@ -117,11 +117,11 @@ class Selection:
 
 def _specificity(selector: str) -> int:
     """ALL < a prefix (longer is more specific) < a whole code or name, as ruff ranks selectors."""
-    from linter.rules import rule_for
+    from linter.codes import code_for
 
     if selector.strip().upper() == "ALL":
         return 0
-    if rule_for(selector) is not None:
+    if code_for(selector) is not None:
         return 100
     return len(selector.strip())
 
@@ -136,9 +136,9 @@ def selected_codes(layers: list[Selection], per_file_ignores: list[str] = ()) ->
 @functools.lru_cache(maxsize=256)
 def _selected_codes(layers: tuple[Selection, ...], per_file_ignores: tuple[str, ...]) -> frozenset[str]:
     # Every file of a run asks (three times per launch file); its layers repeat from file to file.
-    from linter.rules import BY_CODE, expand_selector
+    from linter.codes import catalog, expand_selector
 
-    codes = set(BY_CODE)
+    codes = set(catalog())
     for layer in layers:
         updates: dict[str, bool] = {}
         picks = [(s, True) for s in (layer.select or ()) + layer.extend_select] + [(s, False) for s in layer.ignore]
@@ -336,7 +336,7 @@ def _did_you_mean(key: str, allowed: tuple[str, ...]) -> str:
 
 
 def _codes(value, where: str) -> list[str]:
-    from linter.rules import expand_selector
+    from linter.codes import expand_selector
 
     codes = _str_list(value, where)
     for c in codes:

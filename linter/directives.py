@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from linter.launch import GpuDecl
-from linter.rules import expand_selector
+from linter.codes import expand_selector
 from linter.source import SourceFile, Span
 
 _DIRECTIVE = re.compile(r"(?:#+|<!--|(?<!\S)\.\.)[ \t]*lint-configs[ \t]*:[ \t]*(?P<body>[^\r\n]*)")

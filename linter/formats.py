@@ -254,6 +254,18 @@ def precommit_files_pattern() -> str:
     return "(^|/)(" + "|".join(alternatives) + ")$"
 
 
+def git_pathspecs() -> list[str]:
+    """The git pathspecs of the plain hook (hooks/pre-commit) for the same files, in the order it
+    lists them: ``*.EXT`` for every extension, each file-name glob at the top and in any folder,
+    then ``.env`` and ``*.env``. Names without a dot are selected by the hook separately."""
+    exts = sorted({e.lstrip(".") for f in REGISTRY for e in f.extensions})
+    specs = [f"*.{e}" for e in exts]
+    for name in sorted({p for f in REGISTRY for p in f.filenames}):
+        # a glob that starts with * already matches in every folder (git's * crosses /)
+        specs += [name] if name.startswith("*") else [name, f"*/{name}"]
+    return specs + [".env", "*.env"]
+
+
 def _glob_to_regex(pattern: str) -> str:
     out = []
     for ch in pattern:

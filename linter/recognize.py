@@ -22,27 +22,29 @@ frameworks that start SGLang from their own command lines (``swift infer``, ``ns
 (:mod:`linter.extract.framework_cli`). A command that names a framework's SGLang backend but does not
 start it (an engine chosen at run time) is noted for ``--explain`` (:func:`note_passed_over`).
 
-A shell string met on the way (``bash -c``, ``ssh``, ``sbatch --wrap``) is parsed by the shell
-format (:func:`linter.extract.shell.launches_in_script`), with every character mapped back; a
-carrier format never parses shell itself.
+:func:`unwrap` says what a command runs: a launch, or a shell string a wrapper runs (``bash -c``,
+``ssh``, ``sbatch --wrap``). Recognition never reads shell itself: :func:`linter.extract.recognized.launches`
+hands such a string to the shell format, with every character mapped back; a carrier format never
+parses shell itself.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import enum
 import functools
 import re
 from dataclasses import dataclass, field
 
 from linter import datafiles
 from linter.argv import skip_options
-from linter.launch import UNKNOWN, GpuDecl, MStr, Problem, Token
+from linter.launch import UNKNOWN, GpuDecl, MStr, Token
 from linter.sglang.dialects import match as match_dialect
 from linter.sglang.dialects import match_hydra, passed_over_hydra
 from linter.sglang.entrypoints import entry_program, match_entry_point
 from linter.sglang.frameworks import match_cli
-from linter.source import SourceFile, Span
+from linter.source import Span
 
 _ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -106,11 +108,22 @@ class Passthrough:
     name: str
 
 
+class UnwrapKind(str, enum.Enum):
+    """What :func:`unwrap` found under the wrappers: an SGLang ``LAUNCH`` or a shell ``SCRIPT`` that
+    the wrappers run. Compares equal to its value."""
+
+    LAUNCH = "launch"
+    SCRIPT = "script"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
 @dataclass
 class Unwrapped:
     """What a command runs once its wrappers are taken off.
 
-    ``kind`` is ``"launch"`` (``program`` and the server-argument tokens ``args``), ``"script"`` (a shell
+    ``kind`` is :attr:`UnwrapKind.LAUNCH` (``program`` and the server-argument tokens ``args``), :attr:`UnwrapKind.SCRIPT` (a shell
     string ``script`` that ``how`` runs: ``sh``, ``bash``, ``ssh``, ``sbatch --wrap``) or None (no
     SGLang launch). ``inherit`` is False when a wrapper starts the command with a fresh environment
     (``env -i``, ``docker run``); ``env`` holds the variables the wrappers set (name → :class:`MStr`,
@@ -119,7 +132,7 @@ class Unwrapped:
     wrapper programs in order.
     """
 
-    kind: str | None = None
+    kind: UnwrapKind | None = None
     program: str = ""
     args: list[Token] = field(default_factory=list)
     script: Token | None = None
@@ -173,7 +186,7 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
     while w:
         entry = match_entry_point(w)
         if entry is not None:
-            out.kind, out.program, out.args = "launch", entry.program, w[entry.args_start:]
+            out.kind, out.program, out.args = UnwrapKind.LAUNCH, entry.program, w[entry.args_start:]
             return out
         head = w[0].value
         if head is None:
@@ -183,13 +196,13 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
         if wrapper is None:
             dialect = match_dialect(w) or match_hydra(w)
             if dialect is not None:
-                out.kind, out.program, out.args = "launch", dialect[0].program, w[dialect[1]:]
+                out.kind, out.program, out.args = UnwrapKind.LAUNCH, dialect[0].program, w[dialect[1]:]
                 return out
             framework = match_cli(w)
             if framework is not None:
                 # which engine it starts is read from its arguments (and config file) once the file's
                 # launches are known (linter.extract.framework_cli)
-                out.kind, out.program, out.args = "launch", framework[0], w[framework[1]:]
+                out.kind, out.program, out.args = UnwrapKind.LAUNCH, framework[0], w[framework[1]:]
                 return out
             for span_, message in passed_over_hydra(w):
                 note_passed_over(span_, message)
@@ -267,7 +280,7 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
             if base == "sbatch":
                 for name, value, _ in opts:
                     if name == "--wrap" and value is not None:
-                        out.kind, out.script, out.how = "script", value, "sbatch --wrap"
+                        out.kind, out.script, out.how = UnwrapKind.SCRIPT, value, "sbatch --wrap"
                         return out
                 return out
             if base == "salloc" and j >= len(w):
@@ -298,20 +311,20 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
             j, _ = skip_options(w, k + 1, wrapper.values)
             rest = w[j:]
             if len(rest) == 1:
-                out.kind, out.script, out.how = "script", rest[0], "tmux"  # one word: run by sh -c
+                out.kind, out.script, out.how = UnwrapKind.SCRIPT, rest[0], "tmux"  # one word: run by sh -c
                 return out
             w = rest
         elif behaviour == "shell":
             script = shell_c_script(w)
             if script is not None:
-                out.kind, out.script, out.how = "script", script, base
+                out.kind, out.script, out.how = UnwrapKind.SCRIPT, script, base
             return out
         elif behaviour == "ssh":
             j, _ = skip_options(w, 1, wrapper.values)
             rest = w[j + 1:]
             if not rest or (len(rest) == 1 and rest[0].splat):
                 return out
-            out.kind, out.script, out.how = "script", Token(_join_tokens(rest, span)), "ssh"
+            out.kind, out.script, out.how = UnwrapKind.SCRIPT, Token(_join_tokens(rest, span)), "ssh"
             out.inherit, out.env = False, {}  # the remote shell starts from the remote login environment
             return out
         else:  # pragma: no cover - a behaviour named in the data file that has no code
@@ -417,33 +430,3 @@ class Found:
     chain: list[str] = field(default_factory=list)
     via_shell: bool = False
     """True when a shell string was parsed on the way (its words went through shell splitting)."""
-
-
-def launches(words: list[Token], source: SourceFile, *, env: dict[str, MStr] | None = None,
-             image: MStr | None = None, span: Span | None = None,
-             problems: list[Problem] | None = None) -> list[Found]:
-    """The SGLang launches a command runs, for a format that is not shell itself (compose, Python,
-    Kubernetes …). ``env`` is the environment the command starts with (a container's variables);
-    a shell string met on the way goes to the shell format, its syntax errors into ``problems``."""
-    got = unwrap(words, span, image)
-    if got.kind == "launch":
-        return [Found(got.program, got.args, got.image, got.gpu_decls, got.chain)]
-    if got.kind != "script" or got.script is None or got.script.splat:
-        return []
-    start: dict[str, MStr] = dict(env or {}) if got.inherit else {}
-    for name, value in got.env.items():
-        if isinstance(value, MStr):
-            start[name] = value
-        elif isinstance(value, Passthrough) and env is not None and name in env:
-            start[name] = env[name]
-        else:
-            start.pop(name, None)
-    from linter.extract.shell import launches_in_script
-
-    script = got.script.text
-    where = script.where.source if script.where is not None else \
-        next((run[1] for run in script.runs if run[1] is not None), source)
-    found = launches_in_script(script, where, start, problems)
-    return [Found(program, args, img if img is not None else got.image, list(got.gpu_decls), got.chain + [got.how],
-                  via_shell=True)
-            for program, args, img in found]

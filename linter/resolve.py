@@ -13,9 +13,9 @@ import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from linter.boundary import referenced_at
-from linter.config import Settings
 from linter.gpus.targets import Target, choose
 from linter.launch import UNKNOWN, GpuDecl, KwArgs, Launch
 from linter.sglang import release as release_mod
@@ -23,6 +23,18 @@ from linter.sglang.analysis import StartupAnalysis, Verdict, hardware_of, startu
 from linter.sglang.dialects import hydra_by_program, hydra_kwargs
 from linter.sglang.models import ModelInfo, resolve_model
 from linter.sglang.options import OptionTable, ParsedArgs, Setting, parse_args, settings_from_kwargs
+
+
+class Settings(Protocol):
+    """What resolution reads of the configuration for a launch's file (:class:`linter.config.Settings`
+    has these and more): the pinned ``sglang_version`` (None when not set), ``target_gpus`` (GPU names),
+    ``models`` (model name -> architecture) and ``origin`` (where they were written, for messages).
+    Resolution is handed them; it never reads the configuration itself."""
+
+    sglang_version: str | None
+    target_gpus: list[str]
+    models: dict[str, str]
+    origin: str
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ def to_lsp_range(span):
 def to_lsp_diagnostic(d):
     from lsprotocol import types as t
 
-    from linter.report.links import rule_url
+    from linter.rules.links import rule_url
 
     severity = t.DiagnosticSeverity.Error if d.severity == "error" else t.DiagnosticSeverity.Warning
     message = d.message + "".join(f"\n{n}" for n in d.notes)

@@ -143,6 +143,19 @@ class Span:
         return f"Span({self.source.display}:{line}:{col} {self.text!r})"
 
 
+def written(span: Span | None) -> str:
+    """The source text of ``span`` extended to the end of its last word (an unknown value's span ends
+    at its ``$``), blanks folded, at most 80 characters; "" for None. For messages that quote what a
+    file wrote."""
+    if span is None:
+        return ""
+    text = span.source.text
+    end = span.end
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return " ".join(text[span.start:end].split())[:80]
+
+
 @dataclass(frozen=True)
 class Edit:
     """Replace ``span`` with ``content``. Edits never overlap within one fix."""

@@ -7,7 +7,8 @@ pages, ``--list-rules``, ``--show-rule`` and the SARIF rule descriptions agree:
 * README's launch inventory of examples/ (``<!-- inventory:start -->`` … ``<!-- inventory:end -->``),
   the output of ``lint-configs --list-launches examples/``;
 * ``docs/rules/SGLxxx.md``, one page per rule, and ``docs/rules/README.md`` (pages of rules that no
-  longer exist are removed).
+  longer exist are removed);
+* ``linter/data/rule_codes.json``, every rule's code and name (:mod:`linter.codes`).
 
 ``--check`` changes nothing and exits 1 when something is out of date (``tests/test_rule_docs.py``
 runs the same comparison).
@@ -23,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from linter.config import markdown_table as config_table  # noqa: E402
-from linter.report.links import DOCS_PATH  # noqa: E402
+from linter.rules.links import DOCS_PATH  # noqa: E402
+from linter.codes import render_catalog  # noqa: E402
 from linter.rules import markdown_table  # noqa: E402
 from linter.rules.docs import pages  # noqa: E402
 
@@ -59,7 +61,9 @@ def planned() -> tuple[dict[Path, str], list[Path]]:
     new = PATTERN.sub(lambda m: m.group(1) + markdown_table() + m.group(2), text)
     new = CONFIG.sub(lambda m: m.group(1) + config_table() + m.group(2), new)
     new = INVENTORY.sub(lambda m: m.group(1) + inventory_example() + m.group(2), new)
-    out = {readme: new}
+    from linter.rules import ALL_RULES
+
+    out = {readme: new, ROOT / "linter" / "data" / "rule_codes.json": render_catalog(ALL_RULES)}
     folder = ROOT / DOCS_PATH
     wanted = pages()
     for name, page in wanted.items():

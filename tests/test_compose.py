@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.extract import compose
+from linter.extract import compose, yamltree
 from linter.launch import MStr
 from linter.source import SourceFile
 from linter.workspace import Workspace
@@ -208,7 +208,7 @@ def test_unbalanced_quote_is_sgl001(tmp_path, capsys):
 def test_align_marks_escapes_as_inexact(tmp_path):
     source = SourceFile(tmp_path / "f", "f", 'a: "x\\ty fa4"\n')
     value = "x\ty fa4"
-    m = MStr(value, compose.align(value, source, 3, 13))
+    m = MStr(value, yamltree.align(value, source, 3, 13))
     assert m.span_of(4, 7).text == "fa4"
     assert m.span_of(0, 3) is None  # the \t escape is not the source text
 

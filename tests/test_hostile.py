@@ -13,7 +13,7 @@ import pytest
 
 from linter import limits
 from linter.cli import main
-from linter.extract.compose import align
+from linter.extract.yamltree import align
 from linter.source import SourceFile
 from tests.helpers import FOLDED_H100, chdir, write_tree
 from tests.hostile import CASES, CONFIG_CASES, HEAD, LAUNCH

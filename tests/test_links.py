@@ -1,6 +1,6 @@
 """No printed address that does not resolve: lint-configs prints a web address only when the installed
 package's metadata declares where its documentation is published (``[project.urls]``,
-``linter/report/links.py``), and then every address it prints names a file of this repository's
+``linter/rules/links.py``), and then every address it prints names a file of this repository's
 ``docs/`` folder under that base. The text output's help names ``lint-configs --show-rule CODE``."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.report import links
+from linter.rules import links
 from tests.helpers import FOLDED_H100, run, write_tree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +87,7 @@ def test_the_address_comes_from_the_installed_metadata(tmp_path):
     dist.mkdir(parents=True)
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: lint-configs\nVersion: 0.1.0\n"
                                    f"Project-URL: Documentation, {BASE}\nProject-URL: Homepage, {HOME}\n")
-    code = ("from linter.report import links; print(links.rule_url('SGL101')); print(links.home_url())")
+    code = ("from linter.rules import links; print(links.rule_url('SGL101')); print(links.home_url())")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), str(ROOT)])}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60,
                           cwd=tmp_path)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from linter.report.links import DOCS_PATH, rule_doc_path
+from linter.rules.links import DOCS_PATH, rule_doc_path
 from linter.rules import ALL_RULES
 from linter.rules.docs import pages, rule_page
 from tests.helpers import run, write_tree

@@ -16,78 +16,28 @@ What compose does, and so what this module reproduces (Compose Specification, co
 
 Every token keeps, for each character, its position in the compose file (or in ``.env``), also
 inside folded ``>`` and literal ``|`` block scalars, quoted scalars and CRLF files: the decoded value
-the YAML reader gives (:mod:`linter.extract.yamlload`) is aligned with the scalar's source text, and a
-character counts as exact only where the source holds that very character.
+the YAML reader gives is aligned with the scalar's source text by the YAML layer
+(:mod:`linter.extract.yamltree`), and a character counts as exact only where the source holds that
+very character.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import re
-import sys
 from pathlib import Path
 
 from linter import limits
 from linter.boundary import referenced_at
+from linter.extract import yamltree
+from linter.extract.recognized import launches
 from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_compose  # noqa: F401 - part of this module's interface
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
-from linter.recognize import launches
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-# ------------------------------------------------------------------------------------------------
-# scalars with origins
-
-
-def align(value: str, source: SourceFile, start: int, end: int) -> list:
-    """For each character of a decoded scalar ``value``, the source offset it came from (or None).
-
-    Greedy: each value character is matched with the next source character equal to it; a space or
-    line break produced by folding matches the source line break. Exactness is checked later
-    (:meth:`MStr.span_of` compares the source text), so an imperfect match only costs precision.
-    The next occurrence of each character is remembered until it is passed, so each character's
-    occurrences are searched once from left to right (linear, also when a value's characters are
-    missing from the source, as with escapes such as ``\\t``).
-    """
-    text = source.text
-    ahead: dict[str, int] = {}  # character -> its next offset at or after the last search (-1: none left)
-
-    def find(c: str, p: int) -> int:
-        q = ahead.get(c)
-        if q is None or 0 <= q < p:
-            q = ahead[c] = text.find(c, p, end)
-        return q
-
-    out: list = []
-    p = start
-    for v in value:
-        if p < end and (text[p] == v or (text[p] in "\r\n" and (v == " " or v == "\n"))):
-            out.append((source, p))  # the next source character: most of a value's characters
-            p += 1
-            continue
-        if v == " " or v == "\n":
-            found = [q for q in (find(v, p), find("\r", p), find("\n", p)) if q >= 0]
-            q = min(found) if found else -1
-        else:
-            q = find(v, p)
-        if q >= 0:
-            out.append((source, q))
-            p = q + 1
-        else:
-            out.append(None)
-    return out
-
-
-def scalar_mstr(node, source: SourceFile) -> MStr:
-    """The value of a ScalarNode (:mod:`linter.extract.yamlload`) with per-character origins."""
-    value = node.value if isinstance(node.value, str) else str(node.value)
-    start, end = node.start_mark.index, node.end_mark.index
-    return MStr(value, align(value, source, start, end), Span(source, start, end))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -233,147 +183,6 @@ def parse_dotenv(source: SourceFile) -> dict[str, MStr]:
     return env
 
 
-# ------------------------------------------------------------------------------------------------
-# YAML structure
-
-
-_COMMENT_TAIL = re.compile(r"#[^\r\n]*")
-
-
-def _comments(source: SourceFile, root) -> list[Span]:
-    """The spans of the file's comments: a ``#`` at a line start or after a blank that is not inside
-    a scalar (so ``NOTE: "# lint-configs: ..."`` is text, not a directive). Only the nodes whose span
-    holds a ``#`` candidate are visited (a node's children lie inside its span)."""
-    import bisect
-
-    text = source.text
-    found = []
-    i = text.find("#")
-    while i >= 0:  # a `#` at a line start or after a blank (str.find: a regex scan costs 0.1 s on 5 MB)
-        if i == 0 or text[i - 1] in " \t\n":
-            m = _COMMENT_TAIL.match(text, i)
-            found.append((i, m.end()))
-            i = m.end()
-        i = text.find("#", i + 1)
-    if not found:
-        return []
-    starts = [a for a, _ in found]
-
-    def holds_one(a: int, b: int) -> bool:  # a candidate starts in [a, b)
-        k = bisect.bisect_left(starts, a)
-        return k < len(starts) and starts[k] < b
-
-    inside: set[int] = set()  # candidates inside a scalar
-    seen: set[int] = set()
-    stack = [root] if root is not None else []
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        value = node.value
-        if isinstance(value, list):
-            if node.start_mark is None or holds_one(node.start_mark.index, node.end_mark.index + 1):
-                for item in value:
-                    stack.extend(item if isinstance(item, tuple) else (item,))
-            continue
-        start, end = node.start_mark.index, node.end_mark.index
-        if node.style in ("|", ">"):  # the header line (`command: >  # ...`) may end in a comment
-            nl = text.find("\n", start)
-            start = len(text) if nl < 0 else nl + 1
-        k = bisect.bisect_left(starts, start)
-        while k < len(starts) and starts[k] < end:
-            inside.add(k)
-            k += 1
-    return [Span(source, a, b) for k, (a, b) in enumerate(found) if k not in inside]
-
-
-_merged: dict[int, tuple[object, list]] = {}
-"""Memo of :func:`_mapping_items` for the file being extracted (node id -> (node, items)); the
-node is kept so its id cannot be reused while cached."""
-_visited = [0]
-
-
-def _mapping_items(node) -> list[tuple[object, object]]:
-    """(key node, value node) pairs of a MappingNode with ``<<`` merges resolved (own keys first).
-
-    Memoised per node, and the pairs visited are counted: past ``MAX_YAML_NODES`` merges are not
-    followed (SGL004), so nested merges of aliases cannot grow exponentially."""
-    from linter.extract.yamlload import MappingNode, SequenceNode
-
-    hit = _merged.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1]
-    own, merged = [], []
-    for k, v in node.value:
-        if getattr(k, "tag", "") == "tag:yaml.org,2002:merge" or getattr(k, "value", None) == "<<":
-            sources = v.value if isinstance(v, SequenceNode) else [v]
-            for src in sources:
-                if isinstance(src, MappingNode):
-                    items = _mapping_items(src)
-                    _visited[0] += len(items)
-                    if _visited[0] > limits.MAX_YAML_NODES:
-                        at = _current[0] and Span(_current[0], k.start_mark.index, k.start_mark.index)
-                        limits.record("MAX_YAML_NODES", "the expansion of YAML merge keys (<<)", at,
-                                      "merges past it are not followed")
-                        continue
-                    merged.extend(items)
-        else:
-            own.append((k, v))
-    seen = set()
-    out = []
-    for k, v in own + merged:
-        key = getattr(k, "value", None)
-        if not isinstance(key, (str, int, float, bool, type(None))):
-            key = ("complex key", id(k))  # `? [a, b]`: a list or mapping key is never a compose field
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append((k, v))
-    _merged[id(node)] = (node, out)
-    return out
-
-
-_current: list = [None]  # the file being extracted (for SGL004 spans)
-
-
-_NOT_A_BRACKET = re.compile(r"""(?:
-    [^\[\]{}'"\#]+                                 # plain text
-  | (?:^|(?<=[ \t\n\[{,:-]))'[^']*(?:'|\Z)           # a quoted string (to its close or the end)
-  | (?:^|(?<=[ \t\n\[{,:-]))"[^"]*(?:"|\Z)
-  | (?:^|(?<=[ \t\n]))\#[^\n]*(?:\n|\Z)              # a comment with its line break
-  | ['"\#]                                          # a quote or # that opens nothing
-)*""", re.VERBOSE)
-"""The text up to the next bracket that counts for :func:`_too_deep` (one C-level match)."""
-
-
-def _too_deep(text: str) -> int | None:
-    """The offset where flow collections (``[``/``{``) nest deeper than ``MAX_YAML_DEPTH``, or None.
-    Linear and approximate: quoted strings and comments are skipped, brackets in plain scalars count
-    (a real file never comes near the limit either way)."""
-    depth = 0
-    i, n = 0, len(text)
-    skip = _NOT_A_BRACKET.match
-    while True:
-        i = skip(text, i).end()
-        if i >= n:
-            return None
-        if text[i] in "[{":
-            depth += 1
-            if depth > limits.MAX_YAML_DEPTH:
-                return i
-        else:
-            depth = max(0, depth - 1)
-        i += 1
-
-
-def _get(node, key: str):
-    for k, v in _mapping_items(node):
-        if getattr(k, "value", None) == key:
-            return k, v
-    return None, None
-
-
 def _tokens(node, source: SourceFile, env: dict[str, MStr]) -> list[Token] | None:
     """The argv words of a command/entrypoint node, or None when it is absent or not text."""
     from linter.extract.yamlload import ScalarNode, SequenceNode
@@ -381,13 +190,13 @@ def _tokens(node, source: SourceFile, env: dict[str, MStr]) -> list[Token] | Non
     if isinstance(node, ScalarNode):
         if node.tag == "tag:yaml.org,2002:null" or node.value in ("", None):
             return None
-        return split_words(interpolate(scalar_mstr(node, source), env))
+        return split_words(interpolate(yamltree.mstr(node, source), env))
     if isinstance(node, SequenceNode):
         words = []
         for item in node.value:
             if not isinstance(item, ScalarNode):
                 return None
-            words.append(Token(interpolate(scalar_mstr(item, source), env)))
+            words.append(Token(interpolate(yamltree.mstr(item, source), env)))
         return words
     return None
 
@@ -401,12 +210,12 @@ def _container_env(svc, ws: Workspace, related: list[SourceFile]) -> dict[str, M
 
     out: dict[str, MStr] = {}
     for layer in svc.layers:
-        _, files = _get(layer.node, "env_file")
+        _, files = yamltree.get(layer.node, "env_file")
         items = files.value if isinstance(files, SequenceNode) else ([files] if files is not None else [])
         for item in items:
             node = item
             if isinstance(item, MappingNode):
-                _, node = _get(item, "path")
+                _, node = yamltree.get(item, "path")
             if isinstance(node, ScalarNode) and isinstance(node.value, str):
                 with referenced_at(Span(layer.source, node.start_mark.index, node.end_mark.index)):
                     f = ws.try_read(layer.folder / node.value)  # outside the root: None, and SGL005 here
@@ -415,59 +224,22 @@ def _container_env(svc, ws: Workspace, related: list[SourceFile]) -> dict[str, M
                     related.append(f)
     for layer in svc.layers:
         source, env = layer.source, layer.env
-        _, environment = _get(layer.node, "environment")
+        _, environment = yamltree.get(layer.node, "environment")
         if isinstance(environment, MappingNode):
-            for k, v in _mapping_items(environment):
+            for k, v in yamltree.items(environment):
                 if isinstance(v, ScalarNode) and v.tag != "tag:yaml.org,2002:null":
-                    out[str(k.value)] = interpolate(scalar_mstr(v, source), env)
+                    out[str(k.value)] = interpolate(yamltree.mstr(v, source), env)
         elif isinstance(environment, SequenceNode):
             for v in environment.value:
                 if isinstance(v, ScalarNode) and "=" in str(v.value):
-                    m = interpolate(scalar_mstr(v, source), env)
+                    m = interpolate(yamltree.mstr(v, source), env)
                     k = m.text.find("=")
                     if k > 0:  # `- ${UNSET:+A=1}`: the `=` may disappear in interpolation
                         out[m.text[:k]] = m[k + 1:]
     return out
 
 
-def start_yaml_walk(source: SourceFile) -> None:
-    """Start the merge memo and budget of :func:`_mapping_items` afresh for ``source`` (a YAML format
-    that cannot wrap its extraction in :func:`yaml_walk` calls this before walking its nodes)."""
-    _merged.clear()
-    _visited[0] = 0
-    _current[0] = source
 
-
-@contextlib.contextmanager
-def yaml_walk(source: SourceFile):
-    """The merge memo and budget of :func:`_mapping_items` for one YAML file: wrap a whole
-    extraction of ``source`` (compose, AReaL) in it."""
-    start_yaml_walk(source)
-    try:
-        yield
-    finally:
-        _merged.clear()
-        _current[0] = None
-        if "linter.extract.yamlload" in sys.modules:  # a tree was read (no 10 ms import otherwise)
-            sys.modules["linter.extract.yamlload"].release()
-
-
-def compose_yaml(source: SourceFile):
-    """The node tree of ``source`` (:func:`linter.extract.yamlload.compose`), or None when its flow
-    collections nest past ``MAX_YAML_DEPTH`` or it is past another YAML limit (SGL004 recorded). Raises
-    :class:`~linter.extract.yamlload.InvalidYaml` for invalid YAML."""
-    from linter.extract import yamlload
-
-    deep = _too_deep(source.text)
-    if deep is not None:  # ruamel's recursive parser spends seconds failing on 1,500 open `{`
-        limits.record("MAX_YAML_DEPTH", "the nesting of YAML flow collections ([ and {)", Span(source, deep, deep),
-                      "the file is not checked")
-        return None
-    try:
-        return yamlload.compose(source.text)
-    except limits.LimitExceeded as exc:
-        limits.record(exc.limit, exc.what, Span(source, 0, 0), "the file is not checked")
-        return None
 
 
 def _mounts(svc) -> tuple:
@@ -478,22 +250,22 @@ def _mounts(svc) -> tuple:
 
     out: dict[str, str] = {}
     for layer in svc.layers:
-        _, volumes = _get(layer.node, "volumes")
+        _, volumes = yamltree.get(layer.node, "volumes")
         if not isinstance(volumes, SequenceNode):
             continue
         for item in volumes.value:
             src = dst = None
             if isinstance(item, ScalarNode) and isinstance(item.value, str):
-                text = interpolate(scalar_mstr(item, layer.source), layer.env)
+                text = interpolate(yamltree.mstr(item, layer.source), layer.env)
                 if not text.known:
                     continue
                 parts = text.text.split(":")
                 if len(parts) >= 2:
                     src, dst = parts[0], parts[1]
             elif isinstance(item, MappingNode):
-                _, t = _get(item, "type")
-                _, sn = _get(item, "source")
-                _, tn = _get(item, "target")
+                _, t = yamltree.get(item, "type")
+                _, sn = yamltree.get(item, "source")
+                _, tn = yamltree.get(item, "target")
                 if getattr(t, "value", "bind") == "bind" and isinstance(sn, ScalarNode) and isinstance(tn, ScalarNode):
                     src, dst = str(sn.value), str(tn.value)
             if src and dst and dst.startswith("/") and src.startswith((".", "/")):
@@ -504,7 +276,7 @@ def _mounts(svc) -> tuple:
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of a compose file, each service as the compose stack it belongs to runs it
     (:mod:`linter.extract.compose_stack`). YAML errors are reported at the parser's problem position."""
-    with yaml_walk(source):
+    with yamltree.walk(source):
         return _extract(source, ws)
 
 
@@ -516,14 +288,14 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
 
     result = Extraction()
     try:
-        root = compose_yaml(source)
+        root = yamltree.load_tree(source)
         if root is None:
             return result
     except InvalidYaml as exc:
         offset = exc.offset or 0
         result.problems.append(Problem(f"invalid YAML: {exc.problem}", Span(source, offset, offset)))
         return result
-    result.comments = _comments(source, root)
+    result.comments = yamltree.comments(source, root)
     if not isinstance(root, MappingNode):
         return result
     env_path = Path(source.path).parent / ".env"
@@ -593,7 +365,7 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         _, image_node, image_layer = svc.get("image")
         image = None
         if image_node is not None and getattr(image_node, "tag", "").endswith(":str"):
-            image = interpolate(scalar_mstr(image_node, image_layer.source), image_layer.env)
+            image = interpolate(yamltree.mstr(image_node, image_layer.source), image_layer.env)
         # target GPUs declared in the service's other files, when the linted file declares none (its
         # own are the engine's, and win: a shared base's directive is a default for what extends it)
         decls = []
@@ -613,7 +385,7 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         _, wd, wd_layer = svc.get("working_dir")
         workdir = None
         if wd is not None and getattr(wd, "tag", "").endswith(":str"):
-            wd_text = interpolate(scalar_mstr(wd, wd_layer.source), wd_layer.env)
+            wd_text = interpolate(yamltree.mstr(wd, wd_layer.source), wd_layer.env)
             workdir = wd_text.text if wd_text.known and wd_text.text.startswith("/") else ""
         for k, got in enumerate(found):
             launch = Launch(source=home, program=got.program, span=Span(home, start, end), args=got.args,
@@ -623,4 +395,4 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
             result.launches.append(launch)
 
 
-__all__ = ["extract", "looks_like_compose", "interpolate", "parse_dotenv", "align", "UNKNOWN_CHAR"]
+__all__ = ["extract", "looks_like_compose", "interpolate", "parse_dotenv", "UNKNOWN_CHAR"]

@@ -60,10 +60,10 @@ class Service:
 
     def get(self, key: str):
         """``(key node, value node, layer)`` of the last layer that sets ``key``, or ``(None, None, None)``."""
-        from linter.extract.compose import _get
+        from linter.extract import yamltree
 
         for layer in reversed(self.layers):
-            k, v = _get(layer.node, key)
+            k, v = yamltree.get(layer.node, key)
             if k is not None:
                 return k, v, layer
         return None, None, None
@@ -99,7 +99,7 @@ class _Loader:
 
     def load(self, path: Path, where: Span | None):
         """(source, root node) of a compose file, or None (reported at ``where``)."""
-        from linter.extract.compose import compose_yaml
+        from linter.extract import yamltree
         from linter.extract.yamlload import InvalidYaml
 
         from linter.boundary import referenced_at
@@ -118,7 +118,7 @@ class _Loader:
             self.roots[path] = None
             return None
         try:
-            root = compose_yaml(source)
+            root = yamltree.load_tree(source)
         except (InvalidYaml, RecursionError, ValueError) as exc:
             first = str(exc).splitlines()[0] if str(exc) else ""
             self.problems.append(Problem(f"{source.display} is not valid YAML ({first}); the services it defines "
@@ -224,12 +224,12 @@ def _file_services(loader: _Loader, source: SourceFile, root, env, folder: Path,
     """The services of one file: its ``include``s first, then its own (with ``extends`` resolved)."""
     from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
 
-    from linter.extract.compose import _get, _mapping_items
+    from linter.extract import yamltree
 
     services: dict[str, Service] = {}
     if not isinstance(root, MappingNode):
         return services
-    _, include = _get(root, "include")
+    _, include = yamltree.get(root, "include")
     if include is not None:
         items = include.value if isinstance(include, SequenceNode) else [include]
         for item in items:
@@ -237,7 +237,7 @@ def _file_services(loader: _Loader, source: SourceFile, root, env, folder: Path,
             if isinstance(item, ScalarNode):
                 paths = [item]
             elif isinstance(item, MappingNode):
-                _, p = _get(item, "path")
+                _, p = yamltree.get(item, "path")
                 paths = p.value if isinstance(p, SequenceNode) else ([p] if p is not None else [])
             for pnode in paths:
                 if not isinstance(pnode, ScalarNode) or not isinstance(pnode.value, str):
@@ -259,10 +259,10 @@ def _file_services(loader: _Loader, source: SourceFile, root, env, folder: Path,
                 for name, svc in _file_services(loader, inc_source, inc_root, inc_env, target.parent, depth + 1,
                                                 seen_files + (target,)).items():
                     services.setdefault(name, svc)
-    _, svcs = _get(root, "services")
+    _, svcs = yamltree.get(root, "services")
     if not isinstance(svcs, MappingNode):
         return services
-    for name_node, node in _mapping_items(svcs):
+    for name_node, node in yamltree.items(svcs):
         if not isinstance(node, MappingNode):
             continue
         name = str(name_node.value)
@@ -281,17 +281,17 @@ def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: 
     """``layer`` with the layers of the service it extends in front (recursively)."""
     from linter.extract.yamlload import MappingNode, ScalarNode
 
-    from linter.extract.compose import _get
+    from linter.extract import yamltree
 
-    key, ext = _get(layer.node, "extends")
+    key, ext = yamltree.get(layer.node, "extends")
     if key is None:
         return [layer]
     target_name, file_node = None, None
     if isinstance(ext, ScalarNode):
         target_name = ext.value
     elif isinstance(ext, MappingNode):
-        _, s = _get(ext, "service")
-        _, file_node = _get(ext, "file")
+        _, s = yamltree.get(ext, "service")
+        _, file_node = yamltree.get(ext, "file")
         target_name = s.value if isinstance(s, ScalarNode) else None
     where = Span(layer.source, key.start_mark.index, ext.end_mark.index)
     if not isinstance(target_name, str):
@@ -308,13 +308,13 @@ def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: 
             return [layer]
         source, root = got
         folder = path.parent
-        _, services_node = _get(root, "services") if isinstance(root, MappingNode) else (None, None)
+        _, services_node = yamltree.get(root, "services") if isinstance(root, MappingNode) else (None, None)
     if (source.path, target_name) in chain or depth >= MAX_DEPTH:
         steps = " -> ".join(f"{Path(p).name}:{n}" for p, n in chain + ((source.path, target_name),))
         loader.problems.append(Problem(f"service {name!r}: extends makes a cycle ({steps}); docker compose stops "
                                        "with an error", where))
         return [layer]
-    _, base = _get(services_node, target_name) if isinstance(services_node, MappingNode) else (None, None)
+    _, base = yamltree.get(services_node, target_name) if isinstance(services_node, MappingNode) else (None, None)
     if not isinstance(base, MappingNode):
         loader.problems.append(Problem(f"service {name!r}: extends {target_name!r}, which "
                                        f"{source.display} does not define (docker compose stops with an error)", where))

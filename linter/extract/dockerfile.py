@@ -313,7 +313,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 
 
 def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span, result: Extraction) -> list[Launch]:
-    """The launches of the final argv, through :func:`linter.recognize.launches`."""
+    """The launches of the final argv, through :func:`linter.extract.recognized.launches`."""
     from linter.extract.yamldoc import argv_launches
 
     key = f"stage {stage.name}" if stage.name else "CMD"

@@ -66,9 +66,9 @@ def _read(path_tok, launch: Launch, ws: Workspace | None, extraction: Extraction
         return {}
     if source not in extraction.related:
         extraction.related.append(source)
-    from linter.extract.compose import yaml_walk
+    from linter.extract import yamltree
 
-    with yaml_walk(source):
+    with yamltree.walk(source):
         if source.path.suffix == ".json":
             return {}
         return read_config(source, ws, Extraction())

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from linter.extract.compose import _comments, _mapping_items, scalar_mstr, yaml_walk
+from linter.extract import yamltree
 from linter.launch import UNKNOWN, Extraction, KwArg, Launch
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
@@ -46,7 +46,7 @@ def _scalar(node, source: SourceFile):
             return (int(node.value) if tag == "int" else float(node.value)), None
         except ValueError:
             return UNKNOWN, None
-    return node.value, scalar_mstr(node, source)
+    return node.value, yamltree.mstr(node, source)
 
 
 def settings_of(root, source: SourceFile, into: dict | None = None) -> dict:
@@ -59,7 +59,7 @@ def settings_of(root, source: SourceFile, into: dict | None = None) -> dict:
     out = {} if into is None else into
 
     def walk(node, prefix: str, depth: int) -> None:
-        for k, v in _mapping_items(node):
+        for k, v in yamltree.items(node):
             if len(out) >= MAX_SETTINGS or depth > 32:
                 return
             if not isinstance(k, ScalarNode):
@@ -146,7 +146,7 @@ def _parents(own: dict, source: SourceFile, ws: Workspace | None, result: Extrac
 
         if parent not in result.related:
             result.related.append(parent)
-        with yaml_walk(parent):
+        with yamltree.walk(parent):
             node = yamldoc.load(parent, Extraction())
             settings = settings_of(node, parent)
         out.extend(_parents(settings, parent, ws, result, depth + 1))
@@ -221,7 +221,7 @@ def make_launch(source: SourceFile, conv, program: str, span: Span, key: str) ->
 
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The SGLang launches a framework config describes."""
-    with yaml_walk(source):  # merges memoised and counted, as in compose files
+    with yamltree.walk(source):  # merges memoised and counted, as in compose files
         return _extract(source, ws)
 
 
@@ -234,7 +234,7 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
     root = yamldoc.load(source, result)  # a YAML error is SGL001 at its position; too deep is SGL004
     if root is None:
         return result
-    result.comments = _comments(source, root)
+    result.comments = yamltree.comments(source, root)
     if not isinstance(root, MappingNode):
         return result
     settings = read_config(source, ws, result, root)

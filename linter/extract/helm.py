@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter.extract import kubernetes as k8s
-from linter.extract.compose import _get, _mapping_items, scalar_mstr
+from linter.extract import yamltree
 from linter.launch import Extraction, MStr, Problem
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
@@ -184,7 +184,7 @@ def _field(obj, name: str):
     if isinstance(obj, Node):
         if not k8s._is_map(obj.node):
             return None
-        _, v = _get(obj.node, name)
+        _, v = yamltree.get(obj.node, name)
         return Node(v, obj.source) if v is not None else None
     if isinstance(obj, dict):
         return obj.get(name, UNK if obj.get("*") is UNK else None)
@@ -195,7 +195,7 @@ def _scalar_text(n: Node) -> MStr:
     node = n.node
     if node.tag == "tag:yaml.org,2002:null":
         return MStr.plain("")
-    return scalar_mstr(node, n.source)
+    return yamltree.mstr(node, n.source)
 
 
 def truth(v):
@@ -376,7 +376,7 @@ class Renderer:
                 return [(i, Node(v, value.source)) for i, v in enumerate(value.node.value)]
             if k8s._is_map(value.node):
                 # Go ranges over a map in key order
-                pairs = [(scalar_mstr(k, value.source), Node(v, value.source)) for k, v in _mapping_items(value.node)]
+                pairs = [(yamltree.mstr(k, value.source), Node(v, value.source)) for k, v in yamltree.items(value.node)]
                 return sorted(pairs, key=lambda p: p[0].text)
             return [] if truth(value) is False else UNK
         if value is None:
@@ -640,7 +640,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     cnode = _yaml_root(chart_src) if chart_src is not None else None
     for key, name in (("name", "Name"), ("version", "Version"), ("appVersion", "AppVersion")):
         v = k8s._val(cnode, key) if cnode is not None else None
-        chart[name] = scalar_mstr(v, chart_src) if k8s._is_str(v) else None
+        chart[name] = yamltree.mstr(v, chart_src) if k8s._is_str(v) else None
     defines: dict[str, list] = {}
     def_files: dict[str, SourceFile] = {}
     files = sorted(p for p in (root / "templates").rglob("*") if p.suffix.lower() in (".tpl", ".yaml", ".yml"))

@@ -52,12 +52,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter import datafiles, limits
-from linter.extract.compose import _comments, _get, _mapping_items, scalar_mstr
+from linter.extract import yamltree
 from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_kubernetes
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
-from linter.recognize import image_entrypoint, launches
+from linter.extract.recognized import launches
+from linter.recognize import image_entrypoint
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
@@ -248,26 +249,19 @@ def parse_documents(source: SourceFile, problems: list[Problem] | None) -> list:
 # small YAML helpers
 
 
-def _is_map(node) -> bool:
-    from linter.extract.yamlload import MappingNode
-
-    return isinstance(node, MappingNode)
-
-
-def _is_seq(node) -> bool:
-    from linter.extract.yamlload import SequenceNode
-
-    return isinstance(node, SequenceNode)
+_is_map = yamltree.is_map
+_is_seq = yamltree.is_seq
 
 
 def _is_str(node) -> bool:
+    # unlike yamltree.is_str, an empty string counts: `value: ""` sets a variable to nothing
     from linter.extract.yamlload import ScalarNode
 
     return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null"
 
 
 def _val(node, key: str):
-    return _get(node, key)[1] if _is_map(node) else None
+    return yamltree.get(node, key)[1] if _is_map(node) else None
 
 
 def _text(node) -> str | None:
@@ -297,7 +291,7 @@ class _PodSpec:
 
 
 def _container(node, path: str) -> _Container:
-    items = _mapping_items(node)
+    items = yamltree.items(node)
     fields = {str(getattr(k, "value", "")): v for k, v in items}
     name = _text(fields.get("name")) or ""
     env = list(fields["env"].value) if _is_seq(fields.get("env")) else []
@@ -340,7 +334,7 @@ def _containers_of(spec, path: str) -> list[_Container]:
 
 def _pod_spec(spec, path: str) -> _PodSpec:
     ns = _val(spec, "nodeSelector")
-    return _PodSpec(_containers_of(spec, path), list(_mapping_items(ns)) if _is_map(ns) else [],
+    return _PodSpec(_containers_of(spec, path), list(yamltree.items(ns)) if _is_map(ns) else [],
                     _val(spec, "affinity"), path)
 
 
@@ -410,7 +404,7 @@ def pod_specs(root) -> list[tuple[_PodSpec, _PodSpec | None]]:
             return
         if not _is_map(node):
             return
-        items = _mapping_items(node)
+        items = yamltree.items(node)
         skip: set[str] = set()
         for holder, leader_key, worker_key in _PATCHES:
             owner = _val(node, holder)
@@ -519,9 +513,9 @@ def _collect_configmaps(roots, source: SourceFile, into: _ConfigMaps, overwrite:
             continue
         values = {}
         if _is_map(data):
-            for k, v in _mapping_items(data):
+            for k, v in yamltree.items(data):
                 if _is_str(v) and _is_str(k):
-                    values[str(k.value)] = scalar_mstr(v, source)
+                    values[str(k.value)] = yamltree.mstr(v, source)
         into.data[name] = values
         into.files[name] = source
 
@@ -564,7 +558,7 @@ def environment(container: _Container, source: SourceFile, cms: _ConfigMaps, inj
             continue
         value = _val(item, "value")
         if _is_str(value):
-            variables[name] = expand(scalar_mstr(value, source), variables, open_ended, injected)
+            variables[name] = expand(yamltree.mstr(value, source), variables, open_ended, injected)
         elif _val(item, "valueFrom") is not None:
             variables[name] = _UNKNOWN
         else:
@@ -586,7 +580,7 @@ def _words(node, source: SourceFile, variables: dict, open_ended: bool, injected
     for item in items:
         if not _is_str(item):
             return None
-        out.append(Token(expand(scalar_mstr(item, source), variables, open_ended, injected)))
+        out.append(Token(expand(yamltree.mstr(item, source), variables, open_ended, injected)))
     return out
 
 
@@ -605,7 +599,7 @@ def _scheduling(spec: _PodSpec, source: SourceFile) -> k8s_gpus.Scheduling:
     sched = k8s_gpus.Scheduling()
     for k, v in spec.node_selector:
         if _is_str(v):
-            m = scalar_mstr(v, source)
+            m = yamltree.mstr(v, source)
             sched.node_selector[str(k.value)] = k8s_gpus.Value(m.text, m.span_of() or m.location())
     node_affinity = _val(spec.affinity, "nodeAffinity")
     required = _val(node_affinity, "requiredDuringSchedulingIgnoredDuringExecution")
@@ -623,7 +617,7 @@ def _scheduling(spec: _PodSpec, source: SourceFile) -> k8s_gpus.Scheduling:
                 vals = []
                 for v in (values.value if _is_seq(values) else []):
                     if _is_str(v):
-                        m = scalar_mstr(v, source)
+                        m = yamltree.mstr(v, source)
                         vals.append(k8s_gpus.Value(m.text, m.span_of() or m.location()))
                 reqs.append(k8s_gpus.Requirement(key, op, vals))
             sched.terms.append(reqs)
@@ -639,9 +633,9 @@ def _gpu_counts(container: _Container, spec: _PodSpec, source: SourceFile):
             amounts = _val(res, section)
             if not _is_map(amounts):
                 continue
-            for k, v in _mapping_items(amounts):
+            for k, v in yamltree.items(amounts):
                 if _is_str(v):
-                    m = scalar_mstr(v, source)
+                    m = yamltree.mstr(v, source)
                     got = k8s_gpus.gpu_count(str(k.value), m.text, m.span_of() or m.location())
                     if got is not None:
                         out.append(got)
@@ -657,7 +651,7 @@ def _model_hint(root, source: SourceFile) -> ModelHint | None:
     for item in (formats.value if _is_seq(formats) else []):
         arch = _val(item, "modelArchitecture")
         if _is_str(arch) and str(arch.value).strip():
-            m = scalar_mstr(arch, source)
+            m = yamltree.mstr(arch, source)
             found.setdefault(m.text.strip(), m.span_of() or m.location())
     if len(found) != 1:
         return None
@@ -676,7 +670,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     roots = parse_documents(reading, result.problems)
     from linter.extract.yamlload import SequenceNode
 
-    result.comments = _comments(reading, SequenceNode("tag:yaml.org,2002:seq", roots)) if roots else None
+    result.comments = yamltree.comments(reading, SequenceNode("tag:yaml.org,2002:seq", roots)) if roots else None
     cms = _ConfigMaps()
     _collect_configmaps(roots, reading, cms, overwrite=True)
     folder_read = False
@@ -747,7 +741,7 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     command = _words(cmd_node, source, variables, open_ended, injected)
     args = _words(args_node, source, variables, open_ended, injected)
     image_node = fields.get("image")
-    image = scalar_mstr(image_node, source) if _is_str(image_node) else None
+    image = yamltree.mstr(image_node, source) if _is_str(image_node) else None
     if command:
         argv = command + (args or [])
     elif args:

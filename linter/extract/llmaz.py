@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from linter.extract.compose import _get, _mapping_items, scalar_mstr
+from linter.extract import yamltree
 from linter.launch import Extraction, FrameworkFacts, GpuCount, Launch, MStr, Token, hull
 from linter.source import SourceFile, Span
 
@@ -34,14 +34,14 @@ def _node(root, *path):
 
         if not isinstance(node, MappingNode):
             return None
-        _, node = _get(node, key)
+        _, node = yamltree.get(node, key)
     return node
 
 
 def _str(node, source: SourceFile) -> MStr | None:
     from linter.extract.yamlload import ScalarNode
 
-    return scalar_mstr(node, source) if isinstance(node, ScalarNode) else None
+    return yamltree.mstr(node, source) if isinstance(node, ScalarNode) else None
 
 
 def _seq(node) -> list:
@@ -91,7 +91,7 @@ def _facts(where: Span | None) -> FrameworkFacts:
 def launches(docs: list[tuple[str, str, object]], source: SourceFile, result: Extraction) -> list[Launch]:
     """The launches of the llmaz objects among ``docs`` (``(apiVersion, kind, root node)`` of a file's
     documents)."""
-    from linter.recognize import launches as recognise
+    from linter.extract.recognized import launches as recognise
     from linter.sglang.frameworks import llmaz
 
     row = llmaz()
@@ -187,7 +187,7 @@ def _flavor_gpus(model, source: SourceFile) -> list[GpuCount]:
     flavor = next(iter(_seq(_node(model, "spec", "inferenceConfig", "flavors"))), None)
     limits = _node(flavor, "limits") if flavor is not None else None
     out = []
-    for k, v in _mapping_items(limits) if limits is not None and hasattr(limits, "value") and \
+    for k, v in yamltree.items(limits) if limits is not None and hasattr(limits, "value") and \
             isinstance(limits.value, list) else ():
         m = _str(v, source)
         if m is not None:

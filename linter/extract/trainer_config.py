@@ -56,7 +56,7 @@ def expand_server_groups(extraction: Extraction, ws: Workspace) -> None:
 
 
 def _groups(path: Path, launch, ws: Workspace, extraction: Extraction) -> list[tuple[str, list[KwArg]]]:
-    from linter.extract.compose import _get, _mapping_items, compose_yaml, scalar_mstr
+    from linter.extract import yamltree
 
     folder = launch.source.path.parent
     candidates = [path] if path.is_absolute() else [folder / path, ws.cwd / path]
@@ -64,14 +64,14 @@ def _groups(path: Path, launch, ws: Workspace, extraction: Extraction) -> list[t
     if source is None:
         return []
     try:
-        root = compose_yaml(source)
+        root = yamltree.load_tree(source)
     except Exception:  # noqa: BLE001 - not YAML: the trainer's settings stay the command line's
         return []
     from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
 
     if not isinstance(root, MappingNode):
         return []
-    _, groups = _get(root, "server_groups")
+    _, groups = yamltree.get(root, "server_groups")
     if not isinstance(groups, SequenceNode):
         return []
     if source not in extraction.related:
@@ -80,17 +80,17 @@ def _groups(path: Path, launch, ws: Workspace, extraction: Extraction) -> list[t
     for group in groups.value:
         if not isinstance(group, MappingNode):
             continue
-        _, kind = _get(group, "worker_type")
+        _, kind = yamltree.get(group, "worker_type")
         if isinstance(kind, ScalarNode) and kind.value == "placeholder":
             continue  # reserves GPUs, starts no engine
-        _, name = _get(group, "name")
+        _, name = yamltree.get(group, "name")
         label = str(name.value) if isinstance(name, ScalarNode) else (str(kind.value) if isinstance(kind, ScalarNode)
                                                                       else "")
         overrides = []
-        _, table = _get(group, "overrides")
-        for k, v in _mapping_items(table) if isinstance(table, MappingNode) else ():
+        _, table = yamltree.get(group, "overrides")
+        for k, v in yamltree.items(table) if isinstance(table, MappingNode) else ():
             where = Span(source, k.start_mark.index, v.end_mark.index)
-            text = scalar_mstr(v, source) if isinstance(v, ScalarNode) else None
+            text = yamltree.mstr(v, source) if isinstance(v, ScalarNode) else None
             value = _value(v) if isinstance(v, ScalarNode) else UNKNOWN
             overrides.append(KwArg(str(k.value), value, where,
                                    name_span=Span(source, k.start_mark.index, k.end_mark.index),

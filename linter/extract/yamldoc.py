@@ -2,13 +2,13 @@
 GitLab CI): load the node tree, read variables sections, hand scripts to the shell format and turn
 what it finds into :class:`~linter.launch.Launch` values.
 
-Exact spans come from compose's YAML helpers (:func:`linter.extract.compose.scalar_mstr`,
-``_mapping_items``/``_get`` for merge keys), so a fix edits the very characters of a block scalar.
+Nodes, merge keys and exact spans come from the YAML layer (:mod:`linter.extract.yamltree`), so a fix
+edits the very characters of a block scalar.
 """
 
 from __future__ import annotations
 
-from linter.extract.compose import _get, _mapping_items, compose_yaml, scalar_mstr, start_yaml_walk
+from linter.extract.yamltree import get, is_map, is_seq, is_str, items, load_tree, mstr, start_walk, text
 from linter.launch import Extraction, GpuDecl, Launch, MStr, Problem, Token, hull
 from linter.source import SourceFile, Span
 
@@ -29,51 +29,29 @@ __all__ = [
     "unknown_expressions",
 ]
 
-get = _get
-items = _mapping_items
-
 
 def load(source: SourceFile, result: Extraction):
     """The root node of the file, or None (a YAML error goes into ``result.problems`` at its position;
-    nesting past ``MAX_YAML_DEPTH`` is SGL004). Merges are memoised and counted per file, as in compose."""
+    nesting past ``MAX_YAML_DEPTH`` is SGL004). Merges are memoised and counted per file (:class:`~linter.extract.yamltree.Walk`)."""
     from linter.extract.yamlload import InvalidYaml
 
-    start_yaml_walk(source)
+    start_walk(source)
     try:
-        return compose_yaml(source)
+        return load_tree(source)
     except InvalidYaml as exc:
         offset = exc.offset or 0
         result.problems.append(Problem(f"invalid YAML: {exc.problem}", Span(source, offset, offset)))
     return None
 
 
-def is_map(node) -> bool:
-    from linter.extract.yamlload import MappingNode
-
-    return isinstance(node, MappingNode)
 
 
-def is_seq(node) -> bool:
-    from linter.extract.yamlload import SequenceNode
-
-    return isinstance(node, SequenceNode)
 
 
-def is_str(node) -> bool:
-    """A scalar that is not null (numbers count: ``count: 8``)."""
-    from linter.extract.yamlload import ScalarNode
-
-    return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null" and node.value not in (None, "")
 
 
-def text(node) -> str | None:
-    """The scalar's value, or None for anything else."""
-    return str(node.value) if is_str(node) else None
 
 
-def mstr(node, source: SourceFile) -> MStr:
-    """The scalar's value with per-character origins."""
-    return scalar_mstr(node, source)
 
 
 def env_section(node, source: SourceFile, into: dict[str, MStr] | None = None) -> dict[str, MStr]:
@@ -159,8 +137,8 @@ def script_launches_of(script: MStr, node, source: SourceFile, env: dict[str, MS
 def argv_launches(words: list[Token], source: SourceFile, env: dict[str, MStr] | None, result: Extraction,
                   key: str, fallback: Span, *, image: MStr | None = None,
                   gpu_decls: list[GpuDecl] | None = None) -> list[Launch]:
-    """The launches of an argv (exec form), through :func:`linter.recognize.launches`."""
-    from linter.recognize import launches
+    """The launches of an argv (exec form), through :func:`linter.extract.recognized.launches`."""
+    from linter.extract.recognized import launches
 
     out = []
     for k, got in enumerate(launches(words, source, env=env, image=image, span=fallback, problems=result.problems)):

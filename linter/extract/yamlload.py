@@ -140,7 +140,7 @@ _frozen = [False]
 def release() -> None:
     """Give the garbage collector back what :func:`compose` froze with a large tree (a cycle among
     frozen objects, such as a recursive alias, is collected only then). Called when a file's walk
-    ends (``linter.extract.compose.yaml_walk``) and by the next :func:`compose`."""
+    ends (``linter.extract.yamltree.walk``) and by the next :func:`compose`."""
     if _frozen[0]:
         _frozen[0] = False
         gc.unfreeze()
@@ -172,7 +172,7 @@ def compose(text: str) -> Node | None:
     message and position, and :class:`linter.limits.LimitExceeded` past ``MAX_YAML_TREE_NODES``
     nodes, or for a text of more than ``MAX_PARSED_CHARS`` characters that only ruamel's reader would
     read. A document nesting past libyaml's 1,000 levels is read by ruamel, as before (flow nesting
-    is bounded by the caller first: ``linter.extract.compose.compose_yaml``)."""
+    is bounded by the caller first: ``linter.extract.yamltree.load_tree``)."""
     from yaml.error import YAMLError
 
     release()

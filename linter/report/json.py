@@ -8,14 +8,14 @@ same location fields plus ``content``), ``notes`` (the extra lines the text outp
 when none), ``labels`` (the other places the finding rests on — the model, the deterministic option,
 a target declaration — each with the location fields and ``message``; ``[]`` when none) and ``url``
 (the address of the rule's page when the package declares where its documentation is published,
-:mod:`linter.report.links`; null otherwise — ``lint-configs --show-rule CODE`` prints it).
+:mod:`linter.rules.links`; null otherwise — ``lint-configs --show-rule CODE`` prints it).
 """
 
 from __future__ import annotations
 
 import json
 
-from linter.report.links import rule_url
+from linter.rules.links import rule_url
 from linter.rules.base import Diagnostic
 from linter.source import Span
 

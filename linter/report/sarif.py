@@ -5,7 +5,7 @@ its code as ``id``, its kebab-case ``name``, its summary, its whole page (``docs
 same text as ``lint-configs --show-rule``) as ``help.markdown`` and ``help.text``, so code scanning
 shows it without following a link, and its severity as ``defaultConfiguration.level``. ``helpUri``
 and the driver's ``informationUri`` are given only when the installed package declares where they
-are published (:mod:`linter.report.links`): never an address that does not resolve. Each result has ``ruleId`` and
+are published (:mod:`linter.rules.links`): never an address that does not resolve. Each result has ``ruleId`` and
 ``ruleIndex``, ``level``, ``message``, one location with a 1-based region whose ``endColumn`` is
 exclusive (as in the JSON output; columns count Unicode code points, which the run declares with
 ``columnKind``), ``partialFingerprints``, when the finding has a fix ``fixes``, and when it has
@@ -26,7 +26,7 @@ import re
 from urllib.parse import quote
 
 from linter import __version__
-from linter.report.links import home_url, rule_url
+from linter.rules.links import home_url, rule_url
 from linter.rules.base import SAFE, Diagnostic
 from linter.source import Span
 

@@ -19,7 +19,7 @@ then a summary.
 The header gives the severity as a word (in colour on a terminal), the rule's code and the finding's
 message — the message is printed once. Then the place, the source line with ``^`` under the offending
 text, the fix as the lines it changes, and a help line naming the command that prints the rule's
-documentation (:mod:`linter.report.links`). What else the finding carries is added while the finding
+documentation (:mod:`linter.rules.links`). What else the finding carries is added while the finding
 stays within :data:`MAX_LINES` lines: first the notes about its fix (why it was not applied), then the
 labels (``Diagnostic.labels``: the model, the deterministic option, the target declaration — drawn
 with ``-`` under their own source lines when they are in the same file), then the other notes, each
@@ -44,7 +44,7 @@ import sys
 from typing import Sequence, TextIO
 
 from linter.report.lines import wrap
-from linter.report.links import show_rule_command
+from linter.rules.links import show_rule_command
 from linter.rules.base import SAFE, UNSAFE, Diagnostic
 
 Segment = tuple[str, str]  # (text, rich style)

@@ -92,19 +92,7 @@ def rule_for(code_or_name: str) -> type[Rule] | None:
     return BY_CODE.get(key.upper()) or BY_NAME.get(key.lower())
 
 
-def expand_selector(selector: str) -> set[str] | None:
-    """Codes a ``--select``/``--ignore`` value names: a code, a name, a prefix such as ``SGL1`` or
-    ``ALL``. None when it names nothing."""
-    key = selector.strip()
-    if "BY_CODE" not in globals():
-        _load()
-    if key.upper() == "ALL":
-        return set(BY_CODE)
-    rule = rule_for(key)
-    if rule is not None:
-        return {rule.code}
-    matched = {c for c in BY_CODE if c.startswith(key.upper())} if key.upper().startswith("SGL") else set()
-    return matched or None
+from linter.codes import expand_selector  # noqa: E402,F401 - the catalog's, re-exported for the CLI
 
 
 def markdown_table(link: str = "docs/rules/{code}.md") -> str:

@@ -29,7 +29,8 @@ def __getattr__(name: str):
     raise AttributeError(name)
 from linter.source import Edit, Span
 
-__all__ = ["Rule", "Diagnostic", "Fix", "Example", "LaunchContext", "Applicability", "Severity", "SAFE", "UNSAFE",
+__all__ = ["Rule", "Diagnostic", "Fix", "Example", "LaunchContext", "Applicability", "Fixability", "Severity", "SAFE",
+           "UNSAFE",
            "insertion_point"]
 
 
@@ -45,6 +46,16 @@ class Severity(_StrEnum):
 
     ERROR = "error"
     WARNING = "warning"
+
+
+class Fixability(_StrEnum):
+    """Whether a rule offers a fix: ``never``, ``sometimes`` (marked ``(*)`` in ``--show-rules``) or
+    ``always`` (``[*]``), as ruff's ``FixAvailability``. A rule class may write the plain string;
+    :class:`Rule` turns it into this type when the class is defined."""
+
+    NEVER = "never"
+    SOMETIMES = "sometimes"
+    ALWAYS = "always"
 
 
 _ORDER = {"display-only": 0, "unsafe": 1, "safe": 2}
@@ -167,9 +178,16 @@ class Rule:
     name: ClassVar[str] = ""
     severity: ClassVar[Severity] = Severity.ERROR
     summary: ClassVar[str] = ""
-    fixable: ClassVar[str] = "never"  # "never" | "sometimes" | "always"
+    fixable: ClassVar[Fixability] = Fixability.NEVER
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
+
+    def __init_subclass__(cls, **kw) -> None:
+        # a closed set: a misspelt severity or fixability is an error when the rule is defined,
+        # not a KeyError in a report (ValueError names the value)
+        super().__init_subclass__(**kw)
+        cls.severity = Severity(cls.severity)
+        cls.fixable = Fixability(cls.fixable)
 
     def check(self, ctx: LaunchContext) -> Iterable[Diagnostic]:
         return ()

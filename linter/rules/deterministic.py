@@ -23,7 +23,7 @@ from linter.rules.base import (
 )
 from linter.rules.labels import labels
 from linter.sglang.analysis import StartupAnalysis
-from linter.sglang.decision import HYPOTHETICAL, mla_backends
+from linter.sglang.decision import HYPOTHETICAL, ErrorClass, mla_backends
 from linter.sglang.options import Setting
 from linter.source import Edit
 
@@ -69,7 +69,7 @@ def _backend_fix(ctx: LaunchContext, setting: Setting, replacement: str, applica
                [Edit(span, replacement)])
 
 
-def gpu_independent(ctx: LaunchContext, analysis, error: str) -> list:
+def gpu_independent(ctx: LaunchContext, analysis, error: ErrorClass) -> list:
     """``[(GPU class label, outcome)]`` when no target is known but the model is, and SGLang raises
     ``error`` on every GPU class for a backend the user wrote (errors A and B do not depend on the GPU:
     the verdict is definite without a target); else ``[]``."""
@@ -81,7 +81,7 @@ def gpu_independent(ctx: LaunchContext, analysis, error: str) -> list:
 
 
 class _StartupRule(Rule):
-    error = ""
+    error: ErrorClass  # which start-up error the rule reports
 
     def check(self, ctx: LaunchContext):
         analysis = analyse(ctx)
@@ -139,7 +139,7 @@ class Fa4DeterministicMlaNeedsSm100(_StartupRule):
     name = "fa4-deterministic-mla-needs-sm100"
     summary = "fa4 with deterministic inference and an absorbed-MLA model needs an SM100/SM110 GPU"
     fixable = "sometimes"
-    error = "C"
+    error = ErrorClass.C
     VALID = [
         Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference",
                 ("B200",)),
@@ -218,7 +218,7 @@ class DeterministicMlaBackend(_StartupRule):
     name = "deterministic-mla-backend"
     summary = "deterministic inference with an absorbed-MLA model needs ascend, fa3, fa4 or triton"
     fixable = "sometimes"
-    error = "B"
+    error = ErrorClass.B
     VALID = [
         Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend triton --enable-deterministic-inference"),
         Example("--model-path Qwen/Qwen3-8B --attention-backend flashinfer --enable-deterministic-inference"),
@@ -290,7 +290,7 @@ class DeterministicBackend(_StartupRule):
     name = "deterministic-backend"
     summary = "deterministic inference needs a backend from the release's deterministic list"
     fixable = "sometimes"
-    error = "A"
+    error = ErrorClass.A
     VALID = [
         Example("--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference", ("H100",)),
         Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend triton --enable-deterministic-inference",
@@ -373,10 +373,10 @@ class UnverifiableLaunch(Rule):
             return
         if any(o.error for _, o in analysis.known):
             return  # a definite finding already covers this launch
-        if gpu_independent(ctx, analysis, "B") or gpu_independent(ctx, analysis, "A"):
+        if gpu_independent(ctx, analysis, ErrorClass.B) or gpu_independent(ctx, analysis, ErrorClass.A):
             return  # SGL102/SGL103 report it: it fails on every GPU
         outcome, what, _, candidate, candidate_dsa = analysis.uncertain[0]
-        rule = {"C": "SGL101", "B": "SGL102", "A": "SGL103"}[outcome.error]
+        rule = {ErrorClass.C: "SGL101", ErrorClass.B: "SGL102", ErrorClass.A: "SGL103"}[outcome.error]
         setting = ctx.parsed.get("attention_backend")
         if outcome.chosen_by == "user" and setting is not None:
             loc = setting.value_location()

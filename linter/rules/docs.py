@@ -9,7 +9,7 @@ checks that they are current. The text output, SARIF ``helpUri`` and the README 
 
 from __future__ import annotations
 
-from linter.report.links import DOCS_PATH
+from linter.rules.links import DOCS_PATH
 from linter.rules import ALL_RULES, markdown_table
 from linter.rules.base import Rule
 

@@ -275,11 +275,11 @@ def _expanded_size(root, budget: int | None = None) -> int:
 def _text(node, text: str, source: SourceFile) -> MStr:
     """``text`` (what SGLang passes on) with origins in the YAML: the scalar's own characters when
     they are that text, else no origin (reported at the node, never edited)."""
-    from linter.extract.compose import scalar_mstr
+    from linter.extract import yamltree
 
     span = Span(source, node.start_mark.index, node.end_mark.index)
     if getattr(node, "tag", "").startswith("tag:yaml.org,2002:") and isinstance(node.value, str):
-        mstr = scalar_mstr(node, source)
+        mstr = yamltree.mstr(node, source)
         if mstr.text == text:
             return mstr
     return MStr.plain(text, span)

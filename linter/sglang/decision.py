@@ -28,6 +28,7 @@ The per-release lists come from ``model_checks.json`` (``scripts/generate_model_
 
 from __future__ import annotations
 
+import enum
 import functools
 from dataclasses import dataclass
 
@@ -199,14 +200,29 @@ HYPOTHETICAL = (
 )
 
 
+class ErrorClass(str, enum.Enum):
+    """Which of SGLang's start-up errors a deterministic launch meets (the keys of ``messages`` in
+    data/semantics.json; ../shared/reference/sglang-semantics.md): ``A`` the attention backend is not
+    one of the deterministic backends; ``B`` an absorbed-MLA model on a backend whose radix cache is
+    refused (``mla_backends``); ``C`` an absorbed-MLA model on ``fa4`` below SM100/SM110 (0.5.x
+    server_args.py, since ``error_c_since``). Compares equal to its letter."""
+
+    A = "A"
+    B = "B"
+    C = "C"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """The result on one GPU. ``error`` is ``"A"``, ``"B"``, ``"C"`` or None; ``backend`` is the
+    """The result on one GPU. ``error`` is an :class:`ErrorClass` or None; ``backend`` is the
     ``attention_backend`` the checks see (after the model-family declaration and SGLang's fill);
     ``chosen_by`` is ``"user"``, ``"model"`` (family declaration) or ``"sglang"`` (deterministic fill);
     ``message`` is SGLang's own error text for that release."""
 
-    error: str | None
+    error: ErrorClass | None
     backend: str | None
     chosen_by: str
     message: str = ""
@@ -298,10 +314,10 @@ def evaluate(parsed: ParsedArgs, table: OptionTable, architecture: str | None, d
             backend = "fa3"
         chosen = "sglang"
     elif backend not in det_list:
-        return Outcome("A", backend, chosen, msgs["A"].format(deterministic=repr(det_list), backend=backend))
+        return Outcome(ErrorClass.A, backend, chosen, msgs["A"].format(deterministic=repr(det_list), backend=backend))
     if is_mla:
         if backend not in radix:
-            return Outcome("B", backend, chosen, msgs["B"].format(radix=repr(radix), models=models, backend=backend))
+            return Outcome(ErrorClass.B, backend, chosen, msgs["B"].format(radix=repr(radix), models=models, backend=backend))
         if has_c and backend == "fa4" and not hw.sm100_or_sm110:
-            return Outcome("C", backend, chosen, msgs["C"].format(models=models))
+            return Outcome(ErrorClass.C, backend, chosen, msgs["C"].format(models=models))
     return Outcome(None, backend, chosen)

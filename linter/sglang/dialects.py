@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from linter import datafiles
 from linter.launch import MStr, Token
+from linter.source import written
 
 _PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
 
@@ -232,8 +233,6 @@ def passed_over_hydra(words: list[Token]) -> list[tuple[object, str]]:
         for tok in words[3:]:
             got = _override(tok)
             if got and got[0] == d.selector and tok.value is None:
-                from linter.sglang.frameworks import written
-
                 shown = written(tok.location()) or tok.raw.replace("\ue000", "…")
                 out.append((tok.location(), f"not an SGLang launch: {d.program}'s {d.selector} is chosen at run "
                                             f"time ({shown}), so which engine it starts is not known; write the "

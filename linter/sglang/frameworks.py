@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from linter import datafiles
 from linter.launch import UNKNOWN, FrameworkFacts, GpuCount, KwArg, MStr, Token
-from linter.source import Span
+from linter.source import Span, written
 
 Settings = dict
 """A framework's settings: dotted name -> :class:`~linter.launch.KwArg` (the KwArg's ``name`` is the
@@ -306,18 +306,6 @@ def _run_time(fw: Framework, anchor: KwArg, prefix: str) -> str:
     return (f"not an SGLang launch: {fw.program.split(' (')[0]}'s {prefix}{fw.selector[0]} is chosen at run time "
             f"({shown}), so which engine it starts is not known; write the backend literally (or a variable with a "
             "default in the file) to have it checked")
-
-
-def written(span: Span | None) -> str:
-    """The source text of ``span`` extended to the end of its last word (an unknown value's span ends
-    at its ``$``), blanks folded, at most 80 characters."""
-    if span is None:
-        return ""
-    text = span.source.text
-    end = span.end
-    while end < len(text) and not text[end].isspace():
-        end += 1
-    return " ".join(text[span.start:end].split())[:80]
 
 
 def _not_started(fw: Framework, local: Settings, prefix: str) -> str | None:

@@ -155,9 +155,9 @@ def _loaded_config(finder: LaunchFinder, name: str, before: int, frame) -> dict 
         return None
     if source not in a.result.related:
         a.result.related.append(source)
-    from linter.extract.compose import yaml_walk
+    from linter.extract import yamltree
 
-    with yaml_walk(source):
+    with yamltree.walk(source):
         settings = read_config(source, a.ws, Extraction())
     for node in sorted(assigned, key=lambda n: a.offsets(n)[0]):
         target = node.targets[0]

@@ -312,11 +312,12 @@ class LaunchFinder:
     def _launches_in_argv(self, words: list[Token], shells: bool = True) -> list[tuple[str, list[Token]]]:
         """Launches in an argv through the shared recognition step (:mod:`linter.recognize`); a shell
         string it meets (``bash -c``) is read by the shell format unless ``shells`` is False."""
-        from linter.recognize import launches, unwrap
+        from linter.extract.recognized import launches
+        from linter.recognize import UnwrapKind, unwrap
 
         if not shells:
             got = unwrap(words)
-            return [(got.program, got.args)] if got.kind == "launch" else []
+            return [(got.program, got.args)] if got.kind is UnwrapKind.LAUNCH else []
         return [(f.program, self.fix_splats(f.args) if f.via_shell else f.args)
                 for f in launches(words, self.a.source, problems=self.a.result.problems)]
 

@@ -272,14 +272,14 @@ class Commands:
 
     def _dispatch(self, words: list[Token], span: Span, child_env: Callable[..., Env], image: MStr | None) -> None:
         """Find the launch in a command's words through its wrappers (:func:`linter.recognize.unwrap`)."""
-        from linter.recognize import Passthrough, unwrap
+        from linter.recognize import Passthrough, UnwrapKind, unwrap
 
         got = unwrap(words, span, image)
         for decl in got.gpu_decls:
             self._decl(decl)
-        if got.kind == "launch":
+        if got.kind is UnwrapKind.LAUNCH:
             self._record(got.program, got.args, span, got.image)
-        elif got.kind == "script" and got.script is not None:
+        elif got.kind is UnwrapKind.SCRIPT and got.script is not None:
             outer = child_env()
             more = {}
             for name, value in got.env.items():

@@ -37,15 +37,16 @@ def select(options: list, taken: dict):
 
 
 def explore(run, start) -> list | None:
-    """Run ``run()`` once per path: ``start(taken)`` begins a run with the branches ``taken`` and
-    returns a function giving, after it, the decision it still needs (None when it needed none).
+    """Run ``run()`` once per path: ``start(conds)`` begins a run along ``conds`` (the branches taken,
+    ``(decision, branch, label)`` each) and returns a function giving, after it, the decision it still
+    needs (None when it needed none).
     ``[(conds, result), ...]`` for the runs that needed nothing more, or None past
     ``limits.MAX_PATH_VARIANTS`` paths."""
     done: list = []
     todo: list = [()]
     while todo:
         conds = todo.pop()
-        pending = start({k: b for k, b, _ in conds})
+        pending = start(conds)
         result = run()
         need = pending()
         if need is None:

@@ -227,7 +227,8 @@ def test_path_explosion_is_bounded_and_ends_in_unknown_without_sgl004(tmp_path, 
 
 def test_many_branches_do_not_hang(tmp_path, capsys):
     body = "".join(f"    if a.f{i}:\n        cmd = cmd + ['--x{i}']\n" for i in range(400))
-    text = ("import subprocess\n\ndef main(a):\n    cmd = ['sglang', 'serve', 'm']\n" + body + "    subprocess.run(cmd)\n")
+    text = ("import subprocess\n\ndef main(a):\n    cmd = ['sglang', 'serve', 'm']\n" + body
+            + "    subprocess.run(cmd)\n")
     write_tree(tmp_path, {"big.py": text})
     t = time.perf_counter()
     code, diags = lint_json(tmp_path, capsys, *H100)
@@ -312,7 +313,8 @@ def test_shell_path_explosion_ends_in_unknown(tmp_path, capsys):
     body = "".join(f'if [ -n "$F{i}" ]; then X{i}=--x{i}; fi\n' for i in range(6))
     refs = " ".join(f"$X{i}" for i in range(6))
     text = ("#!/bin/bash\n" + body + 'if [ -n "$D" ]; then DET=--enable-deterministic-inference; fi\n'
-            f"python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 {refs} $DET\n")
+            "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
+            f"{refs} $DET\n")
     write_tree(tmp_path, {"run.sh": text})
     code, diags = lint_json(tmp_path, capsys, *H100)
     assert all(d["code"] != "SGL004" for d in diags)
@@ -329,7 +331,9 @@ COMPOSE = """
         entrypoint: ["/workspace/entrypoint.sh"]
         volumes:
           - ./docker:/workspace
-        command: python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference
+        command: >-
+          python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3
+          --attention-backend fa4 --enable-deterministic-inference
     """
 
 

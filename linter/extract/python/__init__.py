@@ -82,9 +82,10 @@ character offsets every span uses, and :mod:`.literals` reads the pieces ``ast``
 The package, by job: :mod:`.values` (what a value is, and the join of two paths' values),
 :mod:`.strings` (literals, formatting), :mod:`.syntax` and :mod:`.scopes` (the module's structure,
 one walk of the ``ast``), :mod:`.frames`, :mod:`.interpret` and :mod:`.statements` (running the code on
-frames), :mod:`.paths` (values along undecided paths), :mod:`.evaluate` (expressions), :mod:`.launches` (which calls are launches),
-:mod:`.modal` (Modal declarations), :mod:`.ci` (SGLang CI registrations), :mod:`.modules` (imports
-resolved to files of the repository), :mod:`.analysis` (the parts wired together).
+frames), :mod:`.paths` (values along undecided paths), :mod:`.evaluate` (expressions),
+:mod:`.launches` (which calls are launches), :mod:`.modal` (Modal declarations), :mod:`.ci` (SGLang CI
+registrations), :mod:`.modules` (imports resolved to files of the repository), :mod:`.analysis` (the
+parts wired together).
 """
 
 from __future__ import annotations

@@ -46,8 +46,8 @@ class Paths:
         it reads none); at most ``MAX_PATH_VARIANTS`` paths, else one run with every Choice unknown."""
         saved = (self.taken, self.pending)
 
-        def start(taken: dict):
-            self.taken, self.pending = taken, None
+        def start(conds: tuple):
+            self.taken, self.pending = {k: b for k, b, _ in conds}, None
             return lambda: self.pending
 
         try:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.document import Doc, named_kids
-from linter import limits
+from linter.branches import explore
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, start_run
 from linter.extract.shell.expand import Expander, assemble, scalar
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
@@ -140,49 +140,41 @@ class Walker(Commands):
         differently on different paths becomes a value per path. Past ``MAX_PATH_VARIANTS`` paths
         it is run once with those variables unknown."""
         shared = self.shared
-        envs: list = []
-        runs: list = []
 
-        def once(run: list | None, conds: tuple) -> bool:
-            e = env.copy()
-            k, p = len(shared.launches), len(shared.problems)
+        def start(conds: tuple):
+            run = [{k: b for k, b, _ in conds}, None]
             token = start_run(run)
-            try:
-                handler(self, node, e)
-            finally:
-                end_run(token)
-            if run is not None and run[1] is not None:
-                del shared.launches[k:], shared.problems[p:]
-                runs.append(run[1])
-                return False
-            if conds:
-                labels = tuple(label for _, _, label in conds)
-                shared.launches[k:] = [dataclasses.replace(x, path=labels) for x in shared.launches[k:]]
-            envs.append((conds, e))
-            return True
+            marks = (len(shared.launches), len(shared.problems))
 
-        def run_all() -> bool:
-            todo: list = [()]
-            while todo:
-                conds = todo.pop()
-                runs.clear()
-                if once([{k: b for k, b, _ in conds}, None], conds):
-                    continue
-                key, branches = runs[0]
-                if len(envs) + len(todo) + len(branches) > limits.MAX_PATH_VARIANTS:
-                    return False
-                todo.extend(conds + ((key, b, label),) for b, label in reversed(branches))
-            return True
+            def done():
+                end_run(token)
+                k, p = marks
+                if run[1] is not None:  # a run cut short: what it found is found again on each path
+                    del shared.launches[k:], shared.problems[p:]
+                elif conds:
+                    labels = tuple(label for _, _, label in conds)
+                    shared.launches[k:] = [dataclasses.replace(x, path=labels) for x in shared.launches[k:]]
+                return run[1]
+            return done
+
+        def run() -> Env:
+            e = env.copy()
+            handler(self, node, e)
+            return e
 
         k0, p0 = len(shared.launches), len(shared.problems)
-        if not run_all():
+        runs = explore(run, start)
+        if runs is None:  # past the limit: once, with every value per path unknown
             del shared.launches[k0:], shared.problems[p0:]
-            envs.clear()
-            once(None, ())
-        if len(envs) == 1:
-            env.replace(envs[0][1])
+            token = start_run(None)
+            try:
+                runs = [((), run())]
+            finally:
+                end_run(token)
+        if len(runs) == 1:
+            env.replace(runs[0][1])
         else:
-            env.replace(merge([e for _, e in envs], [c for c, _ in envs]))
+            env.replace(merge([e for _, e in runs], [c for c, _ in runs]))
 
     def _truth(self, nodes, holds: bool) -> str:
         """A condition (its command nodes) succeeding or not, in words: "`[ -n "$DET" ]` succeeds"."""

@@ -112,6 +112,20 @@ def test_early_return_of_a_helper_run_elsewhere(tmp_path, capsys):
     only_on_path(diags, 5, "fa3", "`cfg.true_on_policy` is true")
 
 
+def test_conditional_expression_returned_by_a_helper(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"serve.py": """
+        import subprocess
+
+        def backend(cfg):
+            return "fa4" if cfg.fast else "triton"
+
+        def main(cfg):
+            subprocess.run(["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--enable-deterministic-inference",
+                            "--attention-backend", backend(cfg)])
+        """})
+    only_on_path(diags, 4, "fa3", "`cfg.fast` is true")
+
+
 def test_dataclass_field_tested_in_a_method_and_command_kept_on_self(tmp_path, capsys):
     code, diags = lint(tmp_path, capsys, {"serve.py": """
         import subprocess

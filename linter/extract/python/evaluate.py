@@ -372,12 +372,13 @@ class Evaluator:
                 if ret.value is None:
                     v = Const(None, owner.span(ret))
                 else:
-                    saved = owner.taken
-                    owner.taken = None  # (the caller's paths pick from what it returns)
-                    try:
-                        v = owner.ev(ret.value, owner.frame_before(scope, owner.offsets(ret)[0], fv.bound))
-                    finally:
-                        owner.taken = saved
+                    # its own paths (``return A if c else B``), apart from the caller's: the caller
+                    # picks from what it returns
+                    at = owner.frame_before(scope, owner.offsets(ret)[0], fv.bound)
+                    runs = owner.along_paths(lambda: owner.ev(ret.value, at))
+                    v = runs[0][1] if len(runs) == 1 else choose(runs, limits.MAX_PATH_VARIANTS)
+                    if v is None:
+                        v = Unk(where)
                 pairs.append((((("return",) + key, k, owner.return_label(scope.node, ret)),), v))
             # a value per return (early returns on paths the linter cannot decide: issue 35)
             got = choose(pairs, limits.MAX_PATH_VARIANTS) if len(pairs) > 1 else pairs[0][1]

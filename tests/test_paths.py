@@ -368,3 +368,26 @@ def test_compose_entrypoint_script_not_in_the_repository_is_not_guessed(tmp_path
     code, diags = lint(tmp_path, capsys, {"compose.yaml": COMPOSE.replace("./docker:/workspace", "./other:/workspace"),
                                           "docker/entrypoint.sh": '#!/bin/bash\nexec "$@"\n'})
     assert diags == []
+
+
+def test_tests_written_alike_are_one_decision(tmp_path, capsys):
+    # two conditional expressions and an ``if`` on the same test (``!=`` read as not ``==``): two paths
+    write_tree(tmp_path, {"run.py": src("""
+        import subprocess
+
+        def main(args):
+            cmd = ["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--tp", "1" if args.mode == "debug" else "8"]
+            cmd += ["--log-level", "debug" if args.mode == 'debug' else "info"]
+            if args.mode != "debug":
+                cmd.append("--enable-metrics")
+            subprocess.run(cmd)
+        """), "run.sh": src("""
+        #!/bin/bash
+        if [ -n "$DEBUG" ]; then TP=1; else TP=8; fi
+        if [ -n "$DEBUG" ]; then LOG=debug; else LOG=info; fi
+        python -m sglang.launch_server --model-path m --tp "$TP" --log-level "$LOG"
+        """)})
+    out = run(tmp_path, capsys, *H100, "--explain", "run.py")[1]
+    assert out.count("path:      when ") == 2
+    out = run(tmp_path, capsys, *H100, "--explain", "run.sh")[1]
+    assert out.count("path:      when ") == 2

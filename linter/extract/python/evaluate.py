@@ -42,6 +42,7 @@ from linter.source import Span
 
 
 _MISSING = object()
+_NEGATED = {ast.NotEq: ast.Eq, ast.IsNot: ast.Is, ast.NotIn: ast.In}
 
 
 class Evaluator:
@@ -129,13 +130,31 @@ class Evaluator:
         if isinstance(node, ast.NamedExpr):
             return self.ev(node.value, frame)
         if isinstance(node, ast.IfExp):  # ``A if TEST else B``: a value per path
-            got = choose([(((id(node), 0, self.truth(node.test, True)),), self.ev(node.body, frame)),
-                          (((id(node), 1, self.truth(node.test, False)),), self.ev(node.orelse, frame))],
+            key, flip = self.decision(node.test)
+            got = choose([(((key, int(flip), self.truth(node.test, True)),), self.ev(node.body, frame)),
+                          (((key, int(not flip), self.truth(node.test, False)),), self.ev(node.orelse, frame))],
                          limits.MAX_PATH_VARIANTS)
             if got is not None and self.taken is None:
                 got = collapse(got)
             return Unk(self.span(node)) if got is None or isinstance(got, Unk) else got
         return Unk(self.span(node))
+
+    def decision(self, test) -> tuple[tuple, bool]:
+        """(the decision a test makes, whether its truth is the inverse of that decision's): tests
+        written alike (``not`` aside) in one file are one decision, so ``f"{'-x ' if args.debug else ''}"``
+        and a later ``if args.debug:`` take the same branch on each path (an approximation: a test
+        whose value changes in between is taken to be the same). Branch 0 is the decision's test true."""
+        flip = False
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, flip = test.operand, not flip
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _NEGATED:
+            test, flip = ast.Compare(test.left, [_NEGATED[type(test.ops[0])]()], test.comparators), not flip
+        try:
+            text = ast.unparse(test)  # (one spelling: quotes, blanks)
+        except (ValueError, RecursionError):
+            s, e = self.offsets(test)
+            text = self.source.text[s:e]
+        return ("test", id(self.source), text), flip
 
     def truth(self, test, value: bool) -> str:
         """``test`` (an expression) holding (``value`` True) or not, in words: "`args.x` is true"."""

@@ -271,18 +271,23 @@ class Interpreter:
     def _if_paths(self, st, frame: Frame, decision=None, k: int = 0, before: tuple = ()) -> list[Frame]:
         """The frames after each branch of ``if``/``elif``/``else`` that reaches the next statement,
         each with the condition that leads there (``frame.cond``: ``((decision, branch, label),)``)."""
-        decision = id(st) if decision is None else decision
+        flip = False
+        if decision is None and not self.is_elif(st):  # if/else: the decision its test makes
+            decision, flip = self.decision(st.test)
+        elif decision is None:
+            decision = ("chain", id(st))
+        yes, no = (k + 1, k) if flip else (k, k + 1)
         outs = []
         branch = frame.fork()
         self.run_block(st.body, branch, None)
         if not ends(st.body):
-            branch.cond = ((decision, k, self.truth(st.test, True)),)
+            branch.cond = ((decision, yes, self.truth(st.test, True)),)
             outs.append(branch)
         orelse = st.orelse
         tests = before + (st.test,)
         if not orelse:
             other = frame.fork()
-            other.cond = ((decision, k + 1, self._none_true(tests)),)
+            other.cond = ((decision, no, self._none_true(tests)),)
             outs.append(other)
         elif self.is_elif(st):
             other = frame.fork()
@@ -294,7 +299,7 @@ class Interpreter:
             other = frame.fork()
             self.run_block(orelse, other, None)
             if not ends(orelse):
-                other.cond = ((decision, k + 1, self._none_true(tests)),)
+                other.cond = ((decision, no, self._none_true(tests)),)
                 outs.append(other)
         return outs
 

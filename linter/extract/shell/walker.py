@@ -191,6 +191,9 @@ class Walker(Commands):
         for c in cond:
             self.visit(c, env)
         decision = (id(self.doc), node.start_byte)
+        if not any(c.type == "elif_clause" for c in clauses) and cond:
+            # conditions written alike are one decision: each path takes the same branch of both
+            decision = (id(self.doc), " ".join(self._truth(cond, True).split()))
         outcomes = []
         conds = [((decision, 0, self._truth(cond, True)),)]
         taken = env.copy()

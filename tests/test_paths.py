@@ -391,3 +391,26 @@ def test_tests_written_alike_are_one_decision(tmp_path, capsys):
     assert out.count("path:      when ") == 2
     out = run(tmp_path, capsys, *H100, "--explain", "run.sh")[1]
     assert out.count("path:      when ") == 2
+
+
+def test_argv_built_by_one_helper_and_started_by_another(tmp_path, capsys):
+    # slime's end-to-end deterministic test: the trainer's argv from a helper, run by a Popen wrapper
+    code, diags = lint(tmp_path, capsys, {"test_e2e.py": """
+        import subprocess, sys
+
+        def _train_args(det):
+            return ("--hf-checkpoint /root/models/DeepSeek-V3 --sglang-attention-backend fa4 "
+                    + ("--sglang-enable-deterministic-inference " if det else ""))
+
+        def _run(cmd, env=None, check=True):
+            proc = subprocess.Popen(cmd, env=env)
+            return proc.wait()
+
+        def run_gate(det):
+            argv = _train_args(det).split()
+            _run(["pkill", "-9", "sglang"], check=False)
+            _run([sys.executable, "-u", "train.py", *argv], env={})
+        """})
+    only_on_path(diags, 4, "fa3", "`det` is true")
+    out = explain(tmp_path, capsys, "test_e2e.py")
+    assert out.count("test_e2e.py:14: slime/miles trainer") == 2  # located at the call of the wrapper

@@ -69,6 +69,25 @@ class LaunchFinder:
 
     def __init__(self, analysis: Analysis) -> None:
         self.a = analysis
+        self._wrappers: dict[str, tuple] | None = None
+
+    def wrappers(self) -> dict[str, tuple]:
+        """Module functions that start the command they are given (``def _run(cmd, **kw):
+        subprocess.run(cmd, **kw)``): name -> (their scope, the call in them, the parameter that
+        holds the command, its position). A call of one is read as that call with the argument it is
+        given (issue 35: an argv built in one place and run by a helper)."""
+        if self._wrappers is None:
+            self._wrappers = {}
+            for call, scope in self.a.index.calls:
+                if scope.kind != "function" or scope.parent is None or scope.parent.kind != "module" \
+                        or not isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                first = call.args[0] if call.args else next(
+                    (k.value for k in call.keywords if k.arg in ("args", "cmd", "command")), None)
+                if isinstance(first, ast.Name) and first.id in scope.params and self.may_launch(call) \
+                        and scope.node.name not in self._wrappers:
+                    self._wrappers[scope.node.name] = (scope, call, first.id, scope.params.index(first.id))
+        return self._wrappers
 
     # -- a method that stops before it launches -------------------------------------------------
 
@@ -133,7 +152,8 @@ class LaunchFinder:
         callables the format knows, or a name the module binds to something else (an alias)."""
         func = call.func
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        return name is not None and (name in CALL_NAMES or name in self.a.index.alias_names)
+        return name is not None and (name in CALL_NAMES or name in self.a.index.alias_names or
+                                     (isinstance(func, ast.Name) and name in self.wrappers()))
 
     def launches(self, call, scope: Scope, self_class: Scope | None = None) -> list[Launch]:
         """The launches ``call`` (an ``ast.Call`` in ``scope``) starts, in a method run for the class
@@ -164,6 +184,8 @@ class LaunchFinder:
         """The launches of ``call`` on the path of the run under way (:meth:`Paths.along_paths`)."""
         func = call.func
         callee = self.a.ev(func, get_frame())
+        if isinstance(callee, FuncV) and callee.owner in (None, self.a) and isinstance(func, ast.Name):
+            return self._through_wrapper(call, func.id, callee, get_frame)
         if not isinstance(callee, Ref):
             return []
         q = callee.qual
@@ -200,6 +222,23 @@ class LaunchFinder:
         elif kind == "serve":
             found = [(SERVE, payload)]
         return [Launch(source=self.a.source, program=p, span=span, args=a) for p, a in found]
+
+    def _through_wrapper(self, call, name: str, callee: FuncV, get_frame) -> list[Launch]:
+        """A call of a module function that starts the command it is given (:meth:`wrappers`): that
+        function's call, with the command this call passes, located here."""
+        got = self.wrappers().get(name)
+        if got is None or got[0].node is not callee.node:
+            return []
+        scope, inner, param, index = got
+        node = call.args[index] if index < len(call.args) and not isinstance(call.args[index], ast.Starred) \
+            else next((k.value for k in call.keywords if k.arg == param), None)
+        if node is None:
+            return []
+        value = self.a.ev(node, get_frame())
+        frame = self.a.frame_before(scope, self.a.offsets(inner)[0])
+        frame.bind(param, value)
+        span = self.a.span(call)
+        return [dataclasses.replace(launch, span=span) for launch in self._launches_on_path(inner, lambda: frame)]
 
     def _args(self, call, frame: Frame) -> tuple[list, dict]:
         """Positional values (a ``*x`` of a known sequence spliced in, of an unknown one a

@@ -414,3 +414,15 @@ def test_argv_built_by_one_helper_and_started_by_another(tmp_path, capsys):
     only_on_path(diags, 4, "fa3", "`det` is true")
     out = explain(tmp_path, capsys, "test_e2e.py")
     assert out.count("test_e2e.py:14: slime/miles trainer") == 2  # located at the call of the wrapper
+
+
+def test_slimes_execute_train_is_the_same_entry_point(tmp_path, capsys):
+    write_tree(tmp_path, {"test_e2e.py": src("""
+        import slime.utils.external_utils.command_utils as U
+
+        def execute():
+            U.execute_train(train_args="--hf-checkpoint /root/DeepSeek-V3 --sglang-attention-backend fa4 "
+                            "--sglang-enable-deterministic-inference", num_gpus_per_node=8)
+        """)})
+    code, diags = lint_json(tmp_path, capsys, *H100)
+    assert [(d["code"], d["severity"], d["line"]) for d in diags] == [("SGL101", "error", 4)]

@@ -34,8 +34,10 @@ COMPOSE_OVERRIDE_FILES = ("compose.override.yml", "compose.override.yaml", "dock
 may change a launch without naming SGLang (an environment value), so the mention filter lets them pass
 and the compose format judges them with their stack."""
 
-PREFILTER = ("sglang", "attention-backend", "attention_backend", "deterministic", "rl-on-policy", "rl_on_policy")
-"""A file that contains none of these is not parsed: it cannot hold an SGLang launch or setting."""
+PREFILTER = ("sglang", "attention-backend", "attention_backend", "deterministic", "rl-on-policy", "rl_on_policy",
+             "execute_train")
+"""A file that contains none of these is not parsed: it cannot hold an SGLang launch or setting. (miles'
+``execute_train`` starts the trainer, which starts SGLang, from scripts that may not name SGLang.)"""
 
 
 def mentions_sglang(text: str) -> bool:

@@ -235,6 +235,10 @@ class Engine:
         related_suppressions = [s for rel in result.related for s in directives.scan(rel).suppressions]
         for ctx in result.contexts:
             diags.extend(self._findings(ctx))
+        if any(ctx.launch.path for ctx in result.contexts):
+            from linter.variants import combine
+
+            combine(result.contexts, diags)
         new = None
         if self.options.upgrade_to:
             new = self._upgrade(result, settings, file_decls, diags, extraction.gpu_counts)

@@ -513,6 +513,11 @@ class Launch:
     context: tuple[ContextLabel, ...] = ()
     """The headings, tab labels, admonition titles and caption a documentation block holding this
     launch sits under, outermost first (:class:`ContextLabel`)."""
+    path: tuple[str, ...] = ()
+    """The conditions, in words, of the one path of the code this launch is the command of ("`args.x`
+    is true"), when the file builds it differently on paths the linter cannot decide (an ``if`` on a
+    command-line flag): each path is a launch of its own (at most ``limits.MAX_PATH_VARIANTS``), at
+    the same place. Empty when every path gives the same command."""
 
     @property
     def first_line(self) -> int:

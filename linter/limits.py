@@ -108,6 +108,13 @@ MAX_PATH_COMPONENT_BYTES = 255
 """Longest file-name component looked up on disk (bytes; NAME_MAX on Linux and macOS). A model path
 with a longer component cannot exist, so it is not looked up (the OS would raise ENAMETOOLONG)."""
 
+MAX_PATH_VARIANTS = 16
+"""Most variants of one value, or of one launch, kept along the paths of code the linter cannot
+decide (the branches of an ``if`` on a command-line flag, a conditional expression in an f-string).
+Launch scripts choose between a few switches (a deterministic mode, a debug mode, a backend); past
+the limit the part that differs is unknown, as it was before paths were kept (no SGL004: nothing is
+skipped, only less is known)."""
+
 ALL = {name: value for name, value in dict(globals()).items() if name.startswith("MAX_")}
 """Every limit by name (for documentation and tests)."""
 

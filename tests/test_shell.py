@@ -547,7 +547,7 @@ def test_field_splitting_of_unquoted_variables():
     assert _span(launch.args[3]) == ("fa4", 1)
 
 
-def test_variable_set_in_both_branches_of_if_is_unknown(repo):
+def test_variable_set_in_both_branches_of_if_is_kept_per_path(repo):
     text = f"""\
 #!/bin/bash
 #SBATCH --gres=gpu:h100:8
@@ -559,9 +559,14 @@ fi
 python3 -m sglang.launch_server {DSV3} --attention-backend "$ATTN" {DET}
 """
     _, ex = _extract(text)
-    assert _value_after(ex.launches[0], "--attention-backend").value is None
+    fa4, triton = ex.launches  # a launch per path (issue 35)
+    assert (_value_after(fa4, "--attention-backend").value, _value_after(triton, "--attention-backend").value) == \
+        ("fa4", "triton")
+    assert (fa4.path, triton.path) == (('`[ "$FAST" = 1 ]` succeeds',), ('`[ "$FAST" = 1 ]` fails',))
     repo.write({"s.sh": text})
-    assert _found(repo.lint()) == [("s.sh", 8, "SGL403")]  # tp 1: DeepSeek-V3 on one H100 of the eight
+    [d] = repo.lint()
+    assert (d["code"], d["severity"], d["line"]) == ("SGL101", "warning", 4)
+    assert 'when `[ "$FAST" = 1 ]` succeeds' in d["message"] and d["fix"]["applicability"] == "unsafe"
 
 
 def test_branch_and_loop_merging():
@@ -577,10 +582,14 @@ for f in a b; do python -m sglang.launch_server --loop "$BEFORE"; BEFORE=triton;
 python -m sglang.launch_server --same "$SAME" --one "$ONE" --kept "$KEPT" --case "$C" --and "$AND" --in "$IN_LOOP"
 """
     _, ex = _extract(text)
-    loop, after = ex.launches
+    loop, after, after_unset = ex.launches
     assert _values(loop) == ["--loop", None]
-    assert _values(after) == ["--same", "fa3", "--one", None, "--kept", "fa3", "--case", "x", "--and", None,
+    # ONE is set on one path of an ``if``: a launch per path (issue 35); ``&&`` and loops stay merged
+    assert _values(after) == ["--same", "fa3", "--one", "fa3", "--kept", "fa3", "--case", "x", "--and", None,
                               "--in", None]
+    assert _values(after_unset) == ["--same", "fa3", "--one", None, "--kept", "fa3", "--case", "x", "--and", None,
+                                    "--in", None]
+    assert after.path == ('`[ -n "$A" ]` succeeds',) and after_unset.path == ('`[ -n "$A" ]` fails',)
     assert after.args[1].span_of() is None  # written in two places: known, but no single literal to edit
     assert _span(after.args[5]) == ("fa3", 3)
 

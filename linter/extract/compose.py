@@ -354,6 +354,12 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         try:
             ep_words = _tokens(ep, ep_layer.source, ep_layer.env) if ep is not None else None
             cmd_words = _tokens(cmd, cmd_layer.source, cmd_layer.env) if cmd is not None else None
+            if ep_words:  # an entrypoint script of the repository that ends in exec "$@": the command runs
+                from linter.passthrough import script_args
+
+                taken = script_args([w.value for w in ep_words], ep_layer.folder, _mounts(svc))
+                if taken is not None:
+                    ep_words = ep_words[taken:]
             argv = (ep_words or []) + (cmd_words or [])
             found = launches(argv, source, env=_container_env(svc, ws, result.related), problems=result.problems)
         except SplitError as exc:

@@ -21,6 +21,7 @@ from linter.extract.python.interpret import Interpreter
 from linter.extract.python.launches import LaunchFinder
 from linter.extract.python.modal import ModalDecls
 from linter.extract.python.modules import Resolver
+from linter.extract.python.paths import Paths
 from linter.extract.python.positions import Positions
 from linter.extract.python.scopes import ModuleIndex
 from linter.extract.python.statements import Statements
@@ -30,7 +31,7 @@ from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
 
-class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
+class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
     """One parsed module (``module``, an ``ast.Module`` of ``source.text``; ``positions`` converts its
     node positions to character offsets); :meth:`run` appends its launches to ``result``."""
 

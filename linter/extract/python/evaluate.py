@@ -24,12 +24,15 @@ from linter.extract.python.values import (
     Entry,
     FuncV,
     Instance,
+    Choice,
     Ref,
     Seq,
     Splat,
     Str,
     Unk,
     Value,
+    choose,
+    collapse,
     copy_value,
     join_values,
 )
@@ -38,11 +41,19 @@ from linter.launch import UNKNOWN_CHAR, MStr, Token
 from linter.source import Span
 
 
+_MISSING = object()
+_NEGATED = {ast.NotEq: ast.Eq, ast.IsNot: ast.Is, ast.NotIn: ast.In}
+
+
 class Evaluator:
     """Values of expressions. A mixin of :class:`~linter.extract.python.analysis.Analysis`: evaluation
     and statement execution call each other (a class attribute runs the class body)."""
 
     def ev(self, node, frame: Frame) -> Value:
+        """The value of ``node`` on the path of the run under way (:meth:`~.paths.Paths.pick`)."""
+        return self.pick(self._ev(node, frame))
+
+    def _ev(self, node, frame: Frame) -> Value:
         self.budget.step("evaluating the Python module")
         if isinstance(node, ast.Constant):
             value = node.value
@@ -122,7 +133,42 @@ class Evaluator:
             return self.call_value(node, frame)
         if isinstance(node, ast.NamedExpr):
             return self.ev(node.value, frame)
+        if isinstance(node, ast.IfExp):  # ``A if TEST else B``: a value per path
+            key, flip = self.decision(node.test)
+            got = choose([(((key, int(flip), self.truth(node.test, True)),), self.ev(node.body, frame)),
+                          (((key, int(not flip), self.truth(node.test, False)),), self.ev(node.orelse, frame))],
+                         limits.MAX_PATH_VARIANTS)
+            if got is not None and self.taken is None:
+                got = collapse(got)
+            return Unk(self.span(node)) if got is None or isinstance(got, Unk) else got
         return Unk(self.span(node))
+
+    def decision(self, test) -> tuple[tuple, bool]:
+        """(the decision a test makes, whether its truth is the inverse of that decision's): tests
+        written alike (``not`` aside) in one file are one decision, so ``f"{'-x ' if args.debug else ''}"``
+        and a later ``if args.debug:`` take the same branch on each path (an approximation: a test
+        whose value changes in between is taken to be the same). Branch 0 is the decision's test true."""
+        flip = False
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, flip = test.operand, not flip
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _NEGATED:
+            test, flip = ast.Compare(test.left, [_NEGATED[type(test.ops[0])]()], test.comparators), not flip
+        try:
+            text = ast.unparse(test)  # (one spelling: quotes, blanks)
+        except (ValueError, RecursionError):
+            s, e = self.offsets(test)
+            text = self.source.text[s:e]
+        return ("test", id(self.source), text), flip
+
+    def truth(self, test, value: bool) -> str:
+        """``test`` (an expression) holding (``value`` True) or not, in words: "`args.x` is true"."""
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, value = test.operand, not value
+        s, e = self.offsets(test)
+        text = " ".join(self.source.text[s:e].split())
+        if len(text) > 60:
+            text = text[:57] + "..."
+        return f"`{text}` is {'true' if value else 'false'}"
 
     def string(self, node, frame: Frame) -> Value:
         """A string expression (``ast.Constant`` of a str, or ``ast.JoinedStr``): each literal read from
@@ -366,19 +412,61 @@ class Evaluator:
         owner.returning.add(key)
         cuts = list(owner.cuts)
         try:
-            memo: dict = {}
-            acc = None
-            for ret in returns:
+            pairs = []
+            varies = False
+            for k, ret in enumerate(returns):
                 if ret.value is None:
                     v = Const(None, owner.span(ret))
                 else:
-                    v = owner.ev(ret.value, owner.frame_before(scope, owner.offsets(ret)[0], fv.bound))
-                acc = v if acc is None else join_values(acc, v, where, memo)
-            if owner.cuts[0] == cuts[0]:
-                owner.returned[(key, None if owner.cuts[1] == cuts[1] else depth)] = acc
-            return copy_value(acc)
+                    # its own paths (``return A if c else B``), apart from the caller's: the caller
+                    # picks from what it returns
+                    at = owner.frame_before(scope, owner.offsets(ret)[0], fv.bound)
+                    runs = owner.along_paths(lambda: owner.ev(ret.value, at))
+                    varies = varies or len(runs) > 1
+                    v = runs[0][1] if len(runs) == 1 else choose(runs, limits.MAX_PATH_VARIANTS)
+                    if v is None:
+                        v = Unk(where)
+                pairs.append((((("return",) + key, k, owner.return_label(scope.node, ret)),), v))
+            # a value per return (early returns on paths the linter cannot decide: issue 35)
+            got = choose(pairs, limits.MAX_PATH_VARIANTS) if len(pairs) > 1 else pairs[0][1]
+            if got is None or self.taken is None:
+                got = collapse(Choice([(c, x) for c, x in pairs]) if len(pairs) > 1 else pairs[0][1], where)
+            if owner.cuts[0] == cuts[0] and len(pairs) == 1 and not varies:
+                # one value whatever the path: remembered (a value per path depends on the path taken)
+                owner.returned[(key, None if owner.cuts[1] == cuts[1] else depth)] = got
+            return copy_value(got)
         finally:
             owner.returning.discard(key)
+
+    def return_label(self, fn, ret) -> str:
+        """The path on which ``fn`` (a function node) ends in ``ret`` (one of its ``return``s), in words:
+        the test of the innermost ``if`` around it, else of the ``if`` before it at the same level whose
+        body returns, else its line."""
+        def find(block, before):
+            prev = before
+            for st in block:
+                if st is ret:
+                    return prev
+                if isinstance(st, ast.If):
+                    for sub, holds in ((st.body, True), (st.orelse, False)):
+                        got = find(sub, self.truth(st.test, holds))
+                        if got is not _MISSING:
+                            return got
+                    if ends(st.body):
+                        prev = self.truth(st.test, False)
+                elif isinstance(st, (ast.For, ast.While, ast.With, ast.Try)):
+                    for sub in (getattr(st, "body", []), getattr(st, "orelse", []), getattr(st, "finalbody", [])):
+                        got = find(sub, prev)
+                        if got is not _MISSING:
+                            return got
+                    for h in getattr(st, "handlers", []):
+                        got = find(h.body, prev)
+                        if got is not _MISSING:
+                            return got
+            return _MISSING
+        got = find(fn.body, None)
+        name = getattr(fn, "name", "the function")
+        return got if isinstance(got, str) else f"`{name}` returns at line {self.span(ret).line}"
 
     def _image_ref(self, call, frame: Frame) -> MStr | None:
         """The last ``lmsysorg/sglang:TAG`` written in the arguments of a Modal image call."""

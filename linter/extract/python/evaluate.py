@@ -34,7 +34,6 @@ from linter.extract.python.values import (
     choose,
     collapse,
     copy_value,
-    join_values,
 )
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, MStr, Token

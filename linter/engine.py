@@ -690,7 +690,8 @@ __all__ = ["Engine", "RunOptions", "FileResult", "Upgrade"]
 # -- seams for table tests (pyupgrade style: text in, result out, no files needed) ---------------
 
 
-def _text_engine(text: str, fmt: str, name: str | None, targets, sglang_version: str | None):
+def _text_engine(text: str, fmt: str, name: str | None, targets, sglang_version: str | None,
+                 preview: bool = False):
     from linter.config import ConfigResolver
     from linter.formats import by_name
 
@@ -698,8 +699,7 @@ def _text_engine(text: str, fmt: str, name: str | None, targets, sglang_version:
     ws = Workspace(Path.cwd())
     path = ws.cwd / (name or row.sample_name or f"input.{fmt}")
     ws.add(path, text)
-    # every rule, preview ones included: these helpers are for table tests of the rules themselves
-    engine = Engine(ws, RunOptions(target_gpus=list(targets), sglang_version=sglang_version, preview=True),
+    engine = Engine(ws, RunOptions(target_gpus=list(targets), sglang_version=sglang_version, preview=preview),
                     ConfigResolver(isolated=True))
     return engine, path
 
@@ -715,16 +715,17 @@ def extract_text(text: str, fmt: str, name: str | None = None) -> Extraction:
 
 
 def lint_text_result(text: str, fmt: str, targets=(), *, name: str | None = None,
-                     sglang_version: str | None = None) -> FileResult:
+                     sglang_version: str | None = None, preview: bool = False) -> FileResult:
     """Lint ``text`` as a file of format ``fmt`` against ``targets`` (GPU names, as ``--target-gpu``),
-    with no configuration file; the whole :class:`FileResult` (diagnostics and resolved launches)."""
-    engine, path = _text_engine(text, fmt, name, targets, sglang_version)
+    with no configuration file (``preview``: the rules in preview too, as ``--preview``); the whole
+    :class:`FileResult` (diagnostics and resolved launches)."""
+    engine, path = _text_engine(text, fmt, name, targets, sglang_version, preview)
     result = engine.lint(path, fmt=fmt)
     return result
 
 
 def lint_text(text: str, fmt: str, targets=(), *, name: str | None = None,
-              sglang_version: str | None = None) -> list[Diagnostic]:
+              sglang_version: str | None = None, preview: bool = False) -> list[Diagnostic]:
     """The diagnostics of ``text`` linted as format ``fmt`` against ``targets``, sorted."""
-    result = lint_text_result(text, fmt, targets, name=name, sglang_version=sglang_version)
+    result = lint_text_result(text, fmt, targets, name=name, sglang_version=sglang_version, preview=preview)
     return sorted(result.diagnostics, key=lambda d: d.sort_key())

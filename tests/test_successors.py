@@ -304,3 +304,15 @@ def test_an_entry_point_with_options_of_its_own_still_hands_removed_sglang_optio
             "--migration-limit 3\n")
     [d] = _found(text, NEWEST)
     assert (d.code, d.span.text, d.fix.message) == ("SGL201", "--enable-deepep-moe", "Write --moe-a2a-backend deepep")
+
+
+def test_a_successor_filled_from_a_variable_is_an_unsafe_fix(tmp_path, capsys):
+    """`--tp $TP` with `TP=${TP:-4}`: `--ep-size 4` is today's value of the variable, not the variable."""
+    from tests.helpers import lint_json, write_tree
+
+    write_tree(tmp_path, {
+        "var.sh": "TP=${TP:-4}\npython3 -m sglang.launch_server --model-path m --tp $TP --enable-ep-moe\n",
+        "lit.sh": "python3 -m sglang.launch_server --model-path m --tp 4 --enable-ep-moe\n"})
+    _, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    got = {d["path"]: (d["fix"]["applicability"], d["fix"]["edits"][0]["content"]) for d in diags}
+    assert got == {"var.sh": ("unsafe", "--ep-size 4"), "lit.sh": ("safe", "--ep-size 4")}

@@ -326,7 +326,27 @@ def plan(entry: Entry, table: OptionTable, parsed: ParsedArgs, value: object = N
             return Plan(entry, words, None, conflict, chain)
     if words is None:
         return Plan(entry, None, None, why, chain)
+    if applicability == SAFE and _copied(entry, table, parsed):
+        # `--tp $TP` with `TP=${TP:-4}`: writing 4 fixes today's value, not the variable's
+        applicability = UNSAFE
     return Plan(entry, words, applicability, why if applicability is None else "", chain)
+
+
+def _copied(entry: Entry, table: OptionTable, parsed: ParsedArgs) -> bool:
+    """True when a placeholder other than ``{value}`` is filled from a value the launch does not write
+    beside its option (it comes through a variable or a default written elsewhere): the successor would
+    freeze what the variable holds today."""
+    for w in entry.successor.get("write") or ():
+        m = _PLACEHOLDER.match(w)
+        if m is None or m.group(1) == "value":
+            continue
+        s = written(parsed, option_dest(table, m.group(1)))
+        if s is None or s.kwarg is not None or s.flag is None:
+            continue
+        flag, at = s.flag.location(), s.value_location()
+        if flag is None or at is None or at.source is not flag.source or at.start < flag.start:
+            return True
+    return False
 
 
 def _record_successor(entry: Entry, table: OptionTable, value: object) -> list[str] | None:

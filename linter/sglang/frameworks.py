@@ -28,6 +28,7 @@ finding and its fix land in the framework's own text. :func:`convert` applies a 
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import functools
 import re
@@ -114,6 +115,7 @@ class Framework:
     inherits: str = ""
     cli: dict = field(default_factory=dict)
     python: tuple[str, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
 
     @property
     def short_source(self) -> str:
@@ -153,7 +155,8 @@ def frameworks() -> dict[str, Framework]:
             refuses_section_why=d.get("refuses_section_why", ""), gpus=d.get("gpus"), image=d.get("image"),
             releases=d.get("releases"), installs=d.get("installs"), server_args=d.get("server_args", ""), output=d.get("output", "kwargs"),
             judge=d.get("judge", ""),
-            inherits=d.get("inherits", ""), cli=dict(d.get("cli", {})), python=tuple(d.get("python", ())))
+            inherits=d.get("inherits", ""), cli=dict(d.get("cli", {})), python=tuple(d.get("python", ())),
+            renamed=tuple(d.get("renamed", {}).items()))
     return out
 
 
@@ -277,6 +280,7 @@ def select(fw: Framework, settings: Settings, prefix: str = "") -> tuple[list[In
     ``judge_server_type``) as the plain ones."""
     if prefix:
         settings = {k[len(prefix):]: v for k, v in settings.items() if k.startswith(prefix)}
+    settings = respelled(fw, settings)
     found: list[Instance] = []
     passed: list[PassedOver] = []
     for path in scopes(fw, settings):
@@ -299,6 +303,22 @@ def select(fw: Framework, settings: Settings, prefix: str = "") -> tuple[list[In
             continue
         found.append(Instance(fw, local, settings, anchor, prefix, path))
     return found, passed
+
+
+def respelled(fw: Framework, settings: Settings) -> Settings:
+    """``settings`` with each setting ``fw`` has renamed (``renamed`` in ``frameworks.json``: SkyRL's
+    ``generator.inference_engine.backend`` for ``generator.backend``) under the name the row uses, the
+    settings under it too; a newer spelling wins over the older one. Each keeps where it is written."""
+    if not fw.renamed or not any(k.startswith(new) for k in settings for new, _old in fw.renamed):
+        return settings
+    out = dict(settings)
+    for key, kw in settings.items():
+        for new, old in fw.renamed:
+            if key == new or key.startswith(new + "."):
+                name = old + key[len(new):]
+                out[name] = dataclasses.replace(kw, name=name)
+                break
+    return out
 
 
 def _run_time(fw: Framework, anchor: KwArg, prefix: str) -> str:

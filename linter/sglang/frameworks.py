@@ -665,6 +665,21 @@ COMMAND_TEXT = re.compile(r"(?:^|[\s;|&(])(?:swift|ns|llamafactory-cli|lmf|lm_ev
 of a document (a Markdown fence) that holds one may start SGLang without naming it."""
 
 
+@functools.cache
+def python_api_text() -> re.Pattern:
+    """Text of a call to a framework's Python API that starts SGLang (``frameworks.json`` ``python``):
+    the module it is imported from (``nemo_skills.pipeline.cli``) or, for a class's method, the call
+    (``SGLangConfig.build_cmd(``) — a piece of a document (a Markdown Python block) that holds it may
+    start SGLang without naming an SGLang entry point."""
+    alts = set()
+    for fw in frameworks().values():
+        for q in fw.python:
+            owner, name = q.rsplit(".", 1)
+            last = owner.rsplit(".", 1)[-1]
+            alts.add(re.escape(f"{last}.{name}") + r"\(" if last[:1].isupper() else r"\b" + re.escape(owner) + r"\b")
+    return re.compile("|".join(sorted(alts)) or r"(?!)")
+
+
 def programs() -> frozenset[str]:
     """The command names of the frameworks' CLIs (``swift``, ``ns``, ``llamafactory-cli`` …)."""
     return frozenset(p for f in frameworks().values() for p in f.cli.get("programs", ()))

@@ -114,6 +114,8 @@ def load(file: Path) -> Baseline:
         raise BaselineError(f"{file}: cannot read the baseline: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise BaselineError(f"{file}: the baseline is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise BaselineError(f"{file}: the baseline is not valid JSON: nested too deeply") from None
     if not isinstance(data, dict) or data.get("version") != VERSION:
         found = data.get("version") if isinstance(data, dict) else None
         raise BaselineError(f"{file}: not a lint-configs baseline of version {VERSION} (version: {found!r}); "

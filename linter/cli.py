@@ -391,7 +391,7 @@ def _run(args: argparse.Namespace) -> int:
         if expand_selector(code) is None:
             raise UsageError(f"unknown rule {code!r} in --select/--ignore (see lint-configs --list-rules)")
     if args.format == "csv" and not args.list_launches:
-        raise UsageError("--format csv is for --list-launches")
+        raise UsageError("--output-format csv is for --list-launches")
     if args.list_launches and args.format not in (None, "text", "full", "json", "csv"):
         raise UsageError(f"--list-launches prints text, json or csv, not {args.format}")
     if (args.statistics or args.show_files) and args.format not in (None, "text", "full", "concise", "json"):

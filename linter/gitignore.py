@@ -28,6 +28,7 @@ A walk outside any git repository still respects the ``.gitignore`` files of the
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
@@ -39,7 +40,7 @@ _MAX_FILE_BYTES = 1 << 20  # an ignore or config file larger than this is not re
 class Source:
     """The patterns of one ignore file, anchored at the folder ``base`` (an absolute path string)."""
 
-    __slots__ = ("base", "spec", "_cut")
+    __slots__ = ("base", "spec", "_cut", "_folder_rules")
 
     def __init__(self, base: str, lines: list[str]) -> None:
         import pathspec
@@ -47,6 +48,7 @@ class Source:
         self.base = base.rstrip(os.sep) or os.sep
         self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
         self._cut = len(self.base) + (0 if self.base.endswith(os.sep) else 1)
+        self._folder_rules = [r for r in map(_rule, lines) if r is not None]
 
     def decide(self, path: str, is_dir: bool) -> bool | None:
         """True (ignored) or False (re-included by a ``!`` pattern) by the last pattern that matches
@@ -56,7 +58,44 @@ class Source:
             rel = rel.replace(os.sep, "/")
         if not rel or rel.startswith("../"):
             return None
-        return self.spec.check_file(rel + "/" if is_dir else rel).include
+        if is_dir:
+            return self._decide_folder(rel)
+        return self.spec.check_file(rel).include
+
+    def _decide_folder(self, rel: str) -> bool | None:
+        # pathspec answers for the files inside a folder, not for the folder itself: it reads
+        # `g/**` as matching `g/` and misses `!*/` re-including every folder (pathspec 1.1), and a
+        # folder wrongly ignored hides every file git re-includes in it. So a folder is matched as
+        # git's dir.c matches it: a pattern without a slash against the folder's name, one with a
+        # slash against its path, with wildmatch; the last pattern that matches decides.
+        name = rel.rsplit("/", 1)[-1]
+        verdict = None
+        for negate, has_slash, pattern in self._folder_rules:
+            if _wildmatch(pattern, rel if has_slash else name, False):
+                verdict = not negate
+        return verdict
+
+
+def _rule(line: str) -> tuple[bool, bool, str] | None:
+    """``(negated, has a slash, pattern)`` of one ignore-file line (gitignore(5)), or None for a blank
+    line or a comment. A trailing ``/`` (folders only) is dropped: every pattern here is matched
+    against a folder; a leading ``/`` anchors the pattern (it then has a slash)."""
+    line = line.rstrip("\r\n")
+    stripped = line.rstrip(" ")
+    if stripped.endswith("\\") and len(stripped) < len(line):
+        stripped = stripped[:-1] + " "  # `foo\ `: an escaped trailing space is kept
+    if not stripped or stripped.startswith("#"):
+        return None
+    negate = stripped.startswith("!")
+    if negate:
+        stripped = stripped[1:]
+    elif stripped.startswith(("\\#", "\\!")):
+        stripped = stripped[1:]
+    stripped = stripped.rstrip("/") if stripped.endswith("/") else stripped
+    if not stripped:
+        return None
+    has_slash = "/" in stripped
+    return negate, has_slash, stripped.lstrip("/") if has_slash else stripped
 
 
 def _read_lines(path: Path) -> list[str] | None:
@@ -181,6 +220,11 @@ def parse_config(text: str) -> list[tuple[str, str, str | None]]:
 
 def _wildmatch(pattern: str, text: str, fold: bool) -> bool:
     """git's wildmatch with WM_PATHNAME (``*`` and ``?`` stop at ``/``, ``**`` crosses folders)."""
+    return _wildmatch_regex(pattern, fold).fullmatch(text) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _wildmatch_regex(pattern: str, fold: bool) -> re.Pattern:
     out = []
     i = 0
     while i < len(pattern):
@@ -210,7 +254,7 @@ def _wildmatch(pattern: str, text: str, fold: bool) -> bool:
         else:
             out.append(re.escape(pattern[i]))
             i += 1
-    return re.fullmatch("".join(out), text, re.I if fold else 0) is not None
+    return re.compile("".join(out), re.I if fold else 0)
 
 
 def _expand(path: str, including: Path | None) -> Path:

@@ -153,7 +153,7 @@ def test_exit_non_zero_on_fix(tmp_path, capsys):
 def test_usage_errors(tmp_path, capsys):
     write_tree(tmp_path, {"compose.yaml": BAD})
     code, _, err = run(tmp_path, capsys, "--format", "csv", ".")
-    assert (code, err) == (2, "lint-configs: error: --format csv is for --list-launches\n")
+    assert (code, err) == (2, "lint-configs: error: --output-format csv is for --list-launches\n")
     code, _, err = run(tmp_path, capsys, "--list-launches", "--format", "sarif", ".")
     assert (code, err) == (2, "lint-configs: error: --list-launches prints text, json or csv, not sarif\n")
     code, _, err = run(tmp_path, capsys, "--statistics", "--format", "github", ".")

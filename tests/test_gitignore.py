@@ -183,3 +183,26 @@ def test_the_same_answer_as_git(tmp_path, capsys, home):
     # excluded for good, info/exclude below every .gitignore
     assert {"sub/kept.yml", "a/x/b/keep.yml", "d/rooted.yml", "build-keep/c.yml"} <= set(by_git)
     assert not {"sub/other.yml", "rooted.yml", "d/e/f/plain.yml", "plain.yml", "cache/c.yml"} & set(by_git)
+
+
+@needs_git
+@pytest.mark.parametrize("patterns", [
+    "*\n!*/\n!*.yml\n",                      # the whitelist: ignore everything, re-include folders and YAML
+    "g/**\n!g/x.yml\n",                      # `g/**` is what is inside g, not g itself
+    "*\n!deploy/\n!deploy/**\n",             # a folder and its contents re-included
+    "deploy/*\n!deploy/keep/\n",             # a sub-folder re-included from a folder's contents
+    "/*\n!/deploy\n/deploy/*\n!/deploy/a.yml\n",
+    "**/g\n!g/x.yml\n",                      # a folder ignored for good: git re-includes nothing in it
+])
+def test_folders_re_included_by_an_exception_are_walked_as_git_walks_them(tmp_path, capsys, home, patterns):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = {**os.environ, "HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True, env=env)
+    names = ["top.yml", "deploy/a.yml", "deploy/x.txt.yml", "deploy/keep/k.yml", "g/x.yml", "g/y.yml",
+             "g/h/z.yml", "other/o.yml"]
+    write_tree(repo, {".gitignore": patterns, **{name: LAUNCH for name in names}})
+    out = subprocess.run(["git", "ls-files", "-z", "--others", "--exclude-standard"], cwd=repo, check=True,
+                         capture_output=True, env=env).stdout.decode()
+    by_git = sorted(n for n in out.split("\0") if n and not n.endswith(".gitignore"))
+    assert walked(repo, capsys) == by_git

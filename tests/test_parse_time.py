@@ -364,3 +364,57 @@ def test_argparse_itself_agrees_word_for_word(version):
         if got != want:
             disagree.append((words, want, got))
     assert not disagree, (len(disagree), disagree[:5])
+
+
+def test_json_nested_past_the_recursion_limit_is_a_start_up_failure_not_an_internal_error(tmp_path, capsys):
+    deep = "[" * 30000 + "]" * 30000
+    write_tree(tmp_path, {"serve.sh": "python3 -m sglang.launch_server --model-path m "
+                                      f"--json-model-override-args '{deep}'\n"})
+    code, diags = lint_json(tmp_path, capsys)
+    assert code == 1 and [d["code"] for d in diags] == ["SGL212"]
+    assert "RecursionError while reading --json-model-override-args as JSON" in diags[0]["message"]
+
+
+def test_a_baseline_nested_too_deeply_is_a_clear_error(tmp_path, capsys):
+    write_tree(tmp_path, {"b.json": "[" * 30000 + "]" * 30000, "x.sh": "echo\n"})
+    code, out, err = run(tmp_path, capsys, "--baseline", "b.json", "x.sh")
+    assert code == 2 and "b.json: the baseline is not valid JSON: nested too deeply" in err
+
+
+@pytest.mark.parametrize("args,said", [
+    ("--tp", "expected one argument"),
+    ("--cuda-graph-bs-decode --port 1", "expected at least one argument"),  # nargs='+' (argparse's own words)
+])
+def test_a_missing_value_quotes_argparse_for_the_option_s_nargs(tmp_path, capsys, args, said):
+    write_tree(tmp_path, {"serve.sh": f"sglang serve --model-path m {args}\n"})
+    code, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    assert [d["code"] for d in diags] == ["SGL205"]
+    assert diags[0]["message"].endswith(f"SGLang's parser stops with '{said}'")
+
+
+def test_explain_and_the_inventory_say_the_parser_refuses_before_any_gpu_check(tmp_path, capsys):
+    write_tree(tmp_path, {"p.sh": "# lint-configs: target-gpu=H100\n"
+                                  "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --port 0x10\n"})
+    _, out, _ = run(tmp_path, capsys, "--explain", "p.sh:2", "--color", "never")
+    assert ("verdict:   refused on every GPU: SGLang's parser stops (argument --port: invalid int value: '0x10') "
+            "before any start-up check") in out
+    assert "accepted" not in out
+    _, out, _ = run(tmp_path, capsys, "--list-launches", "--color", "never", "p.sh")
+    assert "H100 (SM90): refused (SGL209)" in out and "accepted" not in out
+    _, out, _ = run(tmp_path, capsys, "--list-launches", "--format", "json", "p.sh")
+    [row] = json.loads(out)["launches"] if isinstance(json.loads(out), dict) else json.loads(out)
+    assert [(t["verdict"], t["check"]) for t in row["targets"]] == [("refused", "SGL209")]
+
+
+@pytest.mark.parametrize("value", ["-0x1", "-1e3x", "-.5.5"])
+def test_a_number_argparse_reads_as_an_option_is_one_missing_value(tmp_path, capsys, value):
+    """argparse stops at `expected one argument`; the word it refused is the value, not an unknown option."""
+    write_tree(tmp_path, {"serve.sh": f"python -m sglang.launch_server --model-path m --port {value}\n"})
+    code, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    assert [d["code"] for d in diags] == ["SGL205"]
+
+
+def test_an_unknown_option_after_a_missing_value_is_still_reported(tmp_path, capsys):
+    write_tree(tmp_path, {"serve.sh": "python -m sglang.launch_server --model-path m --port --bogus-flag\n"})
+    code, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    assert sorted(d["code"] for d in diags) == ["SGL201", "SGL205"]

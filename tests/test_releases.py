@@ -218,3 +218,71 @@ def test_a_parser_finding_on_an_assumed_release_says_so():
     assert any(n.startswith("judged against SGLang") and "nothing pins the release" in n for n in d.notes)
     [pinned] = lint_text("# image: lmsysorg/sglang:v0.5.23-cu129\n" + text, "shell", ["H100"])
     assert not any(n.startswith("judged against SGLang") for n in pinned.notes)
+
+
+def _release(image: str):
+    return detect(cli_version=None, config_version=None, config_origin="", image=image, file_text="",
+                  folder=None)
+
+
+@pytest.mark.parametrize("image,version,cuda", [
+    # built from main on the day, on the way to the next release (PyPI: 0.5.6.post2 2025-12-11, 0.5.7 2026-01-01)
+    ("lmsysorg/sglang:nightly-dev-20251215-4449c170", "0.5.7", None),
+    ("lmsysorg/sglang:nightly-dev-cu13-20260922-582389ce", "0.5.21", (13, 0)),  # 0.5.20 09-18, 0.5.21 10-01
+    ("lmsysorg/sglang:nightly-dev-20260101-abcdef12", "0.5.8", None),  # the day of 0.5.7 itself: not after it
+])
+def test_a_dated_nightly_image_is_judged_as_the_first_release_after_its_day(image, version, cuda):
+    rel = _release(image)
+    assert (rel.table.version, rel.cuda_build, rel.written) == (version, cuda, None)
+    assert f"a nightly build of {image.rsplit('-', 2)[-2][:4]}" in rel.origin and "moves" not in rel.origin
+
+
+def test_an_undated_nightly_or_a_nightly_past_every_release_is_the_newest():
+    newest = available_versions()[-1]
+    moving = _release("lmsysorg/sglang:nightly-dev-cu13")
+    assert moving.table.version == newest and "moves with each build" in moving.origin
+    late = _release("lmsysorg/sglang:nightly-dev-20991231-abc")
+    assert late.table.version == newest and "the newest known release" in late.origin
+
+
+def test_a_release_candidate_is_judged_as_its_release(tmp_path, capsys):
+    rel = _release("lmsysorg/sglang:v0.5.3rc0-cu126")
+    assert rel.table.version == "0.5.3" and "the release it is a candidate for" in rel.origin
+    write_tree(tmp_path, {"compose.yaml": "services:\n  s:\n    image: lmsysorg/sglang:v0.5.3rc0-cu126\n"
+                          "    command: python3 -m sglang.launch_server --model-path m --bogus\n"})
+    _, out, _ = run(tmp_path, capsys, "--color", "never", ".")
+    assert "SGLang release assumed: 0.5.3 (release it is a candidate for) for 1 launch that names 0.5.3rc0" in out
+
+
+def test_a_choice_that_the_nightly_had_is_no_false_alarm(tmp_path, capsys):
+    """sgl-project/ome's runtimes pin `nightly-dev-20251215-4449c170` with `--reasoning-parser nano_v3`, a
+    choice of 0.5.7-0.5.9 that 0.5.23 no longer has."""
+    write_tree(tmp_path, {"compose.yaml": "services:\n  s:\n    image: lmsysorg/sglang:nightly-dev-20251215-4449c170\n"
+                          "    command: python3 -m sglang.launch_server --model-path m --reasoning-parser nano_v3\n"})
+    code, diags = lint_json(tmp_path, capsys)
+    assert (code, diags) == (0, [])
+
+
+def test_every_release_with_a_table_has_a_publication_day():
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, str(root / "scripts" / "generate_release_dates.py"), "--check"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("version,command,codes", [
+    ("0.5.4.post3", "sglang serve --model-path Qwen/Qwen3-8B", ["SGL213"]),
+    ("0.4.0", "python3 -m sglang.cli.main serve --model-path Qwen/Qwen3-8B", ["SGL213"]),
+    ("0.5.5", "sglang serve --model-path Qwen/Qwen3-8B", []),
+    ("0.4.0", "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B", []),
+])
+def test_sglang_serve_needs_the_release_that_has_the_command(tmp_path, capsys, version, command, codes):
+    write_tree(tmp_path, {"serve.sh": command + "\n"})
+    code, diags = lint_json(tmp_path, capsys, "--sglang-version", version)
+    assert [d["code"] for d in diags] == codes
+    if codes:
+        assert diags[0]["message"].startswith(f"SGLang {version} has no `sglang` command (it first ships in 0.5.5)")
+        assert (diags[0]["column"], diags[0]["end_column"]) == (command.index("sglang") + 1, command.index("serve") + 6)

@@ -905,3 +905,19 @@ def test_positional_parameter_default_is_taken_as_the_value(tmp_path, capsys):
     write_tree(tmp_path, {"serve.sh": text})
     _, diags = lint_json(tmp_path, capsys)
     assert [(d["code"], d["line"], d["column"]) for d in diags] == [("SGL101", 3, 15)]
+
+
+@pytest.mark.parametrize("script,launches", [
+    # tree-sitter leaves the unterminated `$((` out of the command: bash still stops on that line
+    ("python -m sglang.launch_server --model-path m --port $((1+2)\n", 0),
+    ("python -m sglang.launch_server --model-path m \\\n  --port $((1+2)\n", 0),
+    ("python -m sglang.launch_server --model-path m --port 1\necho $((1+2)\n", 1),  # the line before runs
+])
+def test_a_syntax_error_on_a_launch_s_line_leaves_only_sgl001(tmp_path, capsys, script, launches):
+    from tests.helpers import lint_json, run, write_tree
+
+    write_tree(tmp_path, {"serve.sh": script})
+    code, diags = lint_json(tmp_path, capsys)
+    assert (code, [d["code"] for d in diags]) == (1, ["SGL001"])
+    _, out, _ = run(tmp_path, capsys, "--list-launches", "--color", "never", "serve.sh")
+    assert out.count("python -m sglang.launch_server") == launches

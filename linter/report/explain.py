@@ -96,7 +96,11 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             if ctx.parsed.unknown_words:
                 words = ", ".join(t.raw.replace("\ue000", "?") or "?" for t in ctx.parsed.unknown_words[:3])
                 out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
-            if parser_only_note(ctx.table) is not None:
+            stops = ctx.parsed.sglang_error()
+            if stops is not None:
+                out.append(f"  verdict:   refused on every GPU: SGLang's parser stops ({stops[1]}) before any "
+                           "start-up check")
+            elif parser_only_note(ctx.table) is not None:
                 pass  # the release's start-up checks are not documented: said under "release"
             elif on is UNKNOWN:
                 out.append("  verdict:   unknown: the start-up checks depend on whether deterministic inference is on")

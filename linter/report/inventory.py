@@ -133,6 +133,14 @@ def _row(res, ctx) -> LaunchRow:
     codes = _check_codes()
     not_checked = on is UNKNOWN or m.skip_checks
     by_target = {id(v.target): v for v in ctx.verdicts if v.target is not None}
+    findings = sorted({d.code for d in res.diagnostics if d.launch is launch})
+    stops = ctx.parsed.sglang_error()
+    if stops is not None:
+        # argparse stops the process before any start-up check: refused on every GPU, by the parser
+        from linter.rules import BY_CODE
+
+        check = next((c for c in findings if c.startswith("SGL2") and BY_CODE[c].severity == "error"), "parser")
+        parser_outcome = dict(verdict="refused", check=check, message=stops[1])
     targets = []
     for t in ctx.targets:
         where = t.decl.how + (f" at {t.decl.span.source.display}:{t.decl.span.line}" if t.decl.span else "")
@@ -141,19 +149,20 @@ def _row(res, ctx) -> LaunchRow:
             targets.append(TargetRow(t.name, None, None, where, "unknown-gpu"))
         elif v is None or not_checked:
             targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, "not-checked" if not_checked else "unknown"))
+        elif stops is not None:
+            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, **parser_outcome))
         else:
             targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, **_outcome(v, codes)))
     classes = []
     if not not_checked:
         for v in ctx.verdicts:
             if v.target is None:
-                c = _outcome(v, codes)
+                c = parser_outcome if stops is not None else _outcome(v, codes)
                 classes.append(ClassRow(v.hardware.label, c["verdict"], c.get("backend"), c.get("chosen_by"),
                                         c.get("check")))
     written = ctx.parsed.get("attention_backend")
     backend = None if written is None else ("unknown" if written.value is UNKNOWN else str(written.value))
     cuda = f"{ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else None
-    findings = sorted({d.code for d in res.diagnostics if d.launch is launch})
     return LaunchRow(
         path=launch.source.display, line=launch.span.start_line_col[0], format=res.fmt or "",
         entry_point=launch.program, scope=ctx.identity or launch.key, model=m.path, architecture=m.architecture,

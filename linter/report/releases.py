@@ -30,17 +30,23 @@ def release_lines(contexts: Iterable[LaunchContext]) -> list[str]:
         return []
     from linter.sglang.decision import parser_only_note
     from linter.sglang.options import version_tuple
+    from linter.sglang.release import NIGHTLY_WORDS, relation
 
-    unpinned = Counter(c.table.version for c in contexts if c.version_written is None)
+    unpinned = Counter(c.table.version for c in contexts
+                       if c.version_written is None and NIGHTLY_WORDS not in c.version_origin)
+    nightly = Counter(c.table.version for c in contexts
+                      if c.version_written is None and NIGHTLY_WORDS in c.version_origin)
     nearest = Counter((c.version_written, c.table.version) for c in contexts
                       if c.version_written is not None and c.version_written != c.table.version)
     lines = []
     for version, count in sorted(unpinned.items(), key=lambda kv: version_tuple(kv[0])):
         lines.append(f"SGLang release assumed: {version} (newest known) for {_n(count)}; "
                      "pin it with sglang-version or an image tag.")
+    for version, count in sorted(nightly.items(), key=lambda kv: version_tuple(kv[0])):
+        lines.append(f"SGLang release assumed: {version} (from a dated nightly image tag) for {_n(count)}.")
     for (written, version), count in sorted(nearest.items(), key=lambda kv: version_tuple(kv[0][0])):
-        which = "nearest older" if version_tuple(version) <= version_tuple(written) else "oldest known"
-        lines.append(f"SGLang release assumed: {version} ({which} release) for {_n(count)} that "
+        which = relation(written, version).removeprefix("the ")
+        lines.append(f"SGLang release assumed: {version} ({which}) for {_n(count)} that "
                      f"name{'s' if count == 1 else ''} {written}, which has no option table.")
     old = Counter(c.table.version for c in contexts if parser_only_note(c.table) is not None)
     tables = {c.table.version: c.table for c in contexts}

@@ -20,6 +20,7 @@ def _load() -> None:
         Fa4DeterministicMlaNeedsSm100,
         UnverifiableLaunch,
     )
+    from linter.rules.entrypoints import EntryPointMissing
     from linter.rules.frameworks import FrameworkIgnoresSetting, FrameworkRejects
     from linter.rules.gates import GATE_RULES
     from linter.rules.meta import (
@@ -64,6 +65,7 @@ def _load() -> None:
         DeprecatedOptionRejected,
         DeprecatedOption,
         RejectedAtStartup,
+        EntryPointMissing,
         RepeatedOption,
         FrameworkRejects,
         FrameworkIgnoresSetting,

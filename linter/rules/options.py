@@ -272,8 +272,9 @@ class MissingValue(Rule):
 
     def check(self, ctx: LaunchContext):
         for p in _problems(ctx, "missing-value"):
-            yield self.diagnostic(f"{p.option.primary} needs a value: SGLang's parser stops with 'expected one "
-                                  "argument'", p.token.location(), ctx, key=f"missing:{p.option.dest}")
+            said = p.message.rsplit(": ", 1)[-1]  # argparse's words: "expected at least one argument" for nargs='+'
+            yield self.diagnostic(f"{p.option.primary} needs a value: SGLang's parser stops with '{said}'",
+                                  p.token.location(), ctx, key=f"missing:{p.option.dest}")
         for p in _problems(ctx, "missing-required"):
             yield self.diagnostic(f"{p.option.primary} is required: SGLang's parser stops with 'the following "
                                   f"arguments are required: {'/'.join(p.option.option_strings)}'", ctx.launch.span,

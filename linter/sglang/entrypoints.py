@@ -36,6 +36,10 @@ _PY_FLAGS = {"-u", "-O", "-OO", "-B", "-s", "-S", "-E", "-I", "-q", "-b", "-bb",
 
 LAUNCH_SERVER = "python -m sglang.launch_server"
 SERVE = "sglang serve"
+SERVE_SINCE = "0.5.5"
+"""The first release with the ``sglang`` command and ``python -m sglang.cli.main``: the 0.5.5 wheel's
+``entry_points.txt`` has ``sglang = sglang.cli.main:main`` and it ships ``sglang/cli/serve.py``;
+0.5.4.post3 and every older wheel from 0.4.0 have neither (checked on each release's wheel)."""
 ROUTER_SERVER = "python -m sglang_router.launch_server"
 DYNAMO = "python -m dynamo.sglang"
 

@@ -175,7 +175,7 @@ def _resolve(model_path, base_dirs, override_json, user_models, read_json, span)
     if override_json:
         try:
             override = json.loads(override_json)
-        except ValueError:
+        except (ValueError, RecursionError):  # SGLang fails on it at start-up: SGL212 says so
             override = None
     override = override if isinstance(override, dict) else {}
     archs = override.get("architectures")

@@ -423,6 +423,7 @@ class ParsedArgs:
 _HELP = ("-h", "--help")
 """argparse's own ``-h/--help`` (added by ``ArgumentParser``; not in the tables)."""
 _STAGE_CLASSIFY, _STAGE_CONSUME, _STAGE_REQUIRED, _STAGE_EXTRAS = 1, 2, 3, 4
+_VALUE_LIKE = re.compile(r"-[0-9.]")  # a word argparse reads as an option, meant as a number (`-0x1`)
 
 
 @dataclass(frozen=True)
@@ -685,6 +686,10 @@ class _Reader:
                 option.nargs, f"{option.nargs} arguments")
             self.problem(_STAGE_CONSUME, "missing-value", tok, f"argument {'/'.join(option.option_strings)}: "
                          f"expected {expected}", option=option)
+            nxt = self.words[i + 1].value if i + 1 < len(self.words) else None
+            if nxt is not None and _VALUE_LIKE.match(nxt):
+                # `--port -0x1`: the value argparse took for an option; not an unknown option of its own
+                return i + 2
             return i + 1
         args = []
         for v in self.words[i + 1:i + 1 + count]:

@@ -5,7 +5,9 @@ configuration key for the file's path; what the file itself pins — an image ta
 ``lmsysorg/sglang:v0.5.18-cu129`` (the image the launch runs in, else the only SGLang image the file
 names) or ``sglang==0.5.18`` / ``sglang[all]==…`` in the file or in a ``requirements*.txt`` /
 ``pyproject.toml`` beside it; else the newest release with a table. ``latest``, ``dev`` and digests
-mean the newest table.
+mean the newest table; a dated nightly tag (``nightly-dev-20251215-4449c170``) the first release
+published after its day (data/release_dates.json, from PyPI); a release candidate (``v0.5.3rc0``) the
+release it is a candidate for.
 
 The image's ``-cuXYZ`` suffix is torch's CUDA build (``cu126`` → 12.6, ``cu130`` → 13.0). SGLang's
 SM predicates compare ``torch.version.cuda`` (0.5.18 ``python/sglang/srt/utils/common.py:258-322``),
@@ -24,7 +26,9 @@ from linter.sglang.options import OptionTable, available_versions, load_table, u
 _IMAGE = re.compile(r"(?:^|[\s/\"'=])(?:lmsysorg/)?sglang:(?P<tag>[A-Za-z0-9_.\-]+)")
 _PIN = re.compile(r"\bsglang(?:\[[^\]]*\])?[ \t]*==[ \t]*v?(?P<ver>\d+\.\d+\.\d+(?:\.post\d+)?)")
 _VERSION = re.compile(r"^v?(?P<ver>\d+\.\d+\.\d+(?:\.post\d+|rc\d+)?)")
-_CUDA = re.compile(r"-cu(?P<cuda>\d{3})(?![0-9])")
+_CUDA = re.compile(r"-cu(?P<cuda>\d{2,3})(?![0-9])")
+_DATED = re.compile(r"^(?P<kind>[a-z]+(?:-[a-z]+)*)(?:-cu\d+)?-(?P<date>20\d{6})(?:-[0-9a-f]+)?$")
+"""A dated nightly tag: ``nightly-dev-20251215-4449c170``, ``nightly-dev-cu13-20260922-582389ce``."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,7 @@ def parse_image_tag(tag: str) -> tuple[str | None, tuple[int, int] | None]:
     cuda = None
     if c:
         digits = c.group("cuda")
-        cuda = (int(digits[:2]), int(digits[2:]))
+        cuda = (int(digits[:2]), int(digits[2:] or 0))  # `cu13` (nightly tags): CUDA 13.0
     return version, cuda
 
 
@@ -88,22 +92,64 @@ def _moving_tag(image: str | None) -> str | None:
     if tag is None:
         return f"the image {image.strip()} has no tag, which means :latest, a tag that moves"
     base = tag.split("-", 1)[0]
-    if base in MOVING_TAGS:
+    if base in MOVING_TAGS and dated_nightly(tag) is None:
         return f"the image tag :{tag} moves with each build"
     return None
 
 
+@functools.lru_cache(maxsize=1)
+def _release_dates() -> list[tuple[str, str]]:
+    from linter import datafiles
+
+    dates = datafiles.load_json("linter.sglang.data", "release_dates.json")["dates"]
+    return sorted(((day, version) for version, day in dates.items()), key=lambda p: (p[0], version_tuple(p[1])))
+
+
+def dated_nightly(tag: str) -> tuple[str, str | None] | None:
+    """``(day, release)`` for a dated nightly image tag (``nightly-dev-20251215-4449c170``): built from
+    SGLang's main branch on that day, on the way to the next release, so ``release`` is the first one
+    published after that day (PyPI upload dates, data/release_dates.json), None when the day is after
+    every release known. None for any other tag."""
+    m = _DATED.match(tag)
+    if m is None or m.group("kind").split("-", 1)[0] not in MOVING_TAGS:
+        return None
+    d = m.group("date")
+    day = f"{d[:4]}-{d[4:6]}-{d[6:]}"
+    after = [version for published, version in _release_dates() if published > day]
+    return day, (after[0] if after else None)
+
+
+_CANDIDATE = re.compile(r"^v?(?P<final>\d+\.\d+\.\d+)rc\d+$")
+
+NIGHTLY_WORDS = ", a nightly build of "
+"""In a release origin: the release was inferred from a dated nightly image tag."""
+
+
 def table_for(version: str) -> tuple[OptionTable, str]:
-    """The table for ``version``: exact, else the newest older one (or the oldest), with a note."""
+    """The table for ``version``: exact; for a release candidate (``0.5.3rc0``) the release it is a
+    candidate for; else the newest older one (or the oldest), with a note."""
     known = available_versions()
     if version in known:
         return load_table(version), ""
-    older = [v for v in known if version_tuple(v) <= version_tuple(version)]
-    chosen = older[-1] if older else known[0]
+    cand = _CANDIDATE.match(version)
+    if cand is not None and cand.group("final") in known:
+        chosen = cand.group("final")
+    else:
+        older = [v for v in known if version_tuple(v) <= version_tuple(version)]
+        chosen = older[-1] if older else known[0]
     why = unavailable_versions().get(version)
     why = f"; its parser could not be dumped: {why}" if why else ""
-    which = "the nearest older release" if older else "the oldest known release"
-    return load_table(chosen), f" (no option table for {version}{why}; using {chosen}, {which})"
+    return load_table(chosen), f" (no option table for {version}{why}; using {chosen}, {relation(version, chosen)})"
+
+
+def relation(written: str, used: str) -> str:
+    """How the release whose table is used stands to the release a launch names, in words: ``the
+    release it is a candidate for`` (``0.5.3rc0`` -> ``0.5.3``), ``the nearest older release`` or ``the
+    oldest known release``."""
+    cand = _CANDIDATE.match(written)
+    if cand is not None and cand.group("final") == used:
+        return "the release it is a candidate for"
+    return "the nearest older release" if version_tuple(used) <= version_tuple(written) else "the oldest known release"
 
 
 def detect(*, cli_version: str | None, config_version: str | None, config_origin: str, image: str | None,
@@ -118,11 +164,12 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
         if len(tags) == 1:
             tag_text = "sglang:" + next(iter(tags))
             from_file = True
-    tag_version = None
+    tag_version = nightly = None
     if tag_text:
         m = _IMAGE.search(" " + tag_text)
         if m:
             tag_version, cuda = parse_image_tag(m.group("tag"))
+            nightly = dated_nightly(m.group("tag"))
     file_pins = set(_file_pins(file_text))
     if from_file and len(file_pins) == 1:
         # the launch does not run in that image (it has none of its own); the file's pip pin is what
@@ -138,6 +185,15 @@ def detect(*, cli_version: str | None, config_version: str | None, config_origin
         table, note = table_for(tag_version)
         where = "an image named in the file, " if from_file else ""
         return Release(table, cuda, f"{where}image tag {tag_text.strip()}{note}", tag_version)
+    if nightly is not None and not (from_file and file_pins):
+        day, version = nightly
+        where = "an image named in the file, " if from_file else ""
+        if version is not None:
+            return Release(load_table(version), cuda, f"{where}image tag {tag_text.strip()}{NIGHTLY_WORDS}{day}: "
+                                                      f"judged as {version}, the first release after it")
+        newest = available_versions()[-1]
+        return Release(load_table(newest), cuda, f"{where}image tag {tag_text.strip()}{NIGHTLY_WORDS}{day}: "
+                                                 f"judged as {newest}, the newest known release")
     pins = file_pins
     origin = "an sglang== pin in the file"
     if not pins and folder is not None and read_text is not None:

@@ -90,7 +90,12 @@ def extract(source: SourceFile, ws=None) -> Extraction:
 
 
 def _holds(span: Span, source: SourceFile, i: int) -> bool:
-    return span.source is source and span.start <= i <= span.end
+    # to the end of the launch's last line: tree-sitter's recovery may leave the erroneous words
+    # (`--port $((1+2)`) out of the command node, and bash stops on that line all the same
+    if span.source is not source or i < span.start:
+        return False
+    eol = source.text.find("\n", span.end)
+    return i <= (len(source.text) if eol < 0 else eol)
 
 
 def launches_in_script(script: MStr, source: SourceFile, env: dict[str, MStr] | None = None,

@@ -337,7 +337,9 @@ class GptOssBackend(_GateRule):
     ## Fix safety
     The backend is replaced by ``triton`` (in the whitelist and in the deterministic list, and it runs
     on every CUDA and ROCm GPU); where one split option is missing, ``--<phase>-attention-backend
-    triton`` is added after the given one. Safe when every declared target fails, unsafe otherwise.
+    triton`` is added after the given one, and when the given one is outside the list too it becomes
+    ``triton`` in the same fix (a fix that set one phase only would leave the launch failing). Safe
+    when every declared target fails, unsafe otherwise.
 
     ## References
     - docs/sglang.md §4; semantics.json ``gpt_oss_backend_message``, ``gpt_oss_default_backend``
@@ -355,6 +357,8 @@ class GptOssBackend(_GateRule):
                 "--model-path openai/gpt-oss-120b --attention-backend triton"),
         Example("--model-path openai/gpt-oss-120b --prefill-attention-backend fa3", ("H100",),
                 "--model-path openai/gpt-oss-120b --prefill-attention-backend fa3 --decode-attention-backend triton"),
+        Example("--model-path openai/gpt-oss-120b --decode-attention-backend flashinfer", ("H100",),
+                "--model-path openai/gpt-oss-120b --decode-attention-backend triton --prefill-attention-backend triton"),
     ]
 
     def check(self, ctx: LaunchContext):

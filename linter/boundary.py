@@ -95,6 +95,7 @@ class Boundary:
         self.root = None if root is None else os.path.realpath(root)
         self.allow_outside = allow_outside
         self.exempt: list[str] = []
+        self._answers: dict[str, bool] = {}  # may_read per path asked: a launch asks again and again
 
     def name(self, path: Path | str) -> None:
         """The user named ``path`` (a file or folder): when it lies outside the root, its folder (the
@@ -104,6 +105,7 @@ class Boundary:
         folder = real if os.path.isdir(real) else os.path.dirname(real)
         if self.root is not None and not is_within(folder, self.root) and folder not in self.exempt:
             self.exempt.append(folder)
+            self._answers.clear()
 
     def inside(self, path: Path | str) -> bool:
         """True when ``path``'s real location (links resolved) is under the root (or there is no root)."""
@@ -115,8 +117,15 @@ class Boundary:
         """True when linted content may make the linter read ``path``."""
         if self.root is None or self.allow_outside:
             return True
-        real = os.path.realpath(path)
-        return is_within(real, self.root) or any(is_within(real, folder) for folder in self.exempt)
+        key = str(path)
+        answer = self._answers.get(key)
+        if answer is None:
+            real = os.path.realpath(path)
+            answer = is_within(real, self.root) or any(is_within(real, folder) for folder in self.exempt)
+            if len(self._answers) > 50_000:
+                self._answers.clear()
+            self._answers[key] = answer
+        return answer
 
     def may_write(self, path: Path | str) -> bool:
         """True when ``--fix`` may write ``path``: its real location is under the root, always

@@ -110,6 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the GPU the launches run on (repeatable); replaces what files and configuration declare")
     p.add_argument("--sglang-version", metavar="X.Y.Z[.postN]", default=None,
                    help="the SGLang release to check against (default: what the file pins, else the newest)")
+    p.add_argument("--upgrade-to", metavar="X.Y.Z[.postN]", default=None,
+                   help="judge every launch against this SGLang release, whatever its files pin, and report only "
+                        "what breaks there that does not under its pinned release (with --fix: fix it; with "
+                        "--list-launches: a column of it)")
     p.add_argument("--config", type=Path, default=None, metavar="FILE",
                    help="use this pyproject.toml or .lint-configs.toml for every file")
     p.add_argument("--select", action="append", default=None, metavar="CODE",
@@ -412,13 +416,14 @@ def _run(args: argparse.Namespace) -> int:
             if lookup(name) is None:
                 raise UsageError(f"--target-gpu {name!r}: {why_unknown(name)}")
         args.target_gpu = names
-    if args.sglang_version:
-        from linter.sglang.options import known_release
+    for flag in ("sglang_version", "upgrade_to"):
+        if getattr(args, flag):
+            from linter.sglang.options import known_release
 
-        try:
-            args.sglang_version = known_release(args.sglang_version)
-        except ValueError as exc:
-            raise UsageError(f"--sglang-version: {exc}") from None
+            try:
+                setattr(args, flag, known_release(getattr(args, flag)))
+            except ValueError as exc:
+                raise UsageError(f"--{flag.replace('_', '-')}: {exc}") from None
     try:
         configs = ConfigResolver(args.config)
     except ConfigError as exc:
@@ -479,7 +484,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
     for p in [stdin_path] if stdin_path is not None else paths:
         ws.boundary.name(p)  # a path the user named outside the root is the user's choice: read there
     options = RunOptions(target_gpus=args.target_gpu, sglang_version=args.sglang_version, select=select,
-                         ignore=ignore, extend_select=extend, no_ignores=args.no_ignores,
+                         ignore=ignore, extend_select=extend, no_ignores=args.no_ignores, upgrade_to=args.upgrade_to,
                          skip_reasons=bool(args.show_files))
     engine = Engine(ws, options, configs)
     if stdin_path is None:
@@ -584,7 +589,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
         if args.list_launches:
             from linter.report import inventory
 
-            launches = inventory.rows(results)
+            launches = inventory.rows(results, upgrade=args.upgrade_to)
             if fmt == "json":
                 stream.write(inventory.render_json(launches))
             elif fmt == "csv":
@@ -690,7 +695,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
             from linter.coverage import measure
 
             _emit(fmt, diagnostics, stream, args, fixed, [c for r in results.values() for c in r.contexts], color,
-                  before, after if fmt in ("text", "full") else [], checked=measure(results.values(), skipped_files))
+                  before, after if fmt in ("text", "full") else [], checked=measure(results.values(), skipped_files),
+                  upgrade=args.upgrade_to)
         if after and fmt not in ("text", "full") and not args.statistics:
             for line in after:
                 print(f"lint-configs: warning: {line}", file=sys.stderr)
@@ -871,7 +877,7 @@ def _statistics(fmt: str, diagnostics, stream, args, fixed: int, quiet: bool, af
 
 
 def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=(), color=None, before=(),
-          after=(), checked=None) -> None:
+          after=(), checked=None, upgrade: str | None = None) -> None:
     if fmt == "json":
         from linter.report.json import render
 
@@ -896,9 +902,10 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=(), color=No
 
         stream.write(render(diagnostics))
     else:
-        from linter.report.releases import release_lines
+        from linter.report.releases import release_lines, upgrade_lines
         from linter.report.text import render
 
+        lines = upgrade_lines(contexts, upgrade) if upgrade else release_lines(contexts)
         render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed, show_summary=not args.quiet,
-               assumptions=release_lines(contexts), color=color, before_summary=list(before), after_summary=list(after),
+               assumptions=lines, color=color, before_summary=list(before), after_summary=list(after),
                checked=checked, full=fmt == "full")

@@ -226,17 +226,22 @@ def _compress(origins: Sequence) -> tuple:
 
 
 def join_runs(seq: Iterable[tuple]) -> tuple:
-    """The canonical runs of texts put one after another, given the runs of each."""
+    """The canonical runs of texts put one after another, given the runs of each. Each text's runs
+    are canonical already, so only the first run of each may continue the run before it; the others
+    are copied as they are (in C: a value built by joining is not a Python loop over its runs)."""
     out: list = []
     for runs in seq:
-        for run in runs:
-            if out:
-                last = out[-1]
-                src = run[1]
-                if last[1] is src and (src is None or last[2] + last[0] == run[2]):
-                    out[-1] = (last[0] + run[0], src, last[2], None)
-                    continue
-            out.append(run)
+        if not runs:
+            continue
+        if out:
+            last = out[-1]
+            run = runs[0]
+            src = run[1]
+            if last[1] is src and (src is None or last[2] + last[0] == run[2]):
+                out[-1] = (last[0] + run[0], src, last[2], None)
+                out.extend(itertools.islice(runs, 1, None))
+                continue
+        out.extend(runs)
     return tuple(out)
 
 
@@ -353,11 +358,18 @@ UNKNOWN = _Unknown()
 
 @dataclass
 class GpuDecl:
-    """A target GPU named in a file: ``name`` as written, ``span`` where, ``how`` in words."""
+    """A target GPU named in a file: ``name`` as written, ``span`` where, ``how`` in words.
+
+    ``count`` is the number of such GPUs the declaration gives each node or container, when it says
+    (Modal ``gpu="H100:8"``); ``weak`` marks a declaration read from something that only suggests the
+    GPU (an image built for one architecture, a Karpenter NodePool the pod's selectors pick, a
+    documentation heading): findings that rest on it say so and their fixes are unsafe."""
 
     name: str
     span: Span | None
     how: str
+    count: int | None = None
+    weak: bool = False
 
 
 @dataclass(frozen=True)
@@ -378,12 +390,25 @@ class KwArgs:
 
 @dataclass
 class GpuCount:
-    """A GPU resource a launch's container asks for: ``resource`` (``nvidia.com/gpu``, ``amd.com/gpu``),
-    ``count`` (None when not a known integer) and where the quantity is written."""
+    """A number of GPUs (or nodes) a deployment gives a launch, as written: ``resource`` names what
+    counts (``nvidia.com/gpu``, ``CUDA_VISIBLE_DEVICES``, ``--gres``, ``deploy.resources.reservations.devices``
+    …), ``count`` is the number (None when it is not a known integer: ``all``, a variable, an
+    expression — unknown, never guessed), ``span`` where it is written and ``how`` says it in words
+    for ``--explain``.
+
+    ``per`` says what the number counts: ``"node"`` — the GPUs each node, pod or container of the
+    launch can see (an upper bound: the process sees no more); ``"job"`` — GPUs over all the nodes of
+    a job together (Slurm ``--gpus``); ``"nodes"`` — how many nodes the launch's group has
+    (LeaderWorkerSet ``size``, Slurm ``--nodes``, SkyPilot ``num_nodes``). ``widens`` marks a
+    declaration that can show a container more GPUs than its resource request
+    (``NVIDIA_VISIBLE_DEVICES=all`` set in the container itself)."""
 
     resource: str
     count: int | None
     span: Span | None = None
+    how: str = ""
+    per: str = "node"
+    widens: bool = False
 
 
 @dataclass
@@ -447,7 +472,9 @@ class Launch:
     stable logical name (e.g. ``services.sglang``) used by baselines. ``gpu_decls`` are target
     declarations that belong to this launch only (a Modal decorator, a docker ``--gpus``);
     ``hints`` are strings such as an image reference the version detection reads. ``gpu_counts``
-    are the GPUs its container asks for (Kubernetes ``resources.limits``); ``model_hint`` an
+    are the GPU and node counts given to this launch only (Kubernetes ``resources.limits``, a
+    LeaderWorkerSet ``size``, compose ``deploy.resources.reservations.devices``, ``docker run --gpus``,
+    ``CUDA_VISIBLE_DEVICES`` in its environment, ``srun --gpus-per-node`` …); ``model_hint`` an
     architecture the deployment declares for its model (see :class:`ModelHint`). ``context`` are
     the labels a documentation block holding the launch sits under, outermost first (see
     :class:`ContextLabel`; empty outside documentation).
@@ -474,6 +501,9 @@ class Launch:
     mounts: tuple = ()
     """``(container path, host path)`` pairs of the folders a container launch sees from the
     repository (compose bind ``volumes``), so a ``--config /configs/x.yaml`` is read from the host."""
+    background: bool = False
+    """True when the shell runs the launch in the background (``… &`` on a line of its own, not inside
+    an ``if``/``case``/loop/``&&``): it runs together with the launches after it in the same script."""
     framework: FrameworkFacts | None = None
     """For a launch a framework makes from its own settings (ROLL, NeMo-RL, ms-swift …): what it
     refuses, ignores and sets itself (:class:`FrameworkFacts`)."""
@@ -511,6 +541,9 @@ class Extraction:
     launches: list[Launch] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     gpu_decls: list[GpuDecl] = field(default_factory=list)
+    gpu_counts: list[GpuCount] = field(default_factory=list)
+    """GPU and node counts the file declares for all its launches (``#SBATCH --gpus-per-node``, SkyPilot
+    ``accelerators: H100:8`` and ``num_nodes``, dstack ``resources.gpu``, Truss ``accelerator``)."""
     comments: list[Span] | None = None
     """The file's comments, when the format can list them exactly (else a line scan finds them)."""
     related: list[SourceFile] = field(default_factory=list)

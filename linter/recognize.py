@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from linter import datafiles
 from linter.argv import skip_options
-from linter.launch import UNKNOWN, GpuDecl, MStr, Token
+from linter.launch import UNKNOWN, GpuCount, GpuDecl, MStr, Token
 from linter.sglang.dialects import match as match_dialect
 from linter.sglang.dialects import match_hydra, passed_over_hydra
 from linter.sglang.entrypoints import entry_program, match_entry_point
@@ -128,8 +128,9 @@ class Unwrapped:
     SGLang launch). ``inherit`` is False when a wrapper starts the command with a fresh environment
     (``env -i``, ``docker run``); ``env`` holds the variables the wrappers set (name → :class:`MStr`,
     :data:`~linter.launch.UNKNOWN` or :class:`Passthrough`); ``image`` is a container image that runs
-    the command; ``gpu_decls`` are target GPUs the wrappers name (Slurm ``--gres`` …); ``chain`` the
-    wrapper programs in order.
+    the command; ``gpu_decls`` are target GPUs the wrappers name (Slurm ``--gres`` …); ``gpu_counts``
+    the GPU and node counts they give (``docker run --gpus 2``, ``srun --gpus-per-node 8``); ``chain``
+    the wrapper programs in order.
     """
 
     kind: UnwrapKind | None = None
@@ -141,6 +142,7 @@ class Unwrapped:
     env: dict[str, object] = field(default_factory=dict)
     image: MStr | None = None
     gpu_decls: list[GpuDecl] = field(default_factory=list)
+    gpu_counts: list[GpuCount] = field(default_factory=list)
     chain: list[str] = field(default_factory=list)
 
 
@@ -277,6 +279,9 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
                     out.gpu_decls.extend(gpu_decls(name, value, base))
                 if name == "--container-image" and value is not None:
                     out.image = value.text
+            from linter.gpus.counts import SLURM_COUNT_OPTIONS, slurm_counts
+
+            out.gpu_counts.extend(slurm_counts([(n, v) for n, v, _ in opts if n in SLURM_COUNT_OPTIONS], base))
             if base == "sbatch":
                 for name, value, _ in opts:
                     if name == "--wrap" and value is not None:
@@ -353,6 +358,10 @@ def _container(w: list[Token], wrapper: Wrapper, out: Unwrapped) -> list[Token] 
                 _env_option(value, env)
             elif name == "--entrypoint" and value is not None and value.value != "":
                 rest = [value] + rest
+            elif name == "--gpus" and value is not None:
+                from linter.gpus.counts import docker_gpus
+
+                out.gpu_counts.append(docker_gpus(value, f"{w[0].value or 'docker'} run --gpus"))
         if not rest:
             return None  # the image's own CMD runs: not in the file
         out.inherit, out.env = False, env
@@ -420,8 +429,8 @@ def _join_tokens(tokens: list[Token], where: Span | None) -> MStr:
 @dataclass
 class Found:
     """A launch found in a command: ``program`` (the entry point), its server-argument ``args``, the
-    container ``image`` it runs in (or None), the target GPUs the command's wrappers name and the
-    wrapper ``chain``."""
+    container ``image`` it runs in (or None), the target GPUs the command's wrappers name, the GPU
+    counts its wrappers and environment give (``gpu_counts``) and the wrapper ``chain``."""
 
     program: str
     args: list[Token]
@@ -430,3 +439,7 @@ class Found:
     chain: list[str] = field(default_factory=list)
     via_shell: bool = False
     """True when a shell string was parsed on the way (its words went through shell splitting)."""
+    gpu_counts: list[GpuCount] = field(default_factory=list)
+    background: bool = False
+    """True when a shell string on the way runs it in the background (``… &``)."""
+

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from linter.boundary import referenced_at
+from linter.gpus.given import Given, given
 from linter.gpus.targets import Target, choose
 from linter.launch import UNKNOWN, GpuDecl, KwArgs, Launch
 from linter.sglang import release as release_mod
@@ -61,6 +62,15 @@ class LaunchContext:
     identity: str = ""
     startup: StartupAnalysis | None = None
     verdicts: tuple[Verdict, ...] = ()
+    given: Given | None = None
+    """The hardware the launch is given: GPUs per node, nodes, memory per GPU (:mod:`linter.gpus.given`)."""
+    colocated: tuple = ()
+    weights: object = None
+    """The model's weights (:class:`linter.sglang.weights.ModelWeights`) or None when not known."""
+    weights_origin: str = ""
+    """Where :attr:`weights` come from, or why they are not known."""
+    """Launches that run at the same time in the same container or script as this one
+    (:class:`linter.gpus.colocate.Neighbour` values; set by the engine once the file's launches are resolved)."""
 
     @property
     def assumed_cuda(self) -> tuple[int, int]:
@@ -86,9 +96,10 @@ class LaunchContext:
 
 def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cli_targets: list[str],
             cli_version: str | None, read_text, read_json, cwd, identity: str = "",
-            read_source=None) -> LaunchContext:
+            read_source=None, file_counts: list | None = None) -> LaunchContext:
     """Resolve one launch. ``settings`` is the configuration for its file; ``file_decls`` the file's own
-    target declarations (directives, ``#SBATCH`` …); ``cli_targets``/``cli_version`` come from the
+    target declarations (directives, ``#SBATCH`` …) and ``file_counts`` its GPU and node counts
+    (:class:`~linter.launch.GpuCount`); ``cli_targets``/``cli_version`` come from the
     command line; ``read_text(path)``/``read_json(path)`` read files beside it (None when missing);
     ``cwd`` is the working directory (a relative model path is looked up there too); ``read_source(path)``
     reads a ``--config`` file (a :class:`~linter.source.SourceFile`, None when missing)."""
@@ -113,14 +124,27 @@ def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cl
     model = _model(launch, parsed, settings, read_json, cwd)
     cli = [GpuDecl(n, None, "given with --target-gpu") for n in cli_targets]
     config = [GpuDecl(n, None, f"'target-gpus' in {settings.origin}") for n in settings.target_gpus]
-    targets, origin = choose(cli, file_decls + launch.gpu_decls, config)
+    declared = file_decls + launch.gpu_decls
+    targets, origin = choose(cli, [d for d in declared if not d.weak], config)
+    if not targets:
+        # weaker declarations (a Karpenter NodePool, an image built for one architecture, a heading
+        # in documentation) when nothing states the GPU
+        from linter.gpus.inferred import context_targets, image_targets
+        from linter.gpus.targets import make_targets
+
+        weak = [d for d in declared if d.weak] or image_targets(launch.image) or \
+            context_targets(launch.context)
+        if weak:
+            targets, origin = make_targets(weak), "inferred"
     cuda = rel.cuda_build or (13, 0)
     startup = startup_analysis(parsed, table, model, targets, cuda)
     return LaunchContext(launch=launch, table=table, parsed=parsed, model=model, targets=tuple(targets),
                          target_origin=origin, cuda_build=rel.cuda_build, version_origin=rel.origin,
                          version_written=rel.written,
                          identity=identity or launch.key, startup=startup,
-                         verdicts=verdicts(parsed, table, model, targets, cuda, startup))
+                         verdicts=verdicts(parsed, table, model, targets, cuda, startup),
+                         given=given(launch.gpu_counts, list(file_counts or ()), targets),
+                         **_weights(model, parsed, launch, read_json, cwd))
 
 
 def _config_opener(launch: Launch, read_source, cwd):
@@ -171,6 +195,24 @@ def _repo_root(folder: Path) -> Path | None:
     from linter.gitignore import find_top
 
     return find_top(folder)
+
+
+def _weights(model: ModelInfo, parsed: ParsedArgs, launch: Launch, read_json, cwd) -> dict:
+    """``weights`` and ``weights_origin`` of a launch (:func:`linter.sglang.weights.weights_for`)."""
+    if model.skip_checks:
+        return {"weights": None, "weights_origin": model.origin}
+    from linter.sglang.weights import weights_for
+
+    override = parsed.get("json_model_override_args")
+    if read_json is not None:
+        # the model's folder is looked in again for its size: a refusal to read it out of the root is
+        # the model resolution's to report (:func:`_model`), not a second finding
+        read_json = functools.partial(read_json, quiet=True)
+    got, why = weights_for(model.path, architecture=model.architecture, read_json=read_json,
+                           base_dirs=[launch.source.path.parent, cwd],
+                           override_json=override.value if override is not None and isinstance(override.value, str)
+                           else None)
+    return {"weights": got, "weights_origin": why}
 
 
 def _model(launch: Launch, parsed: ParsedArgs, settings: Settings, read_json, cwd) -> ModelInfo:

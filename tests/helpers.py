@@ -11,7 +11,8 @@ from linter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The folded-command launch SGLang rejects: DeepSeek-V3, fa4 + deterministic, target H100.
+# The folded-command launch SGLang rejects: DeepSeek-V3, fa4 + deterministic, target H100 (tp 16: two
+# nodes of H100, on which its weights fit).
 FOLDED_H100 = """\
 # lint-configs: target-gpu=H100
 services:
@@ -20,7 +21,7 @@ services:
     command: >
       python3 -m sglang.launch_server
       --model-path deepseek-ai/DeepSeek-V3
-      --tp 8
+      --tp 16
       --attention-backend fa4
       --enable-deterministic-inference
       --host 0.0.0.0 --port 30000

@@ -16,7 +16,7 @@ SERVICE = """\
     command: >
       python3 -m sglang.launch_server
       --model-path deepseek-ai/DeepSeek-V3
-      --tp 8
+      --tp 16
       --attention-backend {backend}
       --enable-deterministic-inference
 """

@@ -10,7 +10,7 @@ services:
   sglang:
     image: lmsysorg/sglang:v0.5.23-cu129
     entrypoint: python3 -m sglang.launch_server
-    command: --model-path deepseek-ai/DeepSeek-V3 --tp 8
+    command: --model-path deepseek-ai/DeepSeek-V3 --tp 16
     environment:
       HF_HOME: /data
 """
@@ -51,7 +51,7 @@ def _lint_files(root, capsys, *files):
 
 def test_an_override_alone_is_not_judged_without_its_base(tmp_path, capsys):
     # with its base beside it: the base supplies --model-path, so no SGL205
-    write_tree(tmp_path, {"compose.yaml": BASE.replace("--tp 8", "--tp 8 --attention-backend fa3"),
+    write_tree(tmp_path, {"compose.yaml": BASE.replace("--tp 16", "--tp 16 --attention-backend fa3"),
                           "compose.override.yaml": OVERRIDE.replace(" --attention-backend fa4", "")})
     code, diags = _lint_files(tmp_path, capsys, "compose.override.yaml")
     assert (code, diags) == (0, [])
@@ -144,7 +144,7 @@ def test_compose_file_in_dotenv_names_the_stack(tmp_path, capsys):
 
 def test_environment_is_merged_by_key(tmp_path, capsys):
     base = BASE.replace("    entrypoint: python3 -m sglang.launch_server\n"
-                        "    command: --model-path deepseek-ai/DeepSeek-V3 --tp 8\n",
+                        "    command: --model-path deepseek-ai/DeepSeek-V3 --tp 16\n",
                         "    command: sh -c 'python3 -m sglang.launch_server --model-path $$MODEL "
                         "--attention-backend $$BACKEND --enable-deterministic-inference'\n") \
         .replace("      HF_HOME: /data\n", "      MODEL: deepseek-ai/DeepSeek-V3\n      BACKEND: fa3\n")
@@ -182,7 +182,7 @@ def test_an_override_that_names_no_sglang_at_all_is_still_read_with_its_stack(tm
     # The service is not called sglang: the override's bytes hold no mention, and the mention filter
     # must still let it through (the test above passes on the service's name alone).
     base = BASE.replace("  sglang:\n", "  s:\n").replace(
-        "    entrypoint: python3 -m sglang.launch_server\n    command: --model-path deepseek-ai/DeepSeek-V3 --tp 8\n",
+        "    entrypoint: python3 -m sglang.launch_server\n    command: --model-path deepseek-ai/DeepSeek-V3 --tp 16\n",
         "    command: sh -c 'python3 -m sglang.launch_server --model-path $$MODEL "
         "--attention-backend $$BACKEND --enable-deterministic-inference'\n") \
         .replace("      HF_HOME: /data\n", "      MODEL: deepseek-ai/DeepSeek-V3\n      BACKEND: fa3\n")

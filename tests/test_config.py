@@ -15,7 +15,7 @@ services:
     command: >
       python3 -m sglang.launch_server
       --model-path {model}
-      --tp 8
+      --tp 16
       --attention-backend fa4
       --enable-deterministic-inference
 """
@@ -327,7 +327,7 @@ def test_a_string_where_a_list_is_expected_exits_2(tmp_path, capsys):
 # --- ruff's selection semantics: select replaces, extend-select adds, ignore adds up ----------------
 
 # SGL101 (error), SGL201 (unknown option, error) and SGL207 (repeated option, warning) on H100
-THREE = COMPOSE.replace("--tp 8", "--tp 8 --tp 4 --no-such-flag")
+THREE = COMPOSE.replace("--tp 16", "--tp 32 --tp 16 --no-such-flag")
 
 
 @pytest.mark.parametrize(("body", "expected"), [

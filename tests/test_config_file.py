@@ -77,7 +77,7 @@ def test_merger_keys_changed_in_0_5_23():
 SCRIPT = """\
 #!/bin/bash
 # lint-configs: target-gpu=H100
-python3 -m sglang.launch_server --config configs/glm.yaml --tp 4
+python3 -m sglang.launch_server --config configs/glm.yaml --tp 32
 """
 YAML = """\
 # serving settings
@@ -85,7 +85,7 @@ model-path: deepseek-ai/DeepSeek-V3
 attention-backend: "fa4"   # fast on B200
 enable-deterministic-inference: true
 cuda-graph-bs-decode: [1, 2, 4]
-tp: 8
+tp: 16
 """
 
 
@@ -95,7 +95,7 @@ def test_findings_and_fix_land_in_the_yaml(tmp_path, capsys, version):
     code, diags = lint_json(tmp_path, capsys, "--sglang-version", version)
     assert code == 1
     assert [(d["path"], d["line"], d["column"], d["code"]) for d in diags] == [("configs/glm.yaml", 3, 21, "SGL101")]
-    # the command line's --tp 4 overrides the file's tp: 8 (config args come first): no SGL207
+    # the command line's --tp 32 overrides the file's tp: 16 (config args come first): no SGL207
     code, out, _ = run(tmp_path, capsys, "--fix", "--sglang-version", version, ".")
     assert code == 0, out
     assert (tmp_path / "configs/glm.yaml").read_text() == YAML.replace('"fa4"', '"fa3"')
@@ -105,10 +105,10 @@ def test_findings_and_fix_land_in_the_yaml(tmp_path, capsys, version):
 def test_the_command_line_overrides_the_file(tmp_path):
     write_tree(tmp_path, {"configs/glm.yaml": YAML})
     with chdir(tmp_path):
-        result = lint_text_result(SCRIPT.replace("--tp 4", "--tp 4 --attention-backend triton"), "shell", ["H100"],
+        result = lint_text_result(SCRIPT.replace("--tp 32", "--tp 32 --attention-backend triton"), "shell", ["H100"],
                                   name="run.sh")
     parsed = result.contexts[0].parsed
-    assert parsed.value("tp_size") == "4"
+    assert parsed.value("tp_size") == "32"
     assert parsed.value("attention_backend") == "triton"
     assert parsed.value("cuda_graph_bs_decode") == ["1", "2", "4"]
     assert parsed.value("enable_deterministic_inference") is True

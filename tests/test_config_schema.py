@@ -126,7 +126,7 @@ def test_rule_selectors_versions_and_gpu_examples_agree_with_the_code():
     # every prefix the code accepts is listed, and nothing that names no rule
     prefixes = {r.code[:n] for r in ALL_RULES for n in range(3, 6)}
     assert prefixes <= set(selectors)
-    assert "SGL4" not in selectors and expand_selector("SGL4") is None
+    assert "SGL5" not in selectors and expand_selector("SGL5") is None
     assert schema["properties"]["sglang-version"]["enum"] == (
         list(available_versions()) + ["v" + v for v in available_versions()])
     examples = schema["definitions"]["GpuName"]["examples"]

@@ -19,7 +19,7 @@ SHELL_H100 = """\
 #!/bin/bash
 # lint-configs: target-gpu=H100
 python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 \\
-  --enable-deterministic-inference --tp 8
+  --enable-deterministic-inference --tp 16
 """
 
 
@@ -46,7 +46,7 @@ def _after_fix_all(monkeypatch, action):
 
 def test_a_file_saved_during_fix_keeps_the_users_text(tmp_path, capsys, monkeypatch):
     write_tree(tmp_path, {"compose.yaml": FOLDED_H100, "b.yaml": FOLDED_H100})
-    saved = FOLDED_H100.replace("--tp 8", "--tp 4")
+    saved = FOLDED_H100.replace("--tp 16", "--tp 32")
     _after_fix_all(monkeypatch, lambda: (tmp_path / "compose.yaml").write_text(saved))
     code, out, err = _fix(tmp_path, capsys)
     assert (tmp_path / "compose.yaml").read_text() == saved

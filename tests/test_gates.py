@@ -26,10 +26,10 @@ def test_deepseek_v32_deterministic_without_backend_is_sgl103_on_every_gpu(tmp_p
 @pytest.mark.parametrize("gpu,codes", [
     ("B200", ["SGL103"]),   # SGLang picks trtllm_mla on SM100, then rejects it (error A)
     ("B300", ["SGL103"]),
-    ("H100", []),           # fa3 fill, fine on Hopper
-    ("A100", ["SGL104"]),   # fa3 fill asserts for MLA off SM90 at load
+    ("H100", ["SGL403"]),   # fa3 fill, fine on Hopper (but the weights do not fit 8 x H100: SGL403)
+    ("A100", ["SGL403", "SGL104"]),   # fa3 fill asserts for MLA off SM90 at load
     ("Jetson AGX Thor", ["SGL104"]),
-    ("RTX 5090", []),       # triton fill on SM120
+    ("RTX 5090", ["SGL403"]),  # triton fill on SM120 (32 GB GPUs: the weights do not fit)
 ])
 def test_deepseek_v3_deterministic_without_backend(tmp_path, capsys, gpu, codes):
     write_tree(tmp_path, {"compose.yaml": compose("--model-path deepseek-ai/DeepSeek-V3 --tp 8 "
@@ -81,7 +81,8 @@ def test_implicit_trtllm_mla_fix_adds_a_backend(tmp_path, capsys):
 def test_gates(tmp_path, capsys, args, gpu, code):
     write_tree(tmp_path, {"compose.yaml": compose(args, gpu)})
     _, diags = lint_json(tmp_path, capsys)
-    assert [d["code"] for d in diags] == [code]
+    # (0.5.23's tokenspeed_mla is a deprecated alias: SGL211 warns about it too, see test_successors.py)
+    assert [d["code"] for d in diags if d["code"] != "SGL211"] == [code]
     assert "runs on" in diags[0]["message"]
 
 
@@ -90,7 +91,7 @@ def test_tokenspeed_mla_is_its_own_backend_until_0_5_22(tmp_path, capsys):
     write_tree(tmp_path, {"a/compose.yaml": compose(args, "RTX PRO 6000 Blackwell", "lmsysorg/sglang:v0.5.22-cu129"),
                           "b/compose.yaml": compose(args, "RTX PRO 6000 Blackwell", "lmsysorg/sglang:v0.5.23-cu129")})
     _, diags = lint_json(tmp_path, capsys)
-    assert [(d["path"], d["code"]) for d in diags] == [("b/compose.yaml", "SGL107")]
+    assert [(d["path"], d["code"]) for d in diags] == [("b/compose.yaml", "SGL107"), ("b/compose.yaml", "SGL211")]
 
 
 def test_trtllm_mha_sm120_fp8_check_from_0_5_19(tmp_path, capsys):

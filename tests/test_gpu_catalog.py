@@ -358,7 +358,8 @@ def test_canonical_names_are_unique():
 def test_entries_have_the_documented_shape():
     sources = DATA["provenance"]["sources"]
     for e in ENTRIES:
-        assert set(e) == {"canonical", "vendor", "cc", "arch", "verified", "note", "sources", "aliases"}, e
+        assert set(e) == {"canonical", "vendor", "cc", "arch", "verified", "note", "sources", "memory", "aliases"}, e
+        assert set(e["memory"]) == {"mib", "kind", "source"} and e["memory"]["kind"] in ("reported", "nominal")
         assert e["vendor"] in {"nvidia", "amd"}
         assert (e["cc"] is None) == (e["vendor"] == "amd"), e["canonical"]
         if e["cc"] is not None:

@@ -24,7 +24,7 @@ server:
   attentionBackend: fa4
   deterministic: true
   metrics: false
-  tp: 8
+  tp: 16
 global:
   distInit:
     port: "20102"
@@ -122,7 +122,7 @@ def test_define_nindent_with_range_toyaml_and_conditional_flags(tmp_path):
     res = contexts(chart(tmp_path))
     (ctx,) = res.contexts
     words = [t.raw for t in ctx.launch.args]
-    assert words == ["--model-path", "deepseek-ai/DeepSeek-R1", "--tp", "8", "--attention-backend", "fa4",
+    assert words == ["--model-path", "deepseek-ai/DeepSeek-R1", "--tp", "16", "--attention-backend", "fa4",
                      "--enable-deterministic-inference",  # if true: present; metrics false: absent
                      "--dist-init-addr", UNKNOWN_CHAR + ":20102", "--log-level", "debug"]
     # the values keep their origin in values.yaml, the template text in the helper

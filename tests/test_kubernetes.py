@@ -126,7 +126,8 @@ def test_rolebasedgroup_v1alpha1_patches_merge_with_the_template_and_folded_comm
         "RoleBasedGroup/ds:spec.roles[prefill].worker.containers[sglang]"]
     # the image and the GPU count come from the template, the command from the patch
     assert [launch.image.text for launch in got] == ["lmsysorg/sglang:v0.5.18-cu129"] * 2
-    assert [(c.resource, c.count) for c in got[0].gpu_counts] == [("nvidia.com/gpu", 8)]
+    assert [(c.resource, c.count, c.per) for c in got[0].gpu_counts] == [("nvidia.com/gpu", 8, "node"),
+                                                                         ("size", 2, "nodes")]
     assert [ctx.table.version for ctx in res.contexts] == ["0.5.18", "0.5.18"]
     # the leader patch's selector is the leader's only
     assert [[t.name for t in ctx.targets] for ctx in res.contexts] == [["NVIDIA-H100-80GB-HBM3"], []]
@@ -588,7 +589,7 @@ spec:
 =======
           --attention-backend triton \\
 >>>>>>> origin/main
-          --tp 8
+          --tp 16
 """
 
 

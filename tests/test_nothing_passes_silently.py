@@ -6,7 +6,7 @@ from __future__ import annotations
 from linter.coverage import Coverage
 from tests.helpers import lint_json, run, write_tree
 
-LAUNCH = "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8"
+LAUNCH = "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 16"
 
 
 def test_summary_counts_launches_files_and_unverified_launches(tmp_path, capsys):
@@ -14,7 +14,7 @@ def test_summary_counts_launches_files_and_unverified_launches(tmp_path, capsys)
         "a.sh": f"#!/bin/bash\n# lint-configs: target-gpu=H100\n{LAUNCH}\n{LAUNCH} --port 2\n",
         "b.sh": f"#!/bin/bash\n{LAUNCH}\n",                                     # no target: not fully verified
         "c.sh": "#!/bin/bash\n# lint-configs: target-gpu=H100\n"
-                "python3 -m sglang.launch_server --model-path /m/private --tp 8\n",  # unknown model
+                "python3 -m sglang.launch_server --model-path /m/private --tp 16\n",  # unknown model
         "notes.py": "print('hello')\n",
     })
     code, out, _ = run(tmp_path, capsys, ".")

@@ -178,7 +178,7 @@ def test_keyword_dict_built_across_functions(tmp_path, capsys):
         "rollout/__init__.py": "",
         "rollout/config.py": src("""
             def base_kwargs():
-                kw = {"model_path": "deepseek-ai/DeepSeek-V3", "tp_size": 8}
+                kw = {"model_path": "deepseek-ai/DeepSeek-V3", "tp_size": 16}
                 kw["enable_deterministic_inference"] = True
                 return kw
             """),
@@ -202,7 +202,7 @@ def test_keyword_dict_built_across_functions(tmp_path, capsys):
     ex = extract(tmp_path, "rollout/server.py")
     [launch] = ex.launches
     assert {k.name: k.value for k in launch.kwargs} == {
-        "model_path": "deepseek-ai/DeepSeek-V3", "tp_size": 8, "enable_deterministic_inference": True,
+        "model_path": "deepseek-ai/DeepSeek-V3", "tp_size": 16, "enable_deterministic_inference": True,
         "attention_backend": "fa4", "log_level": "info"}
     code, diags = lint_json(tmp_path, capsys)
     assert codes_at(diags) == [("rollout/server.py", 8, "SGL101")]
@@ -297,7 +297,7 @@ def test_instance_keyword_dicts_from_init(tmp_path):
             def __init__(self, config):
                 self.engine_kwargs = {"model_path": "deepseek-ai/DeepSeek-V3", "attention_backend": "fa4"}
                 self.extra = dict(enable_deterministic_inference=True)
-                self.later = {"tp_size": 8}
+                self.later = {"tp_size": 16}
 
             def reset(self):
                 self.later = {}

@@ -75,10 +75,12 @@ def test_file_pinned_to_0_5_9_is_judged_by_its_own_parser(tmp_path, capsys):
                    "flex_attention, nsa, cutlass_mla, fa3, fa4, flashinfer, flashmla, trtllm_mla, trtllm_mha, "
                    "dual_chunk_flash_attn, aiter, wave, intel_amx, ascend, intel_xpu)"),
     ]
-    # on the newest release --enable-piecewise-cuda-graph is gone and the other two are accepted
+    # on the newest release --enable-piecewise-cuda-graph is gone and the other two are accepted by the
+    # parser; --attn-dp-size 2 with --tp 1 then fails SGLang's check on the parallel sizes
     _, newest = lint_json(tmp_path, capsys, "--sglang-version", newest_version())
     assert [(d["code"], d["message"].split(":")[0]) for d in newest] == [
-        ("SGL201", "unknown option --enable-piecewise-cuda-graph")]
+        ("SGL201", "unknown option --enable-piecewise-cuda-graph"),
+        ("SGL402", "SGLang 0.5.23 refuses these parallel sizes at start-up")]
 
 
 def test_sglang_pin_with_post_release_in_a_setup_script(tmp_path, capsys):
@@ -206,7 +208,7 @@ def test_a_removed_option_says_when_it_existed():
 
     [d] = lint_text("python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --enable-ep-moe\n", "shell",
                     ["H100"], sglang_version="0.5.23")
-    assert d.code == "SGL201" and "it was an option up to SGLang 0.5.4 and was removed after it" in d.message
+    assert d.code == "SGL201" and "removed in SGLang 0.5.4.post1 (last in 0.5.4)" in d.message
     assert "did you mean" not in d.message
 
 

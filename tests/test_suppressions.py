@@ -25,7 +25,7 @@ def folded(before_command: str = "", key_comment: str = "", backend_line: str = 
             + f"    command: >{key_comment}\n"
               "      python3 -m sglang.launch_server\n"
               "      --model-path deepseek-ai/DeepSeek-V3\n"
-              "      --tp 8\n"
+              "      --tp 16\n"
             + backend_line
             + "      --enable-deterministic-inference\n"
             + after)

@@ -140,7 +140,7 @@ def test_a_short_line_is_shown_whole_with_the_labels_on_their_own_lines(tmp_path
         "...",
         " 7 |       --model-path deepseek-ai/DeepSeek-V3",
         "   |                    ----------------------- model: DeepseekV3ForCausalLM",
-        " 8 |       --tp 8",
+        " 8 |       --tp 16",
         " 9 |       --attention-backend fa4",
         "   |                           ^^^",
         "10 |       --enable-deterministic-inference",

@@ -107,7 +107,8 @@ def test_conflicting_fixes_on_one_value_are_dropped(tmp_path, capsys):
             '@app.function(gpu="A100")\ndef b():\n    subprocess.Popen(CMD)\n')
     write_tree(tmp_path, {"app.py": text})
     _, diags = lint_json(tmp_path, capsys)
-    assert [d["code"] for d in diags] == ["SGL101", "SGL101"]
+    # (one GPU each: DeepSeek-V3's weights fit neither, SGL403, which has no fix)
+    assert sorted(d["code"] for d in diags) == ["SGL101", "SGL101", "SGL403", "SGL403"]
     assert all(d["fix"] is None for d in diags)
     run(tmp_path, capsys, "--fix", "--unsafe-fixes", ".")
     assert (tmp_path / "app.py").read_text() == text
@@ -152,6 +153,7 @@ def test_one_edit_for_two_launches_is_unsafe_if_unsafe_for_either(tmp_path, caps
             '"--attention-backend", BACKEND, "--enable-deterministic-inference"])\n')
     write_tree(tmp_path, {"serve.py": text})
     _, diags = lint_json(tmp_path, capsys)
+    diags = [d for d in diags if d["code"] != "SGL403"]  # one GPU each: the weights do not fit either
     assert [(d["line"], d["fix"]["applicability"]) for d in diags] == [(6, "unsafe"), (6, "unsafe")]
     run(tmp_path, capsys, "--fix", ".")
     assert (tmp_path / "serve.py").read_text() == text

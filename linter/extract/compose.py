@@ -57,7 +57,8 @@ def interpolate(s: MStr, env: dict[str, MStr]) -> MStr:
         if text[i] != "$":
             i += 1
             continue
-        parts.append(s[lit:i])
+        if i > lit:  # (an empty slice adds nothing but its cost: 20,000 chained ARGs make 40,000)
+            parts.append(s[lit:i])
         if i + 1 < n and text[i + 1] == "$":
             parts.append(s[i + 1:i + 2])
             i += 2
@@ -84,11 +85,10 @@ def interpolate(s: MStr, env: dict[str, MStr]) -> MStr:
                 parts.append(s[i:i + 1])
                 i += 1
         lit = i
-    parts.append(s[lit:])
-    if sum(len(p) for p in parts) > limits.MAX_EXPANSION_CHARS:
-        # `A=$B$B` doubling: the value is unknown rather than built
-        limits.record("MAX_EXPANSION_CHARS", "the expansion of a variable", s.where, "its value is unknown")
-        return MStr.unknown(s.where)
+    if lit < n:
+        parts.append(s[lit:])
+    if not limits.budget().fits(sum(len(p) for p in parts), "the expansion of a variable", s.where):
+        return MStr.unknown(s.where)  # `A=$B$B` doubling: the value is unknown rather than built
     return MStr.join(parts, s.where)
 
 
@@ -108,7 +108,7 @@ def _expand(s: MStr, i: int, j: int, body: MStr, env: dict[str, MStr]) -> MStr:
 
 
 def _lookup(name: str, op: str | None, word: MStr | None, where: Span | None, env: dict[str, MStr]) -> MStr:
-    value = env.get(name)
+    value = _charged(env.get(name), name, where)
     empty = value is not None and value.text == ""
     if op in (":-", "-"):
         if value is not None and not (op == ":-" and empty):
@@ -123,10 +123,23 @@ def _lookup(name: str, op: str | None, word: MStr | None, where: Span | None, en
     return MStr.unknown(where)
 
 
+def _charged(value: MStr | None, name: str, where: Span | None) -> MStr | None:
+    """``value`` of ``name`` substituted, counted by the file's budget first (unknown past it)."""
+    if value is None or limits.budget().charge(len(value), f"the expansion of ${{{name}}}", where):
+        return value
+    return MStr.unknown(where)
+
+
 def parse_dotenv(source: SourceFile) -> dict[str, MStr]:
     """Variables of a compose ``.env`` file: ``KEY=VALUE`` lines, ``export`` allowed, ``#`` comments,
     single quotes literal, double quotes with escapes, unquoted values end at `` #``; double-quoted
-    and unquoted values are interpolated with the variables above them."""
+    and unquoted values are interpolated with the variables above them. Read once per linted file
+    (its compose stack reads the ``.env`` more than once: its expansions are counted once); the dict
+    returned is the caller's own."""
+    return dict(limits.budget().once(("dotenv", id(source), source), lambda: _parse_dotenv(source)))
+
+
+def _parse_dotenv(source: SourceFile) -> dict[str, MStr]:
     env: dict[str, MStr] = {}
     text = source.text
     pos = 0
@@ -273,6 +286,7 @@ def _mounts(svc) -> tuple:
     return tuple(out.items())
 
 
+@limits.budgeted
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of a compose file, each service as the compose stack it belongs to runs it
     (:mod:`linter.extract.compose_stack`). YAML errors are reported at the parser's problem position."""
@@ -381,12 +395,69 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         if wd is not None and getattr(wd, "tag", "").endswith(":str"):
             wd_text = interpolate(yamltree.mstr(wd, wd_layer.source), wd_layer.env)
             workdir = wd_text.text if wd_text.known and wd_text.text.startswith("/") else ""
+        devices = _device_counts(svc)
         for k, got in enumerate(found):
             launch = Launch(source=home, program=got.program, span=Span(home, start, end), args=got.args,
                             key=scope + (f"#{k}" if k else ""),
                             image=got.image if got.image is not None else image, gpu_decls=list(got.gpu_decls) + decls,
-                            workdir=workdir, mounts=_mounts(svc))
+                            workdir=workdir, mounts=_mounts(svc), gpu_counts=devices + list(got.gpu_counts),
+                            background=got.background)
             result.launches.append(launch)
+
+
+def _device_counts(svc) -> list:
+    """The GPUs a service reserves: ``deploy.resources.reservations.devices[]`` entries with the
+    ``gpu`` capability (or an ``nvidia``/``amd`` driver) — ``count: N``, ``count: all`` (unknown) or
+    ``device_ids: [...]`` — and the service-level ``gpus:`` (``all`` or the same entries); Compose
+    Specification, "Deploy Specification" (devices) and "Services" (gpus). Values may use
+    ``${VAR:-default}`` interpolation."""
+    from linter.extract.yamlload import MappingNode, SequenceNode
+    from linter.launch import GpuCount
+
+    out: list = []
+
+    def value_text(node, layer):
+        if node is None or not getattr(node, "tag", "").endswith((":str", ":int")):
+            return None
+        return interpolate(yamltree.mstr(node, layer.source), layer.env)
+
+    def entries(seq, layer, what):
+        for item in (seq.value if isinstance(seq, SequenceNode) else []):
+            if not isinstance(item, MappingNode):
+                continue
+            _, caps = yamltree.get(item, "capabilities")
+            _, driver = yamltree.get(item, "driver")
+            cap_words = {str(c.value) for c in (caps.value if isinstance(caps, SequenceNode) else [])
+                         if hasattr(c, "value")}
+            if "gpu" not in cap_words and str(getattr(driver, "value", "")) not in ("nvidia", "amd", "cdi") \
+                    and what != "gpus":
+                continue
+            _, count = yamltree.get(item, "count")
+            _, ids = yamltree.get(item, "device_ids")
+            if isinstance(ids, SequenceNode):
+                span = Span(layer.source, ids.start_mark.index, ids.end_mark.index)
+                out.append(GpuCount(f"{what} device_ids", len(ids.value), span, f"compose {what} device_ids"))
+            elif count is not None:
+                text = value_text(count, layer)
+                span = (text.span_of() or text.location()) if text is not None else \
+                    Span(layer.source, count.start_mark.index, count.end_mark.index)
+                n = text.text.strip() if text is not None and text.known else ""
+                out.append(GpuCount(f"{what} count", int(n) if n.isdigit() else None, span, f"compose {what} count"))
+
+    _, deploy, layer = svc.get("deploy")
+    if isinstance(deploy, MappingNode):
+        _, res = yamltree.get(deploy, "resources")
+        _, reservations = yamltree.get(res, "reservations") if isinstance(res, MappingNode) else (None, None)
+        if isinstance(reservations, MappingNode):
+            entries(yamltree.get(reservations, "devices")[1], layer, "deploy.resources.reservations.devices")
+    _, gpus, layer = svc.get("gpus")
+    if gpus is not None:
+        if isinstance(gpus, SequenceNode):
+            entries(gpus, layer, "gpus")
+        else:
+            out.append(GpuCount("gpus", None, Span(layer.source, gpus.start_mark.index, gpus.end_mark.index),
+                                "compose gpus: all"))
+    return out
 
 
 __all__ = ["extract", "looks_like_compose", "interpolate", "parse_dotenv", "UNKNOWN_CHAR"]

@@ -42,6 +42,30 @@ def gpu_decls(resources, source: SourceFile) -> list[GpuDecl]:
     return out
 
 
+def gpu_counts(resources, source: SourceFile, nodes=None) -> list:
+    """The GPU count per node a ``resources.gpu`` gives (``H100:8``, ``2``, ``1..4``, ``{count: 8}``;
+    the most it may give) and the node count of ``nodes:`` (a task's nodes)."""
+    from linter.gpus.counts import dstack_count
+
+    out = []
+    if y.is_map(resources):
+        _, gpu = y.get(resources, "gpu")
+        if y.is_str(gpu):
+            out.append(y.gpu_count(gpu, source, "gpu", "dstack resources.gpu", dstack_count))
+        elif y.is_map(gpu):
+            _, count = y.get(gpu, "count")
+            if y.is_str(count):
+                out.append(y.gpu_count(count, source, "gpu.count", "dstack resources.gpu.count", dstack_count))
+            elif y.is_map(count):
+                _, hi = y.get(count, "max")
+                if y.is_str(hi):
+                    out.append(y.gpu_count(hi, source, "gpu.count.max", "dstack resources.gpu.count.max",
+                                           dstack_count))
+    if y.is_str(nodes):
+        out.append(y.gpu_count(nodes, source, "nodes", "dstack nodes", per="nodes"))
+    return out
+
+
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of a dstack task, service or dev environment (see the module docstring)."""
     result = Extraction()
@@ -54,9 +78,11 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     image = y.mstr(image_node, source) if y.is_str(image_node) else None
     _, resources = y.get(root, "resources")
     top_decls = gpu_decls(resources, source)
+    _, nodes = y.get(root, "nodes")
+    top_counts = gpu_counts(resources, source, nodes)
     for key in ("commands", "init"):
         _, commands = y.get(root, key)
-        _script(commands, source, env, result, key, image, top_decls)
+        _script(commands, source, env, result, key, image, top_decls, top_counts)
     for section in ("replicas", "groups"):
         _, groups = y.get(root, section)
         if not y.is_seq(groups):
@@ -67,12 +93,14 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             _, commands = y.get(group, "commands")
             _, res = y.get(group, "resources")
             decls = gpu_decls(res, source) if res is not None else top_decls
-            _script(commands, source, env, result, f"{section}[{i}].commands", image, decls)
+            counts = gpu_counts(res, source) if res is not None else top_counts
+            _script(commands, source, env, result, f"{section}[{i}].commands", image, decls, counts)
     return result
 
 
-def _script(node, source: SourceFile, env, result: Extraction, key: str, image, decls: list[GpuDecl]) -> None:
+def _script(node, source: SourceFile, env, result: Extraction, key: str, image, decls: list[GpuDecl],
+            counts: list | None = None) -> None:
     script = y.script_of(node, source) if node is not None else None
     if script is not None:
         result.launches.extend(y.script_launches_of(y.unknown_expressions(script), node, source, env, result, key,
-                                                    image=image, gpu_decls=decls))
+                                                    image=image, gpu_decls=decls, gpu_counts=counts))

@@ -480,7 +480,10 @@ def expand(s: MStr, variables: dict, open_ended: bool = False, injected=lambda n
                 name = text[i + 2:close]
                 value = variables.get(name)
                 where = s.location(i, close + 1)
-                if isinstance(value, MStr):
+                if isinstance(value, MStr) and not limits.budget().charge(len(value), f"the expansion of $({name})",
+                                                                          where):
+                    parts.append(MStr.unknown(where))  # counted before it is built: past the budget, unknown
+                elif isinstance(value, MStr):
                     parts.append(value)
                 elif value is _UNKNOWN or injected(name) or open_ended:
                     parts.append(MStr.unknown(where))
@@ -492,6 +495,8 @@ def expand(s: MStr, variables: dict, open_ended: bool = False, injected=lambda n
             i += 2
         checkpoint = i
     parts.append(s[checkpoint:])
+    if not limits.budget().fits(sum(len(p) for p in parts), "a value expanded with $(VAR)", s.where):
+        return MStr.unknown(s.where)
     return MStr.join(parts, s.where)
 
 
@@ -624,6 +629,36 @@ def _scheduling(spec: _PodSpec, source: SourceFile) -> k8s_gpus.Scheduling:
     return sched
 
 
+def _group_size(root, kind: str, spec: _PodSpec, source: SourceFile) -> list:
+    """The number of pods (one per node) of the group a pod belongs to: a LeaderWorkerSet's
+    ``spec.leaderWorkerTemplate.size`` (the leader and its workers, LWS API reference), a
+    RoleBasedGroup role's ``leaderWorkerSet.size``/``leaderWorkerPattern.size``. Empty when the
+    document states none (a missing ``size`` is not guessed)."""
+    from linter.launch import GpuCount
+
+    node = None
+    what = ""
+    if kind == "LeaderWorkerSet" and ".leaderWorkerTemplate." in f".{spec.path}.":
+        node = _val(_val(_val(root, "spec"), "leaderWorkerTemplate"), "size")
+        what = "LeaderWorkerSet spec.leaderWorkerTemplate.size"
+    elif kind == "RoleBasedGroup":
+        m = re.match(r"spec\.roles\[([^\]]+)\]\.(leader|worker)$", spec.path)
+        roles = _val(_val(root, "spec"), "roles")
+        if m and _is_seq(roles):
+            for i, role in enumerate(roles.value):
+                if _text(_val(role, "name")) in (m.group(1),) or str(i) == m.group(1):
+                    for holder in ("leaderWorkerSet", "leaderWorkerPattern"):
+                        if _is_map(_val(role, holder)):
+                            node = _val(_val(role, holder), "size")
+                            what = f"RoleBasedGroup role {m.group(1)} {holder}.size"
+    if node is None or not _is_str(node):
+        return []
+    m = yamltree.mstr(node, source)
+    text = m.text.strip()
+    return [GpuCount("size", int(text) if text.isdigit() else None, m.span_of() or m.location(),
+                     f"the {what} (pods in the group, one per node)", "nodes")]
+
+
 def _gpu_counts(container: _Container, spec: _PodSpec, source: SourceFile):
     out = []
     for res in (container.fields.get("resources"), spec.resources):
@@ -663,6 +698,7 @@ def _api_group(api_version: str) -> str:
     return api_version.rsplit("/", 1)[0] if "/" in api_version else ""
 
 
+@limits.budgeted
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of a Kubernetes manifest file (see the module docstring)."""
     result = Extraction()
@@ -693,11 +729,17 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         for spec, _ in specs:
             sched = _scheduling(spec, reading)
             decls = k8s_gpus.candidates(sched)
+            if not decls and sched.node_selector and ws is not None:
+                from linter.gpus.karpenter import picked
+
+                decls = picked(ws, Path(source.path), {k: v.text for k, v in sched.node_selector.items()})
             for container in spec.containers:
                 if not folder_read and _is_seq(container.fields.get("envFrom")):
                     _folder_configmaps(source, ws, cms)
                     folder_read = True
-                got = _launches(container, spec, reading, cms, injected, result)
+                group = _group_size(root, kind, spec, reading)
+                got = _launches(container, spec, reading, cms, injected, result,
+                                _group_size_env(group, injected))
                 for k, (found, span, image) in enumerate(got):
                     identity = (id(container.fields.get("command")), id(container.fields.get("args")),
                                 tuple(id(e) for e in container.env), k,
@@ -715,7 +757,9 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                     launch = Launch(source=reading, program=found.program, span=span, args=found.args, key=key,
                                     image=found.image if found.image is not None else image,
                                     gpu_decls=list(found.gpu_decls) + decls,
-                                    gpu_counts=_gpu_counts(container, spec, reading), model_hint=hint)
+                                    gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
+                                    + group,
+                                    model_hint=hint, background=found.background)
                     seen[identity] = launch
                     result.launches.append(launch)
     llmaz = [(api, kind, root) for root in roots if _is_map(root)
@@ -730,14 +774,28 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     return result
 
 
+def _group_size_env(group: list, injected) -> dict:
+    """``LWS_GROUP_SIZE`` when the group's size is written: the LeaderWorkerSet controller sets it to
+    the ``size`` annotation it copies from ``spec.leaderWorkerTemplate.size`` (kubernetes-sigs/lws
+    ``pkg/utils/pod/pod_utils.go:148-157`` and ``pkg/controllers/leaderworkerset_controller.go:799``
+    @060ab4da), unless the container sets it itself (``addEnvVarsIfNotExists``)."""
+    if not group or group[0].count is None or group[0].span is None or not injected("LWS_GROUP_SIZE"):
+        return {}
+    span = group[0].span
+    return {"LWS_GROUP_SIZE": MStr.literal(span.source, span.start, span.end)}
+
+
 def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _ConfigMaps, injected,
-              result: Extraction):
-    """(Found, span, image) of each launch a container runs."""
+              result: Extraction, controller_env: dict | None = None):
+    """(Found, span, image) of each launch a container runs; ``controller_env`` holds values the
+    workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none."""
     fields = container.fields
     cmd_node, args_node = fields.get("command"), fields.get("args")
     if cmd_node is None and args_node is None:
         return []
     variables, open_ended = environment(container, source, cms, injected, result.related)
+    for name, value in (controller_env or {}).items():
+        variables.setdefault(name, value)
     command = _words(cmd_node, source, variables, open_ended, injected)
     args = _words(args_node, source, variables, open_ended, injected)
     image_node = fields.get("image")

@@ -32,13 +32,17 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         image = y.mstr(image_node, source) if y.is_str(image_node) else None
     _, resources = y.get(root, "resources")
     decls = []
+    counts = []
     if y.is_map(resources):
         _, acc = y.get(resources, "accelerator")
         if y.is_str(acc):
+            from linter.gpus.counts import accelerator_count
+
             decls = truss_accelerator(y.mstr(acc, source))
+            counts = [y.gpu_count(acc, source, "accelerator", "Truss resources.accelerator", accelerator_count)]
     _, server = y.get(root, "docker_server")
     if y.is_map(server):
         _, start = y.get(server, "start_command")
         result.launches.extend(y.script_launches(start, source, env, result, "docker_server.start_command",
-                                                 image=image, gpu_decls=decls))
+                                                 image=image, gpu_decls=decls, gpu_counts=counts))
     return result

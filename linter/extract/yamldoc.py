@@ -109,34 +109,38 @@ def script_of(node, source: SourceFile) -> MStr | None:
 
 
 def script_launches(node, source: SourceFile, env: dict[str, MStr] | None, result: Extraction, key: str, *,
-                    image: MStr | None = None, gpu_decls: list[GpuDecl] | None = None) -> list[Launch]:
+                    image: MStr | None = None, gpu_decls: list[GpuDecl] | None = None,
+                    gpu_counts: list | None = None) -> list[Launch]:
     """The launches of the script :func:`script_of` reads from ``node``."""
     script = script_of(node, source)
     if script is None:
         return []
-    return script_launches_of(script, node, source, env, result, key, image=image, gpu_decls=gpu_decls)
+    return script_launches_of(script, node, source, env, result, key, image=image, gpu_decls=gpu_decls,
+                              gpu_counts=gpu_counts)
 
 
 def script_launches_of(script: MStr, node, source: SourceFile, env: dict[str, MStr] | None, result: Extraction,
                        key: str, *, image: MStr | None = None,
-                       gpu_decls: list[GpuDecl] | None = None) -> list[Launch]:
+                       gpu_decls: list[GpuDecl] | None = None, gpu_counts: list | None = None) -> list[Launch]:
     """The launches of a shell ``script`` written at ``node``, through the shell format (its syntax
-    errors go into ``result.problems``); ``key`` names the scope, ``image`` the image it runs in."""
-    from linter.extract.shell import launches_in_script
+    errors go into ``result.problems``); ``key`` names the scope, ``image`` the image it runs in,
+    ``gpu_decls``/``gpu_counts`` the target GPUs and GPU counts its section declares."""
+    from linter.extract.shell import script_launches
 
     fallback = Span(source, node.start_mark.index, node.end_mark.index)
-    found = launches_in_script(script, source, env, result.problems)
+    found = script_launches(script, source, env, result.problems)
     out = []
-    for k, (program, args, img) in enumerate(found):
-        out.append(Launch(source=source, program=program, span=span_of_args(args, fallback), args=args,
-                          key=key + (f"#{k}" if k else ""), image=img if img is not None else image,
-                          gpu_decls=list(gpu_decls or [])))
+    for k, f in enumerate(found):
+        out.append(Launch(source=source, program=f.program, span=span_of_args(f.args, fallback), args=f.args,
+                          key=key + (f"#{k}" if k else ""), image=f.image if f.image is not None else image,
+                          gpu_decls=list(gpu_decls or []), gpu_counts=list(gpu_counts or ()) + list(f.gpu_counts),
+                          background=f.background))
     return out
 
 
 def argv_launches(words: list[Token], source: SourceFile, env: dict[str, MStr] | None, result: Extraction,
                   key: str, fallback: Span, *, image: MStr | None = None,
-                  gpu_decls: list[GpuDecl] | None = None) -> list[Launch]:
+                  gpu_decls: list[GpuDecl] | None = None, gpu_counts: list | None = None) -> list[Launch]:
     """The launches of an argv (exec form), through :func:`linter.extract.recognized.launches`."""
     from linter.extract.recognized import launches
 
@@ -144,7 +148,8 @@ def argv_launches(words: list[Token], source: SourceFile, env: dict[str, MStr] |
     for k, got in enumerate(launches(words, source, env=env, image=image, span=fallback, problems=result.problems)):
         out.append(Launch(source=source, program=got.program, span=span_of_args(got.args, fallback), args=got.args,
                           key=key + (f"#{k}" if k else ""), image=got.image if got.image is not None else image,
-                          gpu_decls=list(gpu_decls or []) + list(got.gpu_decls)))
+                          gpu_decls=list(gpu_decls or []) + list(got.gpu_decls),
+                          gpu_counts=list(gpu_counts or ()) + list(got.gpu_counts), background=got.background))
     return out
 
 
@@ -166,3 +171,18 @@ def unknown_expressions(m: MStr, opener: str = "${{", closer: str = "}}") -> MSt
         pos = j
     parts.append(m[pos:])
     return MStr.join(parts, m.where)
+
+
+def gpu_count(node, source: SourceFile, resource: str, how: str, parse=None, per: str = "node"):
+    """The :class:`~linter.launch.GpuCount` a YAML scalar states (``parse(text) -> int | None``; by
+    default a plain integer), located at its characters; the count is None when the value is not
+    known statically."""
+    from linter.launch import GpuCount
+
+    m = mstr(node, source)
+    text = m.text.strip()
+    if parse is None:
+        value = int(text) if text.isdigit() else None
+    else:
+        value = parse(text) if m.known else None
+    return GpuCount(resource, value, m.span_of() or m.location(), how, per)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from linter import datafiles
 
-__all__ = ["Gpu", "all_gpus", "lookup", "normalise", "why_unknown"]
+__all__ = ["Gpu", "Memory", "all_gpus", "lookup", "memory_of", "normalise", "why_unknown"]
 
 CATALOG_FILE = "linter/gpus/catalog.json"
 
@@ -47,7 +47,10 @@ class Gpu:
     capability tuple, but SGLang's CUDA checks never pass there); ``arch`` is the architecture ("Hopper",
     "Blackwell", "CDNA3" …); ``verified`` is False where the compute capability is derived or unverified
     (not on NVIDIA's CC page, or a preview); ``note`` says what a reader should know (Thor's two numbers,
-    Rubin's preview status …); ``sources`` are the source ids of ``catalog.json``'s provenance.
+    Rubin's preview status …); ``sources`` are the source ids of ``catalog.json``'s provenance;
+    ``memory_mib`` is the device memory in MiB (see :class:`Memory`), ``memory_kind`` ``"reported"``
+    (what nvidia-smi reports) or ``"nominal"`` (the vendor's GB taken as GiB: an upper bound) and
+    ``memory_source`` where the figure comes from.
     """
 
     canonical: str
@@ -57,6 +60,9 @@ class Gpu:
     verified: bool
     note: str | None
     sources: tuple[str, ...] = ()
+    memory_mib: int | None = None
+    memory_kind: str = ""
+    memory_source: str = ""
 
     @property
     def sm(self) -> str:
@@ -144,6 +150,7 @@ class _Catalog:
     display: dict[str, str]  # normalised alias -> the shortest spelling, for suggestions
     not_gpus: dict[str, str]  # normalised name -> reason template ("{name} ...")
     families: dict[str, dict[str, str]]  # "aws" | "gcp" | "azure" | "oci" -> family/token -> canonical
+    ambiguous_memory: dict[str, tuple[int, str]] = None  # normalised name -> (MiB, why)
 
 
 @functools.cache
@@ -170,6 +177,9 @@ def _build(data: dict) -> _Catalog:
             verified=bool(entry["verified"]),
             note=entry["note"],
             sources=tuple(entry["sources"]),
+            memory_mib=int(entry["memory"]["mib"]) if entry.get("memory") else None,
+            memory_kind=entry["memory"]["kind"] if entry.get("memory") else "",
+            memory_source=entry["memory"]["source"] if entry.get("memory") else "",
         )
         if gpu.canonical in gpus:
             raise ValueError(f"{CATALOG_FILE}: {gpu.canonical!r} is listed twice")
@@ -196,7 +206,14 @@ def _build(data: dict) -> _Catalog:
         for canonical in table.values():
             if canonical not in gpus:
                 raise ValueError(f"{CATALOG_FILE}: instance family target {canonical!r} is not a catalog GPU")
-    return _Catalog(gpus, index, display, not_gpus, families)
+    ambiguous: dict[str, tuple[int, str]] = {}
+    for group in data.get("memory_ambiguous", ()):
+        for name in group["names"]:
+            key = normalise(name)
+            if key not in index:
+                raise ValueError(f"{CATALOG_FILE}: memory_ambiguous name {name!r} is not a catalog alias")
+            ambiguous[key] = (int(group["mib"]), group["why"])
+    return _Catalog(gpus, index, display, not_gpus, families, ambiguous)
 
 
 def all_gpus() -> tuple[Gpu, ...]:
@@ -323,3 +340,32 @@ def why_unknown(name: str) -> str:
         canonical = cat.index[close[0]]
         reason += f"; did you mean {alias!r}" + (f" ({canonical})?" if alias != canonical else "?")
     return reason
+
+
+@dataclass(frozen=True)
+class Memory:
+    """The device memory a GPU name stands for: ``mib`` (MiB, as nvidia-smi reports ``memory.total``),
+    ``exact`` (False when the figure is an upper bound: a nominal size, or the larger of the variants
+    a name does not tell apart) and ``why`` (its source, in words)."""
+
+    mib: int
+    exact: bool
+    why: str
+
+
+def memory_of(name: str) -> Memory | None:
+    """The memory of the GPU a name means, for "cannot fit" claims: a name that does not say which
+    variant it is (``A100``: 40 GB or 80 GB) gets the larger (``catalog.json`` ``memory_ambiguous``).
+    None when the catalog does not know the name. Raises TypeError if ``name`` is not a str."""
+    gpu = lookup(name)
+    if gpu is None or gpu.memory_mib is None:
+        return None
+    cat = _catalog()
+    s = _prepare(name)
+    for key in _keys(s, cat):
+        if key in (cat.ambiguous_memory or {}):
+            mib, why = cat.ambiguous_memory[key]
+            return Memory(mib, False, f"{why}: the larger, {mib} MiB, is assumed")
+        if key in cat.index:
+            break
+    return Memory(gpu.memory_mib, gpu.memory_kind == "reported", gpu.memory_source)

@@ -174,7 +174,7 @@ def gpu_count(resource: str, value: str, span: Span | None) -> GpuCount | None:
         return None
     text = value.strip()
     count = int(text) if text.isdigit() else None
-    return GpuCount(resource, count, span)
+    return GpuCount(resource, count, span, f"the container's resources {resource}")
 
 
 __all__ = ["GPU_LABELS", "INSTANCE_LABELS", "GPU_RESOURCES", "Value", "Requirement", "Scheduling", "GpuCount",

@@ -78,6 +78,9 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             else:
                 out.append("  target:    none declared (use '# lint-configs: target-gpu=NAME', --target-gpu or "
                            "'target-gpus' in the configuration)")
+            from linter.report.hardware import explain_lines
+
+            out.extend(explain_lines(ctx))
             on, setting = deterministic(ctx.parsed)
             how = f" (by {setting.spelled})" if setting is not None and on is True else ""
             out.append(f"  deterministic inference: {_value(on) if on is UNKNOWN else ('on' if on else 'off')}{how}")

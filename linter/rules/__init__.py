@@ -23,6 +23,7 @@ def _load() -> None:
     from linter.rules.entrypoints import EntryPointMissing
     from linter.rules.frameworks import FrameworkIgnoresSetting, FrameworkRejects
     from linter.rules.gates import GATE_RULES
+    from linter.rules.hardware import HARDWARE_RULES
     from linter.rules.meta import (
         InputTooLarge,
         InternalError,
@@ -68,6 +69,7 @@ def _load() -> None:
         EntryPointMissing,
         RepeatedOption,
         FrameworkRejects,
+        *HARDWARE_RULES,
         FrameworkIgnoresSetting,
     ]
     all_rules = sorted(meta + launch, key=lambda r: r.code)

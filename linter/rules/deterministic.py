@@ -50,8 +50,11 @@ def _assumptions(ctx: LaunchContext) -> list[str]:
 
 def applicability_for(ctx: LaunchContext, applicability):
     """``applicability``, made unsafe when the verdict rests on an architecture inferred from the
-    checkpoint's name (the name may not be the checkpoint's real architecture)."""
-    return UNSAFE if ctx.model.inferred_from is not None else applicability
+    checkpoint's name (the name may not be the checkpoint's real architecture) or on a target GPU
+    from a weaker declaration (an image tag, a Karpenter NodePool, documentation context)."""
+    if ctx.model.inferred_from is not None or any(t.decl.weak for t in ctx.targets):
+        return UNSAFE
+    return applicability
 
 
 def model_notes(ctx: LaunchContext) -> list[str]:

@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import re
 
+from linter import limits
 from linter.extract.python.lexical import scan
 from linter.extract.python.names import CALL_NAME_RE
 from linter.extract.python.strings import decode_literal, split_whitespace
@@ -95,6 +96,7 @@ _SUBCLASS_RE = re.compile(r"^[ \t]*class[ \t]+\w+[ \t]*\([ \t]*[A-Za-z_]", re.MU
 """A class with a base: it may inherit a launch from a class of another module."""
 
 
+@limits.budgeted
 def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     """The launches of a Python file. A syntax error is reported at the parser's problem position.
     ``ws`` (the run's workspace) lets imports resolve to other files of the repository; None: the
@@ -118,7 +120,10 @@ def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     module, positions = parsed
     from linter.extract.python.analysis import Analysis
 
-    Analysis(source, module, positions, result, ws=ws).run()
+    try:
+        Analysis(source, module, positions, result, ws=ws).run()
+    except limits.LimitExceeded as exc:  # the file's steps are spent: the launches found so far stay
+        limits.budget().stopped(exc, Span(source, 0, 0), "the rest of the module is not checked")
     return result
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from linter import limits
 from linter.extract.python.ci import ci_declarations
 from linter.extract.python.evaluate import Evaluator
 from linter.extract.python.frames import Frame, FrameLookups
@@ -49,6 +50,10 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
         self._loop_nesting = 0
         self._bases_memo: dict[int, list] = {}
         self.returning: set[tuple[int, int]] = set()  # (function scope, bound class) being evaluated
+        self.returned: dict[tuple, Value] = {}
+        """((function scope, bound class), None or the depth of calls) -> what the function returns."""
+        self.cuts = [0, 0]  # recursions, chains too deep cut short so far (return_value)
+        self.budget = limits.budget()  # the file's: shared with the modules it imports
         self.index = ModuleIndex(module)
         for scope in self.index.scopes:
             scope.owner = self

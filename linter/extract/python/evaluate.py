@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from linter import limits
 from linter.extract.python.frames import Frame
 from linter.extract.python.literals import fstring_pieces, literals
 from linter.extract.python.names import BUILTINS, MODAL_APPS, MODAL_IMAGE, SGLANG_IMAGE
@@ -42,6 +43,7 @@ class Evaluator:
     and statement execution call each other (a class attribute runs the class body)."""
 
     def ev(self, node, frame: Frame) -> Value:
+        self.budget.step("evaluating the Python module")
         if isinstance(node, ast.Constant):
             value = node.value
             if isinstance(value, str):
@@ -78,7 +80,10 @@ class Evaluator:
             for e in node.elts:
                 if isinstance(e, ast.Starred):
                     v = self.ev(e.value, frame)
-                    if isinstance(v, Seq):
+                    size = len(v.items) if isinstance(v, Seq) else len(v.m) if isinstance(v, Str) else 0
+                    if size and not self.budget.charge(size, "a Python list", self.span(e)):
+                        items.append(Splat(self.span(e)))  # past the budget: any number of unknown items
+                    elif isinstance(v, Seq):
                         items.extend(v.items)
                     elif isinstance(v, Str) and v.m.known:
                         items.extend(Str(v.m[k:k + 1]) for k in range(len(v.m)))
@@ -111,7 +116,7 @@ class Evaluator:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
             left = self.ev(node.left, frame)
             if isinstance(left, Str):
-                return percent_format(left.m, self.ev(node.right, frame), self.span(node))
+                return percent_format(left.m, self.ev(node.right, frame), self.span(node), self.budget)
             return Unk(self.span(node))
         if isinstance(node, ast.Call):
             return self.call_value(node, frame)
@@ -156,6 +161,8 @@ class Evaluator:
                 m = as_text(v) if piece.simple else None
                 parts.append(m if m is not None else MStr.unknown(where))
         if next(fields, None) is not None:
+            return Unk(self.span(node))
+        if not self.budget.charge(sum(len(p) for p in parts), "a Python string", self.span(node)):
             return Unk(self.span(node))
         return Str(MStr.join(parts, self.span(node)))
 
@@ -237,6 +244,11 @@ class Evaluator:
         # an object imported from a module that is not read (outside the repository) is unknown
         left = Unk(where) if isinstance(left, Ref) else left
         right = Unk(where) if isinstance(right, Ref) else right
+        size = len(left.items) + len(right.items) if isinstance(left, Seq) and isinstance(right, Seq) else \
+            len(left.m) + len(right.m) if isinstance(left, Str) and isinstance(right, Str) else 0
+        if size and not self.budget.charge(size, "a Python list" if isinstance(left, Seq) else "a Python string",
+                                           where):
+            return Unk(where)  # counted before it is built: past the budget, unknown
         if isinstance(left, Seq) and isinstance(right, Seq) and left.kind == right.kind:
             return Seq(left.items + right.items, left.kind)
         if isinstance(left, Seq) and isinstance(right, Unk):
@@ -298,7 +310,7 @@ class Evaluator:
                 return Str(m) if m is not None else Unk(where)
             if q in ("builtins.list", "builtins.tuple") and len(args) == 1 and positional:
                 v = self.ev(positional[0].value, frame)
-                if isinstance(v, Seq):
+                if isinstance(v, Seq) and self.budget.charge(len(v.items), "a Python list", where):
                     return Seq(list(v.items), "list" if q.endswith("list") else "tuple")
                 return Unk(where)
             if q in ("builtins.list", "builtins.tuple") and not args:
@@ -332,12 +344,27 @@ class Evaluator:
         owner = fv.owner or self
         scope = owner.index.scope_of_node.get(id(fv.node))
         key = (id(scope), id(fv.bound))
-        if scope is None or scope.kind != "function" or key in owner.returning or len(owner.returning) > 8:
+        # Evaluated before, the same (its arguments are unknown at every call): in full, or at this
+        # depth of the chain of calls being evaluated when a chain too deep was cut short under it.
+        depth = len(owner.returning)
+        done = owner.returned.get((key, None))
+        if done is None:
+            done = owner.returned.get((key, depth))
+        if done is not None:
+            return copy_value(done)
+        if scope is None or scope.kind != "function":
+            return Unk(where)
+        if key in owner.returning:
+            owner.cuts[0] += 1  # a recursion cut short: what encloses it is not remembered
+            return Unk(where)
+        if depth > 8:
+            owner.cuts[1] += 1  # a chain too deep: what encloses it is remembered for its depth
             return Unk(where)
         returns = returns_in(scope.node.body)
         if not returns or len(returns) > 8 or not ends(scope.node.body):
             return Unk(where)
         owner.returning.add(key)
+        cuts = list(owner.cuts)
         try:
             memo: dict = {}
             acc = None
@@ -347,6 +374,8 @@ class Evaluator:
                 else:
                     v = owner.ev(ret.value, owner.frame_before(scope, owner.offsets(ret)[0], fv.bound))
                 acc = v if acc is None else join_values(acc, v, where, memo)
+            if owner.cuts[0] == cuts[0]:
+                owner.returned[(key, None if owner.cuts[1] == cuts[1] else depth)] = acc
             return copy_value(acc)
         finally:
             owner.returning.discard(key)
@@ -387,7 +416,7 @@ class Evaluator:
                     open_args = True
             else:
                 positional.append(self.ev(a.value, frame))
-        return format_text(fmt, positional, keywords, open_args, where)
+        return format_text(fmt, positional, keywords, open_args, where, self.budget)
 
 
     def _kw_entry(self, arg, frame: Frame) -> Entry:
@@ -398,6 +427,9 @@ class Evaluator:
         if not isinstance(v, Seq):
             return Unk(where)
         parts: list[MStr] = []
+        size = sum(len(i.m) if isinstance(i, Str) else 1 for i in v.items) + len(sep) * max(0, len(v.items) - 1)
+        if not self.budget.charge(size, "a Python string joined", where):
+            return Unk(where)
         for k, item in enumerate(v.items):
             if k:
                 parts.append(sep)

@@ -157,6 +157,7 @@ class Interpreter:
         return Span(self.source, s, end)
 
     def exec_stmt(self, st, frame: Frame) -> None:
+        self.budget.step("running the Python module")
         if isinstance(st, SIMPLE):
             self.exec_small(st, frame)
         elif isinstance(st, FUNCTIONS):

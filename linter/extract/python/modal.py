@@ -66,7 +66,9 @@ class ModalDecls:
                     continue
                 lead = len(text[:name_len]) - len(text[:name_len].lstrip())
                 loc = item.m.location(lead, lead + len(name))
-                out.append(GpuDecl(name, loc, how))
+                from linter.gpus.counts import accelerator_count
+
+                out.append(GpuDecl(name, loc, how, count=accelerator_count(text)))
         if not out and isinstance(node, ast.Call):  # legacy modal.gpu.H100(count=8)
             callee = self.a.ev(node.func, frame)
             if isinstance(callee, Ref) and callee.qual.startswith("modal.gpu."):

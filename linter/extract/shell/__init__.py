@@ -52,16 +52,18 @@ execution order), :mod:`.errors` (syntax errors, comments, ``#SBATCH``).
 
 from __future__ import annotations
 
+from linter import limits
 from linter.extract.shell.document import Doc, named_kids, parse_script
 from linter.extract.shell.env import Env
-from linter.extract.shell.errors import comments_of, error_message, first_error, sbatch_directives
+from linter.extract.shell.errors import comments_of, error_message, first_error, sbatch_counts, sbatch_directives
 from linter.extract.shell.walker import Shared, walk_all
-from linter.launch import Extraction, MStr, Problem, Token, hull
+from linter.launch import Extraction, Launch, MStr, Problem, Token, hull
 from linter.source import SourceFile, Span
 
-__all__ = ["extract", "launches_in_script", "parse_script"]
+__all__ = ["extract", "launches_in_script", "parse_script", "script_launches"]
 
 
+@limits.budgeted
 def extract(source: SourceFile, ws=None) -> Extraction:
     """The launches, GPU declarations, comments and syntax problems of a shell script."""
     doc = Doc(source, source.text, None, Span(source, 0, 0))
@@ -75,6 +77,7 @@ def extract(source: SourceFile, ws=None) -> Extraction:
     first_command = next((doc.c(c.start_byte) for c in named_kids(root) if c.type != "comment"),
                          len(source.text))
     result.gpu_decls = sbatch_directives(source, comments, first_command)
+    result.gpu_counts = sbatch_counts(source, comments, first_command)
     keys = {(d.name, d.span.key() if d.span else None) for d in result.gpu_decls}
     for d in shared.decls:
         if (d.name, d.span.key() if d.span else None) not in keys:
@@ -105,6 +108,15 @@ def launches_in_script(script: MStr, source: SourceFile, env: dict[str, MStr] | 
     ``env`` holds the variables the script's process starts with (a compose service's
     ``environment``/``env_file``); shell syntax errors of a fully known script are appended to
     ``problems`` (located through the script's origins)."""
+    return [(launch.program, launch.args, launch.image) for launch in script_launches(script, source, env, problems)]
+
+
+def script_launches(script: MStr, source: SourceFile, env: dict[str, MStr] | None = None,
+                    problems: list[Problem] | None = None) -> list[Launch]:
+    """The launches of a shell script as :func:`launches_in_script` finds them, each a
+    :class:`~linter.launch.Launch` with what the script gives it besides its arguments: its image,
+    its GPU counts (``CUDA_VISIBLE_DEVICES``, ``docker run --gpus``, ``srun`` options) and whether it
+    runs in the background."""
     fallback = script.where or hull([Span(src, off, off + n) for n, src, off, _ in script.runs if src is not None]) \
         or Span(source, 0, 0)
     doc = Doc(source, script.text, script, fallback)
@@ -122,4 +134,4 @@ def launches_in_script(script: MStr, source: SourceFile, env: dict[str, MStr] | 
             problems.append(Problem(f"{message} (in the shell command string)", at))
             if at is not fallback:
                 shared.launches = [launch for launch in shared.launches if not _holds(launch.span, source, at.start)]
-    return [(launch.program, launch.args, launch.image) for launch in shared.launches]
+    return list(shared.launches)

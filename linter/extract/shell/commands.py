@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from linter import limits
 from linter.extract.shell.document import Doc, parse_script
-from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, Env
+from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env
 from linter.extract.shell.errors import error_message, first_error
 from linter.extract.shell.expand import assemble
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
@@ -159,6 +160,7 @@ class Commands:
         if self.silent:
             return  # a launch, a declaration or a shell string found now would not be recorded
         self._cwd = env.get(CWD)
+        self._background = runs_in_background(node)
         self._dispatch(tokens, span, child_env, self.image)
 
     def _inert(self, node, name_node, env: Env) -> bool:
@@ -256,7 +258,8 @@ class Commands:
                     env.set(v.split("=", 1)[0].rstrip("+"), UNKNOWN_V)
 
 
-    def _record(self, program: str, args: list[Token], span: Span, image: MStr | None) -> None:
+    def _record(self, program: str, args: list[Token], span: Span, image: MStr | None,
+                counts: list | None = None) -> None:
         if self.silent:
             return
         # The scope only: the engine adds the model and numbers launches that share both.
@@ -264,7 +267,8 @@ class Commands:
         workdir = None if cwd is ABSENT else (cwd.text if isinstance(cwd, MStr) else "")
         self.shared.launches.append(Launch(source=self.shared.source, program=program, span=span,
                                            args=[mark_joinable(t) for t in args], key=self.scope, image=image,
-                                           workdir=workdir))
+                                           workdir=workdir, gpu_counts=list(counts or ()),
+                                           background=getattr(self, "_background", False)))
 
     def _decl(self, decl: GpuDecl) -> None:
         if not self.silent:
@@ -278,7 +282,8 @@ class Commands:
         for decl in got.gpu_decls:
             self._decl(decl)
         if got.kind is UnwrapKind.LAUNCH:
-            self._record(got.program, got.args, span, got.image)
+            self._record(got.program, got.args, span, got.image,
+                         list(got.gpu_counts) + _visible_counts(child_env, got))
         elif got.kind is UnwrapKind.SCRIPT and got.script is not None:
             outer = child_env()
             more = {}
@@ -297,11 +302,19 @@ class Commands:
         if script.splat or self.depth >= MAX_NESTING:
             return
         m = script.text
-        doc = Doc(self.shared.source, m.text, m, span)
-        tree = parse_script(doc.data)
-        inner = type(self)(self.shared, doc, self.scope, span, image, self.depth + 1)
-        inner.silent = self.silent
-        inner.visit(tree.root_node, env)
+        try:
+            # a string walked at each run (`bash -c "$S"` a thousand times): parsing and walking it
+            # spend the file's steps, a step every 20 characters parsed (tree-sitter reads about
+            # 7 MB/s: about the cost of a step of the walk)
+            self.budget.step(f"a {how} command string", 1 + len(m.text) // 20)
+            doc = Doc(self.shared.source, m.text, m, span)
+            tree = parse_script(doc.data)
+            inner = type(self)(self.shared, doc, self.scope, span, image, self.depth + 1)
+            inner.silent = self.silent
+            inner.visit(tree.root_node, env)
+        except limits.LimitExceeded as exc:
+            self.budget.stopped(exc, span, "the command strings past it are not checked")
+            return
         if not self.silent and m.known:
             bad = first_error(tree.root_node, doc.data)
             if bad is not None:
@@ -310,3 +323,55 @@ class Commands:
                 at = Span(origin[0], origin[1], origin[1]) if origin is not None and origin[0] is self.shared.source \
                     else Span(span.source, span.start, span.start)
                 self.shared.problems.append(Problem(f"{message} (in the {how} command string)", at))
+
+
+_CONDITIONAL = frozenset({"if_statement", "elif_clause", "else_clause", "case_item", "case_statement", "while_statement",
+                          "for_statement", "c_style_for_statement", "list", "pipeline", "negated_command",
+                          "test_command", "command_substitution", "process_substitution"})
+"""Nodes under which a command runs on some paths only, or in a loop (never summed with its neighbours)."""
+
+
+def runs_in_background(node) -> bool:
+    """Whether a simple command is run in the background as a statement of its own: ``cmd &`` (also
+    with redirections) directly in the script, a function body, ``{ … }`` or a subshell — not in a
+    branch, a loop, a pipeline or a ``&&``/``||`` list (bash(1), Lists: "If a command is terminated
+    by the control operator &, the shell executes the command in the background")."""
+    stmt = node
+    if stmt.parent is not None and stmt.parent.type == "redirected_statement":
+        stmt = stmt.parent
+    nxt = stmt.next_sibling
+    if nxt is None or nxt.type != "&":
+        return False
+    up = stmt.parent
+    while up is not None:
+        if up.type in _CONDITIONAL:
+            return False
+        up = up.parent
+    return True
+
+
+def _visible_counts(child_env, got) -> list:
+    """The GPU counts ``CUDA_VISIBLE_DEVICES``/``NVIDIA_VISIBLE_DEVICES`` give the launched program: what
+    a wrapper sets (``env``, ``docker run -e``), else what the shell exports to it."""
+    from linter.gpus.counts import VISIBLE_DEVICE_VARIABLES, visible_devices
+    from linter.recognize import Passthrough
+
+    # srun gives each task the GPUs of its step (Slurm sets CUDA_VISIBLE_DEVICES for it): what the
+    # script exported before does not reach the launch
+    outer = child_env() if got.inherit and "srun" not in got.chain else None
+    out = []
+    for name in VISIBLE_DEVICE_VARIABLES:
+        if name in got.env:
+            value = got.env[name]
+            if isinstance(value, Passthrough):
+                value = outer.get(value.name) if outer is not None else child_env().get(value.name)
+        elif outer is not None:
+            value = outer.get(name)
+        else:
+            continue
+        if value is ABSENT or value is UNSET:
+            continue
+        got_count = visible_devices(name, value if isinstance(value, MStr) else None)
+        if got_count is not None:
+            out.append(got_count)
+    return out

@@ -14,11 +14,29 @@ from linter.source import SourceFile, Span
 
 def sbatch_directives(source: SourceFile, comments: list, first_command: int) -> list[GpuDecl]:
     """GPU declarations of the ``#SBATCH`` lines before the first command (where sbatch reads them)."""
-    from linter.extract.words import SplitError, split_words
     from linter.gpus.slurm import GPU_OPTIONS, gpu_decls
-    from linter.recognize import wrappers
 
     decls: list[GpuDecl] = []
+    for name, value in _sbatch_options(source, comments, first_command):
+        if value is not None and name in GPU_OPTIONS:
+            decls.extend(gpu_decls(name, value, "#SBATCH"))
+    return decls
+
+
+def sbatch_counts(source: SourceFile, comments: list, first_command: int) -> list:
+    """GPU and node counts of the ``#SBATCH`` lines before the first command (read together, as
+    sbatch reads them: ``--gpus-per-task`` on one line and ``--ntasks-per-node`` on another multiply)."""
+    from linter.gpus.counts import SLURM_COUNT_OPTIONS, slurm_counts
+
+    return slurm_counts([(n, v) for n, v in _sbatch_options(source, comments, first_command)
+                         if n in SLURM_COUNT_OPTIONS], "#SBATCH")
+
+
+def _sbatch_options(source: SourceFile, comments: list, first_command: int):
+    """``(option name, value token)`` of every ``#SBATCH`` line before the first command, in order."""
+    from linter.extract.words import SplitError, split_words
+    from linter.recognize import wrappers
+
     text = source.text
     for span in comments:
         if span.start >= first_command:
@@ -35,9 +53,7 @@ def sbatch_directives(source: SourceFile, comments: list, first_command: int) ->
         cut = next((k for k, w in enumerate(words) if w.raw.startswith("#")), len(words))
         _, opts = skip_options(words[:cut], 0, wrappers()["sbatch"].values)
         for name, value, _ in opts:
-            if value is not None and name in GPU_OPTIONS:
-                decls.extend(gpu_decls(name, value, "#SBATCH"))
-    return decls
+            yield name, value
 
 
 def first_error(root, data: bytes | None = None):

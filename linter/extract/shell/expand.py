@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from linter import limits
 from linter.extract.shell.document import Doc
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env
 from linter.launch import UNKNOWN_CHAR, MStr, Token, hull, join_runs
@@ -32,8 +33,12 @@ def assemble(segs: list) -> list[Token]:
     def emit() -> None:
         nonlocal texts, runs, wheres, started, fixed, unk, splat
         if started:
-            m = MStr.from_runs("".join(texts), join_runs(runs), hull(wheres))
-            out.append(Token(m, splat=splat or (unk and not fixed)))
+            where = hull(wheres)
+            if len(texts) > 1 and not limits.budget().fits(sum(map(len, texts)), "a shell word", where):
+                out.append(Token(MStr.unknown(where), splat=splat))
+            else:
+                m = MStr.from_runs("".join(texts), join_runs(runs), where)
+                out.append(Token(m, splat=splat or (unk and not fixed)))
         texts, runs, wheres = [], [], []
         started = fixed = unk = splat = False
 
@@ -113,10 +118,15 @@ def scalar(segs: list, where: Span | None) -> MStr:
             parts.append(MStr.unknown(seg[1].where or where))
     if not parts:
         return MStr.plain("", where)
+    if len(parts) > 1 and not limits.budget().fits(sum(len(p.text) for p in parts), "a shell value", where):
+        return MStr.unknown(where)
     return MStr.join(parts, hull([p.where for p in parts]) or where)
 
 
 def join_tokens(tokens: list[Token], where: Span | None) -> MStr:
+    """The words of an array joined by blanks (``${A[*]}``, an array used as a string)."""
+    if not limits.budget().fits(sum(len(t.text.text) + 1 for t in tokens), "a shell array joined", where):
+        return MStr.unknown(where)
     parts: list[MStr] = []
     for k, tok in enumerate(tokens):
         if k:
@@ -162,9 +172,61 @@ class Expander:
         if t in ("word", "number", "extglob_pattern", "regex", "$", "special_variable_name", "variable_name",
                  "test_operator", "file_descriptor"):
             return self._lit(i, j, quoted)
-        # command substitution, arithmetic, brace expansion, anything else: unknown
         where = doc.where(i, j)
+        if t == "arithmetic_expansion":
+            # $((A * B)) of known integers: its value, with no origin (no fix edits a computed number)
+            inner = [c for c in node.children if c.is_named]
+            value = self._arith(inner[0], env) if len(inner) == 1 else None
+            if value is not None:
+                return [("lit", MStr.plain(str(value), where), not quoted)]
+        # command substitution, other arithmetic, brace expansion, anything else: unknown
         return [("lit", MStr.unknown(where), not quoted)]
+
+    def _arith(self, node, env: Env, depth: int = 0) -> int | None:
+        """The value of a shell arithmetic expression made of decimal integers, variables holding them
+        and ``+ - * / %`` (``/`` and ``%`` truncate toward zero, as bash's C arithmetic does); None for
+        anything else (an unknown or unset variable, a division by zero, assignments, comparisons …)."""
+        t = node.type
+        if depth > 32:
+            return None
+        if t == "number":
+            text = self.doc.node_text(node)
+            return int(text) if text.isdigit() and (text == "0" or not text.startswith("0")) else None
+        if t in ("variable_name", "simple_expansion", "expansion"):
+            if t == "variable_name":
+                value = env.get(self.doc.node_text(node))
+                text = value.text if isinstance(value, MStr) and value.known else None
+            else:
+                parts = [seg[1] for seg in self._param(node, env, True)]
+                text = "".join(p.text for p in parts) if parts and all(
+                    isinstance(p, MStr) and p.known for p in parts) else None
+            text = text.strip() if text is not None else None
+            return int(text) if text and text.isdigit() and len(text) < 19 else None
+        if t == "parenthesized_expression":
+            inner = [c for c in node.children if c.is_named]
+            return self._arith(inner[0], env, depth + 1) if len(inner) == 1 else None
+        if t == "unary_expression" and len(node.children) == 2 and node.children[0].type in ("-", "+"):
+            v = self._arith(node.children[1], env, depth + 1)
+            return None if v is None else (-v if node.children[0].type == "-" else v)
+        if t == "binary_expression" and len(node.children) == 3:
+            op = node.children[1].type
+            a = self._arith(node.children[0], env, depth + 1)
+            b = self._arith(node.children[2], env, depth + 1) if a is not None else None
+            if a is None or b is None:
+                return None
+            if op == "+":
+                out = a + b
+            elif op == "-":
+                out = a - b
+            elif op == "*":
+                out = a * b
+            elif op in ("/", "%") and b != 0:
+                q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+                out = q if op == "/" else a - b * q
+            else:
+                return None
+            return out if abs(out) < 2 ** 63 else None
+        return None
 
     def _parts(self, node, start: int | None = None, end: int | None = None):
         """Children of ``node`` in ``[start, end)`` (bytes) and the gaps between them (char ranges)."""
@@ -398,6 +460,9 @@ class Expander:
                     tokens = []
                 else:
                     return [("splat", MStr.unknown(where))] if quoted and index == "@" else unknown()
+                if tokens and not limits.budget().charge(sum(len(t.text.text) for t in tokens),
+                                                          "a shell expansion", where):
+                    return unknown()
                 if quoted and index == "@":
                     return [("arr", tokens)]
                 return [("lit", join_tokens(tokens, where), not quoted)] if tokens else \
@@ -413,6 +478,9 @@ class Expander:
             value = (UNKNOWN_V if value[0].splat else value[0].text) if value else UNSET
 
         def result(m: MStr) -> list:
+            # a variable's value substituted: counted by the file's budget before it is used
+            if not limits.budget().charge(len(m.text), "a shell expansion", where):
+                return unknown()
             return [("lit", m, not quoted)]
 
         if op is None:

@@ -9,6 +9,7 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from linter import limits
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.document import Doc, named_kids
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, merge
@@ -81,9 +82,14 @@ class Walker(Commands):
         self.silent = 0
         self.loop_depth = 0
         self.expand = Expander(doc)
-
+        self.budget = limits.budget()
 
     def visit(self, node, env: Env) -> None:
+        if self.loop_depth or self.depth:
+            # Code walked again — a loop body (twice a level), a `bash -c` string at each run — is what
+            # can grow past the file's size: it spends the file's steps, a command or an assignment
+            # (words expanded) twenty. Code walked once is bounded by MAX_SHELL_CHARS.
+            self.budget.step("walking the shell script", _WEIGHT.get(node.type, 1))
         handler = _HANDLERS.get(node.type)
         if handler is not None:
             handler(self, node, env)
@@ -195,6 +201,14 @@ class Walker(Commands):
                 for c in body.named_children:
                     self.visit(c, e)
 
+        try:
+            self._loop_passes(node, env, once)
+        except limits.LimitExceeded as exc:  # the file's steps are spent: what the loop sets is unknown
+            self.budget.stopped(exc, self.doc.where(*self.doc.rng(node)), "what the loops past it set is unknown")
+            for name in _assigned_names(node, self.doc):
+                env.set(name, UNKNOWN_V)
+
+    def _loop_passes(self, node, env: Env, once) -> None:
         before = env.copy()
         if self.loop_depth < MAX_LOOP_DEPTH:
             first = before.copy()
@@ -306,7 +320,10 @@ class Walker(Commands):
                 env.set(name, UNKNOWN_V, export)
             return
         if op == "+=":
-            if isinstance(value, list):
+            if isinstance(value, (list, MStr)) and isinstance(old, (list, MStr)) and not self.budget.fits(
+                    _size(old) + _size(value), f"the value of {name}", self.doc.where(*self.doc.rng(node))):
+                value = UNKNOWN_V
+            elif isinstance(value, list):
                 if isinstance(old, list):
                     value = old + value
                 elif isinstance(old, MStr):
@@ -410,6 +427,16 @@ _HANDLERS: dict[str, Callable] = {
 }
 
 
+_WEIGHT = {"command": 20, "variable_assignment": 20, "declaration_command": 20}
+"""Steps a walked node spends: a command or an assignment (its words expanded) costs about twenty
+times a list or a branch."""
+
+
+def _size(value) -> int:
+    """Characters of a value (an MStr, or an array's words and the blanks between them)."""
+    return len(value.text) if isinstance(value, MStr) else sum(len(t.text.text) + 1 for t in value)
+
+
 def _split_if(node):
     """(condition nodes, body nodes, elif/else clauses) of an if_statement or elif_clause."""
     cond, body, clauses = [], [], []
@@ -455,6 +482,14 @@ def walk_all(shared: Shared, doc: Doc, root, env: Env, launch_span: Span | None 
               image: MStr | None = None) -> None:
     """Walk a script, then its functions: first the first one (in definition order) that has calls,
     with its callers' variables merged, else the first one never walked, with those at its definition."""
+    try:
+        _walk_all(shared, doc, root, env, launch_span, image)
+    except limits.LimitExceeded as exc:  # the file's steps are spent: the launches found so far stay
+        limits.budget().stopped(exc, launch_span or Span(shared.source, 0, 0),
+                                "the rest of the script is not checked")
+
+
+def _walk_all(shared: Shared, doc: Doc, root, env: Env, launch_span: Span | None, image: MStr | None) -> None:
     walker = Walker(shared, doc, "script", launch_span, image)
     walker.visit(root, env)
     order = shared.fn_order

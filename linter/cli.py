@@ -28,7 +28,8 @@ COLORS = ("auto", "always", "never")
 SHELLS = ("bash", "zsh", "fish", "tcsh")
 
 LIST_RULES_LEGEND = ("[*] has a fix, (*) has a fix in some cases (--fix applies the safe ones, --unsafe-fixes the "
-                     "others); lint-configs --show-rule CODE prints a rule's page.")
+                     "others); (preview): checked with --preview or when its code is selected; lint-configs "
+                     "--show-rule CODE prints a rule's page.")
 USAGE = "lint-configs [check] [OPTIONS] [PATH ...]\n       lint-configs server [--help]"
 
 
@@ -120,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only these codes or names (repeatable, comma-separated; prefixes such as SGL1 work)")
     p.add_argument("--extend-select", action="append", default=[], metavar="CODE",
                    help="also these codes or names, on top of the selection")
+    p.add_argument("--preview", action="store_true",
+                   help="also check the rules in preview (marked 'preview' in --list-rules; selecting one by its "
+                        "exact code also turns it on)")
     p.add_argument("--ignore", action="append", default=[], metavar="CODE", help="ignore these codes or names")
     p.add_argument("--extend-ignore", action="append", default=[], metavar="CODE", help="the same as --ignore")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when diagnostics remain")
@@ -377,7 +381,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.list_rules:
         for rule in ALL_RULES:
             fix = {"never": "   ", "sometimes": "(*)", "always": "[*]"}[rule.fixable]
-            print(f"{rule.code} {fix} {rule.name:<36} {rule.summary}")
+            print(f"{rule.code} {fix} {rule.name:<36} {'(preview) ' if rule.preview else ''}{rule.summary}")
         print(f"\n{LIST_RULES_LEGEND}")
         return 0
     if args.show_rule:
@@ -485,6 +489,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
         ws.boundary.name(p)  # a path the user named outside the root is the user's choice: read there
     options = RunOptions(target_gpus=args.target_gpu, sglang_version=args.sglang_version, select=select,
                          ignore=ignore, extend_select=extend, no_ignores=args.no_ignores, upgrade_to=args.upgrade_to,
+                         preview=args.preview,
                          skip_reasons=bool(args.show_files))
     engine = Engine(ws, options, configs)
     if stdin_path is None:

@@ -69,6 +69,8 @@ class RunOptions:
     ignore: list[str] = field(default_factory=list)
     extend_select: list[str] = field(default_factory=list)
     no_ignores: bool = False
+    preview: bool = False
+    """``--preview``: also check the rules in preview (:attr:`linter.rules.base.Rule.preview`)."""
     upgrade_to: str | None = None
     """``--upgrade-to X``: judge every launch against release X whatever its files pin, and report only the
     findings it has under X and not under its pinned release (:class:`Upgrade`)."""
@@ -347,7 +349,7 @@ class Engine:
         (``--select`` replaces, ``--extend-select`` adds, ``--ignore`` removes), as ruff resolves them."""
         o = self.options
         cli = Selection(tuple(o.select) if o.select is not None else None, tuple(o.extend_select), tuple(o.ignore))
-        return selected_codes([*settings.selections, cli], settings.per_file_ignores)
+        return selected_codes([*settings.selections, cli], settings.per_file_ignores, preview=o.preview)
 
     def _select(self, diags: list[Diagnostic], settings: Settings, linted: Path | None = None) -> list[Diagnostic]:
         codes = self.selected_codes(settings)
@@ -692,7 +694,8 @@ def _text_engine(text: str, fmt: str, name: str | None, targets, sglang_version:
     ws = Workspace(Path.cwd())
     path = ws.cwd / (name or row.sample_name or f"input.{fmt}")
     ws.add(path, text)
-    engine = Engine(ws, RunOptions(target_gpus=list(targets), sglang_version=sglang_version),
+    # every rule, preview ones included: these helpers are for table tests of the rules themselves
+    engine = Engine(ws, RunOptions(target_gpus=list(targets), sglang_version=sglang_version, preview=True),
                     ConfigResolver(isolated=True))
     return engine, path
 

@@ -538,7 +538,7 @@ def test_a_local_config_json_is_read_first(tmp_path, capsys):
     write_tree(tmp_path, {"models/big/config.json": json.dumps(cfg),
                           "serve.sh": "#!/bin/bash\n# lint-configs: target-gpu=H100\n"
                                       "python -m sglang.launch_server --model-path ./models/big --tp 8\n"})
-    _, diags = lint_json(tmp_path, capsys)
+    _, diags = lint_json(tmp_path, capsys, "--preview")
     assert [d["code"] for d in diags] == ["SGL403"]
     assert "./models/big needs at least 94.5 GiB of weights on each GPU" in diags[0]["message"]
     ctx = lint_text_result((tmp_path / "serve.sh").read_text(), "shell", name=str(tmp_path / "serve.sh")).contexts[0]
@@ -552,12 +552,12 @@ def test_a_local_safetensors_index_counts_its_total_size(tmp_path, capsys):
     write_tree(tmp_path, {"m/config.json": json.dumps(cfg), "m/model.safetensors.index.json": json.dumps(index),
                           "serve.sh": "#!/bin/bash\n# lint-configs: target-gpu=H100\n"
                                       "python -m sglang.launch_server --model-path ./m --tp 2\n"})
-    _, diags = lint_json(tmp_path, capsys)
+    _, diags = lint_json(tmp_path, capsys, "--preview")
     assert [d["code"] for d in diags] == ["SGL403"] and "needs at least 100.0 GiB" in diags[0]["message"]
     # a checkpoint with a layer past num_hidden_layers (multi-token prediction): its total is not used
     index["weight_map"]["model.layers.2.w"] = "b.safetensors"
     write_tree(tmp_path, {"m/model.safetensors.index.json": json.dumps(index)})
-    assert lint_json(tmp_path, capsys) == (0, [])
+    assert lint_json(tmp_path, capsys, "--preview") == (0, [])
 
 
 def test_weights_counted_from_config_agree_with_the_model_cards():
@@ -655,7 +655,7 @@ def test_a_karpenter_nodepool_picked_by_the_pods_selector(tmp_path, capsys):
                           "deploy/a.yaml": pod.replace("SELECTOR", "workload: chat"),
                           "deploy/b.yaml": pod.replace("SELECTOR", "karpenter.sh/nodepool: big"),
                           "deploy/c.yaml": pod.replace("SELECTOR", "kubernetes.io/os: linux")})
-    _, diags = lint_json(tmp_path, capsys)
+    _, diags = lint_json(tmp_path, capsys, "--preview")
     assert [(d["path"], d["code"]) for d in diags] == [("deploy/a.yaml", "SGL403")]
     assert "Karpenter NodePool 'small'" in " ".join(diags[0]["notes"])
 
@@ -718,7 +718,7 @@ Serving on 8x H100
 
 def test_a_documentation_label_naming_one_gpu_is_a_weaker_target(tmp_path, capsys):
     write_tree(tmp_path, {".git/HEAD": "", "deploy.md": DOC_MD, "serve.rst": DOC_RST})
-    _, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    _, diags = lint_json(tmp_path, capsys, "--preview", "--sglang-version", "0.5.23")
     # the H100 tab and the rst heading: DeepSeek-V3 does not fit; the H200 tab fits; a heading naming
     # two GPUs gives no target (no SGL101); 'On H100 only' does (fa4 is refused there with deterministic inference)
     assert [(d["path"], d["line"], d["code"]) for d in diags] == [
@@ -790,7 +790,7 @@ def test_admonitions_captions_and_tab_items_are_weaker_targets(tmp_path, capsys,
     # DeepSeek-V3 with --tp 8: too big for 8 H100s (admonition), fits 8 H200s (caption) and 8 B200s
     # (tab-item) — each block judged on the GPU its own innermost label names
     write_tree(tmp_path, {".git/HEAD": "", name: text})
-    _, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    _, diags = lint_json(tmp_path, capsys, "--preview", "--sglang-version", "0.5.23")
     assert [(d["line"], d["code"]) for d in diags] == [(line, "SGL403") for line, _, _ in expected]
     for d, (_, kind, label) in zip(diags, expected):
         assert f"suggested by the documentation {kind} {label!r}: a weaker declaration" in " ".join(d["notes"])

@@ -185,6 +185,10 @@ class Rule:
     severity: ClassVar[Severity] = Severity.ERROR
     summary: ClassVar[str] = ""
     fixable: ClassVar[Fixability] = Fixability.NEVER
+    preview: ClassVar[bool] = False
+    """A rule in preview (as ruff's): checked only with ``--preview`` / ``preview = true``, or when its
+    exact code or name is selected; ``--list-rules`` marks it. New rules whose findings change what
+    established cases report start here."""
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
 

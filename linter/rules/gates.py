@@ -56,6 +56,21 @@ def _replacement(ctx: LaunchContext, failing: list[Target], backend: str) -> str
     return "triton" if mla else "flashinfer"
 
 
+def _by_dest(hits: list[_Hit]) -> dict[object, list[_Hit]]:
+    """The hits grouped by the option (``dest``) they are about, in order: one finding each."""
+    by_dest: dict[object, list[_Hit]] = {}
+    for h in hits:
+        by_dest.setdefault(h.failure.dest, []).append(h)
+    return by_dest
+
+
+def _setting_location(setting):
+    """Where a finding on a written option points: its value, or its option's name for a keyword
+    argument whose value is not written text."""
+    return setting.value_location() if setting.kwarg is None or setting.value_text is not None \
+        else setting.option_location()
+
+
 class _GateRule(Rule):
     gate = ""
 
@@ -63,17 +78,13 @@ class _GateRule(Rule):
         hits = [h for h in gate_failures(ctx) if h.failure.gate == self.gate]
         if not hits:
             return
-        by_dest: dict[object, list[_Hit]] = {}
-        for h in hits:
-            by_dest.setdefault(h.failure.dest, []).append(h)
-        for dest, group in by_dest.items():
+        for dest, group in _by_dest(hits).items():
             f = group[0].failure
             targets = [h.target for h in group]
             setting = ctx.parsed.get(dest) if dest else None
             fix = None
             if setting is not None:
-                loc = setting.value_location() if setting.kwarg is None or setting.value_text is not None \
-                    else setting.option_location()
+                loc = _setting_location(setting)
                 replacement = _replacement(ctx, targets, f.backend or "")
                 span = setting.value_span()
                 if replacement and span is not None:
@@ -368,44 +379,46 @@ class GptOssBackend(_GateRule):
         everywhere = bool(hypothetical) and all(v.gate is not None and v.gate.gate == self.gate for v in hypothetical)
         if not hits and not everywhere:
             return
-        by_dest: dict[object, list] = {}
-        for h in hits:
-            by_dest.setdefault(h.failure.dest, []).append(h)
+        by_dest = _by_dest(hits)
         if everywhere and not hits:
             by_dest[hypothetical[0].gate.dest] = [_Hit(None, hypothetical[0].gate)]
         for dest, group in by_dest.items():
-            f = group[0].failure
-            targets = [h.target for h in group if h.target is not None]
+            yield self._finding(ctx, dest, group, everywhere)
+
+    def _finding(self, ctx: LaunchContext, dest, group: list[_Hit], everywhere: bool):
+        """The finding for one backend option (``dest``; None: gpt-oss's own default) failing on the
+        targets of ``group`` (or on any GPU)."""
+        f = group[0].failure
+        targets = [h.target for h in group if h.target is not None]
+        setting = ctx.parsed.get(dest) if dest else None
+        if setting is not None:
             applicability = SAFE if everywhere else candidates_applicability(ctx, len(group))
-            setting = ctx.parsed.get(dest) if dest else None
-            loc = ctx.launch.span
-            fix = None
-            if setting is not None:
-                loc = setting.value_location() if setting.kwarg is None or setting.value_text is not None \
-                    else setting.option_location()
-                span = setting.value_span()
-                missing = None
-                if isinstance(setting.value, str) and setting.value == f.backend:
-                    if span is not None:
-                        fix = Fix(applicability, "Use triton", [Edit(span, "triton")])
-                else:  # the other phase has no backend at all
-                    missing = "decode" if dest == "prefill_attention_backend" else "prefill"
-                    point = insertion_point(setting.value_token)
-                    if point is not None:
-                        fix = Fix(applicability, f"Add --{missing}-attention-backend triton",
-                                  [Edit(point, f" --{missing}-attention-backend triton")])
-                subject = (f"--{missing}-attention-backend is missing, so gpt-oss's {missing} backend is None"
-                           if missing else f"{self.subject(ctx, dest)}")
-                fix, subject = _both_phases(ctx, setting, dest, f, fix, subject)
-            else:
-                subject = f"{f.backend} (gpt-oss's own default here)"
-            on = target_labels(targets) if targets else "any GPU"
-            msg = (f"{subject}: gpt-oss does not run it on {on}; "
-                   f"SGLang {ctx.table.version} refuses to start; gpt-oss runs on {f.passes}")
-            notes = [f"SGLang says: \"{' '.join(f.message.split())}\""] + [f"target {t.describe()}" for t in targets]
-            det = ctx.startup
-            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes,
-                                  labels=labels(ctx, det.det if det is not None else None, targets))
+            loc, subject, fix = self._at_setting(ctx, setting, dest, f, applicability)
+            fix, subject = _both_phases(ctx, setting, dest, f, fix, subject)
+        else:
+            loc, subject, fix = ctx.launch.span, f"{f.backend} (gpt-oss's own default here)", None
+        on = target_labels(targets) if targets else "any GPU"
+        msg = (f"{subject}: gpt-oss does not run it on {on}; "
+               f"SGLang {ctx.table.version} refuses to start; gpt-oss runs on {f.passes}")
+        notes = [f"SGLang says: \"{' '.join(f.message.split())}\""] + [f"target {t.describe()}" for t in targets]
+        det = ctx.startup
+        return self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes,
+                               labels=labels(ctx, det.det if det is not None else None, targets))
+
+    def _at_setting(self, ctx: LaunchContext, setting, dest, f: GateFailure, applicability):
+        """``(location, subject, fix)`` for a backend option that is written: its backend replaced by
+        ``triton`` when it is the failing one, else (the other phase's option is missing, so that
+        phase's backend is None) ``--<phase>-attention-backend triton`` added after it."""
+        loc = _setting_location(setting)
+        if isinstance(setting.value, str) and setting.value == f.backend:
+            span = setting.value_span()
+            fix = Fix(applicability, "Use triton", [Edit(span, "triton")]) if span is not None else None
+            return loc, f"{self.subject(ctx, dest)}", fix
+        missing = "decode" if dest == "prefill_attention_backend" else "prefill"
+        point = insertion_point(setting.value_token)
+        fix = Fix(applicability, f"Add --{missing}-attention-backend triton",
+                  [Edit(point, f" --{missing}-attention-backend triton")]) if point is not None else None
+        return loc, f"--{missing}-attention-backend is missing, so gpt-oss's {missing} backend is None", fix
 
 
 _SPLIT = {"prefill_attention_backend": "decode", "decode_attention_backend": "prefill"}

@@ -149,3 +149,28 @@ def test_insertion_fix_after_an_unquoted_shell_word_only(tmp_path, capsys):
     write_tree(tmp_path, {"serve.sh": text})
     _, diags = lint_json(tmp_path, capsys)
     assert [(d["line"], d["fix"] is not None) for d in diags] == [(3, True), (4, False)]
+
+
+@pytest.mark.parametrize("given, other", [("decode", "prefill"), ("prefill", "decode")])
+def test_gpt_oss_one_split_backend_outside_its_list_is_fixed_in_both_phases(tmp_path, capsys, given, other):
+    script = ("# lint-configs: target-gpu=H100\npython -m sglang.launch_server --model-path openai/gpt-oss-120b "
+              f"--{given}-attention-backend flashinfer --tp 8\n")
+    write_tree(tmp_path, {"run.sh": script})
+    _, [d] = lint_json(tmp_path, capsys)
+    assert d["code"] == "SGL112" and d["fix"]["applicability"] == "safe"
+    assert d["message"].startswith(f"--{given}-attention-backend flashinfer is not one gpt-oss runs, and "
+                                   f"--{other}-attention-backend is missing")
+    run(tmp_path, capsys, "--fix", "run.sh")
+    assert (tmp_path / "run.sh").read_text() == script.replace(
+        "flashinfer", f"triton --{other}-attention-backend triton")
+    _, after = lint_json(tmp_path, capsys)
+    assert after == []
+
+
+def test_a_gpu_declared_twice_is_named_once(tmp_path, capsys):
+    task = ("# lint-configs: target-gpu=H100\ntype: task\nimage: lmsysorg/sglang:v0.5.20\ncommands:\n"
+            "  - python -m sglang.launch_server --model-path Qwen/Qwen3-8B --kv-cache-dtype nvfp4\n"
+            "resources:\n  gpu: H100:8\n")
+    write_tree(tmp_path, {".dstack.yml": task})
+    _, [d] = lint_json(tmp_path, capsys)
+    assert d["code"] == "SGL109" and "does not run on H100 (SM90): SGLang" in d["message"]

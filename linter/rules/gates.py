@@ -13,7 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from linter.gpus.targets import Target
-from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, candidates_applicability, insertion_point
+from linter.rules.base import (
+    SAFE,
+    UNSAFE,
+    Example,
+    Fix,
+    LaunchContext,
+    Rule,
+    candidates_applicability,
+    insertion_point,
+    target_labels,
+)
 from linter.rules.deterministic import applicability_for, model_notes
 from linter.rules.labels import labels
 from linter.sglang.gates import GateFailure, uses_mla
@@ -92,7 +102,7 @@ class _GateRule(Rule):
                     if f.at_load else f"SGLang {ctx.table.version} refuses to start")
             chosen = "" if setting is not None else f" (the {f.backend} SGLang picks for this launch)"
             subject = f"{f.backend}{chosen}" if f.backend else self.subject(ctx, dest)
-            msg = (f"{subject} does not run on {', '.join(t.label for t in targets)}: {what}; "
+            msg = (f"{subject} does not run on {target_labels(targets)}: {what}; "
                    f"it runs on {f.passes}")
             notes = [f"SGLang says: \"{f.message}\""] + [f"target {t.describe()}" for t in targets]
             if f.backend is not None:  # the backend SGLang runs depends on the architecture
@@ -338,7 +348,9 @@ class GptOssBackend(_GateRule):
     ## Fix safety
     The backend is replaced by ``triton`` (in the whitelist and in the deterministic list, and it runs
     on every CUDA and ROCm GPU); where one split option is missing, ``--<phase>-attention-backend
-    triton`` is added after the given one. Safe when every declared target fails, unsafe otherwise.
+    triton`` is added after the given one, and when the given one is outside the list too it becomes
+    ``triton`` in the same fix (a fix that set one phase only would leave the launch failing). Safe
+    when every declared target fails, unsafe otherwise.
 
     ## References
     - docs/sglang.md §4; semantics.json ``gpt_oss_backend_message``, ``gpt_oss_default_backend``
@@ -356,6 +368,8 @@ class GptOssBackend(_GateRule):
                 "--model-path openai/gpt-oss-120b --attention-backend triton"),
         Example("--model-path openai/gpt-oss-120b --prefill-attention-backend fa3", ("H100",),
                 "--model-path openai/gpt-oss-120b --prefill-attention-backend fa3 --decode-attention-backend triton"),
+        Example("--model-path openai/gpt-oss-120b --decode-attention-backend flashinfer", ("H100",),
+                "--model-path openai/gpt-oss-120b --decode-attention-backend triton --prefill-attention-backend triton"),
     ]
 
     def check(self, ctx: LaunchContext):
@@ -380,9 +394,10 @@ class GptOssBackend(_GateRule):
         if setting is not None:
             applicability = SAFE if everywhere else candidates_applicability(ctx, len(group))
             loc, subject, fix = self._at_setting(ctx, setting, dest, f, applicability)
+            fix, subject = _both_phases(ctx, setting, dest, f, fix, subject)
         else:
             loc, subject, fix = ctx.launch.span, f"{f.backend} (gpt-oss's own default here)", None
-        on = ", ".join(t.label for t in targets) if targets else "any GPU"
+        on = target_labels(targets) if targets else "any GPU"
         msg = (f"{subject}: gpt-oss does not run it on {on}; "
                f"SGLang {ctx.table.version} refuses to start; gpt-oss runs on {f.passes}")
         notes = [f"SGLang says: \"{' '.join(f.message.split())}\""] + [f"target {t.describe()}" for t in targets]
@@ -404,6 +419,36 @@ class GptOssBackend(_GateRule):
         fix = Fix(applicability, f"Add --{missing}-attention-backend triton",
                   [Edit(point, f" --{missing}-attention-backend triton")]) if point is not None else None
         return loc, f"--{missing}-attention-backend is missing, so gpt-oss's {missing} backend is None", fix
+
+
+_SPLIT = {"prefill_attention_backend": "decode", "decode_attention_backend": "prefill"}
+
+
+def _both_phases(ctx: LaunchContext, setting, dest: str, f: GateFailure, fix: Fix | None,
+                 subject: str) -> tuple[Fix | None, str]:
+    """SGL112's fix and subject when only one split option is given (``--decode-attention-backend
+    flashinfer``): the other phase is None, so a fix that changes one phase only leaves the launch
+    failing (0.5.23 ``arg_groups/model_hook.py:515-543`` checks both). When the given backend is
+    outside gpt-oss's list too, both are said and the fix sets both to ``triton`` (one edit each);
+    otherwise ``fix`` and ``subject`` are kept."""
+    other = _SPLIT.get(dest)
+    if other is None or ctx.parsed.get(f"{other}_attention_backend") is not None \
+            or ctx.parsed.get("attention_backend") is not None:
+        return fix, subject
+    value = setting.value
+    supported = f.passes.split(", ")
+    if not isinstance(value, str) or value in supported:
+        return fix, subject  # the given backend runs: adding the other phase is the whole fix
+    given = dest.split("_", 1)[0]
+    subject = (f"--{given}-attention-backend {value} is not one gpt-oss runs, and --{other}-attention-backend "
+               f"is missing, so gpt-oss's {other} backend is None")
+    span, point = setting.value_span(), insertion_point(setting.value_token)
+    if span is None or point is None or fix is None:
+        return None, subject
+    added = f" --{other}-attention-backend triton"
+    edits = [Edit(span, "triton" + added)] if point.start == span.end else \
+        [Edit(span, "triton"), Edit(point, added)]
+    return Fix(fix.applicability, f"Use triton and add --{other}-attention-backend triton", edits), subject
 
 
 GATE_RULES = [Fa3UnsupportedGpu, TrtllmMlaNeedsBlackwell, TokenspeedMlaNeedsBlackwell, CutedslMlaNeedsSm100,

@@ -28,6 +28,7 @@ finding and its fix land in the framework's own text. :func:`convert` applies a 
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import functools
 import re
@@ -114,6 +115,7 @@ class Framework:
     inherits: str = ""
     cli: dict = field(default_factory=dict)
     python: tuple[str, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
 
     @property
     def short_source(self) -> str:
@@ -153,7 +155,8 @@ def frameworks() -> dict[str, Framework]:
             refuses_section_why=d.get("refuses_section_why", ""), gpus=d.get("gpus"), image=d.get("image"),
             releases=d.get("releases"), installs=d.get("installs"), server_args=d.get("server_args", ""), output=d.get("output", "kwargs"),
             judge=d.get("judge", ""),
-            inherits=d.get("inherits", ""), cli=dict(d.get("cli", {})), python=tuple(d.get("python", ())))
+            inherits=d.get("inherits", ""), cli=dict(d.get("cli", {})), python=tuple(d.get("python", ())),
+            renamed=tuple(d.get("renamed", {}).items()))
     return out
 
 
@@ -277,6 +280,7 @@ def select(fw: Framework, settings: Settings, prefix: str = "") -> tuple[list[In
     ``judge_server_type``) as the plain ones."""
     if prefix:
         settings = {k[len(prefix):]: v for k, v in settings.items() if k.startswith(prefix)}
+    settings = respelled(fw, settings)
     found: list[Instance] = []
     passed: list[PassedOver] = []
     for path in scopes(fw, settings):
@@ -299,6 +303,22 @@ def select(fw: Framework, settings: Settings, prefix: str = "") -> tuple[list[In
             continue
         found.append(Instance(fw, local, settings, anchor, prefix, path))
     return found, passed
+
+
+def respelled(fw: Framework, settings: Settings) -> Settings:
+    """``settings`` with each setting ``fw`` has renamed (``renamed`` in ``frameworks.json``: SkyRL's
+    ``generator.inference_engine.backend`` for ``generator.backend``) under the name the row uses, the
+    settings under it too; a newer spelling wins over the older one. Each keeps where it is written."""
+    if not fw.renamed or not any(k.startswith(new) for k in settings for new, _old in fw.renamed):
+        return settings
+    out = dict(settings)
+    for key, kw in settings.items():
+        for new, old in fw.renamed:
+            if key == new or key.startswith(new + "."):
+                name = old + key[len(new):]
+                out[name] = dataclasses.replace(kw, name=name)
+                break
+    return out
 
 
 def _run_time(fw: Framework, anchor: KwArg, prefix: str) -> str:
@@ -735,6 +755,21 @@ COMMAND_TEXT = re.compile(r"(?:^|[\s;|&(])(?:swift|ns|llamafactory-cli|lmf|lm_ev
                           r"|--config[= \t]+\S+\.ya?ml\b")
 """Text of a framework command line (a framework CLI, or a script given a YAML ``--config``): a piece
 of a document (a Markdown fence) that holds one may start SGLang without naming it."""
+
+
+@functools.cache
+def python_api_text() -> re.Pattern:
+    """Text of a call to a framework's Python API that starts SGLang (``frameworks.json`` ``python``):
+    the module it is imported from (``nemo_skills.pipeline.cli``) or, for a class's method, the call
+    (``SGLangConfig.build_cmd(``) — a piece of a document (a Markdown Python block) that holds it may
+    start SGLang without naming an SGLang entry point."""
+    alts = set()
+    for fw in frameworks().values():
+        for q in fw.python:
+            owner, name = q.rsplit(".", 1)
+            last = owner.rsplit(".", 1)[-1]
+            alts.add(re.escape(f"{last}.{name}") + r"\(" if last[:1].isupper() else r"\b" + re.escape(owner) + r"\b")
+    return re.compile("|".join(sorted(alts)) or r"(?!)")
 
 
 def programs() -> frozenset[str]:

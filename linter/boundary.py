@@ -62,8 +62,7 @@ def find_root(paths: list[Path], cwd: Path, given: Path | None = None) -> Path:
         return Path(os.path.realpath(cwd / given))
     folders = []
     for p in paths or [Path(".")]:
-        real = os.path.realpath(cwd / p)
-        folders.append(real if os.path.isdir(real) else os.path.dirname(real))
+        folders.append(_folder_as_written(cwd / p))
     try:
         common = os.path.commonpath(folders)
     except ValueError:  # pragma: no cover - paths on different drives (Windows)
@@ -75,6 +74,17 @@ def find_root(paths: list[Path], cwd: Path, given: Path | None = None) -> Path:
     if is_within(common, real_cwd):
         return Path(real_cwd)
     return Path(common)
+
+
+def _folder_as_written(path: Path | str) -> str:
+    """The real folder ``path`` is written in: its parent folders resolved, not the path itself when
+    it is a symbolic link (a committed link to /etc/passwd is a file of the repository that points
+    out, not a reason to widen the root); a real folder for a folder that is not a link."""
+    written = os.path.abspath(path)
+    parent = os.path.realpath(os.path.dirname(written))
+    if os.path.isdir(written) and not os.path.islink(written):
+        return os.path.join(parent, os.path.basename(written)) if os.path.basename(written) else parent
+    return parent
 
 
 def is_within(path: str, root: str) -> bool:
@@ -101,8 +111,9 @@ class Boundary:
         """The user named ``path`` (a file or folder): when it lies outside the root, its folder (the
         folder itself for a folder) may be read from — a compose file's ``.env``, a model's
         ``config.json`` beside it — but never written."""
-        real = os.path.realpath(path)
-        folder = real if os.path.isdir(real) else os.path.dirname(real)
+        # where the user wrote it, not where a link in it points: `lint-configs $(git ls-files)` names a
+        # committed link out of the tree, and that link stays outside (read nowhere, written never)
+        folder = _folder_as_written(path)
         if self.root is not None and not is_within(folder, self.root) and folder not in self.exempt:
             self.exempt.append(folder)
             self._answers.clear()

@@ -662,6 +662,10 @@ def _lint(args, configs, select, ignore, extend) -> int:
         else:
             cfg = configs.for_dir(ws.cwd)
             baseline_file = cfg.baseline if cfg is not None else None
+            if baseline_file is not None and args.config is None and not ws.boundary.may_read(baseline_file):
+                # a committed configuration is the pull request's: its baseline stays in the repository
+                raise UsageError(f"the 'baseline' key of {cfg.path} names {baseline_file}, outside the repository "
+                                 "root: not read (pass --baseline FILE to use it)")
         if args.write_baseline or baseline_file:
             from linter import baseline
 

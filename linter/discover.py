@@ -125,6 +125,11 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
             real = str(root.resolve())
             if FIXER_TEMP.match(root.name):
                 continue
+            if os.path.islink(root) and report.link_outside(real):
+                # named, but a link out of the tree (`lint-configs $(git ls-files)` names committed links):
+                # where it is written is inside, what it points to is not, so it is not read
+                report.outside.append(str(root))
+                continue
             if real not in seen:
                 seen.add(real)
                 yield Candidate(root, True)

@@ -426,3 +426,19 @@ def test_slimes_execute_train_is_the_same_entry_point(tmp_path, capsys):
         """)})
     code, diags = lint_json(tmp_path, capsys, *H100)
     assert [(d["code"], d["severity"], d["line"]) for d in diags] == [("SGL101", "error", 4)]
+
+
+@pytest.mark.parametrize("returns", [10, 31])
+def test_many_early_returns_keep_a_finding_every_path_has(tmp_path, capsys, returns):
+    """A helper with more early returns than the path cap still returns the command: what every path
+    shares (here the error) is reported, what differs is unknown past the cap."""
+    from tests.helpers import lint_json, write_tree
+
+    body = "".join(f'    if os.environ.get("V{i}"): return cmd + ["--port", "{3000 + i}"]\n' for i in range(returns))
+    write_tree(tmp_path, {"serve.py": (
+        "import os, subprocess\n# lint-configs: target-gpu=H100\ndef f():\n"
+        '    cmd = ["python3", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",'
+        ' "--enable-deterministic-inference", "--attention-backend", "fa4"]\n'
+        + body + "    return cmd\nsubprocess.run(f())\n")})
+    code, diags = lint_json(tmp_path, capsys)
+    assert [(d["code"], d["severity"]) for d in diags] == [("SGL101", "error")]

@@ -406,7 +406,7 @@ class Evaluator:
             owner.cuts[1] += 1  # a chain too deep: what encloses it is remembered for its depth
             return Unk(where)
         returns = returns_in(scope.node.body)
-        if not returns or len(returns) > 8 or not ends(scope.node.body):
+        if not returns or len(returns) > 4 * limits.MAX_PATH_VARIANTS or not ends(scope.node.body):
             return Unk(where)
         owner.returning.add(key)
         cuts = list(owner.cuts)

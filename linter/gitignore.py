@@ -390,8 +390,11 @@ class Repository:
 def find_top(path: Path) -> Path | None:
     """The nearest folder at or above ``path`` holding ``.git`` (a folder or a worktree's file)."""
     for folder in (path, *path.parents):
-        if (folder / ".git").exists():
-            return folder
+        try:
+            if os.path.lexists(folder / ".git"):
+                return folder
+        except OSError:  # pragma: no cover - lexists answers False for a folder it cannot search
+            continue
     return None
 
 

@@ -391,16 +391,14 @@ def test_llmaz_default_runtime_image_is_its_release():
     # the chart's sglang runtime runs lmsysorg/sglang:v0.4.5-cu121 (chart/values.global.yaml:13-16): no fa4
     text = LLMAZ.format(backend="    backendName: sglang\n")
     got = lint_text(text, "kubernetes", name="playground.yaml")
-    # and no --tp: all of DeepSeek-V3 on one H100 (SGL403, issue 36)
-    assert [(d.code, d.span.text) for d in got] == [
-        ("SGL403", "deepseek-ai/DeepSeek-V3"), ("SGL203", "fa4"), ("SGL201", "--enable-deterministic-inference")]
+    assert [(d.code, d.span.text) for d in got] == [("SGL203", "fa4"), ("SGL201", "--enable-deterministic-inference")]
 
 
 def test_llmaz_fix_lands_in_the_playground_args(tmp_path, capsys):
     text = LLMAZ.format(backend="    backendName: sglang\n    version: v0.5.23-cu129\n")
     write_tree(tmp_path, {"playground.yaml": text})
     _, diags = lint_json(tmp_path, capsys)
-    assert [(d["code"], d["line"]) for d in diags] == [("SGL403", 10), ("SGL101", 30)]  # SGL403: no --tp
+    assert [(d["code"], d["line"]) for d in diags] == [("SGL101", 30)]
     run(tmp_path, capsys, "--fix", ".")
     assert (tmp_path / "playground.yaml").read_text() == text.replace("- fa4", "- fa3")
 

@@ -141,7 +141,7 @@ def test_enable_ep_moe_is_fixed_only_when_the_tp_value_is_known():
     [d] = _found(L + "--tp 8 --enable-ep-moe\n", NEWEST)
     assert (d.fix.message, str(d.fix.applicability)) == ("Write --ep-size 8", "safe")
     [d] = _found(L + "--tp $TP --enable-ep-moe\n", NEWEST)
-    assert d.fix is None and "nothing replaces it (the launch's tp-size is not known)" in d.message
+    assert d.fix is None and "write --ep-size <tp-size> (the launch's tp-size is not known; no fix)" in d.message
 
 
 def test_a_successor_that_needs_judgement_is_unsafe_and_none_where_nothing_is_equivalent():

@@ -41,7 +41,7 @@ def clause(p: Plan) -> str:
     if p.words is not None and p.applicability is None and p.why:
         return f"{advice} ({p.why}; no fix)"
     if p.words is None and p.why:
-        return f"{advice} ({p.why})"
+        return f"{advice} ({p.why}{'; no fix' if advice.startswith('write ') else ''})"
     return advice
 
 

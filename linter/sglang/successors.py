@@ -179,6 +179,11 @@ class Plan:
             return f"write {self.text}"
         if self.words == []:
             return "drop it"
+        write = succ.get("write")
+        if write and self.why.endswith("is not known"):
+            # a successor exists; what it needs from the launch is not written where it can be read
+            shown = " ".join(_PLACEHOLDER.sub(lambda m: f"<{m.group(1).replace('_', '-')}>", w) for w in write)
+            return f"write {shown}"
         cands = succ.get("candidates") or []
         note = succ.get("note", "")
         if cands:

@@ -62,3 +62,17 @@ def explore(run, start) -> list | None:
 def describe(labels) -> str:
     """A path's conditions in words: "when `args.x` is true and `$MODE` matches `det`"."""
     return "when " + " and ".join(labels)
+
+
+def flatten(pairs, nested: type, same) -> list | None:
+    """The options of ``pairs`` (``(conds, value)``, one per path) with values of type ``nested`` (a
+    value per path itself) flattened under their path's conditions; None when every path has the same
+    value (``same(a, b)``), which is then ``options[0][1]``. Shared by the Python and shell formats."""
+    options: list = []
+    for conds, v in pairs:
+        if isinstance(v, nested):
+            options.extend((tuple(conds) + c, x) for c, x in v.options)
+        else:
+            options.append((tuple(conds), v))
+    first = options[0][1]
+    return None if all(same(first, x) for _, x in options[1:]) else options

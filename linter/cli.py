@@ -724,13 +724,12 @@ def _exclude_patterns(values: list[str]) -> list[str]:
     error names a pattern pathspec cannot read."""
     patterns = [p for v in values for p in (x.strip() for x in v.split(",")) if p]
     if patterns:
-        from linter.config import _spec
+        from linter.config import glob_problem
 
         for pattern in patterns:
-            try:
-                _spec(pattern)
-            except Exception as exc:  # noqa: BLE001 - pathspec raises several kinds for a bad glob
-                raise UsageError(f"--exclude {pattern!r}: not a gitignore-style pattern ({exc})") from None
+            problem = glob_problem(pattern)
+            if problem:
+                raise UsageError(f"--exclude {pattern!r}: not a gitignore-style pattern ({problem})")
     return patterns
 
 

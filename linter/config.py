@@ -345,11 +345,19 @@ def _globs(value, k: str, where: str) -> list[str]:
     """``exclude``/``extend-exclude``/``paths``: gitignore-style globs pathspec accepts."""
     patterns = _str_list(value, k)
     for pattern in patterns:
-        try:
-            _spec(pattern)
-        except Exception as exc:  # noqa: BLE001 - pathspec raises several kinds for a bad glob
-            raise ConfigError(f"{k}: invalid glob {pattern!r}: {exc}") from None
+        problem = glob_problem(pattern)
+        if problem:
+            raise ConfigError(f"{k}: invalid glob {pattern!r}: {problem}")
     return patterns
+
+
+def glob_problem(pattern: str) -> str:
+    """Why pathspec cannot read the gitignore-style ``pattern``, or ``""`` when it can."""
+    try:
+        _spec(pattern)
+    except Exception as exc:  # noqa: BLE001 - pathspec raises several kinds for a bad glob
+        return str(exc) or type(exc).__name__
+    return ""
 
 
 def _overrides(value, k: str, where: str) -> list[dict]:

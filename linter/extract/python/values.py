@@ -254,15 +254,12 @@ def choose(pairs: list, cap: int):
     """A :class:`Choice` of ``pairs`` (``(conds, value)``, a value possibly a Choice itself: its
     options are flattened under ``conds``); the value itself when every path has the same one; None
     when there would be more than ``cap`` options."""
-    options: list = []
-    for conds, v in pairs:
-        if isinstance(v, Choice):
-            options.extend((tuple(conds) + c, x) for c, x in v.options)
-        else:
-            options.append((tuple(conds), v))
-    first = options[0][1]
-    if all(same(first, x) for _, x in options[1:]):
-        return first
+    from linter.branches import flatten
+
+    options = flatten(pairs, Choice, same)
+    if options is None:
+        v = pairs[0][1]
+        return v.options[0][1] if isinstance(v, Choice) else v
     if len(options) > cap:
         return None
     return Choice(options)

@@ -319,15 +319,11 @@ def end_run(token: contextvars.Token) -> None:
 def _by_path(values: list, conds: list):
     """A :class:`Paths` of ``values`` (one per path, ``conds`` its conditions), nested Paths
     flattened; the value itself when all are the same; :data:`UNKNOWN_V` past the limit."""
-    options: list = []
-    for c, v in zip(conds, values):
-        if isinstance(v, Paths):
-            options.extend((tuple(c) + c2, x) for c2, x in v.options)
-        else:
-            options.append((tuple(c), v))
-    first = options[0][1]
-    if all(_same(first, x) for _, x in options[1:]):
-        return first
+    from linter.branches import flatten
+
+    options = flatten(zip(conds, values), Paths, _same)
+    if options is None:
+        return values[0].options[0][1] if isinstance(values[0], Paths) else values[0]
     if len(options) > limits.MAX_PATH_VARIANTS:
         return UNKNOWN_V
     return Paths(options)

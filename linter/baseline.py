@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections import Counter
 from pathlib import Path
 from typing import Callable
@@ -108,8 +109,16 @@ class Baseline:
 
 def load(file: Path) -> Baseline:
     """Read a baseline file. Raises :class:`BaselineError` naming the file and the problem."""
+    from linter.limits import MAX_FILE_BYTES
+
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        with open(file, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise BaselineError(f"{file}: the baseline is not a regular file")
+            raw = fh.read(MAX_FILE_BYTES + 1)  # /dev/zero, a 20 GB file: never read whole
+        if len(raw) > MAX_FILE_BYTES:
+            raise BaselineError(f"{file}: the baseline is larger than the {MAX_FILE_BYTES} bytes lint-configs reads")
+        data = json.loads(raw.decode("utf-8"))
     except OSError as exc:
         raise BaselineError(f"{file}: cannot read the baseline: {exc.strerror or exc}") from None
     except ValueError as exc:

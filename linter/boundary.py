@@ -63,8 +63,7 @@ def find_root(paths: list[Path], cwd: Path, given: Path | None = None) -> Path:
         return Path(os.path.realpath(cwd / given))
     folders = []
     for p in paths or [Path(".")]:
-        real = os.path.realpath(cwd / p)
-        folders.append(real if os.path.isdir(real) else os.path.dirname(real))
+        folders.append(_folder_as_written(cwd / p))
     try:
         common = os.path.commonpath(folders)
     except ValueError:  # pragma: no cover - paths on different drives (Windows)
@@ -76,6 +75,17 @@ def find_root(paths: list[Path], cwd: Path, given: Path | None = None) -> Path:
     if is_within(common, real_cwd):
         return Path(real_cwd)
     return Path(common)
+
+
+def _folder_as_written(path: Path | str) -> str:
+    """The real folder ``path`` is written in: its parent folders resolved, not the path itself when
+    it is a symbolic link (a committed link to /etc/passwd is a file of the repository that points
+    out, not a reason to widen the root); a real folder for a folder that is not a link."""
+    written = os.path.abspath(path)
+    parent = os.path.realpath(os.path.dirname(written))
+    if os.path.isdir(written) and not os.path.islink(written):
+        return os.path.join(parent, os.path.basename(written)) if os.path.basename(written) else parent
+    return parent
 
 
 def is_within(path: str, root: str) -> bool:
@@ -97,6 +107,7 @@ class Boundary:
         self.allow_outside = allow_outside
         self.exempt: list[str] = []
         self._real: dict[str, str] = {}
+        self._answers: dict[str, bool] = {}  # may_read per path asked: a launch asks again and again
 
     def real(self, path: Path | str) -> str:
         """``os.path.realpath(path)``, remembered for the run: a folder's real path is found once, so a
@@ -121,10 +132,12 @@ class Boundary:
         """The user named ``path`` (a file or folder): when it lies outside the root, its folder (the
         folder itself for a folder) may be read from — a compose file's ``.env``, a model's
         ``config.json`` beside it — but never written."""
-        real = os.path.realpath(path)
-        folder = real if os.path.isdir(real) else os.path.dirname(real)
+        # where the user wrote it, not where a link in it points: `lint-configs $(git ls-files)` names a
+        # committed link out of the tree, and that link stays outside (read nowhere, written never)
+        folder = _folder_as_written(path)
         if self.root is not None and not is_within(folder, self.root) and folder not in self.exempt:
             self.exempt.append(folder)
+            self._answers.clear()
 
     def inside(self, path: Path | str) -> bool:
         """True when ``path``'s real location (links resolved) is under the root (or there is no root)."""
@@ -136,8 +149,15 @@ class Boundary:
         """True when linted content may make the linter read ``path``."""
         if self.root is None or self.allow_outside:
             return True
-        real = self.real(path)
-        return is_within(real, self.root) or any(is_within(real, folder) for folder in self.exempt)
+        key = str(path)
+        answer = self._answers.get(key)
+        if answer is None:
+            real = self.real(path)
+            answer = is_within(real, self.root) or any(is_within(real, folder) for folder in self.exempt)
+            if len(self._answers) > 50_000:
+                self._answers.clear()
+            self._answers[key] = answer
+        return answer
 
     def may_write(self, path: Path | str) -> bool:
         """True when ``--fix`` may write ``path``: its real location is under the root, always

@@ -30,7 +30,8 @@ COLORS = ("auto", "always", "never")
 SHELLS = ("bash", "zsh", "fish", "tcsh")
 
 LIST_RULES_LEGEND = ("[*] has a fix, (*) has a fix in some cases (--fix applies the safe ones, --unsafe-fixes the "
-                     "others); lint-configs --show-rule CODE prints a rule's page.")
+                     "others); (preview): checked with --preview or when its code is selected; lint-configs "
+                     "--show-rule CODE prints a rule's page.")
 USAGE = ("lint-configs [check] [OPTIONS] [PATH ...]\n       lint-configs server [--help]\n"
          "       lint-configs clean [--cache-dir DIR]")
 
@@ -114,12 +115,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the GPU the launches run on (repeatable); replaces what files and configuration declare")
     p.add_argument("--sglang-version", metavar="X.Y.Z[.postN]", default=None,
                    help="the SGLang release to check against (default: what the file pins, else the newest)")
+    p.add_argument("--upgrade-to", metavar="X.Y.Z[.postN]", default=None,
+                   help="judge every launch against this SGLang release, whatever its files pin, and report only "
+                        "what breaks there that does not under its pinned release (with --fix: fix it; with "
+                        "--list-launches: a column of it)")
     p.add_argument("--config", type=Path, default=None, metavar="FILE",
                    help="use this pyproject.toml or .lint-configs.toml for every file")
     p.add_argument("--select", action="append", default=None, metavar="CODE",
                    help="only these codes or names (repeatable, comma-separated; prefixes such as SGL1 work)")
     p.add_argument("--extend-select", action="append", default=[], metavar="CODE",
                    help="also these codes or names, on top of the selection")
+    p.add_argument("--preview", action="store_true",
+                   help="also check the rules in preview (marked 'preview' in --list-rules; selecting one by its "
+                        "exact code also turns it on)")
     p.add_argument("--ignore", action="append", default=[], metavar="CODE", help="ignore these codes or names")
     p.add_argument("--extend-ignore", action="append", default=[], metavar="CODE", help="the same as --ignore")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when diagnostics remain")
@@ -387,7 +395,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.list_rules:
         for rule in ALL_RULES:
             fix = {"never": "   ", "sometimes": "(*)", "always": "[*]"}[rule.fixable]
-            print(f"{rule.code} {fix} {rule.name:<36} {rule.summary}")
+            print(f"{rule.code} {fix} {rule.name:<36} {'(preview) ' if rule.preview else ''}{rule.summary}")
         print(f"\n{LIST_RULES_LEGEND}")
         return 0
     if args.show_rule:
@@ -426,13 +434,14 @@ def _run(args: argparse.Namespace) -> int:
             if lookup(name) is None:
                 raise UsageError(f"--target-gpu {name!r}: {why_unknown(name)}")
         args.target_gpu = names
-    if args.sglang_version:
-        from linter.sglang.options import known_release
+    for flag in ("sglang_version", "upgrade_to"):
+        if getattr(args, flag):
+            from linter.sglang.options import known_release
 
-        try:
-            args.sglang_version = known_release(args.sglang_version)
-        except ValueError as exc:
-            raise UsageError(f"--sglang-version: {exc}") from None
+            try:
+                setattr(args, flag, known_release(getattr(args, flag)))
+            except ValueError as exc:
+                raise UsageError(f"--{flag.replace('_', '-')}: {exc}") from None
     try:
         configs = ConfigResolver(args.config)
     except ConfigError as exc:
@@ -493,7 +502,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
     for p in [stdin_path] if stdin_path is not None else paths:
         ws.boundary.name(p)  # a path the user named outside the root is the user's choice: read there
     options = RunOptions(target_gpus=args.target_gpu, sglang_version=args.sglang_version, select=select,
-                         ignore=ignore, extend_select=extend, no_ignores=args.no_ignores,
+                         ignore=ignore, extend_select=extend, no_ignores=args.no_ignores, upgrade_to=args.upgrade_to,
+                         preview=args.preview,
                          skip_reasons=bool(args.show_files))
     engine = Engine(ws, options, configs)
     if stdin_path is None:
@@ -605,7 +615,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
         if args.list_launches:
             from linter.report import inventory
 
-            launches = inventory.rows(results)
+            launches = inventory.rows(results, upgrade=args.upgrade_to)
             if fmt == "json":
                 stream.write(inventory.render_json(launches))
             elif fmt == "csv":
@@ -673,6 +683,10 @@ def _lint(args, configs, select, ignore, extend) -> int:
         else:
             cfg = configs.for_dir(ws.cwd)
             baseline_file = cfg.baseline if cfg is not None else None
+            if baseline_file is not None and args.config is None and not ws.boundary.may_read(baseline_file):
+                # a committed configuration is the pull request's: its baseline stays in the repository
+                raise UsageError(f"the 'baseline' key of {cfg.path} names {baseline_file}, outside the repository "
+                                 "root: not read (pass --baseline FILE to use it)")
         if args.write_baseline or baseline_file:
             from linter import baseline
 
@@ -711,7 +725,8 @@ def _lint(args, configs, select, ignore, extend) -> int:
             from linter.coverage import measure
 
             _emit(fmt, diagnostics, stream, args, fixed, [c for r in results.values() for c in r.contexts], color,
-                  before, after if fmt in ("text", "full") else [], checked=measure(results.values(), skipped_files))
+                  before, after if fmt in ("text", "full") else [], checked=measure(results.values(), skipped_files),
+                  upgrade=args.upgrade_to)
         if after and fmt not in ("text", "full") and not args.statistics:
             for line in after:
                 print(f"lint-configs: warning: {line}", file=sys.stderr)
@@ -730,13 +745,12 @@ def _exclude_patterns(values: list[str]) -> list[str]:
     error names a pattern pathspec cannot read."""
     patterns = [p for v in values for p in (x.strip() for x in v.split(",")) if p]
     if patterns:
-        from linter.config import _spec
+        from linter.config import glob_problem
 
         for pattern in patterns:
-            try:
-                _spec(pattern)
-            except Exception as exc:  # noqa: BLE001 - pathspec raises several kinds for a bad glob
-                raise UsageError(f"--exclude {pattern!r}: not a gitignore-style pattern ({exc})") from None
+            problem = glob_problem(pattern)
+            if problem:
+                raise UsageError(f"--exclude {pattern!r}: not a gitignore-style pattern ({problem})")
     return patterns
 
 
@@ -892,7 +906,7 @@ def _statistics(fmt: str, diagnostics, stream, args, fixed: int, quiet: bool, af
 
 
 def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=(), color=None, before=(),
-          after=(), checked=None) -> None:
+          after=(), checked=None, upgrade: str | None = None) -> None:
     if fmt == "json":
         from linter.report.json import render
 
@@ -917,9 +931,10 @@ def _emit(fmt: str, diagnostics, stream, args, fixed: int, contexts=(), color=No
 
         stream.write(render(diagnostics))
     else:
-        from linter.report.releases import release_lines
+        from linter.report.releases import release_lines, upgrade_lines
         from linter.report.text import render
 
+        lines = upgrade_lines(contexts, upgrade) if upgrade else release_lines(contexts)
         render(diagnostics, stream, unsafe_fixes=args.unsafe_fixes, fixed=fixed, show_summary=not args.quiet,
-               assumptions=release_lines(contexts), color=color, before_summary=list(before), after_summary=list(after),
+               assumptions=lines, color=color, before_summary=list(before), after_summary=list(after),
                checked=checked, full=fmt == "full")

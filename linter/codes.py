@@ -13,13 +13,19 @@ import functools
 
 from linter import datafiles
 
-__all__ = ["catalog", "code_for", "expand_selector"]
+__all__ = ["catalog", "code_for", "expand_selector", "preview_codes"]
 
 
 @functools.lru_cache(maxsize=1)
 def catalog() -> dict[str, str]:
     """Every rule: code (``SGL101``) -> name (``fa4-deterministic-mla-needs-sm100``), in code order."""
     return dict(datafiles.load_json("linter.data", "rule_codes.json")["rules"])
+
+
+@functools.lru_cache(maxsize=1)
+def preview_codes() -> frozenset[str]:
+    """The codes of the rules in preview (:attr:`linter.rules.base.Rule.preview`)."""
+    return frozenset(datafiles.load_json("linter.data", "rule_codes.json").get("preview", ()))
 
 
 @functools.lru_cache(maxsize=1)
@@ -54,5 +60,6 @@ def render_catalog(rules) -> str:
 
     doc = {"about": "Every rule's code and name, for selecting and suppressing rules without loading them "
                     "(linter/codes.py). Generated from linter/rules by scripts/update_readme.py; do not edit.",
-           "rules": [[r.code, r.name] for r in sorted(rules, key=lambda r: r.code)]}
+           "rules": [[r.code, r.name] for r in sorted(rules, key=lambda r: r.code)],
+           "preview": sorted(r.code for r in rules if r.preview)}
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"

@@ -126,11 +126,18 @@ def _specificity(selector: str) -> int:
     return len(selector.strip())
 
 
-def selected_codes(layers: list[Selection], per_file_ignores: list[str] = ()) -> set[str]:
+def selected_codes(layers: list[Selection], per_file_ignores: list[str] = (), preview: bool = False) -> set[str]:
     """The rule codes checked after applying ``layers`` in order to the default selection (ALL),
-    then removing ``per_file_ignores`` (ruff's resolution of select/extend-select/ignore). A new set
-    each call (the caller may change it)."""
-    return set(_selected_codes(tuple(layers), tuple(per_file_ignores)))
+    then removing ``per_file_ignores`` (ruff's resolution of select/extend-select/ignore). Rules in
+    preview are left out unless ``preview`` is on or a layer selects their exact code or name (as
+    ruff). A new set each call (the caller may change it)."""
+    codes = set(_selected_codes(tuple(layers), tuple(per_file_ignores)))
+    if not preview:
+        from linter.codes import code_for, preview_codes
+
+        named = {code_for(s) for layer in layers for s in (layer.select or ()) + layer.extend_select}
+        codes -= {c for c in preview_codes() if c not in named}
+    return codes
 
 
 @functools.lru_cache(maxsize=256)
@@ -266,65 +273,119 @@ def _str_list(value, where: str) -> list[str]:
 
 
 def _validate(table: dict, where: str, allowed: tuple[str, ...]) -> dict:
-    from linter.gpus.catalog import lookup, why_unknown
-    from linter.sglang.options import known_release
-
+    """``table`` (the top-level table or one override, named ``where`` in messages) checked key by key
+    with :data:`_CHECKS` and normalised (a release string to the known release, lists copied as
+    lists); raises :class:`ConfigError` at the first unknown key (outside ``allowed``) or bad value."""
     out: dict = {}
     for key, value in table.items():
         if key not in allowed:
             raise ConfigError(f"{where}: unknown key {key!r}; {_did_you_mean(key, allowed)}allowed keys are: "
                               f"{', '.join(allowed)}")
-        k = f"{where}: {key!r}"
-        if key in ("target-gpus", "extend-target-gpus"):
-            names = _str_list(value, k)
-            for name in names:
-                if lookup(name) is None:
-                    raise ConfigError(f"{k}: unknown GPU {name!r}: {why_unknown(name)}")
-            out[key] = names
-        elif key == "sglang-version":
-            if not isinstance(value, str):
-                raise ConfigError(f"{k}: expected a version string such as \"0.5.18\" or \"0.4.5.post2\", "
-                                  f"got {value!r}")
-            try:
-                out[key] = known_release(value)
-            except ValueError as exc:
-                raise ConfigError(f"{k}: {exc}") from None
-        elif key == "models":
-            if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-                raise ConfigError(f"{k}: expected a table of model path = \"ArchitectureName\"")
-            for path, arch in value.items():
-                near = _known_architecture_case(arch)
-                if near is not None and near != arch:
-                    raise ConfigError(f"{k}: {path!r} = {arch!r}: architecture names are case-sensitive in "
-                                      f"SGLang; did you mean {near!r}?")
-            out[key] = dict(value)
-        elif key in ("select", "extend-select", "ignore", "extend-ignore"):
-            out[key] = _codes(value, k)
-        elif key == "per-file-ignores":
-            if not isinstance(value, dict):
-                raise ConfigError(f"{k}: expected a table of glob = [codes]")
-            out[key] = {glob: _codes(codes, f"{k}: {glob!r}") for glob, codes in value.items()}
-        elif key == "baseline":
-            if not isinstance(value, str) or not value:
-                raise ConfigError(f"{k}: expected a path such as \".lint-configs-baseline.json\", got {value!r}")
-            out[key] = value
-        elif key in ("exclude", "extend-exclude", "paths"):
-            out[key] = _str_list(value, k)
-            for pattern in out[key]:
-                try:
-                    _spec(pattern)
-                except Exception as exc:  # noqa: BLE001 - pathspec raises several kinds for a bad glob
-                    raise ConfigError(f"{k}: invalid glob {pattern!r}: {exc}") from None
-        elif key == "overrides":
-            if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-                raise ConfigError(f"{k}: expected an array of tables ([[tool.lint-configs.overrides]])")
-            out[key] = []
-            for i, ov in enumerate(value):
-                ov = _validate(ov, f"{where}: overrides[{i}]", OVERRIDE_KEYS)
-                if "paths" not in ov:
-                    raise ConfigError(f"{where}: overrides[{i}]: missing 'paths' (a list of globs)")
-                out[key].append(ov)
+        out[key] = _CHECKS[key](value, f"{where}: {key!r}", where)
     return out
+
+
+def _gpu_names(value, k: str, where: str) -> list[str]:
+    """``target-gpus``/``extend-target-gpus``: GPU names the catalog knows."""
+    from linter.gpus.catalog import lookup, why_unknown
+
+    names = _str_list(value, k)
+    for name in names:
+        if lookup(name) is None:
+            raise ConfigError(f"{k}: unknown GPU {name!r}: {why_unknown(name)}")
+    return names
+
+
+def _release(value, k: str, where: str) -> str:
+    """``sglang-version``: a release with an option table (its canonical spelling)."""
+    from linter.sglang.options import known_release
+
+    if not isinstance(value, str):
+        raise ConfigError(f"{k}: expected a version string such as \"0.5.18\" or \"0.4.5.post2\", "
+                          f"got {value!r}")
+    try:
+        return known_release(value)
+    except ValueError as exc:
+        raise ConfigError(f"{k}: {exc}") from None
+
+
+def _models(value, k: str, where: str) -> dict:
+    """``models``: model path -> architecture name (a known architecture in another case is refused:
+    SGLang's names are case-sensitive)."""
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise ConfigError(f"{k}: expected a table of model path = \"ArchitectureName\"")
+    for path, arch in value.items():
+        near = _known_architecture_case(arch)
+        if near is not None and near != arch:
+            raise ConfigError(f"{k}: {path!r} = {arch!r}: architecture names are case-sensitive in "
+                              f"SGLang; did you mean {near!r}?")
+    return dict(value)
+
+
+def _selectors(value, k: str, where: str) -> list[str]:
+    """``select``/``extend-select``/``ignore``/``extend-ignore``: rule codes, names or prefixes."""
+    return _codes(value, k)
+
+
+def _per_file_ignores(value, k: str, where: str) -> dict:
+    """``per-file-ignores``: glob -> rule selectors."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{k}: expected a table of glob = [codes]")
+    return {glob: _codes(codes, f"{k}: {glob!r}") for glob, codes in value.items()}
+
+
+def _baseline(value, k: str, where: str) -> str:
+    """``baseline``: a non-empty path."""
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{k}: expected a path such as \".lint-configs-baseline.json\", got {value!r}")
+    return value
+
+
+def _globs(value, k: str, where: str) -> list[str]:
+    """``exclude``/``extend-exclude``/``paths``: gitignore-style globs pathspec accepts."""
+    patterns = _str_list(value, k)
+    for pattern in patterns:
+        problem = glob_problem(pattern)
+        if problem:
+            raise ConfigError(f"{k}: invalid glob {pattern!r}: {problem}")
+    return patterns
+
+
+def glob_problem(pattern: str) -> str:
+    """Why pathspec cannot read the gitignore-style ``pattern``, or ``""`` when it can."""
+    try:
+        _spec(pattern)
+    except Exception as exc:  # noqa: BLE001 - pathspec raises several kinds for a bad glob
+        return str(exc) or type(exc).__name__
+    return ""
+
+
+def _overrides(value, k: str, where: str) -> list[dict]:
+    """``overrides``: an array of tables, each validated with :data:`OVERRIDE_KEYS` and required to
+    have ``paths``."""
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ConfigError(f"{k}: expected an array of tables ([[tool.lint-configs.overrides]])")
+    out = []
+    for i, ov in enumerate(value):
+        ov = _validate(ov, f"{where}: overrides[{i}]", OVERRIDE_KEYS)
+        if "paths" not in ov:
+            raise ConfigError(f"{where}: overrides[{i}]: missing 'paths' (a list of globs)")
+        out.append(ov)
+    return out
+
+
+_CHECKS = {
+    "target-gpus": _gpu_names, "extend-target-gpus": _gpu_names,
+    "sglang-version": _release,
+    "models": _models,
+    "select": _selectors, "extend-select": _selectors, "ignore": _selectors, "extend-ignore": _selectors,
+    "per-file-ignores": _per_file_ignores,
+    "baseline": _baseline,
+    "exclude": _globs, "extend-exclude": _globs, "paths": _globs,
+    "overrides": _overrides,
+}
+"""How each key of :data:`KEY_TABLE` is checked: ``check(value, "where: 'key'", where) -> value``."""
+
 
 
 def _did_you_mean(key: str, allowed: tuple[str, ...]) -> str:

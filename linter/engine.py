@@ -68,6 +68,11 @@ class RunOptions:
     ignore: list[str] = field(default_factory=list)
     extend_select: list[str] = field(default_factory=list)
     no_ignores: bool = False
+    preview: bool = False
+    """``--preview``: also check the rules in preview (:attr:`linter.rules.base.Rule.preview`)."""
+    upgrade_to: str | None = None
+    """``--upgrade-to X``: judge every launch against release X whatever its files pin, and report only the
+    findings it has under X and not under its pinned release (:class:`Upgrade`)."""
     skip_reasons: bool = True
     """Say why each skipped file is skipped (its format is looked for): ``--show-files`` shows it; a
     plain run only counts skipped files, so the CLI turns it off there to spare sniffing each one."""
@@ -88,9 +93,26 @@ class FileResult:
     """Skipped by the mention filter on the file's bytes: its text was never kept (``source`` is None)."""
     unreadable: bool = False
     """Skipped because reading it failed (permission denied, an I/O error): the run says so."""
+    upgrade: Upgrade | None = None
+    """With ``--upgrade-to``: the launches judged against that release (the file's ``diagnostics`` are then
+    only what is new there)."""
     passed_over: list = field(default_factory=list)
     """``(span, why)`` of the commands and settings that name a framework's SGLang backend but start no
     SGLang server (another engine, one chosen at run time): ``--explain`` says so."""
+
+
+@dataclass
+class Upgrade:
+    """One file judged against the release a run upgrades to: ``release``, the launches resolved there
+    (``contexts``, in the order of :attr:`FileResult.contexts`) and, per launch identity, the findings it
+    has there and not under its pinned release (``new``: launch identity → diagnostics, before
+    suppressions)."""
+
+    release: str
+    contexts: list = field(default_factory=list)
+    new: dict = field(default_factory=dict)
+    pinned: list = field(default_factory=list)
+    """The file's findings under the releases its launches pin (after selection and suppressions)."""
 
 
 class Engine:
@@ -104,7 +126,12 @@ class Engine:
     # -- one file ---------------------------------------------------------------------------------
 
     def lint(self, path: Path, fmt: str | None = None) -> FileResult:
-        """Lint one file; ``fmt`` forces its format (else the registry detects it)."""
+        """Lint one file; ``fmt`` forces its format (else the registry detects it). The file's
+        expanders share one :class:`linter.limits.Budget`."""
+        with limits.file_budget():
+            return self._lint(path, fmt)
+
+    def _lint(self, path: Path, fmt: str | None) -> FileResult:
         from linter.formats import by_name, claims_name, names_text
 
         path = path if path.is_absolute() else (self.ws.cwd / path)
@@ -161,6 +188,11 @@ class Engine:
                 extraction = Extraction()
                 result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
                                                      Span(source, 0, 0)))
+            except limits.LimitExceeded as exc:  # an evaluator's budget, spent where nothing caught it
+                from linter.launch import Extraction
+
+                extraction = Extraction()
+                limits.budget().stopped(exc, Span(source, 0, 0), "the file is not checked")
             from linter.extract.framework_cli import resolve_framework_commands
             from linter.extract.trainer_config import expand_server_groups
 
@@ -203,20 +235,15 @@ class Engine:
         # Values can be written in another file (a compose .env, a --config YAML): its suppressions apply to them.
         related_suppressions = [s for rel in result.related for s in directives.scan(rel).suppressions]
         for ctx in result.contexts:
-            if ctx.parsed.help:
-                continue  # --help: SGLang prints its usage and starts nothing
-            found_here = [d for rule_cls in LAUNCH_RULES for d in rule_cls().check(ctx)]
-            note = parser_only_note(ctx.table)
-            for d in found_here if note else ():
-                d.notes.append(note)
-            if ctx.version_origin.startswith("newest known release"):
-                # a parser finding holds for the release it was judged against: say it was assumed
-                for d in found_here:
-                    if d.code.startswith("SGL2"):
-                        d.notes.append(f"judged against SGLang {ctx.table.version}, the newest known release: nothing "
-                                       "pins the release this launch runs (set sglang-version, or an image tag or "
-                                       "sglang== pin)")
-            diags.extend(found_here)
+            diags.extend(self._findings(ctx))
+        if any(ctx.launch.path for ctx in result.contexts):
+            from linter.variants import combine
+
+            combine(result.contexts, diags)
+        new = None
+        if self.options.upgrade_to:
+            new = self._upgrade(result, settings, file_decls, diags, extraction.gpu_counts)
+            diags = diags + [d for found_new in result.upgrade.new.values() for d in found_new]
         if extraction.escape_edit is not None:
             _escape_edits(diags, source, extraction.escape_edit)
         diags = self._select(diags, settings, source.path)
@@ -224,12 +251,62 @@ class Engine:
             # Before merging findings of different launches at one place: a suppression on one
             # launch must not hide another launch's finding there.
             diags = self._suppress(diags, found.suppressions, settings, related_suppressions)
+        if new is not None:  # what the file has under its pinned releases only counted for the suppressions
+            result.upgrade.pinned = [d for d in diags if id(d) not in new]
+            diags = [d for d in diags if id(d) in new]
         diags = _dedupe(diags)
         result.diagnostics.extend(diags)
         reconcile_shared_fixes([result])
         return result
 
     # -- pieces -----------------------------------------------------------------------------------
+
+    def _findings(self, ctx: LaunchContext) -> list[Diagnostic]:
+        """Every launch rule's findings on one resolved launch, with the notes on the release it assumed."""
+        if ctx.parsed.help:
+            return []  # --help: SGLang prints its usage and starts nothing
+        found_here = [d for rule_cls in LAUNCH_RULES for d in rule_cls().check(ctx)]
+        note = parser_only_note(ctx.table)
+        for d in found_here if note else ():
+            d.notes.append(note)
+        if ctx.version_origin.startswith("newest known release"):
+            # a parser finding holds for the release it was judged against: say it was assumed
+            for d in found_here:
+                if d.code.startswith("SGL2"):
+                    d.notes.append(f"judged against SGLang {ctx.table.version}, the newest known release: nothing "
+                                   "pins the release this launch runs (set sglang-version, or an image tag or "
+                                   "sglang== pin)")
+        return found_here
+
+    def _upgrade(self, result: FileResult, settings: Settings, file_decls, pinned: list[Diagnostic],
+                 file_counts: list | None = None) -> set[int]:
+        """``--upgrade-to X``: resolve each launch again under X and keep, per launch, the findings it has
+        there and not under its pinned release (the same rule, place and key). Sets ``result.upgrade``;
+        returns the ``id()`` of the new findings."""
+        release = self.options.upgrade_to
+        from linter.gpus.colocate import colocate
+
+        contexts = colocate(_identify([dataclasses.replace(self._context(c.launch, settings, file_decls, file_counts,
+                                                                         version=release),
+                                                           version_origin=f"--upgrade-to {release}")
+                                       for c in result.contexts]))
+        # an option the pinned release does not know (SGL201) that X reads as an ambiguous prefix (SGL202)
+        # breaks the launch already: not new
+        same = {"SGL202": "SGL201"}
+        had = {(same.get(d.code, d.code), d.key, d.span.key()) for d in pinned}
+        upgrade = Upgrade(release, contexts)
+        for pinned_ctx, ctx in zip(result.contexts, contexts):
+            was = f"{pinned_ctx.table.version} ({pinned_ctx.version_origin})"
+            found = [d for d in self._findings(ctx) if (same.get(d.code, d.code), d.key, d.span.key()) not in had]
+            for d in found:
+                d.notes.append(f"new with SGLang {release}: under the release this launch pins, {was}, it has no "
+                               "such finding")
+                if d.fix is not None and pinned_ctx.version_written is not None:
+                    d.notes.append(f"the fix writes what SGLang {release} reads: move the pin "
+                                   f"({pinned_ctx.version_origin}) to {release} with it")
+            upgrade.new[ctx.identity] = found
+        result.upgrade = upgrade
+        return {id(d) for found in upgrade.new.values() for d in found}
 
     def _stack_mentions(self, source: SourceFile) -> bool:
         """True when a compose file that does not mention SGLang runs with files that do (an override
@@ -261,9 +338,9 @@ class Engine:
                                        "are checked as if the GPU were unknown", decl.span, key=f"gpu:{decl.name}")]
 
     def _context(self, launch: Launch, settings: Settings, file_decls: list[GpuDecl],
-                 file_counts: list | None = None) -> LaunchContext:
+                 file_counts: list | None = None, version: str | None = None) -> LaunchContext:
         return resolve(launch, settings=settings, file_decls=file_decls, cli_targets=self.options.target_gpus,
-                       cli_version=self.options.sglang_version, read_text=self._read_text,
+                       cli_version=version or self.options.sglang_version, read_text=self._read_text,
                        read_json=self.ws.read_json, cwd=self.ws.cwd, read_source=self.ws.try_read,
                        file_counts=file_counts)
 
@@ -277,7 +354,7 @@ class Engine:
         (``--select`` replaces, ``--extend-select`` adds, ``--ignore`` removes), as ruff resolves them."""
         o = self.options
         cli = Selection(tuple(o.select) if o.select is not None else None, tuple(o.extend_select), tuple(o.ignore))
-        return selected_codes([*settings.selections, cli], settings.per_file_ignores)
+        return selected_codes([*settings.selections, cli], settings.per_file_ignores, preview=o.preview)
 
     def _select(self, diags: list[Diagnostic], settings: Settings, linted: Path | None = None) -> list[Diagnostic]:
         codes = self.selected_codes(settings)
@@ -555,7 +632,9 @@ def reconcile_shared_fixes(results) -> None:
                 offs = edited.get(src_path)
                 if offs is None:
                     continue
-                for k in offs.intersection(range(off, off + n)) if n > 64 else range(off, off + n):
+                # the smaller side is walked: a 90,000-character value is one run, its file a few edits
+                span = range(off, off + n)
+                for k in [k for k in offs if k in span] if len(offs) < n else span:
                     if k in offs:
                         users.setdefault((src_path, k), set()).add(who)
     by_edit: dict[tuple, list[Diagnostic]] = {}
@@ -615,13 +694,14 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
-__all__ = ["Engine", "RunOptions", "FileResult"]
+__all__ = ["Engine", "RunOptions", "FileResult", "Upgrade"]
 
 
 # -- seams for table tests (pyupgrade style: text in, result out, no files needed) ---------------
 
 
-def _text_engine(text: str, fmt: str, name: str | None, targets, sglang_version: str | None):
+def _text_engine(text: str, fmt: str, name: str | None, targets, sglang_version: str | None,
+                 preview: bool = False):
     from linter.config import ConfigResolver
     from linter.formats import by_name
 
@@ -629,7 +709,7 @@ def _text_engine(text: str, fmt: str, name: str | None, targets, sglang_version:
     ws = Workspace(Path.cwd())
     path = ws.cwd / (name or row.sample_name or f"input.{fmt}")
     ws.add(path, text)
-    engine = Engine(ws, RunOptions(target_gpus=list(targets), sglang_version=sglang_version),
+    engine = Engine(ws, RunOptions(target_gpus=list(targets), sglang_version=sglang_version, preview=preview),
                     ConfigResolver(isolated=True))
     return engine, path
 
@@ -642,20 +722,22 @@ def extract_text(text: str, fmt: str, name: str | None = None) -> Extraction:
     from linter.formats import by_name
 
     module = importlib.import_module(by_name(fmt).module)
-    return module.extract(engine.ws.read(path), engine.ws)
+    with limits.file_budget():
+        return module.extract(engine.ws.read(path), engine.ws)
 
 
 def lint_text_result(text: str, fmt: str, targets=(), *, name: str | None = None,
-                     sglang_version: str | None = None) -> FileResult:
+                     sglang_version: str | None = None, preview: bool = False) -> FileResult:
     """Lint ``text`` as a file of format ``fmt`` against ``targets`` (GPU names, as ``--target-gpu``),
-    with no configuration file; the whole :class:`FileResult` (diagnostics and resolved launches)."""
-    engine, path = _text_engine(text, fmt, name, targets, sglang_version)
+    with no configuration file (``preview``: the rules in preview too, as ``--preview``); the whole
+    :class:`FileResult` (diagnostics and resolved launches)."""
+    engine, path = _text_engine(text, fmt, name, targets, sglang_version, preview)
     result = engine.lint(path, fmt=fmt)
     return result
 
 
 def lint_text(text: str, fmt: str, targets=(), *, name: str | None = None,
-              sglang_version: str | None = None) -> list[Diagnostic]:
+              sglang_version: str | None = None, preview: bool = False) -> list[Diagnostic]:
     """The diagnostics of ``text`` linted as format ``fmt`` against ``targets``, sorted."""
-    result = lint_text_result(text, fmt, targets, name=name, sglang_version=sglang_version)
+    result = lint_text_result(text, fmt, targets, name=name, sglang_version=sglang_version, preview=preview)
     return sorted(result.diagnostics, key=lambda d: d.sort_key())

@@ -91,97 +91,157 @@ def fix_all(engine: Engine, results: dict[Path, FileResult], unsafe: bool, withi
     """Fix every file of ``results`` in memory (``engine.ws`` holds the new texts afterwards).
     ``within``: apply only fixes whose edits all lie in that file (stdin, whose neighbours on disk
     are read but never written)."""
-    report = FixReport()
-    originals: dict[Path, SourceFile] = {}
-    refused: set[tuple] = set()
+    fixer = _Fixer(engine, results, unsafe, within)
     for _ in range(MAX_ROUNDS):
-        progress = False
         reconcile_with_readers(engine, results.values())
+        progress = False
         for path in sorted(results):
-            res = results[path]
-            fixes = [d for d in res.diagnostics if applicable(d, unsafe) and _refusal(d) not in refused
-                     and (within is None or all(e.span.source.path == within for e in d.fix.edits))]
-            if not fixes:
-                continue
-            chosen, taken = [], []
-            for d in sorted(fixes, key=lambda d: d.sort_key()):
-                conflicted = next((e.span.source for e in d.fix.edits if has_conflict_markers(e.span.source.text)),
-                                  None)
-                if conflicted is not None:
-                    refused.add(_refusal(d))
-                    report.refused.append((d, f"{conflicted.display} has merge conflict markers "
-                                              "(<<<<<<< / >>>>>>>); resolve the conflict first"))
-                    continue
-                spans = [(e.span.source.path, e.span.start, e.span.end) for e in d.fix.edits]
-                if any(p == q and s < te and ts < e for (p, s, e) in spans for (q, ts, te) in taken):
-                    continue
-                chosen.append(d)
-                taken.extend(spans)
-            by_file: dict[Path, tuple[SourceFile, list]] = {}
-            for d in chosen:
-                for e in d.fix.edits:
-                    src = e.span.source
-                    by_file.setdefault(src.path, (src, []))[1].append(e)
-            before = {p: engine.ws.read(p) for p in by_file}
-            try:
-                for p, (src, edits) in by_file.items():
-                    current = before[p]
-                    if current.text != src.text:  # stale edits (should not happen): skip this file now
-                        raise ValueError("the file changed while fixing")
-                    engine.ws.replace(current, apply_edits(current.text, edits))
-            except ValueError as exc:
-                for p, src in before.items():
-                    engine.ws.replace(src, src.text)
-                for d in chosen:
-                    refused.add(_refusal(d))
-                    report.refused.append((d, str(exc)))
-                continue
-            if not chosen:
-                continue
-            new = lint_file(engine, path)
-            if crashed(new):
-                for p, src in before.items():
-                    engine.ws.replace(src, src.text)
-                report.crashed.append(new)
-                for d in chosen:
-                    refused.add(_refusal(d))
-                    report.refused.append((d, "lint-configs failed while checking the fixed text (an internal "
-                                              "error, please report it)"))
-                continue
-            old_ids = {_identity(d) for d in res.diagnostics}
-            still = {(d.code, d.key) for d in new.diagnostics}
-            broken = [d for d in new.diagnostics if d.code == "SGL001" and _identity(d) not in old_ids]
-            failed = [d for d in chosen if (d.code, d.key) in still and
-                      sum(1 for x in new.diagnostics if (x.code, x.key) == (d.code, d.key)) >=
-                      sum(1 for x in res.diagnostics if (x.code, x.key) == (d.code, d.key))]
-            if broken or failed:
-                for p, src in before.items():
-                    engine.ws.replace(src, src.text)
-                reason = ("the fixed file no longer parses: " + broken[0].message) if broken else \
-                    "the finding remained after the fix"
-                for d in chosen:
-                    refused.add(_refusal(d))
-                    report.refused.append((d, reason))
-                continue
-            for p, src in before.items():
-                originals.setdefault(p, src)
-            report.applied += len(chosen)
-            report.batches.append((list(chosen), frozenset(by_file)))
-            report.fixed.extend(chosen)
-            results[path] = new
-            progress = True
-            # Files that read a changed file (a compose file whose .env was edited), and a changed file
-            # linted on its own (a compose base fixed through its override), are linted again.
-            for other, ores in list(results.items()):
-                if other != path and (other in by_file or any(r.path in by_file for r in ores.related)):
-                    results[other] = lint_file(engine, other)
+            progress |= fixer.fix_file(path)
         if not progress:
             break
-    for p, src in originals.items():
-        new_text = engine.ws.read(p).text
-        if new_text != src.text:
-            report.changed[p] = (src, new_text)
-    return report
+    return fixer.finish()
+
+
+Edits = dict[Path, tuple[SourceFile, list]]
+"""The edits of the chosen fixes by the file they change: path -> (the file as the fixes saw it, edits)."""
+
+
+@dataclass
+class _Fixer:
+    """The state of one :func:`fix_all`: the results (replaced as files are fixed), the report, each
+    changed file's original text (``originals``) and the refusals (:func:`_refusal` keys) that keep
+    a fix from being tried again."""
+
+    engine: Engine
+    results: dict[Path, FileResult]
+    unsafe: bool
+    within: Path | None
+    report: FixReport = field(default_factory=FixReport)
+    originals: dict[Path, SourceFile] = field(default_factory=dict)
+    refused: set[tuple] = field(default_factory=set)
+
+    def fix_file(self, path: Path) -> bool:
+        """One round for one file: choose its fixes, apply their edits in memory, lint it again and keep
+        the change or undo it (refusing the fixes with why). True when a change was kept."""
+        res = self.results[path]
+        fixes = self._candidates(res)
+        if not fixes:
+            return False
+        chosen = self._choose(fixes)
+        by_file = _edits_by_file(chosen)
+        before = {p: self.engine.ws.read(p) for p in by_file}
+        try:
+            self._apply(by_file, before)
+        except ValueError as exc:
+            self._undo(before)
+            self._refuse(chosen, str(exc))
+            return False
+        if not chosen:
+            return False
+        new = lint_file(self.engine, path)
+        if crashed(new):
+            self._undo(before)
+            self.report.crashed.append(new)
+            self._refuse(chosen, "lint-configs failed while checking the fixed text (an internal error, please "
+                                 "report it)")
+            return False
+        reason = _regression(res, new, chosen)
+        if reason is not None:
+            self._undo(before)
+            self._refuse(chosen, reason)
+            return False
+        self._keep(path, new, chosen, by_file, before)
+        return True
+
+    def _candidates(self, res: FileResult) -> list[Diagnostic]:
+        """The findings of ``res`` whose fix ``--fix`` applies, not refused before, with all edits in
+        ``within`` when it is given."""
+        return [d for d in res.diagnostics if applicable(d, self.unsafe) and _refusal(d) not in self.refused
+                and (self.within is None or all(e.span.source.path == self.within for e in d.fix.edits))]
+
+    def _choose(self, fixes: list[Diagnostic]) -> list[Diagnostic]:
+        """The fixes applied together this round, in order: a fix editing a file with merge conflict
+        markers is refused; one whose edits overlap an earlier chosen one waits for the next round."""
+        chosen, taken = [], []
+        for d in sorted(fixes, key=lambda d: d.sort_key()):
+            conflicted = next((e.span.source for e in d.fix.edits if has_conflict_markers(e.span.source.text)), None)
+            if conflicted is not None:
+                self._refuse([d], f"{conflicted.display} has merge conflict markers (<<<<<<< / >>>>>>>); resolve "
+                                  "the conflict first")
+                continue
+            spans = [(e.span.source.path, e.span.start, e.span.end) for e in d.fix.edits]
+            if any(p == q and s < te and ts < e for (p, s, e) in spans for (q, ts, te) in taken):
+                continue
+            chosen.append(d)
+            taken.extend(spans)
+        return chosen
+
+    def _apply(self, by_file: Edits, before: dict[Path, SourceFile]) -> None:
+        """Swaps in each file's edited text; ValueError when a file changed since the fixes were made
+        (stale edits: should not happen)."""
+        for p, (src, edits) in by_file.items():
+            current = before[p]
+            if current.text != src.text:
+                raise ValueError("the file changed while fixing")
+            self.engine.ws.replace(current, apply_edits(current.text, edits))
+
+    def _undo(self, before: dict[Path, SourceFile]) -> None:
+        """Puts the texts of ``before`` back into the workspace."""
+        for src in before.values():
+            self.engine.ws.replace(src, src.text)
+
+    def _refuse(self, diagnostics: list[Diagnostic], reason: str) -> None:
+        """Records that the fixes of ``diagnostics`` are refused (with ``reason``) and not tried again."""
+        for d in diagnostics:
+            self.refused.add(_refusal(d))
+            self.report.refused.append((d, reason))
+
+    def _keep(self, path: Path, new: FileResult, chosen: list[Diagnostic], by_file: Edits,
+              before: dict[Path, SourceFile]) -> None:
+        """Keeps a change: the originals, counts and the new result; files that read a changed file (a
+        compose file whose .env was edited), and a changed file linted on its own (a compose base
+        fixed through its override), are linted again."""
+        for p, src in before.items():
+            self.originals.setdefault(p, src)
+        self.report.applied += len(chosen)
+        self.report.batches.append((list(chosen), frozenset(by_file)))
+        self.report.fixed.extend(chosen)
+        self.results[path] = new
+        for other, ores in list(self.results.items()):
+            if other != path and (other in by_file or any(r.path in by_file for r in ores.related)):
+                self.results[other] = lint_file(self.engine, other)
+
+    def finish(self) -> FixReport:
+        """The report, with each file whose text differs from its original in ``changed``."""
+        for p, src in self.originals.items():
+            new_text = self.engine.ws.read(p).text
+            if new_text != src.text:
+                self.report.changed[p] = (src, new_text)
+        return self.report
+
+
+def _edits_by_file(chosen: list[Diagnostic]) -> Edits:
+    """The edits of ``chosen`` grouped by the file they change, in order."""
+    by_file: Edits = {}
+    for d in chosen:
+        for e in d.fix.edits:
+            src = e.span.source
+            by_file.setdefault(src.path, (src, []))[1].append(e)
+    return by_file
+
+
+def _regression(old: FileResult, new: FileResult, chosen: list[Diagnostic]) -> str | None:
+    """Why the fixed file is worse, or None: a new SGL001 (the text no longer parses), or a fixed
+    finding that is still there as many times as before."""
+    old_ids = {_identity(d) for d in old.diagnostics}
+    still = {(d.code, d.key) for d in new.diagnostics}
+    broken = [d for d in new.diagnostics if d.code == "SGL001" and _identity(d) not in old_ids]
+    if broken:
+        return "the fixed file no longer parses: " + broken[0].message
+    failed = [d for d in chosen if (d.code, d.key) in still and
+              sum(1 for x in new.diagnostics if (x.code, x.key) == (d.code, d.key)) >=
+              sum(1 for x in old.diagnostics if (x.code, x.key) == (d.code, d.key))]
+    return "the finding remained after the fix" if failed else None
 
 
 def write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None = None) -> str | None:

@@ -70,14 +70,22 @@ _FRAMEWORK_BACKEND = re.compile(
     re.MULTILINE)
 
 
+_DEFAULTS_FILE = re.compile(r"^defaults[ \t]*:[ \t]*(?:\[[ \t]*)?[\"']?[^\s#\"'\[\]]+\.ya?ml\b"
+                            r"|^defaults[ \t]*:[ \t]*(?:#.*)?\r?\n(?:[ \t]*(?:#.*)?\r?\n)*[ \t]*-[ \t]+[\"']?[^\s#\"']+\.ya?ml\b",
+                            re.MULTILINE)
+
+
 def looks_like_framework_config(text: str) -> bool:
     """A framework config that picks SGLang: AReaL's (:func:`looks_like_areal`), or a YAML mapping key
     that names SGLang as a framework's engine — ROLL's ``strategy_name: sglang``, NeMo-RL's and SkyRL's
     ``backend: sglang``, LLaMA-Factory's and ms-swift's ``infer_backend: sglang``, NeMo-Skills'
     ``server_type: sglang`` (linter/sglang/data/frameworks.json) — or an OmegaConf interpolation there
-    (``backend: ${oc.env:ENGINE}``, an engine chosen at run time, which ``--explain`` reports); the
-    mention filter has already required that the file names SGLang."""
-    return looks_like_areal(text) or _FRAMEWORK_BACKEND.search(text) is not None
+    (``backend: ${oc.env:ENGINE}``, an engine chosen at run time, which ``--explain`` reports); or a
+    NeMo-RL child config, whose top-level ``defaults:`` names parent YAML files (NeMo-RL @7ea279ab
+    nemo_rl/utils/config.py:51-95, ``load_config_with_inheritance``) that may pick SGLang for it. The mention filter has
+    already required that the file names SGLang."""
+    return (looks_like_areal(text) or _FRAMEWORK_BACKEND.search(text) is not None
+            or _DEFAULTS_FILE.search(text) is not None)
 
 
 def looks_like_compose(text: str) -> bool:

@@ -387,12 +387,15 @@ class Repository:
         return False
 
 
-def find_top(path: Path, exists=os.path.exists) -> Path | None:
+def find_top(path: Path, exists=os.path.lexists) -> Path | None:
     """The nearest folder at or above ``path`` holding ``.git`` (a folder or a worktree's file);
-    ``exists`` asks (:func:`linter.workspace.exists` notes each look as a dependency)."""
+    ``exists`` asks (:func:`linter.workspace.lexists` notes each look as a dependency)."""
     for folder in (path, *path.parents):
-        if exists(folder / ".git"):
-            return folder
+        try:
+            if exists(folder / ".git"):
+                return folder
+        except OSError:  # pragma: no cover - lexists answers False for a folder it cannot search
+            continue
     return None
 
 

@@ -48,6 +48,12 @@ def lint_file(engine: Engine, path: Path, fmt: str | None = None, mentioned: boo
         if refused and result.source is not None:
             _add_refusals(engine, result, refused)
         return result
+    except limits.LimitExceeded as exc:  # past a budget outside the extractors (resolving a launch)
+        source = engine.ws.try_read(path)
+        result = FileResult(path, source=source, fmt=fmt)
+        if source is not None:
+            _add_limit_hits(engine, result, [(None, limits.message(exc.limit, exc.what, "the file is not checked"))])
+        return result
     except Exception as exc:  # noqa: BLE001 - any bug stays with this file
         return internal_error(engine, path, exc, "linting")
 

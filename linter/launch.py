@@ -226,17 +226,22 @@ def _compress(origins: Sequence) -> tuple:
 
 
 def join_runs(seq: Iterable[tuple]) -> tuple:
-    """The canonical runs of texts put one after another, given the runs of each."""
+    """The canonical runs of texts put one after another, given the runs of each. Each text's runs
+    are canonical already, so only the first run of each may continue the run before it; the others
+    are copied as they are (in C: a value built by joining is not a Python loop over its runs)."""
     out: list = []
     for runs in seq:
-        for run in runs:
-            if out:
-                last = out[-1]
-                src = run[1]
-                if last[1] is src and (src is None or last[2] + last[0] == run[2]):
-                    out[-1] = (last[0] + run[0], src, last[2], None)
-                    continue
-            out.append(run)
+        if not runs:
+            continue
+        if out:
+            last = out[-1]
+            run = runs[0]
+            src = run[1]
+            if last[1] is src and (src is None or last[2] + last[0] == run[2]):
+                out[-1] = (last[0] + run[0], src, last[2], None)
+                out.extend(itertools.islice(runs, 1, None))
+                continue
+        out.extend(runs)
     return tuple(out)
 
 
@@ -508,6 +513,11 @@ class Launch:
     context: tuple[ContextLabel, ...] = ()
     """The headings, tab labels, admonition titles and caption a documentation block holding this
     launch sits under, outermost first (:class:`ContextLabel`)."""
+    path: tuple[str, ...] = ()
+    """The conditions, in words, of the one path of the code this launch is the command of ("`args.x`
+    is true"), when the file builds it differently on paths the linter cannot decide (an ``if`` on a
+    command-line flag): each path is a launch of its own (at most ``limits.MAX_PATH_VARIANTS``), at
+    the same place. Empty when every path gives the same command."""
 
     @property
     def first_line(self) -> int:

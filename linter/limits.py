@@ -59,8 +59,38 @@ reStructuredText directives). Real pages nest tabs in a tab set in an admonition
 markdown-it's own nesting limit (``maxNesting``) is 20."""
 
 MAX_EXPANSION_CHARS = 100_000
-"""Longest value built by variable expansion (``.env`` and compose interpolation, characters). A
-value past it is unknown instead of being built: ``A=$B$B`` doubling 30 times would be 2 GB."""
+"""Longest value any expander builds (characters; a list counts its items): a variable of a shell
+script, compose file, ``.env``, Dockerfile ``ARG``/``ENV`` or Kubernetes ``env``, a Python string or
+list, a rendered Helm include. A value past it is unknown instead of being built: ``A=$B$B``
+doubling 30 times would be 2 GB. Real values are a command line at most, a few KB."""
+
+MAX_EXPANDED_CHARS = 4_000_000
+"""Characters all the expansions of one file may produce together: each substitution of a variable
+(``$A``, ``${A}``, ``$(A)``) counts the length of its value, each string or list an evaluator builds
+from values (Python ``+``, ``.join``, ``.format``, ``%``, f-strings, ``*A``) its length, each Helm
+include or block its output. A thousand variables each just under :data:`MAX_EXPANSION_CHARS`
+would otherwise build 100 MB; a real file substitutes a few KB, a generated Slurm script of 2,000
+launches each reading a 1 KB ``$ARGS`` 2 MB. Building costs a few ns and under 10 bytes a
+character (a value's origins are shared runs), so the budget is at most a few tens of MB."""
+
+MAX_EVAL_STEPS = 200_000
+"""Steps the evaluators of one file may take together, a step being about 3–5 µs of work: a Python
+expression evaluated or statement run; a Helm template node rendered, pipeline evaluated or
+``range`` iteration run; a compose ``include`` or ``extends`` followed five; in a shell script, a node
+walked again inside a loop or a ``bash -c`` string (a command or assignment twenty, a string parsed one
+per 20 characters: code walked once is bounded by ``MAX_SHELL_CHARS``); a ``--config`` token judged
+for a launch four. The budget keeps a file's evaluation near a second. Measured with
+``scripts/measure_hostile.py --steps``: the repository's examples and tests, and every file of
+THUDM/slime, volcengine/verl and sgl-project/ome, take at most 3,956; the benchmark's generated
+20,000-line Slurm script 20,000. Past it, what was being computed is unknown (a value, a loop's
+variables, the rest of a module or template)."""
+
+MAX_INCLUDE_DEPTH = 16
+"""Deepest chain of compose ``include``/``extends`` followed (compose itself has no limit; real
+projects nest two or three levels)."""
+
+MAX_TEMPLATE_DEPTH = 40
+"""Deepest chain of Helm ``include``/``template`` calls rendered (charts nest a few levels)."""
 
 MAX_WORDS_PER_LAUNCH = 4_000
 """Most words one launch command may have. SGLang launches have tens of arguments; 16,000 words
@@ -77,6 +107,13 @@ MAX_JSON_DEPTH = 100
 MAX_PATH_COMPONENT_BYTES = 255
 """Longest file-name component looked up on disk (bytes; NAME_MAX on Linux and macOS). A model path
 with a longer component cannot exist, so it is not looked up (the OS would raise ENAMETOOLONG)."""
+
+MAX_PATH_VARIANTS = 16
+"""Most variants of one value, or of one launch, kept along the paths of code the linter cannot
+decide (the branches of an ``if`` on a command-line flag, a conditional expression in an f-string).
+Launch scripts choose between a few switches (a deterministic mode, a debug mode, a backend); past
+the limit the part that differs is unknown, as it was before paths were kept (no SGL004: nothing is
+skipped, only less is known)."""
 
 ALL = {name: value for name, value in dict(globals()).items() if name.startswith("MAX_")}
 """Every limit by name (for documentation and tests)."""
@@ -113,6 +150,127 @@ def record(limit: str, what: str, span=None, consequence: str = "the part past i
 def any_recorded() -> bool:
     """True when a limit was hit while linting the current file (inside :func:`collect`)."""
     return bool(_hits.get())
+
+
+class Budget:
+    """The work the expanders may do for one file, shared by all of them (shell, Python, Kubernetes
+    ``$(VAR)``, Helm, Dockerfile ``ARG``/``ENV``, compose interpolation and include graphs, a
+    ``--config`` file): counters, checked before a value is built. ``chars`` is the characters built
+    so far (:data:`MAX_EXPANDED_CHARS`), ``steps`` the evaluator steps taken (:data:`MAX_EVAL_STEPS`).
+    Each limit is reported (:func:`record`) once per file, where it was first reached."""
+
+    __slots__ = ("chars", "steps", "reported", "memo")
+
+    def __init__(self) -> None:
+        self.chars = 0
+        self.steps = 0
+        self.reported: set[str] = set()
+        self.memo: dict = {}
+
+    def first(self, key) -> bool:
+        """True the first time ``key`` is asked for in this file: work done once per file (a
+        ``--config`` file judged for the first launch that reads it, not for every launch)."""
+        if key in self.memo:
+            return False
+        self.memo[key] = True
+        return True
+
+    def once(self, key, compute):
+        """``compute()`` the first time ``key`` is asked for in this file, its result after: a
+        ``.env`` or ``--config`` file several launches or compose files of the file read is read and
+        counted once. Kept with the budget, so it goes when the file's lint ends."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
+
+    def fits(self, n: int, what: str, span=None) -> bool:
+        """True when a value of ``n`` characters (or list items) may be built; else False (the caller
+        makes the value unknown instead) and SGL004 is recorded at ``span``: ``what`` (\"a shell
+        value\") is past :data:`MAX_EXPANSION_CHARS`."""
+        if n <= MAX_EXPANSION_CHARS:
+            return True
+        self.hit("MAX_EXPANSION_CHARS", f"{what} of {n:,} characters", span, "its value is unknown")
+        return False
+
+    def charge(self, n: int, what: str, span=None, one_value: bool = True) -> bool:
+        """Count an expansion that produces ``n`` characters (or list items): True when it may be
+        made, False when it is past :data:`MAX_EXPANSION_CHARS` (unless not ``one_value``: a whole
+        rendered template) or would bring the file's expansions past :data:`MAX_EXPANDED_CHARS`
+        (SGL004 recorded at ``span``; the caller makes it unknown)."""
+        if one_value and not self.fits(n, what, span):
+            return False
+        if self.chars + n > MAX_EXPANDED_CHARS:
+            self.hit("MAX_EXPANDED_CHARS", f"the expansions of this file ({self.chars + n:,} characters)", span,
+                     "what is expanded past it is unknown")
+            return False
+        self.chars += n
+        return True
+
+    def step(self, what: str, n: int = 1) -> None:
+        """Count ``n`` evaluator steps; raises :class:`LimitExceeded` (``MAX_EVAL_STEPS``) once the file's
+        steps are spent, and on every step after (the evaluator stops; its caller records it with
+        :meth:`stopped` and treats what was being computed as unknown)."""
+        self.steps += n
+        if self.steps > MAX_EVAL_STEPS:
+            raise LimitExceeded("MAX_EVAL_STEPS", what)
+
+    def spend(self, n: int, what: str, span=None, consequence: str = "it is unknown") -> bool:
+        """:meth:`step` that does not raise: False (and SGL004 recorded at ``span``) when the ``n``
+        steps of ``what`` would bring the file's steps past :data:`MAX_EVAL_STEPS`."""
+        if self.steps + n > MAX_EVAL_STEPS:
+            self.hit("MAX_EVAL_STEPS", what, span, consequence)
+            return False
+        self.steps += n
+        return True
+
+    def stopped(self, exc: LimitExceeded, span=None, consequence: str = "the part past it is not checked") -> None:
+        """Record ``exc`` (raised by :meth:`step` or another limit) as SGL004 at ``span``, once per limit."""
+        self.hit(exc.limit, exc.what, span, consequence)
+
+    def hit(self, limit: str, what: str, span=None, consequence: str = "the part past it is not checked") -> None:
+        """:func:`record` ``limit`` unless this file has reported it already."""
+        if limit not in self.reported:
+            self.reported.add(limit)
+            record(limit, what, span, consequence)
+
+
+_budget: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("lint_configs_budget", default=None)
+
+
+def budget() -> Budget:
+    """The budget of the file being linted (:func:`file_budget`); outside one, a new budget that
+    bounds only the caller holding it."""
+    b = _budget.get()
+    return b if b is not None else Budget()
+
+
+@contextlib.contextmanager
+def file_budget(fresh: bool = True):
+    """A new :class:`Budget` for the block (one file's lint), or with ``fresh=False`` the active one
+    when there is one. Yields the budget."""
+    b = None if fresh else _budget.get()
+    if b is not None:
+        yield b
+        return
+    b = Budget()
+    token = _budget.set(b)
+    try:
+        yield b
+    finally:
+        _budget.reset(token)
+
+
+def budgeted(extract):
+    """Decorator for a format's ``extract(source, ws)``: runs it within the active file budget, or a
+    new one when called on its own (a test, another tool)."""
+    import functools
+
+    @functools.wraps(extract)
+    def wrapper(*args, **kwargs):
+        with file_budget(fresh=False):
+            return extract(*args, **kwargs)
+
+    return wrapper
 
 
 @contextlib.contextmanager

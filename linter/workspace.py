@@ -34,7 +34,8 @@ def note(dep: tuple) -> None:
     is its kind (see :func:`linter.cache.deps.holds`): ``("f", path, digest)`` a file's bytes,
     ``("m", path)`` a file looked for and missing, ``("n", path, why)`` a path that is not a readable
     text file, ``("o", path)`` a read refused outside the root, ``("i", path, "1"|"0")`` an
-    ``is_file`` probe, ``("e", path, "1"|"0")`` an ``exists`` probe, ``("d"|"g", folder, digest)`` a
+    ``is_file`` probe, ``("e", path, "1"|"0")`` an ``exists`` probe, ``("l", path, "1"|"0")`` an
+    ``lexists`` probe (a link counts, followed or not), ``("d"|"g", folder, digest)`` a
     folder listing (:func:`listing`), ``("s", path, size)`` a file's size. Outside :func:`recording`
     (and :func:`capture`) this does nothing."""
     deps = _deps.get()
@@ -91,6 +92,14 @@ def exists(path: Path | str) -> bool:
     """``os.path.exists(path)``, noted as a dependency (a ``.git`` marking a repository's top)."""
     got = os.path.exists(path)
     note(("e", str(path), "1" if got else "0"))
+    return got
+
+
+def lexists(path: Path | str) -> bool:
+    """``os.path.lexists(path)`` (a dangling link counts), noted as a dependency (a ``.git`` marking a
+    repository's top, as :func:`linter.gitignore.find_top` looks for it)."""
+    got = os.path.lexists(path)
+    note(("l", str(path), "1" if got else "0"))
     return got
 
 

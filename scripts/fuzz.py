@@ -23,10 +23,11 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fuzzing import GENERATORS, Counts, RandomChooser, judge_in_tmp, peak_rss_mib  # noqa: E402
 
-FIELDS = ("inputs", "internal_errors", "slow", "fixed_not_parsing", "bytes_outside_edits", "not_converging")
+FIELDS = ("inputs", "internal_errors", "slow", "fixed_not_parsing", "bytes_outside_edits", "not_converging",
+          "outside_touched")
 LABELS = {"inputs": "inputs", "internal_errors": "internal errors", "slow": "inputs over the CPU budget",
           "fixed_not_parsing": "fixed files that do not parse", "bytes_outside_edits": "bytes changed outside edits",
-          "not_converging": "non-converging fixes"}
+          "not_converging": "non-converging fixes", "outside_touched": "files outside the root read or written"}
 
 
 def generate(fmt: str, seed: int, index: int) -> dict[str, str]:

@@ -12,7 +12,10 @@ mutation generator damages the repository's example files byte by byte. Each gen
 :func:`judge` runs the linter in-process on one generated repository as ``lint-configs --fix
 --unsafe-fixes`` would, and counts what issue 26 forbids: internal errors (SGL000), CPU time
 over a budget, fixed files that no longer parse, bytes changed outside the fixes' edits, and fixes
-that do not converge (a second run would change the files again).
+that do not converge (a second run would change the files again). The repository is linted with its
+folder as the run's root (:mod:`linter.boundary`); an input may also hold files outside it
+(:data:`OUTSIDE`) and symbolic links (:class:`Link`): a file outside the root that the run reads or
+writes, or whose text reaches a finding, is counted too (issue 30).
 """
 
 from __future__ import annotations
@@ -326,12 +329,24 @@ def gen_registry(c: Chooser) -> dict[str, str]:
     return {fmt.sample_name: _damage(c, text) if c.chance(0.5) else text}
 
 
-def gen_hostile(c: Chooser) -> dict[str, str]:
-    """The shapes of issue 26's hostile inputs with drawn sizes: nested merges, doubling variables,
-    open brackets, escapes, unary chains, deep nesting — each must stay within the CPU budget."""
+def _some(c: Chooser, hi: int) -> int:
+    """A size from 1 to ``hi``, as often small as large (each power of two about as likely)."""
+    k = c.integer(0, max(1, hi.bit_length()))
+    return max(1, min(hi, c.integer(1 << max(0, k - 1), 1 << k)))
+
+
+CONTROL = ["\x00", "\x07", "\x1b[31m", "\x1b]8;;http://x\x07", "\r", "\r\n", "\x0b", "\x7f", "\x85", "\u2028",
+           "\u202e", "\ufeff", "\t", "::error file=a.yaml,line=1::forged", "##[error]forged", "%0A::warning::x",
+           "::stop-commands::x", "\\n", "\\x1b", "${X}", "$(X)", "{{ .X }}", "'", '"']
+"""What a value may carry to forge a report or confuse a terminal (issue 30): each must lint without an
+internal error, whatever format prints it."""
+
+
+def _hostile_issue26(c: Chooser, shape: int) -> dict[str, str]:
+    """The shapes of issue 26's hostile inputs with drawn sizes: nested merges, doubling ``.env``
+    variables, open brackets, escapes, unary chains, deep nesting."""
     head = _directive(c) + "services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
     launch = _server_args(c)
-    shape = c.integer(0, 7)
     n = c.integer(1, 400)
     if shape == 0:
         levels = c.integer(1, 14)
@@ -357,6 +372,201 @@ def gen_hostile(c: Chooser) -> dict[str, str]:
             + c.choice(["  " * k + "- a\n" for k in range(1, 40)])}
 
 
+def _doubling(c: Chooser, kind: str) -> dict[str, str]:
+    """A value doubling through one expander (issue 30's table): shell, Python strings or lists (and
+    every form that doubles one), Kubernetes ``$(VAR)``, Helm defines, Dockerfile ``ARG``s."""
+    from tests import hostile
+
+    if kind == "shell":
+        return hostile.shell_doubling(_some(c, 26))
+    if kind == "python-strings":
+        return hostile.python_strings(_some(c, 26))
+    if kind == "python-lists":
+        return hostile.python_lists(_some(c, 40))
+    if kind == "k8s":
+        return hostile.k8s_doubling(_some(c, 26))
+    if kind == "helm":
+        return hostile.helm_defines(_some(c, 40))
+    if kind == "dockerfile":
+        n = _some(c, 30)
+        return {"Dockerfile": "FROM lmsysorg/sglang:v0.5.23-cu129\nARG A0=xy\n"
+                + "".join(f"ARG A{k}=$A{k - 1}$A{k - 1}\n" for k in range(1, n + 1))
+                + f"ENV M=$A{n}\nCMD {_server_args(c)} --served-model-name $M\n"}
+    form = c.choice(["A = A + A", "A += A", "A.extend(A)", "A = [*A, *A]", "A = list(A) + list(A)", "A = (*A, *A)",
+                     "S = S + S", "S = ''.join([S, S])", "S = '{}{}'.format(S, S)", "S = '%s%s' % (S, S)",
+                     "S = f'{S}{S}'", "S = ' '.join(A)"])
+    return {"serve.py": "import subprocess\nA = ['--x']\nS = 'xy'\n" + (form + "\n") * _some(c, 40)
+            + "subprocess.run(['python3', '-m', 'sglang.launch_server', '--served-model-name', S, *A])\n"}
+
+
+def _graphs(c: Chooser, kind: int) -> dict[str, str]:
+    """Include graphs: compose includes fanning out, meshes and cycles, ``extends`` chains, Helm
+    ranges and includes that call each other, a ``--config`` file shared by many launches."""
+    from tests import hostile
+
+    if kind == 0:
+        return hostile.compose_include_fanout(_some(c, 16), fan=c.integer(1, 5))
+    if kind == 1:
+        return hostile.compose_include_mesh(_some(c, 8))
+    if kind == 2:  # a cycle, and a file including itself
+        files = hostile.compose_include_fanout(c.integer(2, 5))
+        last = max(files, key=lambda n: (n != "compose.yaml", n))
+        files[last] = "include:\n  - compose.yaml\n  - " + last + "\n" + files[last]
+        return files
+    if kind == 3:
+        n = _some(c, 30)
+        services = "".join(f"  s{k}:\n    extends: {c.choice([f's{k - 1}', f's{k}', 's0'])}\n" for k in range(1, n))
+        return {"compose.yaml": "services:\n  s0:\n    image: lmsysorg/sglang:v0.5.23-cu129\n    command: "
+                + _server_args(c) + "\n" + services}
+    if kind == 4:
+        return hostile.helm_ranges(_some(c, 80), depth=c.integer(1, 5))
+    if kind == 5:
+        helpers = '{{- define "a" -}}x{{ include "b" . }}{{- end -}}\n{{- define "b" -}}{{ include "a" . }}{{- end -}}\n'
+        return hostile._chart(hostile.HELM_POD + '    - "{{ include "' + c.choice(["a", "b", "c"]) + '" . }}"\n',
+                              helpers)
+    return hostile.shared_config(_some(c, 300), keys=_some(c, 300))
+
+
+def _work(c: Chooser, kind: int) -> dict[str, str]:
+    """Work that repeats: nested shell loops, ``bash -c`` of a variable run many times, Python functions
+    calling each other many times, nested Python loops, many open Helm actions, Dockerfile ``ARG`` chains."""
+    from tests import hostile
+
+    if kind == 0:
+        return hostile.shell_loops(_some(c, 2000), depth=c.integer(1, 7))
+    if kind == 1:
+        body = "x" * _some(c, 90_000)
+        return {"run.sh": f'S="{_server_args(c)} --served-model-name {body}"\n' + 'bash -c "$S"\n' * _some(c, 300)}
+    if kind == 2:
+        return hostile.python_calls(_some(c, 40), fan=c.integer(1, 9))
+    if kind == 3:
+        return hostile.python_loops(_some(c, 3000), depth=c.integer(1, 4))
+    if kind == 4:
+        return hostile.helm_unclosed(_some(c, 20_000))
+    return hostile.dockerfile_args(_some(c, 20_000))
+
+
+def _control(c: Chooser, kind: int) -> dict[str, str]:
+    """Control characters, ANSI escapes and forged workflow commands in values of each format."""
+    value = "".join(c.choice(CONTROL) + c.choice(["", "m", "fa4", " "]) for _ in range(c.integer(1, 4)))
+    launch = _server_args(c)
+    if kind == 0:
+        quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return {"compose.yaml": _directive(c) + "services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+                "    command: " + launch + " --served-model-name ${V}\n    environment:\n      V: " + quoted + "\n",
+                ".env": "V=" + value + "\n"}
+    if kind == 1:
+        return {"run.sh": _directive(c) + "V=$'" + value.replace("'", "\\'") + "'\n" + launch
+                + " --served-model-name \"$V\" " + value + "\n"}
+    if kind == 2:
+        return {"serve.py": "import subprocess\n" + _directive(c) + f"V = {value!r}\nsubprocess.run(['python3', '-m', "
+                "'sglang.launch_server', '--served-model-name', V, " + repr(value) + "])\n"}
+    if kind == 3:
+        from tests import hostile
+
+        return {"pod.yaml": hostile.K8S_HEAD + "    args: [--served-model-name, $(V)]\n    env:\n    - name: V\n"
+                "      value: " + repr(value).replace("'", '"') + "\n"}
+    return {"cfg.yaml": value + ": 1\nserved-model-name: " + repr(value).replace("'", '"') + "\n",
+            "run.sh": launch + " --config cfg.yaml\n"}
+
+
+OUTSIDE = "@outside/"
+"""An input's key starting with this names a file outside the linted repository (``../outside/`` from
+its top): the run must never read, quote or write it."""
+
+SECRET = "outside-secret-7f3a"
+"""Text each outside file holds: found in a finding, it was read."""
+
+
+class Link(str):
+    """An input's value that makes its key a symbolic link to this target (a path relative to the
+    link's folder, as ``ln -s`` takes it), instead of a file holding text."""
+
+
+def _links(c: Chooser, kind: int) -> dict[str, str]:
+    """Symbolic links out of the tree (issue 30): a linted file, a compose ``include``, an ``env_file``,
+    a ``--config`` file, a Python module, a Helm chart's values and a folder, each a link to a file
+    outside the repository that holds a fixable launch and :data:`SECRET`. The walk passes over a link
+    out; a reference through one is refused (SGL005); nothing outside is read or written."""
+    from tests import hostile
+
+    bad = f"{LAUNCH_FIXABLE} --served-model-name {SECRET}"
+    outside_compose = ("services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n    command: " + bad + "\n")
+    head = "services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+    plain = c.choice([LAUNCH_FIXABLE.split(" --attention_backend")[0], "python3 -m sglang.launch_server --tp 2"])
+    via = c.choice(["", "sub/"])  # directly, or through a folder that is itself a link out
+    files: dict[str, str] = {}
+    if via:
+        files["sub"] = Link("../outside")
+    target = "../outside/"  # from the repository's top
+    if kind == 0:  # a linted file that is a link out
+        files[OUTSIDE + "compose.yaml"] = outside_compose
+        files["compose.yaml" if not via else "top.yaml"] = (Link(target + "compose.yaml") if not via
+                                                           else "include:\n  - sub/compose.yaml\n" + head
+                                                           + f"    command: {plain}\n")
+    elif kind == 1:  # an include of a link out
+        files[OUTSIDE + "other.yaml"] = outside_compose
+        if not via:
+            files["other.yaml"] = Link(target + "other.yaml")
+        files["compose.yaml"] = f"include:\n  - {via}other.yaml\n" + head.replace("  s:", "  t:") + \
+            f"    command: {plain}\n"
+    elif kind == 2:  # env_file / .env through a link out
+        files[OUTSIDE + "x.env"] = f"MODEL={SECRET}\nATTN=fa4\n"
+        if not via:
+            files[c.choice([".env", "x.env"])] = Link(target + "x.env")
+        name = ".env" if ".env" in files else f"{via}x.env"
+        env_file = "" if name == ".env" else f"    env_file: {name}\n"
+        files["compose.yaml"] = head + env_file + f"    command: {plain} --served-model-name ${{MODEL}}" \
+            " --attention-backend ${ATTN}\n"
+    elif kind == 3:  # --config through a link out
+        files[OUTSIDE + "cfg.yaml"] = f"served-model-name: {SECRET}\nattention_backend: fa3\nunknown-{SECRET}: 1\n"
+        if not via:
+            files["cfg.yaml"] = Link(target + "cfg.yaml")
+        files["run.sh"] = f"{_server_args(c)} --config {via}cfg.yaml\n"
+    elif kind == 4:  # a Python module imported through a link out
+        files[OUTSIDE + "settings.py"] = f"MODEL = {SECRET!r}\nARGS = ['--attention_backend', 'fa3']\n"
+        if not via:
+            files["settings.py"] = Link(target + "settings.py")
+        module = "sub.settings" if via else "settings"
+        files["serve.py"] = (f"import subprocess\nfrom {module} import MODEL, ARGS\nsubprocess.run(['python3', '-m', "
+                             "'sglang.launch_server', '--model-path', MODEL, *ARGS])\n")
+    else:  # a chart whose values.yaml is a link out
+        files[OUTSIDE + "values.yaml"] = f"model: {SECRET}\nattn: fa3\n"
+        chart = hostile._chart(hostile.HELM_POD + "    - {{ .Values.model }}\n    - --attention_backend\n"
+                               "    - {{ .Values.attn }}\n")
+        files.update(chart)
+        files["chart/values.yaml"] = Link("../../outside/values.yaml" if not via else "../sub/values.yaml")
+    if c.chance(0.3):  # and a link inside the tree, which may be followed
+        files["inside.yaml"] = Link("compose.yaml" if "compose.yaml" in files else "run.sh")
+    return files
+
+
+LAUNCH_FIXABLE = "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention_backend fa3"
+"""A launch with a safe fix (the underscore spelling): followed through a link out, ``--fix`` would write there."""
+
+_DOUBLING = ["shell", "python-strings", "python-lists", "k8s", "helm", "dockerfile", "python-forms"]
+_GRAPHS = ["compose-fanout", "compose-mesh", "compose-cycle", "compose-extends", "helm-ranges", "helm-includes",
+           "shared-config"]
+_WORK = ["shell-loops", "bash-c-repeated", "python-calls", "python-loops", "helm-unclosed", "dockerfile-args"]
+_CONTROL = ["compose", "shell", "python", "kubernetes", "config"]
+_LINKS = ["linted", "include", "env", "config", "python", "helm"]
+
+HOSTILE: dict[str, Callable[[Chooser], dict[str, str]]] = {
+    **{f"issue26-{k}": (lambda c, k=k: _hostile_issue26(c, k)) for k in range(8)},
+    **{f"doubling-{k}": (lambda c, k=k: _doubling(c, k)) for k in _DOUBLING},
+    **{f"graph-{k}": (lambda c, k=k: _graphs(c, _GRAPHS.index(k))) for k in _GRAPHS},
+    **{f"work-{k}": (lambda c, k=k: _work(c, _WORK.index(k))) for k in _WORK},
+    **{f"control-{k}": (lambda c, k=k: _control(c, _CONTROL.index(k))) for k in _CONTROL},
+    **{f"link-out-{k}": (lambda c, k=k: _links(c, _LINKS.index(k))) for k in _LINKS},
+}
+"""The hostile shapes by name: the quick profile runs each (``tests/test_fuzz.py``)."""
+
+
+def gen_hostile(c: Chooser) -> dict[str, str]:
+    """One of the :data:`HOSTILE` shapes with drawn sizes — each must stay within the CPU budget."""
+    return HOSTILE[c.choice(sorted(HOSTILE))](c)
+
+
 GENERATORS: dict[str, Callable[[Chooser], dict[str, str]]] = {
     "compose": gen_compose, "env": gen_env_focused, "shell": gen_shell, "python": gen_python,
     "areal": gen_areal, "registry": gen_registry, "mutation": gen_mutation, "hostile": gen_hostile,
@@ -377,13 +587,14 @@ class Counts:
     fixed_not_parsing: int = 0
     bytes_outside_edits: int = 0
     not_converging: int = 0
+    outside_touched: int = 0
     fixed_files: int = 0
     max_cpu: float = 0.0
     examples: dict[str, list] = field(default_factory=dict)
 
     def bad(self) -> int:
         return self.internal_errors + self.slow + self.fixed_not_parsing + self.bytes_outside_edits + \
-            self.not_converging
+            self.not_converging + self.outside_touched
 
     def note(self, kind: str, files: dict, detail: str = "") -> None:
         self.examples.setdefault(kind, [])
@@ -421,28 +632,40 @@ def _parses(name: str, text: str) -> bool:
 
 
 def _lint_all(root: Path):
+    """Lint the folder ``root`` as ``lint-configs`` run there does: ``root`` is the run's root."""
     from linter.config import ConfigResolver
-    from linter.discover import walk
+    from linter.discover import WalkReport, walk
     from linter.engine import Engine, RunOptions, reconcile_with_readers
     from linter.isolate import lint_file
     from linter.workspace import Workspace
 
-    engine = Engine(Workspace(root), RunOptions(), ConfigResolver())
-    results = {cand.path: lint_file(engine, cand.path) for cand in walk([root], lambda p, d: False, False)}
+    engine = Engine(Workspace(root, root=root), RunOptions(), ConfigResolver())
+    report = WalkReport(engine.ws.boundary)
+    results = {cand.path: lint_file(engine, cand.path) for cand in walk([root], lambda p, d: False, False, report)}
     reconcile_with_readers(engine, results.values())
     return engine, results
 
 
 def judge(files: dict[str, str], root: Path, counts: Counts, cpu_budget: float = 2.0) -> None:
-    """Lint and fix ``files`` (written into the empty folder ``root``) and add what went wrong to ``counts``."""
+    """Lint and fix ``files`` (written into the empty folder ``root``; :data:`OUTSIDE` files into
+    ``root/../outside``, which must not exist yet) and add what went wrong to ``counts``."""
+    import os
+
     import linter.fixes as fixes
     from linter.isolate import crashed
 
+    outside = root.parent / "outside"
     for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_bytes(text.encode("utf-8", "surrogatepass"))
+        dest = outside / rel[len(OUTSIDE):] if rel.startswith(OUTSIDE) else root / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, Link):
+            os.symlink(str(text), dest)
+        else:
+            dest.write_bytes(text.encode("utf-8", "surrogatepass"))
     counts.inputs += 1
-    originals = {rel: (root / rel).read_bytes() for rel in files}
+    originals = {rel: (root / rel).read_bytes() for rel, text in files.items()
+                 if not rel.startswith(OUTSIDE) and not isinstance(text, Link)}
+    kept_outside = _snapshot(outside)
     applied: dict[Path, list] = {}  # path -> [(text before, edits)] in the order they were applied
     real_apply = fixes.apply_edits
 
@@ -463,6 +686,8 @@ def judge(files: dict[str, str], root: Path, counts: Counts, cpu_budget: float =
         fixes.apply_edits = real_apply
     outcome = fixes.write_all(engine, results, report)
     cpu = time.process_time() - t0
+    if kept_outside:
+        _judge_outside(engine, results, root, outside, kept_outside, files, counts)
     del by_text
     counts.max_cpu = max(counts.max_cpu, cpu)
     if cpu > cpu_budget:
@@ -510,7 +735,41 @@ def judge_in_tmp(files: dict[str, str], counts: Counts, cpu_budget: float = 2.0)
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="lint-configs-fuzz-") as tmp:
-        judge(files, Path(tmp), counts, cpu_budget)
+        root = Path(tmp, "repo")
+        root.mkdir()
+        judge(files, root, counts, cpu_budget)
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` (not following links) by path: its bytes."""
+    import os
+
+    out = {}
+    for here, _dirs, names in os.walk(folder):
+        for name in names:
+            p = os.path.join(here, name)
+            if not os.path.islink(p):
+                with open(p, "rb") as fh:
+                    out[p] = fh.read()
+    return out
+
+
+def _judge_outside(engine, results, root: Path, outside: Path, kept: dict[str, bytes], files, counts) -> None:
+    """Count one ``outside_touched`` when the run read a file outside ``root`` (a cached file whose real
+    path is outside, or :data:`SECRET` in a finding) or changed anything under ``outside``."""
+    import os
+
+    real_root = os.path.realpath(root)
+    read = sorted(str(p) for p in list(engine.ws._files) if not _within(os.path.realpath(p), real_root))
+    quoted = [d.message for r in results.values() for d in r.diagnostics if SECRET in d.message]
+    changed = _snapshot(outside) != kept
+    if read or quoted or changed:
+        counts.outside_touched += 1
+        counts.note("outside", files, f"read {read[:3]} quoted {quoted[:1]} changed {changed}")
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def peak_rss_mib() -> float:
@@ -518,4 +777,5 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-__all__ = ["GENERATORS", "Counts", "judge", "judge_in_tmp", "RandomChooser", "HypothesisChooser"]
+__all__ = ["GENERATORS", "HOSTILE", "OUTSIDE", "Counts", "Link", "judge", "judge_in_tmp", "RandomChooser",
+           "HypothesisChooser"]

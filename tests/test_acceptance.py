@@ -14,8 +14,7 @@ SCENARIOS = {
             "    command: >\n      python3 -m sglang.launch_server\n      --model-path deepseek-ai/DeepSeek-V3\n"
             "      --tp 8\n      --attention-backend fa4\n      --enable-deterministic-inference\n"
             "      --host 0.0.0.0 --port 30000\n")},
-        # DeepSeek-V3 on one node of eight H100s: its weights do not fit either (SGL403, issue 36)
-        expect=[("docker-compose.yml", 7, "SGL403"), ("docker-compose.yml", 9, "SGL101")],
+        expect=[("docker-compose.yml", 9, "SGL101")],
         fixed={"docker-compose.yml": ("--attention-backend fa4", "--attention-backend fa3")}),
     "flow list on B200 is accepted": dict(
         files={"compose.yaml": (
@@ -93,8 +92,7 @@ SCENARIOS = {
             "MODEL=deepseek-ai/DeepSeek-V3\nPORT=${PORT:-30000}\n# on B200 we run: --attention-backend fa4\n"
             "python3 -m sglang.launch_server \\\n  --model-path \"$MODEL\" \\\n  --attention-backend fa4 \\\n"
             "  --enable-deterministic-inference \\\n  --port \"$PORT\"\n")},
-        # no --tp: DeepSeek-V3 on one H100 of the eight the job asks for (SGL403, issue 36)
-        expect=[("jobs/serve.sbatch", 6, "SGL403"), ("jobs/serve.sbatch", 11, "SGL101")],
+        expect=[("jobs/serve.sbatch", 11, "SGL101")],
         fixed={"jobs/serve.sbatch": ("  --attention-backend fa4 \\", "  --attention-backend fa3 \\")}),
     "shell default in a variable on SM120, flags from an array -> triton": dict(
         files={"run.sh": (

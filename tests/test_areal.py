@@ -105,6 +105,23 @@ def test_command_line_overrides_over_the_config_and_the_fix_lands_in_the_overrid
     assert (tmp_path / "run.sh").read_text() == script.replace("attention_backend=fa3", "attention_backend=flashinfer")
 
 
+def test_an_override_of_a_key_the_section_interpolates_reaches_it_and_is_fixed_there(tmp_path, capsys):
+    # AReaL merges the overrides into the config before OmegaConf resolves ${actor.path}
+    # (areal/api/cli_args.py:2960-2963): the model is the override's, located on the command line
+    write_tree(tmp_path, {"config.yaml": config(target="B200", model="Qwen/Qwen3-1.7B")})
+    script = "# sglang\npython3 train.py --config config.yaml actor.path=openai/gpt-oss-120b\n"
+    with chdir(tmp_path):
+        [ctx] = lint_text_result(script, "shell", name="run.sh").contexts
+    assert settings(ctx)["model_path"] == "openai/gpt-oss-120b" and ctx.model.path == "openai/gpt-oss-120b"
+    model = next(s for s in ctx.parsed.settings if s.dest == "model_path")
+    assert model.value_span().source.path.name == "run.sh" and model.value_span().text == "openai/gpt-oss-120b"
+    # the direct override still wins over the interpolation
+    with chdir(tmp_path):
+        [ctx] = lint_text_result("# sglang\npython3 train.py --config config.yaml actor.path=a/b sglang.model_path=openai/gpt-oss-120b\n",
+                                 "shell", name="run.sh").contexts
+    assert settings(ctx)["model_path"] == "openai/gpt-oss-120b"
+
+
 def test_the_single_controller_form_and_a_missing_config_with_sglang_overrides(tmp_path):
     write_tree(tmp_path, {"config.yaml": config()})
     with chdir(tmp_path):

@@ -132,6 +132,30 @@ def test_a_changed_configuration_makes_it_stale(tmp_path, capsys, caches):
     assert counts == (0, 1) and code == 0 and "SGL101" not in out
 
 
+ENTRYPOINT_COMPOSE = """\
+services:
+  sglang:
+    image: lmsysorg/sglang:latest
+    entrypoint: ["/workspace/entrypoint.sh"]
+    volumes:
+      - ./docker:/workspace
+    command: >-
+      python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3
+      --attention-backend fa4 --enable-deterministic-inference
+"""
+
+
+def test_an_edited_entrypoint_script_makes_it_stale(tmp_path, capsys, caches):
+    # the script passes the command through (exec "$@"): the launch is checked; once it runs something
+    # else, the command is its arguments and nothing is launched
+    counts, (code, out, _) = stale_after(
+        tmp_path, capsys, caches, {"compose.yaml": ENTRYPOINT_COMPOSE,
+                                   "docker/entrypoint.sh": '#!/bin/bash\nexec "$@"\n'},
+        lambda root: (root / "docker/entrypoint.sh").write_text('#!/bin/bash\nexec python -m other "$@"\n'),
+        "--target-gpu", "H100")
+    assert counts[0] == 0 and code == 0 and "SGL101" not in out
+
+
 def test_another_version_of_lint_configs_does_not_read_the_results(tmp_path, capsys, caches, monkeypatch):
     counts, _ = stale_after(tmp_path, capsys, caches, {"docker-compose.yml": FOLDED_H100},
                             lambda root: monkeypatch.setattr("linter.__version__", "9.9.9"))

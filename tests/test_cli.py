@@ -118,7 +118,9 @@ def test_list_and_show_rules(tmp_path, capsys):
     code, out, _ = run(tmp_path, capsys, "--list-rules")
     assert code == 0 and "SGL101 (*) fa4-deterministic-mla-needs-sm100" in out
     assert out.rstrip().endswith("[*] has a fix, (*) has a fix in some cases (--fix applies the safe ones, "
-                                 "--unsafe-fixes the others); lint-configs --show-rule CODE prints a rule's page.")
+                                 "--unsafe-fixes the others); (preview): checked with --preview or when its code is "
+                                 "selected; lint-configs --show-rule CODE prints a rule's page.")
+    assert "SGL403     weights-exceed-memory                (preview) " in out
     code, out, _ = run(tmp_path, capsys, "--show-rule", "fa4-deterministic-mla-needs-sm100")
     assert code == 0 and out.startswith("# SGL101: fa4-deterministic-mla-needs-sm100\n")
     assert "## Fix safety" in out

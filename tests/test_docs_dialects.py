@@ -329,3 +329,55 @@ def test_blocks_nested_past_the_readers_limit_are_sgl004_and_the_rest_is_read(tm
     text = "".join("    " * k + "!!! note\n" for k in range(30)) + f"\n```bash\n{TPP}\n```\n"
     got = found(tmp_path, capsys, "deep.md", text)
     assert got == [("SGL004", 20, 1), ("SGL201", 33, 60)]
+
+
+# -- MyST-NB code cells, broken Python blocks, the mention filter's spellings ---------------------
+
+CELLS = f"""# DeepSeek on H100
+
+<!-- lint-configs: target-gpu=H100 -->
+
+```{{code-cell}} ipython3
+!python -m sglang.launch_server {BAD}
+```
+
+```{{code-cell}} ipython3
+%%bash
+python3 -m sglang.launch_server {TPP[len("python3 -m sglang.launch_server "):]}
+```
+
+```{{code-cell}}
+import sglang
+x = 1
+```
+"""
+
+
+def test_myst_code_cells_are_read_as_notebook_cells_and_fixed_in_place(tmp_path, capsys):
+    got = found(tmp_path, capsys, "page.md", CELLS)
+    assert got == [("SGL101", *where(CELLS, "fa4")), ("SGL201", *where(CELLS, "--tpp"))]
+    assert fixed(tmp_path, capsys, "page.md") == CELLS.replace("backend fa4", "backend fa3").encode()
+
+
+def test_a_broken_python_block_that_calls_a_framework_api_is_sgl001():
+    # NeMo-Skills docs/evaluation/natural-math.md: " eval(" indented by one space
+    text = ('```python\nfrom nemo_skills.pipeline.cli import wrap_arguments, eval\n\n eval(\n'
+            '    ctx=wrap_arguments(""),\n    judge_server_type="sglang",\n    judge_server_gpus=2,\n)\n```\n')
+    [d] = lint_text(text, "markdown", ["H100"], name="natural-math.md")
+    assert d.code == "SGL001" and "unexpected indent" in d.message and d.span.start_line_col == (4, 1)
+    elided = "```python\nimport sglang\nengine = ...(\n```\n"  # a fragment that starts nothing: not judged
+    assert lint_text(elided, "markdown", ["H100"], name="a.md") == []
+
+
+def test_a_page_that_names_sglang_only_as_sglang_is_read(tmp_path, capsys):
+    # AReaL examples/search_agent/tongyi_deepresearch/README.md: "SGLang" in prose, the command in a fence
+    config = ("rollout:\n  backend: \"sglang:d1t8\"\nactor:\n  path: Qwen/Qwen3-8B\nsglang:\n"
+              "  model_path: ${actor.path}\n  attention_backend: fa3\n")
+    page = ("# Deep research with SGLang\n\n<!-- lint-configs: target-gpu=B200 -->\n\n```bash\n"
+            "python3 examples/train.py --config examples/config.yaml\n```\n")
+    write_tree(tmp_path, {".git/HEAD": "", "examples/config.yaml": config, "README.md": page})
+    _, out, _ = run(tmp_path, capsys, "--show-files", "README.md")
+    assert "README.md: markdown, 1 launch" in out
+    from linter.discover import mentions_sglang
+
+    assert mentions_sglang("SGLANG_ENABLE_TORCH_COMPILE=1") and not mentions_sglang("# vLLM only")

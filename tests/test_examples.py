@@ -20,10 +20,8 @@ def test_examples_report_the_failing_launches_with_fixes(tmp_path, capsys):
     assert ("rl/docker-compose.rollout.yml", "SGL101") in found
     assert ("bench/compose.yaml", "SGL901") in found
     assert [(p, ln, c) for p, ln, c in codes_at(diags) if p.startswith("runbooks/")] == \
-        [("runbooks/deepseek-v3-h100.md", 21, "SGL403"), ("runbooks/deepseek-v3-h100.md", 22, "SGL101")]
-    # DeepSeek-V3 on one node of eight H100s: its weights do not fit (the compose service, the runbook, CI)
-    assert {p for p, _, c in codes_at(diags) if c == "SGL403"} == {
-        "inference/docker-compose.yml", "runbooks/deepseek-v3-h100.md", ".github/workflows/smoke.yml"}
+        [("runbooks/deepseek-v3-h100.md", 22, "SGL101")]
+    assert not any(c == "SGL403" for _, _, c in codes_at(diags))  # in preview: off by default
     assert ("cloud/sglang-glm.sky.yaml", "SGL101") in found          # SkyPilot any-of {H100, B200}
     assert ("docker/Dockerfile", "SGL104") in found                  # shell-form CMD, ENV from ARG
     assert (".github/workflows/smoke.yml", "SGL101") in found        # run: step, container image

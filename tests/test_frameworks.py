@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from pathlib import Path
+
 from linter.engine import lint_text, lint_text_result
+from linter.formats import detect
 from tests.helpers import chdir, lint_json, run, write_tree
 
 
@@ -196,6 +199,28 @@ def test_nemo_rl_command_line_overrides_over_its_config(tmp_path):
     assert settings(ctx)["tp_size"] == 4 and settings(ctx)["mem_fraction_static"] == 0.6
 
 
+def test_nemo_rl_override_of_an_interpolated_key_reaches_sglang_cfg(tmp_path):
+    # run_grpo.py:87-94 applies the overrides before OmegaConf.to_container(resolve=True)
+    nemo_rl(tmp_path)
+    script = "# sglang\nuv run examples/run_grpo.py --config grpo.yaml policy.model_name=openai/gpt-oss-120b\n"
+    write_tree(tmp_path, {"run.sh": script})
+    [ctx] = lint_in(tmp_path, script, "shell", "run.sh").contexts
+    assert settings(ctx)["model_path"] == "openai/gpt-oss-120b" and ctx.model.path == "openai/gpt-oss-120b"
+
+
+def test_nemo_rl_child_that_gets_sglang_only_from_its_parent(tmp_path):
+    base = ("policy:\n  model_name: Qwen/Qwen3-1.7B\n  generation:\n    backend: sglang\n    sglang_cfg:\n"
+            "      model_path: ${policy.model_name}\n      tp_size: 1\n      pp_size: 1\n")
+    child = ("# lint-configs: target-gpu=H100\ndefaults: base.yaml\npolicy:\n  generation:\n    sglang_cfg:\n"
+             "      kv_cache_dtype: nvfp4\n")
+    write_tree(tmp_path, {"configs/base.yaml": base, "configs/child.yaml": child})
+    with chdir(tmp_path):
+        assert detect(Path("configs/child.yaml"), child).name == "framework-config"
+        assert detect(Path("l.yaml"), "defaults:\n  - base.yaml\nsglang_cfg: {}\n").name == "framework-config"
+    diags = lint_in_diags(tmp_path, child, "framework-config", "configs/child.yaml")
+    assert [(d.code, d.span.line, d.span.text) for d in diags if d.code == "SGL109"] == [("SGL109", 6, "nvfp4")]
+
+
 def test_nemo_rl_decoys(tmp_path, capsys):
     text = nemo_rl(tmp_path, engine="vllm")
     assert lint_in(tmp_path, text, "framework-config", "grpo.yaml").contexts == []
@@ -366,16 +391,14 @@ def test_llmaz_default_runtime_image_is_its_release():
     # the chart's sglang runtime runs lmsysorg/sglang:v0.4.5-cu121 (chart/values.global.yaml:13-16): no fa4
     text = LLMAZ.format(backend="    backendName: sglang\n")
     got = lint_text(text, "kubernetes", name="playground.yaml")
-    # and no --tp: all of DeepSeek-V3 on one H100 (SGL403, issue 36)
-    assert [(d.code, d.span.text) for d in got] == [
-        ("SGL403", "deepseek-ai/DeepSeek-V3"), ("SGL203", "fa4"), ("SGL201", "--enable-deterministic-inference")]
+    assert [(d.code, d.span.text) for d in got] == [("SGL203", "fa4"), ("SGL201", "--enable-deterministic-inference")]
 
 
 def test_llmaz_fix_lands_in_the_playground_args(tmp_path, capsys):
     text = LLMAZ.format(backend="    backendName: sglang\n    version: v0.5.23-cu129\n")
     write_tree(tmp_path, {"playground.yaml": text})
     _, diags = lint_json(tmp_path, capsys)
-    assert [(d["code"], d["line"]) for d in diags] == [("SGL403", 10), ("SGL101", 30)]  # SGL403: no --tp
+    assert [(d["code"], d["line"]) for d in diags] == [("SGL101", 30)]
     run(tmp_path, capsys, "--fix", ".")
     assert (tmp_path / "playground.yaml").read_text() == text.replace("- fa4", "- fa3")
 
@@ -445,6 +468,26 @@ def test_skyrl_decoys(tmp_path, capsys):
     assert lint_text_result(remote, "shell", name="run.sh").contexts == []
     write_tree(tmp_path, {"run.sh": skyrl(engine="$BACKEND")})
     assert "chosen at run time (generator.backend=$BACKEND)" in explain(tmp_path, capsys, "run.sh", 6)
+
+
+def test_skyrl_newer_spelling_under_generator_inference_engine():
+    # SkyRL @7554082e: skyrl.train.entrypoints.main_base, generator.inference_engine.* (config/legacy.py:12-40)
+    text = ("# lint-configs: target-gpu=B200\nINFERENCE_BACKEND=\"sglang\"\n"
+            "uv run --isolated --extra fsdp -m skyrl.train.entrypoints.main_base \\\n"
+            "  trainer.policy.model.path=\"Qwen/Qwen2.5-1.5B-Instruct\" \\\n"
+            "  generator.inference_engine.tensor_parallel_size=1 \\\n"
+            "  generator.inference_engine.gpu_memory_utilization=0.7 \\\n"
+            "  +generator.inference_engine.engine_init_kwargs.kv_cache_dtype=fp8_e4m3 \\\n"
+            "  generator.inference_engine.backend=$INFERENCE_BACKEND\n")
+    [ctx] = lint_text_result(text, "shell", name="run.sh").contexts
+    got = settings(ctx)
+    assert ctx.launch.program == "SkyRL (generator.backend=sglang)"
+    assert (got["mem_fraction_static"], got["kv_cache_dtype"], got["attention_backend"]) == (0.7, "fp8_e4m3", "fa3")
+    [d] = lint_text(text, "shell", name="run.sh")
+    assert d.code == "SGL104" and d.span.text == "generator.inference_engine.backend"
+    assert lint_text_result(text.replace('="sglang"', '="vllm"'), "shell", name="run.sh").contexts == []
+    remote = text.replace("backend=$", "run_engines_locally=false generator.inference_engine.backend=$")
+    assert lint_text_result(remote, "shell", name="run.sh").contexts == []
 
 
 def test_skyrl_sglang_server_module_takes_sglang_arguments():

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzzing import GENERATORS, Counts, HypothesisChooser, judge_in_tmp
+from tests.fuzzing import GENERATORS, HOSTILE, Counts, HypothesisChooser, judge_in_tmp
 
 QUICK = settings(max_examples=60, derandomize=True, deadline=None, database=None,
                  suppress_health_check=list(HealthCheck))
@@ -31,6 +31,21 @@ def test_quick_fuzz(fmt):
     run()
 
 
+@pytest.mark.parametrize("shape", sorted(HOSTILE))
+def test_quick_fuzz_each_hostile_shape(shape):
+    """Every hostile shape (issue 30: doubling through each expander, include graphs, repeated work,
+    control characters in values) in every run, not only those the hostile generator happens to draw."""
+    @settings(QUICK, max_examples=3)
+    @given(st.data())
+    def run(data):
+        files = HOSTILE[shape](HypothesisChooser(data.draw))
+        counts = Counts()
+        judge_in_tmp(files, counts, cpu_budget=5.0)
+        assert counts.bad() == 0, (counts, {k: v[:200] for k, v in files.items()})
+
+    run()
+
+
 def test_the_oracle_sees_what_it_must_count(monkeypatch):
     """The judge is not blind: a fixer that writes one byte too many is counted."""
     import linter.fixes as fixes
@@ -45,3 +60,21 @@ def test_the_oracle_sees_what_it_must_count(monkeypatch):
     counts = Counts()
     judge_in_tmp({"compose.yaml": FOLDED_H100}, counts)
     assert counts.bytes_outside_edits == 1 and counts.inputs == 1
+
+
+@pytest.mark.parametrize("shape", ["link-out-linted", "link-out-include", "link-out-config"])
+def test_the_oracle_sees_a_file_outside_the_root_read(monkeypatch, shape):
+    """The judge is not blind outside the tree: with the root's refusals switched off, the file a link
+    points to outside the repository is read (and its fixable launch written), and that is counted."""
+    from linter import boundary
+    from tests.fuzzing import HOSTILE, RandomChooser
+
+    files = HOSTILE[shape](RandomChooser(3))
+    counts = Counts()
+    judge_in_tmp(files, counts)
+    assert counts.outside_touched == 0 and counts.bad() == 0, counts
+    monkeypatch.setattr(boundary.Boundary, "may_read", lambda self, path: True)
+    monkeypatch.setattr(boundary.Boundary, "may_write", lambda self, path: True)
+    counts = Counts()
+    judge_in_tmp(files, counts)
+    assert counts.outside_touched == 1, counts

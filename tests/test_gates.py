@@ -26,10 +26,10 @@ def test_deepseek_v32_deterministic_without_backend_is_sgl103_on_every_gpu(tmp_p
 @pytest.mark.parametrize("gpu,codes", [
     ("B200", ["SGL103"]),   # SGLang picks trtllm_mla on SM100, then rejects it (error A)
     ("B300", ["SGL103"]),
-    ("H100", ["SGL403"]),   # fa3 fill, fine on Hopper (but the weights do not fit 8 x H100: SGL403)
-    ("A100", ["SGL403", "SGL104"]),   # fa3 fill asserts for MLA off SM90 at load
+    ("H100", []),   # fa3 fill, fine on Hopper
+    ("A100", ["SGL104"]),   # fa3 fill asserts for MLA off SM90 at load
     ("Jetson AGX Thor", ["SGL104"]),
-    ("RTX 5090", ["SGL403"]),  # triton fill on SM120 (32 GB GPUs: the weights do not fit)
+    ("RTX 5090", []),  # triton fill on SM120
 ])
 def test_deepseek_v3_deterministic_without_backend(tmp_path, capsys, gpu, codes):
     write_tree(tmp_path, {"compose.yaml": compose("--model-path deepseek-ai/DeepSeek-V3 --tp 8 "
@@ -81,7 +81,8 @@ def test_implicit_trtllm_mla_fix_adds_a_backend(tmp_path, capsys):
 def test_gates(tmp_path, capsys, args, gpu, code):
     write_tree(tmp_path, {"compose.yaml": compose(args, gpu)})
     _, diags = lint_json(tmp_path, capsys)
-    assert [d["code"] for d in diags] == [code]
+    # (0.5.23's tokenspeed_mla is a deprecated alias: SGL211 warns about it too, see test_successors.py)
+    assert [d["code"] for d in diags if d["code"] != "SGL211"] == [code]
     assert "runs on" in diags[0]["message"]
 
 
@@ -90,7 +91,7 @@ def test_tokenspeed_mla_is_its_own_backend_until_0_5_22(tmp_path, capsys):
     write_tree(tmp_path, {"a/compose.yaml": compose(args, "RTX PRO 6000 Blackwell", "lmsysorg/sglang:v0.5.22-cu129"),
                           "b/compose.yaml": compose(args, "RTX PRO 6000 Blackwell", "lmsysorg/sglang:v0.5.23-cu129")})
     _, diags = lint_json(tmp_path, capsys)
-    assert [(d["path"], d["code"]) for d in diags] == [("b/compose.yaml", "SGL107")]
+    assert [(d["path"], d["code"]) for d in diags] == [("b/compose.yaml", "SGL107"), ("b/compose.yaml", "SGL211")]
 
 
 def test_trtllm_mha_sm120_fp8_check_from_0_5_19(tmp_path, capsys):
@@ -148,3 +149,28 @@ def test_insertion_fix_after_an_unquoted_shell_word_only(tmp_path, capsys):
     write_tree(tmp_path, {"serve.sh": text})
     _, diags = lint_json(tmp_path, capsys)
     assert [(d["line"], d["fix"] is not None) for d in diags] == [(3, True), (4, False)]
+
+
+@pytest.mark.parametrize("given, other", [("decode", "prefill"), ("prefill", "decode")])
+def test_gpt_oss_one_split_backend_outside_its_list_is_fixed_in_both_phases(tmp_path, capsys, given, other):
+    script = ("# lint-configs: target-gpu=H100\npython -m sglang.launch_server --model-path openai/gpt-oss-120b "
+              f"--{given}-attention-backend flashinfer --tp 8\n")
+    write_tree(tmp_path, {"run.sh": script})
+    _, [d] = lint_json(tmp_path, capsys)
+    assert d["code"] == "SGL112" and d["fix"]["applicability"] == "safe"
+    assert d["message"].startswith(f"--{given}-attention-backend flashinfer is not one gpt-oss runs, and "
+                                   f"--{other}-attention-backend is missing")
+    run(tmp_path, capsys, "--fix", "run.sh")
+    assert (tmp_path / "run.sh").read_text() == script.replace(
+        "flashinfer", f"triton --{other}-attention-backend triton")
+    _, after = lint_json(tmp_path, capsys)
+    assert after == []
+
+
+def test_a_gpu_declared_twice_is_named_once(tmp_path, capsys):
+    task = ("# lint-configs: target-gpu=H100\ntype: task\nimage: lmsysorg/sglang:v0.5.20\ncommands:\n"
+            "  - python -m sglang.launch_server --model-path Qwen/Qwen3-8B --kv-cache-dtype nvfp4\n"
+            "resources:\n  gpu: H100:8\n")
+    write_tree(tmp_path, {".dstack.yml": task})
+    _, [d] = lint_json(tmp_path, capsys)
+    assert d["code"] == "SGL109" and "does not run on H100 (SM90): SGLang" in d["message"]

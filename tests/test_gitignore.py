@@ -206,3 +206,25 @@ def test_folders_re_included_by_an_exception_are_walked_as_git_walks_them(tmp_pa
                          capture_output=True, env=env).stdout.decode()
     by_git = sorted(n for n in out.split("\0") if n and not n.endswith(".gitignore"))
     assert walked(repo, capsys) == by_git
+
+
+def test_a_folder_that_cannot_be_searched_is_no_repository_not_an_internal_error(tmp_path, monkeypatch):
+    """`lint-configs ok.sh locked` with `locked` at mode 000 (run without root's override): looking for
+    `locked/.git` is refused, and the run reports the folder as unreadable instead of crashing."""
+    from linter.gitignore import find_top
+
+    (tmp_path / ".git").mkdir()
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_stat, real_lstat = os.stat, os.lstat
+
+    def refuse(fn):
+        def wrapped(p, *a, **kw):
+            if "locked" in os.fspath(p):
+                raise PermissionError(13, "Permission denied", os.fspath(p))
+            return fn(p, *a, **kw)
+        return wrapped
+
+    monkeypatch.setattr(os, "stat", refuse(real_stat))
+    monkeypatch.setattr(os, "lstat", refuse(real_lstat))
+    assert find_top(locked) == tmp_path

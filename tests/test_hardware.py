@@ -20,12 +20,12 @@ def counts(text: str, fmt: str, name: str | None = None) -> list[tuple]:
 
 
 def given(text: str, fmt: str, targets=(), name: str | None = None):
-    res = lint_text_result(text, fmt, targets, name=name)
+    res = lint_text_result(text, fmt, targets, name=name, preview=True)
     return res.contexts[0].given
 
 
 def codes(text: str, fmt: str, targets=(), name: str | None = None, version: str | None = None) -> list[str]:
-    return [d.code for d in lint_text(text, fmt, targets, name=name, sglang_version=version)]
+    return [d.code for d in lint_text(text, fmt, targets, name=name, sglang_version=version, preview=True)]
 
 
 K8S = """\
@@ -121,7 +121,7 @@ def test_two_nodes_of_eight_with_tp_16_and_nnodes_2_is_clean():
 
 
 def test_tp_16_without_nnodes_on_nodes_of_eight_says_to_add_nnodes():
-    [d] = lint_text(LWS.format(nnodes=""), "kubernetes", ("H200",))
+    [d] = lint_text(LWS.format(nnodes=""), "kubernetes", ("H200",), preview=True)
     assert d.code == "SGL401"
     assert "GPUs 0–15" in d.message and "gives it 8" in d.message
     assert "--nnodes 2 spreads the ranks over them (8 per node)" in d.message
@@ -130,7 +130,7 @@ def test_tp_16_without_nnodes_on_nodes_of_eight_says_to_add_nnodes():
 @pytest.mark.parametrize("size,codes", [(2, []), (1, ["SGL401"])])
 def test_nnodes_from_the_lws_group_size_variable(size, codes):
     text = LWS.format(nnodes=', "--nnodes", "$(LWS_GROUP_SIZE)"').replace("size: 2", f"size: {size}")
-    res = lint_text_result(text, "kubernetes", ("H200",))
+    res = lint_text_result(text, "kubernetes", ("H200",), preview=True)
     assert [d.code for d in res.diagnostics] == codes
     nnodes = res.contexts[0].parsed.get("nnodes")
     assert nnodes.value == str(size) and nnodes.value_location().line == 6  # the controller copies size
@@ -241,18 +241,18 @@ def test_skypilot_tp_computed_from_its_variables(nodes, expected):
         "@MODEL@", "deepseek-ai/DeepSeek-V3").replace(
         "run: |\n", "run: |\n  TP=$(($SKYPILOT_NUM_GPUS_PER_NODE * $SKYPILOT_NUM_NODES))\n").replace(
         "--tp $SKYPILOT_NUM_GPUS_PER_NODE", "--tp $TP")
-    ctx = lint_text_result(text, "skypilot", name="task.yaml").contexts[0]
+    ctx = lint_text_result(text, "skypilot", name="task.yaml", preview=True).contexts[0]
     assert ctx.parsed.get("tp_size").value == str(8 * nodes)
     assert codes(text, "skypilot", name="task.yaml") == expected
 
 
 def test_skypilot_run_variables_are_not_given_to_setup_or_over_envs():
     text = SKY_RUN.replace("@ACC@", "H100:8").replace("@NODES@", "envs:\n  SKYPILOT_NUM_NODES: 4")
-    ctx = lint_text_result(text.replace("@MODEL@", "m"), "skypilot", name="task.yaml").contexts[0]
+    ctx = lint_text_result(text.replace("@MODEL@", "m"), "skypilot", name="task.yaml", preview=True).contexts[0]
     assert (ctx.parsed.get("tp_size").value, ctx.parsed.get("nnodes").value) == ("8", "4")
     setup = text.replace("@MODEL@", "m").replace("setup: |\n  pip", "setup: |\n  python -m sglang.launch_server "
                                                  "--model-path m --tp $SKYPILOT_NUM_GPUS_PER_NODE\n  pip")
-    first = lint_text_result(setup, "skypilot", name="task.yaml").contexts[0]
+    first = lint_text_result(setup, "skypilot", name="task.yaml", preview=True).contexts[0]
     from linter.launch import UNKNOWN
 
     assert first.parsed.get("tp_size").value is UNKNOWN
@@ -276,7 +276,7 @@ def test_modal_gpu_count():
     text = ('import modal\napp = modal.App()\n\n@app.function(gpu="H100:8")\ndef serve():\n'
             '    import subprocess\n    subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "m", '
             '"--tp", "16"])\n')
-    res = lint_text_result(text, "python", name="serve.py")
+    res = lint_text_result(text, "python", name="serve.py", preview=True)
     assert res.contexts[0].given.count == 8
     assert [d.code for d in res.diagnostics] == ["SGL401"]
 
@@ -296,7 +296,7 @@ def test_all_and_absent_are_unknown_never_guessed():
 
 def test_tp_8_on_4_gpus_in_kubernetes():
     text = K8S.format(tp=8, env="", section="limits", resource="nvidia.com/gpu", count=4)
-    [d] = lint_text(text, "kubernetes")
+    [d] = lint_text(text, "kubernetes", preview=True)
     assert (d.code, d.severity, d.span.line) == ("SGL401", "error", 10)
     assert "tp 8 puts the launch's ranks on GPUs 0–7" in d.message
     assert "the container's resources nvidia.com/gpu at deployment.yaml:13 gives it 4" in d.message
@@ -329,7 +329,7 @@ def test_count_all_gives_no_count_finding():
 def test_placement_per_node(args, needed):
     from linter.sglang.placement import placement
 
-    ctx = lint_text_result(f"#!/bin/bash\npython -m sglang.launch_server --model-path m {args}\n", "shell").contexts[0]
+    ctx = lint_text_result(f"#!/bin/bash\npython -m sglang.launch_server --model-path m {args}\n", "shell", preview=True).contexts[0]
     assert placement(ctx.parsed, ctx.table).needed == needed
 
 
@@ -337,14 +337,14 @@ def test_placement_before_pipeline_ranks_joined_the_formula():
     from linter.sglang.placement import placement
 
     res = lint_text_result("#!/bin/bash\npython -m sglang.launch_server --model-path m --tp 2 --dp 2\n", "shell",
-                           sglang_version="0.4.3")
+                           sglang_version="0.4.3", preview=True)
     ctx = res.contexts[0]
     assert placement(ctx.parsed, ctx.table).needed == 4
 
 
 def test_base_gpu_id_past_the_last_gpu():
     [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=H100:8\n"
-                    "python -m sglang.launch_server --model-path m --tp 4 --base-gpu-id 6\n", "shell")
+                    "python -m sglang.launch_server --model-path m --tp 4 --base-gpu-id 6\n", "shell", preview=True)
     assert d.code == "SGL401" and "--base-gpu-id 6 pushes them past the last GPU" in d.message
 
 
@@ -369,7 +369,7 @@ spec:
 
 def test_launches_in_one_container_are_summed():
     text = SUM.format(extra1="", extra2="--port 30001", count=4)
-    diags = lint_text(text, "kubernetes")
+    diags = lint_text(text, "kubernetes", preview=True)
     assert [d.code for d in diags] == ["SGL401"]
     assert "together 8 GPUs" in diags[0].message and diags[0].span.line == 12
     assert codes(SUM.format(extra1="", extra2="--base-gpu-id 4", count=8), "kubernetes") == []
@@ -415,7 +415,7 @@ def test_launches_in_branches_or_in_the_foreground_are_not_summed():
 ])
 def test_parallel_size_checks_per_release(args, version, expected):
     diags = [d for d in lint_text(f"#!/bin/bash\npython -m sglang.launch_server --model-path m {args}\n", "shell",
-                                  sglang_version=version) if d.code == "SGL402"]
+                                  sglang_version=version, preview=True) if d.code == "SGL402"]
     if expected is None:
         assert diags == []
     else:
@@ -427,7 +427,7 @@ def test_parallel_size_checks_per_release(args, version, expected):
 
 def test_405b_bf16_on_eight_80gb_gpus_is_an_error():
     [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=H100:8\n"
-                    "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-405B-Instruct --tp 8\n", "shell")
+                    "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-405B-Instruct --tp 8\n", "shell", preview=True)
     assert d.code == "SGL403" and d.severity == "error"
     assert "needs at least 94.5 GiB of weights on each GPU with tp 8, more than the whole 79.6 GiB of H100:8" \
         in d.message
@@ -446,7 +446,7 @@ def test_405b_fp8_on_eight_h200_is_clean():
 
 def test_deepseek_v3_on_one_8xh100_node_is_an_error_and_clean_on_8xh200():
     launch = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8\n"
-    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=H100:8\n" + launch, "shell")
+    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=H100:8\n" + launch, "shell", preview=True)
     assert d.code == "SGL403"
     assert "needs at least 79.3 GiB" in d.message and "69.7 GiB SGLang budgets" in d.message
     assert "(81559 MiB × 0.874)" in d.message
@@ -456,15 +456,15 @@ def test_deepseek_v3_on_one_8xh100_node_is_an_error_and_clean_on_8xh200():
 def test_each_of_several_target_gpus_is_judged():
     # a node affinity In [H100, H200] or a SkyPilot set: the launch may land on either
     launch = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8\n"
-    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=H100, H200\n" + launch, "shell")
+    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=H100, H200\n" + launch, "shell", preview=True)
     assert d.code == "SGL403" and "on H100" in d.message
     assert "stops at start-up there (it fits on H200, another target GPU)" in d.message
     assert [lbl for _, lbl in d.labels if lbl.startswith("target")] == ["target H100 (SM90)"]
-    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=A100-40GB, H100, H200\n" + launch, "shell")
+    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=A100-40GB, H100, H200\n" + launch, "shell", preview=True)
     assert "on H100 (81559 MiB × 0.874): short by 9.6 GiB, so SGLang 0.5.23 stops at start-up there and on " \
         "A100-40GB (it fits on H200, another target GPU)" in d.message
     sky = ("resources:\n  accelerators: {A100-80GB:8, H200:8}\nsetup: pip install sglang==0.5.23\nrun: |\n  " + launch)
-    [d] = lint_text(sky, "skypilot", name="task.yaml")
+    [d] = lint_text(sky, "skypilot", name="task.yaml", preview=True)
     assert d.code == "SGL403" and "on A100-80GB" in d.message and "fits on H200" in d.message
     assert codes(sky.replace("A100-80GB:8", "B200:8"), "skypilot", name="task.yaml") == []
 
@@ -481,7 +481,7 @@ def test_explain_shows_the_memory_of_each_target(tmp_path, capsys):
 
 def test_an_unknown_model_gives_no_weights_finding():
     res = lint_text_result("#!/bin/bash\n# lint-configs: target-gpu=H100:8\n"
-                           "python -m sglang.launch_server --model-path acme/private-1T --tp 8\n", "shell")
+                           "python -m sglang.launch_server --model-path acme/private-1T --tp 8\n", "shell", preview=True)
     assert res.diagnostics == []
     assert "is not in the model size table" in res.contexts[0].weights_origin
 
@@ -509,14 +509,14 @@ def test_dp_attention_replicates_the_attention_weights():
 
 def test_explicit_mem_fraction_is_used_as_written():
     launch = ("python -m sglang.launch_server --model-path Qwen/Qwen3-32B --tp 1 --mem-fraction-static 0.5\n")
-    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=H100:1\n" + launch, "shell")
+    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=H100:1\n" + launch, "shell", preview=True)
     assert d.code == "SGL403" and "(81559 MiB × 0.500)" in d.message
 
 
 def test_kv_cache_room_warning():
     launch = ("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct --tp 2 "
               "--mem-fraction-static 0.9{}\n")
-    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=H100\n" + launch.format(""), "shell")
+    [d] = lint_text("#!/bin/bash\n# lint-configs: target-gpu=H100\n" + launch.format(""), "shell", preview=True)
     assert (d.code, d.severity) == ("SGL404", "warning")
     assert "room for at most 39,146 tokens, fewer than one request of 131,072 tokens" in d.message
     # a shorter context or an FP8 cache: no warning
@@ -538,10 +538,10 @@ def test_a_local_config_json_is_read_first(tmp_path, capsys):
     write_tree(tmp_path, {"models/big/config.json": json.dumps(cfg),
                           "serve.sh": "#!/bin/bash\n# lint-configs: target-gpu=H100\n"
                                       "python -m sglang.launch_server --model-path ./models/big --tp 8\n"})
-    _, diags = lint_json(tmp_path, capsys)
+    _, diags = lint_json(tmp_path, capsys, "--preview")
     assert [d["code"] for d in diags] == ["SGL403"]
     assert "./models/big needs at least 94.5 GiB of weights on each GPU" in diags[0]["message"]
-    ctx = lint_text_result((tmp_path / "serve.sh").read_text(), "shell", name=str(tmp_path / "serve.sh")).contexts[0]
+    ctx = lint_text_result((tmp_path / "serve.sh").read_text(), "shell", name=str(tmp_path / "serve.sh"), preview=True).contexts[0]
     assert ctx.weights_origin.startswith("counted from") and ctx.weights_origin.endswith("models/big/config.json")
 
 
@@ -552,12 +552,12 @@ def test_a_local_safetensors_index_counts_its_total_size(tmp_path, capsys):
     write_tree(tmp_path, {"m/config.json": json.dumps(cfg), "m/model.safetensors.index.json": json.dumps(index),
                           "serve.sh": "#!/bin/bash\n# lint-configs: target-gpu=H100\n"
                                       "python -m sglang.launch_server --model-path ./m --tp 2\n"})
-    _, diags = lint_json(tmp_path, capsys)
+    _, diags = lint_json(tmp_path, capsys, "--preview")
     assert [d["code"] for d in diags] == ["SGL403"] and "needs at least 100.0 GiB" in diags[0]["message"]
     # a checkpoint with a layer past num_hidden_layers (multi-token prediction): its total is not used
     index["weight_map"]["model.layers.2.w"] = "b.safetensors"
     write_tree(tmp_path, {"m/model.safetensors.index.json": json.dumps(index)})
-    assert lint_json(tmp_path, capsys) == (0, [])
+    assert lint_json(tmp_path, capsys, "--preview") == (0, [])
 
 
 def test_weights_counted_from_config_agree_with_the_model_cards():
@@ -627,7 +627,7 @@ def test_an_image_built_for_one_architecture_suggests_the_target():
     text = ("services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-rocm700-mi30x\n    command: python3 -m "
             "sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --attention-backend fa4 "
             "--enable-deterministic-inference\n")
-    res = lint_text_result(text, "compose")
+    res = lint_text_result(text, "compose", preview=True)
     ctx = res.contexts[0]
     assert [t.gpu.canonical for t in ctx.targets] == ["AMD Instinct MI300X", "AMD Instinct MI325X"]
     assert ctx.target_origin == "inferred" and all(t.decl.weak for t in ctx.targets)
@@ -639,7 +639,7 @@ def test_an_image_built_for_one_architecture_suggests_the_target():
 def test_a_declared_target_wins_over_a_suggested_one():
     text = ("# lint-configs: target-gpu=B200\nservices:\n  s:\n    image: lmsysorg/sglang:v0.5.23-rocm700-mi35x\n"
             "    command: python3 -m sglang.launch_server --model-path m\n")
-    ctx = lint_text_result(text, "compose").contexts[0]
+    ctx = lint_text_result(text, "compose", preview=True).contexts[0]
     assert [t.name for t in ctx.targets] == ["B200"] and ctx.target_origin == "file"
 
 
@@ -655,7 +655,7 @@ def test_a_karpenter_nodepool_picked_by_the_pods_selector(tmp_path, capsys):
                           "deploy/a.yaml": pod.replace("SELECTOR", "workload: chat"),
                           "deploy/b.yaml": pod.replace("SELECTOR", "karpenter.sh/nodepool: big"),
                           "deploy/c.yaml": pod.replace("SELECTOR", "kubernetes.io/os: linux")})
-    _, diags = lint_json(tmp_path, capsys)
+    _, diags = lint_json(tmp_path, capsys, "--preview")
     assert [(d["path"], d["code"]) for d in diags] == [("deploy/a.yaml", "SGL403")]
     assert "Karpenter NodePool 'small'" in " ".join(diags[0]["notes"])
 
@@ -718,7 +718,7 @@ Serving on 8x H100
 
 def test_a_documentation_label_naming_one_gpu_is_a_weaker_target(tmp_path, capsys):
     write_tree(tmp_path, {".git/HEAD": "", "deploy.md": DOC_MD, "serve.rst": DOC_RST})
-    _, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    _, diags = lint_json(tmp_path, capsys, "--preview", "--sglang-version", "0.5.23")
     # the H100 tab and the rst heading: DeepSeek-V3 does not fit; the H200 tab fits; a heading naming
     # two GPUs gives no target (no SGL101); 'On H100 only' does (fa4 is refused there with deterministic inference)
     assert [(d["path"], d["line"], d["code"]) for d in diags] == [
@@ -790,17 +790,17 @@ def test_admonitions_captions_and_tab_items_are_weaker_targets(tmp_path, capsys,
     # DeepSeek-V3 with --tp 8: too big for 8 H100s (admonition), fits 8 H200s (caption) and 8 B200s
     # (tab-item) — each block judged on the GPU its own innermost label names
     write_tree(tmp_path, {".git/HEAD": "", name: text})
-    _, diags = lint_json(tmp_path, capsys, "--sglang-version", "0.5.23")
+    _, diags = lint_json(tmp_path, capsys, "--preview", "--sglang-version", "0.5.23")
     assert [(d["line"], d["code"]) for d in diags] == [(line, "SGL403") for line, _, _ in expected]
     for d, (_, kind, label) in zip(diags, expected):
         assert f"suggested by the documentation {kind} {label!r}: a weaker declaration" in " ".join(d["notes"])
-    targets = [[t.name for t in c.targets] for c in lint_text_result(text, {"md": "markdown", "rst": "rst"}[name.rsplit(".")[1]], name=name).contexts]
+    targets = [[t.name for t in c.targets] for c in lint_text_result(text, {"md": "markdown", "rst": "rst"}[name.rsplit(".")[1]], name=name, preview=True).contexts]
     assert targets == [["H100"], ["H200"], ["B200"]]
 
 
 def test_a_label_naming_a_gpu_does_not_override_a_directive():
     text = "<!-- lint-configs: target-gpu=H200 -->\n" + DOC_DIALECTS
-    res = lint_text_result(text, "markdown", name="serving.md")
+    res = lint_text_result(text, "markdown", name="serving.md", preview=True)
     assert [[t.name for t in c.targets] for c in res.contexts] == [["H200"]] * 3
     assert {c.target_origin for c in res.contexts} == {"file"} and res.diagnostics == []
 

@@ -169,8 +169,7 @@ def test_the_readme_wheel_is_built_and_lints_the_examples(committed_copy, tmp_pa
             "from linter.cli import main; sys.exit(main(['--output-format', 'concise', 'examples/']))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=src)
     assert proc.returncode == 1, proc.stderr
-    # 8 errors, and DeepSeek-V3 with --tp 8 on H100s three times: its weights do not fit (SGL403, issue 36)
-    assert proc.stdout.splitlines()[-1].startswith("Found 11 errors and 1 warning."), proc.stdout
+    assert proc.stdout.splitlines()[-1].startswith("Found 8 errors and 1 warning."), proc.stdout
 
 
 def test_the_gitlab_template_stops_while_its_placeholders_are_unset():

@@ -27,6 +27,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "model_checks_matrix.jsonl"
 CASES = [json.loads(line) for line in FIXTURE.read_text("utf-8").splitlines() if line.strip()]
 GPU = {"8.0": "A100", "9.0": "H100", "10.0": "B200", "11.0": "Jetson Thor", "12.0": "RTX PRO 6000 Blackwell"}
 AFTER_RESOLUTION = {"SGL104"}  # asserts when the model loads: outside the oracle's scope
+WARNINGS = {"SGL211"}  # a deprecated alias SGLang maps and warns about (0.5.23 tokenspeed_mla): no error
 GENERAL_DEFAULT = {("0.5.18", "glm5next-default"), ("0.5.19", "glm5next-default")}
 """Cases whose backend is SGLang's general default (``get_default_attn_backend``) for an architecture
 the release does not know: it reads the checkpoint's shape (0.5.19 ``model_override_base.py:273-340``:
@@ -137,7 +138,7 @@ def test_the_matrix_has_the_release_before_each_change():
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['sglang']}:{c['id']}" for c in CASES])
 def test_lint_configs_agrees_with_sglang(case, linted):
     want = oracle_code(case["oracle"])
-    got = [c for c in linted[(case["sglang"], case["id"])] if c not in AFTER_RESOLUTION]
+    got = [c for c in linted[(case["sglang"], case["id"])] if c not in AFTER_RESOLUTION | WARNINGS]
     assert got == ([] if want is None else [want]), case["oracle"]["error"]
 
 

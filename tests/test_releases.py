@@ -208,7 +208,7 @@ def test_a_removed_option_says_when_it_existed():
 
     [d] = lint_text("python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --enable-ep-moe\n", "shell",
                     ["H100"], sglang_version="0.5.23")
-    assert d.code == "SGL201" and "it was an option up to SGLang 0.5.4 and was removed after it" in d.message
+    assert d.code == "SGL201" and "removed in SGLang 0.5.4.post1 (last in 0.5.4)" in d.message
     assert "did you mean" not in d.message
 
 

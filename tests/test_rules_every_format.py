@@ -29,13 +29,14 @@ CASES = [(fmt, rule, ex) for fmt in FORMATS for rule in LAUNCH_RULES for ex in r
 def test_invalid_example_in_every_format(tmp_path, capsys, fmt, rule, example):
     name, text = render(fmt, example)
     write_tree(tmp_path, {name: text})
-    _, diags = lint_json(tmp_path, capsys)
+    preview = ["--preview"] if rule.preview else []
+    _, diags = lint_json(tmp_path, capsys, *preview)
     mine = [d for d in diags if d["code"] == rule.code]
     assert len(mine) == 1, diags
     if example.fixed is None:
         assert mine[0]["fix"] is None
         return
-    flags = ["--fix"] + (["--unsafe-fixes"] if mine[0]["fix"]["applicability"] == "unsafe" else [])
+    flags = preview + ["--fix"] + (["--unsafe-fixes"] if mine[0]["fix"]["applicability"] == "unsafe" else [])
     run(tmp_path, capsys, *flags, ".")
     assert (tmp_path / name).read_text() == text.replace(example.args, example.fixed)
 

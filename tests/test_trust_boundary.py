@@ -292,3 +292,44 @@ def test_the_hook_lints_what_follows_the_double_dash(tmp_path, capsys):
     with chdir(tmp_path):
         code = hook(["--fix", "--", "--exit-zero", "compose.yaml"])
     assert code == 0 and "--attention-backend fa3" in (tmp_path / "compose.yaml").read_text()
+
+
+# --- links named on the command line, and the configuration's own references (review) ----------------
+
+def test_a_named_link_out_of_the_tree_neither_widens_the_root_nor_is_read_or_written(tmp_path, capsys):
+    """`lint-configs $(git ls-files)` names committed links: one pointing out of the repository must not
+    pull the root up to the folder both share, nor be read or fixed through."""
+    victim = FOLDED_H100.replace("# lint-configs", "# " + SECRET + "\n# lint-configs")
+    repo, out = repo_and_outside(tmp_path, {"compose.yaml": COMPOSE_WITH.format(extra="    env_file: ../outside/x.env\n")},
+                                 {"victim.yml": victim, "x.env": BAD_ENV})
+    os.symlink(out / "victim.yml", repo / "docker-compose.yml")
+    assert find_root([Path("compose.yaml"), Path("docker-compose.yml")], repo) == Path(os.path.realpath(repo))
+    code, diags, err = lint(repo, capsys, "compose.yaml", "docker-compose.yml")
+    assert codes(diags) == [("compose.yaml", 6, "SGL005")]
+    assert "docker-compose.yml: skipped: a symbolic link to a file outside the repository root" in err
+    assert SECRET not in json.dumps(diags) + err
+    with chdir(repo):
+        main(["--fix", "compose.yaml", "docker-compose.yml"])
+    assert (out / "victim.yml").read_text() == victim
+
+
+def test_a_committed_configuration_cannot_point_the_baseline_out_of_the_tree(tmp_path, capsys):
+    repo, out = repo_and_outside(tmp_path, {".lint-configs.toml": 'baseline = "../outside/b.json"\n',
+                                            "a.sh": "echo\n"},
+                                 {"b.json": '{"version": "' + SECRET + '"}'})
+    capsys.readouterr()
+    with chdir(repo):
+        code = main(["."])
+    err = capsys.readouterr().err
+    assert code == 2 and "outside the repository root: not read" in err and SECRET not in err
+
+
+def test_a_baseline_is_read_up_to_the_file_size_limit(tmp_path, capsys):
+    from linter.baseline import BaselineError, load
+
+    (tmp_path / "big.json").write_text('{"version": 1, "x": "' + "a" * (9 << 20) + '"}')
+    with pytest.raises(BaselineError, match="larger than the 8388608 bytes"):
+        load(tmp_path / "big.json")
+    if os.path.exists("/dev/zero"):
+        with pytest.raises(BaselineError, match="not a regular file"):
+            load(Path("/dev/zero"))

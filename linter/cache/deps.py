@@ -34,6 +34,8 @@ def holds(dep: list, may_read) -> bool:
         return os.path.isfile(path) == (dep[2] == "1")
     if kind == "e":
         return os.path.exists(path) == (dep[2] == "1")
+    if kind == "l":
+        return os.path.lexists(path) == (dep[2] == "1")
     if kind in ("d", "g"):
         try:
             names = listing_of(kind, path)

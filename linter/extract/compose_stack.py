@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linter import limits
 from linter.discover import COMPOSE_OVERRIDE_FILES
 from linter.launch import MStr, Problem
 from linter.source import SourceFile, Span
@@ -36,8 +37,6 @@ from linter.workspace import Workspace, is_file
 
 DEFAULT_FILES = ("compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml")
 OVERRIDE_FILES = COMPOSE_OVERRIDE_FILES
-MAX_DEPTH = 16
-"""How deep ``extends``/``include`` may nest before it is reported (compose itself has no limit)."""
 
 
 @dataclass
@@ -92,6 +91,10 @@ class _Loader:
         self.roots: dict[Path, tuple[SourceFile, object]] = {Path(_norm(origin.path)): (origin, origin_root)}
         self.related: list[SourceFile] = []
         self.envs: dict[Path, dict[str, MStr]] = {}
+        self.included: dict[str, dict[str, Service]] = {}
+        """The services of each file included so far: a file included twice (a diamond, or a list
+        naming it four times) is expanded once."""
+        self.budget = limits.budget()
 
     def relate(self, f: SourceFile) -> None:
         if f is not self.origin and all(r.path != f.path for r in self.related):
@@ -148,6 +151,13 @@ def _norm(path: Path) -> str:
     import os
 
     return os.path.normpath(str(path))
+
+
+def _norm_str(folder: str, written: str) -> str:
+    """:func:`_norm` of ``folder / written``, on strings (an include graph resolves many of them)."""
+    import os
+
+    return os.path.normpath(os.path.join(folder, written))
 
 
 def _show(ws: Workspace, path: Path) -> str:
@@ -209,7 +219,7 @@ def build(source: SourceFile, root, ws: Workspace, problems: list[Problem]) -> l
                 continue
             f, r = got
             stack.files.append(f)
-            for name, svc in _file_services(loader, f, r, env, p.parent, depth=0, seen_files=(p,)).items():
+            for name, svc in _file_services(loader, f, r, env, p.parent, depth=0, seen_files=(str(p),)).items():
                 if name in stack.services:
                     stack.services[name].layers.extend(svc.layers)
                 else:
@@ -230,6 +240,7 @@ def _file_services(loader: _Loader, source: SourceFile, root, env, folder: Path,
     if not isinstance(root, MappingNode):
         return services
     _, include = yamltree.get(root, "include")
+    folder_str = str(folder)
     if include is not None:
         items = include.value if isinstance(include, SequenceNode) else [include]
         for item in items:
@@ -242,23 +253,23 @@ def _file_services(loader: _Loader, source: SourceFile, root, env, folder: Path,
             for pnode in paths:
                 if not isinstance(pnode, ScalarNode) or not isinstance(pnode.value, str):
                     continue
+                loader.budget.step("following compose includes", 5)
                 where = Span(source, pnode.start_mark.index, pnode.end_mark.index)
-                target = Path(_norm(folder / pnode.value))
-                if target in seen_files or depth >= MAX_DEPTH:
+                target = _norm_str(folder_str, pnode.value)
+                if target in seen_files:
                     loader.problems.append(Problem(f"include of {pnode.value} loops back to a file already being "
                                                    "read (compose stops with an error)", where))
                     continue
-                got = loader.load(target, where) if _is_file(loader, target) else None
-                if got is None:
-                    if not _is_file(loader, target):
-                        loader.problems.append(Problem(f"include of {pnode.value}: no such file (docker compose stops "
-                                                       "with an error); the rest is checked", where))
+                if depth >= limits.MAX_INCLUDE_DEPTH:
+                    loader.budget.hit("MAX_INCLUDE_DEPTH", f"the include of {pnode.value}", where,
+                                      "the services it defines are not checked")
                     continue
-                inc_source, inc_root = got
-                inc_env = loader.dotenv(target.parent)
-                for name, svc in _file_services(loader, inc_source, inc_root, inc_env, target.parent, depth + 1,
-                                                seen_files + (target,)).items():
-                    services.setdefault(name, svc)
+                got = loader.included.get(target)
+                if got is None:
+                    got = loader.included[target] = _included(loader, target, pnode.value, where, depth, seen_files)
+                for name, svc in got.items():
+                    if name not in services:
+                        services[name] = Service(name, list(svc.layers))
     _, svcs = yamltree.get(root, "services")
     if not isinstance(svcs, MappingNode):
         return services
@@ -269,6 +280,22 @@ def _file_services(loader: _Loader, source: SourceFile, root, env, folder: Path,
         layers = _extends(loader, Layer(node, source, env, folder), name, svcs, depth, ((source.path, name),))
         services[name] = Service(name, layers)
     return services
+
+
+def _included(loader: _Loader, target_str: str, written: str, where: Span, depth: int,
+              seen_files: tuple) -> dict[str, Service]:
+    """The services of the file an ``include`` names (``written``, resolved to ``target_str``)."""
+    target = Path(target_str)
+    got = loader.load(target, where) if _is_file(loader, target) else None
+    if got is None:
+        if not _is_file(loader, target):
+            loader.problems.append(Problem(f"include of {written}: no such file (docker compose stops with an error); "
+                                           "the rest is checked", where))
+        return {}
+    inc_source, inc_root = got
+    inc_env = loader.dotenv(target.parent)
+    return _file_services(loader, inc_source, inc_root, inc_env, target.parent, depth + 1,
+                          seen_files + (target_str,))
 
 
 def _is_file(loader: _Loader, path: Path) -> bool:
@@ -294,6 +321,7 @@ def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: 
         _, file_node = yamltree.get(ext, "file")
         target_name = s.value if isinstance(s, ScalarNode) else None
     where = Span(layer.source, key.start_mark.index, ext.end_mark.index)
+    loader.budget.step("following compose extends", 5)
     if not isinstance(target_name, str):
         loader.problems.append(Problem(f"service {name!r}: extends names no service", where))
         return [layer]
@@ -309,7 +337,11 @@ def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: 
         source, root = got
         folder = path.parent
         _, services_node = yamltree.get(root, "services") if isinstance(root, MappingNode) else (None, None)
-    if (source.path, target_name) in chain or depth >= MAX_DEPTH:
+    if depth >= limits.MAX_INCLUDE_DEPTH and (source.path, target_name) not in chain:
+        loader.budget.hit("MAX_INCLUDE_DEPTH", f"the extends chain of service {name!r}", where,
+                          "the services it extends are not checked")
+        return [layer]
+    if (source.path, target_name) in chain:
         steps = " -> ".join(f"{Path(p).name}:{n}" for p, n in chain + ((source.path, target_name),))
         loader.problems.append(Problem(f"service {name!r}: extends makes a cycle ({steps}); docker compose stops "
                                        "with an error", where))

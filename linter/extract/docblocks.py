@@ -36,13 +36,16 @@ from linter.extract.embedded import Virtual, extract_as, line_bounds, merge, pyt
 from linter.formats import BY_NAME, REGISTRY
 from linter.launch import UNKNOWN_CHAR, ContextLabel, Extraction, Problem
 from linter.sglang.entrypoints import LAUNCH_TEXT, PYTHON_LAUNCH_TEXT
-from linter.sglang.frameworks import COMMAND_TEXT
+from linter.sglang.frameworks import COMMAND_TEXT, python_api_text
 from linter.source import SourceFile, Span
 
 SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session", "shellsession",
                          "sh-session", "terminal", "shell-script", "ksh"})
 _CONSOLE_LANGS = frozenset({"console", "shell-session", "shellsession", "sh-session", "terminal"})
 PYTHON_LANGS = frozenset({"python", "py", "python3", "ipython", "ipython3", "pycon"})
+_CELL_LANGS = PYTHON_LANGS | {""}
+"""The languages of a ``{code-cell}`` read as an IPython cell (none named: the page's kernel, Python
+in practice)."""
 YAML_LANGS = frozenset({"yaml", "yml"})
 DOCKERFILE_LANGS = frozenset({"dockerfile", "docker", "containerfile"})
 
@@ -174,6 +177,8 @@ class DocBlock:
     problem: Problem | None = None
     what: str = ""
     """How the block is named in messages (``bash block``); ``{lang or 'untagged'} block`` by default."""
+    cell: bool = False
+    """A MyST-NB ``{code-cell}``: a Python one is read as a notebook's code cell (``!`` lines, ``%%bash``)."""
 
 
 def read_blocks(blocks: list[DocBlock], ws, result: Extraction) -> None:
@@ -193,11 +198,15 @@ def read_blocks(blocks: list[DocBlock], ws, result: Extraction) -> None:
         _prefixes(code, prefixes)
         lang = block.lang
         module, code = route(lang, code)
-        if module is None:
+        if block.cell and lang in _CELL_LANGS:
+            from linter.extract.notebook import read_cell
+
+            part = read_cell(block.code, ws, "cell:")
+        elif module is None:
             continue
-        if lang in PYTHON_LANGS:
+        elif lang in PYTHON_LANGS:
             bad = python_problem(code)
-            if bad and not PYTHON_LAUNCH_TEXT.search(code.text):
+            if bad and not PYTHON_LAUNCH_TEXT.search(code.text) and not python_api_text().search(code.text):
                 continue  # a doc snippet (elided with ..., a fragment) that starts no server: not ours to judge
             part = Extraction(problems=[bad]) if bad else extract_as(module, code, ws, key_prefix="python:")
         else:

@@ -41,9 +41,10 @@ import io
 import re
 from dataclasses import dataclass, field
 
+from linter import limits
 from linter.extract.compose import interpolate
 from linter.extract.words import SplitError, split_words
-from linter.launch import Extraction, Launch, MStr, Problem, Token
+from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
@@ -82,6 +83,9 @@ def escape_char(text: str) -> str:
     return "\\"
 
 
+_KEYWORD = re.compile(r"\S+[ \t]*")
+
+
 def instruction_text(source: SourceFile, startline: int, endline: int, escape: str) -> tuple[MStr, int]:
     """The arguments of the instruction on lines ``startline..endline`` (0-based) as one logical line:
     continuations (escape char, optional blanks, line break) removed, comment and blank lines inside
@@ -99,8 +103,8 @@ def instruction_text(source: SourceFile, startline: int, endline: int, escape: s
         if n == startline:
             lead = len(line) - len(line.lstrip())
             keyword_at = a + lead
-            m = re.match(r"\S+[ \t]*", line[lead:])
-            a = a + lead + (m.end() if m else 0)
+            m = _KEYWORD.match(line, lead)
+            a = a + (m.end() if m else lead)
             line = text[a:b].rstrip("\r\n")
         elif not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -110,6 +114,8 @@ def instruction_text(source: SourceFile, startline: int, endline: int, escape: s
         elif n == endline:
             body = line
         parts.append(MStr.literal(source, a, a + len(body)))
+    if len(parts) == 1:  # one line (most instructions): the literal is the text
+        return parts[0], keyword_at
     return MStr.join(parts) if parts else MStr("", []), keyword_at
 
 
@@ -191,9 +197,16 @@ def _problem_at(s: MStr, i: int, fallback: Span) -> Span:
     return fallback
 
 
+_ONE_WORD = re.compile("[^ \t\r\n'\"\\\\" + UNKNOWN_CHAR + "]*")
+"""A value that :func:`split_words` would leave one word, as it is."""
+
+
 def _pairs(value: MStr) -> list[tuple[str, MStr | None, MStr]]:
     """``NAME=VALUE`` words of an ``ENV``/``ARG`` line (quotes removed), or the legacy ``ENV NAME value
     with blanks``: (name, value or None when ``=`` is absent, the name's text)."""
+    m = _ASSIGN.match(value.text)
+    if m and _ONE_WORD.fullmatch(value.text):  # ``NAME=VALUE`` with nothing to split or unquote (most lines)
+        return [(m.group(1), value[m.end():], value[:m.end() - 1])]
     try:
         words = split_words(value)
     except SplitError:
@@ -234,6 +247,7 @@ def _argv(value: MStr, shell: list[Token] | None, where: Span, problems: list[Pr
     return list(shell) + [Token(value)]
 
 
+@limits.budgeted
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launch of the image's last stage (see the module docstring)."""
     from dockerfile_parse import DockerfileParser
@@ -259,9 +273,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             stages.append(_from(value, stages, global_args, span))
         elif kind == "ARG":
             for name, default, _ in _pairs(value):
-                known = {k: v for k, v in (stage.args if stage else global_args).items() if v is not None}
-                if stage is not None:
-                    known.update(stage.env)
+                known = _Known(stage.args, stage.env) if stage is not None else _Known(global_args)
                 val = interpolate(default, known) if default is not None else None
                 if stage is None:
                     global_args[name] = val
@@ -273,9 +285,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             for name, val, _ in _pairs(value):
                 if val is None:
                     continue
-                known = {k: v for k, v in stage.args.items() if v is not None}
-                known.update(stage.env)
-                stage.env[name] = interpolate(val, known)
+                stage.env[name] = interpolate(val, _Known(stage.args, stage.env))
         elif kind == "SHELL":
             tokens, at_, message = json_array(value)
             if tokens:
@@ -310,6 +320,24 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     where = last.where or Span(source, 0, 0)
     result.launches.extend(_launches(argv, source, last, where, result))
     return result
+
+
+class _Known:
+    """The variables an ``ARG``/``ENV`` value is interpolated with: ``env`` (the stage's ``ENV``s)
+    over the ``args`` that have a value. A view, not a copy: 20,000 chained ``ARG``s copying the
+    ones before each would be quadratic."""
+
+    __slots__ = ("args", "env")
+
+    def __init__(self, args: dict[str, MStr | None], env: dict[str, MStr] | None = None) -> None:
+        self.args = args
+        self.env = env
+
+    def get(self, name: str, default=None):
+        if self.env is not None and name in self.env:
+            return self.env[name]
+        value = self.args.get(name)
+        return default if value is None else value
 
 
 def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span, result: Extraction) -> list[Launch]:

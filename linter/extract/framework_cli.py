@@ -54,24 +54,26 @@ def _with_parents(settings: dict) -> dict:
     return out
 
 
-def _read(path_tok, launch: Launch, ws: Workspace | None, extraction: Extraction) -> dict:
-    """The settings of the config file a command names (joined to the file's related files), or {}."""
+def _read(path_tok, launch: Launch, ws: Workspace | None, extraction: Extraction, overrides: dict) -> dict:
+    """The settings of the config file a command names (joined to the file's related files) with the
+    command's ``overrides`` applied before interpolation (:func:`read_config`); the overrides alone
+    when no such file is read."""
     from linter.extract.framework_config import find_config, read_config
 
     if path_tok is None or ws is None:
-        return {}
+        return dict(overrides)
     path, _tok = path_tok
     source = find_config(path, launch, ws)
     if source is None:
-        return {}
+        return dict(overrides)
     if source not in extraction.related:
         extraction.related.append(source)
     from linter.extract import yamltree
 
     with yamltree.walk(source):
         if source.path.suffix == ".json":
-            return {}
-        return read_config(source, ws, Extraction())
+            return dict(overrides)
+        return read_config(source, ws, Extraction(), overrides=overrides)
 
 
 def _launches(names, settings: dict, launch: Launch) -> list[Launch]:
@@ -124,9 +126,7 @@ def _command(fw, launch: Launch, ws: Workspace | None, extraction: Extraction) -
         from linter.extract.framework_config import config_path
 
         config = config_path(words, fw.cli["config_option"])
-    base = _read(config, launch, ws, extraction)
-    base.update(settings)
-    return _launches([fw.name], base, launch)
+    return _launches([fw.name], _read(config, launch, ws, extraction, settings), launch)
 
 
 def _config_command(launch: Launch, ws: Workspace | None, extraction: Extraction) -> list[Launch]:
@@ -138,6 +138,4 @@ def _config_command(launch: Launch, ws: Workspace | None, extraction: Extraction
     words = launch.args
     _positional, settings, _unread = parse_cli(None, words)
     settings.pop("config", None)
-    base = _read(config_path(words), launch, ws, extraction)
-    base.update(settings)
-    return _launches(("areal", "nemo-rl"), base, launch)
+    return _launches(("areal", "nemo-rl"), _read(config_path(words), launch, ws, extraction, settings), launch)

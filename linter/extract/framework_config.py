@@ -108,9 +108,15 @@ def resolve_interpolations(settings: dict) -> dict:
     return out
 
 
-def read_config(source: SourceFile, ws: Workspace | None, result: Extraction, root=None) -> dict:
+def read_config(source: SourceFile, ws: Workspace | None, result: Extraction, root=None,
+                overrides: dict | None = None) -> dict:
     """The settings of a framework config file, with NeMo-RL's ``defaults:`` parents read under it
-    (each parent read joins ``result.related``) and interpolations resolved."""
+    (each parent read joins ``result.related``), then the command line's ``overrides`` (Hydra/OmegaConf
+    ``key=value`` settings) on top, and only then interpolations resolved — as OmegaConf does: an
+    override of ``actor.path`` reaches ``sglang.model_path: ${actor.path}``, with its origin on the
+    command line (NeMo-RL @7ea279ab examples/run_grpo.py:87-94: ``parse_hydra_overrides`` before
+    ``OmegaConf.to_container(resolve=True)``; AReaL @4aef98d8 areal/api/cli_args.py:2960-2963:
+    ``parse_cli_args`` merges the overrides, ``OmegaConf.to_object`` resolves)."""
     from linter.extract import yamldoc
 
     if root is None:
@@ -126,6 +132,7 @@ def read_config(source: SourceFile, ws: Workspace | None, result: Extraction, ro
                 del merged[sub]
         merged.update(settings)
     merged.pop("defaults", None)
+    merged.update(overrides or {})
     return resolve_interpolations(merged)
 
 

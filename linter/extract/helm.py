@@ -34,25 +34,18 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linter import limits
 from linter.extract import kubernetes as k8s
 from linter.extract import yamltree
 from linter.launch import Extraction, MStr, Problem
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, is_file, listing
 
-_ACTION = re.compile(r"\{\{(-?)(.*?)(-?)\}\}", re.S)
 _TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\]|\\.)*"|`[^`]*`)|(?P<num>-?\d+(?:\.\d+)?)|(?P<op>:=|=|\(|\)|\||,)"""
                     r"""|(?P<var>\$[A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)|(?P<field>(?:\.[A-Za-z0-9_]+)+|\.)"""
                     r"""|(?P<ident>[A-Za-z_][A-Za-z0-9_]*))""")
-MAX_DEPTH = 40
+_SPACE = re.compile(r"\s*")
 MAX_TEMPLATE_FILES = 300
-MAX_OUTPUT = 4 * 1024 * 1024
-"""Characters a template may render (nested ranges over long lists could render without end)."""
-
-
-class TooLarge(Exception):
-    """The template renders more than :data:`MAX_OUTPUT` characters."""
-
 
 class _Unknown:
     def __repr__(self) -> str:
@@ -91,10 +84,10 @@ def parse(text: MStr) -> tuple[list, dict[str, list], list[tuple[str, Span | Non
     s = text.text
     chunks: list = []
     pos = 0
-    for m in _ACTION.finditer(s):
-        chunks.append(["text", pos, m.start()])
-        chunks.append(["action", m.group(2).strip(), m.start(), m.end(), m.group(1) == "-", m.group(3) == "-"])
-        pos = m.end()
+    for start, end, inner, left, right in _actions(s):
+        chunks.append(["text", pos, start])
+        chunks.append(["action", inner.strip(), start, end, left, right])
+        pos = end
     chunks.append(["text", pos, len(s)])
     # trim markers
     for i, c in enumerate(chunks):
@@ -166,6 +159,30 @@ def parse(text: MStr) -> tuple[list, dict[str, list], list[tuple[str, Span | Non
     if len(stack) > 1:
         errors.append((f"{{{{ {stack[-1].kind} }}}} without {{{{ end }}}}", stack[-1].where))
     return root.body, defines, errors
+
+
+def _actions(s: str):
+    """(start, end, inner text, left trim, right trim) of each ``{{ … }}`` action, in one pass: an
+    action runs from ``{{`` to the first ``}}`` after it, a ``-`` after the opening or before the
+    closing braces trims (Go ``text/template``). A ``{{`` with no ``}}`` after it ends the actions
+    (a regular expression would look for the close again from each of them: quadratic)."""
+    pos = 0
+    while True:
+        start = s.find("{{", pos)
+        if start < 0:
+            return
+        close = s.find("}}", start + 2)
+        if close < 0:
+            return
+        inner = s[start + 2:close]
+        left = inner.startswith("-")
+        if left:
+            inner = inner[1:]
+        right = inner.endswith("-")
+        if right:
+            inner = inner[:-1]
+        yield start, close + 2, inner, left, right
+        pos = close + 2
 
 
 def _string(tok: str) -> str | None:
@@ -309,11 +326,15 @@ class Renderer:
                      "Capabilities": UNK, "Template": UNK, "Files": UNK}
         self.defines = defines
         self.used: set[str] = set()
-        self.produced = 0
+        self.budget = limits.budget()
+        self.included: dict[tuple, tuple] = {}  # (define, dot) -> (its output, the dot kept alive)
 
     def render(self, nodes: list, dot, variables: dict, depth: int = 0) -> MStr:
+        """The text of ``nodes``. Each node is an evaluator step of the file's budget, and the text is
+        counted before it is joined; past either, :class:`linter.limits.LimitExceeded`."""
         parts: list[MStr] = []
         for n in nodes:
+            self.budget.step("rendering the Helm template")
             if isinstance(n, MStr):
                 parts.append(n)
             elif isinstance(n, tuple):
@@ -323,10 +344,12 @@ class Renderer:
                     parts.append(text_of(value, where))
             else:
                 parts.append(self.block(n, dot, variables, depth))
-            self.produced += len(parts[-1]) if parts else 0
-            if self.produced > MAX_OUTPUT:
-                raise TooLarge(f"the template renders more than {MAX_OUTPUT} characters")
-        return MStr.join(parts) if parts else MStr.plain("")
+        if not parts:
+            return MStr.plain("")
+        if len(parts) > 1 and not self.budget.charge(sum(len(p) for p in parts), "the rendered Helm template",
+                                                     one_value=False):
+            raise limits.LimitExceeded("MAX_EXPANDED_CHARS", "the rendered Helm template")
+        return MStr.join(parts)
 
     def block(self, b: _Block, dot, variables: dict, depth: int) -> MStr:
         if b.kind == "if":
@@ -362,12 +385,15 @@ class Renderer:
             return self.render(b.else_body or [], dot, variables, depth)
         parts = []
         for key, item in items:
+            self.budget.step("a Helm range iteration")
             scope = dict(variables)
             if len(names) == 1:
                 scope[names[0]] = item
             elif len(names) == 2:
                 scope[names[0]], scope[names[1]] = key, item
             parts.append(self.render(b.body, item, scope, depth))
+        if not self.budget.charge(sum(len(p) for p in parts), "the output of a Helm range", b.where, one_value=False):
+            raise limits.LimitExceeded("MAX_EXPANDED_CHARS", "the output of a Helm range")
         return MStr.join(parts)
 
     def _items(self, value):
@@ -397,6 +423,7 @@ class Renderer:
     # -- expressions ----------------------------------------------------------------------------
 
     def pipeline(self, expr: str, dot, variables: dict, where, depth: int):
+        self.budget.step("a Helm pipeline")
         tokens = _tokens(expr)
         if tokens is None:
             return UNK
@@ -484,12 +511,25 @@ class Renderer:
 
         if name in ("include", "template") and args:
             tname = args[0]
-            if not isinstance(tname, MStr) or not tname.known or tname.text not in self.defines or depth > MAX_DEPTH:
+            if not isinstance(tname, MStr) or not tname.known or tname.text not in self.defines:
+                return UNK
+            if depth >= limits.MAX_TEMPLATE_DEPTH:
+                self.budget.hit("MAX_TEMPLATE_DEPTH", f"the nesting of include {tname.text!r}", where,
+                                "its output is unknown")
                 return UNK
             self.used.add(tname.text)
             arg = args[1] if len(args) > 1 else None
-            return self.render(self.defines[tname.text], self.root if arg is self.root else arg, {"$": self.root},
-                               depth + 1)
+            dot_ = self.root if arg is self.root else arg
+            # an include renders the same for the same define and dot (its variables start afresh): once
+            key = (tname.text, id(dot_.node) if isinstance(dot_, Node) else id(dot_))
+            got = self.included.get(key)
+            if got is None:
+                got = self.included[key] = (self.render(self.defines[tname.text], dot_, {"$": self.root}, depth + 1),
+                                            dot_)
+            out = got[0]
+            # an include's output is an expansion: counted where it is used (a define including another
+            # twice doubles at each level)
+            return out if self.budget.charge(len(out), f"the output of include {tname.text!r}", where) else UNK
         if name in ("quote", "squote") and args:
             q = MStr.plain('"' if name == "quote" else "'", where)
             return MStr.join([q, s(args[-1]), q])
@@ -563,8 +603,9 @@ _NOTHING = object()
 def _tokens(expr: str):
     out = []
     pos = 0
-    while pos < len(expr):
-        if expr[pos:].strip() == "":
+    n = len(expr)
+    while pos < n:
+        if _SPACE.match(expr, pos).end() == n:  # (not expr[pos:].strip(): a copy per token is quadratic)
             break
         m = _TOKEN.match(expr, pos)
         if not m or m.end() == pos:
@@ -621,6 +662,7 @@ def _outside_a_chart(source: SourceFile, ws: Workspace) -> Extraction:
     return Extraction() if got.problems else got
 
 
+@limits.budgeted
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of one chart template, rendered over ``values.yaml`` (see the module docstring)."""
     path = Path(source.path)
@@ -665,9 +707,11 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     renderer = Renderer(values, chart, defines)
     try:
         rendered = renderer.render(nodes, renderer.root, {"$": renderer.root})
-    except (TooLarge, RecursionError) as exc:
-        why = str(exc) if isinstance(exc, TooLarge) else "the template nests too deeply"
-        result.problems.append(Problem(f"{why}; its launches are not read", Span(source, 0, 0)))
+    except limits.LimitExceeded as exc:  # the file's budget (steps or characters) is spent
+        limits.budget().stopped(exc, Span(source, 0, 0), "the template's launches are not read")
+        return result
+    except RecursionError:
+        result.problems.append(Problem("the template nests too deeply; its launches are not read", Span(source, 0, 0)))
         return result
     if not rendered.text.strip():
         return result

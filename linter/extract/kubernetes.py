@@ -480,7 +480,10 @@ def expand(s: MStr, variables: dict, open_ended: bool = False, injected=lambda n
                 name = text[i + 2:close]
                 value = variables.get(name)
                 where = s.location(i, close + 1)
-                if isinstance(value, MStr):
+                if isinstance(value, MStr) and not limits.budget().charge(len(value), f"the expansion of $({name})",
+                                                                          where):
+                    parts.append(MStr.unknown(where))  # counted before it is built: past the budget, unknown
+                elif isinstance(value, MStr):
                     parts.append(value)
                 elif value is _UNKNOWN or injected(name) or open_ended:
                     parts.append(MStr.unknown(where))
@@ -492,6 +495,8 @@ def expand(s: MStr, variables: dict, open_ended: bool = False, injected=lambda n
             i += 2
         checkpoint = i
     parts.append(s[checkpoint:])
+    if not limits.budget().fits(sum(len(p) for p in parts), "a value expanded with $(VAR)", s.where):
+        return MStr.unknown(s.where)
     return MStr.join(parts, s.where)
 
 
@@ -694,6 +699,7 @@ def _api_group(api_version: str) -> str:
     return api_version.rsplit("/", 1)[0] if "/" in api_version else ""
 
 
+@limits.budgeted
 def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launches of a Kubernetes manifest file (see the module docstring)."""
     result = Extraction()

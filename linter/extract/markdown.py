@@ -209,7 +209,7 @@ class _Reader:
                     at, _ = layer.line(tok.map[0] + 1 + k)
                     context = context + (layer.label("caption", text, at + col),)
                 self._code(layer, tok, lang, lines[d.body:], tok.map[0] + 1 + d.body, context, line, closed,
-                           inside, what=f"{{{name}}} block")
+                           inside, what=f"{{{name}}} block", cell=name == "code-cell")
                 return
             if not closed:
                 self.problem(layer, start + _indent(layer, tok.map[0]),
@@ -251,7 +251,7 @@ class _Reader:
         return None
 
     def _code(self, layer: Layer, tok, lang: str, lines: list[str], first: int, context, line: int,
-              closed: bool, inside: bool, what: str) -> None:
+              closed: bool, inside: bool, what: str, cell: bool = False) -> None:
         code = code_of(layer, first, lines)
         start, _ = layer.line(tok.map[0])
         problem = None
@@ -259,7 +259,7 @@ class _Reader:
             problem = Problem(f"the {what} at line {line} is not closed inside its container (its closing "
                               "fence is missing or indented less): it is not read",
                               Span(self.source, *_at(layer, start + _indent(layer, tok.map[0]))))
-        self.blocks.append(DocBlock(lang, code, line, context, problem, what))
+        self.blocks.append(DocBlock(lang, code, line, context, problem, what, cell))
 
 
 def _at(layer: Layer, offset: int) -> tuple[int, int]:

@@ -74,6 +74,18 @@ def extract(source: SourceFile, ws) -> Extraction:
     return result
 
 
+def read_cell(code: Virtual, ws, key_prefix: str) -> Extraction:
+    """One code cell read alone as a notebook's is (a MyST-NB ``{code-cell}`` of a Markdown page): its
+    ``!`` lines and a ``%%bash`` body as shell, the rest as Python; a cell that is not Python is one
+    SGL001 problem."""
+    result = Extraction()
+    program = Virtual(code.host)
+    _cell(code.host, ws, None, code, program, result)
+    if program.text.strip():
+        merge(result, extract_as(by_name("python").module, program, ws, key_prefix=key_prefix))
+    return result
+
+
 def _cell_code(source: SourceFile, node) -> Virtual | None:
     """The text of a cell's ``source`` with each character's range in the notebook."""
     parts = [node] if isinstance(node, jsonpos.Str) else \
@@ -91,7 +103,10 @@ def _lines(code: Virtual) -> list[tuple[int, int]]:
     return line_bounds(code.text)
 
 
-def _cell(source: SourceFile, ws, n: int, code: Virtual, program: Virtual, result: Extraction) -> None:
+def _cell(source: SourceFile, ws, n: int | None, code: Virtual, program: Virtual, result: Extraction) -> None:
+    """Cell ``n`` (None: a cell outside a notebook): its shell parts extracted into ``result``, its
+    Python added to ``program``."""
+    tag = f"cell{n}:" if n is not None else "cell:"
     text = code.text
     lines = _lines(code)
     first = next((k for k, (i, j) in enumerate(lines) if text[i:j].strip()), None)
@@ -102,7 +117,7 @@ def _cell(source: SourceFile, ws, n: int, code: Virtual, program: Virtual, resul
         body_start = lines[first][1]
         if _SHELL_CELL.match(head):
             merge(result, extract_as(by_name("shell").module, code.slice(body_start, len(text)), ws,
-                                     key_prefix=f"cell{n}:"))
+                                     key_prefix=tag))
             return
         if not _PYTHON_CELL.match(head):
             return  # another cell magic (%%writefile, %%html …): not Python, not shell
@@ -118,7 +133,7 @@ def _cell(source: SourceFile, ws, n: int, code: Virtual, program: Virtual, resul
             end_k = k
             while text[lines[end_k][0]:lines[end_k][1]].rstrip("\r\n").endswith("\\") and end_k + 1 < len(lines):
                 end_k += 1
-            _bang(source, ws, n, code, i + m.end(), lines[end_k][1], result)
+            _bang(source, ws, tag, code, i + m.end(), lines[end_k][1], result)
             indent = _INDENT.match(line).group()
             for _ in range(k, end_k + 1):
                 cell.add_plain(indent + "pass\n")
@@ -133,13 +148,13 @@ def _cell(source: SourceFile, ws, n: int, code: Virtual, program: Virtual, resul
         cell.add_plain("\n")
     bad = python_problem(cell)
     if bad is not None:
-        bad.message = f"cell {n} {bad.message}"
+        bad.message = f"cell {n} {bad.message}" if n is not None else bad.message
         result.problems.append(bad)
         return
     program.add(cell.text, cell.origins)
 
 
-def _bang(source: SourceFile, ws, n: int, code: Virtual, start: int, end: int, result: Extraction) -> None:
+def _bang(source: SourceFile, ws, tag: str, code: Virtual, start: int, end: int, result: Extraction) -> None:
     """A ``!command`` line: a shell command whose ``{expr}`` parts IPython fills in from Python."""
     text = code.text
     script = Virtual(source)
@@ -153,4 +168,4 @@ def _bang(source: SourceFile, ws, n: int, code: Virtual, start: int, end: int, r
                 continue
         script.add(text[i], [code.origins[i]])
         i += 1
-    merge(result, extract_as(by_name("shell").module, script, ws, key_prefix=f"cell{n}:"))
+    merge(result, extract_as(by_name("shell").module, script, ws, key_prefix=tag))

@@ -51,6 +51,10 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             if launch.reached_by:
                 out.append(f"  reached:   by {', '.join(launch.reached_by)} (the same arguments from one call site: "
                            "one launch)")
+            if launch.path:
+                from linter.branches import describe
+
+                out.append(f"  path:      {describe(launch.path)} (one of the paths the file builds this launch along)")
             if launch.context:
                 out.append("  context:   " + " > ".join(
                     f"{c.kind} {c.text!r}" + (f" (line {c.span.line})" if c.span is not None else "")

@@ -85,21 +85,42 @@ class LaunchRow:
     context: list[dict] = field(default_factory=list)
     """The labels a documentation block holding the launch sits under, outermost first: ``kind``
     (heading, tab, admonition, caption), ``text``, and ``line``/``column`` (1-based) where it is written."""
+    upgrade: dict | None = None
+    """With ``--upgrade-to X``: ``{"release": X, "findings": [...]}``, each finding the launch has under X
+    and not under its pinned release (``code``, ``path``, ``line``, ``column``, ``text``: what is written
+    there, ``message``, ``fix``: the fix's message and applicability, or None). Absent otherwise."""
 
     def as_dict(self) -> dict:
-        """The JSON object of this launch."""
-        return asdict(self)
+        """The JSON object of this launch (``upgrade`` only when the run upgrades)."""
+        out = asdict(self)
+        if out["upgrade"] is None:
+            del out["upgrade"]
+        return out
 
 
-def rows(results: dict) -> list[LaunchRow]:
-    """The inventory of ``results`` (path -> ``FileResult`` of the run), sorted by path and line."""
+def rows(results: dict, upgrade: str | None = None) -> list[LaunchRow]:
+    """The inventory of ``results`` (path -> ``FileResult`` of the run), sorted by path and line; with
+    ``upgrade`` (``--upgrade-to X``) each row also says what breaks under X."""
     out: list[LaunchRow] = []
     for res in results.values():
         if res.source is None:
             continue
         for ctx in res.contexts:
-            out.append(_row(res, ctx))
+            out.append(_row(res, ctx, upgrade))
     return sorted(out, key=lambda r: (r.path, r.line))
+
+
+def _upgrade_findings(res, ctx) -> list[dict]:
+    """What ``ctx``'s launch has under the release the run upgrades to and not under its pinned one."""
+    out = []
+    for d in res.diagnostics:
+        if d.launch is not ctx.launch and ctx.identity not in d.also:
+            continue
+        line, column = d.span.start_line_col
+        fix = None if d.fix is None else {"message": d.fix.message, "applicability": str(d.fix.applicability)}
+        out.append({"code": d.code, "path": d.path, "line": line, "column": column, "text": d.span.text,
+                    "message": d.message, "fix": fix})
+    return out
 
 
 def _check_codes() -> dict[str, str]:
@@ -130,13 +151,14 @@ def _outcome(v, codes: dict[str, str]) -> dict:
                 message=gate.message)
 
 
-def _row(res, ctx) -> LaunchRow:
+def _row(res, ctx, upgrade: str | None = None) -> LaunchRow:
     launch, m = ctx.launch, ctx.model
     on, setting = deterministic(ctx.parsed)
     codes = _check_codes()
     not_checked = on is UNKNOWN or m.skip_checks
     by_target = {id(v.target): v for v in ctx.verdicts if v.target is not None}
-    findings = sorted({d.code for d in res.diagnostics if d.launch is launch})
+    judged = res.upgrade.pinned if upgrade and res.upgrade is not None else res.diagnostics
+    findings = sorted({d.code for d in judged if d.launch is launch})
     stops = ctx.parsed.sglang_error()
     if stops is not None:
         # argparse stops the process before any start-up check: refused on every GPU, by the parser
@@ -168,6 +190,9 @@ def _row(res, ctx) -> LaunchRow:
     cuda = f"{ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else None
     from linter.report.hardware import summary
 
+    moved = None
+    if upgrade:
+        moved = {"release": upgrade, "findings": _upgrade_findings(res, ctx) if res.upgrade is not None else []}
     return LaunchRow(
         path=launch.source.display, line=launch.span.start_line_col[0], format=res.fmt or "",
         entry_point=launch.program, scope=ctx.identity or launch.key, model=m.path, architecture=m.architecture,
@@ -176,7 +201,7 @@ def _row(res, ctx) -> LaunchRow:
         deterministic=None if on is UNKNOWN else bool(on),
         deterministic_by=setting.spelled if setting is not None and on is True else None,
         attention_backend=backend, target_origin=ctx.target_origin, targets=targets, if_target_unknown=classes,
-        findings=findings, hardware=summary(ctx), context=[_label(c) for c in launch.context],
+        findings=findings, hardware=summary(ctx), context=[_label(c) for c in launch.context], upgrade=moved,
     )
 
 
@@ -232,18 +257,28 @@ def render_csv(launches: list[LaunchRow]) -> str:
     launches = [_shown(r) for r in launches]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
+    upgrading = any(r.upgrade is not None for r in launches)
+    w.writerow(CSV_COLUMNS + (("upgrade_release", "upgrade_findings") if upgrading else ()))
     for r in launches:
         base = [r.path, r.line, r.format, r.entry_point, r.scope, r.model or "", r.architecture or "",
                 r.model_origin, r.release, r.release_origin, r.cuda_build or "", _det(r), r.attention_backend or ""]
         hw = ["" if r.hardware.get(k) is None else r.hardware[k]
               for k in ("gpus_per_node", "needs_per_node", "weights_gib", "budget_gib")]
+        tail = [r.upgrade["release"], "; ".join(_moved(f) for f in r.upgrade["findings"])] if upgrading else []
         for t in r.targets:
             w.writerow(base + [t.name, t.gpu or "", t.sm or "", t.declared, t.backend or "", t.chosen_by or "",
-                               t.verdict, t.check or "", " ".join(r.findings)] + hw)
+                               t.verdict, t.check or "", " ".join(r.findings)] + hw + tail)
         if not any(t.gpu for t in r.targets):
-            w.writerow(base + ["", "", "", r.target_origin, "", "", _classes(r), "", " ".join(r.findings)] + hw)
+            w.writerow(base + ["", "", "", r.target_origin, "", "", _classes(r), "", " ".join(r.findings)] + hw + tail)
     return buf.getvalue()
+
+
+def _moved(f: dict) -> str:
+    """One upgrade finding in a few words: ``SGL201 line 17 --enable-deepep-moe -> Write --moe-a2a-backend
+    deepep (safe)``."""
+    text = f["text"] if len(f["text"]) <= 40 else f["text"][:39] + "…"
+    fix = f" -> {f['fix']['message']} ({f['fix']['applicability']})" if f["fix"] else ""
+    return f"{f['code']} line {f['line']} {text}{fix}"
 
 
 def _det(r: LaunchRow) -> str:
@@ -320,6 +355,12 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
             add(f"{given}{needs}{weights}{budget}", 2, head="given: ")
         if r.findings:
             add(", ".join(r.findings), 2, "bold", head="findings: ")
+        if r.upgrade is not None:
+            moved = r.upgrade["findings"]
+            add(f"{len(moved)} new finding{'s' if len(moved) != 1 else ''}" if moved else "nothing new", 2,
+                "bold red" if moved else "green", head=f"upgrade to {r.upgrade['release']}: ")
+            for f in moved:
+                add(_moved(f), 4)
     files = len({r.path for r in launches})
     refused = sum(1 for r in launches if any(t.verdict in ("refused", "asserts-at-load") for t in r.targets))
     unknown = sum(1 for r in launches if not any(t.gpu for t in r.targets))

@@ -61,3 +61,16 @@ def release_lines(contexts: Iterable[LaunchContext]) -> list[str]:
     for version, count in sorted(old.items(), key=lambda kv: order[kv[0]]):
         lines.append(f"{notes[version]} ({_n(count)}).")
     return lines
+
+
+def upgrade_lines(contexts: Iterable[LaunchContext], release: str) -> list[str]:
+    """``--upgrade-to``'s line for the summary: ``Judged against SGLang 0.5.23 (--upgrade-to): what breaks
+    there and not under the releases the launches pin (0.5.2 for 3 launches, 0.5.23 for 1 launch).``"""
+    from linter.sglang.options import version_tuple
+
+    pinned = Counter(c.table.version for c in contexts)
+    if not pinned:
+        return []
+    which = ", ".join(f"{v} for {_n(n)}" for v, n in sorted(pinned.items(), key=lambda kv: version_tuple(kv[0])))
+    return [f"Judged against SGLang {release} (--upgrade-to): only what breaks there and not under the releases "
+            f"the launches pin ({which})."]

@@ -106,5 +106,6 @@ def markdown_table(link: str = "docs/rules/{code}.md") -> str:
         _load()
     for rule in ALL_RULES:
         code = f"[{rule.code}]({link.format(code=rule.code)})"
-        rows.append(f"| {code} | {rule.name} | {rule.severity} | {rule.fixable} | {rule.summary} |")
+        preview = " (preview: `--preview` or select it)" if rule.preview else ""
+        rows.append(f"| {code} | {rule.name} | {rule.severity} | {rule.fixable} | {rule.summary}{preview} |")
     return "\n".join(rows) + "\n"

@@ -154,6 +154,12 @@ class Example:
     """The command the arguments follow (a framework's trainer for a dialect rule)."""
 
 
+def target_labels(targets) -> str:
+    """The labels of ``targets`` (:class:`~linter.gpus.targets.Target`) as a message names them, each
+    once: a GPU declared twice (a comment and dstack's ``resources.gpu`` both naming H100) is one."""
+    return ", ".join(dict.fromkeys(t.label for t in targets))
+
+
 def candidates_applicability(ctx: LaunchContext, failing: int) -> Applicability:
     """The one rule for a fix when a launch has several candidate targets (an any-of set, an affinity
     ``In`` list, a directive naming two GPUs): the caller offers a replacement only when every
@@ -182,6 +188,10 @@ class Rule:
     severity: ClassVar[Severity] = Severity.ERROR
     summary: ClassVar[str] = ""
     fixable: ClassVar[Fixability] = Fixability.NEVER
+    preview: ClassVar[bool] = False
+    """A rule in preview (as ruff's): checked only with ``--preview`` / ``preview = true``, or when its
+    exact code or name is selected; ``--list-rules`` marks it. New rules whose findings change what
+    established cases report start here."""
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
 

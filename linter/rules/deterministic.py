@@ -20,6 +20,7 @@ from linter.rules.base import (
     Severity,
     candidates_applicability,
     insertion_point,
+    target_labels,
 )
 from linter.rules.labels import labels
 from linter.sglang.analysis import StartupAnalysis
@@ -330,7 +331,7 @@ class DeterministicBackend(_StartupRule):
         if point is not None:
             fix = Fix(UNSAFE, f"Add --attention-backend {replacement}", [Edit(point, f" --attention-backend {replacement}")])
         msg = (f"deterministic inference with no attention backend: {why}, which is not deterministic, so SGLang "
-               f"{ctx.table.version} refuses to start on {', '.join(t.label for t in targets)}"
+               f"{ctx.table.version} refuses to start on {target_labels(targets)}"
                + ("" if outcome.backend == "dsa" else f"; give --attention-backend {replacement}"))
         notes = [f"SGLang says: \"{outcome.message}\""] + _where(ctx, targets) + notes
         loc = det.option_location() if det is not None else ctx.launch.span

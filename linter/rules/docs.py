@@ -32,6 +32,8 @@ def rule_page(rule: type[Rule]) -> str:
         f"# {rule.code}: {rule.name}",
         "",
         f"Severity: **{rule.severity}**. Fix: {_FIX.get(rule.fixable, rule.fixable)}. "
+        + ("In preview: checked with `--preview`, or when its code is selected (`--extend-select CODE`, "
+           "`extend-select` in the configuration). " if rule.preview else "") +
         f"Suppress with `# lint-configs: ignore[{rule.code}]`; select or ignore with `{rule.code}` or `{rule.name}`.",
         "",
         rule.docs(),

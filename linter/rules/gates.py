@@ -13,7 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from linter.gpus.targets import Target
-from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, candidates_applicability, insertion_point
+from linter.rules.base import (
+    SAFE,
+    UNSAFE,
+    Example,
+    Fix,
+    LaunchContext,
+    Rule,
+    candidates_applicability,
+    insertion_point,
+    target_labels,
+)
 from linter.rules.deterministic import applicability_for, model_notes
 from linter.rules.labels import labels
 from linter.sglang.gates import GateFailure, uses_mla
@@ -46,6 +56,21 @@ def _replacement(ctx: LaunchContext, failing: list[Target], backend: str) -> str
     return "triton" if mla else "flashinfer"
 
 
+def _by_dest(hits: list[_Hit]) -> dict[object, list[_Hit]]:
+    """The hits grouped by the option (``dest``) they are about, in order: one finding each."""
+    by_dest: dict[object, list[_Hit]] = {}
+    for h in hits:
+        by_dest.setdefault(h.failure.dest, []).append(h)
+    return by_dest
+
+
+def _setting_location(setting):
+    """Where a finding on a written option points: its value, or its option's name for a keyword
+    argument whose value is not written text."""
+    return setting.value_location() if setting.kwarg is None or setting.value_text is not None \
+        else setting.option_location()
+
+
 class _GateRule(Rule):
     gate = ""
 
@@ -53,17 +78,13 @@ class _GateRule(Rule):
         hits = [h for h in gate_failures(ctx) if h.failure.gate == self.gate]
         if not hits:
             return
-        by_dest: dict[object, list[_Hit]] = {}
-        for h in hits:
-            by_dest.setdefault(h.failure.dest, []).append(h)
-        for dest, group in by_dest.items():
+        for dest, group in _by_dest(hits).items():
             f = group[0].failure
             targets = [h.target for h in group]
             setting = ctx.parsed.get(dest) if dest else None
             fix = None
             if setting is not None:
-                loc = setting.value_location() if setting.kwarg is None or setting.value_text is not None \
-                    else setting.option_location()
+                loc = _setting_location(setting)
                 replacement = _replacement(ctx, targets, f.backend or "")
                 span = setting.value_span()
                 if replacement and span is not None:
@@ -81,7 +102,7 @@ class _GateRule(Rule):
                     if f.at_load else f"SGLang {ctx.table.version} refuses to start")
             chosen = "" if setting is not None else f" (the {f.backend} SGLang picks for this launch)"
             subject = f"{f.backend}{chosen}" if f.backend else self.subject(ctx, dest)
-            msg = (f"{subject} does not run on {', '.join(t.label for t in targets)}: {what}; "
+            msg = (f"{subject} does not run on {target_labels(targets)}: {what}; "
                    f"it runs on {f.passes}")
             notes = [f"SGLang says: \"{f.message}\""] + [f"target {t.describe()}" for t in targets]
             if f.backend is not None:  # the backend SGLang runs depends on the architecture
@@ -327,7 +348,9 @@ class GptOssBackend(_GateRule):
     ## Fix safety
     The backend is replaced by ``triton`` (in the whitelist and in the deterministic list, and it runs
     on every CUDA and ROCm GPU); where one split option is missing, ``--<phase>-attention-backend
-    triton`` is added after the given one. Safe when every declared target fails, unsafe otherwise.
+    triton`` is added after the given one, and when the given one is outside the list too it becomes
+    ``triton`` in the same fix (a fix that set one phase only would leave the launch failing). Safe
+    when every declared target fails, unsafe otherwise.
 
     ## References
     - docs/sglang.md §4; semantics.json ``gpt_oss_backend_message``, ``gpt_oss_default_backend``
@@ -345,6 +368,8 @@ class GptOssBackend(_GateRule):
                 "--model-path openai/gpt-oss-120b --attention-backend triton"),
         Example("--model-path openai/gpt-oss-120b --prefill-attention-backend fa3", ("H100",),
                 "--model-path openai/gpt-oss-120b --prefill-attention-backend fa3 --decode-attention-backend triton"),
+        Example("--model-path openai/gpt-oss-120b --decode-attention-backend flashinfer", ("H100",),
+                "--model-path openai/gpt-oss-120b --decode-attention-backend triton --prefill-attention-backend triton"),
     ]
 
     def check(self, ctx: LaunchContext):
@@ -354,43 +379,76 @@ class GptOssBackend(_GateRule):
         everywhere = bool(hypothetical) and all(v.gate is not None and v.gate.gate == self.gate for v in hypothetical)
         if not hits and not everywhere:
             return
-        by_dest: dict[object, list] = {}
-        for h in hits:
-            by_dest.setdefault(h.failure.dest, []).append(h)
+        by_dest = _by_dest(hits)
         if everywhere and not hits:
             by_dest[hypothetical[0].gate.dest] = [_Hit(None, hypothetical[0].gate)]
         for dest, group in by_dest.items():
-            f = group[0].failure
-            targets = [h.target for h in group if h.target is not None]
+            yield self._finding(ctx, dest, group, everywhere)
+
+    def _finding(self, ctx: LaunchContext, dest, group: list[_Hit], everywhere: bool):
+        """The finding for one backend option (``dest``; None: gpt-oss's own default) failing on the
+        targets of ``group`` (or on any GPU)."""
+        f = group[0].failure
+        targets = [h.target for h in group if h.target is not None]
+        setting = ctx.parsed.get(dest) if dest else None
+        if setting is not None:
             applicability = SAFE if everywhere else candidates_applicability(ctx, len(group))
-            setting = ctx.parsed.get(dest) if dest else None
-            loc = ctx.launch.span
-            fix = None
-            if setting is not None:
-                loc = setting.value_location() if setting.kwarg is None or setting.value_text is not None \
-                    else setting.option_location()
-                span = setting.value_span()
-                missing = None
-                if isinstance(setting.value, str) and setting.value == f.backend:
-                    if span is not None:
-                        fix = Fix(applicability, "Use triton", [Edit(span, "triton")])
-                else:  # the other phase has no backend at all
-                    missing = "decode" if dest == "prefill_attention_backend" else "prefill"
-                    point = insertion_point(setting.value_token)
-                    if point is not None:
-                        fix = Fix(applicability, f"Add --{missing}-attention-backend triton",
-                                  [Edit(point, f" --{missing}-attention-backend triton")])
-                subject = (f"--{missing}-attention-backend is missing, so gpt-oss's {missing} backend is None"
-                           if missing else f"{self.subject(ctx, dest)}")
-            else:
-                subject = f"{f.backend} (gpt-oss's own default here)"
-            on = ", ".join(t.label for t in targets) if targets else "any GPU"
-            msg = (f"{subject}: gpt-oss does not run it on {on}; "
-                   f"SGLang {ctx.table.version} refuses to start; gpt-oss runs on {f.passes}")
-            notes = [f"SGLang says: \"{' '.join(f.message.split())}\""] + [f"target {t.describe()}" for t in targets]
-            det = ctx.startup
-            yield self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes,
-                                  labels=labels(ctx, det.det if det is not None else None, targets))
+            loc, subject, fix = self._at_setting(ctx, setting, dest, f, applicability)
+            fix, subject = _both_phases(ctx, setting, dest, f, fix, subject)
+        else:
+            loc, subject, fix = ctx.launch.span, f"{f.backend} (gpt-oss's own default here)", None
+        on = target_labels(targets) if targets else "any GPU"
+        msg = (f"{subject}: gpt-oss does not run it on {on}; "
+               f"SGLang {ctx.table.version} refuses to start; gpt-oss runs on {f.passes}")
+        notes = [f"SGLang says: \"{' '.join(f.message.split())}\""] + [f"target {t.describe()}" for t in targets]
+        det = ctx.startup
+        return self.diagnostic(msg, loc, ctx, fix, key=f"{self.code}:{dest}", notes=notes,
+                               labels=labels(ctx, det.det if det is not None else None, targets))
+
+    def _at_setting(self, ctx: LaunchContext, setting, dest, f: GateFailure, applicability):
+        """``(location, subject, fix)`` for a backend option that is written: its backend replaced by
+        ``triton`` when it is the failing one, else (the other phase's option is missing, so that
+        phase's backend is None) ``--<phase>-attention-backend triton`` added after it."""
+        loc = _setting_location(setting)
+        if isinstance(setting.value, str) and setting.value == f.backend:
+            span = setting.value_span()
+            fix = Fix(applicability, "Use triton", [Edit(span, "triton")]) if span is not None else None
+            return loc, f"{self.subject(ctx, dest)}", fix
+        missing = "decode" if dest == "prefill_attention_backend" else "prefill"
+        point = insertion_point(setting.value_token)
+        fix = Fix(applicability, f"Add --{missing}-attention-backend triton",
+                  [Edit(point, f" --{missing}-attention-backend triton")]) if point is not None else None
+        return loc, f"--{missing}-attention-backend is missing, so gpt-oss's {missing} backend is None", fix
+
+
+_SPLIT = {"prefill_attention_backend": "decode", "decode_attention_backend": "prefill"}
+
+
+def _both_phases(ctx: LaunchContext, setting, dest: str, f: GateFailure, fix: Fix | None,
+                 subject: str) -> tuple[Fix | None, str]:
+    """SGL112's fix and subject when only one split option is given (``--decode-attention-backend
+    flashinfer``): the other phase is None, so a fix that changes one phase only leaves the launch
+    failing (0.5.23 ``arg_groups/model_hook.py:515-543`` checks both). When the given backend is
+    outside gpt-oss's list too, both are said and the fix sets both to ``triton`` (one edit each);
+    otherwise ``fix`` and ``subject`` are kept."""
+    other = _SPLIT.get(dest)
+    if other is None or ctx.parsed.get(f"{other}_attention_backend") is not None \
+            or ctx.parsed.get("attention_backend") is not None:
+        return fix, subject
+    value = setting.value
+    supported = f.passes.split(", ")
+    if not isinstance(value, str) or value in supported:
+        return fix, subject  # the given backend runs: adding the other phase is the whole fix
+    given = dest.split("_", 1)[0]
+    subject = (f"--{given}-attention-backend {value} is not one gpt-oss runs, and --{other}-attention-backend "
+               f"is missing, so gpt-oss's {other} backend is None")
+    span, point = setting.value_span(), insertion_point(setting.value_token)
+    if span is None or point is None or fix is None:
+        return None, subject
+    added = f" --{other}-attention-backend triton"
+    edits = [Edit(span, "triton" + added)] if point.start == span.end else \
+        [Edit(span, "triton"), Edit(point, added)]
+    return Fix(fix.applicability, f"Use triton and add --{other}-attention-backend triton", edits), subject
 
 
 GATE_RULES = [Fa3UnsupportedGpu, TrtllmMlaNeedsBlackwell, TokenspeedMlaNeedsBlackwell, CutedslMlaNeedsSm100,

@@ -107,11 +107,16 @@ class InputTooLarge(Rule):
 
     ## What it does
     Reports, at the place it was reached, an input that goes past a budget: a line longer than
-    ``MAX_LINE_CHARS``, YAML merges or aliases expanding past ``MAX_YAML_NODES``, a variable whose
-    expansion would be longer than ``MAX_EXPANSION_CHARS``, a launch with more than
-    ``MAX_WORDS_PER_LAUNCH`` words, a model ``config.json`` larger or deeper than its limits, or
-    nesting deeper than a parser follows. The message names the limit and its value. The part past
-    the limit is treated as unknown (its launches go unchecked); the rest of the file is linted.
+    ``MAX_LINE_CHARS``, YAML merges or aliases expanding past ``MAX_YAML_NODES``, a launch with more
+    than ``MAX_WORDS_PER_LAUNCH`` words, a model ``config.json`` larger or deeper than its limits,
+    nesting deeper than a parser follows — or the budget each file gives its expanders (shell,
+    Python, Kubernetes ``$(VAR)``, Helm, Dockerfile ``ARG``/``ENV``, compose, a ``--config`` file): a
+    value longer than ``MAX_EXPANSION_CHARS``, expansions together past ``MAX_EXPANDED_CHARS``,
+    evaluation past ``MAX_EVAL_STEPS`` (loops, includes, ranges), includes nested past
+    ``MAX_INCLUDE_DEPTH`` or ``MAX_TEMPLATE_DEPTH``. Each is checked before the value is built and
+    reported once per file, naming the limit and its value. The part past the limit is treated as
+    unknown (a value, a loop's variables, the launches past it go unchecked); the rest of the file
+    is linted.
 
     ## Why it fails
     No real deployment file comes near these limits; a file that does is generated, damaged or

@@ -13,8 +13,9 @@ from __future__ import annotations
 import difflib
 
 from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, Severity, insertion_point
-from linter.launch import CliArgs, KwArgs
+from linter.launch import UNKNOWN, CliArgs, KwArgs
 from linter.sglang.options import ArgProblem
+from linter.sglang.successors import removal_text, removed_choice, removed_option
 from linter.source import Edit
 
 _TRUE = {"true", "1", "yes", "y", "on", "True"}
@@ -41,8 +42,9 @@ def _suggest(ctx: LaunchContext, spelled: str) -> tuple[str | None, bool]:
         matches = table.prefix_matches(dashed)
         if len(matches) == 1:
             return matches[0], True
-    close = difflib.get_close_matches(spelled, list(table.by_string), n=1, cutoff=0.75)
-    return (close[0] if close else None), False
+    from linter.sglang.suggest import close_option
+
+    return close_option(table, spelled), False
 
 
 class UnknownOption(Rule):
@@ -54,6 +56,11 @@ class UnknownOption(Rule):
     (``--attention_backend``) — and, for ``Engine(...)``/``ServerArgs(...)``, a keyword that is not a
     ``ServerArgs`` field.
 
+    An option that an older release had (``--enable-deepep-moe``, ``--enable-ep-moe``,
+    ``--disable-flashinfer`` …) is named with its history and its successor, from the successor table
+    (``linter/sglang/data/successors.json``, generated from every release's own code): the release
+    that removed it, SGLang's own words on it, and what to write instead.
+
     ## Why it fails
     SGLang's parser stops with ``error: unrecognized arguments: --attention_backend fa3`` (there are
     no underscore aliases; docs/sglang.md §5); ``ServerArgs(foo=1)`` raises ``TypeError``.
@@ -63,10 +70,16 @@ class UnknownOption(Rule):
 
     ## Fix safety
     The underscore spelling of an existing option is fixed to its dashed spelling (safe: that is the
-    only option the text can mean). Other misspellings get a "did you mean" and no fix.
+    only option the text can mean). Other misspellings get a "did you mean" and no fix. A removed
+    option is replaced by its successor where the launch's release takes it: safe where SGLang's own
+    words or code make the successor the same for the values written (``--enable-deepep-moe`` →
+    ``--moe-a2a-backend deepep``, which 0.5.2's ``__post_init__`` set itself; ``--enable-ep-moe`` →
+    ``--ep-size`` with the launch's ``--tp-size``, only when that value is known), unsafe where it
+    needs judgement, no fix where nothing is equivalent (the message names the candidates) or where
+    SGLang's text does not pass the release's own table (0.4.0's ``--sampling-backend pytroch``).
 
     ## References
-    - docs/sglang.md §5
+    - docs/sglang.md §5; ``scripts/generate_successors.py`` (each successor's source)
     """
 
     code = "SGL201"
@@ -78,6 +91,9 @@ class UnknownOption(Rule):
         Example("--model-path Qwen/Qwen3-8B --attention_backend fa3",
                 fixed="--model-path Qwen/Qwen3-8B --attention-backend fa3"),
         Example("--model-path Qwen/Qwen3-8B --atention-backend fa3"),
+        Example("--model-path deepseek-ai/DeepSeek-V3 --enable-deepep-moe",
+                fixed="--model-path deepseek-ai/DeepSeek-V3 --moe-a2a-backend deepep"),
+        Example("--model-path Qwen/Qwen3-8B --disable-flashinfer-sampling", sglang="0.4.5"),
     ]
 
     def check(self, ctx: LaunchContext):
@@ -87,14 +103,34 @@ class UnknownOption(Rule):
                 if fields and kw.name not in fields:
                     close = difflib.get_close_matches(kw.name, sorted(fields), n=1, cutoff=0.75)
                     hint = f"; did you mean {close[0]!r}?" if close else ""
+                    fix = None
+                    entry = removed_option("--" + kw.name.replace("_", "-"), ctx.table)
+                    if entry is not None:
+                        from linter.rules.successor_fix import clause, kwarg_fix, said
+                        from linter.sglang.successors import plan, removal_text
+
+                        value = kw.value if isinstance(kw.value, str) or kw.value is UNKNOWN else (
+                            None if kw.value is True else str(kw.value))
+                        got = plan(entry, ctx.table, ctx.parsed, value)
+                        hint = f"; its option was {removal_text(entry)}{said(entry)}; {clause(got)}"
+                        fix = kwarg_fix(got, kw, ctx.table)
                     yield self.diagnostic(f"{kw.name!r} is not a ServerArgs field in SGLang {ctx.table.version}: "
                                           f"ServerArgs/Engine raise TypeError{hint}",
-                                          kw.name_span or kw.where, ctx, key=f"kw:{kw.name}")
+                                          kw.name_span or kw.where, ctx, fix, key=f"kw:{kw.name}")
             return
         for p in _problems(ctx, "unknown-option"):
             spelled = p.token.raw[:p.range[1]] if p.range else p.token.raw
             if p.detail:
                 yield self.diagnostic(p.detail, p.token.location(0, len(spelled)), ctx, key=f"opt:{spelled}")
+                continue
+            entry = removed_option(spelled, ctx.table) if spelled.startswith("--") else None
+            if entry is not None:
+                from linter.rules.successor_fix import for_word
+
+                said_, fix, _ = for_word(ctx, entry, p.token, spelled)
+                yield self.diagnostic(f"unknown option {spelled}: SGLang {ctx.table.version}'s parser stops with "
+                                      f"'unrecognized arguments'; it was {said_}", p.token.location(0, len(spelled)),
+                                      ctx, fix, key=f"opt:{spelled}")
                 continue
             suggestion, certain = _suggest(ctx, spelled)
             fix = None
@@ -131,22 +167,37 @@ class AmbiguousOption(Rule):
     --attention-backend, --attention-context-parallel-size``. A prefix that is unique in one release
     can become ambiguous in the next when an option is added.
 
+    A removed option whose name a newer release made a prefix of other options (``--cuda-graph-max-bs``
+    in 0.5.20+: ``--cuda-graph-max-bs-decode`` and ``--cuda-graph-max-bs-prefill``; ``--disable-flashinfer``)
+    is named with its successor.
+
     ## Fix safety
-    No fix: the linter cannot know which option was meant. Write the option in full.
+    No fix for a mere abbreviation: the linter cannot know which option was meant. Write the option in
+    full. A removed option gets its successor's fix, as for SGL201 (``--cuda-graph-max-bs`` was SGLang's
+    own alias of ``--cuda-graph-max-bs-decode`` in 0.5.14–0.5.19: safe).
     """
 
     code = "SGL202"
     name = "ambiguous-option"
     summary = "an abbreviated option that matches several options"
     VALID = [Example("--model-path Qwen/Qwen3-8B --attention-b fa3")]
-    INVALID = [Example("--model-path Qwen/Qwen3-8B --attention fa3")]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --attention fa3"),
+               Example("--model-path Qwen/Qwen3-8B --cuda-graph-max-bs 256",
+                       fixed="--model-path Qwen/Qwen3-8B --cuda-graph-max-bs-decode 256")]
 
     def check(self, ctx: LaunchContext):
         for p in _problems(ctx, "ambiguous-option"):
             spelled = p.token.raw.partition("=")[0]
+            entry = removed_option(spelled, ctx.table)
+            fix, then = None, "; write the option in full"
+            if entry is not None:  # a removed option's name is now a prefix of newer ones
+                from linter.rules.successor_fix import for_word
+
+                said_, fix, _ = for_word(ctx, entry, p.token, spelled)
+                then = f"; {spelled} itself was {said_}"
             yield self.diagnostic(f"ambiguous option {spelled}: it could be {', '.join(p.candidates)} in SGLang "
-                                  f"{ctx.table.version}; write the option in full", p.token.location(0, len(spelled)),
-                                  ctx, key=f"opt:{spelled}")
+                                  f"{ctx.table.version}{then}", p.token.location(0, len(spelled)),
+                                  ctx, fix, key=f"opt:{spelled}")
 
 
 class InvalidChoice(Rule):
@@ -162,8 +213,14 @@ class InvalidChoice(Rule):
     ## Why it fails
     ``error: argument --attention-backend: invalid choice: 'FA4' (choose from ...)``.
 
+    A choice an older release had is named with its history and what replaces it (the successor
+    table): ``cutlass_mla`` (removed in 0.5.20: no equivalent; the candidates are named),
+    ``--load-balance-method shortest_queue`` (0.5.8: ``total_requests`` took its place).
+
     ## Fix safety
-    When the value differs from one choice only by case, the fix writes that choice (safe).
+    When the value differs from one choice only by case, the fix writes that choice (safe). A removed
+    choice gets its successor where the release takes it: safe where SGLang's words or code make it the
+    same, unsafe where it needs judgement, none where nothing is equivalent.
     """
 
     code = "SGL203"
@@ -174,7 +231,10 @@ class InvalidChoice(Rule):
              Example("--model-path Qwen/Qwen3-8B --log-requests-level 00")]
     INVALID = [Example("--model-path Qwen/Qwen3-8B --attention-backend FA3",
                        fixed="--model-path Qwen/Qwen3-8B --attention-backend fa3"),
-               Example("--model-path Qwen/Qwen3-8B --lora-target-modules q_proj FA3", sglang="0.5.1")]
+               Example("--model-path Qwen/Qwen3-8B --lora-target-modules q_proj FA3", sglang="0.5.1"),
+               Example("--model-path Qwen/Qwen3-8B --dp 2 --load-balance-method shortest_queue",
+                       fixed="--model-path Qwen/Qwen3-8B --dp 2 --load-balance-method total_requests"),
+               Example("--model-path deepseek-ai/DeepSeek-V3 --attention-backend cutlass_mla", targets=("B200",))]
 
     def check(self, ctx: LaunchContext):
         for p in _problems(ctx, "invalid-choice"):
@@ -185,6 +245,14 @@ class InvalidChoice(Rule):
             if len(same_case) == 1 and span is not None:
                 fix = Fix(SAFE, f"Write {same_case[0]}", [Edit(span, same_case[0])])
             hint = f"; did you mean {same_case[0]!r}?" if same_case else ""
+            entry = removed_choice(opt.option_strings, value, ctx.table) if fix is None else None
+            if entry is not None:
+                from linter.rules.successor_fix import choice_fix, clause, said
+                from linter.sglang.successors import plan, removal_text
+
+                got = plan(entry, ctx.table, ctx.parsed, value)
+                hint = f"; {value} was {removal_text(entry)}{said(entry)}; {clause(got)}"
+                fix = choice_fix(got, ctx, p.token, p.range, opt)
             where = (p.token.location(*p.range) if p.range else None) or p.token.location()
             yield self.diagnostic(f"invalid choice {value!r} for {opt.primary} in SGLang {ctx.table.version} (choose "
                                   f"from {', '.join(map(str, opt.choices))}){hint}", where, ctx, fix,
@@ -470,22 +538,39 @@ class DeprecatedOptionRejected(Rule):
     ``ValueError: '--enable-overlap-schedule' is deprecated. It is enabled by default now. Please drop
     this argument.`` while the arguments are parsed — the server does not start.
 
+    The message then names the successor and the release that removes the option (the successor
+    table).
+
     ## Fix safety
-    No fix here (what replaces the option is not always the same thing).
+    The successor's fix, as for SGL201: safe where SGLang's words or code make it the same (0.4.0's
+    "It is enabled by default now. Please drop this argument." drops the option; 0.5.3's
+    ``--enable-deepep-moe`` becomes ``--moe-a2a-backend deepep``), unsafe where it needs judgement, none
+    where nothing is equivalent.
     """
 
     code = "SGL210"
     name = "deprecated-option-rejected"
     summary = "a deprecated option whose argparse action stops SGLang in the launch's release"
     VALID = [Example("--model-path Qwen/Qwen3-8B --tp 2", sglang="0.4.0")]
-    INVALID = [Example("--model-path Qwen/Qwen3-8B --enable-overlap-schedule", sglang="0.4.0")]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --enable-overlap-schedule", sglang="0.4.0",
+                       fixed="--model-path Qwen/Qwen3-8B"),
+               Example("--model-path deepseek-ai/DeepSeek-V3 --enable-deepep-moe", sglang="0.5.3",
+                       fixed="--model-path deepseek-ai/DeepSeek-V3 --moe-a2a-backend deepep"),
+               Example("--model-path Qwen/Qwen3-8B --enable-expert-distribution-metrics", sglang="0.5.19")]
 
     def check(self, ctx: LaunchContext):
         for p in _problems(ctx, "deprecated-raises"):
             how = "stops with" if p.detail == "parser" else f"raises {p.detail or 'an error'}:"
             spelled = p.token.raw[:p.range[1]] if p.range else p.token.raw
+            fix, then = None, ""
+            found = _deprecated(ctx, p.option)
+            if found is not None:
+                from linter.rules.successor_fix import clause, for_word
+
+                _, fix, got = for_word(ctx, found[0], p.token, spelled)
+                then = f"; {clause(got)}" + (f" ({removal_text(found[0])})" if found[0].removed else "")
             yield self.diagnostic(f"{p.option.primary} is deprecated in SGLang {ctx.table.version} and its parser "
-                                  f"{how} {p.message!r}", p.token.location(0, len(spelled)), ctx,
+                                  f"{how} {p.message!r}{then}", p.token.location(0, len(spelled)), ctx, fix,
                                   key=f"deprecated:{p.option.primary}")
 
 
@@ -500,23 +585,43 @@ class DeprecatedOption(Rule):
     ``--dp-size N --enable-dp-attention`` becomes ``--attn-dp-size N`` with ``--dp-size 1``; the
     linter's checks read the mapped values as if they were written).
 
+    Also what the tables' actions do not show: SGLang's start-up code warning about an option or a
+    choice it still accepts (0.4.10.post2–0.5.2's ``--enable-ep-moe`` and ``--enable-deepep-moe``,
+    ``--attention-backend compressed`` / ``tokenspeed_mla``, ``--tool-call-parser qwen25``), and a removed
+    option that the release reads as an abbreviation of another (0.5.1–0.5.6's ``--disable-flashinfer``
+    is ``--disable-flashinfer-cutlass-moe-fp4-allgather``). Each warning names the successor and the
+    release that removes the option (from the successor table), so a team learns before the upgrade.
+
     ## Why it fails
     It does not fail yet: SGLang logs the warning and goes on. But a release that warns is usually
     followed by one that removes the option (then SGL201), and a mapped option may not mean what it
     did (``--dp-size`` counts replicas again in 0.5.23).
 
     ## Fix safety
-    No fix here.
+    The successor's fix where the release takes it and SGLang's own action, code or words make it the
+    same (an alias that stores on its successor, ``--dp-size N --enable-dp-attention`` →
+    ``--attn-dp-size N`` as 0.5.22's resolution maps it) — unsafe all the same, because the launch works
+    as written and the successor may not exist in older releases it also runs on: ``--unsafe-fixes``
+    applies it, and ``--upgrade-to X`` fixes what X itself rejects. A removed option that the release
+    reads as an abbreviation of another one is a misreading: its successor's fix is safe where it is the
+    same.
     """
 
     code = "SGL211"
     name = "deprecated-option"
     severity = Severity.WARNING
-    summary = "a deprecated option the launch's release accepts with a warning"
+    summary = "a deprecated option (or a removed one) the launch's release still accepts, with a warning"
     VALID = [Example("--model-path Qwen/Qwen3-8B --attn-dp-size 8", sglang="0.5.23")]
-    INVALID = [Example("--model-path Qwen/Qwen3-8B --dp-size 8 --enable-dp-attention", sglang="0.5.23")]
+    INVALID = [Example("--model-path Qwen/Qwen3-8B --dp-size 8 --enable-dp-attention", sglang="0.5.23",
+                       fixed="--model-path Qwen/Qwen3-8B --attn-dp-size 8"),
+               Example("--model-path Qwen/Qwen3-8B --cuda-graph-max-bs 256", sglang="0.5.15",
+                       fixed="--model-path Qwen/Qwen3-8B --cuda-graph-max-bs-decode 256"),
+               Example("--model-path deepseek-ai/DeepSeek-V3 --tp 8 --enable-ep-moe", sglang="0.5.2",
+                       fixed="--model-path deepseek-ai/DeepSeek-V3 --tp 8 --ep-size 8")]
 
     def check(self, ctx: LaunchContext):
+        from linter.rules.successor_fix import clause, for_word
+
         for p in _problems(ctx, "deprecated-warns"):
             opt = p.option
             mapped = [s for s in ctx.parsed.settings if s.via.startswith(opt.primary + ":") and s.value is not False]
@@ -526,9 +631,63 @@ class DeprecatedOption(Rule):
                          f"{_show(s.value)}" for s in mapped]
                 then = f"; SGLang turns it into {', '.join(parts)}"
             spelled = p.token.raw[:p.range[1]] if p.range else p.token.raw
+            fix = None
+            found = _deprecated(ctx, opt)
+            if found is not None:
+                _, fix, got = for_word(ctx, found[0], p.token, spelled)
+                then += f"; {removal_text(found[0])}; {clause(got)}"
+                fix = _still_works(fix)
             yield self.diagnostic(f"{opt.primary} is deprecated in SGLang {ctx.table.version}: it warns "
-                                  f"{p.message!r}{then}", p.token.location(0, len(spelled)), ctx,
+                                  f"{p.message!r}{then}", p.token.location(0, len(spelled)), ctx, fix,
                                   key=f"deprecated:{opt.primary}")
+        if not isinstance(ctx.launch.payload, CliArgs):
+            return
+        yield from self._startup_warnings(ctx)
+
+    def _startup_warnings(self, ctx: LaunchContext):
+        """What the option tables' actions do not say: SGLang's start-up code warns about an option or a
+        choice it still accepts (the successor table's ``warns`` stages), and a removed option that the
+        release reads as an abbreviation of another one."""
+        from linter.rules.successor_fix import choice_fix, clause, for_word, said
+        from linter.sglang.options import match_option
+        from linter.sglang.successors import deprecated_choice, deprecated_option, plan
+
+        table = ctx.table
+        for s in ctx.parsed.settings:
+            if s.flag is None or s.via or id(s.flag) in ctx.parsed.from_config and not s.spelled.startswith("--"):
+                continue
+            m = match_option(table, s.flag.raw.partition("=")[0]) if s.flag.value is not None else None
+            full = m.full if m is not None and m.option is not None else None
+            if full is None:
+                continue
+            opt = table.by_string[full]
+            where = s.flag.location(0, len(s.spelled))
+            if s.spelled != full and s.spelled.startswith("--"):
+                old = removed_option(s.spelled, table)
+                if old is not None:
+                    _, fix, got = for_word(ctx, old, s.flag, s.spelled)
+                    yield self.diagnostic(f"{s.spelled} was {removal_text(old)}{said(old)}, and SGLang {table.version} "
+                                          f"reads it as an abbreviation of {full}, another option; {clause(got)}",
+                                          where, ctx, fix, key=f"abbrev:{s.spelled}")
+                    continue
+            found = deprecated_option(full, table)
+            if found is not None and opt.deprecation is None and found[1]["behaviour"] == "warns":
+                entry, stage = found
+                _, fix, got = for_word(ctx, entry, s.flag, s.spelled)
+                fix = _still_works(fix)
+                yield self.diagnostic(f"{full} is deprecated in SGLang {table.version}: it warns at start-up "
+                                      f"{stage['message']!r} ({stage['source']}); {removal_text(entry)}; "
+                                      f"{clause(got)}", where, ctx, fix, key=f"deprecated:{full}")
+            if isinstance(s.value, str) and opt.choices:
+                got_choice = deprecated_choice(opt.option_strings, s.value, table)
+                if got_choice is not None:
+                    entry, stage = got_choice
+                    p = plan(entry, table, ctx.parsed, s.value)
+                    vloc = s.value_location()
+                    fix = _still_works(choice_fix(p, ctx, s.value_token, s.value_range, opt))
+                    yield self.diagnostic(f"{full} {s.value} is deprecated in SGLang {table.version}: it warns at "
+                                          f"start-up ({stage['source']}); {removal_text(entry)}; {clause(p)}",
+                                          vloc, ctx, fix, key=f"deprecated:{full}={s.value}")
 
 
 class RejectedAtStartup(Rule):
@@ -564,6 +723,25 @@ class RejectedAtStartup(Rule):
             s = failure.setting
             yield self.diagnostic(f"SGLang {ctx.table.version} stops as it starts: {failure.message} "
                                   f"({failure.where})", s.value_location(), ctx, key=f"startup:{s.dest}")
+
+
+def _still_works(fix):
+    """A fix for an option the release still accepts is unsafe: the launch works as written, and the
+    successor may not exist in the releases before it (``--unsafe-fixes``, or ``--upgrade-to``, apply it)."""
+    if fix is not None:
+        fix.applicability = UNSAFE
+    return fix
+
+
+def _deprecated(ctx: LaunchContext, option):
+    """(entry, stage) of the successor table for a deprecated option of the launch's release, or None."""
+    from linter.sglang.successors import deprecated_option
+
+    for s in option.option_strings:
+        found = deprecated_option(s, ctx.table)
+        if found is not None:
+            return found
+    return None
 
 
 def _show(value) -> str:

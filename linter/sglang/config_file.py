@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Callable, Sequence
 
+from linter import limits
 from linter.launch import MStr, Token
 from linter.source import SourceFile, Span
 
@@ -78,6 +79,8 @@ class Merged:
     sources: list[SourceFile] = field(default_factory=list)
     from_config: set[int] = field(default_factory=set)
     unknown: list[Token] = field(default_factory=list)
+    key_starts: list[int] = field(default_factory=list)
+    """Where the tokens of each key of the file start in its options (:func:`_convert`)."""
 
 
 def action_class(action: str) -> str:
@@ -162,7 +165,11 @@ def merge(table, words: Sequence[Token], open_config: Callable[[str], SourceFile
         out.words = rest
         return out
     out.sources.append(source)
-    config_words = _convert(table, source, out)
+    config_words = _converted(table, source, out)
+    if config_words is not None and not limits.budget().spend(
+            JUDGING_STEPS * len(config_words), f"the options of the --config file {source.display}",
+            path_tok.location(), "its options are unknown"):
+        config_words = None
     if config_words is None:
         out.unknown.append(path_tok)
         out.words = rest
@@ -170,6 +177,45 @@ def merge(table, words: Sequence[Token], open_config: Callable[[str], SourceFile
     out.from_config = {id(t) for t in config_words}
     out.words = config_words + rest
     return out
+
+
+JUDGING_STEPS = 4
+"""Evaluator steps (:data:`linter.limits.MAX_EVAL_STEPS`) a token of a ``--config`` file costs each
+launch that reads it: parsed as argparse does and judged by the rules, a token costs about four
+times a step of an expander. Many launches sharing a file of hundreds of options are bounded by it."""
+
+def _converted(table, source: SourceFile, out: Merged) -> list[Token] | None:
+    """:func:`_convert`, once per linted file and release (the tokens are the same objects for every
+    launch of the file that reads it). Judged once: the first launch that reads it gets every key and
+    the merger's problems; the launches after it get only the keys that are options of the release —
+    a key that is not (unknown, ambiguous) sets nothing, its findings are the first launch's, so 500
+    launches sharing a file of 500 unknown keys are not 250,000 findings to make."""
+    budget = limits.budget()
+
+    def convert():
+        mine = Merged([])
+        words = _convert(table, source, mine)
+        return words, mine.problems, _options_only(table, words, mine.key_starts) if words is not None else None
+
+    words, problems, options = budget.once(("--config", id(source), source, table.version), convert)
+    if not budget.first(("--config judged", id(source), table.version)):
+        return options
+    out.problems.extend(problems)
+    return words
+
+
+def _options_only(table, words: list[Token], starts: list[int]) -> list[Token]:
+    """The tokens of the keys (each from its start in ``starts`` to the next) whose flag names an
+    option of ``table``, exactly or as a unique prefix."""
+    keep: list[Token] = []
+    bounds = starts + [len(words)]
+    for a, b in zip(bounds, bounds[1:]):
+        if a == b:  # a key that adds no token (false on a store-true key, an empty list)
+            continue
+        name = (words[a].value or "").partition("=")[0]
+        if name in table.by_string or len(table.prefix_matches(name)) == 1:
+            keep.extend(words[a:b])
+    return keep
 
 
 def _convert(table, source: SourceFile, out: Merged) -> list[Token] | None:
@@ -233,6 +279,7 @@ def _convert(table, source: SourceFile, out: Merged) -> list[Token] | None:
             out.problems.append(ConfigProblem(f"Unsupported config option '{norm}' with action '{unsupported[norm]}'",
                                               key_span))
             continue
+        out.key_starts.append(len(args))
         flag = Token(MStr.join([MStr.plain("--", key_span), _text(k_node, key, source)], key_span))
         if isinstance(value, bool):
             if norm in store_true:

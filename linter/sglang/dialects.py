@@ -127,6 +127,15 @@ def translate(dialect: Dialect, words: list[Token], lookup) -> Translated:
                 i += 1
             i += 1
             continue
+        if tok.splat:
+            # words not known statically (a variable a shell splits): they may hold prefixed options,
+            # unless they stand where the option before them takes its value (an approximation: a
+            # trainer flag followed by such words hides them)
+            prev = words[i - 1].value if i else None
+            if not (prev is not None and prev.startswith("-") and "=" not in prev):
+                out.append(tok)
+            i += 1
+            continue
         if not name.startswith(dialect.prefix) or name in dialect.own:
             i += 1  # the trainer's own option (or its value): never SGLang's
             continue

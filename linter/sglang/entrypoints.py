@@ -161,11 +161,13 @@ POPEN_LAUNCH_SERVER = frozenset({"sglang.test.test_utils.popen_launch_server"})
 (0.5.18 ``python/sglang/test/test_utils.py:661-760``): runs ``sglang serve --model-path MODEL
 *other_args``; ``other_args`` is its fifth parameter."""
 
-EXECUTE_TRAIN = frozenset({"miles.utils.external_utils.command_utils.execute_train"})
+EXECUTE_TRAIN = frozenset({"miles.utils.external_utils.command_utils.execute_train",
+                           "slime.utils.external_utils.command_utils.execute_train"})
 """miles' ``execute_train(train_args, num_gpus_per_node, megatron_model_type, train_script="train.py", …)``
-(radixark/miles ``miles/utils/external_utils/command_utils.py`` @00f10e51): runs ``ray job submit …
--- python3 TRAIN_SCRIPT MODEL_ARGS TRAIN_ARGS`` through a shell, so its ``train_args`` string is the
-trainer's argv (read in the slime/miles dialect of :mod:`linter.sglang.dialects`)."""
+(radixark/miles ``miles/utils/external_utils/command_utils.py`` @00f10e51), and slime's, the same
+function (THUDM/slime ``slime/utils/external_utils/command_utils.py:94-175`` @624b824a): runs ``ray job
+submit … -- python3 TRAIN_SCRIPT MODEL_ARGS TRAIN_ARGS`` through a shell, so its ``train_args`` string
+is the trainer's argv (read in the slime/miles dialect of :mod:`linter.sglang.dialects`)."""
 
 KWARGS_ENTRY_POINTS = ENGINE | SERVER_ARGS | RUNTIME
 """Callables whose keyword arguments are ServerArgs fields."""

@@ -28,6 +28,7 @@ finding and its fix land in the framework's own text. :func:`convert` applies a 
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import functools
 import re
@@ -114,6 +115,7 @@ class Framework:
     inherits: str = ""
     cli: dict = field(default_factory=dict)
     python: tuple[str, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
 
     @property
     def short_source(self) -> str:
@@ -153,7 +155,8 @@ def frameworks() -> dict[str, Framework]:
             refuses_section_why=d.get("refuses_section_why", ""), gpus=d.get("gpus"), image=d.get("image"),
             releases=d.get("releases"), installs=d.get("installs"), server_args=d.get("server_args", ""), output=d.get("output", "kwargs"),
             judge=d.get("judge", ""),
-            inherits=d.get("inherits", ""), cli=dict(d.get("cli", {})), python=tuple(d.get("python", ())))
+            inherits=d.get("inherits", ""), cli=dict(d.get("cli", {})), python=tuple(d.get("python", ())),
+            renamed=tuple(d.get("renamed", {}).items()))
     return out
 
 
@@ -277,6 +280,7 @@ def select(fw: Framework, settings: Settings, prefix: str = "") -> tuple[list[In
     ``judge_server_type``) as the plain ones."""
     if prefix:
         settings = {k[len(prefix):]: v for k, v in settings.items() if k.startswith(prefix)}
+    settings = respelled(fw, settings)
     found: list[Instance] = []
     passed: list[PassedOver] = []
     for path in scopes(fw, settings):
@@ -299,6 +303,22 @@ def select(fw: Framework, settings: Settings, prefix: str = "") -> tuple[list[In
             continue
         found.append(Instance(fw, local, settings, anchor, prefix, path))
     return found, passed
+
+
+def respelled(fw: Framework, settings: Settings) -> Settings:
+    """``settings`` with each setting ``fw`` has renamed (``renamed`` in ``frameworks.json``: SkyRL's
+    ``generator.inference_engine.backend`` for ``generator.backend``) under the name the row uses, the
+    settings under it too; a newer spelling wins over the older one. Each keeps where it is written."""
+    if not fw.renamed or not any(k.startswith(new) for k in settings for new, _old in fw.renamed):
+        return settings
+    out = dict(settings)
+    for key, kw in settings.items():
+        for new, old in fw.renamed:
+            if key == new or key.startswith(new + "."):
+                name = old + key[len(new):]
+                out[name] = dataclasses.replace(kw, name=name)
+                break
+    return out
 
 
 def _run_time(fw: Framework, anchor: KwArg, prefix: str) -> str:
@@ -354,126 +374,218 @@ def _default_note(fw: Framework, rule_field: str, value: object, cite: str) -> s
     return f"{fw.program.split(' (')[0]} sets {rule_field}={value!r} itself ({fw.repository} {cite} @{fw.commit[:8]})"
 
 
+@dataclass
+class _Conversion:
+    """The state of one :func:`convert`: the instance, AReaL's allocation, the ``ServerArgs`` fields
+    gathered so far (``kwargs``, in the order SGLang receives them), which of them the section wrote
+    (``from_section``), the framework's verdicts (``facts``) and where the framework is picked (``at``)."""
+
+    inst: Instance
+    alloc: dict | None
+    at: Span | None
+    facts: FrameworkFacts
+    kwargs: dict[str, KwArg] = field(default_factory=dict)
+    from_section: set[str] = field(default_factory=set)
+
+    @property
+    def fw(self) -> Framework:
+        return self.inst.framework
+
+    @property
+    def who(self) -> str:
+        """The framework's program without its parenthesised detail (``ROLL``), for messages."""
+        return self.fw.program.split(" (")[0]
+
+    def get(self, key: str) -> KwArg | None:
+        """The setting a row names: ``/key`` from the config's root, ``$alloc.tp`` from AReaL's
+        allocation (when there is one), else ``key`` relative to the instance."""
+        if key.startswith("/"):
+            return self.inst.root.get(key[1:])
+        if key.startswith("$alloc.") and self.alloc is not None:
+            return self.alloc.get(key[len("$alloc."):])
+        return self.inst.local.get(key)
+
+
 def convert(inst: Instance, alloc: dict | None = None) -> Converted:
     """The SGLang launch ``inst`` makes. ``alloc`` gives AReaL's allocation (``tp``, ``pp``, ``gpus`` and
-    the setting they come from) for the ``$alloc.*`` sources."""
-    fw, local, anchor = inst.framework, inst.local, inst.anchor
+    the setting they come from) for the ``$alloc.*`` sources.
+
+    The row is applied in stages, in this order (a later stage sees what the earlier ones set): the
+    section's settings and its defaults, the field rules, then the framework's refusals (closed
+    option prefixes, required keys, limits) and what it ignores; last the release facts."""
+    fw, anchor = inst.framework, inst.anchor
     at = anchor.name_span or anchor.where
-    facts = FrameworkFacts(fw.name, fw.program, f"{fw.repository}@{fw.commit[:8]}", anchor=at)
-    kwargs: dict[str, KwArg] = {}
-    from_section: set[str] = set()
-
-    def get(key: str) -> KwArg | None:
-        if key.startswith("/"):
-            return inst.root.get(key[1:])
-        if key.startswith("$alloc.") and alloc is not None:
-            return alloc.get(key[len("$alloc."):])
-        return local.get(key)
-
-    read = {k for r in fw.fields if not r.source_passed for k in r.sources}
+    conv = _Conversion(inst, alloc, at, FrameworkFacts(fw.name, fw.program, f"{fw.repository}@{fw.commit[:8]}", anchor=at))
     if fw.section:
-        prefix = fw.section + "."
-        for key, kw in local.items():
-            if not key.startswith(prefix) or "." in key[len(prefix):] or key in read:
-                continue  # (a setting a field rule reads is passed under that field's name)
-            name = key[len(prefix):]
-            if name in fw.section_dropped:
-                continue
-            if name in fw.section_ignored:
-                facts.ignored.append((kw.name_span or kw.where, f"{key}: {fw.section_ignored[name]}", None))
-                continue
-            if fw.section_only is not None and name not in fw.section_only:
-                facts.ignored.append((kw.name_span or kw.where, f"{key} is not passed to SGLang: {fw.section_only_cite}",
-                                      _rename(kw, name, fw.section_only)))
-                continue
-            if fw.section_fields is not None and name not in fw.section_fields:
-                facts.refused.append((kw.name_span or kw.where,
-                                      f"{fw.program.split(' (')[0]} has no {key}: {fw.section_fields_cite}",
-                                      _rename(kw, name, fw.section_fields)))
-                continue
-            if kw.value is MAPPING:
-                continue
-            if fw.drop_values and _dropped(kw.value):
-                continue
-            kwargs[name] = _renamed(kw, name)
-            from_section.add(name)
-        for name, value in fw.section_defaults.items():
-            if name not in kwargs and f"{prefix}{name}" not in local:
-                if fw.drop_values and _dropped(value):
-                    continue
-                kwargs[name] = KwArg(name, value, at, name_span=at,
-                                     default_of=f"{fw.program.split(' (')[0]} sets {name}={value!r} when its "
-                                                f"{fw.section}: section does not ({fw.repository} "
-                                                f"{fw.section_defaults_cite.split(' (')[0]} @{fw.commit[:8]})")
+        _section_settings(conv)
+        _section_defaults(conv)
     for rule in fw.fields:
-        if rule.when and truthy(get(rule.when)) is False:
+        _apply_field(conv, rule)
+    _closed_options(conv)
+    _ignored_settings(conv)
+    _missing_required(conv)
+    _over_limits(conv)
+    _release_facts(conv)
+    kwargs = conv.kwargs
+    tokens = _tokens(inst, kwargs, at) if fw.output == "options" else _argv(kwargs) if fw.output == "argv" else None
+    return Converted(list(kwargs.values()), tokens, _gpus(inst, conv.get, at), _image(inst, conv.get, at), conv.facts)
+
+
+def _section_settings(conv: _Conversion) -> None:
+    """The section's own settings (``sglang_cfg.tp_size``) as ``ServerArgs`` fields of the same name,
+    unless the row drops, ignores (``section_ignored``, outside ``section_only``) or refuses (outside
+    ``section_fields``) them; a setting a field rule reads is passed under that field's name instead."""
+    fw, local, facts = conv.fw, conv.inst.local, conv.facts
+    read = {k for r in fw.fields if not r.source_passed for k in r.sources}
+    prefix = fw.section + "."
+    for key, kw in local.items():
+        if not key.startswith(prefix) or "." in key[len(prefix):] or key in read:
+            continue  # (a setting a field rule reads is passed under that field's name)
+        name = key[len(prefix):]
+        at = kw.name_span or kw.where
+        if name in fw.section_dropped:
             continue
-        src = next((get(k) for k in rule.sources if get(k) is not None and get(k).value is not MAPPING), None)
-        if src is None and rule.if_field:
+        if name in fw.section_ignored:
+            facts.ignored.append((at, f"{key}: {fw.section_ignored[name]}", None))
+        elif fw.section_only is not None and name not in fw.section_only:
+            facts.ignored.append((at, f"{key} is not passed to SGLang: {fw.section_only_cite}",
+                                  _rename(kw, name, fw.section_only)))
+        elif fw.section_fields is not None and name not in fw.section_fields:
+            facts.refused.append((at, f"{conv.who} has no {key}: {fw.section_fields_cite}",
+                                  _rename(kw, name, fw.section_fields)))
+        elif kw.value is not MAPPING and not (fw.drop_values and _dropped(kw.value)):
+            conv.kwargs[name] = _renamed(kw, name)
+            conv.from_section.add(name)
+
+
+def _section_defaults(conv: _Conversion) -> None:
+    """The fields the framework sets when its section does not (``section_defaults``), located at the
+    setting that picks SGLang and citing where the framework does it."""
+    fw = conv.fw
+    for name, value in fw.section_defaults.items():
+        if name in conv.kwargs or f"{fw.section}.{name}" in conv.inst.local:
             continue
-        if src is not None:
-            value = _converted_value(rule, src.value)
-            times = _as_int(get(rule.times)) if rule.times else 1
-            if rule.times and get(rule.times) is not None and times is None:
-                value = UNKNOWN
-            elif times not in (None, 1) and isinstance(value, int) and not isinstance(value, bool):
-                value = value * times
-            same = value is src.value or (value == src.value and type(value) is type(src.value))
-            kw = KwArg(rule.field, value, src.where, name_span=src.name_span,
-                       value_text=src.value_text if same and isinstance(value, str) else None,
-                       value_span=src.value_span if same else None)
-        elif rule.default is not _MISSING:
-            value = _converted_value(rule, rule.default)
-            kw = KwArg(rule.field, value, at, name_span=at, default_of=_default_note(fw, rule.field, value, rule.cite))
+        if fw.drop_values and _dropped(value):
+            continue
+        conv.kwargs[name] = KwArg(name, value, conv.at, name_span=conv.at,
+                                  default_of=f"{conv.who} sets {name}={value!r} when its "
+                                             f"{fw.section}: section does not ({fw.repository} "
+                                             f"{fw.section_defaults_cite.split(' (')[0]} @{fw.commit[:8]})")
+
+
+def _field_value(conv: _Conversion, rule: FieldRule) -> KwArg | None:
+    """The field ``rule`` sets, as a setting: from its first source that is written (converted, and
+    multiplied by ``times``), else its default (a value the framework sets itself); None when the rule
+    does not apply (its ``when`` is false, an ``if_field`` rule with no source, no default, or a value
+    not ``above`` its bound)."""
+    if rule.when and truthy(conv.get(rule.when)) is False:
+        return None
+    src = next((conv.get(k) for k in rule.sources if conv.get(k) is not None and conv.get(k).value is not MAPPING),
+               None)
+    if src is not None:
+        kw = _from_source(conv, rule, src)
+    elif rule.default is not _MISSING and not rule.if_field:
+        value = _converted_value(rule, rule.default)
+        kw = KwArg(rule.field, value, conv.at, name_span=conv.at,
+                   default_of=_default_note(conv.fw, rule.field, value, rule.cite))
+    else:
+        return None
+    if rule.above is not None and not (isinstance(kw.value, int) and kw.value > rule.above):
+        return None
+    return kw
+
+
+def _from_source(conv: _Conversion, rule: FieldRule, src: KwArg) -> KwArg:
+    """The field ``rule`` sets from the setting ``src``: its value converted and multiplied by the
+    ``times`` setting (unknown when that is written but not a number), keeping ``src``'s text and
+    value span while the value is unchanged (so a fix edits the framework's own text)."""
+    value = _converted_value(rule, src.value)
+    times = _as_int(conv.get(rule.times)) if rule.times else 1
+    if rule.times and conv.get(rule.times) is not None and times is None:
+        value = UNKNOWN
+    elif times not in (None, 1) and isinstance(value, int) and not isinstance(value, bool):
+        value = value * times
+    same = value is src.value or (value == src.value and type(value) is type(src.value))
+    return KwArg(rule.field, value, src.where, name_span=src.name_span,
+                 value_text=src.value_text if same and isinstance(value, str) else None,
+                 value_span=src.value_span if same else None)
+
+
+def _apply_field(conv: _Conversion, rule: FieldRule) -> None:
+    """Sets the field of ``rule`` (a ``setdefault`` rule only when nothing set it yet); a value the
+    section wrote that the rule replaces is recorded as refused (``refuses_section``) or ignored."""
+    kw = _field_value(conv, rule)
+    if kw is None or rule.mode == "setdefault" and rule.field in conv.kwargs:
+        return
+    if rule.field in conv.from_section and rule.mode == "set":
+        fw, section_kw = conv.fw, conv.kwargs[rule.field]
+        where = section_kw.name_span or section_kw.where
+        if rule.refuses_section:
+            why = f"{fw.section}.{rule.field} repeats a keyword {conv.who} passes itself: {fw.refuses_section_why}"
+            conv.facts.refused.append((where, why, None))
         else:
-            continue
-        if rule.above is not None and not (isinstance(kw.value, int) and kw.value > rule.above):
-            continue
-        if rule.mode == "setdefault" and rule.field in kwargs:
-            continue
-        if rule.field in from_section and rule.mode == "set":
-            written = kwargs[rule.field]
-            where = written.name_span or written.where
-            if rule.refuses_section:
-                why = (f"{fw.section}.{rule.field} repeats a keyword {fw.program.split(' (')[0]} passes itself: "
-                       f"{fw.refuses_section_why}")
-                facts.refused.append((where, why, None))
-            else:
-                why = f"{fw.section}.{rule.field} is replaced: {fw.program.split(' (')[0]} sets {rule.field} itself ({rule.cite})"
-                facts.ignored.append((where, why, None))
-        kwargs.pop(rule.field, None)
-        kwargs[rule.field] = kw
-    if fw.closed_prefix:
-        known = {s for r in fw.fields for s in r.sources} | fw.fields_accepted | set(fw.ignored)
-        offered = sorted(k for k in known if k.startswith(fw.closed_prefix))
-        for key, kw in local.items():
-            if key.startswith(fw.closed_prefix) and key not in known and "." not in key:
-                why = f"{fw.program.split(' (')[0]} has no {key}: {fw.closed_why}"
-                facts.refused.append((kw.name_span or kw.where, why, _rename(kw, key, offered)))
-    for key, why in fw.ignored.items():
-        kw = local.get(key)
+            why = f"{fw.section}.{rule.field} is replaced: {conv.who} sets {rule.field} itself ({rule.cite})"
+            conv.facts.ignored.append((where, why, None))
+    conv.kwargs.pop(rule.field, None)
+    conv.kwargs[rule.field] = kw
+
+
+def _closed_options(conv: _Conversion) -> None:
+    """Refuses a setting under the framework's ``closed_prefix`` that it does not have (with the rename
+    to the one known option close to it)."""
+    fw = conv.fw
+    if not fw.closed_prefix:
+        return
+    known = {s for r in fw.fields for s in r.sources} | fw.fields_accepted | set(fw.ignored)
+    offered = sorted(k for k in known if k.startswith(fw.closed_prefix))
+    for key, kw in conv.inst.local.items():
+        if key.startswith(fw.closed_prefix) and key not in known and "." not in key:
+            why = f"{conv.who} has no {key}: {fw.closed_why}"
+            conv.facts.refused.append((kw.name_span or kw.where, why, _rename(kw, key, offered)))
+
+
+def _ignored_settings(conv: _Conversion) -> None:
+    """Records the settings the framework accepts but never passes to SGLang (``ignored``)."""
+    for key, why in conv.fw.ignored.items():
+        kw = conv.inst.local.get(key)
         if kw is not None:
-            facts.ignored.append((kw.name_span or kw.where, why, None))
+            conv.facts.ignored.append((kw.name_span or kw.where, why, None))
+
+
+def _missing_required(conv: _Conversion) -> None:
+    """Refuses a config that lacks a key the framework requires (``required``)."""
+    fw = conv.fw
     for req in fw.required:
         # (a config without the framework's section at all is taken for an excerpt, as documentation
         # shows one: only a section that is written and lacks the key is refused)
-        if get(req["key"]) is None and (not fw.section or fw.section in local):
-            facts.refused.append((at, f"{req['key']} is missing: {req['why']}", None))
-    for check in fw.checks:
-        kw = kwargs.get(check["field"])
+        if conv.get(req["key"]) is None and (not fw.section or fw.section in conv.inst.local):
+            conv.facts.refused.append((conv.at, f"{req['key']} is missing: {req['why']}", None))
+
+
+def _over_limits(conv: _Conversion) -> None:
+    """Refuses a field above the bound the framework checks (``checks``), unless the check's
+    ``unless`` setting has its value."""
+    for check in conv.fw.checks:
+        kw = conv.kwargs.get(check["field"])
         n = _as_int(kw)
         unless = check.get("unless")
-        if n is not None and n > check["above"] and not (unless and (u := get(unless["key"])) is not None
-                                                          and u.value == unless["equals"]):
-            facts.refused.append((kw.value_span or kw.name_span or kw.where, check["message"], None))
+        if n is None or n <= check["above"]:
+            continue
+        if unless and (u := conv.get(unless["key"])) is not None and u.value == unless["equals"]:
+            continue
+        conv.facts.refused.append((kw.value_span or kw.name_span or kw.where, check["message"], None))
+
+
+def _release_facts(conv: _Conversion) -> None:
+    """The releases the framework supports and installs, and the fields it set itself (``sets``,
+    ``defaults``) for ``--explain``."""
+    fw, facts = conv.fw, conv.facts
     if fw.releases is not None:
         facts.releases = dict(fw.releases)
     if fw.installs is not None:
         facts.installs = f"sglang{'' if fw.installs['version'][0] in '<>=' else '=='}{fw.installs['version']} ({fw.installs['cite']})"
-    facts.sets = [f"{k.name}={k.value!r}" for k in kwargs.values() if k.default_of]
-    facts.defaults = {k.name: k.default_of for k in kwargs.values() if k.default_of}
-    tokens = _tokens(inst, kwargs, at) if fw.output == "options" else _argv(kwargs) if fw.output == "argv" else None
-    return Converted(list(kwargs.values()), tokens, _gpus(inst, get, at), _image(inst, get, at), facts)
+    facts.sets = [f"{k.name}={k.value!r}" for k in conv.kwargs.values() if k.default_of]
+    facts.defaults = {k.name: k.default_of for k in conv.kwargs.values() if k.default_of}
 
 
 def _rename(kw: KwArg, written: str, names) -> tuple[Span, str] | None:
@@ -645,6 +757,21 @@ COMMAND_TEXT = re.compile(r"(?:^|[\s;|&(])(?:swift|ns|llamafactory-cli|lmf|lm_ev
 of a document (a Markdown fence) that holds one may start SGLang without naming it."""
 
 
+@functools.cache
+def python_api_text() -> re.Pattern:
+    """Text of a call to a framework's Python API that starts SGLang (``frameworks.json`` ``python``):
+    the module it is imported from (``nemo_skills.pipeline.cli``) or, for a class's method, the call
+    (``SGLangConfig.build_cmd(``) — a piece of a document (a Markdown Python block) that holds it may
+    start SGLang without naming an SGLang entry point."""
+    alts = set()
+    for fw in frameworks().values():
+        for q in fw.python:
+            owner, name = q.rsplit(".", 1)
+            last = owner.rsplit(".", 1)[-1]
+            alts.add(re.escape(f"{last}.{name}") + r"\(" if last[:1].isupper() else r"\b" + re.escape(owner) + r"\b")
+    return re.compile("|".join(sorted(alts)) or r"(?!)")
+
+
 def programs() -> frozenset[str]:
     """The command names of the frameworks' CLIs (``swift``, ``ns``, ``llamafactory-cli`` …)."""
     return frozenset(p for f in frameworks().values() for p in f.cli.get("programs", ()))
@@ -691,8 +818,6 @@ def parse_cli(fw: Framework | None, words: list[Token], value_keys: frozenset[st
     takes the next word whatever it is, another takes it unless it looks like an option) and
     ``[+|++]key=value`` Hydra/OmegaConf overrides (``~key`` deletes). lm-eval's ``--model_args`` /
     ``-a`` is read as its ``k=v,k=v`` string (or ``k=v`` words) into ``model_args.k`` settings."""
-    from linter.sglang.dialects import _override
-
     positional: list[str] = []
     out: Settings = {}
     unread: list[Token] = []
@@ -704,63 +829,88 @@ def parse_cli(fw: Framework | None, words: list[Token], value_keys: frozenset[st
         if tok.splat or tok.value is None and not raw.startswith("-") and "=" not in raw:
             unread.append(tok)
             i += 1
-            continue
-        if raw.startswith("-") and len(raw) > 1 and not re.fullmatch(r"-\d+(\.\d+)?", raw):
-            name, eq, _ = raw.partition("=")
-            key = name.lstrip("-")
-            if syntax == "lm_eval" and name in ("-M", "--model", "-a", "--model_args"):
-                key = "model" if name in ("-M", "--model") else "model_args"
-            if eq:
-                value = tok.text[len(name) + 1:]
-                i += 1
-            elif i + 1 < n and (key in value_keys or _value_like(words[i + 1])):
-                value = words[i + 1].text
-                i += 2
-                if syntax == "lm_eval" and key == "model_args":
-                    parts = [value]
-                    while i < n and _value_like(words[i]) and "=" in words[i].raw:
-                        parts.append(words[i].text)
-                        i += 1
-                    for part in parts:
-                        out.update(model_args(part, words[i - 1]))
-                    out["model_args"] = KwArg("model_args", MAPPING, tok.location())
-                    continue
-            else:
-                value = None
-                i += 1
-            if syntax == "lm_eval" and key == "model_args" and value is not None:
-                out.update(model_args(value, tok))
-                out["model_args"] = KwArg("model_args", MAPPING, tok.location())
-                continue
-            where = tok.location() if value is None else _hull(tok.location(), value.location())
-            out.pop(key, None)
-            out[key] = setting(key, tok, value, where)
-            continue
-        got = _override(tok) if "=" in raw else None
-        if got is not None and syntax in ("hydra", "typer", "hf"):
-            key, at = got
-            start = raw.find(key)
-            out.pop(key, None)
-            kw = setting(key, None, tok.text[at:], tok.location())
-            out[key] = KwArg(key, kw.value, tok.location(), name_span=tok.location(start, start + len(key)),
-                             value_text=kw.value_text, value_span=kw.value_span)
+        elif _option_like(raw):
+            i = _read_option(words, i, syntax, value_keys, out)
+        elif not _read_override(tok, syntax, out):
+            positional.append(raw)
             i += 1
-            continue
-        if raw.startswith("~") and len(raw) > 1:
-            out.pop(raw[1:].split("=", 1)[0], None)
+        else:
             i += 1
-            continue
-        positional.append(raw)
-        i += 1
     return positional, out, unread
 
 
-def _value_like(tok: Token) -> bool:
+def _option_like(raw: str) -> bool:
+    """Whether a word is an option (``-x``, ``--key``, ``--key=v``), not ``-`` or a negative number."""
+    return raw.startswith("-") and len(raw) > 1 and not re.fullmatch(r"-\d+(\.\d+)?", raw)
+
+
+def _read_option(words: list[Token], i: int, syntax: str, value_keys: frozenset[str], out: Settings) -> int:
+    """Reads the option at ``words[i]`` (with its value: after ``=``, or the next word when it is a
+    value) into ``out``; returns the index of the next word to read. lm-eval's model arguments go
+    through :func:`_read_model_args`."""
+    tok, n = words[i], len(words)
+    name, eq, _ = tok.raw.partition("=")
+    key = name.lstrip("-")
+    if syntax == "lm_eval" and name in ("-M", "--model", "-a", "--model_args"):
+        key = "model" if name in ("-M", "--model") else "model_args"
+    if eq:
+        value, i = tok.text[len(name) + 1:], i + 1
+    elif i + 1 < n and (key in value_keys or _value_like(words[i + 1])):
+        if syntax == "lm_eval" and key == "model_args":
+            return _read_model_args(words, i, out)
+        value, i = words[i + 1].text, i + 2
+    else:
+        value, i = None, i + 1
+    if syntax == "lm_eval" and key == "model_args" and value is not None:
+        out.update(model_args(value, tok))
+        out["model_args"] = KwArg("model_args", MAPPING, tok.location())
+        return i
+    where = tok.location() if value is None else _hull(tok.location(), value.location())
+    out.pop(key, None)
+    out[key] = setting(key, tok, value, where)
+    return i
+
+
+def _read_model_args(words: list[Token], i: int, out: Settings) -> int:
+    """lm-eval's ``--model_args`` at ``words[i]`` followed by its value word and any further ``k=v``
+    words, into ``model_args.k`` settings of ``out``; returns the index after them."""
+    tok, n = words[i], len(words)
+    parts = [words[i + 1].text]
+    i += 2
+    while i < n and _value_like(words[i]) and "=" in words[i].raw:
+        parts.append(words[i].text)
+        i += 1
+    for part in parts:
+        out.update(model_args(part, words[i - 1]))
+    out["model_args"] = KwArg("model_args", MAPPING, tok.location())
+    return i
+
+
+def _read_override(tok: Token, syntax: str, out: Settings) -> bool:
+    """Reads a Hydra/OmegaConf override word (``[+|++]key=value`` sets, ``~key`` deletes) into ``out``;
+    False when the word is not one (a positional word)."""
+    from linter.sglang.dialects import _override
+
     raw = tok.raw
+    got = _override(tok) if "=" in raw else None
+    if got is not None and syntax in ("hydra", "typer", "hf"):
+        key, at = got
+        start = raw.find(key)
+        out.pop(key, None)
+        kw = setting(key, None, tok.text[at:], tok.location())
+        out[key] = KwArg(key, kw.value, tok.location(), name_span=tok.location(start, start + len(key)),
+                         value_text=kw.value_text, value_span=kw.value_span)
+        return True
+    if raw.startswith("~") and len(raw) > 1:
+        out.pop(raw[1:].split("=", 1)[0], None)
+        return True
+    return False
+
+
+def _value_like(tok: Token) -> bool:
     if tok.splat:
         return False
-    return not (raw.startswith("-") and len(raw) > 1 and not re.fullmatch(r"-\d+(\.\d+)?", raw)) \
-        and not raw.startswith("+")
+    return not _option_like(tok.raw) and not tok.raw.startswith("+")
 
 
 def _hull(a: Span | None, b: Span | None) -> Span | None:

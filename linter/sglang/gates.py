@@ -186,77 +186,128 @@ def _value(parsed: ParsedArgs, dest: str) -> object:
     return None if s is None else s.value
 
 
+@dataclass(frozen=True)
+class _GateInput:
+    """What the backend gates read: the launch's options (``parsed``, ``canon``: the three backend
+    options with deprecated aliases renamed), the release (``newer``: 0.5.19 or later), the backends
+    on ``hw`` and the KV-cache dtype SGLang checks (``kv``: None when not known; ``model_kv``: the
+    dtype the model makes SGLang pick when the user leaves it ``auto``)."""
+
+    parsed: ParsedArgs
+    table: OptionTable
+    b: Backends
+    hw: Hardware
+    kv: str | None
+    model_kv: str | None
+    canon: dict
+    newer: bool
+
+    def dest_for(self, value: str, phase: str) -> str | None:
+        """The option that set ``value`` for ``phase`` (``prefill``/``decode``: its own option, then
+        ``--attention-backend``; ``""``: ``--attention-backend`` only), None when SGLang chose it."""
+        for d in ((f"{phase}_attention_backend", "attention_backend") if phase else ("attention_backend",)):
+            if self.canon.get(d) == value:
+                return d
+        return None
+
+
 def backend_gates(parsed: ParsedArgs, table: OptionTable, b: Backends, hw: Hardware,
                   model_kv: str | None = None) -> GateFailure | None:
     """The first server-args gate on the attention backends that fails on ``hw`` (their order in
-    ``__post_init__``). Later backend gates read the same values, so only the first one counts.
-    ``model_kv`` is the KV-cache dtype the model makes SGLang pick when the user leaves it ``auto``
-    (a DSA checkpoint's fp8_e4m3 on SM100+, :func:`~linter.sglang.decision.model_kv_cache_dtype`)."""
-    newer = table.version_tuple >= version_tuple("0.5.19")
-    user_dest = "attention_backend"
+    ``__post_init__``, :data:`_BACKEND_GATES`). Later backend gates read the same values, so only the
+    first one counts. ``model_kv`` is the KV-cache dtype the model makes SGLang pick when the user
+    leaves it ``auto`` (a DSA checkpoint's fp8_e4m3 on SM100+, :func:`~linter.sglang.decision.model_kv_cache_dtype`)."""
     kv = _value(parsed, "kv_cache_dtype")  # the SM120 trtllm_mha and tokenspeed_mla checks read it too
     kv = kv if isinstance(kv, str) else ("auto" if kv is None else None)
     if kv == "auto" and model_kv is not None:
         kv = model_kv
-
     canon = dict(zip(("attention_backend", "prefill_attention_backend", "decode_attention_backend"),
                      canonical_backends(parsed, table)))
+    g = _GateInput(parsed, table, b, hw, kv, model_kv, canon, table.version_tuple >= version_tuple("0.5.19"))
+    return next((got for gate in _BACKEND_GATES if (got := gate(g)) is not None), None)
 
-    def dest_for(value: str, phase: str) -> str | None:
-        for d in ((f"{phase}_attention_backend", user_dest) if phase else (user_dest,)):
-            if canon.get(d) == value:
-                return d
+
+def _trtllm_mha_prefill(g: _GateInput) -> GateFailure | None:
+    """trtllm_mha prefill off its GPUs (0.5.18 server_args.py:6015-6025: SM100 only; git 001067ff /
+    0.5.19+ allow SM90 and SM120 too)."""
+    hw = g.hw
+    if g.b.prefill != "trtllm_mha" or ((hw.sm90 or hw.sm100 or hw.sm120) if g.newer else hw.sm100):
         return None
+    msg = ("TRTLLM MHA backend for prefill requires Hopper (SM90), Blackwell (SM100), or SM120 GPUs. Please use a "
+           "different prefill backend." if g.newer else
+           "TRTLLM MHA backend for prefill is only supported on Blackwell GPUs (SM100). Please use a different "
+           "prefill backend.")
+    return GateFailure("trtllm_mha", g.dest_for("trtllm_mha", "prefill"), "trtllm_mha", msg,
+                       "SM90, SM100/SM103, SM120" if g.newer else "SM100/SM103")
 
-    # trtllm_mha (0.5.18 server_args.py:6015-6025; git 001067ff/0.5.19+ allow SM90/SM120 for prefill)
-    if b.prefill == "trtllm_mha":
-        ok = (hw.sm90 or hw.sm100 or hw.sm120) if newer else hw.sm100
-        if not ok:
-            msg = ("TRTLLM MHA backend for prefill requires Hopper (SM90), Blackwell (SM100), or SM120 GPUs. Please use a "
-                   "different prefill backend." if newer else
-                   "TRTLLM MHA backend for prefill is only supported on Blackwell GPUs (SM100). Please use a different "
-                   "prefill backend.")
-            return GateFailure("trtllm_mha", dest_for("trtllm_mha", "prefill"), "trtllm_mha", msg,
-                               "SM90, SM100/SM103, SM120" if newer else "SM100/SM103")
-    if b.prefill == "trtllm_mha" and hw.sm120 and kv == "fp8_e4m3" and \
-            release_fact(table, "trtllm_mha_sm120_fp8_prefill_check"):
-        chosen = "" if model_kv is None or _value(parsed, "kv_cache_dtype") not in (None, "auto") else (
-            " (the fp8_e4m3 KV cache is SGLang's own choice for this DSA checkpoint on SM100+: write "
-            "--kv-cache-dtype bfloat16 to keep trtllm_mha prefill)")
-        return GateFailure("trtllm_mha", dest_for("trtllm_mha", "prefill"), "trtllm_mha",
-                           semantics()["trtllm_mha_sm120_fp8_message"]["value"] + chosen,
-                           "SM90, SM100/SM103 (SM120/SM121 without an fp8_e4m3 KV cache)")
-    if b.decode == "trtllm_mha" and not (hw.sm90 or hw.sm100 or hw.sm120):
-        return GateFailure("trtllm_mha", dest_for("trtllm_mha", "decode"), "trtllm_mha",
-                           "TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and "
-                           "(SM120) GPUs. Please use a different decode backend.", "SM90, SM100/SM103, SM120")
-    # trtllm_mla (overrides.py:2209-2226)
-    if "trtllm_mla" in (b.attention, b.decode):
-        if not hw.blackwell:
-            return GateFailure("trtllm_mla", dest_for("trtllm_mla", "decode"), "trtllm_mla",
-                               "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a "
-                               "different backend.", "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
-    # tokenspeed_mla up to 0.5.22 (0.5.18 overrides.py:2227-2238, 0.5.22 overrides.py:1168-1180): the
-    # attention or decode backend (not the prefill one); from 0.5.23 it is renamed cutedsl_mla first
-    if "tokenspeed_mla" in (b.attention, b.decode):
-        if not hw.blackwell:
-            return GateFailure("tokenspeed_mla", dest_for("tokenspeed_mla", "decode"), "tokenspeed_mla",
-                               "tokenspeed_mla backend is only supported on Blackwell GPUs (SM100/SM12x).",
-                               "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
-        if kv != "fp8_e4m3" and kv is not None:
-            return GateFailure("tokenspeed_mla", dest_for("tokenspeed_mla", "decode"), "tokenspeed_mla",
-                               f"tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3, got {kv}.",
-                               "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+) with --kv-cache-dtype fp8_e4m3")
-    # cutedsl_mla (overrides.py:2254-2284)
-    if "cutedsl_mla" in (b.attention, b.decode, b.prefill):
-        if _value(parsed, "prefill_attention_backend") == "cutedsl_mla":
-            return GateFailure("cutedsl_mla", "prefill_attention_backend", "cutedsl_mla",
-                               "CuteDSL MLA only supports decoding for now", "none (decode only)")
-        if not hw.sm100:
-            return GateFailure("cutedsl_mla", dest_for("cutedsl_mla", "decode"), "cutedsl_mla",
-                               "CuteDSL MLA backend is only supported on Blackwell GPUs (SM100). Please use a "
-                               "different backend.", "SM100/SM103 (CUDA 12.8+)")
+
+def _trtllm_mha_sm120_fp8(g: _GateInput) -> GateFailure | None:
+    """trtllm_mha prefill on SM120 with an fp8_e4m3 KV cache, in the releases that check it
+    (semantics.json ``trtllm_mha_sm120_fp8_message``)."""
+    if not (g.b.prefill == "trtllm_mha" and g.hw.sm120 and g.kv == "fp8_e4m3"
+            and release_fact(g.table, "trtllm_mha_sm120_fp8_prefill_check")):
+        return None
+    chosen = "" if g.model_kv is None or _value(g.parsed, "kv_cache_dtype") not in (None, "auto") else (
+        " (the fp8_e4m3 KV cache is SGLang's own choice for this DSA checkpoint on SM100+: write "
+        "--kv-cache-dtype bfloat16 to keep trtllm_mha prefill)")
+    return GateFailure("trtllm_mha", g.dest_for("trtllm_mha", "prefill"), "trtllm_mha",
+                       semantics()["trtllm_mha_sm120_fp8_message"]["value"] + chosen,
+                       "SM90, SM100/SM103 (SM120/SM121 without an fp8_e4m3 KV cache)")
+
+
+def _trtllm_mha_decode(g: _GateInput) -> GateFailure | None:
+    """trtllm_mha decode off SM90, SM100 and SM120 (0.5.18 server_args.py:6015-6025)."""
+    hw = g.hw
+    if g.b.decode != "trtllm_mha" or hw.sm90 or hw.sm100 or hw.sm120:
+        return None
+    return GateFailure("trtllm_mha", g.dest_for("trtllm_mha", "decode"), "trtllm_mha",
+                       "TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and "
+                       "(SM120) GPUs. Please use a different decode backend.", "SM90, SM100/SM103, SM120")
+
+
+def _trtllm_mla(g: _GateInput) -> GateFailure | None:
+    """trtllm_mla (the attention or decode backend) off Blackwell (overrides.py:2209-2226)."""
+    if "trtllm_mla" not in (g.b.attention, g.b.decode) or g.hw.blackwell:
+        return None
+    return GateFailure("trtllm_mla", g.dest_for("trtllm_mla", "decode"), "trtllm_mla",
+                       "TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a "
+                       "different backend.", "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
+
+
+def _tokenspeed_mla(g: _GateInput) -> GateFailure | None:
+    """tokenspeed_mla up to 0.5.22 (0.5.18 overrides.py:2227-2238, 0.5.22 overrides.py:1168-1180): the
+    attention or decode backend (not the prefill one) off Blackwell, or without an fp8_e4m3 KV cache;
+    from 0.5.23 it is renamed cutedsl_mla first."""
+    if "tokenspeed_mla" not in (g.b.attention, g.b.decode):
+        return None
+    if not g.hw.blackwell:
+        return GateFailure("tokenspeed_mla", g.dest_for("tokenspeed_mla", "decode"), "tokenspeed_mla",
+                           "tokenspeed_mla backend is only supported on Blackwell GPUs (SM100/SM12x).",
+                           "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+)")
+    if g.kv != "fp8_e4m3" and g.kv is not None:
+        return GateFailure("tokenspeed_mla", g.dest_for("tokenspeed_mla", "decode"), "tokenspeed_mla",
+                           f"tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3, got {g.kv}.",
+                           "SM100/SM103, SM110, SM120/SM121 (CUDA 12.8+) with --kv-cache-dtype fp8_e4m3")
     return None
+
+
+def _cutedsl_mla(g: _GateInput) -> GateFailure | None:
+    """cutedsl_mla as the prefill backend (decode only), or off SM100 (overrides.py:2254-2284)."""
+    if "cutedsl_mla" not in (g.b.attention, g.b.decode, g.b.prefill):
+        return None
+    if _value(g.parsed, "prefill_attention_backend") == "cutedsl_mla":
+        return GateFailure("cutedsl_mla", "prefill_attention_backend", "cutedsl_mla",
+                           "CuteDSL MLA only supports decoding for now", "none (decode only)")
+    if not g.hw.sm100:
+        return GateFailure("cutedsl_mla", g.dest_for("cutedsl_mla", "decode"), "cutedsl_mla",
+                           "CuteDSL MLA backend is only supported on Blackwell GPUs (SM100). Please use a "
+                           "different backend.", "SM100/SM103 (CUDA 12.8+)")
+    return None
+
+
+_BACKEND_GATES = (_trtllm_mha_prefill, _trtllm_mha_sm120_fp8, _trtllm_mha_decode, _trtllm_mla, _tokenspeed_mla,
+                  _cutedsl_mla)
+"""The backend gates in the order ``ServerArgs.__post_init__`` runs them; the first failure counts."""
 
 
 def option_gates(parsed: ParsedArgs, hw: Hardware) -> list[GateFailure]:

@@ -21,6 +21,10 @@ does not):
   leading ``KEY=VALUE`` words are environment);
 * ``sglang.test.test_utils.popen_launch_server(model, base_url, ..., other_args=[...])``, which
   runs ``sglang serve --model-path MODEL *other_args``.
+* a call of a module function that starts the command it is given (``def _run(cmd): subprocess.Popen(cmd)``)
+  is read as that function's call with the command passed here, located here;
+* miles' ``execute_train(train_args=...)``, which runs ``python3 train.py TRAIN_ARGS`` in a shell: a
+  launch of the slime/miles trainer even when its arguments are partly or wholly unknown.
 
 Values: literals (with implicit concatenation, f-strings, ``"...".format(...)`` and ``"..." % (...)``
 whose parts are known), names bound at module level or in the enclosing function before the call,
@@ -37,15 +41,20 @@ where it is written. Anything else — other calls, modules outside the reposito
 module list that some function mutates in place — is unknown, never guessed.
 
 Compound statements (``if``, ``for``, ``while``, ``try``, ``with``, ``match``) are followed along
-each of their paths, and the paths are joined where they meet again: what every path agrees on stays
-known, with its origin. A list keeps the words known before the branch; what a branch (or a round of
-a loop) may add becomes an unknown tail of any length; a word replaced or removed on some path makes
-the list unknown from there, and a change that cannot be placed (``.remove(x)``, a whole new list)
-makes it unknown as a whole. A dict key set on some path has an unknown value; a name bound to
-different values on different paths is unknown. A path that ends in ``return`` or ``raise`` does not
-reach what follows; a ``try`` handler (and a ``with contextlib.suppress(...)`` body) may start after
-any statement of the body. Loops are run until the join settles (loops nested more than three deep
-are not followed: what they change is unknown).
+each of their paths. The branches of an ``if``/``elif``/``else`` or ``match`` (whose test is never
+decided), a conditional expression and a function's early ``return`` statements keep a value per path
+(:mod:`.paths`): a statement that reads such a value runs once per path, and a launch built from it
+is one launch per path, each with the conditions that lead there ("`args.true_on_policy` is true"),
+at most ``limits.MAX_PATH_VARIANTS`` of them. A ``for`` over a known list of at most that many known
+items runs once per item. Elsewhere — loops, ``try``, and past the limit — the paths are joined where
+they meet again: what every path agrees on stays known, with its origin. A list keeps the words known
+before the loop; what a round may add becomes an unknown tail of any length; a word replaced or
+removed on some path makes the list unknown from there, and a change that cannot be placed
+(``.remove(x)``, a whole new list) makes it unknown as a whole. A dict key set on some path has an
+unknown value; a name bound to different values on different paths is unknown. A path that ends in
+``return`` or ``raise`` does not reach what follows; a ``try`` handler (and a ``with
+contextlib.suppress(...)`` body) may start after any statement of the body. Loops are run until the
+join settles (loops nested more than three deep are not followed: what they change is unknown).
 
 Calls inside ``with pytest.raises(...)`` / ``with self.assertRaises(...)`` are tests that expect
 SGLang to refuse the configuration: they are not launches.
@@ -75,15 +84,17 @@ character offsets every span uses, and :mod:`.literals` reads the pieces ``ast``
 The package, by job: :mod:`.values` (what a value is, and the join of two paths' values),
 :mod:`.strings` (literals, formatting), :mod:`.syntax` and :mod:`.scopes` (the module's structure,
 one walk of the ``ast``), :mod:`.frames`, :mod:`.interpret` and :mod:`.statements` (running the code on
-frames), :mod:`.evaluate` (expressions), :mod:`.launches` (which calls are launches),
-:mod:`.modal` (Modal declarations), :mod:`.ci` (SGLang CI registrations), :mod:`.modules` (imports
-resolved to files of the repository), :mod:`.analysis` (the parts wired together).
+frames), :mod:`.paths` (values along undecided paths), :mod:`.evaluate` (expressions),
+:mod:`.launches` (which calls are launches), :mod:`.modal` (Modal declarations), :mod:`.ci` (SGLang CI
+registrations), :mod:`.modules` (imports resolved to files of the repository), :mod:`.analysis` (the
+parts wired together).
 """
 
 from __future__ import annotations
 
 import re
 
+from linter import limits
 from linter.extract.python.lexical import scan
 from linter.extract.python.names import CALL_NAME_RE
 from linter.extract.python.strings import decode_literal, split_whitespace
@@ -95,6 +106,7 @@ _SUBCLASS_RE = re.compile(r"^[ \t]*class[ \t]+\w+[ \t]*\([ \t]*[A-Za-z_]", re.MU
 """A class with a base: it may inherit a launch from a class of another module."""
 
 
+@limits.budgeted
 def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     """The launches of a Python file. A syntax error is reported at the parser's problem position.
     ``ws`` (the run's workspace) lets imports resolve to other files of the repository; None: the
@@ -118,7 +130,10 @@ def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     module, positions = parsed
     from linter.extract.python.analysis import Analysis
 
-    Analysis(source, module, positions, result, ws=ws).run()
+    try:
+        Analysis(source, module, positions, result, ws=ws).run()
+    except limits.LimitExceeded as exc:  # the file's steps are spent: the launches found so far stay
+        limits.budget().stopped(exc, Span(source, 0, 0), "the rest of the module is not checked")
     return result
 
 

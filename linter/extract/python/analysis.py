@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from linter import limits
 from linter.extract.python.ci import ci_declarations
 from linter.extract.python.evaluate import Evaluator
 from linter.extract.python.frames import Frame, FrameLookups
@@ -20,6 +21,7 @@ from linter.extract.python.interpret import Interpreter
 from linter.extract.python.launches import LaunchFinder
 from linter.extract.python.modal import ModalDecls
 from linter.extract.python.modules import Resolver
+from linter.extract.python.paths import Paths
 from linter.extract.python.positions import Positions
 from linter.extract.python.scopes import ModuleIndex
 from linter.extract.python.statements import Statements
@@ -29,7 +31,7 @@ from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
 
-class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
+class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
     """One parsed module (``module``, an ``ast.Module`` of ``source.text``; ``positions`` converts its
     node positions to character offsets); :meth:`run` appends its launches to ``result``."""
 
@@ -49,6 +51,10 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator):
         self._loop_nesting = 0
         self._bases_memo: dict[int, list] = {}
         self.returning: set[tuple[int, int]] = set()  # (function scope, bound class) being evaluated
+        self.returned: dict[tuple, Value] = {}
+        """((function scope, bound class), None or the depth of calls) -> what the function returns."""
+        self.cuts = [0, 0]  # recursions, chains too deep cut short so far (return_value)
+        self.budget = limits.budget()  # the file's: shared with the modules it imports
         self.index = ModuleIndex(module)
         for scope in self.index.scopes:
             scope.owner = self

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from linter import limits
 from linter.extract.python.frames import Frame
 from linter.extract.python.literals import fstring_pieces, literals
 from linter.extract.python.names import BUILTINS, MODAL_APPS, MODAL_IMAGE, SGLANG_IMAGE
@@ -23,18 +24,24 @@ from linter.extract.python.values import (
     Entry,
     FuncV,
     Instance,
+    Choice,
     Ref,
     Seq,
     Splat,
     Str,
     Unk,
     Value,
+    choose,
+    collapse,
     copy_value,
-    join_values,
 )
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, MStr, Token
 from linter.source import Span
+
+
+_MISSING = object()
+_NEGATED = {ast.NotEq: ast.Eq, ast.IsNot: ast.Is, ast.NotIn: ast.In}
 
 
 class Evaluator:
@@ -42,6 +49,11 @@ class Evaluator:
     and statement execution call each other (a class attribute runs the class body)."""
 
     def ev(self, node, frame: Frame) -> Value:
+        """The value of ``node`` on the path of the run under way (:meth:`~.paths.Paths.pick`)."""
+        return self.pick(self._ev(node, frame))
+
+    def _ev(self, node, frame: Frame) -> Value:
+        self.budget.step("evaluating the Python module")
         if isinstance(node, ast.Constant):
             value = node.value
             if isinstance(value, str):
@@ -78,7 +90,10 @@ class Evaluator:
             for e in node.elts:
                 if isinstance(e, ast.Starred):
                     v = self.ev(e.value, frame)
-                    if isinstance(v, Seq):
+                    size = len(v.items) if isinstance(v, Seq) else len(v.m) if isinstance(v, Str) else 0
+                    if size and not self.budget.charge(size, "a Python list", self.span(e)):
+                        items.append(Splat(self.span(e)))  # past the budget: any number of unknown items
+                    elif isinstance(v, Seq):
                         items.extend(v.items)
                     elif isinstance(v, Str) and v.m.known:
                         items.extend(Str(v.m[k:k + 1]) for k in range(len(v.m)))
@@ -111,13 +126,48 @@ class Evaluator:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
             left = self.ev(node.left, frame)
             if isinstance(left, Str):
-                return percent_format(left.m, self.ev(node.right, frame), self.span(node))
+                return percent_format(left.m, self.ev(node.right, frame), self.span(node), self.budget)
             return Unk(self.span(node))
         if isinstance(node, ast.Call):
             return self.call_value(node, frame)
         if isinstance(node, ast.NamedExpr):
             return self.ev(node.value, frame)
+        if isinstance(node, ast.IfExp):  # ``A if TEST else B``: a value per path
+            key, flip = self.decision(node.test)
+            got = choose([(((key, int(flip), self.truth(node.test, True)),), self.ev(node.body, frame)),
+                          (((key, int(not flip), self.truth(node.test, False)),), self.ev(node.orelse, frame))],
+                         limits.MAX_PATH_VARIANTS)
+            if got is not None and self.taken is None:
+                got = collapse(got)
+            return Unk(self.span(node)) if got is None or isinstance(got, Unk) else got
         return Unk(self.span(node))
+
+    def decision(self, test) -> tuple[tuple, bool]:
+        """(the decision a test makes, whether its truth is the inverse of that decision's): tests
+        written alike (``not`` aside) in one file are one decision, so ``f"{'-x ' if args.debug else ''}"``
+        and a later ``if args.debug:`` take the same branch on each path (an approximation: a test
+        whose value changes in between is taken to be the same). Branch 0 is the decision's test true."""
+        flip = False
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, flip = test.operand, not flip
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _NEGATED:
+            test, flip = ast.Compare(test.left, [_NEGATED[type(test.ops[0])]()], test.comparators), not flip
+        try:
+            text = ast.unparse(test)  # (one spelling: quotes, blanks)
+        except (ValueError, RecursionError):
+            s, e = self.offsets(test)
+            text = self.source.text[s:e]
+        return ("test", id(self.source), text), flip
+
+    def truth(self, test, value: bool) -> str:
+        """``test`` (an expression) holding (``value`` True) or not, in words: "`args.x` is true"."""
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, value = test.operand, not value
+        s, e = self.offsets(test)
+        text = " ".join(self.source.text[s:e].split())
+        if len(text) > 60:
+            text = text[:57] + "..."
+        return f"`{text}` is {'true' if value else 'false'}"
 
     def string(self, node, frame: Frame) -> Value:
         """A string expression (``ast.Constant`` of a str, or ``ast.JoinedStr``): each literal read from
@@ -156,6 +206,8 @@ class Evaluator:
                 m = as_text(v) if piece.simple else None
                 parts.append(m if m is not None else MStr.unknown(where))
         if next(fields, None) is not None:
+            return Unk(self.span(node))
+        if not self.budget.charge(sum(len(p) for p in parts), "a Python string", self.span(node)):
             return Unk(self.span(node))
         return Str(MStr.join(parts, self.span(node)))
 
@@ -237,6 +289,11 @@ class Evaluator:
         # an object imported from a module that is not read (outside the repository) is unknown
         left = Unk(where) if isinstance(left, Ref) else left
         right = Unk(where) if isinstance(right, Ref) else right
+        size = len(left.items) + len(right.items) if isinstance(left, Seq) and isinstance(right, Seq) else \
+            len(left.m) + len(right.m) if isinstance(left, Str) and isinstance(right, Str) else 0
+        if size and not self.budget.charge(size, "a Python list" if isinstance(left, Seq) else "a Python string",
+                                           where):
+            return Unk(where)  # counted before it is built: past the budget, unknown
         if isinstance(left, Seq) and isinstance(right, Seq) and left.kind == right.kind:
             return Seq(left.items + right.items, left.kind)
         if isinstance(left, Seq) and isinstance(right, Unk):
@@ -298,7 +355,7 @@ class Evaluator:
                 return Str(m) if m is not None else Unk(where)
             if q in ("builtins.list", "builtins.tuple") and len(args) == 1 and positional:
                 v = self.ev(positional[0].value, frame)
-                if isinstance(v, Seq):
+                if isinstance(v, Seq) and self.budget.charge(len(v.items), "a Python list", where):
                     return Seq(list(v.items), "list" if q.endswith("list") else "tuple")
                 return Unk(where)
             if q in ("builtins.list", "builtins.tuple") and not args:
@@ -332,24 +389,83 @@ class Evaluator:
         owner = fv.owner or self
         scope = owner.index.scope_of_node.get(id(fv.node))
         key = (id(scope), id(fv.bound))
-        if scope is None or scope.kind != "function" or key in owner.returning or len(owner.returning) > 8:
+        # Evaluated before, the same (its arguments are unknown at every call): in full, or at this
+        # depth of the chain of calls being evaluated when a chain too deep was cut short under it.
+        depth = len(owner.returning)
+        done = owner.returned.get((key, None))
+        if done is None:
+            done = owner.returned.get((key, depth))
+        if done is not None:
+            return copy_value(done)
+        if scope is None or scope.kind != "function":
+            return Unk(where)
+        if key in owner.returning:
+            owner.cuts[0] += 1  # a recursion cut short: what encloses it is not remembered
+            return Unk(where)
+        if depth > 8:
+            owner.cuts[1] += 1  # a chain too deep: what encloses it is remembered for its depth
             return Unk(where)
         returns = returns_in(scope.node.body)
-        if not returns or len(returns) > 8 or not ends(scope.node.body):
+        if not returns or len(returns) > 4 * limits.MAX_PATH_VARIANTS or not ends(scope.node.body):
             return Unk(where)
         owner.returning.add(key)
+        cuts = list(owner.cuts)
         try:
-            memo: dict = {}
-            acc = None
-            for ret in returns:
+            pairs = []
+            varies = False
+            for k, ret in enumerate(returns):
                 if ret.value is None:
                     v = Const(None, owner.span(ret))
                 else:
-                    v = owner.ev(ret.value, owner.frame_before(scope, owner.offsets(ret)[0], fv.bound))
-                acc = v if acc is None else join_values(acc, v, where, memo)
-            return copy_value(acc)
+                    # its own paths (``return A if c else B``), apart from the caller's: the caller
+                    # picks from what it returns
+                    at = owner.frame_before(scope, owner.offsets(ret)[0], fv.bound)
+                    runs = owner.along_paths(lambda: owner.ev(ret.value, at))
+                    varies = varies or len(runs) > 1
+                    v = runs[0][1] if len(runs) == 1 else choose(runs, limits.MAX_PATH_VARIANTS)
+                    if v is None:
+                        v = Unk(where)
+                pairs.append((((("return",) + key, k, owner.return_label(scope.node, ret)),), v))
+            # a value per return (early returns on paths the linter cannot decide: issue 35)
+            got = choose(pairs, limits.MAX_PATH_VARIANTS) if len(pairs) > 1 else pairs[0][1]
+            if got is None or self.taken is None:
+                got = collapse(Choice([(c, x) for c, x in pairs]) if len(pairs) > 1 else pairs[0][1], where)
+            if owner.cuts[0] == cuts[0] and len(pairs) == 1 and not varies:
+                # one value whatever the path: remembered (a value per path depends on the path taken)
+                owner.returned[(key, None if owner.cuts[1] == cuts[1] else depth)] = got
+            return copy_value(got)
         finally:
             owner.returning.discard(key)
+
+    def return_label(self, fn, ret) -> str:
+        """The path on which ``fn`` (a function node) ends in ``ret`` (one of its ``return``s), in words:
+        the test of the innermost ``if`` around it, else of the ``if`` before it at the same level whose
+        body returns, else its line."""
+        def find(block, before):
+            prev = before
+            for st in block:
+                if st is ret:
+                    return prev
+                if isinstance(st, ast.If):
+                    for sub, holds in ((st.body, True), (st.orelse, False)):
+                        got = find(sub, self.truth(st.test, holds))
+                        if got is not _MISSING:
+                            return got
+                    if ends(st.body):
+                        prev = self.truth(st.test, False)
+                elif isinstance(st, (ast.For, ast.While, ast.With, ast.Try)):
+                    for sub in (getattr(st, "body", []), getattr(st, "orelse", []), getattr(st, "finalbody", [])):
+                        got = find(sub, prev)
+                        if got is not _MISSING:
+                            return got
+                    for h in getattr(st, "handlers", []):
+                        got = find(h.body, prev)
+                        if got is not _MISSING:
+                            return got
+            return _MISSING
+        got = find(fn.body, None)
+        name = getattr(fn, "name", "the function")
+        return got if isinstance(got, str) else f"`{name}` returns at line {self.span(ret).line}"
 
     def _image_ref(self, call, frame: Frame) -> MStr | None:
         """The last ``lmsysorg/sglang:TAG`` written in the arguments of a Modal image call."""
@@ -387,7 +503,7 @@ class Evaluator:
                     open_args = True
             else:
                 positional.append(self.ev(a.value, frame))
-        return format_text(fmt, positional, keywords, open_args, where)
+        return format_text(fmt, positional, keywords, open_args, where, self.budget)
 
 
     def _kw_entry(self, arg, frame: Frame) -> Entry:
@@ -398,6 +514,9 @@ class Evaluator:
         if not isinstance(v, Seq):
             return Unk(where)
         parts: list[MStr] = []
+        size = sum(len(i.m) if isinstance(i, Str) else 1 for i in v.items) + len(sep) * max(0, len(v.items) - 1)
+        if not self.budget.charge(size, "a Python string joined", where):
+            return Unk(where)
         for k, item in enumerate(v.items):
             if k:
                 parts.append(sep)

@@ -32,6 +32,8 @@ class Frame:
         self.owned: set[int] | None = None  # None: every value is this frame's own
         self._keep: list = []
         self.changed: set[str] = set()  # names bound or changed since the last fork (a superset)
+        self.cond: tuple = ()  # the branch this fork runs, for a join that keeps a value per path
+        self.journal: dict | None = None  # (in vars?, name) -> value before this run changed it (undo)
 
     def copy(self) -> Frame:
         """A frame to run on from here; lists and dicts are copied when it first mutates them."""
@@ -86,7 +88,7 @@ class Frame:
         for table in (self.vars, self.overrides):
             for k, v in table.items():
                 if v is value:
-                    table[k] = clone
+                    self._write(table, k, clone)
                     self.changed.add(k)
         self.owned.add(id(clone))
         self._keep.append(clone)
@@ -96,9 +98,9 @@ class Frame:
         self.changed.add(name)
         scope = self.scope
         if scope.kind == "function" and (name in scope.globals or name not in self.a.index.locals_of(scope)):
-            self.overrides[name] = value
+            self._write(self.overrides, name, value)
         else:
-            self.vars[name] = value
+            self._write(self.vars, name, value)
 
     def rebind_mutated(self, name: str, value: Value) -> None:
         """``name``'s object was changed in place into ``value``: every alias of it sees the change."""
@@ -108,14 +110,44 @@ class Frame:
             for table in (self.vars, self.overrides):
                 for k, v in table.items():
                     if v is old:
-                        table[k] = value
+                        self._write(table, k, value)
                         self.changed.add(k)
         if name in self.vars or self.scope.kind == "module" or name in self.a.index.locals_of(self.scope):
-            self.vars[name] = value
+            self._write(self.vars, name, value)
         else:
-            self.overrides[name] = value
+            self._write(self.overrides, name, value)
+
+    def _write(self, table: dict, name: str, value) -> None:
+        journal = self.journal
+        if journal is not None:
+            key = (table is self.vars, name)
+            if key not in journal:
+                journal[key] = table.get(name, NOTFOUND)
+        table[name] = value
+
+    def undo(self, journal: dict) -> None:
+        """Put back the names a run changed (``journal``, as :meth:`_write` kept it)."""
+        for (in_vars, name), old in journal.items():
+            table = self.vars if in_vars else self.overrides
+            if old is NOTFOUND:
+                table.pop(name, None)
+            else:
+                table[name] = old
 
     def lookup(self, name: str, where: Span | None):
+        """The value of ``name`` here (on the path of the run under way: :meth:`Paths.pick`)."""
+        return self.a.pick(self._lookup(name, where))
+
+    def raw_lookup(self, name: str):
+        """The value of ``name`` here, a Choice kept as such (for a join)."""
+        saved = self.a.taken
+        self.a.taken = None
+        try:
+            return self._lookup(name, None)
+        finally:
+            self.a.taken = saved
+
+    def _lookup(self, name: str, where: Span | None):
         if name in self.overrides:
             return self.overrides[name]
         scope = self.scope

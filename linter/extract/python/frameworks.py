@@ -18,14 +18,22 @@ The launch is located at the call; each value keeps its origin (a keyword here, 
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from linter.extract.python.syntax import call_args
 from linter.launch import KwArg, Launch
 from linter.source import Span
 
-if TYPE_CHECKING:
-    from linter.extract.python.launches import LaunchFinder
+
+class LaunchFinder(Protocol):
+    """What this module reads of :class:`linter.extract.python.launches.LaunchFinder` (its own type,
+    so that this module, which the finder calls, does not import the finder back): the module's
+    analysis ``a`` and ``_kwarg`` (a value evaluated at a call turned into a setting)."""
+
+    a: Any
+
+    def _kwarg(self, name: str, v: object, where: Span, name_span: Span | None,
+               value_span: Span | None) -> KwArg: ...
 
 _BUILD_ARGS = {"tp_size": "tp", "pp_size": "pp", "base_gpu_id": "base_gpu_id", "host": "host", "port": "port",
                "dist_init_addr": "dist_init_addr", "n_nodes": "n_nodes", "node_rank": "node_rank"}
@@ -117,36 +125,15 @@ def _config(finder: LaunchFinder, node, frame) -> dict | None:
 def _loaded_config(finder: LaunchFinder, name: str, before: int, frame) -> dict | None:
     """The settings of ``name``, bound by ``name[, _] = load_expr_config([... "--config", FILE ...], …)``
     before offset ``before``, with the ``name.sglang.FIELD = value`` assignments made before it."""
+    from linter.extract import yamltree
     from linter.extract.framework_config import find_config, read_config
-    from linter.extract.python.values import Seq, Str
     from linter.launch import Extraction
 
     a = finder.a
-    loaded = None
-    assigned: list[ast.Assign] = []
-    for node in ast.walk(a.module):
-        if not isinstance(node, ast.Assign) or a.offsets(node)[0] >= before:
-            continue
-        for target in node.targets:
-            first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
-            if isinstance(first, ast.Name) and first.id == name and isinstance(node.value, ast.Call):
-                func = node.value.func
-                last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-                if last == "load_expr_config" and node.value.args:
-                    loaded = node.value
-            t = target
-            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Attribute) and t.value.attr == "sglang" \
-                    and isinstance(t.value.value, ast.Name) and t.value.value.id == name:
-                assigned.append(node)
+    loaded, assigned = _bindings(a, name, before)
     if loaded is None or a.ws is None:
         return None
-    argv = a.ev(loaded.args[0], frame)
-    if not isinstance(argv, Seq):
-        return None
-    words = [i.m.text if isinstance(i, Str) and i.m.known else None for i in argv.items]
-    path = next((words[k + 1] for k in range(len(words) - 1) if words[k] == "--config"), None)
-    if path is None:
-        path = next((w.split("=", 1)[1] for w in words if w and w.startswith("--config=")), None)
+    path = _config_path(a.ev(loaded.args[0], frame))
     if path is None:
         return None
     launch = Launch(source=a.source, program="", span=Span(a.source, before, before))
@@ -155,8 +142,6 @@ def _loaded_config(finder: LaunchFinder, name: str, before: int, frame) -> dict 
         return None
     if source not in a.result.related:
         a.result.related.append(source)
-    from linter.extract import yamltree
-
     with yamltree.walk(source):
         settings = read_config(source, a.ws, Extraction())
     for node in sorted(assigned, key=lambda n: a.offsets(n)[0]):
@@ -165,3 +150,52 @@ def _loaded_config(finder: LaunchFinder, name: str, before: int, frame) -> dict 
         v = a.ev(node.value, frame)
         settings[key] = finder._kwarg(key, v, a.span(node), a.span(target), a.span(node.value))
     return settings
+
+
+def _bindings(a, name: str, before: int) -> tuple[ast.Call | None, list[ast.Assign]]:
+    """What the module does to ``name`` before offset ``before``: the last ``load_expr_config(...)``
+    call bound to it (or None) and the ``name.sglang.FIELD = …`` assignments, in the module's walk
+    order."""
+    loaded = None
+    assigned: list[ast.Assign] = []
+    for node in ast.walk(a.module):
+        if not isinstance(node, ast.Assign) or a.offsets(node)[0] >= before:
+            continue
+        for target in node.targets:
+            if _loads_config(target, node.value, name):
+                loaded = node.value
+            if _sets_sglang_field(target, name):
+                assigned.append(node)
+    return loaded, assigned
+
+
+def _loads_config(target: ast.expr, value: ast.expr, name: str) -> bool:
+    """Whether ``target = value`` binds ``name`` (alone or first of a tuple) to a
+    ``load_expr_config(ARGV, …)`` call."""
+    first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
+    if not (isinstance(first, ast.Name) and first.id == name and isinstance(value, ast.Call)):
+        return False
+    func = value.func
+    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return last == "load_expr_config" and bool(value.args)
+
+
+def _sets_sglang_field(target: ast.expr, name: str) -> bool:
+    """Whether ``target`` is ``name.sglang.FIELD``."""
+    return isinstance(target, ast.Attribute) and isinstance(target.value, ast.Attribute) \
+        and target.value.attr == "sglang" and isinstance(target.value.value, ast.Name) \
+        and target.value.value.id == name
+
+
+def _config_path(argv) -> str | None:
+    """The file after ``--config`` (or in ``--config=FILE``) of a statically known argv list (a
+    :class:`~linter.extract.python.values.Seq`), or None."""
+    from linter.extract.python.values import Seq, Str
+
+    if not isinstance(argv, Seq):
+        return None
+    words = [i.m.text if isinstance(i, Str) and i.m.known else None for i in argv.items]
+    path = next((words[k + 1] for k in range(len(words) - 1) if words[k] == "--config"), None)
+    if path is None:
+        path = next((w.split("=", 1)[1] for w in words if w and w.startswith("--config=")), None)
+    return path

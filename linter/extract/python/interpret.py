@@ -25,7 +25,8 @@ from linter.extract.python.syntax import (
     swallows,
     target_names,
 )
-from linter.extract.python.values import NOTFOUND, ClassV, FuncV, Unk, join_values
+from linter import limits
+from linter.extract.python.values import NOTFOUND, ClassV, Const, FuncV, Seq, Str, Unk, choose, join_values
 from linter.source import Span
 
 
@@ -157,8 +158,9 @@ class Interpreter:
         return Span(self.source, s, end)
 
     def exec_stmt(self, st, frame: Frame) -> None:
+        self.budget.step("running the Python module")
         if isinstance(st, SIMPLE):
-            self.exec_small(st, frame)
+            self.exec_along_paths(st, frame)
         elif isinstance(st, FUNCTIONS):
             frame.bind(st.name, FuncV(st, self))
         elif isinstance(st, ast.ClassDef):
@@ -168,6 +170,8 @@ class Interpreter:
             outs = self._if_paths(st, frame)
             if outs:
                 frame.absorb(self.join_frames(outs, self.header(st)))
+        elif isinstance(st, ast.For) and self._unroll(st, frame):
+            pass
         elif isinstance(st, LOOPS):
             start = self.loop_start(st, frame)
             if start is None:
@@ -191,41 +195,119 @@ class Interpreter:
         elif isinstance(st, ast.Match):
             self.header_effects(st, frame)
             outs = []
-            for case in st.cases:
+            subject = self.truth(st.subject, True).rsplit(" is ", 1)[0]
+            for k, case in enumerate(st.cases):
                 branch = frame.fork()
                 self._pattern_names(case.pattern, branch)
                 self.run_block(case.body, branch, None)
                 if not ends(case.body):
+                    s, e = self.offsets(case.pattern)
+                    branch.cond = ((id(st), k, f"{subject} matches `{self.source.text[s:e]}`"),)
                     outs.append(branch)
             if not (st.cases and irrefutable(st.cases[-1])):
-                outs.append(frame.fork())
+                other = frame.fork()
+                other.cond = ((id(st), len(st.cases), f"no case of {subject} matches"),)
+                outs.append(other)
             if outs:
                 frame.absorb(self.join_frames(outs, self.header(st)))
         else:
             self.forget(st, frame)
 
-    def _if_paths(self, st, frame: Frame) -> list[Frame]:
-        """The frames after each branch of ``if``/``elif``/``else`` that reaches the next statement."""
+    def exec_along_paths(self, st, frame: Frame) -> None:
+        """Run a simple statement once per path of the Choices it reads (:meth:`Paths.along_paths`);
+        the names it sets differently on different paths become Choices.
+
+        It is first run in place, its changes kept in a journal (a copy of the frame per statement
+        would cost the frame's size every time): only when it read a value per path are they undone
+        and the statement run on copies, once per path."""
+        if frame.owned is None:
+            frame.owned = set()  # lists and dicts are copied before a change: the journal can undo it
+        saved, outer = (self.taken, self.pending), frame.journal
+        self.taken, self.pending = {}, None
+        frame.journal = journal = {}
+        try:
+            self.exec_small(st, frame)
+            need = self.pending
+        finally:
+            self.taken, self.pending = saved
+            frame.journal = outer
+            if outer is not None:
+                for key, old in journal.items():
+                    outer.setdefault(key, old)
+        if need is None:
+            return
+        frame.undo(journal)
+
+        def run() -> Frame:
+            fork = frame.fork()
+            self.exec_small(st, fork)
+            return fork
+
+        runs = self.along_paths(run)
+        if len(runs) == 1:
+            frame.absorb(runs[0][1])
+            return
+        for conds, f in runs:
+            f.cond = conds
+        frame.absorb(self.join_frames([f for _, f in runs], None))
+
+    def _unroll(self, st: ast.For, frame: Frame) -> bool:
+        """Run a ``for`` over a known list of at most ``MAX_PATH_VARIANTS`` known items (``for flag in
+        ["--a", "--b"]: cmd.append(flag)``) once per item, in order; False (nothing run) for any other
+        loop, or one that may stop early (``break``, ``continue``, ``return``, an ``else``)."""
+        if st.orelse or any(isinstance(n, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom))
+                            for n in ast.walk(st)):
+            return False
+        items = self.ev(st.iter, frame)
+        if not isinstance(items, Seq) or len(items.items) > limits.MAX_PATH_VARIANTS or \
+                not all(isinstance(i, (Str, Const)) or isinstance(i, Seq) and
+                        all(isinstance(x, (Str, Const)) for x in i.items) for i in items.items):
+            return False
+        self.header_effects(st, frame)
+        for item in items.items:
+            self.assign(st.target, item, frame)
+            self.run_block(st.body, frame, None)
+        return True
+
+    def _if_paths(self, st, frame: Frame, decision=None, k: int = 0, before: tuple = ()) -> list[Frame]:
+        """The frames after each branch of ``if``/``elif``/``else`` that reaches the next statement,
+        each with the condition that leads there (``frame.cond``: ``((decision, branch, label),)``)."""
+        flip = False
+        if decision is None and not self.is_elif(st):  # if/else: the decision its test makes
+            decision, flip = self.decision(st.test)
+        elif decision is None:
+            decision = ("chain", id(st))
+        yes, no = (k + 1, k) if flip else (k, k + 1)
         outs = []
         branch = frame.fork()
         self.run_block(st.body, branch, None)
         if not ends(st.body):
+            branch.cond = ((decision, yes, self.truth(st.test, True)),)
             outs.append(branch)
         orelse = st.orelse
+        tests = before + (st.test,)
         if not orelse:
-            outs.append(frame.fork())
+            other = frame.fork()
+            other.cond = ((decision, no, self._none_true(tests)),)
+            outs.append(other)
         elif self.is_elif(st):
             other = frame.fork()
             self.header_effects(orelse[0], other)
-            for f in self._if_paths(orelse[0], other):
+            for f in self._if_paths(orelse[0], other, decision, k + 1, tests):
                 f.changed |= other.changed
                 outs.append(f)
         else:
             other = frame.fork()
             self.run_block(orelse, other, None)
             if not ends(orelse):
+                other.cond = ((decision, no, self._none_true(tests)),)
                 outs.append(other)
         return outs
+
+    def _none_true(self, tests: tuple) -> str:
+        if len(tests) == 1:
+            return self.truth(tests[0], False)
+        return "none of " + ", ".join(self.truth(t, True).rsplit(" is ", 1)[0] for t in tests) + " is true"
 
     def is_elif(self, st: ast.If) -> bool:
         """The ``else`` of ``st`` is an ``elif`` (``ast`` writes both as an ``If`` alone in ``orelse``)."""
@@ -332,6 +414,7 @@ class Interpreter:
         for f in frames:  # they are forks of one frame: no other name differs between them
             changed |= f.changed
         out.changed = changed
+        paths = all(f.cond for f in frames)  # the paths of one decision: a value per path is kept
         for table in ("vars", "overrides"):
             tables = [getattr(f, table) for f in frames]
             result = getattr(out, table)
@@ -340,10 +423,14 @@ class Interpreter:
                 v = vals[0]
                 if all(x is v for x in vals):
                     continue
-                vals = [f.lookup(name, None) if x is NOTFOUND else x for f, x in zip(frames, vals)]
-                acc = vals[0]
-                for x in vals[1:]:
-                    acc = join_values(acc, x, where, memo)
+                vals = [f.raw_lookup(name) if x is NOTFOUND else x for f, x in zip(frames, vals)]
+                acc = None
+                if paths and not any(x is NOTFOUND for x in vals):
+                    acc = choose([(f.cond, x) for f, x in zip(frames, vals)], limits.MAX_PATH_VARIANTS)
+                if acc is None:
+                    acc = vals[0]
+                    for x in vals[1:]:
+                        acc = join_values(acc, x, where, memo)
                 if acc is NOTFOUND:
                     result.pop(name, None)
                 else:

@@ -9,6 +9,7 @@ calls (:mod:`linter.sglang.entrypoints`) give keyword-argument launches.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import TYPE_CHECKING
 
 from linter.extract.python.frames import Frame
@@ -29,6 +30,7 @@ from linter.extract.python.strings import split_whitespace
 from linter.extract.python.syntax import call_args, ends, returns_in
 from linter.extract.python.values import Const, DictV, FuncV, Ref, Seq, Splat, Str, Value
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, Launch, MStr, Token
+from linter.sglang.dialects import dialects
 from linter.sglang.entrypoints import EXECUTE_TRAIN, SERVE
 from linter.sglang.frameworks import by_python_name
 from linter.source import Span
@@ -67,6 +69,25 @@ class LaunchFinder:
 
     def __init__(self, analysis: Analysis) -> None:
         self.a = analysis
+        self._wrappers: dict[str, tuple] | None = None
+
+    def wrappers(self) -> dict[str, tuple]:
+        """Module functions that start the command they are given (``def _run(cmd, **kw):
+        subprocess.run(cmd, **kw)``): name -> (their scope, the call in them, the parameter that
+        holds the command, its position). A call of one is read as that call with the argument it is
+        given (issue 35: an argv built in one place and run by a helper)."""
+        if self._wrappers is None:
+            self._wrappers = {}
+            for call, scope in self.a.index.calls:
+                if scope.kind != "function" or scope.parent is None or scope.parent.kind != "module" \
+                        or not isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                first = call.args[0] if call.args else next(
+                    (k.value for k in call.keywords if k.arg in ("args", "cmd", "command")), None)
+                if isinstance(first, ast.Name) and first.id in scope.params and self.may_launch(call) \
+                        and scope.node.name not in self._wrappers:
+                    self._wrappers[scope.node.name] = (scope, call, first.id, scope.params.index(first.id))
+        return self._wrappers
 
     # -- a method that stops before it launches -------------------------------------------------
 
@@ -131,7 +152,8 @@ class LaunchFinder:
         callables the format knows, or a name the module binds to something else (an alias)."""
         func = call.func
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        return name is not None and (name in CALL_NAMES or name in self.a.index.alias_names)
+        return name is not None and (name in CALL_NAMES or name in self.a.index.alias_names or
+                                     (isinstance(func, ast.Name) and name in self.wrappers()))
 
     def launches(self, call, scope: Scope, self_class: Scope | None = None) -> list[Launch]:
         """The launches ``call`` (an ``ast.Call`` in ``scope``) starts, in a method run for the class
@@ -150,7 +172,20 @@ class LaunchFinder:
                 frame = self.a.frame_before(scope, start, self_class)
             return frame
 
+        runs = self.a.along_paths(lambda: self._launches_on_path(call, get_frame))
+        if len(runs) == 1:
+            return runs[0][1]
+        out = []
+        for conds, found in runs:
+            out.extend(dataclasses.replace(launch, path=tuple(label for _, _, label in conds)) for launch in found)
+        return out
+
+    def _launches_on_path(self, call, get_frame) -> list[Launch]:
+        """The launches of ``call`` on the path of the run under way (:meth:`Paths.along_paths`)."""
+        func = call.func
         callee = self.a.ev(func, get_frame())
+        if isinstance(callee, FuncV) and callee.owner in (None, self.a) and isinstance(func, ast.Name):
+            return self._through_wrapper(call, func.id, callee, get_frame)
         if not isinstance(callee, Ref):
             return []
         q = callee.qual
@@ -171,6 +206,12 @@ class LaunchFinder:
             found = self._launches_in_argv(payload)
         elif kind == "shell":
             found = self._launches_in_script(payload)
+        elif kind == "trainer":
+            # (a lone unknown word of the trainer's line stays a splat: the shell may split it into
+            # several words, some of them SGLang's)
+            found = self._launches_in_script(payload, splats=True)
+            if not found:  # a trainer whose options are partly unknown is still a launch of it
+                found = [(dialects()["slime"].program, self._trainer_words(payload))]
         elif kind == "sglang-cmd":
             words = [Token(w, splat=self.a.is_splat(Token(w)) if w.text == UNKNOWN_CHAR else False, joinable=True)
                      for w in split_whitespace(payload, backslash=True)]
@@ -181,6 +222,23 @@ class LaunchFinder:
         elif kind == "serve":
             found = [(SERVE, payload)]
         return [Launch(source=self.a.source, program=p, span=span, args=a) for p, a in found]
+
+    def _through_wrapper(self, call, name: str, callee: FuncV, get_frame) -> list[Launch]:
+        """A call of a module function that starts the command it is given (:meth:`wrappers`): that
+        function's call, with the command this call passes, located here."""
+        got = self.wrappers().get(name)
+        if got is None or got[0].node is not callee.node:
+            return []
+        scope, inner, param, index = got
+        node = call.args[index] if index < len(call.args) and not isinstance(call.args[index], ast.Starred) \
+            else next((k.value for k in call.keywords if k.arg == param), None)
+        if node is None:
+            return []
+        value = self.a.ev(node, get_frame())
+        frame = self.a.frame_before(scope, self.a.offsets(inner)[0])
+        frame.bind(param, value)
+        span = self.a.span(call)
+        return [dataclasses.replace(launch, span=span) for launch in self._launches_on_path(inner, lambda: frame)]
 
     def _args(self, call, frame: Frame) -> tuple[list, dict]:
         """Positional values (a ``*x`` of a known sequence spliced in, of an unknown one a
@@ -201,7 +259,8 @@ class LaunchFinder:
         return positional, keywords
 
     def _argv(self, call, q: str, frame: Frame):
-        """("argv", tokens) | ("shell", MStr) | ("sglang-cmd", MStr) | ("serve", tokens) | None."""
+        """("argv", tokens) | ("shell", MStr) | ("trainer", MStr) | ("sglang-cmd", MStr) | ("serve", tokens)
+        | None."""
         positional, kw = self._args(call, frame)
         if q in POPEN:
             if positional and not isinstance(positional[0], Splat):
@@ -249,8 +308,9 @@ class LaunchFinder:
                                                     else None)
             if isinstance(arg, Str):
                 # the trainer's command line, run by a shell (miles command_utils.execute_train)
-                return "shell", MStr.join([MStr.plain("python3 train.py ", arg.m.where), arg.m])
-            return None
+                return "trainer", MStr.join([MStr.plain("python3 train.py ", arg.m.where), arg.m])
+            # the entry point is known, its arguments are not: still a launch (issue 35)
+            return "trainer", MStr.unknown(getattr(arg, "where", None) or self.a.span(call))
         if q in LAUNCH_SERVER_CMD:
             arg = positional[0] if positional else (self.a.ev(kw["command"].value, frame) if "command" in kw else None)
             if isinstance(arg, Str):
@@ -280,6 +340,14 @@ class LaunchFinder:
             return "serve", tokens
         return None
 
+    def _trainer_words(self, line: MStr) -> list[Token]:
+        """The trainer's arguments in ``line`` (``python3 train.py ARGS`` or an unknown whole), split
+        on blanks; an unknown word may stand for any number of words."""
+        words = split_whitespace(line)
+        if len(words) >= 2 and words[0].text == "python3" and words[1].text == "train.py":
+            words = words[2:]
+        return [Token(w, splat=not w.known, joinable=True) for w in words]
+
     def _launches_in_argv(self, words: list[Token], shells: bool = True) -> list[tuple[str, list[Token]]]:
         """Launches in an argv through the shared recognition step (:mod:`linter.recognize`); a shell
         string it meets (``bash -c``) is read by the shell format unless ``shells`` is False."""
@@ -292,12 +360,12 @@ class LaunchFinder:
         return [(f.program, self.fix_splats(f.args) if f.via_shell else f.args)
                 for f in launches(words, self.a.source, problems=self.a.result.problems)]
 
-    def _launches_in_script(self, script: MStr) -> list[tuple[str, list[Token]]]:
+    def _launches_in_script(self, script: MStr, splats: bool = False) -> list[tuple[str, list[Token]]]:
         """Launches in a string a shell runs (``shell=True``, ``os.system``): parsed by the shell
         format (tree-sitter-bash), as compose ``sh -c`` strings are."""
         from linter.extract.shell import launches_in_script
 
-        return [(program, self.fix_splats(args))
+        return [(program, args if splats else self.fix_splats(args))
                 for program, args, _image in launches_in_script(script, self.a.source, problems=self.a.result.problems)]
 
     def _kwargs_launch(self, call, q: str, frame: Frame, span: Span) -> list[Launch]:

@@ -53,7 +53,9 @@ class ModuleCache:
     modules being analysed now, and the file-system answers already looked up."""
 
     def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
+        # a weak reference: the cache is the value of a weak-keyed dict whose key is ``ws``; a strong
+        # one would keep every run's workspace, files and analyses alive (a long fuzz run, an editor)
+        self._ws = weakref.ref(ws)
         self.analyses: dict[Path, tuple[SourceFile, Analysis | None]] = {}
         self.in_progress: set[Path] = set()
         self.files: dict[Path, tuple[bool, tuple]] = {}
@@ -61,6 +63,11 @@ class ModuleCache:
         self.deps: dict[Path, list] = {}
         """For each module analysed (by path): what its resolutions looked at so far (with
         ``ws.track_deps`` only; see :func:`linter.workspace.note`)."""
+
+    @property
+    def ws(self) -> Workspace:
+        """The run's workspace."""
+        return self._ws()
 
     def is_file(self, path: Path) -> bool:
         got = self.files.get(path)

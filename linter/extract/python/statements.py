@@ -165,6 +165,10 @@ class Statements:
         val = self.ev(node.value, frame)
         if isinstance(node.op, ast.Add):
             if isinstance(cur, Seq) and cur.kind == "list":
+                if isinstance(val, Seq) and not self.budget.charge(len(cur.items) + len(val.items), "a Python list",
+                                                                   where):
+                    frame.rebind_mutated(name, Unk(where))  # counted before it is built: past the budget
+                    return
                 if isinstance(val, Seq):
                     cur.items.extend(val.items)
                 else:
@@ -196,11 +200,15 @@ class Statements:
                         new = cur
                     elif method == "extend" and len(args) == 1 and len(all_args) == 1:
                         v = self.ev(args[0].value, frame)
-                        if isinstance(v, Seq):
+                        if isinstance(v, Seq) and not self.budget.charge(len(cur.items) + len(v.items),
+                                                                         "a Python list", self.span(call)):
+                            pass  # past the budget: the list is unknown
+                        elif isinstance(v, Seq):
                             cur.items.extend(v.items)
+                            new = cur
                         else:
                             cur.items.append(Splat(self.span(args[0].value)))
-                        new = cur
+                            new = cur
                     elif method == "pop" and len(args) == len(all_args) <= 1:
                         k = self._list_index(cur, args[0].value, frame) if args else \
                             (len(cur.items) - 1 if cur.items and not isinstance(cur.items[-1], Splat) else None)

@@ -121,12 +121,13 @@ def as_text(v: Value) -> MStr | None:
     return None
 
 
-def format_text(fmt: MStr, positional: list, keywords: dict, open_args: bool, where: Span) -> Value:
+def format_text(fmt: MStr, positional: list, keywords: dict, open_args: bool, where: Span, budget=None) -> Value:
     """``fmt.format(*positional, **keywords)``: replacement fields ``{}``, ``{0}``, ``{name}`` (``!s``
     allowed) of known values become their text, with the origins of the values; any other field (a conversion, a
     format spec, an attribute or an index, a value not known) becomes unknown text. What Python
     would refuse (a missing argument, mixed numbering, an unbalanced brace) is unknown as a whole;
-    ``open_args``: a ``*x``/``**x`` whose items are not all known was given."""
+    ``open_args``: a ``*x``/``**x`` whose items are not all known was given. ``budget`` (a
+    :class:`linter.limits.Budget`) counts the result before it is built: past it, unknown."""
     text = fmt.text
     parts: list[MStr] = []
     auto = 0
@@ -185,6 +186,13 @@ def format_text(fmt: MStr, positional: list, keywords: dict, open_args: bool, wh
         parts.append(m if m is not None else MStr.unknown(loc))
         i = lit = j
     parts.append(fmt[lit:])
+    return _built(parts, where, budget)
+
+
+def _built(parts: list[MStr], where: Span, budget) -> Value:
+    """The string ``parts`` make, counted by ``budget`` first (unknown past it)."""
+    if budget is not None and not budget.charge(sum(len(p) for p in parts), "a Python string", where):
+        return Unk(where)
     return Str(MStr.join(parts, where))
 
 
@@ -192,10 +200,11 @@ _PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-#0 +]*)(?P<width>\*|
                       r"(?:\.(?P<prec>\*|\d+))?[hlL]?(?P<conv>[diouxXeEfFgGcrsa%])")
 
 
-def percent_format(fmt: MStr, right: Value, where: Span) -> Value:
+def percent_format(fmt: MStr, right: Value, where: Span, budget=None) -> Value:
     """``fmt % right``: ``%s`` of a known value (``%d``/``%i`` of an int) becomes its text with its
     origins, ``%%`` a percent sign; any other conversion, or a value not known, unknown text.
-    Python's errors (too few or too many values, a bad conversion) make the whole string unknown."""
+    Python's errors (too few or too many values, a bad conversion) make the whole string unknown.
+    ``budget`` counts the result before it is built (as :func:`format_text`)."""
     text = fmt.text
     specs = list(_PERCENT.finditer(text))
     # every % must start a conversion
@@ -247,4 +256,4 @@ def percent_format(fmt: MStr, right: Value, where: Span) -> Value:
             t = as_text(value)
         parts.append(t if t is not None else MStr.unknown(fmt.location(m.start(), m.end())))
     parts.append(fmt[lit:])
-    return Str(MStr.join(parts, where))
+    return _built(parts, where, budget)

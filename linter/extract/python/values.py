@@ -157,6 +157,19 @@ class ClassV(Value):
         self.scope = scope
 
 
+class Choice(Value):
+    """A value that differs between paths the analysis cannot decide (the branches of an ``if`` on an
+    unknown test, a conditional expression, a function's early returns). ``options`` are
+    ``(conds, value)`` pairs: ``conds`` a tuple of ``(decision, branch, label)`` — ``decision`` names
+    the ``if``/expression, ``branch`` which of its paths, ``label`` says it in words ("`args.x` is
+    true") — and ``value`` is never itself a Choice. At most ``limits.MAX_PATH_VARIANTS`` options."""
+
+    __slots__ = ("options",)
+
+    def __init__(self, options: list) -> None:
+        self.options = options
+
+
 NOTFOUND = object()
 """What a lookup gives for a name bound nowhere it looks (not the same as an unknown value)."""
 
@@ -182,6 +195,9 @@ def same(a, b) -> bool:
         return a.node is b.node and a.bound is b.bound
     if isinstance(a, ClassV):
         return a.scope is b.scope
+    if isinstance(a, Choice):
+        return len(a.options) == len(b.options) and all(
+            x[0] == y[0] and same(x[1], y[1]) for x, y in zip(a.options, b.options))
     if isinstance(a, Seq):
         return a.kind == b.kind and len(a.items) == len(b.items) and all(map(same, a.items, b.items))
     if isinstance(a, DictV):
@@ -207,7 +223,9 @@ def join_values(a, b, where: Span | None, memo: dict):
     got = memo.get(key)
     if got is not None:
         return got[0]
-    if isinstance(b, (Ref, Instance)):
+    if isinstance(a, Choice) or isinstance(b, Choice):  # (a loop, a try: joined as before paths were kept)
+        out = join_values(collapse(a, where, memo), collapse(b, where, memo), where, memo)
+    elif isinstance(b, (Ref, Instance)):
         out = b  # the later binding of a module or a known object
     elif isinstance(a, (Ref, Instance, Unk)):
         out = a
@@ -219,6 +237,32 @@ def join_values(a, b, where: Span | None, memo: dict):
         out = Unk(None)
     memo[key] = (out, a, b)  # a and b kept alive: their ids stay theirs
     return out
+
+
+def collapse(v, where: Span | None = None, memo: dict | None = None):
+    """One value standing for every option of a :class:`Choice` (their join); any other value itself."""
+    if not isinstance(v, Choice):
+        return v
+    memo = {} if memo is None else memo
+    acc = v.options[0][1]
+    for _, x in v.options[1:]:
+        acc = join_values(acc, x, where, memo)
+    return acc
+
+
+def choose(pairs: list, cap: int):
+    """A :class:`Choice` of ``pairs`` (``(conds, value)``, a value possibly a Choice itself: its
+    options are flattened under ``conds``); the value itself when every path has the same one; None
+    when there would be more than ``cap`` options."""
+    from linter.branches import flatten
+
+    options = flatten(pairs, Choice, same)
+    if options is None:
+        v = pairs[0][1]
+        return v.options[0][1] if isinstance(v, Choice) else v
+    if len(options) > cap:
+        return None
+    return Choice(options)
 
 
 def _join_items(a: list, b: list, where: Span | None, memo: dict) -> list:

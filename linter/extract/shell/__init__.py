@@ -52,6 +52,7 @@ execution order), :mod:`.errors` (syntax errors, comments, ``#SBATCH``).
 
 from __future__ import annotations
 
+from linter import limits
 from linter.extract.shell.document import Doc, named_kids, parse_script
 from linter.extract.shell.env import Env
 from linter.extract.shell.errors import comments_of, error_message, first_error, sbatch_counts, sbatch_directives
@@ -62,6 +63,7 @@ from linter.source import SourceFile, Span
 __all__ = ["extract", "launches_in_script", "parse_script", "script_launches"]
 
 
+@limits.budgeted
 def extract(source: SourceFile, ws=None) -> Extraction:
     """The launches, GPU declarations, comments and syntax problems of a shell script."""
     doc = Doc(source, source.text, None, Span(source, 0, 0))

@@ -4,8 +4,11 @@ different paths of a script leave.
 
 from __future__ import annotations
 
+import contextvars
 import re
 
+from linter import limits
+from linter.branches import MISSING, select
 from linter.launch import MStr, Token, same_origins
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -119,23 +122,28 @@ class Env:
     cost their recent changes, not the number of variables.
     """
 
-    __slots__ = ("vars", "exported", "allexport")
+    __slots__ = ("vars", "exported", "allexport", "paths")
 
     def __init__(self, vars_: dict | None = None, exported: set | None = None, allexport: bool = False) -> None:
         self.vars = Layered(vars_)
         self.exported = Layered(dict.fromkeys(exported, True) if exported else None)
         self.allexport = allexport
+        self.paths = bool(vars_) and any(isinstance(v, Paths) for v in vars_.values())
+        """Some variable holds a value per path (:class:`Paths`): commands are run once per path."""
 
     def copy(self) -> Env:
         out = Env.__new__(Env)
         out.vars, out.exported, out.allexport = self.vars.copy(), self.exported.copy(), self.allexport
+        out.paths = self.paths
         return out
 
     def replace(self, other: Env) -> None:
         self.vars, self.exported, self.allexport = other.vars, other.exported, other.allexport
+        self.paths = other.paths
 
     def get(self, name: str):
-        return self.vars.get(name, ABSENT)
+        """The value of ``name`` (on the path of the run under way, for a :class:`Paths` value)."""
+        return pick(self.vars.get(name, ABSENT))
 
     def set(self, name: str, value, export: bool = False) -> None:
         self.vars.put(name, value)
@@ -267,12 +275,68 @@ class Merged:
         return out
 
 
-def merge(envs: list[Env]) -> Env:
-    """The environment after paths that end in ``envs``: a variable with different values is unknown.
-    Only the names :func:`changed` gives are compared (all of them for unrelated environments)."""
+class Paths:
+    """A variable's values along the paths of an ``if``/``case`` the linter cannot decide (issue 35):
+    ``options`` are ``(conds, value)`` as :mod:`linter.branches` reads them; a value is an MStr, a list
+    of tokens, :data:`UNKNOWN_V`, :data:`UNSET` or :data:`ABSENT`, never itself a Paths."""
+
+    __slots__ = ("options",)
+
+    def __init__(self, options: list) -> None:
+        self.options = options
+
+
+_RUN: contextvars.ContextVar[list | None] = contextvars.ContextVar("lint_configs_shell_paths", default=None)
+"""``[branches taken, decision still needed]`` of the run under way (None: no run; every
+:class:`Paths` value reads as unknown)."""
+
+
+def pick(value):
+    """``value`` on the path of the run under way (see :class:`Paths`)."""
+    if not isinstance(value, Paths):
+        return value
+    run = _RUN.get()
+    if run is None:
+        return UNKNOWN_V
+    got, need = select(value.options, run[0])
+    if got is MISSING:
+        if run[1] is None:
+            run[1] = need
+        return UNKNOWN_V
+    return got
+
+
+def start_run(run: list) -> contextvars.Token:
+    """Make ``run`` (``[taken, None]``, or None: every Paths unknown) the run under way; returns the
+    token that :func:`end_run` takes."""
+    return _RUN.set(run)
+
+
+def end_run(token: contextvars.Token) -> None:
+    _RUN.reset(token)
+
+
+def _by_path(values: list, conds: list):
+    """A :class:`Paths` of ``values`` (one per path, ``conds`` its conditions), nested Paths
+    flattened; the value itself when all are the same; :data:`UNKNOWN_V` past the limit."""
+    from linter.branches import flatten
+
+    options = flatten(zip(conds, values), Paths, _same)
+    if options is None:
+        return values[0].options[0][1] if isinstance(values[0], Paths) else values[0]
+    if len(options) > limits.MAX_PATH_VARIANTS:
+        return UNKNOWN_V
+    return Paths(options)
+
+
+def merge(envs: list[Env], conds: list | None = None) -> Env:
+    """The environment after paths that end in ``envs``: a variable with different values is unknown
+    — or, given the ``conds`` of each path (see :class:`Paths`), a value per path. Only the names
+    :func:`changed` gives are compared (all of them for unrelated environments)."""
     if len(envs) == 1:
         return envs[0].copy()
     out = envs[0].copy()
+    out.paths = any(e.paths for e in envs)
     out.allexport = any(e.allexport for e in envs)
     names = changed([e.vars for e in envs])
     if names is None:
@@ -287,6 +351,10 @@ def merge(envs: list[Env]) -> Env:
             continue  # out has it (or has not, when ABSENT) already
         if all(_same_text(first, v) for v in values[1:]):
             out.vars.put(n, _unlocated(first))
+        elif conds is not None:
+            got = _by_path(values, conds)
+            out.vars.put(n, got)
+            out.paths = out.paths or isinstance(got, Paths)
         else:
             out.vars.put(n, UNKNOWN_V)
     xnames = changed([e.exported for e in envs])

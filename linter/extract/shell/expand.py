@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from linter import limits
 from linter.extract.shell.document import Doc
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env
 from linter.launch import UNKNOWN_CHAR, MStr, Token, hull, join_runs
@@ -32,8 +33,12 @@ def assemble(segs: list) -> list[Token]:
     def emit() -> None:
         nonlocal texts, runs, wheres, started, fixed, unk, splat
         if started:
-            m = MStr.from_runs("".join(texts), join_runs(runs), hull(wheres))
-            out.append(Token(m, splat=splat or (unk and not fixed)))
+            where = hull(wheres)
+            if len(texts) > 1 and not limits.budget().fits(sum(map(len, texts)), "a shell word", where):
+                out.append(Token(MStr.unknown(where), splat=splat))
+            else:
+                m = MStr.from_runs("".join(texts), join_runs(runs), where)
+                out.append(Token(m, splat=splat or (unk and not fixed)))
         texts, runs, wheres = [], [], []
         started = fixed = unk = splat = False
 
@@ -113,10 +118,15 @@ def scalar(segs: list, where: Span | None) -> MStr:
             parts.append(MStr.unknown(seg[1].where or where))
     if not parts:
         return MStr.plain("", where)
+    if len(parts) > 1 and not limits.budget().fits(sum(len(p.text) for p in parts), "a shell value", where):
+        return MStr.unknown(where)
     return MStr.join(parts, hull([p.where for p in parts]) or where)
 
 
 def join_tokens(tokens: list[Token], where: Span | None) -> MStr:
+    """The words of an array joined by blanks (``${A[*]}``, an array used as a string)."""
+    if not limits.budget().fits(sum(len(t.text.text) + 1 for t in tokens), "a shell array joined", where):
+        return MStr.unknown(where)
     parts: list[MStr] = []
     for k, tok in enumerate(tokens):
         if k:
@@ -450,6 +460,9 @@ class Expander:
                     tokens = []
                 else:
                     return [("splat", MStr.unknown(where))] if quoted and index == "@" else unknown()
+                if tokens and not limits.budget().charge(sum(len(t.text.text) for t in tokens),
+                                                          "a shell expansion", where):
+                    return unknown()
                 if quoted and index == "@":
                     return [("arr", tokens)]
                 return [("lit", join_tokens(tokens, where), not quoted)] if tokens else \
@@ -465,6 +478,9 @@ class Expander:
             value = (UNKNOWN_V if value[0].splat else value[0].text) if value else UNSET
 
         def result(m: MStr) -> list:
+            # a variable's value substituted: counted by the file's budget before it is used
+            if not limits.budget().charge(len(m.text), "a shell expansion", where):
+                return unknown()
             return [("lit", m, not quoted)]
 
         if op is None:

@@ -1,17 +1,26 @@
 """The walker: a parse tree visited in execution order with a variable environment — lists, pipelines,
 ``if``/``case`` branches merged, loops, functions analysed with their callers' variables, assignments
 and declarations. Simple commands are :class:`~linter.extract.shell.commands.Commands`'.
+
+A variable the branches of an ``if``/``case`` set differently keeps a value per branch
+(:class:`~.env.Paths`, issue 35): a simple command that reads one runs once per path, so a launch
+built from it is one launch per path with the conditions that lead there ("`[ -n "$DET" ]`
+succeeds"), at most ``limits.MAX_PATH_VARIANTS`` (past it the variables are unknown). ``&&``/``||``
+and loops merge as before: what differs is unknown.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from linter import limits
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.document import Doc, named_kids
-from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, merge
+from linter.branches import explore
+from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, start_run
 from linter.extract.shell.expand import Expander, assemble, scalar
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
@@ -81,12 +90,20 @@ class Walker(Commands):
         self.silent = 0
         self.loop_depth = 0
         self.expand = Expander(doc)
-
+        self.budget = limits.budget()
 
     def visit(self, node, env: Env) -> None:
+        if self.loop_depth or self.depth:
+            # Code walked again — a loop body (twice a level), a `bash -c` string at each run — is what
+            # can grow past the file's size: it spends the file's steps, a command or an assignment
+            # (words expanded) twenty. Code walked once is bounded by MAX_SHELL_CHARS.
+            self.budget.step("walking the shell script", _WEIGHT.get(node.type, 1))
         handler = _HANDLERS.get(node.type)
         if handler is not None:
-            handler(self, node, env)
+            if env.paths and node.type in _SIMPLE:
+                self._along_paths(handler, node, env)
+            else:
+                handler(self, node, env)
             return
         for child in node.named_children:
             self.visit(child, env)
@@ -123,17 +140,75 @@ class Walker(Commands):
             self.visit(child, branch)
             env.replace(merge([env, branch]))
 
+    def _along_paths(self, handler, node, env: Env) -> None:
+        """Run a simple command once per path of the variables it reads that hold a value per path
+        (:class:`~.env.Paths`); its launches get the conditions of their path, and what it assigns
+        differently on different paths becomes a value per path. Past ``MAX_PATH_VARIANTS`` paths
+        it is run once with those variables unknown."""
+        shared = self.shared
+
+        def start(conds: tuple):
+            run = [{k: b for k, b, _ in conds}, None]
+            token = start_run(run)
+            marks = (len(shared.launches), len(shared.problems))
+
+            def done():
+                end_run(token)
+                k, p = marks
+                if run[1] is not None:  # a run cut short: what it found is found again on each path
+                    del shared.launches[k:], shared.problems[p:]
+                elif conds:
+                    labels = tuple(label for _, _, label in conds)
+                    shared.launches[k:] = [dataclasses.replace(x, path=labels) for x in shared.launches[k:]]
+                return run[1]
+            return done
+
+        def run() -> Env:
+            e = env.copy()
+            handler(self, node, e)
+            return e
+
+        k0, p0 = len(shared.launches), len(shared.problems)
+        runs = explore(run, start)
+        if runs is None:  # past the limit: once, with every value per path unknown
+            del shared.launches[k0:], shared.problems[p0:]
+            token = start_run(None)
+            try:
+                runs = [((), run())]
+            finally:
+                end_run(token)
+        if len(runs) == 1:
+            env.replace(runs[0][1])
+        else:
+            env.replace(merge([e for _, e in runs], [c for c, _ in runs]))
+
+    def _truth(self, nodes, holds: bool) -> str:
+        """A condition (its command nodes) succeeding or not, in words: "`[ -n "$DET" ]` succeeds"."""
+        if not nodes:
+            return "the condition " + ("succeeds" if holds else "fails")
+        text = " ".join(self.doc.text[self.doc.c(nodes[0].start_byte):self.doc.c(nodes[-1].end_byte)].split())
+        text = text.rstrip(";").rstrip()
+        if len(text) > 60:
+            text = text[:57] + "..."
+        return f"`{text}` {'succeeds' if holds else 'fails'}"
+
     def _if(self, node, env: Env) -> None:
         cond, body, clauses = _split_if(node)
         for c in cond:
             self.visit(c, env)
+        decision = (id(self.doc), node.start_byte)
+        if not any(c.type == "elif_clause" for c in clauses) and cond:
+            # conditions written alike are one decision: each path takes the same branch of both
+            decision = (id(self.doc), " ".join(self._truth(cond, True).split()))
         outcomes = []
+        conds = [((decision, 0, self._truth(cond, True)),)]
         taken = env.copy()
         for c in body:
             self.visit(c, taken)
         outcomes.append(taken)
         rest = env
         has_else = False
+        tests = [cond]
         for clause in clauses:
             if clause.type == "elif_clause":
                 rest = rest.copy()
@@ -144,38 +219,54 @@ class Walker(Commands):
                 for c in cbody:
                     self.visit(c, branch)
                 outcomes.append(branch)
+                conds.append(((decision, len(conds), self._truth(ccond, True)),))
+                tests.append(ccond)
             else:
                 has_else = True
                 branch = rest.copy()
                 for c in clause.named_children:
                     self.visit(c, branch)
                 outcomes.append(branch)
+                conds.append(((decision, len(conds), self._none(tests)),))
         if not has_else:
             outcomes.append(rest)
-        env.replace(merge(outcomes))
+            conds.append(((decision, len(conds), self._none(tests)),))
+        env.replace(merge(outcomes, conds))
+
+    def _none(self, tests: list) -> str:
+        if len(tests) == 1:
+            return self._truth(tests[0], False)
+        return "none of " + ", ".join(self._truth(t, True).rsplit(" ", 1)[0] for t in tests) + " succeeds"
 
     def _case(self, node, env: Env) -> None:
         value = node.child_by_field_name("value")
         if value is not None:
             self._visit_subs(value, env)
         outcomes = []
+        conds = []
         catch_all = False
+        decision = (id(self.doc), node.start_byte)
+        subject = " ".join(self.doc.node_text(value).split()) if value is not None else "the word"
         for item in node.named_children:
             if item.type != "case_item":
                 continue
             branch = env.copy()
+            patterns = []
             for i, child in enumerate(item.children):
                 fname = item.field_name_for_child(i)
                 if fname == "value":
+                    patterns.append(self.doc.node_text(child))
                     if self.doc.node_text(child) == "*":
                         catch_all = True
                     continue
                 if child.is_named:
                     self.visit(child, branch)
             outcomes.append(branch)
+            conds.append(((decision, len(conds), f"`{subject}` matches `{'|'.join(patterns)}`"),))
         if not catch_all:
             outcomes.append(env)
-        env.replace(merge(outcomes))
+            conds.append(((decision, len(conds), f"no pattern of `case {subject}` matches"),))
+        env.replace(merge(outcomes, conds))
 
     def _loop(self, node, env: Env) -> None:
         variable = node.child_by_field_name("variable") if node.type == "for_statement" else None
@@ -195,6 +286,14 @@ class Walker(Commands):
                 for c in body.named_children:
                     self.visit(c, e)
 
+        try:
+            self._loop_passes(node, env, once)
+        except limits.LimitExceeded as exc:  # the file's steps are spent: what the loop sets is unknown
+            self.budget.stopped(exc, self.doc.where(*self.doc.rng(node)), "what the loops past it set is unknown")
+            for name in _assigned_names(node, self.doc):
+                env.set(name, UNKNOWN_V)
+
+    def _loop_passes(self, node, env: Env, once) -> None:
         before = env.copy()
         if self.loop_depth < MAX_LOOP_DEPTH:
             first = before.copy()
@@ -306,7 +405,10 @@ class Walker(Commands):
                 env.set(name, UNKNOWN_V, export)
             return
         if op == "+=":
-            if isinstance(value, list):
+            if isinstance(value, (list, MStr)) and isinstance(old, (list, MStr)) and not self.budget.fits(
+                    _size(old) + _size(value), f"the value of {name}", self.doc.where(*self.doc.rng(node))):
+                value = UNKNOWN_V
+            elif isinstance(value, list):
                 if isinstance(old, list):
                     value = old + value
                 elif isinstance(old, MStr):
@@ -410,6 +512,21 @@ _HANDLERS: dict[str, Callable] = {
 }
 
 
+_WEIGHT = {"command": 20, "variable_assignment": 20, "declaration_command": 20}
+"""Steps a walked node spends: a command or an assignment (its words expanded) costs about twenty
+times a list or a branch."""
+
+
+def _size(value) -> int:
+    """Characters of a value (an MStr, or an array's words and the blanks between them)."""
+    return len(value.text) if isinstance(value, MStr) else sum(len(t.text.text) + 1 for t in value)
+
+
+_SIMPLE = frozenset({"command", "variable_assignment", "variable_assignments", "declaration_command",
+                     "unset_command"})
+"""Statements run once per path when a variable they may read holds a value per path."""
+
+
 def _split_if(node):
     """(condition nodes, body nodes, elif/else clauses) of an if_statement or elif_clause."""
     cond, body, clauses = [], [], []
@@ -455,6 +572,14 @@ def walk_all(shared: Shared, doc: Doc, root, env: Env, launch_span: Span | None 
               image: MStr | None = None) -> None:
     """Walk a script, then its functions: first the first one (in definition order) that has calls,
     with its callers' variables merged, else the first one never walked, with those at its definition."""
+    try:
+        _walk_all(shared, doc, root, env, launch_span, image)
+    except limits.LimitExceeded as exc:  # the file's steps are spent: the launches found so far stay
+        limits.budget().stopped(exc, launch_span or Span(shared.source, 0, 0),
+                                "the rest of the script is not checked")
+
+
+def _walk_all(shared: Shared, doc: Doc, root, env: Env, launch_span: Span | None, image: MStr | None) -> None:
     walker = Walker(shared, doc, "script", launch_span, image)
     walker.visit(root, env)
     order = shared.fn_order

@@ -1,0 +1,78 @@
+"""Choosing among the values a file gives along paths the linter cannot decide (issue 35): the part
+the Python and shell formats share.
+
+A value kept per path is a list of ``(conds, value)`` options; ``conds`` is a tuple of ``(decision,
+branch, label)`` — ``decision`` names an ``if``/``case``/conditional expression, ``branch`` which of
+its paths, ``label`` says it in words. Code that reads such a value is run once per path of the
+decisions it reads (:func:`explore`): each run has the branches taken so far, and :func:`select`
+gives the option of those branches or names the next decision to take.
+"""
+
+from __future__ import annotations
+
+from linter import limits
+
+MISSING = object()
+""":func:`select` found no option for the branches taken: a decision is still to be taken."""
+
+
+def select(options: list, taken: dict):
+    """``(value, pending)``: the option of ``options`` whose conditions agree with ``taken`` (decision
+    -> branch), or ``(MISSING, (decision, [(branch, label), ...]))`` naming the first decision an
+    option that could still apply needs and the branches the options give it."""
+    for conds, value in options:
+        if all(taken.get(k, -1) == b for k, b, _ in conds):
+            return value, None
+    for conds, _ in options:
+        if all(taken.get(k, b) == b for k, b, _ in conds):
+            for k, _, _ in conds:
+                if k not in taken:
+                    branches: list = []
+                    for c2, _ in options:
+                        for k2, b2, label in c2:
+                            if k2 == k and all(b2 != x for x, _ in branches):
+                                branches.append((b2, label))
+                    return MISSING, (k, branches)
+    return MISSING, None
+
+
+def explore(run, start) -> list | None:
+    """Run ``run()`` once per path: ``start(conds)`` begins a run along ``conds`` (the branches taken,
+    ``(decision, branch, label)`` each) and returns a function giving, after it, the decision it still
+    needs (None when it needed none).
+    ``[(conds, result), ...]`` for the runs that needed nothing more, or None past
+    ``limits.MAX_PATH_VARIANTS`` paths."""
+    done: list = []
+    todo: list = [()]
+    while todo:
+        conds = todo.pop()
+        pending = start(conds)
+        result = run()
+        need = pending()
+        if need is None:
+            done.append((conds, result))
+            continue
+        key, branches = need
+        if len(done) + len(todo) + len(branches) > limits.MAX_PATH_VARIANTS:
+            return None
+        todo.extend(conds + ((key, b, label),) for b, label in reversed(branches))
+    return done
+
+
+def describe(labels) -> str:
+    """A path's conditions in words: "when `args.x` is true and `$MODE` matches `det`"."""
+    return "when " + " and ".join(labels)
+
+
+def flatten(pairs, nested: type, same) -> list | None:
+    """The options of ``pairs`` (``(conds, value)``, one per path) with values of type ``nested`` (a
+    value per path itself) flattened under their path's conditions; None when every path has the same
+    value (``same(a, b)``), which is then ``options[0][1]``. Shared by the Python and shell formats."""
+    options: list = []
+    for conds, v in pairs:
+        if isinstance(v, nested):
+            options.extend((tuple(conds) + c, x) for c, x in v.options)
+        else:
+            options.append((tuple(conds), v))
+    first = options[0][1]
+    return None if all(same(first, x) for _, x in options[1:]) else options

@@ -522,16 +522,23 @@ def _lint(args, configs, select, ignore, extend) -> int:
     command_line = _exclude_patterns((args.exclude or []) + args.extend_exclude)
     use_configs = args.exclude is None
 
+    def config_of(folder: str, names=None):
+        cfg = folder_configs.get(folder, unseen)
+        if cfg is unseen:  # (a string, not a Path; the walk's listing of the folder spares the looks in it)
+            cfg = folder_configs[folder] = configs.for_dir(folder, names)
+        return cfg
+
     def excluded(path: Path | str, is_dir: bool) -> bool:
         if command_line and _matches(command_line, cwd, path, is_dir):
             return True
         if not use_configs:
             return False
-        folder = os.path.dirname(path)
-        cfg = folder_configs.get(folder, unseen)
-        if cfg is unseen:
-            cfg = folder_configs[folder] = configs.for_dir(Path(folder))
+        cfg = config_of(os.path.dirname(path))
         return cfg is not None and cfg.excluded(path, is_dir)
+
+    # the walk asks once per folder whether a file in it can be excluded at all (see discover._walk_folder)
+    excluded.may_exclude = lambda folder, names: bool(command_line) or (
+        use_configs and config_of(folder, names) is not None)
 
     from linter.isolate import crashed, lint_file
 

@@ -455,6 +455,9 @@ def load(path: Path) -> Config | None:
                   overrides=valid.get("overrides", []))
 
 
+_UNSEEN = object()
+
+
 class ConfigResolver:
     """Finds the closest configuration for each folder (cached), or uses a forced one."""
 
@@ -464,53 +467,66 @@ class ConfigResolver:
             raise ConfigError(f"{forced}: no [tool.lint-configs] table")
         self.isolated = isolated
         """No configuration file is read at all (the text seams of the engine and the tests)."""
-        self._cache: dict[Path, Config | None] = {}
-        self._real: dict[Path, Path] = {}  # folder as given -> its real path
+        self._cache: dict[str, Config | None] = {}  # folder (as given, and real) -> its configuration
+        self._real: dict[str, str] = {}  # folder as given -> its real path
         self.stop: Path | None = None
         """The run's root (real path): the search goes no higher, and a configuration file there that is
         a link out of it is not read (a pull request must not make the linter read outside its tree)."""
 
-    def _resolve(self, folder: Path) -> Path:
+    def _resolve(self, folder: str) -> str:
         # A folder whose parent was resolved and that is no symbolic link is its parent's real path
         # joined with its name: one lstat instead of one per component (the walk goes top-down).
         real = self._real.get(folder)
         if real is None:
-            parent = self._real.get(folder.parent)
-            if parent is not None and folder.name not in ("", ".", "..") and not os.path.islink(folder):
-                real = parent / folder.name
+            head, name = os.path.split(folder)
+            parent = self._real.get(head)
+            if parent is not None and name not in ("", ".", "..") and not os.path.islink(folder):
+                real = os.path.join(parent, name)
             else:
-                real = folder.resolve()
+                real = os.path.realpath(folder)
             self._real[folder] = real
         return real
 
-    def for_dir(self, folder: Path) -> Config | None:
+    def for_dir(self, folder: Path | str, listing=None) -> Config | None:
+        """The configuration that applies to the files in ``folder`` (the closest ``.lint-configs.toml``
+        or ``pyproject.toml`` with a ``[tool.lint-configs]`` table at or above it, no higher than
+        :attr:`stop`), None when there is none. Raises ConfigError for an invalid one. ``listing``: the names
+        in ``folder`` when the caller just listed it (a configuration file not among them is not looked
+        for). Strings inside, not :class:`~pathlib.Path`: the walk asks for every folder of a tree, and a
+        Path costs more than the look."""
         if self.forced is not None:
             return self.forced
         if self.isolated:
             return None
         # The cache is keyed by the folder as given first: resolving a real path costs an lstat per
         # component, and the walk asks for every file's folder.
-        if folder in self._cache:
-            return self._cache[folder]
-        given = folder
-        folder = self._resolve(folder)
-        if folder in self._cache:
-            self._cache[given] = self._cache[folder]
-            return self._cache[folder]
+        given = os.fspath(folder)
+        found = self._cache.get(given, _UNSEEN)
+        if found is not _UNSEEN:
+            return found
+        real = self._resolve(given)
+        found = self._cache.get(real, _UNSEEN)
+        if found is not _UNSEEN:
+            self._cache[given] = found
+            return found
         found = None
-        for candidate in (folder / ".lint-configs.toml", folder / "pyproject.toml"):
-            if candidate.is_file() and self._within_stop(candidate):
-                found = load(candidate)
+        for name in (".lint-configs.toml", "pyproject.toml"):
+            if listing is not None and name not in listing:
+                continue
+            candidate = os.path.join(real, name)
+            if os.path.isfile(candidate) and self._within_stop(candidate):
+                found = load(Path(candidate))
                 if found is not None:
                     break
-        if found is None and folder.parent != folder and folder != self.stop:
-            self._real.setdefault(folder.parent, folder.parent)  # a real path's parent is real
-            found = self.for_dir(folder.parent)
-        self._cache[folder] = found
+        parent = os.path.dirname(real)
+        if found is None and parent != real and (self.stop is None or real != os.fspath(self.stop)):
+            self._real.setdefault(parent, parent)  # a real path's parent is real
+            found = self.for_dir(parent)
+        self._cache[real] = found
         self._cache[given] = found
         return found
 
-    def _within_stop(self, candidate: Path) -> bool:
+    def _within_stop(self, candidate: Path | str) -> bool:
         if self.stop is None or not os.path.islink(candidate):
             return True
         from linter.boundary import is_within

@@ -62,16 +62,19 @@ def detect_format(path: Path, text: str) -> str | None:
 
 
 class Candidate:
-    """A file to look at: ``name`` its absolute path as a string; ``explicit`` when it was named on the
-    command line. ``path`` (a :class:`~pathlib.Path`) is made on first use: most files of a tree are
-    skipped on their bytes by name alone, and a ``Path`` costs more than the look at the bytes."""
+    """A file to look at: ``name`` its absolute path as a string; ``explicit`` when it was named on
+    the command line; ``folder`` its folder as a string. ``path`` (a :class:`~pathlib.Path`) is made
+    on first use: most files of a tree are skipped on their bytes by name alone, and a ``Path`` costs
+    more than the look at the bytes."""
 
-    __slots__ = ("name", "explicit", "_path")
+    __slots__ = ("name", "explicit", "_path", "folder")
 
-    def __init__(self, path: Path | str, explicit: bool) -> None:
+    def __init__(self, path: Path | str, explicit: bool, folder: str | None = None) -> None:
         self.name = str(path)
         self.explicit = explicit
         self._path = path if isinstance(path, Path) else None
+        self.folder = folder if folder is not None else os.path.dirname(self.name)
+        """The folder of the file as a string (``os.path.dirname(name)``, given by the walk)."""
 
     @property
     def path(self) -> Path:
@@ -157,6 +160,7 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
     name). One :class:`~pathlib.Path` is made per file yielded; the rest is plain strings."""
     from linter.gitignore import find_top
 
+    may_exclude = getattr(excluded, "may_exclude", None)
     top = find_top(root)
     repo = ignores.repository(top)
     chain = _parent_ignores(repo, root)
@@ -178,40 +182,41 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
             if own is not None:
                 chain = chain + [own]
         check = bool(chain or repo.outer)
+        # ``excluded.may_exclude(folder, names)`` (when the callable has it): False when no file of the
+        # folder can be excluded (no configuration, no --exclude): then no call per file
+        some = may_exclude(here_name, names) if may_exclude is not None else True
         folders = []
-        files = []
-        for e in entries:
+        for e in entries:  # (sorted: the files are yielded in order as they come)
+            name = e.name
             try:
-                if e.is_dir(follow_symlinks=False):
-                    name = e.name
+                if e.is_file(follow_symlinks=False):  # the usual case first: one look at the entry's type
+                    link = False
+                elif e.is_dir(follow_symlinks=False):
                     p = here / name
                     if name in DEFAULT_EXCLUDES or (check and repo.decide(chain, str(p), True)) \
                             or excluded(p, True):
                         continue
                     folders.append((p, real_here + os.sep + name, repo, chain))
                     continue
-                link = e.is_symlink()
-                # dangling links, FIFOs, devices: never opened
-                if not (e.is_file() if link else e.is_file(follow_symlinks=False)):
+                elif e.is_symlink() and e.is_file():  # a link to a file (dangling links are never opened)
+                    link = True
+                else:  # FIFOs, devices, sockets, links to folders: never opened
                     continue
             except OSError:
                 continue
-            files.append((e, link))
-        for e, link in files:
-            name = e.name
-            if FIXER_TEMP.match(name) or name == ".git":  # a worktree's or submodule's .git file
+            if name[0] == "." and (name == ".git" or FIXER_TEMP.match(name)):  # a worktree's or submodule's .git file
                 continue
             p = here_name + os.sep + name  # a string: most files are skipped before a Path is needed
             real = os.path.realpath(p) if link else real_here + os.sep + name
             if real in seen:
                 continue
-            if (check and repo.decide(chain, p, False)) or excluded(p, False):
+            if (check and repo.decide(chain, p, False)) or (some and excluded(p, False)):
                 continue
             if link and report.link_outside(real):
                 report.outside.append(p)  # a link out of the root: never read, nor written through
                 continue
             seen.add(real)
-            yield Candidate(p, False)
+            yield Candidate(p, False, here_name)
         stack.extend(reversed(folders))
 
 

@@ -152,7 +152,9 @@ def _skipped_on_bytes(ws, cand, cache=None) -> bool:
     ``cache`` may know it from the file's stat."""
     if not ws.unread_name(cand.name):
         return False
-    return cache.unmentioned(cand.name) if cache is not None else unmentioned_text(cand.name) is not None
+    if cache is not None:
+        return cache.unmentioned(cand.name, getattr(cand, "folder", None))
+    return unmentioned_text(cand.name) is not None
 
 
 def _skipped(engine: Engine, cand, skip_unmentioned: bool) -> FileResult | None:
@@ -214,7 +216,7 @@ class _Run:
         i = self.index
         self.index += 1
         if cache is not None:
-            if cache.unmentioned(cand.name):
+            if cache.unmentioned(cand.name, getattr(cand, "folder", None)):
                 known = _SKIPPED if self.skip else _skipped(engine, cand, False)
             else:
                 got = cache.lookup(cand.path)

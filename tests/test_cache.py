@@ -618,7 +618,7 @@ def test_every_look_at_the_file_system_made_for_a_file_is_kept_with_its_result(t
     alone = Looks(monkeypatch, repo)
     for f in files:
         lint(repo, capsys, "--cache-dir", str(tmp_path / "alone"), f)
-        shutil.rmtree(tmp_path / "alone")
+        shutil.rmtree(tmp_path / "alone", ignore_errors=True)  # (a run that kept nothing made none)
     # (a file the whole run lints only because another reads it — a compose .env, the second file of a
     # COMPOSE_FILE stack — is skipped when named alone: no looks to compare)
     assert len([f for f in files if alone.looks.get(f)]) >= len(files) - 3

@@ -160,13 +160,11 @@ class ResultCache:
 
     # -- the mention filter, from the stat ----------------------------------------------------------
 
-    def unmentioned(self, name: str) -> bool:
+    def unmentioned(self, name: str, folder: str | None = None) -> bool:
         """True when the mention filter skips the file ``name`` on its bytes (as
         :func:`linter.engine.unmentioned_text`), known without reading it while its stat is the one a
-        run found it skipped with."""
-        from linter.engine import unmentioned_probe
-
-        shard = self.store.shard(os.path.dirname(name))
+        run found it skipped with. ``folder``: ``os.path.dirname(name)`` when the caller knows it."""
+        shard = self.store.shard(os.path.dirname(name) if folder is None else folder)
         self.keep.add(name)
         rec = shard.stat.get(name)
         if rec is not None:
@@ -176,6 +174,8 @@ class ResultCache:
                 st = None
             if st is not None and rec == [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]:
                 return True
+        from linter.engine import unmentioned_probe
+
         text, st = unmentioned_probe(name)
         if text is not None and st is not None and max(st.st_mtime_ns, st.st_ctime_ns) < self.started_ns - RACY_NS:
             sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]

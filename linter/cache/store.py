@@ -232,13 +232,17 @@ class Store:
         """``folder`` is one project's in the user's cache folder (:data:`MAX_PROJECTS` are kept there)."""
         self.dir = folder / run[:16]
         self.shards: dict[int, Shard] = {}
+        self._of_folder: dict[str, Shard] = {}
 
     def shard(self, folder: str) -> Shard:
         """The shard of the files in ``folder`` (read on first use)."""
-        n = shard_of(folder)
-        got = self.shards.get(n)
+        got = self._of_folder.get(folder)
         if got is None:
-            got = self.shards[n] = Shard(self.dir / f"{n:02x}.json", self.run)
+            n = shard_of(folder)
+            got = self.shards.get(n)
+            if got is None:
+                got = self.shards[n] = Shard(self.dir / f"{n:02x}.json", self.run)
+            self._of_folder[folder] = got
         return got
 
     def flush(self, keep: set[str]) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
+import stat
 from pathlib import Path
 
 
@@ -105,7 +106,27 @@ class Boundary:
         self.root = None if root is None else os.path.realpath(root)
         self.allow_outside = allow_outside
         self.exempt: list[str] = []
+        self._real: dict[str, str] = {}
         self._answers: dict[str, bool] = {}  # may_read per path asked: a launch asks again and again
+
+    def real(self, path: Path | str) -> str:
+        """``os.path.realpath(path)``, remembered for the run: a folder's real path is found once, so a
+        file in it costs one ``lstat`` (is it a link?) instead of one per component of its path."""
+        p = os.fspath(path)
+        got = self._real.get(p)
+        if got is None:
+            head, tail = os.path.split(p)
+            if not os.path.isabs(p) or tail in ("", ".", "..") or "//" in p or "/./" in p or "/../" in p:
+                got = os.path.realpath(p)  # (a path with . or .. parts: as realpath reads it)
+            else:
+                try:
+                    link = stat.S_ISLNK(os.lstat(p).st_mode)
+                except OSError:
+                    link = False  # missing: realpath keeps the name after the real folder
+                got = os.path.realpath(p) if link else os.path.join(self.real(head), tail)
+            if len(self._real) < 1 << 16:
+                self._real[p] = got
+        return got
 
     def name(self, path: Path | str) -> None:
         """The user named ``path`` (a file or folder): when it lies outside the root, its folder (the
@@ -122,7 +143,7 @@ class Boundary:
         """True when ``path``'s real location (links resolved) is under the root (or there is no root)."""
         if self.root is None:
             return True
-        return is_within(os.path.realpath(path), self.root)
+        return is_within(self.real(path), self.root)
 
     def may_read(self, path: Path | str) -> bool:
         """True when linted content may make the linter read ``path``."""
@@ -131,7 +152,7 @@ class Boundary:
         key = str(path)
         answer = self._answers.get(key)
         if answer is None:
-            real = os.path.realpath(path)
+            real = self.real(path)
             answer = is_within(real, self.root) or any(is_within(real, folder) for folder in self.exempt)
             if len(self._answers) > 50_000:
                 self._answers.clear()

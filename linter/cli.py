@@ -17,11 +17,13 @@ import json
 import os
 import signal
 import sys
-import threading
 from pathlib import Path
-from typing import Sequence
 
 from linter import __version__
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
+if TYPE_CHECKING:
+    from typing import Sequence
 
 FORMATS = ("text", "full", "concise", "json", "sarif", "github", "gitlab", "csv")
 COLORS = ("auto", "always", "never")
@@ -30,7 +32,8 @@ SHELLS = ("bash", "zsh", "fish", "tcsh")
 LIST_RULES_LEGEND = ("[*] has a fix, (*) has a fix in some cases (--fix applies the safe ones, --unsafe-fixes the "
                      "others); (preview): checked with --preview or when its code is selected; lint-configs "
                      "--show-rule CODE prints a rule's page.")
-USAGE = "lint-configs [check] [OPTIONS] [PATH ...]\n       lint-configs server [--help]"
+USAGE = ("lint-configs [check] [OPTIONS] [PATH ...]\n       lint-configs server [--help]\n"
+         "       lint-configs clean [--cache-dir DIR]")
 
 
 class UsageError(Exception):
@@ -89,9 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "or crash on for the target GPU, with fixes.\n\n"
                     "commands:\n"
                     "  check     lint PATHs (the default: 'lint-configs PATH' is 'lint-configs check PATH')\n"
-                    "  server    the language server for editors, on stdio ('lint-configs server --help')",
-        epilog="A folder named check or server is linted as ./check or ./server. Exit status: 0 nothing "
-               "found, 1 findings remain, 2 usage, configuration or internal error.",
+                    "  server    the language server for editors, on stdio ('lint-configs server --help')\n"
+                    "  clean     remove the result cache ('lint-configs clean --help')",
+        epilog="A folder named check, server or clean is linted as ./check, ./server or ./clean. Exit status: 0 "
+               "nothing found, 1 findings remain, 2 usage, configuration or internal error.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="files or folders to lint (default: .); '-' reads one file from stdin")
@@ -169,6 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list-launches", action="store_true",
                    help="list every SGLang launch found: model, targets, release, backend and verdict per target "
                         "(--format text, json or csv)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="lint every file again: neither read nor write the result cache (also LINT_CONFIGS_NO_CACHE=1)")
+    p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                   help="the result cache folder (default: LINT_CONFIGS_CACHE_DIR, else .lint-configs_cache at the "
+                        "project root); 'lint-configs clean' removes it")
     p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                    help="processes that lint at once when more than a few files mention SGLang (default: auto, "
                         "one per CPU; 1: all in this process); the output is the same")
@@ -280,7 +289,7 @@ def _complete() -> None:
     def paths(prefix: str, parsed_args, **kwargs) -> list[str]:
         words = list(files(prefix, **kwargs))
         if not parsed_args.paths:  # the first word may be a command
-            words = [c for c in ("check", "server") if c.startswith(prefix)] + words
+            words = [c for c in ("check", "server", "clean") if c.startswith(prefix)] + words
         return words
 
     parser = build_parser()
@@ -317,6 +326,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from linter.server import main as serve
 
         return serve()
+    if argv[:1] == ["clean"]:
+        # `lint-configs clean` removes the result cache (a folder named clean: write ./clean)
+        from linter.cache.cli import clean
+
+        return clean(argv[1:])
     if argv[:1] == ["check"]:
         argv = argv[1:]  # ruff's spelling: `lint-configs check PATH` is `lint-configs PATH`
     # A run is short and its objects mostly die by reference counting: look for cycles less often
@@ -364,13 +378,13 @@ def _on_sigterm():
     """Make SIGTERM (a cancelled CI job, a pre-commit timeout) unwind like Ctrl-C, so a ``--fix``
     cut short removes its temporary file and leaves every file whole. Returns the previous handler
     (None when not on the main thread, where handlers cannot be set)."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-
     def stop(signum, frame):
         raise SystemExit(128 + signum)
 
-    return signal.signal(signal.SIGTERM, stop)
+    try:
+        return signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (threading is not imported for this: a run need not load it)
+        return None
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -598,10 +612,14 @@ class _Run:
         cfg = self.configs.for_dir(ws.cwd)
         keep_skipped = bool(args.show_files or args.explain or args.write_baseline or args.baseline
                             or (cfg is not None and cfg.baseline))
+        from linter.cache.cli import open_for_run
+        from linter.progress import shown
+
+        cache = open_for_run(args, self.engine, self.configs, self.warn)
         # one bad file never stops the run: SGL000 on it instead
         walked = WalkReport(ws.boundary)
-        for cand, res in lint_all(self.engine, walk(self.paths, self.excluded, args.force_exclude, walked),
-                                  args.jobs, skip_unmentioned=not keep_skipped):
+        for cand, res in shown(lint_all(self.engine, walk(self.paths, self.excluded, args.force_exclude, walked),
+                                        args.jobs, skip_unmentioned=not keep_skipped, cache=cache), args, self.quiet):
             if res is None or (res.prefiltered and not keep_skipped):
                 self.skipped_files += 1  # decided on the file's bytes, before any Path or result is made
                 continue
@@ -611,6 +629,8 @@ class _Run:
                 # passed over in silence
                 self.warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
             self.results[cand.path] = res
+        if cache is not None:
+            cache.flush()
         for name in walked.outside:
             self.warn(f"{ws.display(Path(name))}: skipped: a symbolic link to a file outside the repository root "
                       f"(not read; --root sets the root)")

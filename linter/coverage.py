@@ -9,14 +9,21 @@ rule may have stayed silent for lack of a fact; ``--explain`` shows which.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
 
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:  # a run with no launch never loads the resolver
+    from typing import Iterable
+
     from linter.resolve import LaunchContext
 
 
 def unverified_reasons(ctx: LaunchContext) -> list[str]:
-    """Why the checks of one launch are incomplete (empty when it is fully verified)."""
+    """Why the checks of one launch are incomplete (empty when it is fully verified). ``ctx`` may be a
+    cached launch (:class:`linter.cache.codec.RecordedLaunch`), which keeps the reasons."""
+    recorded = getattr(ctx, "unverified", None)
+    if recorded is not None:
+        return list(recorded)
     out = []
     if ctx.model.architecture is None and not ctx.model.skip_checks:
         out.append(f"the model's architecture is not known ({ctx.model.origin})")

@@ -15,16 +15,15 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from typing import TYPE_CHECKING
 
 from linter import limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
 from linter.discover import PREFILTER, detect_format, mentions_sglang
-from linter.formats import by_name, claims_name, names_text, unmentioned_names
 from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.shared_fixes import reconcile_shared_fixes
 from linter.workspace import MAX_BYTES, Workspace
 
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:
     from linter.launch import Extraction, GpuDecl, Launch
     from linter.rules.base import Diagnostic, LaunchContext
@@ -173,6 +172,8 @@ class Engine:
     def _read(self, path: Path, result: FileResult) -> SourceFile | None:
         """The file's text, or None with ``result`` saying why not: SGL001 for a file a format claims
         by its name that is not UTF-8, a skip reason otherwise (``unreadable`` for an OS error)."""
+        from linter.formats import claims_name
+
         try:
             source = self.ws.read(path, named=True)  # a linted file: named, or found by the walk inside the root
         except DecodeError as exc:
@@ -198,6 +199,8 @@ class Engine:
         """Set ``result.fmt`` (``fmt``, else detected) and say whether the file goes on: False for a
         file of no format, or one that neither mentions SGLang nor is read with files that do (its
         unused ``target-gpu`` directives are still reported)."""
+        from linter.formats import names_text
+
         fmt = fmt or detect_format(source.path, source.text)
         result.fmt = fmt
         if fmt is None:
@@ -216,6 +219,7 @@ class Engine:
         imported), with framework commands and trainer server groups resolved; a file nested too
         deeply gets SGL001 and an extractor past its budget SGL004, and a launch of more than
         :data:`~linter.limits.MAX_WORDS_PER_LAUNCH` words is dropped with SGL004."""
+        from linter.formats import by_name
         from linter.launch import Extraction
         from linter.recognize import collect_passed_over
 
@@ -347,6 +351,8 @@ class Engine:
     def _read_with_mentions(self, source: SourceFile, fmt: str) -> bool:
         """True when a file that does not mention SGLang is read with files that do (its format row's
         ``read_with``: a compose override that only changes its base's environment)."""
+        from linter.formats import by_name
+
         hook = by_name(fmt).read_with
         if not hook:
             return False
@@ -426,7 +432,18 @@ class Engine:
         return kept
 
 
-_OVERRIDES = unmentioned_names()
+_UNMENTIONED: frozenset[str] | None = None
+
+
+def _read_unmentioned(name: str) -> bool:
+    """True for a file name the registry reads without an SGLang mention (a compose override). The
+    registry is imported only for a file that does not mention SGLang: a cached run need not load it."""
+    global _UNMENTIONED
+    if _UNMENTIONED is None:
+        from linter.formats import unmentioned_names
+
+        _UNMENTIONED = unmentioned_names()
+    return name in _UNMENTIONED
 _QUICK_MARKS = re.compile(b"|".join(re.escape(p.encode()) for p in PREFILTER) + b"|lint-configs|\x00")
 """One pass over a file's bytes: a mention, a directive or a NUL byte (not text) sends it the whole way."""
 
@@ -443,11 +460,18 @@ def without_mention(path: Path, need_reason: bool = True) -> FileResult | None:
     if text is None:
         return None
     if not need_reason:
-        return FileResult(path, skipped="does not mention SGLang", prefiltered=True)
+        return skipped_unmentioned(path)
     fmt = detect_format(path, text.removeprefix("\ufeff"))
     if fmt is None:
+        from linter.formats import names_text
+
         return FileResult(path, skipped=f"not a file of a linted format ({names_text()})", prefiltered=True)
     return FileResult(path, fmt=fmt, skipped="does not mention SGLang", prefiltered=True)
+
+
+def skipped_unmentioned(path: Path) -> FileResult:
+    """The result of a file the mention filter skipped, when no output needs to say its format."""
+    return FileResult(path, skipped="does not mention SGLang", prefiltered=True)
 
 
 def unmentioned_text(path: Path | str) -> str | None:
@@ -455,16 +479,20 @@ def unmentioned_text(path: Path | str) -> str | None:
     ``lint-configs`` directive, no NUL byte), decided on its bytes; None when the file must go the whole
     way (it mentions SGLang, is not UTF-8 text, is not a regular file, is too large or cannot be read;
     or it is a compose override file, which changes its base's launches without naming SGLang)."""
-    if os.path.basename(path) in _OVERRIDES:
-        return None
+    return unmentioned_probe(path)[0]
+
+
+def unmentioned_probe(path: Path | str) -> tuple[str | None, os.stat_result | None]:
+    """(:func:`unmentioned_text` of ``path``, the ``os.fstat`` of the file it read, or None when none was read)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
-        return None
+        return None, None
+    st = None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
-            return None
+            return None, st
         # one read of the size fstat gives (+1 to see a file that grew meanwhile), then to the end
         data = os.read(fd, st.st_size + 1)
         if len(data) != st.st_size:  # it changed since fstat, or a short read: read on to the end
@@ -473,15 +501,15 @@ def unmentioned_text(path: Path | str) -> str | None:
                 chunks.append(os.read(fd, 1 << 16))
             data = b"".join(chunks)
     except OSError:
-        return None
+        return None, st
     finally:
         os.close(fd)
-    if len(data) > MAX_BYTES or _QUICK_MARKS.search(data):
-        return None
+    if len(data) > MAX_BYTES or _QUICK_MARKS.search(data) or _read_unmentioned(os.path.basename(path)):
+        return None, st
     try:
-        return data.decode("utf-8")  # a file that is not UTF-8 goes the whole way: SGL001 if a format claims it
+        return data.decode("utf-8"), st  # a file that is not UTF-8 goes the whole way: SGL001 if a format claims it
     except UnicodeDecodeError:
-        return None
+        return None, st
 
 
 def _escape_edits(diags: list[Diagnostic], source: SourceFile, escape) -> None:
@@ -529,6 +557,10 @@ def readers_beside(engine: Engine, results) -> list[FileResult]:
                 p = e.span.source.path
                 if p != res.path and p not in linted:
                     shared.add(p)
+    if not shared:
+        return []
+    from linter.formats import claims_name
+
     readers: list[FileResult] = []
     seen: set[Path] = set()
     for path in sorted(shared):
@@ -641,6 +673,8 @@ def extract_text(text: str, fmt: str, name: str | None = None) -> Extraction:
     file ``name`` in the working directory (default: the format's sample name). Raises KeyError for an
     unknown format."""
     engine, path = _text_engine(text, fmt, name, (), None)
+    from linter.formats import by_name
+
     module = importlib.import_module(by_name(fmt).module)
     with limits.file_budget():
         return module.extract(engine.ws.read(path), engine.ws)

@@ -387,11 +387,12 @@ class Repository:
         return False
 
 
-def find_top(path: Path) -> Path | None:
-    """The nearest folder at or above ``path`` holding ``.git`` (a folder or a worktree's file)."""
+def find_top(path: Path, exists=os.path.lexists) -> Path | None:
+    """The nearest folder at or above ``path`` holding ``.git`` (a folder or a worktree's file);
+    ``exists`` asks (:func:`linter.workspace.lexists` notes each look as a dependency)."""
     for folder in (path, *path.parents):
         try:
-            if os.path.lexists(folder / ".git"):
+            if exists(folder / ".git"):
                 return folder
         except OSError:  # pragma: no cover - lexists answers False for a folder it cannot search
             continue

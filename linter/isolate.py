@@ -16,12 +16,15 @@ from linter import boundary, limits
 from linter.boundary import is_within
 from linter.engine import Engine, FileResult, without_mention
 from linter.rules.base import Diagnostic
-from linter.rules.meta import InputTooLarge, InternalError, OutsideRoot
 from linter.source import SourceFile, Span
 
+INTERNAL_ERROR = "SGL000"
+"""The code of :class:`linter.rules.meta.InternalError` (the rule modules are loaded only to lint)."""
 
-def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
-    """``engine.lint(path)`` that never raises (except KeyboardInterrupt and SystemExit).
+
+def lint_file(engine: Engine, path: Path, fmt: str | None = None, mentioned: bool = False) -> FileResult:
+    """``engine.lint(path)`` that never raises (except KeyboardInterrupt and SystemExit). ``mentioned``:
+    the caller just found that the mention filter lets the file through (it is not looked at again).
 
     A file longer than its format's ``size_limit`` (:mod:`linter.formats`; by default
     :data:`linter.limits.MAX_PARSED_CHARS`, a shell script :data:`~linter.limits.MAX_SHELL_CHARS`, a
@@ -29,7 +32,7 @@ def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
     :data:`linter.limits.MAX_LINE_CHARS` is not parsed: it gets only SGL004. :func:`crashed` tells whether the result stands for an internal error.
     """
     path = path if path.is_absolute() else (engine.ws.cwd / path)
-    if engine.ws.unread(path):
+    if not mentioned and engine.ws.unread(path):
         # The mention filter on the bytes first: a file it skips is never decoded nor kept.
         quick = without_mention(path, engine.options.skip_reasons)
         if quick is not None:
@@ -57,6 +60,8 @@ def lint_file(engine: Engine, path: Path, fmt: str | None = None) -> FileResult:
 
 def internal_error(engine: Engine, path: Path, exc: BaseException, stage: str) -> FileResult:
     """A :class:`FileResult` holding only the SGL000 diagnostic for ``exc`` raised while ``stage``."""
+    from linter.rules.meta import InternalError
+
     if os.environ.get("LINT_CONFIGS_DEBUG"):
         import traceback
 
@@ -75,10 +80,12 @@ def internal_error(engine: Engine, path: Path, exc: BaseException, stage: str) -
 
 def crashed(result: FileResult) -> bool:
     """True when ``result`` stands for an internal error (SGL000)."""
-    return any(d.code == InternalError.code for d in result.diagnostics)
+    return any(d.code == INTERNAL_ERROR for d in result.diagnostics)
 
 
 def _selected(engine: Engine, path: Path) -> bool:
+    from linter.rules.meta import InputTooLarge
+
     return InputTooLarge.code in engine.selected_codes(engine.configs.settings_for(path))
 
 
@@ -113,6 +120,8 @@ def _long_line(engine: Engine, path: Path) -> tuple[FileResult | None, str | Non
         return None, None
     result = FileResult(path, source=source, fmt=fmt)
     if _selected(engine, path):
+        from linter.rules.meta import InputTooLarge
+
         start = hit[0]
         message = limits.message(limit, what, "the file is not checked")
         result.diagnostics.append(Diagnostic(InputTooLarge.code, InputTooLarge.name, InputTooLarge.severity,
@@ -123,6 +132,8 @@ def _long_line(engine: Engine, path: Path) -> tuple[FileResult | None, str | Non
 def _add_refusals(engine: Engine, result: FileResult, refused: list) -> None:
     """SGL005 for each file outside the root that linting ``result``'s file would have read: once per
     referenced file, at the first reference to it (the top of the file when the reader knew none)."""
+    from linter.rules.meta import OutsideRoot
+
     if OutsideRoot.code not in engine.selected_codes(engine.configs.settings_for(result.path)):
         return
     seen: set = set()
@@ -146,6 +157,8 @@ def _add_refusals(engine: Engine, result: FileResult, refused: list) -> None:
 
 
 def _add_limit_hits(engine: Engine, result: FileResult, hits: list) -> None:
+    from linter.rules.meta import InputTooLarge
+
     if not _selected(engine, result.path):
         return
     seen = {(d.span.key(), d.message) for d in result.diagnostics}

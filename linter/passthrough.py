@@ -3,7 +3,8 @@
 Container images often start with a script of the repository — ``entrypoint: ["/app/entrypoint.sh"]``
 — that prepares the environment and ends in ``exec "$@"``: the container's command is what runs. Such
 a script is found on the host (a path relative to the compose file, or through the service's bind
-mounts) and read as text; it is never run. Only its last command counts.
+mounts) and read as text through the run's :class:`~linter.workspace.Workspace` (the run's root
+applies, and a cached result depends on the script); it is never run. Only its last command counts.
 """
 
 from __future__ import annotations
@@ -30,11 +31,12 @@ def passes_through(text: str) -> bool:
     return False
 
 
-def script_args(words: list[str | None], folder: Path, mounts: tuple = ()) -> int | None:
+def script_args(words: list[str | None], folder: Path, mounts: tuple = (), ws=None) -> int | None:
     """When ``words`` (an entrypoint's words, None where unknown) start with a script of the repository
     that passes its arguments through (``./entrypoint.sh``, ``bash /app/entrypoint.sh`` with ``/app``
     mounted from the repository), the number of words it takes (the script and a shell before it);
-    None otherwise. ``folder`` is the compose file's folder; ``mounts`` its ``(container, host)`` pairs."""
+    None otherwise. ``folder`` is the compose file's folder; ``mounts`` its ``(container, host)`` pairs;
+    ``ws`` the run's :class:`~linter.workspace.Workspace` (None: read directly, no root)."""
     i = 1 if words and words[0] in _SHELLS and len(words) > 1 else 0
     if not words or words[i] is None:
         return None
@@ -49,6 +51,9 @@ def script_args(words: list[str | None], folder: Path, mounts: tuple = ()) -> in
         path = folder / name
     if path is None:
         return None
+    if ws is not None:  # (a script outside the root is not read: quietly, the launch is read as written)
+        source = ws.try_read(path, quiet=True)
+        return i + 1 if source is not None and passes_through(source.text) else None
     try:
         if not path.is_file() or path.stat().st_size > limits.MAX_FILE_BYTES:
             return None

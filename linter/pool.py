@@ -20,28 +20,29 @@ process:
   :data:`UNIT_TIMEOUT` on one file loses only that file, which gets SGL000 ``internal-error`` as an
   exception gives it in one process; the worker is replaced and the other units go on.
 
+With a result cache (:mod:`linter.cache`), this process answers a unit from the cache when it can
+(the unit then counts as having read the files its cached result read) and the workers lint the
+rest, noting what each read; this process keeps their results in the cache.
+
 ``multiprocessing`` is imported only when a worker starts.
 """
 
 from __future__ import annotations
 
-import copyreg
 import gc
 import os
-import pickle
 import signal
 import sys
 import time
 from collections import deque
 from io import BytesIO
 from pathlib import Path
-from typing import Iterable, Iterator, TypeVar
 
 from linter import engine as engine_module
-from linter.engine import Engine, FileResult, unmentioned_text, without_mention
+from linter.engine import Engine, FileResult, skipped_unmentioned, unmentioned_text, without_mention
 from linter.isolate import internal_error, lint_file
 from linter.source import SourceFile
-from linter.workspace import Workspace
+from linter.workspace import recording
 
 MIN_UNITS = 8
 """A pool starts when more units than this pass the mention filter: below it, starting processes
@@ -64,7 +65,10 @@ keeps no more than this many results in memory."""
 _POLL_EVERY = 64
 """Walked files between two looks at the workers' answers while the walk goes on."""
 
-C = TypeVar("C")
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
+if TYPE_CHECKING:
+    from typing import Iterable, Iterator, TypeVar
+    C = TypeVar("C")
 
 
 def available_cpus() -> int:
@@ -76,6 +80,18 @@ def available_cpus() -> int:
         return len(os.sched_getaffinity(0)) or 1
     except (AttributeError, OSError):
         return os.cpu_count() or 1
+
+
+def idle_cpus() -> int:
+    """CPUs no process is running on now, as the kernel counts them (Linux: the runnable processes in
+    ``/proc/loadavg``, this one aside); elsewhere every CPU counts as idle."""
+    cpus = available_cpus()
+    try:
+        with open("/proc/loadavg", "rb") as fh:
+            running = int(fh.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return cpus
+    return max(0, cpus - max(0, running - 1))
 
 
 def start_method() -> str:
@@ -95,7 +111,8 @@ class WorkerLost(Exception):
 
 
 def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *, skip_unmentioned: bool = False,
-             timeout: float | None = None, method: str | None = None) -> Iterator[tuple[C, FileResult | None]]:
+             timeout: float | None = None, method: str | None = None,
+             cache=None) -> Iterator[tuple[C, FileResult | None]]:
     """``(candidate, lint_file(engine, candidate.path))`` for each candidate in order, as one process
     gives them; a candidate has ``path`` (a :class:`~pathlib.Path`, absolute) and ``name`` (the same
     as a string), as :class:`linter.discover.Candidate`. With ``skip_unmentioned`` (no output names
@@ -104,18 +121,24 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
     only). The first :data:`MIN_UNITS` units are linted in this process; with ``jobs`` > 1 the pool
     takes the next ones, and each result comes once the units before it are answered (so the results
     waiting here stay few). ``timeout`` (seconds, default :data:`UNIT_TIMEOUT`) and ``method`` (a
-    multiprocessing start method, default :func:`start_method`) are for tests. Never raises for a bad
-    file (SGL000 on it instead)."""
+    multiprocessing start method, default :func:`start_method`) are for tests. ``cache`` (a
+    :class:`linter.cache.ResultCache`) answers the units it can and keeps the others' results. Never
+    raises for a bad file (SGL000 on it instead)."""
     size = available_cpus() if jobs is None else jobs
     if size <= 1:
         for cand in candidates:
-            if skip_unmentioned and _skipped_on_bytes(engine.ws, cand):
-                yield cand, None
+            if cache is None:
+                if skip_unmentioned and _skipped_on_bytes(engine.ws, cand):
+                    yield cand, None
+                else:
+                    yield cand, lint_file(engine, cand.path, mentioned=skip_unmentioned)
+            elif _skipped_on_bytes(engine.ws, cand, cache):
+                yield cand, _skipped(engine, cand, skip_unmentioned)
             else:
-                yield cand, lint_file(engine, cand.path)
+                yield cand, cache.lint(cand.path)[0]
         return
-    run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method or start_method(),
-               skip_unmentioned)
+    run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method, skip_unmentioned, cache,
+               auto=jobs is None)
     try:
         for cand in candidates:
             yield from run.add(cand)
@@ -124,9 +147,21 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
         run.close()
 
 
-def _skipped_on_bytes(ws, cand) -> bool:
-    """The mention filter skips ``cand`` on its bytes (a file an earlier unit read goes the whole way)."""
-    return ws.unread_name(cand.name) and unmentioned_text(cand.name) is not None
+def _skipped_on_bytes(ws, cand, cache=None) -> bool:
+    """The mention filter skips ``cand`` on its bytes (a file an earlier unit read goes the whole way);
+    ``cache`` may know it from the file's stat."""
+    if not ws.unread_name(cand.name):
+        return False
+    return cache.unmentioned(cand.name) if cache is not None else unmentioned_text(cand.name) is not None
+
+
+def _skipped(engine: Engine, cand, skip_unmentioned: bool) -> FileResult | None:
+    """What a file the mention filter skipped gives: nothing (``skip_unmentioned``), else its result."""
+    if skip_unmentioned:
+        return None
+    if not engine.options.skip_reasons:
+        return skipped_unmentioned(cand.path)
+    return without_mention(cand.path) or lint_file(engine, cand.path)
 
 
 class _Run:
@@ -134,12 +169,17 @@ class _Run:
     candidate is linted here as one process lints it; then each is either skipped by the filter on
     its bytes (``quick``) or a unit sent to the pool, and waits in ``window`` until it can be given."""
 
-    def __init__(self, engine: Engine, size: int, timeout: float, method: str, skip_unmentioned: bool) -> None:
+    def __init__(self, engine: Engine, size: int, timeout: float, method: str, skip_unmentioned: bool,
+                 cache=None, auto: bool = False) -> None:
         self.engine = engine
+        self.cache = cache
+        self.auto = auto
+        """``--jobs auto``: workers start only while CPUs are idle (:meth:`_maybe_start_pool`)."""
         self.skip = skip_unmentioned
         self.size = size
         self.timeout = timeout
         self.method = method
+        """The multiprocessing start method (None: :func:`start_method`, asked when a pool may start)."""
         self.units = 0
         self.pool: _Pool | None = None
         self.window: deque[tuple[int, object, object]] = deque()
@@ -150,20 +190,39 @@ class _Run:
     def add(self, cand) -> Iterator[tuple]:
         engine = self.engine
         ws = engine.ws
+        cache = self.cache
         if self.pool is None:
+            if cache is not None:
+                if _skipped_on_bytes(ws, cand, cache):
+                    yield cand, _skipped(engine, cand, self.skip)
+                    return
+                res, _, hit = cache.lint(cand.path)
+                yield cand, res
+                if not hit:
+                    self.units += 1
+                    self._maybe_start_pool()
+                return
             if self.skip and _skipped_on_bytes(ws, cand):
                 yield cand, None
                 return
-            res = lint_file(engine, cand.path)
+            res = lint_file(engine, cand.path, mentioned=self.skip)
             yield cand, res
             if not res.prefiltered:
                 self.units += 1
-                if self.units >= (MIN_UNITS if self.method == "fork" else MIN_UNITS_SPAWNED):
-                    self._start_pool()
+                self._maybe_start_pool()
             return
         i = self.index
         self.index += 1
-        if self.skip:
+        if cache is not None:
+            if cache.unmentioned(cand.name):
+                known = _SKIPPED if self.skip else _skipped(engine, cand, False)
+            else:
+                got = cache.lookup(cand.path)
+                known = _UNIT
+                if got is not None:
+                    known = _Hit(got[0])
+                    self.pool.read_by(i, got[1])
+        elif self.skip:
             known = _UNIT if unmentioned_text(cand.name) is None else _SKIPPED
         else:
             known = without_mention(cand.path, engine.options.skip_reasons) or _UNIT
@@ -177,9 +236,29 @@ class _Run:
             self.pool.pump(block=True)
             yield from self._ready()
 
+    def _maybe_start_pool(self) -> None:
+        """Start the pool once :data:`MIN_UNITS` units were linted here, when workers pay: with ``--jobs
+        auto``, only with an idle CPU (on a busy machine more processes only share the same CPUs, and
+        pickling results costs more than it saves), as many workers as CPUs are idle then; asked
+        again every :data:`MIN_UNITS` units."""
+        least = MIN_UNITS if self._method() == "fork" else MIN_UNITS_SPAWNED
+        if self.units < least or self.units % MIN_UNITS:
+            return
+        if self.auto:
+            idle = idle_cpus()
+            if idle < 1:
+                return
+            self.size = min(self.size, idle)
+        self._start_pool()
+
+    def _method(self) -> str:
+        if self.method is None:
+            self.method = start_method()
+        return self.method
+
     def _start_pool(self) -> None:
         ws = self.engine.ws
-        self.pool = _Pool(self.engine, self.size, self.timeout, self.method)
+        self.pool = _Pool(self.engine, self.size, self.timeout, self._method(), self.cache)
         for p in ws.reads:  # read before every unit of the pool
             self.pool.first_reader.setdefault(str(p), -1)
         ws.reads = None
@@ -195,7 +274,9 @@ class _Run:
                     return
                 res = pool.done.pop(i)
                 if res is None:  # no worker could give it: lint it here
-                    res = pool.lint_here(i, cand.path)
+                    res = pool.lint_here(i, cand.path, look=False)
+            elif isinstance(known, _Hit):
+                res = known.result
             else:
                 if pool.lowest_open() < i:
                     return
@@ -218,7 +299,7 @@ class _Run:
                 # the walk is over and the workers are busy: this process lints the last unit
                 # waiting (they take them from the front)
                 index, path = pool.queue.pop()
-                pool._answer(index, pool.lint_here(index, path))
+                pool._answer(index, pool.lint_here(index, path, look=False))
                 pool.pump(block=False)
                 continue
             if not pool.queue and not any(w.sent for w in pool.workers):
@@ -247,6 +328,15 @@ _UNIT = object()  # a candidate sent to the pool
 _SKIPPED = object()  # a candidate skipped on its bytes, with no result (skip_unmentioned)
 
 
+class _Hit:
+    """A candidate answered from the result cache."""
+
+    __slots__ = ("result",)
+
+    def __init__(self, result: FileResult) -> None:
+        self.result = result
+
+
 class _Worker:
     def __init__(self, proc, conn) -> None:
         self.proc = proc
@@ -258,9 +348,10 @@ class _Worker:
 class _Pool:
     """Worker processes fed with units; answers are kept by unit index."""
 
-    def __init__(self, engine: Engine, size: int, timeout: float, method: str) -> None:
+    def __init__(self, engine: Engine, size: int, timeout: float, method: str, cache=None) -> None:
         self.ctx = None  # multiprocessing's context, once a worker starts
         self.engine = engine
+        self.cache = cache
         self.size = size
         self.timeout = timeout
         self.method = method
@@ -342,18 +433,26 @@ class _Pool:
         self.workers.append(_Worker(proc, parent_end))
         return True
 
-    def lint_here(self, index: int, path: Path) -> FileResult:
-        """Lint candidate ``index`` in this process, noting the files it read."""
+    def lint_here(self, index: int, path: Path, look: bool = True) -> FileResult:
+        """Lint candidate ``index`` in this process (from the cache when ``look`` and it can), noting
+        the files it read."""
         ws = self.engine.ws
         ws.reads = []
         try:
-            result = lint_file(self.engine, path)
+            if self.cache is not None:
+                result = self.cache.lint(path, look)[0]
+            else:
+                result = lint_file(self.engine, path)
         finally:
             reads, ws.reads = ws.reads, None
+        self.read_by(index, reads)
+        return result
+
+    def read_by(self, index: int, reads) -> None:
+        """Unit ``index`` read the files ``reads`` (paths)."""
         for p in map(str, reads):
             if self.first_reader.get(p, index + 1) > index:
                 self.first_reader[p] = index
-        return result
 
     # -- answers ----------------------------------------------------------------------------------
 
@@ -396,10 +495,10 @@ class _Pool:
         return True
 
     def _take(self, w: _Worker, message) -> None:
-        index, reads, sources, payload = message
+        index, reads, sources, payload, deps = message
         if not w.sent or w.sent[0][0] != index:  # not what was asked: treat the worker as broken
             raise OSError("unexpected answer")
-        w.sent.popleft()
+        _, path = w.sent.popleft()
         w.since = time.monotonic()
         ws = self.engine.ws
         for key, display, text, bom, st in sources:
@@ -411,9 +510,13 @@ class _Pool:
         result = None  # unless it reads back: this process lints it
         if payload is not None:  # (None: it could not be sent)
             try:
-                result = _Unpickler(BytesIO(payload), self.files).load()
+                from linter.poolwire import Unpickler
+
+                result = Unpickler(BytesIO(payload), self.files).load()
             except Exception:  # noqa: BLE001
                 pass
+        if result is not None and self.cache is not None and deps is not None:
+            self.cache.keep_result(path, result, deps)
         self._answer(index, result)
         # The results live until the run ends: the collector need not walk them again and again
         # (a quarter of this process's time on 2,000 results otherwise).
@@ -469,7 +572,8 @@ def _death(proc) -> str:
 
 def _serve(conn, engine: Engine, inherited: list) -> None:
     """A worker: lint each ``(index, path)`` received, answer ``(index, files read, new files,
-    pickled FileResult or None)``; stop on None or when this process's end of the pipe closes."""
+    pickled FileResult or None, its dependencies or None)``; stop on None or when this process's end of
+    the pipe closes."""
     for c in inherited:
         c.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops the workers
@@ -484,80 +588,25 @@ def _serve(conn, engine: Engine, inherited: list) -> None:
             return
         index, path = task
         ws.reads = []
-        result = lint_file(engine, path)
+        deps = None
+        # (a unit passed the mention filter in the parent)
+        if ws.track_deps:  # a result cache keeps the result: what it depends on travels with it
+            with recording() as deps:
+                result = lint_file(engine, path, mentioned=True)
+        else:
+            result = lint_file(engine, path, mentioned=True)
         reads = list(dict.fromkeys(map(str, ws.reads)))
         sources: list[tuple] = []
         try:
+            from linter.poolwire import Pickler
+
             out = BytesIO()
-            _Pickler(out, ws, shipped, sources).dump(result)
+            Pickler(out, ws, shipped, sources).dump(result)
             payload = out.getvalue()
         except Exception:  # noqa: BLE001 - something that cannot be pickled: the parent lints it
             payload, sources = None, []
         try:
-            conn.send((index, reads, sources, payload))
+            conn.send((index, reads, sources, payload, deps))
         except (OSError, ValueError):
             return
         shipped.update(s[0] for s in sources)
-
-
-class _Pickler(pickle.Pickler):
-    """Pickles a result with each file the worker read named by its path (its text and ``os.stat``
-    appended to ``sources`` the first time) and each SGLang option table by its release. (Through
-    ``dispatch_table``: the C pickler calls back only for those two types.)"""
-
-    def __init__(self, file, ws: Workspace, shipped: set[str], sources: list) -> None:
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        from linter.sglang.options import OptionTable, load_table
-
-        self.ws = ws
-        self.shipped = shipped
-        self.sources = sources
-        self.named: set[str] = set()
-        self.load_table = load_table
-        self.dispatch_table = {**copyreg.dispatch_table, SourceFile: self._source, OptionTable: self._table}
-
-    def _source(self, obj: SourceFile):
-        path = obj.path
-        if self.ws.unread(path) or self.ws.read(path) is not obj:
-            return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)  # a text of its own (a rendered template)
-        key = str(path)
-        if key not in self.shipped and key not in self.named:
-            self.named.add(key)
-            self.sources.append((key, obj.display, obj.text, obj.bom, self.ws.stat_when_read(path)))
-        return _source_ref, (key,)
-
-    def _table(self, obj):
-        try:
-            if self.load_table(obj.version) is obj:
-                return _table_ref, (obj.version,)
-        except KeyError:
-            pass
-        return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
-
-
-def _source_ref(key: str):
-    """A placeholder: :class:`_Unpickler` gives the adopted file named ``key`` instead."""
-    raise pickle.UnpicklingError("a file reference outside the pool")
-
-
-def _table_ref(version: str):
-    """A placeholder: :class:`_Unpickler` gives SGLang's option table of ``version`` instead."""
-    raise pickle.UnpicklingError("a table reference outside the pool")
-
-
-class _Unpickler(pickle.Unpickler):
-    """Reads what :class:`_Pickler` wrote: files from ``files`` (path text → the adopted
-    :class:`SourceFile`), tables by release."""
-
-    def __init__(self, file, files: dict[str, SourceFile]) -> None:
-        super().__init__(file)
-        self.files = files
-
-    def find_class(self, module: str, name: str):
-        if module == __name__ and name == "_source_ref":
-            return self.files.__getitem__
-        if module == __name__ and name == "_table_ref":
-            from linter.sglang.options import load_table
-
-            return load_table
-        return super().find_class(module, name)

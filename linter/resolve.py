@@ -24,6 +24,7 @@ from linter.sglang.analysis import StartupAnalysis, Verdict, hardware_of, startu
 from linter.sglang.dialects import hydra_by_program, hydra_kwargs
 from linter.sglang.models import ModelInfo, resolve_model
 from linter.sglang.options import OptionTable, ParsedArgs, Setting, parse_args, settings_from_kwargs
+from linter.workspace import lexists
 
 
 class Settings(Protocol):
@@ -194,7 +195,7 @@ def _mounted(path: Path, mounts) -> Path:
 def _repo_root(folder: Path) -> Path | None:
     from linter.gitignore import find_top
 
-    return find_top(folder)
+    return find_top(folder, lexists)  # (each look for .git noted: a cached result depends on it)
 
 
 def _weights(model: ModelInfo, parsed: ParsedArgs, launch: Launch, read_json, cwd) -> dict:

@@ -10,17 +10,17 @@ over all files and the other readers of what they edit (:func:`linter.engine.rec
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
-
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:
-    from linter.engine import FileResult
+    from typing import Iterable
+
     from linter.rules.base import Diagnostic
 
 Place = tuple[str, int]
 """A character of a file: (its path as a string, its offset)."""
 
 
-def reconcile_shared_fixes(results: Iterable[FileResult]) -> None:
+def reconcile_shared_fixes(results: Iterable) -> None:
     """Across ``results`` (the :class:`~linter.engine.FileResult` objects of a run), drop a fix that
     writes a different text where another fix of the same code writes, make unsafe every fix whose
     edit is also another's unsafe edit, and every safe fix whose edited characters another launch
@@ -46,23 +46,19 @@ def _edited(diags: list[Diagnostic]) -> dict[str, set[int]]:
     return edited
 
 
-def _readers(results: list[FileResult], edited: dict[str, set[int]]) -> dict[Place, set[str]]:
-    """Each edited character → the launches (``FILE:IDENTITY``) whose server arguments read it."""
+def _readers(results: list, edited: dict[str, set[int]]) -> dict[Place, set[str]]:
+    """Each edited character → the launches (``FILE:IDENTITY``) whose server arguments read it. A
+    launch from the result cache carries these runs itself (:func:`linter.cache.codec.value_uses`)."""
+    from linter.cache.codec import value_uses
+
     users: dict[Place, set[str]] = {}
-    offsets_of: dict[int, set[int] | None] = {}
     for res in results:
         for ctx in res.contexts:
             who = f"{ctx.launch.source.display}:{ctx.identity}"
-            for s in ctx.parsed.settings:
-                text = s.value_text
-                for n, src, off, _ in text.runs if text is not None else ():  # (runs, not a tuple per character)
-                    if src is None:
-                        continue
-                    if id(src) not in offsets_of:
-                        offsets_of[id(src)] = edited.get(str(src.path))
-                    offs = offsets_of[id(src)]
-                    for k in _within(offs, off, n) if offs is not None else ():
-                        users.setdefault((str(src.path), k), set()).add(who)
+            for src_path, off, n in value_uses(ctx):  # (runs, not a tuple per character)
+                offs = edited.get(src_path)
+                for k in _within(offs, off, n) if offs is not None else ():
+                    users.setdefault((src_path, k), set()).add(who)
     return users
 
 

@@ -263,7 +263,7 @@ def _uses(path: Path) -> list[tuple[str, str]]:
 
 def test_actions_are_pinned_by_commit_sha_with_their_version():
     refs = _uses(ACTION) + _uses(ROOT / "hooks" / "github-actions.yml")
-    assert len(refs) == 4
+    assert len(refs) == 5  # checkout, setup-python, cache, this action; upload-sarif in the action
     for ref, comment in refs:
         if ref.startswith("OWNER/lint-configs@"):
             # this action itself: no release tag exists, so the template names no version it could not
@@ -293,3 +293,13 @@ def test_workflow_template_uses_the_action_with_minimal_permissions():
 
     args = build_parser().parse_args(github_action.command("sarif", {"LINT_CONFIGS_ARGS": ".", "RUNNER_TEMP": "/t"})[0])
     assert (args.format, args.exit_zero, args.paths) == ("sarif", True, ["."])
+
+
+def test_the_workflow_keeps_the_result_cache_outside_the_checkout():
+    steps = _yaml(ROOT / "hooks" / "github-actions.yml")["jobs"]["lint-configs"]["steps"]
+    [cache] = [s for s in steps if s.get("uses", "").startswith("actions/cache@")]
+    [ours] = [s for s in steps if s.get("uses", "").startswith("OWNER/lint-configs@")]
+    assert steps.index(cache) < steps.index(ours)
+    folder = cache["with"]["path"]
+    assert folder.startswith("${{ runner.temp }}/") and ours["env"]["LINT_CONFIGS_CACHE_DIR"] == folder
+    assert "github.sha" in cache["with"]["key"] and cache["with"]["restore-keys"]

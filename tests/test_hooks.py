@@ -233,6 +233,9 @@ def test_gitlab_ci_template():
     report = str(parsed[0].output_file)
     assert job["artifacts"]["reports"] == {"codequality": report}
     assert job["artifacts"]["when"] == "always"
+    # the result cache is kept between pipelines where lint-configs looks for it by default (the
+    # project directory, the job's working folder), per branch
+    assert job["cache"]["paths"] == [".lint-configs_cache/"] and "$CI_COMMIT_REF_SLUG" in job["cache"]["key"]
 
 
 ENV_COMPOSE = ("# lint-configs: target-gpu=H100\nservices:\n  s:\n    command: python3 -m sglang.launch_server "
@@ -433,3 +436,24 @@ def test_the_plain_hook_selects_every_format_of_the_registry():
     samples += [n.replace("*", "x") for f in REGISTRY for n in f.filenames]
     for name in samples:
         assert any(fnmatch.fnmatchcase(name, p) for p in patterns), name
+
+
+@needs_git
+def test_the_hook_keeps_its_result_cache_in_the_git_folder(repo):
+    # The staged copy is made in the same folder each time, so the cache (beside it, inside .git, never
+    # in the work tree) answers for what did not change; a change is still caught.
+    repo.env.pop("LINT_CONFIGS_NO_CACHE", None)
+    repo.write("a/docker-compose.yml", GOOD)
+    repo.write("b/docker-compose.yml", GOOD)
+    repo.git("add", "-A")
+    assert repo.commit().returncode == 0
+    shards = list((repo.path / ".git" / "lint-configs" / "cache").glob("*/*.json"))
+    assert shards and not (repo.path / ".lint-configs_cache").exists()
+    assert not (repo.path / ".git" / "lint-configs" / "index").exists()  # the copy is removed
+    repo.write("b/docker-compose.yml", BAD)
+    repo.git("add", "-A")
+    blocked = repo.commit()
+    assert blocked.returncode == 1 and "SGL101" in blocked.stderr + blocked.stdout
+    repo.env["LINT_CONFIGS_NO_CACHE"] = "1"
+    cold = repo.commit()
+    assert (cold.returncode, cold.stdout, cold.stderr) == (blocked.returncode, blocked.stdout, blocked.stderr)

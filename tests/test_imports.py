@@ -115,3 +115,28 @@ def test_docutils_is_imported_only_for_an_rst_page_that_mentions_sglang(tmp_path
     (tmp_path / "index.rst").write_text("Serving\n=======\n\n.. code-block:: bash\n\n   python3 -m sglang.launch_server "
                                         "--model-path Qwen/Qwen3-8B\n")
     assert "docutils.parsers.rst" in imported_modules(tmp_path, "index.rst")
+
+
+# A file answered from the result cache (linter/cache): stat/read, hash, load. No YAML library, no rule
+# module, no resolver, SGLang or GPU table, no format registry or extractor, not even typing.
+HIT_SPARE = ("yaml", "ruamel", "tree_sitter", "linter.resolve", "linter.formats", "linter.launch", "linter.directives",
+             "typing", "threading", "pickle", "secrets")
+HIT_SPARE_PACKAGES = ("linter.sglang", "linter.gpus", "linter.extract")
+
+
+def test_a_cache_hit_loads_no_parser_rule_or_table(tmp_path, monkeypatch):
+    monkeypatch.delenv("LINT_CONFIGS_NO_CACHE")
+    monkeypatch.setenv("LINT_CONFIGS_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "docker-compose.yml").write_text(
+        "# lint-configs: target-gpu=H100\nservices:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n"
+        "    command: python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
+        "--enable-deterministic-inference\n")
+    cold = imported_modules(tmp_path, "--force-exclude", "docker-compose.yml")
+    assert {"yaml", "linter.rules.deterministic", "linter.sglang.options"} <= cold  # the first run lints
+    warm = imported_modules(tmp_path, "--force-exclude", "docker-compose.yml")
+    assert "linter.cache.codec" in warm  # the second reads the cache
+    rules = sorted(m for m in warm if m.startswith("linter.rules.")
+                   and m not in ("linter.rules.base", "linter.rules.links"))  # (links: the rules' addresses)
+    assert rules == []
+    assert sorted(m for m in warm if m.split(".")[0] in HIT_SPARE or m in HIT_SPARE
+                  or m.startswith(HIT_SPARE_PACKAGES)) == []

@@ -169,10 +169,10 @@ def in_a_worker(parent: int, name: str, action, monkeypatch) -> None:
     """Make ``action()`` happen when a worker process (not this one) lints a file named ``name``."""
     real = pool.lint_file
 
-    def lint_file(engine, path, fmt=None):
+    def lint_file(engine, path, fmt=None, mentioned=False):
         if path.name == name and os.getpid() != parent:
             action()
-        return real(engine, path, fmt)
+        return real(engine, path, fmt, mentioned)
 
     monkeypatch.setattr(pool, "lint_file", lint_file)
 
@@ -327,3 +327,32 @@ def test_a_slow_unit_holds_back_at_most_a_window_of_results(tmp_path, monkeypatc
     monkeypatch.setattr(pool._Run, "_ready", watched)
     assert linted(repo, 2) == linted(repo, 1)
     assert max(waiting) <= 4  # the walk waits once more than 3 files wait
+
+
+def test_auto_starts_workers_only_on_idle_cpus(tmp_path, capsys, monkeypatch):
+    # On a busy machine more processes only share the same CPUs (and pickling results costs more than it
+    # saves): --jobs auto lints in one process then; --jobs N is obeyed.
+    repo = make_repo(tmp_path)
+    spy = Spy(monkeypatch)
+    monkeypatch.setattr(pool, "available_cpus", lambda: 2)
+    monkeypatch.setattr(pool, "idle_cpus", lambda: 0)
+    busy = run(repo, capsys, "--format", "json", ".")
+    assert spy.answered == 0
+    assert run(repo, capsys, "--jobs", "2", "--format", "json", ".") == busy and spy.answered > 0
+    spy.answered = 0
+    monkeypatch.setattr(pool, "idle_cpus", lambda: 2)
+    assert run(repo, capsys, "--format", "json", ".") == busy and spy.answered > 0
+
+
+def test_idle_cpus_reads_the_runnable_processes(monkeypatch, tmp_path):
+    monkeypatch.setattr(pool, "available_cpus", lambda: 4)
+    real_open = open
+
+    def fake(path, *args, **kwargs):
+        if path == "/proc/loadavg":
+            (tmp_path / "loadavg").write_bytes(b"5.81 6.21 5.78 3/350 12345\n")
+            return real_open(tmp_path / "loadavg", *args, **kwargs)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", fake)
+    assert pool.idle_cpus() == 2  # 3 runnable, this process one of them

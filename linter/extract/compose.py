@@ -35,7 +35,7 @@ from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_compose  # noqa: F401 - part of this module's interface
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
-from linter.workspace import Workspace
+from linter.workspace import Workspace, is_file
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -313,7 +313,7 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
     if not isinstance(root, MappingNode):
         return result
     env_path = Path(source.path).parent / ".env"
-    if ws.try_read(env_path) is None and ws.may_read(env_path) and env_path.is_file():
+    if ws.try_read(env_path) is None and ws.may_read(env_path) and is_file(env_path):
         try:
             ws.read(env_path)
             why = "cannot be read"
@@ -357,7 +357,7 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
             if ep_words:  # an entrypoint script of the repository that ends in exec "$@": the command runs
                 from linter.passthrough import script_args
 
-                taken = script_args([w.value for w in ep_words], ep_layer.folder, _mounts(svc))
+                taken = script_args([w.value for w in ep_words], ep_layer.folder, _mounts(svc), ws)
                 if taken is not None:
                     ep_words = ep_words[taken:]
             argv = (ep_words or []) + (cmd_words or [])

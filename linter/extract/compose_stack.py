@@ -33,7 +33,7 @@ from linter import limits
 from linter.formats import COMPOSE_OVERRIDE_FILES
 from linter.launch import MStr, Problem
 from linter.source import SourceFile, Span
-from linter.workspace import Workspace
+from linter.workspace import Workspace, is_file
 
 DEFAULT_FILES = ("compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml")
 OVERRIDE_FILES = COMPOSE_OVERRIDE_FILES
@@ -199,7 +199,7 @@ def stack_paths(source: SourceFile, ws: Workspace) -> tuple[list[list[Path]], st
 def _exists(ws: Workspace, path: Path) -> bool:
     if ws.refuse(path):  # a link out of the root: SGL005, never looked at
         return False
-    return path.is_file() or ws.try_read(path) is not None
+    return is_file(path) or ws.try_read(path) is not None
 
 
 def build(source: SourceFile, root, ws: Workspace, problems: list[Problem]) -> list[Stack]:
@@ -301,7 +301,7 @@ def _included(loader: _Loader, target_str: str, written: str, where: Span, depth
 def _is_file(loader: _Loader, path: Path) -> bool:
     if not loader.ws.may_read(path):
         return True  # outside the root: never looked at; ``_Loader.load`` refuses it at the reference (SGL005)
-    return path.is_file() or loader.ws.try_read(path) is not None
+    return is_file(path) or loader.ws.try_read(path) is not None
 
 
 def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: tuple) -> list[Layer]:

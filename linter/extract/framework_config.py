@@ -21,7 +21,7 @@ from pathlib import Path
 from linter.extract import yamltree
 from linter.launch import UNKNOWN, Extraction, KwArg, Launch
 from linter.source import SourceFile, Span
-from linter.workspace import Workspace
+from linter.workspace import Workspace, exists
 
 _INTERPOLATION = re.compile(r"^\$\{([A-Za-z_][\w.]*)\}$")
 MAX_SETTINGS = 20_000
@@ -275,7 +275,7 @@ def find_config(path: str, launch: Launch, ws: Workspace) -> SourceFile | None:
     else:
         candidates = [folder / p]
         for d in (folder, *folder.parents):
-            if (d / ".git").exists():
+            if exists(d / ".git"):  # (noted: a cached result depends on where the repository's top is)
                 candidates.append(d / p)
                 break
         candidates.append(ws.cwd / p)

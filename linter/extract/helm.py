@@ -39,7 +39,7 @@ from linter.extract import kubernetes as k8s
 from linter.extract import yamltree
 from linter.launch import Extraction, MStr, Problem
 from linter.source import SourceFile, Span
-from linter.workspace import Workspace
+from linter.workspace import Workspace, is_file, listing
 
 _TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\]|\\.)*"|`[^`]*`)|(?P<num>-?\d+(?:\.\d+)?)|(?P<op>:=|=|\(|\)|\||,)"""
                     r"""|(?P<var>\$[A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)|(?P<field>(?:\.[A-Za-z0-9_]+)+|\.)"""
@@ -639,7 +639,7 @@ def _parsed(f: SourceFile) -> tuple:
 def chart_root(path: Path) -> Path | None:
     """The chart folder of a template (the nearest folder above ``templates/`` holding Chart.yaml)."""
     for parent in list(path.parents)[:6]:
-        if parent.name == "templates" and (parent.parent / "Chart.yaml").is_file():
+        if parent.name == "templates" and is_file(parent.parent / "Chart.yaml"):
             return parent.parent
     return None
 
@@ -685,7 +685,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         chart[name] = yamltree.mstr(v, chart_src) if k8s._is_str(v) else None
     defines: dict[str, list] = {}
     def_files: dict[str, SourceFile] = {}
-    files = sorted(p for p in (root / "templates").rglob("*") if p.suffix.lower() in (".tpl", ".yaml", ".yml"))
+    files = sorted(p for p in (root / "templates" / rel for rel in listing("g", root / "templates"))
+                   if p.suffix.lower() in (".tpl", ".yaml", ".yml"))
     mine = None
     for p in files[:MAX_TEMPLATE_FILES]:
         f = source if p == path else ws.try_read(p)

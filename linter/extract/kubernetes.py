@@ -61,7 +61,7 @@ from linter.extract.recognized import launches
 from linter.recognize import image_entrypoint
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
-from linter.workspace import Workspace
+from linter.workspace import Workspace, listing
 
 _DOC_START = re.compile(r"^---(?=[ \t]|\r?$)", re.MULTILINE)
 _DOC_END = re.compile(r"^\.\.\.[ \t]*\r?$", re.MULTILINE)
@@ -528,7 +528,8 @@ def _collect_configmaps(roots, source: SourceFile, into: _ConfigMaps, overwrite:
 def _folder_configmaps(source: SourceFile, ws: Workspace, into: _ConfigMaps) -> None:
     folder = Path(source.path).parent
     try:
-        names = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".yaml", ".yml") and p != source.path)
+        names = [p for p in (folder / n for n in listing("d", folder))
+                 if p.suffix.lower() in (".yaml", ".yml") and p != source.path]
     except OSError:
         return
     for path in names[:200]:

@@ -72,16 +72,26 @@ def extract(source: SourceFile, ws) -> Extraction:
     return result
 
 
+_PARSERS: dict[bool, object] = {}
+"""The two parsers (with and without MyST colon fences), made once per process: a parser holds no
+state of the text it parsed."""
+
+
 def _parser(text: str):
+    colon = _MYST_COLON.search(text) is not None
+    md = _PARSERS.get(colon)
+    if md is not None:
+        return md
     from markdown_it import MarkdownIt
 
     from linter.extract.pymdown import pymdown_plugin
 
     md = MarkdownIt("commonmark").use(pymdown_plugin)
-    if _MYST_COLON.search(text):
+    if colon:
         from mdit_py_plugins.colon_fence import colon_fence_plugin
 
         md.use(colon_fence_plugin)
+    _PARSERS[colon] = md
     return md
 
 

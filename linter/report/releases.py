@@ -9,11 +9,12 @@ older than ``startup_checks_since`` (semantics.json) is checked by its parser on
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
 
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:
+    from typing import Iterable
+
     from linter.resolve import LaunchContext
 
 
@@ -28,30 +29,37 @@ def release_lines(contexts: Iterable[LaunchContext]) -> list[str]:
     contexts = list(contexts)
     if not contexts:
         return []
-    from linter.sglang.decision import parser_only_note
-    from linter.sglang.options import version_tuple
-    from linter.sglang.release import NIGHTLY_WORDS, relation
+    from linter.cache.codec import release_facts
 
-    unpinned = Counter(c.table.version for c in contexts
-                       if c.version_written is None and NIGHTLY_WORDS not in c.version_origin)
-    nightly = Counter(c.table.version for c in contexts
-                      if c.version_written is None and NIGHTLY_WORDS in c.version_origin)
-    nearest = Counter((c.version_written, c.table.version) for c in contexts
-                      if c.version_written is not None and c.version_written != c.table.version)
+    # (written, used, parser-only note, written as a version tuple, used as a version tuple, from a
+    # nightly tag, how the used release stands to the written one) per launch: a cached launch keeps
+    # them, so a report from the cache loads no option table
+    facts = [release_facts(c) for c in contexts]
+    order = {}
+    relations = {}
+    for written, version, _, vt_written, vt_version, _, rel in facts:
+        order[version] = tuple(vt_version)
+        if written is not None:
+            order[written] = tuple(vt_written)
+            relations[(written, version)] = rel
+    unpinned = Counter(version for written, version, _, _, _, nightly, _ in facts if written is None and not nightly)
+    nightly = Counter(version for written, version, _, _, _, night, _ in facts if written is None and night)
+    nearest = Counter((written, version) for written, version, *_ in facts
+                      if written is not None and written != version)
     lines = []
-    for version, count in sorted(unpinned.items(), key=lambda kv: version_tuple(kv[0])):
+    for version, count in sorted(unpinned.items(), key=lambda kv: order[kv[0]]):
         lines.append(f"SGLang release assumed: {version} (newest known) for {_n(count)}; "
                      "pin it with sglang-version or an image tag.")
-    for version, count in sorted(nightly.items(), key=lambda kv: version_tuple(kv[0])):
+    for version, count in sorted(nightly.items(), key=lambda kv: order[kv[0]]):
         lines.append(f"SGLang release assumed: {version} (from a dated nightly image tag) for {_n(count)}.")
-    for (written, version), count in sorted(nearest.items(), key=lambda kv: version_tuple(kv[0][0])):
-        which = relation(written, version).removeprefix("the ")
+    for (written, version), count in sorted(nearest.items(), key=lambda kv: order[kv[0][0]]):
+        which = relations[(written, version)].removeprefix("the ")
         lines.append(f"SGLang release assumed: {version} ({which}) for {_n(count)} that "
                      f"name{'s' if count == 1 else ''} {written}, which has no option table.")
-    old = Counter(c.table.version for c in contexts if parser_only_note(c.table) is not None)
-    tables = {c.table.version: c.table for c in contexts}
-    for version, count in sorted(old.items(), key=lambda kv: version_tuple(kv[0])):
-        lines.append(f"{parser_only_note(tables[version])} ({_n(count)}).")
+    old = Counter(version for _, version, note, *_ in facts if note is not None)
+    notes = {version: note for _, version, note, *_ in facts if note is not None}
+    for version, count in sorted(old.items(), key=lambda kv: order[kv[0]]):
+        lines.append(f"{notes[version]} ({_n(count)}).")
     return lines
 
 

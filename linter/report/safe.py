@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 
 _BIDI_AND_INVISIBLE = "\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f" + _BIDI_AND_INVISIBLE + "]")
@@ -50,6 +49,8 @@ _token: list[str] = []
 def stop_token() -> str:
     """The random token of this process's ``::stop-commands::`` blocks (128 bits, never printed by a file)."""
     if not _token:
+        import secrets
+
         _token.append(secrets.token_hex(16))
     return _token[0]
 

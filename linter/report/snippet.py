@@ -10,10 +10,7 @@ one-line file costs a few hundred characters.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
-
-from rich.cells import get_character_cell_size
 
 from linter.report.lines import wrap
 from linter.report.safe import visible
@@ -38,6 +35,10 @@ def _cell(ch: str) -> tuple[str, int]:
     shown = visible(ch)
     if shown != ch:
         return shown, len(shown)
+    import unicodedata
+
+    from rich.cells import get_character_cell_size  # (a line of printable ASCII never needs them)
+
     if unicodedata.category(ch) == "Cs":
         return "\ufffd", 1
     return ch, get_character_cell_size(ch)

@@ -41,11 +41,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Sequence, TextIO
 
 from linter.report.lines import wrap
 from linter.rules.links import show_rule_command
 from linter.rules.base import SAFE, UNSAFE, Diagnostic
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
+if TYPE_CHECKING:
+    from typing import Sequence, TextIO
 
 Segment = tuple[str, str]  # (text, rich style)
 Row = list[Segment]
@@ -72,8 +75,15 @@ def _severity_style(severity: str) -> str:
 
 # --- one finding ----------------------------------------------------------------------------------------------
 
+KNOWN_SUMMARIES: dict[str, str] = {}
+"""Rule summaries known without loading the rules: those a cached result carries (:mod:`linter.cache`)."""
+
+
 def rule_summary(code: str) -> str | None:
     """The one-line summary of a rule, or None for a code no rule has."""
+    known = KNOWN_SUMMARIES.get(code)
+    if known is not None:
+        return known
     from linter.rules import BY_CODE
 
     rule = BY_CODE.get(code)

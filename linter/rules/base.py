@@ -12,9 +12,12 @@ from __future__ import annotations
 import enum
 import inspect
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Iterable
 
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:
+    from typing import ClassVar, Iterable
+
     from linter.launch import Launch
     from linter.resolve import LaunchContext
 

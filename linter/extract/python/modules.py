@@ -17,6 +17,12 @@ being analysed when it is needed again (an import cycle) gives unknown values; e
 once per run (per :class:`~linter.workspace.Workspace`) and again only when its text changed (after a
 fix). Names of the callables the Python format recognises (``popen_launch_server``, ``Engine`` …)
 are never resolved: they stay what they are, even in SGLang's own repository.
+
+A module's analysis is shared by every file of the run that imports it, and what it resolved is
+remembered: when a result cache is used (``Workspace.track_deps``), what each module's resolutions
+looked at is kept (:attr:`ModuleCache.deps`) and noted again for every file that gets that module's
+analysis (with the modules it read, transitively), so a cached result depends on every file that
+could change it (:mod:`linter.workspace`).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from typing import TYPE_CHECKING
 from linter.extract.python.names import CALL_QUALS
 from linter.extract.python.values import NOTFOUND, ClassV, Ref, Unk, Value, copy_value
 from linter.launch import Extraction
+from linter.workspace import capture, exists, note, replay
 
 if TYPE_CHECKING:
     from linter.extract.python.analysis import Analysis
@@ -51,8 +58,11 @@ class ModuleCache:
         self._ws = weakref.ref(ws)
         self.analyses: dict[Path, tuple[SourceFile, Analysis | None]] = {}
         self.in_progress: set[Path] = set()
-        self.files: dict[Path, bool] = {}
-        self.roots: dict[Path, Path] = {}
+        self.files: dict[Path, tuple[bool, tuple]] = {}
+        self.roots: dict[Path, tuple[Path, list]] = {}
+        self.deps: dict[Path, list] = {}
+        """For each module analysed (by path): what its resolutions looked at so far (with
+        ``ws.track_deps`` only; see :func:`linter.workspace.note`)."""
 
     @property
     def ws(self) -> Workspace:
@@ -63,27 +73,58 @@ class ModuleCache:
         got = self.files.get(path)
         if got is None:
             # outside the root: never looked at; :meth:`analysis` refuses to read it (SGL005)
-            got = self.files[path] = not self.ws.may_read(path) or path.is_file()
-        return got
+            if not self.ws.may_read(path):
+                got = self.files[path] = (True, ("o", str(path)))
+            else:
+                found = path.is_file()
+                got = self.files[path] = (found, ("i", str(path), "1" if found else "0"))
+        note(got[1])
+        return got[0]
 
     def root_of(self, folder: Path) -> Path:
         """The repository root for a file in ``folder``."""
         got = self.roots.get(folder)
-        if got is None:
-            got = folder
+        if got is not None:
+            replay(got[1])
+            return got[0]
+        with capture() as probes:
+            root = folder
             cwd = self.ws.cwd
             for up in (folder, *folder.parents):
-                if (up / ".git").exists():
-                    got = up
+                if exists(up / ".git"):
+                    root = up
                     break
             else:
                 if folder == cwd or cwd in folder.parents:
-                    got = cwd
-            limit = self.ws.boundary.root
-            if limit is not None and Path(limit) in got.parents and Path(limit) in (folder, *folder.parents):
-                got = Path(limit)  # imports are looked for inside the run's root only
-            self.roots[folder] = got
-        return got
+                    root = cwd
+        limit = self.ws.boundary.root
+        if limit is not None and Path(limit) in root.parents and Path(limit) in (folder, *folder.parents):
+            root = Path(limit)  # imports are looked for inside the run's root only
+        self.roots[folder] = (root, probes)
+        return root
+
+    def looked_up(self, module: Path, deps: list) -> None:
+        """Keep ``deps``, what a resolution made for ``module`` looked at (with ``ws.track_deps``)."""
+        if deps:
+            self.deps.setdefault(module, []).extend(deps)
+
+    def _replay_closure(self, module: Path) -> None:
+        """Note again what ``module``'s resolutions looked at, and those of the modules they read."""
+        seen: set[Path] = set()
+        todo = [module]
+        out: list = []
+        while todo:
+            m = todo.pop()
+            if m in seen:
+                continue
+            seen.add(m)
+            for dep in self.deps.get(m, ()):
+                out.append(dep)
+                if dep[0] == "f":
+                    other = Path(dep[1])
+                    if other in self.deps and other not in seen:
+                        todo.append(other)
+        replay(dict.fromkeys(out))
 
     def register(self, analysis: Analysis) -> None:
         """The linted file's own analysis: an import of it from another module finds this one."""
@@ -97,6 +138,8 @@ class ModuleCache:
             return None
         got = self.analyses.get(path)
         if got is not None and got[0] is source:
+            if self.ws.track_deps:
+                self._replay_closure(path)
             return got[1]
         if path in self.in_progress or depth > MAX_DEPTH:
             return None
@@ -110,7 +153,12 @@ class ModuleCache:
                 from linter.extract.python.analysis import Analysis
 
                 module, positions = parsed
-                analysis = Analysis(source, module, positions, Extraction(), ws=self.ws, depth=depth)
+                if self.ws.track_deps:
+                    with capture() as deps:
+                        analysis = Analysis(source, module, positions, Extraction(), ws=self.ws, depth=depth)
+                    self.looked_up(path, deps)
+                else:
+                    analysis = Analysis(source, module, positions, Extraction(), ws=self.ws, depth=depth)
         finally:
             self.in_progress.discard(path)
         self.analyses[path] = (source, analysis)
@@ -136,7 +184,13 @@ class Resolver:
         self.cache = cache_for(ws)
         self.depth = depth
         self.here = analysis.source.path.parent
-        self.root = self.cache.root_of(self.here)
+        self.track = ws.track_deps
+        if self.track:
+            with capture() as deps:
+                self.root = self.cache.root_of(self.here)
+            self.cache.looked_up(analysis.source.path, deps)
+        else:
+            self.root = self.cache.root_of(self.here)
         self._memo: dict[tuple, Value | None] = {}
         self.used: list[SourceFile] = []
         """The other modules whose values this module read (their findings land there)."""
@@ -149,7 +203,12 @@ class Resolver:
             got = self._memo[key]
             return copy_value(got) if got is not None else None
         self._memo[key] = None  # a name that leads back to itself: not resolved
-        got = self._resolve(ref)
+        if self.track:
+            with capture() as deps:
+                got = self._resolve(ref)
+            self.cache.looked_up(self.a.source.path, deps)
+        else:
+            got = self._resolve(ref)
         self._memo[key] = got
         return copy_value(got) if got is not None else None
 

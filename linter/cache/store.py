@@ -1,0 +1,285 @@
+"""The cache folder on disk: where it is, its shards, and writing them so that no reader sees half.
+
+Layout (``FORMAT`` 1)::
+
+    .lint-configs_cache/
+      .gitignore           "*": git never offers to commit it
+      CACHEDIR.TAG         the cache directory tag (https://bford.info/cachedir/): backups skip it
+      <run>/<shard>.json   one folder per run setting (16 hex digits, :func:`linter.cache.run_key`),
+                           256 shards, a file's entries in the shard of its folder
+
+A shard is one JSON object: ``{"lint-configs-cache": FORMAT, "run": <run key>, "stat": {path:
+[size, mtime_ns, ctime_ns, inode, device]}, "results": {path: entry}}``. A shard of another format or
+run, or one that does not read as such an object, is treated as empty, and rewritten when this run
+has something to keep in it.
+
+Writes are atomic: a shard is written to a temporary file in its folder and renamed over the old
+one, so a reader sees the old shard or the new one. When the shard changed on disk since this run
+read it (another run at the same time), the other run's entries are read again and kept, this
+run's changes applied on top: two runs at once lose nothing but, at worst, one's newest entries,
+and never break a shard. Nothing is flushed to the disk (a cache need not survive a power cut; a
+shard cut short then no longer reads and is rewritten).
+
+Size: a shard keeps at most :data:`MAX_SHARD_BYTES` (the entries used longest ago go first; results
+larger than :data:`MAX_ENTRY_BYTES` are not kept), and at most :data:`MAX_RUNS` run folders are kept
+(the one used longest ago goes): the folder holds at most ``MAX_RUNS × 256 × MAX_SHARD_BYTES``
+(1 GiB), a few MiB for a repository of ten thousand files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+import zlib
+from pathlib import Path
+
+FORMAT = 1
+"""The layout and entry format; a shard of another format is ignored (and rewritten)."""
+
+DIR_NAME = ".lint-configs_cache"
+"""The default cache folder's name, at the project root (ruff's ``.ruff_cache``)."""
+
+SHARDS = 256
+MAX_SHARD_BYTES = 1 << 20
+MAX_ENTRY_BYTES = 256 << 10
+MAX_RUNS = 4
+MAX_PROJECTS = 64
+"""Project folders kept in the user's cache folder (for folders no git repository holds); the ones
+used longest ago go first."""
+STALE_DAYS = 30
+"""An entry not used for this many days is dropped the next time its shard is written."""
+
+TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by lint-configs.\n"
+
+_DELETED = object()
+
+
+def today() -> int:
+    """Days since the epoch (the unit of an entry's last use)."""
+    return int(time.time() // 86400)
+
+
+def shard_of(folder: str) -> int:
+    """The shard holding the entries of the files in ``folder`` (an absolute path as a string)."""
+    return zlib.crc32(folder.encode("utf-8", "surrogateescape")) % SHARDS
+
+
+def prepare(folder: Path) -> None:
+    """Make the cache folder (and its parents), with its ``.gitignore`` and ``CACHEDIR.TAG``. Raises OSError."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in ((".gitignore", "# Created by lint-configs: its result cache.\n*\n"), ("CACHEDIR.TAG", TAG)):
+        p = folder / name
+        if not os.path.lexists(p):
+            _write_atomic(p, text.encode())
+
+
+def is_cache_folder(folder: Path) -> bool:
+    """True when ``folder`` is a lint-configs cache (its ``CACHEDIR.TAG`` says so): ``clean`` removes only such."""
+    try:
+        with open(folder / "CACHEDIR.TAG", "rb") as fh:
+            return fh.read(len(TAG) + 1) == TAG.encode()
+    except OSError:
+        return False
+
+
+def clean(folder: Path) -> bool:
+    """Remove the cache folder ``folder`` when it is one (:func:`is_cache_folder`; a link is never
+    followed). Returns True when something was removed."""
+    if os.path.islink(folder) or not folder.is_dir() or not is_cache_folder(folder):
+        return False
+    import shutil
+
+    shutil.rmtree(folder)
+    return True
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _read_owned(path: Path, limit: int) -> tuple[bytes, tuple] | None:
+    """The bytes of ``path`` and its (inode, size, mtime) when it is a regular file of this user no
+    larger than ``limit`` (never through a link); None otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit or \
+                (hasattr(os, "geteuid") and st.st_uid != os.geteuid()):
+            return None
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks), (st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+class Shard:
+    """One shard file: its ``stat`` and ``results`` tables as read, and this run's changes."""
+
+    def __init__(self, path: Path, run: str) -> None:
+        self.path = path
+        self.run = run
+        self.seen: tuple | None = None
+        self.stat, self.results = self._load()
+        self.changes: dict[tuple[str, str], object] = {}
+
+    def _load(self) -> tuple[dict, dict]:
+        got = _read_owned(self.path, 4 * MAX_SHARD_BYTES)
+        if got is None:
+            return {}, {}
+        data, self.seen = got
+        try:
+            doc = json.loads(data)
+            if doc.get("lint-configs-cache") != FORMAT or doc.get("run") != self.run:
+                return {}, {}
+            st, results = doc["stat"], doc["results"]
+            if isinstance(st, dict) and isinstance(results, dict):
+                return st, results
+        except (ValueError, AttributeError, KeyError, TypeError, RecursionError):
+            pass
+        return {}, {}  # corrupt or foreign: read as empty, rewritten when something is kept
+
+    def set(self, table: str, key: str, value) -> None:
+        """Set (or, with None, drop) the entry ``key`` of ``table`` (``stat`` or ``results``)."""
+        target = self.stat if table == "stat" else self.results
+        if value is None:
+            if key not in target:
+                return
+            target.pop(key, None)
+            self.changes[(table, key)] = _DELETED
+        else:
+            target[key] = value
+            self.changes[(table, key)] = value
+
+    def flush(self, keep: set[str]) -> None:
+        """Write this shard if it changed, keeping the entries of another run that wrote it meanwhile.
+        Entries unused for :data:`STALE_DAYS`, and those of files that are gone (unless in ``keep``,
+        the paths this run looked at), are dropped; then the oldest, down to :data:`MAX_SHARD_BYTES`."""
+        if not self.changes:
+            return
+        now = _current(self.path)
+        if now is not None and now != self.seen:  # another run wrote it: its entries too
+            self.stat, self.results = self._load()
+            for (table, key), value in self.changes.items():
+                target = self.stat if table == "stat" else self.results
+                if value is _DELETED:
+                    target.pop(key, None)
+                else:
+                    target[key] = value
+        day = today()
+        for key in [k for k, e in self.results.items()
+                    if k not in keep and (not isinstance(e, dict) or day - e.get("t", 0) > STALE_DAYS
+                                          or not os.path.lexists(k))]:
+            del self.results[key]
+        for key in [k for k in self.stat if k not in keep and not os.path.lexists(k)]:
+            del self.stat[key]
+        data = self._dump()
+        if len(data) > MAX_SHARD_BYTES:
+            order = sorted(self.results, key=lambda k: self.results[k].get("t", 0))
+            while order and len(data) > MAX_SHARD_BYTES:
+                for key in order[:max(1, len(order) // 4)]:
+                    del self.results[key]
+                order = order[max(1, len(order) // 4):]
+                data = self._dump()
+            if len(data) > MAX_SHARD_BYTES:
+                self.stat = {}
+                data = self._dump()
+        _write_atomic(self.path, data)
+        self.changes = {}
+
+    def _dump(self) -> bytes:
+        return json.dumps({"lint-configs-cache": FORMAT, "run": self.run, "stat": self.stat,
+                           "results": self.results}, separators=(",", ":")).encode("utf-8", "surrogatepass")
+
+
+def _current(path: Path) -> tuple | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class Store:
+    """The shards of one run setting (``run``, a hex digest) in the cache folder ``folder``."""
+
+    def __init__(self, folder: Path, run: str, shared: bool = False) -> None:
+        self.folder = folder
+        self.run = run
+        self.shared = shared
+        """``folder`` is one project's in the user's cache folder (:data:`MAX_PROJECTS` are kept there)."""
+        self.dir = folder / run[:16]
+        self.shards: dict[int, Shard] = {}
+
+    def shard(self, folder: str) -> Shard:
+        """The shard of the files in ``folder`` (read on first use)."""
+        n = shard_of(folder)
+        got = self.shards.get(n)
+        if got is None:
+            got = self.shards[n] = Shard(self.dir / f"{n:02x}.json", self.run)
+        return got
+
+    def flush(self, keep: set[str]) -> None:
+        """Write the shards that changed (see :meth:`Shard.flush`); then keep at most :data:`MAX_RUNS`
+        run folders. Raises OSError."""
+        if not any(s.changes for s in self.shards.values()):
+            return
+        prepare(self.folder)
+        self.dir.mkdir(exist_ok=True)
+        for shard in self.shards.values():
+            shard.flush(keep)
+        os.utime(self.dir)  # the run folder's last use, for :func:`_prune_runs`
+        _prune_runs(self.folder, keep_name=self.dir.name)
+        if self.shared:
+            os.utime(self.folder)
+            _prune_projects(self.folder.parent, keep_name=self.folder.name)
+
+
+def _prune_runs(folder: Path, keep_name: str) -> None:
+    import shutil
+
+    runs = []
+    with os.scandir(folder) as it:
+        for e in it:
+            if e.is_dir(follow_symlinks=False) and len(e.name) == 16:
+                runs.append((e.stat(follow_symlinks=False).st_mtime_ns, e.name))
+    runs.sort(reverse=True)
+    for _, name in runs[MAX_RUNS:]:
+        if name != keep_name:
+            shutil.rmtree(folder / name, ignore_errors=True)
+
+
+def _prune_projects(home: Path, keep_name: str) -> None:
+    projects = []
+    with os.scandir(home) as it:
+        for e in it:
+            if e.is_dir(follow_symlinks=False) and len(e.name) == 16 and is_cache_folder(Path(e.path)):
+                projects.append((e.stat(follow_symlinks=False).st_mtime_ns, e.name))
+    projects.sort(reverse=True)
+    for _, name in projects[MAX_PROJECTS:]:
+        if name != keep_name:
+            import shutil
+
+            shutil.rmtree(home / name, ignore_errors=True)

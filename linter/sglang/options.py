@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from linter import datafiles
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, MStr, Token
 from linter.sglang import valuetypes
+from linter.sglang.versions import is_release, version_tuple  # noqa: F401 - part of this module's interface
 
 _DATA = "linter.sglang.data"
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
@@ -163,25 +164,6 @@ class OptionTable:
     @property
     def version_tuple(self) -> tuple[int, ...]:
         return version_tuple(self.version)
-
-
-_RELEASE = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?$")
-
-
-@functools.lru_cache(maxsize=1024)
-def version_tuple(version: str) -> tuple[int, ...]:
-    """``"0.5.18"`` -> ``(0, 5, 18, -1)``, ``"0.4.5.post2"`` -> ``(0, 4, 5, 2)``: a release's sort key
-    (``X.Y.Z.postN`` after ``X.Y.Z``; a ``v`` prefix and anything after the first three numbers other
-    than ``.postN`` are ignored)."""
-    m = _RELEASE.match(version)
-    if m:
-        return tuple(int(x) for x in m.groups(default="-1"))
-    return tuple(int(x) for x in re.findall(r"\d+", version)[:3]) + (-1,)
-
-
-def is_release(version: str) -> bool:
-    """True for ``X.Y.Z`` or ``X.Y.Z.postN`` (with or without a ``v``)."""
-    return _RELEASE.match(version) is not None
 
 
 @functools.cache
@@ -803,7 +785,7 @@ class _Reader:
 def _removed_from_sglang(option: str, table: OptionTable) -> bool:
     """Whether ``option`` is one SGLang itself had and removed by ``table``'s release (the successor table):
     an entry point that takes options of its own (Dynamo's) still hands it to SGLang's parser."""
-    from linter.sglang.successors import removed_option
+    from linter.sglang.removals import removed_option
 
     return option.startswith("--") and removed_option(option, table) is not None
 

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from linter import limits
 from linter.discover import COMPOSE_OVERRIDE_FILES
+from linter.extract.compose_env import parse_dotenv
 from linter.launch import MStr, Problem
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
@@ -136,8 +137,6 @@ class _Loader:
         return source, root
 
     def dotenv(self, folder: Path) -> dict[str, MStr]:
-        from linter.extract.compose import parse_dotenv
-
         folder = Path(_norm(folder))
         if folder not in self.envs:
             f = None if self.ws.refuse(folder / ".env") else self.ws.try_read(folder / ".env")
@@ -167,8 +166,6 @@ def _show(ws: Workspace, path: Path) -> str:
 def stack_paths(source: SourceFile, ws: Workspace) -> tuple[list[list[Path]], str, list[str]]:
     """The stacks ``source`` belongs to, as lists of paths (in merge order), a word on how they were
     found, and problems in words (an override with no base)."""
-    from linter.extract.compose import parse_dotenv
-
     folder = source.path.parent
     me = Path(_norm(source.path))
     dotenv = ws.try_read(folder / ".env")

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "linter"
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("source", ("linter", "linter.source", "linter.launch", "linter.datafiles", "linter.data", "linter.limits",
+    ("source", ("linter", "linter.source", "linter.launch", "linter.datafiles", "linter.data", "linter.limits", "linter.mentions",
                 "linter.boundary", "linter.gitignore", "linter.argv", "linter.workspace", "linter.branches",
                 "linter.passthrough", "linter.codes")),
     ("gpus", ("linter.gpus", "linter.gpus.*")),

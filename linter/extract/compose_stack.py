@@ -30,14 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter import limits
-from linter.discover import COMPOSE_OVERRIDE_FILES
+from linter.extract import compose_files
 from linter.extract.compose_env import parse_dotenv
 from linter.launch import MStr, Problem
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
-DEFAULT_FILES = ("compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml")
-OVERRIDE_FILES = COMPOSE_OVERRIDE_FILES
+DEFAULT_FILES, OVERRIDE_FILES = compose_files.DEFAULT_FILES, compose_files.OVERRIDE_FILES
 
 
 @dataclass

@@ -226,7 +226,7 @@ class Engine:
             diags.extend(self._unknown_gpu(decl))
         result.contexts = _identify([self._context(launch, settings, file_decls, extraction.gpu_counts)
                                      for launch in extraction.launches])
-        from linter.gpus.colocate import colocate
+        from linter.sglang.colocate import colocate
 
         result.contexts = colocate(result.contexts)
         for ctx in result.contexts:  # a --config YAML is read for its launch: a related file
@@ -283,7 +283,7 @@ class Engine:
         there and not under its pinned release (the same rule, place and key). Sets ``result.upgrade``;
         returns the ``id()`` of the new findings."""
         release = self.options.upgrade_to
-        from linter.gpus.colocate import colocate
+        from linter.sglang.colocate import colocate
 
         contexts = colocate(_identify([dataclasses.replace(self._context(c.launch, settings, file_decls, file_counts,
                                                                          version=release),

@@ -70,7 +70,7 @@ class LaunchContext:
     weights_origin: str = ""
     """Where :attr:`weights` come from, or why they are not known."""
     """Launches that run at the same time in the same container or script as this one
-    (:class:`linter.gpus.colocate.Neighbour` values; set by the engine once the file's launches are resolved)."""
+    (:class:`linter.sglang.colocate.Neighbour` values; set by the engine once the file's launches are resolved)."""
 
     @property
     def assumed_cuda(self) -> tuple[int, int]:

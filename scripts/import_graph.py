@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                 "linter.boundary", "linter.gitignore", "linter.argv", "linter.workspace", "linter.branches",
                 "linter.passthrough", "linter.codes")),
     ("gpus", ("linter.gpus", "linter.gpus.*")),
-    ("readers", ("linter.extract.yamlload", "linter.extract.yamltree", "linter.extract.words",
+    ("readers", ("linter.extract.yamlload", "linter.extract.yamltree", "linter.extract.yamlstream", "linter.extract.words",
                  "linter.extract.jsonpos")),
     ("sglang", ("linter.sglang", "linter.sglang.*")),
     ("config", ("linter.config", "linter.config_schema", "linter.directives")),

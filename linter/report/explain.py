@@ -8,7 +8,6 @@ from pathlib import Path
 
 from linter.coverage import unverified_reasons
 from linter.launch import UNKNOWN
-from linter.sglang.decision import deterministic, evaluate, parser_only_note
 
 
 def _value(v) -> str:
@@ -61,7 +60,7 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                     for c in launch.context))
             cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
             out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")
-            if (parser_only := parser_only_note(ctx.table)) is not None:
+            if (parser_only := ctx.parser_only_note) is not None:
                 out.append(f"             {parser_only}")
             m = ctx.model
             arch = m.architecture or "unknown"
@@ -85,7 +84,7 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             from linter.report.hardware import explain_lines
 
             out.extend(explain_lines(ctx))
-            on, setting = deterministic(ctx.parsed)
+            on, setting = ctx.deterministic()
             how = f" (by {setting.spelled})" if setting is not None and on is True else ""
             out.append(f"  deterministic inference: {_value(on) if on is UNKNOWN else ('on' if on else 'off')}{how}")
             for dest in ("attention_backend", "prefill_attention_backend", "decode_attention_backend"):
@@ -107,7 +106,7 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
             if stops is not None:
                 out.append(f"  verdict:   refused on every GPU: SGLang's parser stops ({stops[1]}) before any "
                            "start-up check")
-            elif parser_only_note(ctx.table) is not None:
+            elif ctx.parser_only_note is not None:
                 pass  # the release's start-up checks are not documented: said under "release"
             elif on is UNKNOWN:
                 out.append("  verdict:   unknown: the start-up checks depend on whether deterministic inference is on")
@@ -122,7 +121,7 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                         out.append(f"  on {v.label}: refused by the model's own check before the deterministic "
                                    f"ones: {said}")
                     elif b is None and on is True and m.architecture is None and \
-                            (plain := evaluate(ctx.parsed, ctx.table, None, False, v.hardware)) is not None:
+                            (plain := ctx.outcome_if(v.hardware)) is not None:
                         said = f"refused at start-up ({_code(f'error {plain.error}')})" if plain.error else "accepted"
                         out.append(f"  on {v.label}: attention backend {plain.backend} (chosen by {plain.chosen_by}) "
                                    f"-> {said} if the model is not absorbed MLA; it depends on the model's architecture")
@@ -138,7 +137,7 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
                     if on is True and m.architecture is None:
                         # Say what the unknown architecture could change on this GPU.
                         for arch, dsa in (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM", True)):
-                            alt = evaluate(ctx.parsed, ctx.table, arch, dsa, v.hardware)
+                            alt = ctx.outcome_if(v.hardware, arch, dsa)
                             if alt is not None and alt.error and (o is None or alt.error != o.error):
                                 out.append(f"    if the model were {arch}{' (DSA)' if dsa else ''}: refused at "
                                            f"start-up ({_code(f'error {alt.error}')}): {alt.message}")

@@ -22,7 +22,6 @@ from dataclasses import asdict, dataclass, field
 from typing import TextIO
 
 from linter.launch import UNKNOWN
-from linter.sglang.decision import deterministic
 
 
 @dataclass(frozen=True)
@@ -153,7 +152,7 @@ def _outcome(v, codes: dict[str, str]) -> dict:
 
 def _row(res, ctx, upgrade: str | None = None) -> LaunchRow:
     launch, m = ctx.launch, ctx.model
-    on, setting = deterministic(ctx.parsed)
+    on, setting = ctx.deterministic()
     codes = _check_codes()
     not_checked = on is UNKNOWN or m.skip_checks
     by_target = {id(v.target): v for v in ctx.verdicts if v.target is not None}

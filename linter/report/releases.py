@@ -28,7 +28,6 @@ def release_lines(contexts: Iterable[LaunchContext]) -> list[str]:
     contexts = list(contexts)
     if not contexts:
         return []
-    from linter.sglang.decision import parser_only_note
     from linter.sglang.options import version_tuple
     from linter.sglang.release import NIGHTLY_WORDS, relation
 
@@ -48,10 +47,10 @@ def release_lines(contexts: Iterable[LaunchContext]) -> list[str]:
         which = relation(written, version).removeprefix("the ")
         lines.append(f"SGLang release assumed: {version} ({which}) for {_n(count)} that "
                      f"name{'s' if count == 1 else ''} {written}, which has no option table.")
-    old = Counter(c.table.version for c in contexts if parser_only_note(c.table) is not None)
-    tables = {c.table.version: c.table for c in contexts}
+    old = Counter(c.table.version for c in contexts if c.parser_only_note is not None)
+    notes = {c.table.version: c.parser_only_note for c in contexts}
     for version, count in sorted(old.items(), key=lambda kv: version_tuple(kv[0])):
-        lines.append(f"{parser_only_note(tables[version])} ({_n(count)}).")
+        lines.append(f"{notes[version]} ({_n(count)}).")
     return lines
 
 

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from linter import limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
-from linter.discover import COMPOSE_OVERRIDE_FILES, PREFILTER, detect_format, mentions_sglang
-from linter.formats import by_name, claims_name, names_text
+from linter.discover import PREFILTER, detect_format, mentions_sglang
+from linter.formats import by_name, claims_name, names_text, unmentioned_names
 from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.workspace import MAX_BYTES, Workspace
 
@@ -164,7 +164,7 @@ class Engine:
         if fmt is None:
             result.skipped = f"not a file of a linted format ({names_text()})"
             return result
-        if not mentions_sglang(source.text) and not (fmt == "compose" and self._stack_mentions(source)):
+        if not mentions_sglang(source.text) and not self._read_with_mentions(source, fmt):
             result.skipped = "does not mention SGLang"
             unused = self._unused_targets(directives.scan(source).targets)
             if unused:
@@ -307,17 +307,14 @@ class Engine:
         result.upgrade = upgrade
         return {id(d) for found in upgrade.new.values() for d in found}
 
-    def _stack_mentions(self, source: SourceFile) -> bool:
-        """True when a compose file that does not mention SGLang runs with files that do (an override
-        that only changes the environment of its base's SGLang service)."""
-        from linter.extract.compose_stack import stack_paths
-
-        for paths in stack_paths(source, self.ws)[0]:
-            for p in paths:
-                other = self.ws.try_read(p) if p != source.path else None
-                if other is not None and mentions_sglang(other.text):
-                    return True
-        return False
+    def _read_with_mentions(self, source: SourceFile, fmt: str) -> bool:
+        """True when a file that does not mention SGLang is read with files that do (its format row's
+        ``read_with``: a compose override that only changes its base's environment)."""
+        hook = by_name(fmt).read_with
+        if not hook:
+            return False
+        module, _, function = hook.partition(":")
+        return bool(getattr(importlib.import_module(module), function)(source, self.ws))
 
     def _meta(self, rule, message: str, span: Span, key: str = "") -> Diagnostic:
         return Diagnostic(rule.code, rule.name, rule.severity, message, span, key=key or rule.code)
@@ -409,7 +406,7 @@ class Engine:
         return kept
 
 
-_OVERRIDES = frozenset(COMPOSE_OVERRIDE_FILES)
+_OVERRIDES = unmentioned_names()
 _QUICK_MARKS = re.compile(b"|".join(re.escape(p.encode()) for p in PREFILTER) + b"|lint-configs|\x00")
 """One pass over a file's bytes: a mention, a directive or a NUL byte (not text) sends it the whole way."""
 

@@ -24,28 +24,14 @@ TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run 
 if TYPE_CHECKING:
     from typing import Callable, Iterator
 
+from linter.mentions import PREFILTER, mentions_sglang  # noqa: F401 - part of this module's interface
+
 DEFAULT_EXCLUDES = {".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__",
                     ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist", "site-packages", ".eggs"}
 
 FIXER_TEMP = re.compile(r"^\..+\.lint-configs-[A-Za-z0-9_]+\.tmp$")
 """The names of ``--fix``'s temporary files (``.NAME.lint-configs-XXXX.tmp``, see linter/fixes.py):
 never linted, also when a killed run left one behind."""
-
-PREFILTER = ("sglang", "SGLang", "SGLANG", "Sglang", "attention-backend", "attention_backend", "deterministic",
-             "rl-on-policy", "rl_on_policy", "execute_train")
-"""A file that contains none of these is not parsed: it cannot hold an SGLang launch or setting. The
-name is matched in the spellings text uses (``sglang``, ``SGLang``, ``SGLANG_…``, ``Sglang``) rather than
-case-insensitively: a page that names SGLang only in prose may hold a framework command that starts it
-(an AReaL ``train.py --config X.yaml``), and literal alternatives keep the filter a plain byte scan
-(on 2,117 files of verl and AReaL, 27 MB: +9 % scan time for the extra spellings, +140 % for a
-case-insensitive ``sglang``). miles' ``execute_train`` starts the trainer, which starts SGLang, from
-scripts that may not name SGLang."""
-
-
-def mentions_sglang(text: str) -> bool:
-    """The cheap pre-filter: False when no :data:`PREFILTER` substring occurs (the file is then not parsed)."""
-    return any(p in text for p in PREFILTER)
-
 
 def detect_format(path: Path, text: str) -> str | None:
     """The name of the file's format in the registry (:mod:`linter.formats`), or None."""

@@ -269,7 +269,7 @@ class Engine:
                  file_decls: list[GpuDecl]) -> None:
         """``result.contexts``: each launch resolved (target GPUs, release, server arguments), launches
         that share GPUs placed together; the ``--config`` files they read join ``result.related``."""
-        from linter.gpus.colocate import colocate
+        from linter.sglang.colocate import colocate
 
         result.contexts = colocate(_identify([self._context(launch, settings, file_decls, extraction.gpu_counts)
                                               for launch in extraction.launches]))
@@ -324,7 +324,7 @@ class Engine:
         there and not under its pinned release (the same rule, place and key). Sets ``result.upgrade``;
         returns the ``id()`` of the new findings."""
         release = self.options.upgrade_to
-        from linter.gpus.colocate import colocate
+        from linter.sglang.colocate import colocate
 
         contexts = colocate(_identify([dataclasses.replace(self._context(c.launch, settings, file_decls, file_counts,
                                                                          version=release),

@@ -47,10 +47,7 @@ def _edited(diags: list[Diagnostic]) -> dict[str, set[int]]:
 
 
 def _readers(results: list, edited: dict[str, set[int]]) -> dict[Place, set[str]]:
-    """Each edited character → the launches (``FILE:IDENTITY``) whose server arguments read it. A
-    launch from the result cache carries these runs itself (:func:`linter.cache.codec.value_uses`)."""
-    from linter.cache.codec import value_uses
-
+    """Each edited character → the launches (``FILE:IDENTITY``) whose server arguments read it."""
     users: dict[Place, set[str]] = {}
     for res in results:
         for ctx in res.contexts:
@@ -60,6 +57,21 @@ def _readers(results: list, edited: dict[str, set[int]]) -> dict[Place, set[str]
                 for k in _within(offs, off, n) if offs is not None else ():
                     users.setdefault((src_path, k), set()).add(who)
     return users
+
+
+def value_uses(ctx):
+    """``(path, offset, length)`` for each run of characters the launch's server-argument values came
+    from. A launch from the result cache (:class:`linter.cache.codec.RecordedLaunch`) keeps these runs
+    as ``uses``; a resolved one reads them off its values' origins."""
+    recorded = getattr(ctx, "uses", None)
+    if recorded is not None:
+        yield from recorded
+        return
+    for s in ctx.parsed.settings:
+        text = s.value_text
+        for n, src, off, _ in text.runs if text is not None else ():
+            if src is not None:
+                yield (str(src.path), off, n)
 
 
 def _within(offs: set[int], off: int, n: int) -> list[int]:

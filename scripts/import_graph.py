@@ -28,10 +28,10 @@ PACKAGE = ROOT / "linter"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("source", ("linter", "linter.source", "linter.launch", "linter.datafiles", "linter.data", "linter.limits",
                 "linter.boundary", "linter.gitignore", "linter.argv", "linter.workspace", "linter.branches",
-                "linter.passthrough", "linter.codes")),
+                "linter.passthrough", "linter.codes", "linter.mentions")),
     ("gpus", ("linter.gpus", "linter.gpus.*")),
-    ("readers", ("linter.extract.yamlload", "linter.extract.yamltree", "linter.extract.words",
-                 "linter.extract.jsonpos")),
+    ("readers", ("linter.extract.yamlload", "linter.extract.yamltree", "linter.extract.yamlstream",
+                 "linter.extract.words", "linter.extract.jsonpos")),
     ("sglang", ("linter.sglang", "linter.sglang.*")),
     ("config", ("linter.config", "linter.config_schema", "linter.directives")),
     ("recognize", ("linter.recognize",)),

@@ -54,6 +54,7 @@ from pathlib import Path
 from linter import datafiles, limits
 from linter.extract import yamltree
 from linter.extract.words import SplitError, split_words
+from linter.extract.yamlstream import MAX_DOCUMENTS, parse_documents  # noqa: F401 - part of this module's interface
 from linter.formats import looks_like_kubernetes
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
@@ -63,16 +64,10 @@ from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, listing
 
-_DOC_START = re.compile(r"^---(?=[ \t]|\r?$)", re.MULTILINE)
-_DOC_END = re.compile(r"^\.\.\.[ \t]*\r?$", re.MULTILINE)
 _CONFLICT = re.compile(r"^(<<<<<<<|\|\|\|\|\|\|\||=======|>>>>>>>)(?:[ \t][^\r\n]*)?\r?$", re.MULTILINE)
 _BLANKS = re.compile(r"[ \t\r\n]")
 _SKIP_KEYS = {"containers", "initContainers", "runner", "mainContainer", "ephemeralContainers"}
 _UNKNOWN = object()  # a variable that is defined with a value the files do not hold
-
-MAX_DOCUMENTS = 2000
-"""A manifest stream longer than this is read up to here (the rest is reported)."""
-
 
 @functools.cache
 def _operator_env() -> list[dict]:
@@ -169,82 +164,6 @@ def remap(ex: Extraction, reduced: SourceFile, origin, fallback: SourceFile) -> 
     ex.comments = None  # the line scan of the original text finds them
 
 
-def _segments(text: str) -> list[tuple[int, int]]:
-    """``[start, end)`` of each document of a YAML stream (split at ``---`` and after ``...`` lines)."""
-    cuts = {0, len(text)}
-    cuts.update(m.start() for m in _DOC_START.finditer(text))
-    cuts.update(m.end() for m in _DOC_END.finditer(text))
-    points = sorted(cuts)
-    out = []
-    for a, b in zip(points, points[1:]):
-        if out and text[out[-1][0]:out[-1][1]].lstrip().startswith("%"):  # directives belong to the next document
-            out[-1] = (out[-1][0], b)
-            continue
-        out.append((a, b))
-    return out
-
-
-def _shift(root, delta: int) -> None:
-    """Move the marks of every node under ``root`` by ``delta`` characters (a document parsed alone)."""
-    from yaml.error import Mark
-
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        # libyaml's marks are read-only: each node gets moved copies (lines stay the document's)
-        node.start_mark, node.end_mark = (None if m is None else Mark(None, m.index + delta, m.line, m.column, None, None)
-                                          for m in (node.start_mark, node.end_mark))
-        value = node.value
-        if isinstance(value, list):
-            for item in value:
-                stack.extend(item if isinstance(item, tuple) else (item,))
-
-
-def parse_documents(source: SourceFile, problems: list[Problem] | None) -> list:
-    """The root node of each document of ``source`` that parses (None for an empty one); a document
-    that does not parse adds an SGL001 problem (when ``problems`` is given) and is left out."""
-    from linter.extract.yamlload import InvalidYaml, compose
-
-    roots = []
-    text = source.text
-    segments = _segments(text)
-    for k, (a, b) in enumerate(segments):
-        if k >= MAX_DOCUMENTS:
-            if problems is not None:
-                problems.append(Problem(f"more than {MAX_DOCUMENTS} YAML documents: the rest of the file is not read",
-                                        Span(source, a, a)))
-            break
-        chunk = text[a:b]
-        if not chunk.strip():
-            continue
-        try:
-            root = compose(chunk)
-        except InvalidYaml as exc:
-            if problems is not None and exc.offset is None:
-                problems.append(Problem(f"invalid YAML in document {k + 1}: {exc}", Span(source, a, a)))
-            elif problems is not None:
-                offset = a + exc.offset
-                problems.append(Problem(f"invalid YAML in document {k + 1}: {exc.problem}; the other documents are "
-                                        "still read", Span(source, offset, offset)))
-            continue
-        except (RecursionError, ValueError) as exc:
-            if problems is not None:
-                problems.append(Problem(f"invalid YAML in document {k + 1}: {exc}", Span(source, a, a)))
-            continue
-        except limits.LimitExceeded as exc:
-            limits.record(exc.limit, exc.what, Span(source, a, a), "the document is not checked")
-            continue
-        if root is None:
-            continue
-        _shift(root, a)
-        roots.append(root)
-    return roots
-
-
 # ------------------------------------------------------------------------------------------------
 # small YAML helpers
 
@@ -253,19 +172,11 @@ _is_map = yamltree.is_map
 _is_seq = yamltree.is_seq
 
 
-def _is_str(node) -> bool:
-    # unlike yamltree.is_str, an empty string counts: `value: ""` sets a variable to nothing
-    from linter.extract.yamlload import ScalarNode
-
-    return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null"
+_is_str = yamltree.is_scalar
+_val = yamltree.value_of
 
 
-def _val(node, key: str):
-    return yamltree.get(node, key)[1] if _is_map(node) else None
-
-
-def _text(node) -> str | None:
-    return str(node.value) if _is_str(node) else None
+_text = yamltree.scalar_text
 
 
 # ------------------------------------------------------------------------------------------------
@@ -731,7 +642,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             sched = _scheduling(spec, reading)
             decls = k8s_gpus.candidates(sched)
             if not decls and sched.node_selector and ws is not None:
-                from linter.gpus.karpenter import picked
+                from linter.extract.karpenter import picked
 
                 decls = picked(ws, Path(source.path), {k: v.text for k, v in sched.node_selector.items()})
             for container in spec.containers:

@@ -312,7 +312,7 @@ class Engine:
         if ctx.version_origin.startswith("newest known release"):
             # a parser finding holds for the release it was judged against: say it was assumed
             for d in found_here:
-                if d.code.startswith("SGL2"):
+                if _is_parser_finding(d):
                     d.notes.append(f"judged against SGLang {ctx.table.version}, the newest known release: nothing "
                                    "pins the release this launch runs (set sglang-version, or an image tag or "
                                    "sglang== pin)")
@@ -633,6 +633,13 @@ def reconcile_with_readers(engine: Engine, results) -> None:
     (:func:`readers_beside`), so a fix's applicability does not depend on which files were named."""
     results = list(results)
     reconcile_shared_fixes(results + readers_beside(engine, results))
+
+
+def _is_parser_finding(d: Diagnostic) -> bool:
+    from linter.rules import BY_CODE
+
+    rule = BY_CODE.get(d.code)
+    return rule is not None and rule.parser
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

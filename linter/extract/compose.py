@@ -187,7 +187,7 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
             continue
         done.add(identity)
         try:
-            argv = _argv(svc, ep, ep_layer, cmd, cmd_layer)
+            argv = _argv(svc, ep, ep_layer, cmd, cmd_layer, ws)
             found = launches(argv, source, env=_container_env(svc, ws, result.related), problems=result.problems)
         except SplitError as exc:
             node, layer = (ep, ep_layer) if ep is not None else (cmd, cmd_layer)
@@ -229,7 +229,7 @@ def _sharing(stack) -> dict[tuple[int, int], list[str]]:
     return sharing
 
 
-def _argv(svc, ep, ep_layer, cmd, cmd_layer) -> list[Token]:
+def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace) -> list[Token]:
     """The service's argv: ``entrypoint`` then ``command``. Raises SplitError for a string that does not split."""
     ep_words = _tokens(ep, ep_layer.source, ep_layer.env) if ep is not None else None
     cmd_words = _tokens(cmd, cmd_layer.source, cmd_layer.env) if cmd is not None else None

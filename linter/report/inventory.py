@@ -197,7 +197,7 @@ def _verdict_of(ctx, findings: list[str]):
         return lambda v: _outcome(v, codes)
     from linter.rules import BY_CODE
 
-    check = next((c for c in findings if c.startswith("SGL2") and BY_CODE[c].severity == "error"), "parser")
+    check = next((c for c in findings if BY_CODE[c].parser and BY_CODE[c].severity == "error"), "parser")
     parser_outcome = dict(verdict="refused", check=check, message=stops[1])
     return lambda v: parser_outcome
 

@@ -23,6 +23,7 @@ from linter.extract.shell.document import Doc, named_kids
 from linter.branches import explore
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, start_run
 from linter.extract.shell.expand import Expander, assemble, scalar
+from linter.extract.shell.printed import printed
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
 
@@ -91,6 +92,7 @@ class Walker(Commands):
         self.silent = 0
         self.loop_depth = 0
         self.expand = Expander(doc)
+        self.expand.substitution = lambda node, env: printed(self.expand, self.shared.functions, node, env)
         self.budget = limits.budget()
 
     def visit(self, node, env: Env) -> None:

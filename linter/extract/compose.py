@@ -354,14 +354,17 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         try:
             ep_words = _tokens(ep, ep_layer.source, ep_layer.env) if ep is not None else None
             cmd_words = _tokens(cmd, cmd_layer.source, cmd_layer.env) if cmd is not None else None
+            env = _container_env(svc, ws, result.related)
             if ep_words:  # an entrypoint script of the repository that ends in exec "$@": the command runs
-                from linter.passthrough import script_args
+                from linter.passthrough import wrapper_script
 
-                taken = script_args([w.value for w in ep_words], ep_layer.folder, _mounts(svc))
-                if taken is not None:
-                    ep_words = ep_words[taken:]
+                wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc))
+                if wrapper is not None:
+                    ep_words = ep_words[wrapper.taken:]
+                    env = {**env, **wrapper.env}
+                    result.related.append(wrapper.source)
             argv = (ep_words or []) + (cmd_words or [])
-            found = launches(argv, source, env=_container_env(svc, ws, result.related), problems=result.problems)
+            found = launches(argv, source, env=env, problems=result.problems)
         except SplitError as exc:
             node, layer = (ep, ep_layer) if ep is not None else (cmd, cmd_layer)
             result.problems.append(Problem(f"service {sharing[identity][0]!r}: cannot split the command: {exc}",

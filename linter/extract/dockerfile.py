@@ -39,12 +39,14 @@ import dataclasses
 
 import io
 import re
+from pathlib import Path
 from dataclasses import dataclass, field
 
 from linter import limits
 from linter.extract.compose import interpolate
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
+from linter.passthrough import wrapper_script
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
@@ -66,6 +68,9 @@ class _Stage:
     entrypoint: list[Token] | None = None  # None: the base image's
     cmd: list[Token] | None = None  # None: the base image's; [] cleared by ENTRYPOINT
     cmd_set_here: bool = False
+    copies: list[tuple[str, str]] = field(default_factory=list)
+    """``(container path, host path)`` of what ``COPY``/``ADD`` put in the image from the build
+    context (taken to be the Dockerfile's folder): where a wrapper entrypoint script comes from."""
     span: Span | None = None
     where: Span | None = None
     """The CMD/ENTRYPOINT instruction that gives the launch (for its span and key)."""
@@ -293,6 +298,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             else:
                 result.problems.append(Problem(f"SHELL must be a JSON array of strings ({message})",
                                                _problem_at(value, at_, span)))
+        elif kind in ("COPY", "ADD"):
+            stage.copies.extend(_copies(value, Path(source.path).parent))
         elif kind in ("CMD", "ENTRYPOINT"):
             argv = _argv(value, stage.shell, span, result.problems, kind)
             if kind == "CMD":
@@ -314,7 +321,13 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         if known is not None and not known[1]:
             argv = [Token(MStr.plain(w, last.where)) for w in known[0]] + argv
     else:
-        argv = list(last.entrypoint) + list(cmd or [])
+        entrypoint = list(last.entrypoint)
+        wrapper = wrapper_script([t.value for t in entrypoint], Path(source.path).parent, ws, tuple(last.copies))
+        if wrapper is not None:  # an entrypoint script of the repository that ends in exec "$@": CMD runs
+            entrypoint = entrypoint[wrapper.taken:]
+            last.env = {**last.env, **wrapper.env}
+            result.related.append(wrapper.source)
+        argv = entrypoint + list(cmd or [])
     if not argv:
         return result
     where = last.where or Span(source, 0, 0)
@@ -338,6 +351,37 @@ class _Known:
             return self.env[name]
         value = self.args.get(name)
         return default if value is None else value
+
+
+def _copies(value: MStr, folder: Path) -> list[tuple[str, str]]:
+    """``(container path, host path)`` pairs of a ``COPY``/``ADD`` (shell or JSON form) from the build
+    context: a source copied into a folder (``COPY a.sh b/ /app/``) gives both where a file of that
+    name lands and where a folder's content lands; ``--from=`` copies, URLs and globs give none."""
+    if value.text.lstrip().startswith("["):
+        tokens = json_array(value)[0] or []
+    else:
+        try:
+            tokens = split_words(value)
+        except SplitError:
+            return []
+    words = [t.value for t in tokens]
+    if any(w is None for w in words) or any(w.startswith("--from") for w in words):
+        return []
+    words = [w for w in words if not w.startswith("--")]
+    if len(words) < 2:
+        return []
+    *sources, dst = words
+    out = []
+    for src in sources:
+        if any(c in src for c in "*?[") or "://" in src:
+            continue
+        host = str(folder / src)
+        if dst.endswith("/") or len(sources) > 1:
+            out.append((dst.rstrip("/") + "/" + src.rstrip("/").rsplit("/", 1)[-1], host))
+            out.append((dst.rstrip("/") or "/", host))
+        else:
+            out.append((dst, host))
+    return out
 
 
 def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span, result: Extraction) -> list[Launch]:
@@ -367,7 +411,8 @@ def _from(value: MStr, stages: list[_Stage], global_args: dict[str, MStr | None]
     for parent in reversed(stages):
         if parent.name is not None and parent.name == image.text.lower():
             return _Stage(name, parent.image, env=dict(parent.env), shell=parent.shell,
-                          entrypoint=parent.entrypoint, cmd=parent.cmd, span=span, where=parent.where)
+                          entrypoint=parent.entrypoint, cmd=parent.cmd, copies=list(parent.copies), span=span,
+                          where=parent.where)
     if image.text.lower() == "scratch":
         return _Stage(name, None, span=span)
     return _Stage(name, image, span=span)

@@ -57,6 +57,7 @@ from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_kubernetes
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
+from linter.passthrough import wrapper_script
 from linter.extract.recognized import launches
 from linter.recognize import image_entrypoint
 from linter.sglang.entrypoints import match_entry_point
@@ -739,7 +740,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                     folder_read = True
                 group = _group_size(root, kind, spec, reading)
                 got = _launches(container, spec, reading, cms, injected, result,
-                                _group_size_env(group, injected))
+                                _group_size_env(group, injected), ws)
                 for k, (found, span, image) in enumerate(got):
                     identity = (id(container.fields.get("command")), id(container.fields.get("args")),
                                 tuple(id(e) for e in container.env), k,
@@ -786,9 +787,11 @@ def _group_size_env(group: list, injected) -> dict:
 
 
 def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _ConfigMaps, injected,
-              result: Extraction, controller_env: dict | None = None):
+              result: Extraction, controller_env: dict | None = None, ws: Workspace | None = None):
     """(Found, span, image) of each launch a container runs; ``controller_env`` holds values the
-    workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none."""
+    workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none. A
+    ``command`` that is a wrapper script of the repository ending in ``exec "$@"``
+    (:mod:`linter.passthrough`) passes ``args`` through, with the variables it exports."""
     fields = container.fields
     cmd_node, args_node = fields.get("command"), fields.get("args")
     if cmd_node is None and args_node is None:
@@ -800,7 +803,11 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     args = _words(args_node, source, variables, open_ended, injected)
     image_node = fields.get("image")
     image = yamltree.mstr(image_node, source) if _is_str(image_node) else None
-    if command:
+    wrapper = wrapper_script([w.value for w in command], Path(source.path).parent, ws) if command else None
+    if wrapper is not None:  # the script's own arguments, then ``args``: the command it runs
+        argv = command[wrapper.taken:] + (args or [])
+        result.related.append(wrapper.source)
+    elif command:
         argv = command + (args or [])
     elif args:
         known = image_entrypoint(image.text) if image is not None and image.known else None
@@ -816,6 +823,7 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     else:
         return []
     shell_env = {k: (v if isinstance(v, MStr) else MStr.unknown(None)) for k, v in variables.items()}
+    shell_env.update(wrapper.env if wrapper is not None else {})
     found = launches(argv, source, env=shell_env, image=image, problems=result.problems)
     if not found:
         unfolded = _unfold(argv)

@@ -71,8 +71,8 @@ def _expression(expand: Expander, node, env: Env) -> bool | None:
     if op is None:
         return None
     op_text = expand.doc.node_text(op)
-    if op_text in ("==", "=") and right.type == "word" and _GLOB & set(expand.doc.node_text(right)):
-        return None  # a pattern in ``[[ ]]``
+    if any(n.type not in ("string", "raw_string") and _GLOB & set(expand.doc.node_text(n)) for n in (left, right)):
+        return None  # a pattern of ``[[ ]]``, a file name glob of ``[ ]``
     return _words([_word(expand, left, env), op_text, _word(expand, right, env)])
 
 

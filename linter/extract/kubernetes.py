@@ -741,28 +741,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                 group = _group_size(root, kind, spec, reading)
                 got = _launches(container, spec, reading, cms, injected, result,
                                 _group_size_env(group, injected), ws)
-                for k, (found, span, image) in enumerate(got):
-                    identity = (id(container.fields.get("command")), id(container.fields.get("args")),
-                                tuple(id(e) for e in container.env), k,
-                                tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
-                    key = f"{kind}/{name}:{spec.path}.{container.path.rsplit('.', 1)[-1]}".replace(":.", ":")
-                    if identity in seen:
-                        # one container read by two templates (leader and worker of one pattern): one
-                        # launch that names both (a Launch is frozen: the list holds a new one)
-                        first = seen[identity]
-                        if key not in first.key.split(","):
-                            joined = dataclasses.replace(first, key=f"{first.key},{key}")
-                            result.launches[result.launches.index(first)] = joined
-                            seen[identity] = joined
-                        continue
-                    launch = Launch(source=reading, program=found.program, span=span, args=found.args, key=key,
-                                    image=found.image if found.image is not None else image,
-                                    gpu_decls=list(found.gpu_decls) + decls,
-                                    gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
-                                    + group,
-                                    model_hint=hint, background=found.background)
-                    seen[identity] = launch
-                    result.launches.append(launch)
+                _add_launches(got, container, spec, f"{kind}/{name}", decls, group, hint, reading, seen, result)
     llmaz = [(api, kind, root) for root in roots if _is_map(root)
              for api, kind in [(_text(_val(root, "apiVersion")) or "", _text(_val(root, "kind")) or "")]
              if api.startswith(("inference.llmaz.io/", "llmaz.io/"))]
@@ -775,6 +754,35 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     return result
 
 
+def _add_launches(got: list, container: _Container, spec: _PodSpec, workload: str, decls: list, group: list,
+                  hint, reading: SourceFile, seen: dict, result: Extraction) -> None:
+    """Append a container's launches (``got``: (found, span, image) each) to ``result``: one container
+    read by two templates (leader and worker of one pattern) is one launch that names both (``seen``:
+    identity -> launch so far)."""
+    for k, (found, span, image) in enumerate(got):
+        identity = (id(container.fields.get("command")), id(container.fields.get("args")),
+                    tuple(id(e) for e in container.env), k,
+                    tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
+        key = f"{workload}:{spec.path}.{container.path.rsplit('.', 1)[-1]}".replace(":.", ":")
+        if identity in seen:
+            # one container read by two templates (leader and worker of one pattern): one
+            # launch that names both (a Launch is frozen: the list holds a new one)
+            first = seen[identity]
+            if key not in first.key.split(","):
+                joined = dataclasses.replace(first, key=f"{first.key},{key}")
+                result.launches[result.launches.index(first)] = joined
+                seen[identity] = joined
+            continue
+        launch = Launch(source=reading, program=found.program, span=span, args=found.args, key=key,
+                        image=found.image if found.image is not None else image,
+                        gpu_decls=list(found.gpu_decls) + decls,
+                        gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
+                        + group,
+                        model_hint=hint, background=found.background)
+        seen[identity] = launch
+        result.launches.append(launch)
+
+
 def _group_size_env(group: list, injected) -> dict:
     """``LWS_GROUP_SIZE`` when the group's size is written: the LeaderWorkerSet controller sets it to
     the ``size`` annotation it copies from ``spec.leaderWorkerTemplate.size`` (kubernetes-sigs/lws
@@ -784,6 +792,39 @@ def _group_size_env(group: list, injected) -> dict:
         return {}
     span = group[0].span
     return {"LWS_GROUP_SIZE": MStr.literal(span.source, span.start, span.end)}
+
+
+def _argv(command: list[Token] | None, args: list[Token] | None, image: MStr | None) -> list[Token] | None:
+    """The argv a container runs from its ``command`` and ``args`` (``args`` alone run under the
+    image's entry point: read only when that entry point is known to pass them on, or they are a
+    command we recognise); None when there is nothing to read."""
+    if command:
+        return command + (args or [])
+    if not args:
+        return None
+    known = image_entrypoint(image.text) if image is not None and image.known else None
+    if known is not None:
+        return args if known[1] else None  # else the image's entry point runs its own program with them
+    unfolded = _unfold(args)
+    if match_entry_point(args) is None and (unfolded is None or match_entry_point(unfolded) is None):
+        return None  # an unknown image's entry point: its arguments are not a command we can read
+    return args
+
+
+def _folded_launches(argv: list[Token], source: SourceFile, shell_env: dict, image: MStr | None,
+                     result: Extraction) -> list:
+    """The launches of a command line folded into one argv item, with the finding that says the
+    container fails to start so; [] when unfolding finds none."""
+    unfolded = _unfold(argv)
+    found = launches(unfolded, source, env=shell_env, image=image, problems=result.problems) if unfolded else []
+    if found:
+        first = argv[0]
+        shown = " ".join(first.raw.split()[:3])
+        result.problems.append(Problem(
+            f"the whole command line is one argv item: Kubernetes runs it without a shell, as a program "
+            f"named {shown + ' …'!r}, and the container fails to start; write one list item per word "
+            "(or run it with sh -c)", first.location() or Span(source, 0, 0)))
+    return found
 
 
 def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _ConfigMaps, injected,
@@ -805,37 +846,16 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     image = yamltree.mstr(image_node, source) if _is_str(image_node) else None
     wrapper = wrapper_script([w.value for w in command], Path(source.path).parent, ws) if command else None
     if wrapper is not None:  # the script's own arguments, then ``args``: the command it runs
-        argv = command[wrapper.taken:] + (args or [])
         result.related.append(wrapper.source)
-    elif command:
-        argv = command + (args or [])
-    elif args:
-        known = image_entrypoint(image.text) if image is not None and image.known else None
-        if known is not None:
-            if not known[1]:
-                return []  # the image's entry point runs its own program with these arguments
-            argv = args
-        else:
-            unfolded = _unfold(args)
-            if match_entry_point(args) is None and (unfolded is None or match_entry_point(unfolded) is None):
-                return []  # an unknown image's entry point: its arguments are not a command we can read
-            argv = args
+        argv = command[wrapper.taken:] + (args or [])
     else:
+        argv = _argv(command, args, image)
+    if argv is None:
         return []
     shell_env = {k: (v if isinstance(v, MStr) else MStr.unknown(None)) for k, v in variables.items()}
     shell_env.update(wrapper.env if wrapper is not None else {})
-    found = launches(argv, source, env=shell_env, image=image, problems=result.problems)
-    if not found:
-        unfolded = _unfold(argv)
-        if unfolded is not None:
-            found = launches(unfolded, source, env=shell_env, image=image, problems=result.problems)
-            if found:
-                first = argv[0]
-                shown = " ".join(first.raw.split()[:3])
-                result.problems.append(Problem(
-                    f"the whole command line is one argv item: Kubernetes runs it without a shell, as a program "
-                    f"named {shown + ' …'!r}, and the container fails to start; write one list item per word "
-                    "(or run it with sh -c)", first.location() or Span(source, 0, 0)))
+    found = launches(argv, source, env=shell_env, image=image, problems=result.problems) or \
+        _folded_launches(argv, source, shell_env, image, result)
     spans = [Span(source, n.start_mark.index, n.end_mark.index) for n in (cmd_node, args_node) if n is not None]
     spans += [Span(source, k.start_mark.index, k.end_mark.index) for name, k in container.keys.items()
               if name in ("command", "args") and k.start_mark is not None]

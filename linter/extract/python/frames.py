@@ -23,6 +23,18 @@ _NOT_CONST = object()
 """A parameter some call gives no literal constant (or another one than the other calls)."""
 
 
+def _agree(seen, value):
+    """The ``(constant, node)`` a parameter has at every call so far, ``seen`` at the calls before
+    (None: no call yet) and ``value`` the node this call gives it (None: none); ``_NOT_CONST``
+    once a call gives no literal constant or another one."""
+    const = value.value if isinstance(value, ast.Constant) and not isinstance(value.value, bytes) else _NOT_CONST
+    if seen is _NOT_CONST or const is _NOT_CONST:
+        return _NOT_CONST
+    if seen is None:
+        return const, value
+    return seen if type(seen[0]) is type(const) and seen[0] == const else _NOT_CONST
+
+
 class Frame:
     """The names of one scope at one point of its straight-line execution."""
 
@@ -215,42 +227,42 @@ class FrameLookups:
         return got
 
     def _params_from_calls(self, scope: Scope) -> dict:
-        node = scope.node
-        memo = self._params_memo
-        if scope.parent is None or scope.parent.kind != "module" or \
-                not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.decorator_list:
+        calls = self._only_calls(scope)
+        if not calls:
             return {}
-        calls = [c for c, _ in self.index.calls if isinstance(c.func, ast.Name) and c.func.id == node.name]
-        uses = memo.get("names")
-        if uses is None:  # how often each name is read in the module, counted once
-            uses = memo["names"] = Counter(n.id for n in ast.walk(self.module) if isinstance(n, ast.Name))
-        if not calls or uses[node.name] != len(calls):
-            return {}
-        args = node.args
+        args = scope.node.args
         positional = [a.arg for a in args.posonlyargs + args.args]
         defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
         defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        names = positional + [a.arg for a in args.kwonlyargs]
         seen: dict = {}
         for call in calls:
             if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
                 return {}
             given = dict(zip(positional, call.args))
             given.update({k.arg: k.value for k in call.keywords})
-            for name in positional + [a.arg for a in args.kwonlyargs]:
-                value = given.get(name, defaults.get(name))
-                const = value.value if isinstance(value, ast.Constant) else _NOT_CONST
-                if const is _NOT_CONST or isinstance(const, bytes):
-                    seen[name] = _NOT_CONST
-                elif name not in seen:
-                    seen[name] = (const, value)
-                elif seen[name] is not _NOT_CONST and (type(seen[name][0]) is not type(const) or seen[name][0] != const):
-                    seen[name] = _NOT_CONST
+            for name in names:
+                seen[name] = _agree(seen.get(name), given.get(name, defaults.get(name)))
         out = {}
         for name, got in seen.items():
             if got is not _NOT_CONST:
                 const, value = got
                 out[name] = self.string(value, None) if isinstance(const, str) else Const(const, self.span(value))
         return out
+
+    def _only_calls(self, scope: Scope) -> list:
+        """The calls by name of the module function ``scope``, when the module uses its name nowhere
+        else (it is not passed around) and it has no decorator; [] otherwise."""
+        node = scope.node
+        if scope.parent is None or scope.parent.kind != "module" or \
+                not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.decorator_list:
+            return []
+        calls = [c for c, _ in self.index.calls if isinstance(c.func, ast.Name) and c.func.id == node.name]
+        memo = self._params_memo
+        uses = memo.get("names")
+        if uses is None:  # how often each name is read in the module, counted once
+            uses = memo["names"] = Counter(n.id for n in ast.walk(self.module) if isinstance(n, ast.Name))
+        return calls if uses[node.name] == len(calls) else []
 
     def frame_before(self, scope: Scope, offset: int, self_class: Scope | None = None) -> Frame:
         """The frame of ``scope`` just before the code at ``offset`` runs (a method run for the

@@ -802,12 +802,15 @@ def _unique(diagnostics: list) -> list:
 
 def _show_files(results, ws, fmt: str, stream) -> None:
     """``--show-files``: each file with its format and number of launches, or why it is skipped."""
+    from linter.formats import companion_of
+
     rows = []
     for path in sorted(results, key=lambda p: ws.display(p)):
         res = results[path]
         skipped = res.skipped
-        if skipped and (path.name == ".env" or path.name.endswith(".env")):
-            skipped = "read with the compose files beside it"
+        owner = companion_of(path) if skipped else None
+        if owner is not None:
+            skipped = f"read with the {owner.name} files beside it"
         if not skipped and res.fmt is None:
             # a file of a linted format that could not even be decoded: its SGL001 says why
             why = next((d.message for d in res.diagnostics if d.code == "SGL001"), "it could not be read")

@@ -10,7 +10,8 @@ by one).
 The format comes from the name and a cheap look at the content, as the format registry
 (:mod:`linter.formats`) says.
 
-A ``.env`` file named on the command line stands for the compose files beside it.
+A companion file named on the command line (a ``.env``; the registry's ``companions``) stands for the
+files of its format beside it (the compose files).
 """
 
 from __future__ import annotations
@@ -22,17 +23,10 @@ from typing import Callable, Iterator
 
 DEFAULT_EXCLUDES = {".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__",
                     ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist", "site-packages", ".eggs"}
-_YAML_EXT = {".yml", ".yaml"}
 
 FIXER_TEMP = re.compile(r"^\..+\.lint-configs-[A-Za-z0-9_]+\.tmp$")
 """The names of ``--fix``'s temporary files (``.NAME.lint-configs-XXXX.tmp``, see linter/fixes.py):
 never linted, also when a killed run left one behind."""
-
-COMPOSE_OVERRIDE_FILES = ("compose.override.yml", "compose.override.yaml", "docker-compose.override.yml",
-                          "docker-compose.override.yaml")
-"""The override files docker compose reads beside a base (compose-go ``DefaultOverrideFileNames``): one
-may change a launch without naming SGLang (an environment value), so the mention filter lets them pass
-and the compose format judges them with their stack."""
 
 PREFILTER = ("sglang", "SGLang", "SGLANG", "Sglang", "attention-backend", "attention_backend", "deterministic",
              "rl-on-policy", "rl_on_policy", "execute_train")
@@ -101,6 +95,7 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
     """Files under ``paths`` (sorted, each once). ``excluded(path, is_dir)`` applies config globs; the
     path of a file in a walked folder is given as a string. A file found in a folder that is a symbolic
     link out of the run's root, and a folder that cannot be listed, go to ``report``."""
+    from linter.formats import companion_of
     from linter.gitignore import Ignores
 
     report = report if report is not None else WalkReport()
@@ -111,11 +106,12 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
         if root.is_file() or (root.exists() and not root.is_dir()):
             if force_exclude and (excluded(root, False) or ignores.ignored(root)):
                 continue
-            if root.name == ".env" or root.name.endswith(".env"):
+            owner = companion_of(root)
+            if owner is not None:  # a .env stands for the compose files beside it
                 for sibling in sorted(root.parent.iterdir()):
                     if force_exclude and (excluded(sibling, False) or ignores.ignored(sibling)):
                         continue
-                    if sibling.suffix.lower() in _YAML_EXT and os.path.realpath(sibling) not in seen:
+                    if owner.matches_name(sibling) and os.path.realpath(sibling) not in seen:
                         seen.add(os.path.realpath(sibling))
                         if sibling.is_symlink() and report.link_outside(os.path.realpath(sibling)):
                             report.outside.append(str(sibling))  # named by nobody: a link out is not read

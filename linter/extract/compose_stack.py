@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter import limits
-from linter.discover import COMPOSE_OVERRIDE_FILES
+from linter.formats import COMPOSE_OVERRIDE_FILES
 from linter.launch import MStr, Problem
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
@@ -357,3 +357,17 @@ def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: 
 
 
 __all__ = ["Layer", "Service", "Stack", "build", "stack_paths", "DEFAULT_FILES", "OVERRIDE_FILES"]
+
+
+def stack_mentions(source: SourceFile, ws: Workspace) -> bool:
+    """True when a compose file that does not mention SGLang runs with files that do (an override
+    that only changes the environment of its base's SGLang service). The compose row's ``read_with``
+    (:mod:`linter.formats`)."""
+    from linter.discover import mentions_sglang
+
+    for paths in stack_paths(source, ws)[0]:
+        for p in paths:
+            other = ws.try_read(p) if p != source.path else None
+            if other is not None and mentions_sglang(other.text):
+                return True
+    return False

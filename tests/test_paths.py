@@ -600,23 +600,26 @@ SH_C = ("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --a
         "--enable-deterministic-inference")
 
 
+POD = """
+    apiVersion: v1
+    kind: Pod
+    metadata:
+      name: sglang
+    spec:
+      containers:
+        - name: server
+          image: lmsysorg/sglang:v0.5.23-cu129
+          command: ["bash", "{script}"]
+          args: ["sh", "-c", "%s"]
+    """ % SH_C
+
+
 @pytest.mark.parametrize("last, launch", [('exec "$@"', True), ('exec "${@}"', True), ('"$@"', True),
                                           ('exec python -m other "$@"', False)])
 def test_kubernetes_command_script_passes_args_through_with_its_exports(tmp_path, capsys, last, launch):
     code, diags = lint(tmp_path, capsys, {
         "deploy/entrypoint.sh": ENTRY.format(last=last),
-        "deploy/pod.yaml": f"""
-            apiVersion: v1
-            kind: Pod
-            metadata:
-              name: sglang
-            spec:
-              containers:
-                - name: server
-                  image: lmsysorg/sglang:v0.5.23-cu129
-                  command: ["bash", "./entrypoint.sh"]
-                  args: ["sh", "-c", "{SH_C}"]
-            """})
+        "deploy/pod.yaml": POD.format(script="./entrypoint.sh")})
     # $BACKEND comes from the script's export: the finding is on the fa4 written there
     assert [(d["code"], d["path"]) for d in diags if d["code"] == "SGL101"] == \
         ([("SGL101", "deploy/entrypoint.sh")] if launch else [])
@@ -643,22 +646,9 @@ def test_dockerfile_entrypoint_script_passes_cmd_through(tmp_path, capsys, copy,
 
 
 def test_wrapper_script_outside_the_root_is_never_read(tmp_path, capsys, monkeypatch):
-    import linter.workspace as workspace
-
     write_tree(tmp_path, {"outside/entrypoint.sh": ENTRY.format(last='exec "$@"'),
                           "repo/.git/HEAD": "ref: refs/heads/main\n",
-                          "repo/deploy/pod.yaml": src(f"""
-                              apiVersion: v1
-                              kind: Pod
-                              metadata:
-                                name: sglang
-                              spec:
-                                containers:
-                                  - name: server
-                                    image: lmsysorg/sglang:v0.5.23-cu129
-                                    command: ["bash", "../../outside/entrypoint.sh"]
-                                    args: ["sh", "-c", "{SH_C}"]
-                              """)})
+                          "repo/deploy/pod.yaml": src(POD.format(script="../../outside/entrypoint.sh"))})
     opened: list = []
     real_open = open
 

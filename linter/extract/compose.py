@@ -187,8 +187,9 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
             continue
         done.add(identity)
         try:
-            argv = _argv(svc, ep, ep_layer, cmd, cmd_layer, ws)
-            found = launches(argv, source, env=_container_env(svc, ws, result.related), problems=result.problems)
+            env = _container_env(svc, ws, result.related)
+            argv = _argv(svc, ep, ep_layer, cmd, cmd_layer, ws, env, result)
+            found = launches(argv, source, env=env, problems=result.problems)
         except SplitError as exc:
             node, layer = (ep, ep_layer) if ep is not None else (cmd, cmd_layer)
             result.problems.append(Problem(f"service {sharing[identity][0]!r}: cannot split the command: {exc}",
@@ -229,16 +230,20 @@ def _sharing(stack) -> dict[tuple[int, int], list[str]]:
     return sharing
 
 
-def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace) -> list[Token]:
-    """The service's argv: ``entrypoint`` then ``command``. Raises SplitError for a string that does not split."""
+def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace, env: dict, result: Extraction) -> list[Token]:
+    """The service's argv: ``entrypoint`` then ``command``. An entrypoint script of the repository that
+    ends in ``exec "$@"`` passes the command through: its exported variables join ``env`` and it joins
+    the files ``result`` read. Raises SplitError for a string that does not split."""
     ep_words = _tokens(ep, ep_layer.source, ep_layer.env) if ep is not None else None
     cmd_words = _tokens(cmd, cmd_layer.source, cmd_layer.env) if cmd is not None else None
-    if ep_words:  # an entrypoint script of the repository that ends in exec "$@": the command runs
-        from linter.passthrough import script_args
+    if ep_words:
+        from linter.passthrough import wrapper_script
 
-        taken = script_args([w.value for w in ep_words], ep_layer.folder, _mounts(svc), ws)
-        if taken is not None:
-            ep_words = ep_words[taken:]
+        wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc))
+        if wrapper is not None:
+            ep_words = ep_words[wrapper.taken:]
+            env.update(wrapper.env)
+            result.related.append(wrapper.source)
     return (ep_words or []) + (cmd_words or [])
 
 

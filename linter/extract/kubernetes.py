@@ -58,6 +58,7 @@ from linter.extract.yamlstream import MAX_DOCUMENTS, parse_documents  # noqa: F4
 from linter.formats import looks_like_kubernetes
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
+from linter.passthrough import wrapper_script
 from linter.extract.recognized import launches
 from linter.recognize import image_entrypoint
 from linter.sglang.entrypoints import match_entry_point
@@ -651,29 +652,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                     folder_read = True
                 group = _group_size(root, kind, spec, reading)
                 got = _launches(container, spec, reading, cms, injected, result,
-                                _group_size_env(group, injected))
-                for k, (found, span, image) in enumerate(got):
-                    identity = (id(container.fields.get("command")), id(container.fields.get("args")),
-                                tuple(id(e) for e in container.env), k,
-                                tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
-                    key = f"{kind}/{name}:{spec.path}.{container.path.rsplit('.', 1)[-1]}".replace(":.", ":")
-                    if identity in seen:
-                        # one container read by two templates (leader and worker of one pattern): one
-                        # launch that names both (a Launch is frozen: the list holds a new one)
-                        first = seen[identity]
-                        if key not in first.key.split(","):
-                            joined = dataclasses.replace(first, key=f"{first.key},{key}")
-                            result.launches[result.launches.index(first)] = joined
-                            seen[identity] = joined
-                        continue
-                    launch = Launch(source=reading, program=found.program, span=span, args=found.args, key=key,
-                                    image=found.image if found.image is not None else image,
-                                    gpu_decls=list(found.gpu_decls) + decls,
-                                    gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
-                                    + group,
-                                    model_hint=hint, background=found.background)
-                    seen[identity] = launch
-                    result.launches.append(launch)
+                                _group_size_env(group, injected), ws)
+                _add_launches(got, container, spec, f"{kind}/{name}", decls, group, hint, reading, seen, result)
     llmaz = [(api, kind, root) for root in roots if _is_map(root)
              for api, kind in [(_text(_val(root, "apiVersion")) or "", _text(_val(root, "kind")) or "")]
              if api.startswith(("inference.llmaz.io/", "llmaz.io/"))]
@@ -684,6 +664,35 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     if offsets is not None:
         remap(result, reading, lambda i: (source, offsets[i]) if i < len(offsets) else None, source)
     return result
+
+
+def _add_launches(got: list, container: _Container, spec: _PodSpec, workload: str, decls: list, group: list,
+                  hint, reading: SourceFile, seen: dict, result: Extraction) -> None:
+    """Append a container's launches (``got``: (found, span, image) each) to ``result``: one container
+    read by two templates (leader and worker of one pattern) is one launch that names both (``seen``:
+    identity -> launch so far)."""
+    for k, (found, span, image) in enumerate(got):
+        identity = (id(container.fields.get("command")), id(container.fields.get("args")),
+                    tuple(id(e) for e in container.env), k,
+                    tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
+        key = f"{workload}:{spec.path}.{container.path.rsplit('.', 1)[-1]}".replace(":.", ":")
+        if identity in seen:
+            # one container read by two templates (leader and worker of one pattern): one
+            # launch that names both (a Launch is frozen: the list holds a new one)
+            first = seen[identity]
+            if key not in first.key.split(","):
+                joined = dataclasses.replace(first, key=f"{first.key},{key}")
+                result.launches[result.launches.index(first)] = joined
+                seen[identity] = joined
+            continue
+        launch = Launch(source=reading, program=found.program, span=span, args=found.args, key=key,
+                        image=found.image if found.image is not None else image,
+                        gpu_decls=list(found.gpu_decls) + decls,
+                        gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
+                        + group,
+                        model_hint=hint, background=found.background)
+        seen[identity] = launch
+        result.launches.append(launch)
 
 
 def _group_size_env(group: list, injected) -> dict:
@@ -697,10 +706,45 @@ def _group_size_env(group: list, injected) -> dict:
     return {"LWS_GROUP_SIZE": MStr.literal(span.source, span.start, span.end)}
 
 
+def _argv(command: list[Token] | None, args: list[Token] | None, image: MStr | None) -> list[Token] | None:
+    """The argv a container runs from its ``command`` and ``args`` (``args`` alone run under the
+    image's entry point: read only when that entry point is known to pass them on, or they are a
+    command we recognise); None when there is nothing to read."""
+    if command:
+        return command + (args or [])
+    if not args:
+        return None
+    known = image_entrypoint(image.text) if image is not None and image.known else None
+    if known is not None:
+        return args if known[1] else None  # else the image's entry point runs its own program with them
+    unfolded = _unfold(args)
+    if match_entry_point(args) is None and (unfolded is None or match_entry_point(unfolded) is None):
+        return None  # an unknown image's entry point: its arguments are not a command we can read
+    return args
+
+
+def _folded_launches(argv: list[Token], source: SourceFile, shell_env: dict, image: MStr | None,
+                     result: Extraction) -> list:
+    """The launches of a command line folded into one argv item, with the finding that says the
+    container fails to start so; [] when unfolding finds none."""
+    unfolded = _unfold(argv)
+    found = launches(unfolded, source, env=shell_env, image=image, problems=result.problems) if unfolded else []
+    if found:
+        first = argv[0]
+        shown = " ".join(first.raw.split()[:3])
+        result.problems.append(Problem(
+            f"the whole command line is one argv item: Kubernetes runs it without a shell, as a program "
+            f"named {shown + ' …'!r}, and the container fails to start; write one list item per word "
+            "(or run it with sh -c)", first.location() or Span(source, 0, 0)))
+    return found
+
+
 def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _ConfigMaps, injected,
-              result: Extraction, controller_env: dict | None = None):
+              result: Extraction, controller_env: dict | None = None, ws: Workspace | None = None):
     """(Found, span, image) of each launch a container runs; ``controller_env`` holds values the
-    workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none."""
+    workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none. A
+    ``command`` that is a wrapper script of the repository ending in ``exec "$@"``
+    (:mod:`linter.passthrough`) passes ``args`` through, with the variables it exports."""
     fields = container.fields
     cmd_node, args_node = fields.get("command"), fields.get("args")
     if cmd_node is None and args_node is None:
@@ -712,34 +756,18 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     args = _words(args_node, source, variables, open_ended, injected)
     image_node = fields.get("image")
     image = yamltree.mstr(image_node, source) if _is_str(image_node) else None
-    if command:
-        argv = command + (args or [])
-    elif args:
-        known = image_entrypoint(image.text) if image is not None and image.known else None
-        if known is not None:
-            if not known[1]:
-                return []  # the image's entry point runs its own program with these arguments
-            argv = args
-        else:
-            unfolded = _unfold(args)
-            if match_entry_point(args) is None and (unfolded is None or match_entry_point(unfolded) is None):
-                return []  # an unknown image's entry point: its arguments are not a command we can read
-            argv = args
+    wrapper = wrapper_script([w.value for w in command], Path(source.path).parent, ws) if command else None
+    if wrapper is not None:  # the script's own arguments, then ``args``: the command it runs
+        result.related.append(wrapper.source)
+        argv = command[wrapper.taken:] + (args or [])
     else:
+        argv = _argv(command, args, image)
+    if argv is None:
         return []
     shell_env = {k: (v if isinstance(v, MStr) else MStr.unknown(None)) for k, v in variables.items()}
-    found = launches(argv, source, env=shell_env, image=image, problems=result.problems)
-    if not found:
-        unfolded = _unfold(argv)
-        if unfolded is not None:
-            found = launches(unfolded, source, env=shell_env, image=image, problems=result.problems)
-            if found:
-                first = argv[0]
-                shown = " ".join(first.raw.split()[:3])
-                result.problems.append(Problem(
-                    f"the whole command line is one argv item: Kubernetes runs it without a shell, as a program "
-                    f"named {shown + ' …'!r}, and the container fails to start; write one list item per word "
-                    "(or run it with sh -c)", first.location() or Span(source, 0, 0)))
+    shell_env.update(wrapper.env if wrapper is not None else {})
+    found = launches(argv, source, env=shell_env, image=image, problems=result.problems) or \
+        _folded_launches(argv, source, shell_env, image, result)
     spans = [Span(source, n.start_mark.index, n.end_mark.index) for n in (cmd_node, args_node) if n is not None]
     spans += [Span(source, k.start_mark.index, k.end_mark.index) for name, k in container.keys.items()
               if name in ("command", "args") and k.start_mark is not None]

@@ -388,30 +388,58 @@ def _on_sigterm():
 
 
 def _run(args: argparse.Namespace) -> int:
+    """Everything after the command line is parsed: a rule listing, or a lint run. Raises
+    :class:`UsageError` for a bad option value or configuration."""
     from linter.config import ConfigError, ConfigResolver
 
-    if args.list_rules or args.show_rule or args.select or args.ignore or args.extend_ignore or args.extend_select:
-        from linter.rules import ALL_RULES, expand_selector, rule_for
+    if args.list_rules or args.show_rule:
+        return _rule_pages(args)
+    select, ignore, extend = _rule_selection(args)
+    _check_modes(args)
+    _check_targets_and_releases(args)
+    try:
+        return _Run(args, ConfigResolver(args.config), select, ignore, extend).run()
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _rule_pages(args: argparse.Namespace) -> int:
+    """``--list-rules`` (a line per rule) or ``--show-rule CODE`` (its page, docs/rules/SGLxxx.md)."""
+    from linter.rules import ALL_RULES, rule_for
+
     if args.list_rules:
         for rule in ALL_RULES:
             fix = {"never": "   ", "sometimes": "(*)", "always": "[*]"}[rule.fixable]
             print(f"{rule.code} {fix} {rule.name:<36} {'(preview) ' if rule.preview else ''}{rule.summary}")
         print(f"\n{LIST_RULES_LEGEND}")
         return 0
-    if args.show_rule:
-        rule = rule_for(args.show_rule)
-        if rule is None:
-            raise UsageError(f"unknown rule {args.show_rule!r} (see lint-configs --list-rules)")
-        from linter.rules.docs import rule_page
+    rule = rule_for(args.show_rule)
+    if rule is None:
+        raise UsageError(f"unknown rule {args.show_rule!r} (see lint-configs --list-rules)")
+    from linter.rules.docs import rule_page
 
-        print(rule_page(rule), end="")  # the rule's page, docs/rules/SGLxxx.md, word for word
-        return 0
+    print(rule_page(rule), end="")  # the rule's page, docs/rules/SGLxxx.md, word for word
+    return 0
+
+
+def _rule_selection(args: argparse.Namespace) -> tuple[list[str] | None, list[str], list[str]]:
+    """(``--select``, ``--ignore`` + ``--extend-ignore``, ``--extend-select``) as lists of codes or
+    selectors; raises :class:`UsageError` for one that names no rule."""
     select = _split_codes(args.select)
     ignore = (_split_codes(args.ignore) or []) + (_split_codes(args.extend_ignore) or [])
     extend = _split_codes(args.extend_select) or []
-    for code in (select or []) + ignore + extend:
-        if expand_selector(code) is None:
-            raise UsageError(f"unknown rule {code!r} in --select/--ignore (see lint-configs --list-rules)")
+    if select or ignore or extend:
+        from linter.rules import expand_selector
+
+        for code in (select or []) + ignore + extend:
+            if expand_selector(code) is None:
+                raise UsageError(f"unknown rule {code!r} in --select/--ignore (see lint-configs --list-rules)")
+    return select, ignore, extend
+
+
+def _check_modes(args: argparse.Namespace) -> None:
+    """The output format fits the mode, and at most one mode (--explain, --list-launches,
+    --show-files, --write-baseline) is asked for."""
     if args.format == "csv" and not args.list_launches:
         raise UsageError("--output-format csv is for --list-launches")
     if args.list_launches and args.format not in (None, "text", "full", "json", "csv"):
@@ -424,12 +452,15 @@ def _run(args: argparse.Namespace) -> int:
         modes.append("stdin_filename")
     if len(modes) > 1:
         raise UsageError(f"--{modes[0].replace('_', '-')} and --{modes[1].replace('_', '-')} cannot be combined")
+
+
+def _check_targets_and_releases(args: argparse.Namespace) -> None:
+    """``--target-gpu`` split on commas and each name known to the GPU catalog; ``--sglang-version``
+    and ``--upgrade-to`` made known releases. Changes ``args`` in place."""
     if args.target_gpu:
         from linter.gpus.catalog import lookup, why_unknown
 
-        names = []
-        for value in args.target_gpu:
-            names.extend(n.strip() for n in value.split(",") if n.strip())
+        names = [n.strip() for value in args.target_gpu for n in value.split(",") if n.strip()]
         for name in names:
             if lookup(name) is None:
                 raise UsageError(f"--target-gpu {name!r}: {why_unknown(name)}")
@@ -442,83 +473,355 @@ def _run(args: argparse.Namespace) -> int:
                 setattr(args, flag, known_release(getattr(args, flag)))
             except ValueError as exc:
                 raise UsageError(f"--{flag.replace('_', '-')}: {exc}") from None
-    try:
-        configs = ConfigResolver(args.config)
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
-    try:
-        return _lint(args, configs, select, ignore, extend)
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
 
 
-def _lint(args, configs, select, ignore, extend) -> int:
-    from linter.discover import WalkReport, walk
-    from linter.engine import Engine, RunOptions, reconcile_with_readers
-    from linter.source import DecodeError
-    from linter.workspace import Workspace
+class _Run:
+    """One lint run, stage by stage: :meth:`inputs` (the paths, or standard input), :meth:`setup`
+    (the root, the workspace, the engine), :meth:`lint_stdin` or :meth:`lint_tree`, the fixes'
+    reconciliation, then :meth:`report` (a mode's output, or fixes, the baseline and the findings)
+    and :meth:`exit_code`."""
 
-    cwd = Path.cwd()
-    quiet = args.quiet or args.silent
+    def __init__(self, args: argparse.Namespace, configs, select, ignore, extend) -> None:
+        self.args, self.configs = args, configs
+        self.selection = (select, ignore, extend)
+        self.cwd = Path.cwd()
+        self.quiet = args.quiet or args.silent
+        self.results: dict = {}
+        self.skipped_files = 0
+        self.failed = False
+        self.stdin_data = b""
+        self.fixed = 0
+        self.diagnostics: list = []
 
-    def warn(message: str) -> None:
-        if not quiet:
+    def warn(self, message: str) -> None:
+        if not self.quiet:
             print_log(f"lint-configs: warning: {message}", sys.stderr)
 
-    explain_line = None
-    stdin_path = None
-    listed = None
-    if args.files_from is not None:
-        if args.files_from == "-" and (args.stdin_filename is not None or "-" in args.paths):
-            raise UsageError("--files-from - and '-' (or --stdin-filename) both read standard input")
-        listed = read_file_list(args.files_from)
-    named = list(args.paths) + list(args.literal_paths)
-    if listed is None:
-        paths = [Path(p) for p in (named or ["."])]
-    else:
-        paths = [Path(p) for p in named] + [Path(p) for p in listed]
-    if args.explain:
-        target, _, line = args.explain.rpartition(":")
-        if target and line.isdigit():
-            explain_line = int(line)
+    def run(self) -> int:
+        from linter.engine import reconcile_with_readers
+        from linter.isolate import crashed
+
+        self.inputs()
+        self.setup()
+        if self.stdin_path is not None:
+            self.lint_stdin()
         else:
-            target = args.explain
-        paths = [Path(target)]
-    elif args.stdin_filename is not None or args.paths == ["-"]:
-        # As ruff: --stdin-filename always reads stdin; other paths are ignored with a warning.
-        others = [p for p in args.paths if p != "-"] + list(args.literal_paths)
-        if others:
-            warn(f"ignoring {', '.join(others)}: --stdin-filename reads the file from standard input")
-        stdin_path = Path(os.path.normpath(cwd.resolve() / (args.stdin_filename or "-")))
-    elif "-" in args.paths:
-        raise UsageError("'-' (standard input) cannot be mixed with other paths")
-    if args.root is not None and not args.root.is_dir():
-        raise UsageError(f"--root {args.root}: not a folder")
-    from linter.boundary import find_root
+            self.lint_tree()
+        reconcile_with_readers(self.engine, self.results.values())
+        # exit 2 after everything else is reported: an internal error, or a file or folder that could not be read
+        self.failed = self.failed or any(crashed(r) or r.unreadable for r in self.results.values())
+        args = self.args
+        fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+        with _output(args, to_stderr=self.stdin_path is not None and args.fix and not args.diff,
+                     guard=_log_guarded(args, fmt)) as stream:
+            code = self.report(stream, fmt, {"auto": None, "always": True, "never": False}[args.color])
+        return code if code is not None else self.exit_code()
 
-    root = find_root([stdin_path] if stdin_path is not None else paths, cwd, args.root)
-    ws = Workspace(cwd, root=root, allow_outside=args.allow_outside_root)
-    configs.stop = root  # the search for a configuration goes no higher
-    for p in [stdin_path] if stdin_path is not None else paths:
-        ws.boundary.name(p)  # a path the user named outside the root is the user's choice: read there
-    options = RunOptions(target_gpus=args.target_gpu, sglang_version=args.sglang_version, select=select,
-                         ignore=ignore, extend_select=extend, no_ignores=args.no_ignores, upgrade_to=args.upgrade_to,
-                         preview=args.preview,
-                         skip_reasons=bool(args.show_files))
-    engine = Engine(ws, options, configs)
-    if stdin_path is None:
-        for p in paths:
-            try:
-                found = p.exists()
-            except OSError as exc:  # e.g. a path inside a folder this user may not read
-                raise UsageError(f"{p}: {exc.strerror or exc}") from None
-            if not found:
-                raise UsageError(f"{p}: no such file or folder")
+    # -- stages ----------------------------------------------------------------------------------
 
+    def inputs(self) -> None:
+        """``paths`` (named, listed by --files-from, or ``.``), ``stdin_path`` (the name standard
+        input is linted as, or None) and ``explain_line`` (``--explain FILE:LINE``)."""
+        args = self.args
+        self.explain_line = self.stdin_path = None
+        listed = None
+        if args.files_from is not None:
+            if args.files_from == "-" and (args.stdin_filename is not None or "-" in args.paths):
+                raise UsageError("--files-from - and '-' (or --stdin-filename) both read standard input")
+            listed = read_file_list(args.files_from)
+        named = list(args.paths) + list(args.literal_paths)
+        self.paths = [Path(p) for p in (named or ["."])] if listed is None else \
+            [Path(p) for p in named] + [Path(p) for p in listed]
+        if args.explain:
+            target, _, line = args.explain.rpartition(":")
+            if target and line.isdigit():
+                self.explain_line = int(line)
+            else:
+                target = args.explain
+            self.paths = [Path(target)]
+        elif args.stdin_filename is not None or args.paths == ["-"]:
+            # As ruff: --stdin-filename always reads stdin; other paths are ignored with a warning.
+            others = [p for p in args.paths if p != "-"] + list(args.literal_paths)
+            if others:
+                self.warn(f"ignoring {', '.join(others)}: --stdin-filename reads the file from standard input")
+            self.stdin_path = Path(os.path.normpath(self.cwd.resolve() / (args.stdin_filename or "-")))
+        elif "-" in args.paths:
+            raise UsageError("'-' (standard input) cannot be mixed with other paths")
+
+    def setup(self) -> None:
+        """The run's root (linter/boundary.py), ``ws`` (the workspace) and ``engine``; every named path
+        must exist."""
+        from linter.boundary import find_root
+        from linter.engine import Engine, RunOptions
+        from linter.workspace import Workspace
+
+        args = self.args
+        if args.root is not None and not args.root.is_dir():
+            raise UsageError(f"--root {args.root}: not a folder")
+        named = [self.stdin_path] if self.stdin_path is not None else self.paths
+        root = find_root(named, self.cwd, args.root)
+        self.ws = Workspace(self.cwd, root=root, allow_outside=args.allow_outside_root)
+        self.configs.stop = root  # the search for a configuration goes no higher
+        for p in named:
+            self.ws.boundary.name(p)  # a path the user named outside the root is the user's choice: read there
+        select, ignore, extend = self.selection
+        options = RunOptions(target_gpus=args.target_gpu, sglang_version=args.sglang_version, select=select,
+                             ignore=ignore, extend_select=extend, no_ignores=args.no_ignores,
+                             upgrade_to=args.upgrade_to, preview=args.preview, skip_reasons=bool(args.show_files))
+        self.engine = Engine(self.ws, options, self.configs)
+        if self.stdin_path is None:
+            for p in self.paths:
+                try:
+                    found = p.exists()
+                except OSError as exc:  # e.g. a path inside a folder this user may not read
+                    raise UsageError(f"{p}: {exc.strerror or exc}") from None
+                if not found:
+                    raise UsageError(f"{p}: no such file or folder")
+        self.excluded = _excluder(args, self.configs, self.cwd)
+
+    def lint_stdin(self) -> None:
+        """Standard input, linted as ``stdin_path`` (as shell when unnamed and unrecognised)."""
+        from linter.isolate import lint_file
+        from linter.source import DecodeError
+
+        args, ws, path = self.args, self.ws, self.stdin_path
+        self.stdin_data = read_stdin()
+        try:
+            ws.add_unsaved(path, self.stdin_data)
+        except DecodeError as exc:
+            raise UsageError(f"standard input ({ws.display(path)}): {exc}") from None
+        if args.force_exclude and self.excluded(path, False):
+            return
+        res = lint_file(self.engine, path)  # one bad file never stops the run: SGL000 on it instead
+        if res.skipped and args.stdin_filename is None and res.source is not None:
+            # Unnamed standard input that is not recognised by a shebang: a command line pasted on
+            # stdin is shell (name it with --stdin-filename for another format).
+            res = lint_file(self.engine, path, fmt="shell")
+        if res.skipped and not args.show_files:
+            self.warn(f"{ws.display(path)}: skipped: {res.skipped}")
+        self.results[path] = res
+
+    def lint_tree(self) -> None:
+        """Every file under the paths, through the pool; what the walk could not read is said."""
+        from linter.discover import WalkReport, walk
+        from linter.pool import lint_all
+
+        args, ws = self.args, self.ws
+        # A file the mention filter skipped is only counted, unless an output names it (--show-files) or
+        # a baseline must know it was linted: 100,000 files need not leave 100,000 results behind.
+        cfg = self.configs.for_dir(ws.cwd)
+        keep_skipped = bool(args.show_files or args.explain or args.write_baseline or args.baseline
+                            or (cfg is not None and cfg.baseline))
+        from linter.cache.cli import open_for_run
+        from linter.progress import shown
+
+        cache = open_for_run(args, self.engine, self.configs, self.warn)
+        # one bad file never stops the run: SGL000 on it instead
+        walked = WalkReport(ws.boundary)
+        for cand, res in shown(lint_all(self.engine, walk(self.paths, self.excluded, args.force_exclude, walked),
+                                        args.jobs, skip_unmentioned=not keep_skipped, cache=cache), args, self.quiet):
+            if res is None or (res.prefiltered and not keep_skipped):
+                self.skipped_files += 1  # decided on the file's bytes, before any Path or result is made
+                continue
+            if res.skipped and (cand.explicit or res.unreadable) and res.source is None and not res.prefiltered \
+                    and not args.show_files:
+                # a file named on the command line, or one a walk found but could not read, is not
+                # passed over in silence
+                self.warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
+            self.results[cand.path] = res
+        if cache is not None:
+            cache.flush()
+        for name in walked.outside:
+            self.warn(f"{ws.display(Path(name))}: skipped: a symbolic link to a file outside the repository root "
+                      f"(not read; --root sets the root)")
+        for name, why in walked.unreadable:
+            # a folder whose files were not even listed: nothing there was checked, which a green run
+            # must not hide
+            print_log(f"lint-configs: error: {ws.display(Path(name))}: cannot read the folder ({why}); nothing in "
+                      "it was checked", sys.stderr)
+            self.failed = True
+
+    def report(self, stream, fmt: str, color) -> int | None:
+        """What the run prints: a mode's output (--show-files, --explain, --list-launches: exit 0), or
+        the fixes, the baseline and the findings. The exit code when a stage decides it, else None."""
+        args = self.args
+        if args.show_files:
+            _show_files(self.results, self.ws, fmt, stream)
+            return 0
+        if args.explain:
+            from linter.report.explain import render as explain
+
+            stream.write(explain(self.results, self.explain_line, self.paths[0].absolute()))
+            return 0  # an explanation, found or not, is not a finding (linting that file exits 0 too)
+        if args.list_launches:
+            self.inventory(stream, fmt, color)
+            return 0
+        report = None
+        if args.fix or args.diff:
+            report, code = self.fix(stream)
+            if code is not None:
+                return code
+        if self.stdin_path is not None and args.fix:
+            # As ruff: the (fixed) text goes to stdout, the report to stderr.
+            text = self.ws.read(self.stdin_path).encode() if self.stdin_path in self.results else self.stdin_data
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+        self.diagnostics = _unique(sorted((d for r in self.results.values() for d in r.diagnostics),
+                                          key=lambda d: d.sort_key()))
+        after = self.baseline()
+        if after is None:
+            return 0  # --write-baseline
+        self.emit(stream, fmt, color, report, after)
+        return None
+
+    def inventory(self, stream, fmt: str, color) -> None:
+        """``--list-launches``: every launch in text, JSON or CSV."""
+        from linter.report import inventory
+
+        launches = inventory.rows(self.results, upgrade=self.args.upgrade_to)
+        if fmt == "json":
+            stream.write(inventory.render_json(launches))
+        elif fmt == "csv":
+            stream.write(inventory.render_csv(launches))
+        else:
+            inventory.render_text(launches, stream, color)
+
+    def fix(self, stream):
+        """``--fix`` or ``--diff``: (the fix report, the exit code when ``--diff`` ends the run)."""
+        from linter.fixes import fix_all, unified_diff
+
+        args = self.args
+        report = fix_all(self.engine, self.results, args.unsafe_fixes, within=self.stdin_path)
+        for res in report.crashed:  # checking a fix failed: the fix was refused, the bug is reported
+            self.failed = True
+            target = self.results.setdefault(res.path, res)
+            if target is not res:
+                target.diagnostics.extend(res.diagnostics)
+        if self.stdin_path is not None:
+            self._note_edits_beside_stdin()
+        if args.diff:
+            out = "".join(unified_diff(src, text) for src, text in report.changed.values())
+            if not args.silent:
+                stream.write(out)
+            if self.failed:
+                return report, 2
+            return report, 1 if out and not args.exit_zero else 0
+        if self.stdin_path is None:
+            self._write(report)
+        self.fixed = report.applied
+        for d, reason in report.refused:
+            note = f"the fix was not applied: {reason}"
+            if note not in d.notes:
+                d.notes.append(note)
+        return report, None
+
+    def _note_edits_beside_stdin(self) -> None:
+        for res in self.results.values():
+            for d in res.diagnostics:
+                others = sorted({e.span.source.display for e in (d.fix.edits if d.fix else [])
+                                 if e.span.source.path != self.stdin_path})
+                if others:
+                    d.notes.append(f"the fix edits {', '.join(others)}: not applied when linting standard input")
+
+    def _write(self, report) -> None:
+        """Each file on its own: a file changed, replaced or deleted since it was read, hard linked or
+        read-only is left (its findings stay, with a note); one that cannot be written never stops the
+        others."""
+        from linter.fixes import write_all
+        from linter.isolate import crashed
+
+        ws = self.ws
+        outcome = write_all(self.engine, self.results, report)
+        for path, why in sorted(outcome.warnings.items()):
+            self.warn(f"{ws.display(path)}: {why}")
+        for path, why in sorted(outcome.left.items()):
+            self.warn(f"{ws.display(path)} left unchanged: {why}")
+        for path, why in sorted(outcome.failed.items()):
+            print_log(f"lint-configs: error: {ws.display(path)}: {why}", sys.stderr)
+            self.failed = True
+        self.failed = self.failed or any(crashed(r) for r in self.results.values())
+
+    def baseline(self) -> list[str] | None:
+        """The baseline stage: ``--write-baseline`` records the findings (None: the run ends); a
+        baseline (``--baseline`` or the configuration's) takes the recorded findings out of
+        ``diagnostics``. Returns the lines to say after the report (stale entries)."""
+        args, ws, configs = self.args, self.ws, self.configs
+        if args.write_baseline or args.baseline:
+            baseline_file = args.baseline
+        else:
+            cfg = configs.for_dir(ws.cwd)
+            baseline_file = cfg.baseline if cfg is not None else None
+            if baseline_file is not None and args.config is None and not ws.boundary.may_read(baseline_file):
+                # a committed configuration is the pull request's: its baseline stays in the repository
+                raise UsageError(f"the 'baseline' key of {cfg.path} names {baseline_file}, outside the repository "
+                                 "root: not read (pass --baseline FILE to use it)")
+        if not (args.write_baseline or baseline_file):
+            return []
+        from linter import baseline
+
+        try:
+            if args.write_baseline:
+                n = baseline.write(args.write_baseline, self.diagnostics)
+                if not self.quiet:
+                    print(f"lint-configs: recorded {n} finding{'s' if n != 1 else ''} in {args.write_baseline}",
+                          file=sys.stderr)
+                return None
+            recorded = baseline.load(baseline_file)
+        except baseline.BaselineError as exc:
+            where = "" if args.baseline else f" (the 'baseline' key of {configs.for_dir(ws.cwd).path})"
+            raise UsageError(f"{exc}{where}") from None
+        linted = {os.path.realpath(p) for p in self.results}
+
+        def checked(path: Path, code: str) -> bool:
+            real = os.path.realpath(path)
+            return real in linted and code in self.engine.selected_codes(configs.settings_for(Path(real)))
+
+        stale = recorded.stale(self.diagnostics, checked)
+        self.diagnostics = recorded.filter(self.diagnostics)
+        if not stale or self.quiet:
+            return []
+        shown = ws.display(baseline_file.absolute())
+        entries = "entries no longer match" if stale != 1 else "entry no longer matches"
+        return [f"{stale} baseline {entries} any finding; rewrite it with `lint-configs --write-baseline {shown}`"]
+
+    def emit(self, stream, fmt: str, color, report, after: list[str]) -> None:
+        """The findings in the output format (or their statistics), with the lines ``after`` them."""
+        args, diagnostics = self.args, self.diagnostics
+        before = _fixes_listing(report.fixed if report else None, diagnostics, args) if args.show_fixes else []
+        if args.silent:
+            pass
+        elif args.statistics:
+            _statistics(fmt, diagnostics, stream, args, self.fixed, self.quiet, after)
+        else:
+            from linter.coverage import measure
+
+            _emit(fmt, diagnostics, stream, args, self.fixed, [c for r in self.results.values() for c in r.contexts],
+                  color, before, after if fmt in ("text", "full") else [],
+                  checked=measure(self.results.values(), self.skipped_files), upgrade=args.upgrade_to)
+        if after and fmt not in ("text", "full") and not args.statistics:
+            for line in after:
+                print(f"lint-configs: warning: {line}", file=sys.stderr)
+
+    def exit_code(self) -> int:
+        """2 after an internal error or a file that could not be read or written; else 1 when a
+        finding remains (an error, or any with --fail-on warning) or, with --exit-non-zero-on-fix,
+        something was fixed; else 0 (always 0 with --exit-zero)."""
+        args = self.args
+        if self.failed:
+            return 2  # an internal error or a file that could not be written: reported above
+        if args.exit_zero:
+            return 0
+        if any(args.fail_on == "warning" or d.severity == "error" for d in self.diagnostics):
+            return 1
+        return 1 if args.exit_non_zero_on_fix and self.fixed else 0
+
+
+def _excluder(args: argparse.Namespace, configs, cwd: Path):
+    """``excluded(path, is_dir) -> bool`` for the walk: ``--exclude`` replaces every configuration's
+    exclude, ``--extend-exclude`` adds to them (as ruff's); one configuration lookup per folder."""
     folder_configs: dict[str, object] = {}  # the walk asks for every file: one lookup per folder
     unseen = object()
-
-    # --exclude replaces every configuration's exclude; --extend-exclude adds to them (as ruff's)
     command_line = _exclude_patterns((args.exclude or []) + args.extend_exclude)
     use_configs = args.exclude is None
 
@@ -539,212 +842,7 @@ def _lint(args, configs, select, ignore, extend) -> int:
     # the walk asks once per folder whether a file in it can be excluded at all (see discover._walk_folder)
     excluded.may_exclude = lambda folder, names: bool(command_line) or (
         use_configs and config_of(folder, names) is not None)
-
-    from linter.isolate import crashed, lint_file
-
-    results = {}
-    skipped_files = 0
-    stdin_data = b""
-    unreadable = False
-    if stdin_path is not None:
-        stdin_data = read_stdin()
-        try:
-            ws.add_unsaved(stdin_path, stdin_data)
-        except DecodeError as exc:
-            raise UsageError(f"standard input ({ws.display(stdin_path)}): {exc}") from None
-        if not (args.force_exclude and excluded(stdin_path, False)):
-            res = lint_file(engine, stdin_path)  # one bad file never stops the run: SGL000 on it instead
-            if res.skipped and args.stdin_filename is None and res.source is not None:
-                # Unnamed standard input that is not recognised by a shebang: a command line pasted on
-                # stdin is shell (name it with --stdin-filename for another format).
-                res = lint_file(engine, stdin_path, fmt="shell")
-            if res.skipped and not args.show_files:
-                warn(f"{ws.display(stdin_path)}: skipped: {res.skipped}")
-            results[stdin_path] = res
-    else:
-        from linter.pool import lint_all
-
-        # A file the mention filter skipped is only counted, unless an output names it (--show-files) or
-        # a baseline must know it was linted: 100,000 files need not leave 100,000 results behind.
-        cfg = configs.for_dir(ws.cwd)
-        keep_skipped = bool(args.show_files or args.explain or args.write_baseline or args.baseline
-                            or (cfg is not None and cfg.baseline))
-        # one bad file never stops the run: SGL000 on it instead
-        walked = WalkReport(ws.boundary)
-        from linter.cache.cli import open_for_run
-
-        cache = open_for_run(args, engine, configs, warn)
-        from linter.progress import shown
-
-        for cand, res in shown(lint_all(engine, walk(paths, excluded, args.force_exclude, walked), args.jobs,
-                                        skip_unmentioned=not keep_skipped, cache=cache), args, quiet):
-            if res is None:
-                skipped_files += 1  # decided on the file's bytes, before any Path or result is made
-                continue
-            if res.prefiltered and not keep_skipped:
-                skipped_files += 1
-                continue
-            if res.skipped and (cand.explicit or res.unreadable) and res.source is None and not res.prefiltered \
-                    and not args.show_files:
-                # a file named on the command line, or one a walk found but could not read, is not
-                # passed over in silence
-                warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
-            results[cand.path] = res
-
-        if cache is not None:
-            cache.flush()
-        for name in walked.outside:
-            warn(f"{ws.display(Path(name))}: skipped: a symbolic link to a file outside the repository root "
-                 f"(not read; --root sets the root)")
-        for name, why in walked.unreadable:
-            # a folder whose files were not even listed: nothing there was checked, which a green run
-            # must not hide
-            print_log(f"lint-configs: error: {ws.display(Path(name))}: cannot read the folder ({why}); nothing in "
-                      "it was checked", sys.stderr)
-            unreadable = True
-
-    reconcile_with_readers(engine, results.values())
-    # exit 2 after everything else is reported: an internal error, or a file or folder that could not be read
-    failed = unreadable or any(crashed(r) or r.unreadable for r in results.values())
-    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    color = {"auto": None, "always": True, "never": False}[args.color]
-
-    with _output(args, to_stderr=stdin_path is not None and args.fix and not args.diff,
-                 guard=_log_guarded(args, fmt)) as stream:
-        if args.show_files:
-            _show_files(results, ws, fmt, stream)
-            return 0
-        if args.explain:
-            from linter.report.explain import render as explain
-
-            stream.write(explain(results, explain_line, paths[0].absolute()))
-            return 0  # an explanation, found or not, is not a finding (linting that file exits 0 too)
-        if args.list_launches:
-            from linter.report import inventory
-
-            launches = inventory.rows(results, upgrade=args.upgrade_to)
-            if fmt == "json":
-                stream.write(inventory.render_json(launches))
-            elif fmt == "csv":
-                stream.write(inventory.render_csv(launches))
-            else:
-                inventory.render_text(launches, stream, color)
-            return 0
-
-        fixed = 0
-        report = None
-        if args.fix or args.diff:
-            from linter.fixes import fix_all, unified_diff, write_all
-
-            report = fix_all(engine, results, args.unsafe_fixes, within=stdin_path)
-            for res in report.crashed:  # checking a fix failed: the fix was refused, the bug is reported
-                failed = True
-                target = results.setdefault(res.path, res)
-                if target is not res:
-                    target.diagnostics.extend(res.diagnostics)
-            if stdin_path is not None:
-                for res in results.values():
-                    for d in res.diagnostics:
-                        others = sorted({e.span.source.display for e in (d.fix.edits if d.fix else [])
-                                         if e.span.source.path != stdin_path})
-                        if others:
-                            d.notes.append(f"the fix edits {', '.join(others)}: not applied when linting "
-                                           "standard input")
-            if args.diff:
-                out = "".join(unified_diff(src, text) for src, text in report.changed.values())
-                if not args.silent:
-                    stream.write(out)
-                if failed:
-                    return 2
-                return 1 if out and not args.exit_zero else 0
-            if stdin_path is None:
-                # Each file on its own: a file changed, replaced or deleted since it was read, hard
-                # linked or read-only is left (its findings stay, with a note); one that cannot be
-                # written never stops the others.
-                outcome = write_all(engine, results, report)
-                for path, why in sorted(outcome.warnings.items()):
-                    warn(f"{ws.display(path)}: {why}")
-                for path, why in sorted(outcome.left.items()):
-                    warn(f"{ws.display(path)} left unchanged: {why}")
-                for path, why in sorted(outcome.failed.items()):
-                    print_log(f"lint-configs: error: {ws.display(path)}: {why}", sys.stderr)
-                    failed = True
-                failed = failed or any(crashed(r) for r in results.values())
-            fixed = report.applied
-            for d, reason in report.refused:
-                note = f"the fix was not applied: {reason}"
-                if note not in d.notes:
-                    d.notes.append(note)
-        if stdin_path is not None and args.fix:
-            # As ruff: the (fixed) text goes to stdout, the report to stderr.
-            text = ws.read(stdin_path).encode() if stdin_path in results else stdin_data
-            sys.stdout.flush()
-            sys.stdout.buffer.write(text)
-            sys.stdout.buffer.flush()
-
-        diagnostics = _unique(sorted((d for r in results.values() for d in r.diagnostics),
-                                     key=lambda d: d.sort_key()))
-        stale, baseline_file = 0, None
-        if args.write_baseline or args.baseline:
-            baseline_file = args.baseline
-        else:
-            cfg = configs.for_dir(ws.cwd)
-            baseline_file = cfg.baseline if cfg is not None else None
-            if baseline_file is not None and args.config is None and not ws.boundary.may_read(baseline_file):
-                # a committed configuration is the pull request's: its baseline stays in the repository
-                raise UsageError(f"the 'baseline' key of {cfg.path} names {baseline_file}, outside the repository "
-                                 "root: not read (pass --baseline FILE to use it)")
-        if args.write_baseline or baseline_file:
-            from linter import baseline
-
-            try:
-                if args.write_baseline:
-                    n = baseline.write(args.write_baseline, diagnostics)
-                    if not quiet:
-                        print(f"lint-configs: recorded {n} finding{'s' if n != 1 else ''} in {args.write_baseline}",
-                              file=sys.stderr)
-                    return 0
-                recorded = baseline.load(baseline_file)
-            except baseline.BaselineError as exc:
-                where = "" if args.baseline else f" (the 'baseline' key of {configs.for_dir(ws.cwd).path})"
-                raise UsageError(f"{exc}{where}") from None
-            linted = {os.path.realpath(p) for p in results}
-
-            def checked(path: Path, code: str) -> bool:
-                real = os.path.realpath(path)
-                return real in linted and code in engine.selected_codes(configs.settings_for(Path(real)))
-
-            stale = recorded.stale(diagnostics, checked)
-            diagnostics = recorded.filter(diagnostics)
-
-        after = []
-        if stale and not quiet:
-            shown = ws.display(baseline_file.absolute())
-            entries = "entries no longer match" if stale != 1 else "entry no longer matches"
-            after.append(f"{stale} baseline {entries} any finding; rewrite it with "
-                         f"`lint-configs --write-baseline {shown}`")
-        before = _fixes_listing(report.fixed if report else None, diagnostics, args) if args.show_fixes else []
-        if args.silent:
-            pass
-        elif args.statistics:
-            _statistics(fmt, diagnostics, stream, args, fixed, quiet, after)
-        else:
-            from linter.coverage import measure
-
-            _emit(fmt, diagnostics, stream, args, fixed, [c for r in results.values() for c in r.contexts], color,
-                  before, after if fmt in ("text", "full") else [], checked=measure(results.values(), skipped_files),
-                  upgrade=args.upgrade_to)
-        if after and fmt not in ("text", "full") and not args.statistics:
-            for line in after:
-                print(f"lint-configs: warning: {line}", file=sys.stderr)
-
-    if failed:
-        return 2  # an internal error or a file that could not be written: reported above
-    if args.exit_zero:
-        return 0
-    if any(args.fail_on == "warning" or d.severity == "error" for d in diagnostics):
-        return 1
-    return 1 if args.exit_non_zero_on_fix and fixed else 0
+    return excluded
 
 
 def _exclude_patterns(values: list[str]) -> list[str]:
@@ -830,12 +928,15 @@ def _unique(diagnostics: list) -> list:
 
 def _show_files(results, ws, fmt: str, stream) -> None:
     """``--show-files``: each file with its format and number of launches, or why it is skipped."""
+    from linter.formats import companion_of
+
     rows = []
     for path in sorted(results, key=lambda p: ws.display(p)):
         res = results[path]
         skipped = res.skipped
-        if skipped and (path.name == ".env" or path.name.endswith(".env")):
-            skipped = "read with the compose files beside it"
+        owner = companion_of(path) if skipped else None
+        if owner is not None:
+            skipped = f"read with the {owner.name} files beside it"
         if not skipped and res.fmt is None:
             # a file of a linted format that could not even be decoded: its SGL001 says why
             why = next((d.message for d in res.diagnostics if d.code == "SGL001"), "it could not be read")

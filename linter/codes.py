@@ -1,7 +1,8 @@
 """Rule codes and names as data, for what selects and suppresses rules without running them: the
 configuration's ``select``/``ignore``, ``--select``/``--ignore`` and the ``ignore[...]`` comments.
 
-The catalog is ``linter/data/rule_codes.json`` (code -> kebab-case name), written from the rule
+The catalog is ``linter/data/rule_codes.json`` (code -> kebab-case name, preview codes and each
+rule's one-line summary for reports of cached results), written from the rule
 classes of :mod:`linter.rules` by ``scripts/update_readme.py`` (``tests/test_rule_docs.py`` keeps it
 equal to them). Reading it needs no rule module, so the directive scanner and the configuration sit
 below the rules, and a run whose files all fail the mention filter never loads a rule.
@@ -13,7 +14,7 @@ import functools
 
 from linter import datafiles
 
-__all__ = ["catalog", "code_for", "expand_selector", "preview_codes"]
+__all__ = ["catalog", "code_for", "expand_selector", "preview_codes", "summary"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -26,6 +27,16 @@ def catalog() -> dict[str, str]:
 def preview_codes() -> frozenset[str]:
     """The codes of the rules in preview (:attr:`linter.rules.base.Rule.preview`)."""
     return frozenset(datafiles.load_json("linter.data", "rule_codes.json").get("preview", ()))
+
+
+def summary(code: str) -> str | None:
+    """A rule's one-line summary (:attr:`linter.rules.base.Rule.summary`), or None for a code no rule has."""
+    return _summaries().get(code)
+
+
+@functools.lru_cache(maxsize=1)
+def _summaries() -> dict[str, str]:
+    return datafiles.load_json("linter.data", "rule_codes.json").get("summaries", {})
 
 
 @functools.lru_cache(maxsize=1)
@@ -58,8 +69,9 @@ def render_catalog(rules) -> str:
     """The text of ``rule_codes.json`` for ``rules`` (rule classes with ``code`` and ``name``)."""
     import json
 
-    doc = {"about": "Every rule's code and name, for selecting and suppressing rules without loading them "
+    doc = {"about": "Every rule's code, name and summary, for selecting and suppressing rules without loading them "
                     "(linter/codes.py). Generated from linter/rules by scripts/update_readme.py; do not edit.",
            "rules": [[r.code, r.name] for r in sorted(rules, key=lambda r: r.code)],
-           "preview": sorted(r.code for r in rules if r.preview)}
+           "preview": sorted(r.code for r in rules if r.preview),
+           "summaries": {r.code: r.summary for r in sorted(rules, key=lambda r: r.code)}}
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"

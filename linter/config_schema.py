@@ -89,11 +89,12 @@ FRAGMENTS: dict[str, dict] = {
 
 def _selectors() -> list[str]:
     """Every rule selector in its canonical spelling: ALL, the codes, every prefix of a code, the names."""
-    from linter.rules import ALL_RULES
+    from linter.codes import catalog
 
-    codes = [r.code for r in ALL_RULES]
+    rules = catalog()  # the rule classes' codes and names, in their order, as data (tests/test_rule_docs.py)
+    codes = list(rules)
     prefixes = sorted({c[:n] for c in codes for n in range(3, len(c))})
-    return ["ALL", *prefixes, *codes, *(r.name for r in ALL_RULES)]
+    return ["ALL", *prefixes, *codes, *rules.values()]
 
 
 def _table(keys: tuple[str, ...]) -> dict:

@@ -10,7 +10,8 @@ by one).
 The format comes from the name and a cheap look at the content, as the format registry
 (:mod:`linter.formats`) says.
 
-A ``.env`` file named on the command line stands for the compose files beside it.
+A companion file named on the command line (a ``.env``; the registry's ``companions``) stands for the
+files of its format beside it (the compose files).
 """
 
 from __future__ import annotations
@@ -23,35 +24,14 @@ TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run 
 if TYPE_CHECKING:
     from typing import Callable, Iterator
 
+from linter.mentions import PREFILTER, mentions_sglang  # noqa: F401 - part of this module's interface
+
 DEFAULT_EXCLUDES = {".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__",
                     ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist", "site-packages", ".eggs"}
-_YAML_EXT = {".yml", ".yaml"}
 
 FIXER_TEMP = re.compile(r"^\..+\.lint-configs-[A-Za-z0-9_]+\.tmp$")
 """The names of ``--fix``'s temporary files (``.NAME.lint-configs-XXXX.tmp``, see linter/fixes.py):
 never linted, also when a killed run left one behind."""
-
-COMPOSE_OVERRIDE_FILES = ("compose.override.yml", "compose.override.yaml", "docker-compose.override.yml",
-                          "docker-compose.override.yaml")
-"""The override files docker compose reads beside a base (compose-go ``DefaultOverrideFileNames``): one
-may change a launch without naming SGLang (an environment value), so the mention filter lets them pass
-and the compose format judges them with their stack."""
-
-PREFILTER = ("sglang", "SGLang", "SGLANG", "Sglang", "attention-backend", "attention_backend", "deterministic",
-             "rl-on-policy", "rl_on_policy", "execute_train")
-"""A file that contains none of these is not parsed: it cannot hold an SGLang launch or setting. The
-name is matched in the spellings text uses (``sglang``, ``SGLang``, ``SGLANG_…``, ``Sglang``) rather than
-case-insensitively: a page that names SGLang only in prose may hold a framework command that starts it
-(an AReaL ``train.py --config X.yaml``), and literal alternatives keep the filter a plain byte scan
-(on 2,117 files of verl and AReaL, 27 MB: +9 % scan time for the extra spellings, +140 % for a
-case-insensitive ``sglang``). miles' ``execute_train`` starts the trainer, which starts SGLang, from
-scripts that may not name SGLang."""
-
-
-def mentions_sglang(text: str) -> bool:
-    """The cheap pre-filter: False when no :data:`PREFILTER` substring occurs (the file is then not parsed)."""
-    return any(p in text for p in PREFILTER)
-
 
 def detect_format(path: Path, text: str) -> str | None:
     """The name of the file's format in the registry (:mod:`linter.formats`), or None."""
@@ -117,11 +97,12 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
         if root.is_file() or (root.exists() and not root.is_dir()):
             if force_exclude and (excluded(root, False) or ignores.ignored(root)):
                 continue
-            if root.name == ".env" or root.name.endswith(".env"):
+            owner = _companion_of(root)
+            if owner is not None:  # a .env stands for the compose files beside it
                 for sibling in sorted(root.parent.iterdir()):
                     if force_exclude and (excluded(sibling, False) or ignores.ignored(sibling)):
                         continue
-                    if sibling.suffix.lower() in _YAML_EXT and os.path.realpath(sibling) not in seen:
+                    if owner.matches_name(sibling) and os.path.realpath(sibling) not in seen:
                         seen.add(os.path.realpath(sibling))
                         if sibling.is_symlink() and report.link_outside(os.path.realpath(sibling)):
                             report.outside.append(str(sibling))  # named by nobody: a link out is not read
@@ -143,6 +124,21 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
         if not root.is_dir():
             continue
         yield from _walk_folder(root, excluded, seen, report, ignores)
+
+
+COMPANION_ENDINGS = (".env",)
+"""Every name a format's ``companions`` glob matches ends so (``tests/test_imports.py`` checks the
+registry): a named file with another name is no companion, known without loading the registry (a
+cache hit on a named compose file loads no :mod:`linter.formats`)."""
+
+
+def _companion_of(path: Path):
+    """:func:`linter.formats.companion_of`, the registry loaded only for a name that may be a companion."""
+    if not path.name.endswith(COMPANION_ENDINGS):
+        return None
+    from linter.formats import companion_of
+
+    return companion_of(path)
 
 
 def _by_name(entry: os.DirEntry) -> str:

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from linter import limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
-from linter.discover import COMPOSE_OVERRIDE_FILES, PREFILTER, detect_format, mentions_sglang
+from linter.discover import PREFILTER, detect_format, mentions_sglang
 from linter.source import DecodeError, Edit, SourceFile, Span
+from linter.shared_fixes import reconcile_shared_fixes
 from linter.workspace import MAX_BYTES, Workspace
 
 TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
@@ -29,12 +30,14 @@ if TYPE_CHECKING:
 
 # The rules, the resolver and the SGLang tables are loaded on first use (:func:`_load`): a run whose
 # files all fail the mention filter never imports them.
-directives = resolve = LAUNCH_RULES = Diagnostic = UnknownGpu = UnparseableFile = UnusedSuppression = None
+directives = resolve = LAUNCH_RULES = Diagnostic = UnparseableFile = UnusedSuppression = None
+finding = file_problems = unused_targets = unknown_gpus = None
 parser_only_note = None
 
 
 def _load() -> None:
-    global directives, resolve, LAUNCH_RULES, Diagnostic, UnknownGpu, UnparseableFile, UnusedSuppression
+    global directives, resolve, LAUNCH_RULES, Diagnostic, UnparseableFile, UnusedSuppression
+    global finding, file_problems, unused_targets, unknown_gpus
     global parser_only_note
     if directives is not None:
         return
@@ -42,11 +45,13 @@ def _load() -> None:
     from linter.resolve import resolve as _resolve
     from linter.rules import LAUNCH_RULES as _launch_rules
     from linter.rules.base import Diagnostic as _diagnostic
-    from linter.rules.meta import UnknownGpu as _g, UnparseableFile as _u, UnusedSuppression as _s
+    from linter.rules import meta
     from linter.sglang.decision import parser_only_note as _note
 
     resolve, LAUNCH_RULES, Diagnostic, parser_only_note = _resolve, _launch_rules, _diagnostic, _note
-    UnknownGpu, UnparseableFile, UnusedSuppression = _g, _u, _s
+    UnparseableFile, UnusedSuppression = meta.UnparseableFile, meta.UnusedSuppression
+    finding, file_problems = meta.finding, meta.file_problems
+    unused_targets, unknown_gpus = meta.unused_targets, meta.unknown_gpus
     directives = _directives
 
 
@@ -132,15 +137,43 @@ class Engine:
             return self._lint(path, fmt)
 
     def _lint(self, path: Path, fmt: str | None) -> FileResult:
-        from linter.formats import by_name, claims_name, names_text
-
+        """The stages of one file: read it, decide its format, extract its launches, resolve them,
+        run the rules, then select, suppress and merge the findings."""
         path = path if path.is_absolute() else (self.ws.cwd / path)
-        result = FileResult(path)
         if fmt is None and self.ws.unread(path):
             quick = without_mention(path, self.options.skip_reasons)
             if quick is not None:
                 return quick
         _load()
+        result = FileResult(path)
+        source = self._read(path, result)
+        if source is None or not self._format(source, fmt, result):
+            return result
+        settings = self.configs.settings_for(path)
+        extraction = self._extract(source, result)
+        if extraction is None:
+            return result
+        found = directives.scan(source, extraction.comments)
+        diags = self._file_findings(source, extraction, found)
+        file_decls = found.targets + extraction.gpu_decls
+        self._resolve(result, extraction, settings, file_decls)
+        for ctx in result.contexts:
+            diags.extend(self._findings(ctx))
+        if any(ctx.launch.path for ctx in result.contexts):
+            from linter.variants import combine
+
+            combine(result.contexts, diags)
+        result.diagnostics.extend(self._report(result, diags, settings, found, file_decls, extraction))
+        reconcile_shared_fixes([result])
+        return result
+
+    # -- stages -----------------------------------------------------------------------------------
+
+    def _read(self, path: Path, result: FileResult) -> SourceFile | None:
+        """The file's text, or None with ``result`` saying why not: SGL001 for a file a format claims
+        by its name that is not UTF-8, a skip reason otherwise (``unreadable`` for an OS error)."""
+        from linter.formats import claims_name
+
         try:
             source = self.ws.read(path, named=True)  # a linted file: named, or found by the walk inside the root
         except DecodeError as exc:
@@ -150,47 +183,59 @@ class Engine:
                 fake = SourceFile(path, self.ws.display(path), text)
                 offset = len(data[:exc.offset].decode("utf-8", "replace"))
                 result.source = fake
-                result.diagnostics.append(self._meta(UnparseableFile, f"cannot read the file: {exc}",
-                                                     Span(fake, offset, offset)))
+                result.diagnostics.append(finding(UnparseableFile, f"cannot read the file: {exc}",
+                                                  Span(fake, offset, offset)))
             else:
                 result.skipped = str(exc)
-            return result
+            return None
         except (OSError, ValueError) as exc:
             result.skipped = str(exc)
             result.unreadable = isinstance(exc, OSError)
-            return result
+            return None
         result.source = source
-        fmt = fmt or detect_format(path, source.text)
+        return source
+
+    def _format(self, source: SourceFile, fmt: str | None, result: FileResult) -> bool:
+        """Set ``result.fmt`` (``fmt``, else detected) and say whether the file goes on: False for a
+        file of no format, or one that neither mentions SGLang nor is read with files that do (its
+        unused ``target-gpu`` directives are still reported)."""
+        from linter.formats import names_text
+
+        fmt = fmt or detect_format(source.path, source.text)
         result.fmt = fmt
         if fmt is None:
             result.skipped = f"not a file of a linted format ({names_text()})"
-            return result
-        if not mentions_sglang(source.text) and not (fmt == "compose" and self._stack_mentions(source)):
+            return False
+        if not mentions_sglang(source.text) and not self._read_with_mentions(source, fmt):
             result.skipped = "does not mention SGLang"
-            unused = self._unused_targets(directives.scan(source).targets)
+            unused = unused_targets(directives.scan(source).targets)
             if unused:
-                result.diagnostics = self._select(unused, self.configs.settings_for(path))
-            return result
-        settings = self.configs.settings_for(path)
-        try:
-            module = importlib.import_module(by_name(fmt).module)
-        except ImportError as exc:  # a format whose module is not available
-            result.skipped = f"no {fmt} support: {exc}"
-            return result
+                result.diagnostics = self._select(unused, self.configs.settings_for(source.path))
+            return False
+        return True
+
+    def _extract(self, source: SourceFile, result: FileResult) -> Extraction | None:
+        """The launches of the file from its format's module (None when the module cannot be
+        imported), with framework commands and trainer server groups resolved; a file nested too
+        deeply gets SGL001 and an extractor past its budget SGL004, and a launch of more than
+        :data:`~linter.limits.MAX_WORDS_PER_LAUNCH` words is dropped with SGL004."""
+        from linter.formats import by_name
+        from linter.launch import Extraction
         from linter.recognize import collect_passed_over
 
+        try:
+            module = importlib.import_module(by_name(result.fmt).module)
+        except ImportError as exc:  # a format whose module is not available
+            result.skipped = f"no {result.fmt} support: {exc}"
+            return None
         with collect_passed_over() as passed_over:
             try:
                 extraction: Extraction = module.extract(source, self.ws)
             except RecursionError:
-                from linter.launch import Extraction
-
                 extraction = Extraction()
-                result.diagnostics.append(self._meta(UnparseableFile, "the file is nested too deeply to parse",
-                                                     Span(source, 0, 0)))
+                result.diagnostics.append(finding(UnparseableFile, "the file is nested too deeply to parse",
+                                                  Span(source, 0, 0)))
             except limits.LimitExceeded as exc:  # an evaluator's budget, spent where nothing caught it
-                from linter.launch import Extraction
-
                 extraction = Extraction()
                 limits.budget().stopped(exc, Span(source, 0, 0), "the file is not checked")
             from linter.extract.framework_cli import resolve_framework_commands
@@ -204,60 +249,55 @@ class Engine:
             limits.record("MAX_WORDS_PER_LAUNCH", f"a launch of {len(launch.args) + len(launch.kwargs):,} words",
                           Span(source, launch.span.start, launch.span.start), "this launch is not checked")
             extraction.launches.remove(launch)
-        found = directives.scan(source, extraction.comments)
-        diags: list[Diagnostic] = []
-        marker = _CONFLICT.search(source.text)
-        if marker is not None and not any("conflict" in p.message for p in extraction.problems):
-            # git's markers make the file two versions at once: say so first (the parser's own error,
-            # if any, follows); --fix never writes into such a file.
-            diags.append(self._meta(UnparseableFile, "unresolved merge conflict markers (from a git merge): resolve "
-                                    "the conflict; the file is read as written and never fixed",
-                                    Span(source, marker.start(), marker.start())))
-        for problem in extraction.problems:
-            diags.append(self._meta(UnparseableFile, problem.message, problem.span))
-        for span, message in found.malformed:
-            diags.append(self._meta(UnusedSuppression, message, span))
+        return extraction
+
+    def _file_findings(self, source: SourceFile, extraction: Extraction, found) -> list[Diagnostic]:
+        """What the file itself gets (:mod:`linter.rules.meta`): its parse problems and malformed
+        directives, unused ``target-gpu`` directives when it has no launch and could be read whole,
+        and GPU names the catalog does not know."""
+        diags = file_problems(source, extraction.problems, found.malformed)
         if not extraction.launches and not any(d.code == UnparseableFile.code for d in diags) \
                 and not limits.any_recorded():
             # (in a file that does not parse, or was read only up to a limit, the launch may be what
             # could not be read)
-            diags.extend(self._unused_targets(found.targets))
+            diags.extend(unused_targets(found.targets))
         file_decls = found.targets + extraction.gpu_decls
-        for decl in file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]:
-            diags.extend(self._unknown_gpu(decl))
-        result.contexts = _identify([self._context(launch, settings, file_decls, extraction.gpu_counts)
-                                     for launch in extraction.launches])
-        from linter.gpus.colocate import colocate
+        diags.extend(unknown_gpus(file_decls + [d for launch in extraction.launches for d in launch.gpu_decls]))
+        return diags
 
-        result.contexts = colocate(result.contexts)
+    def _resolve(self, result: FileResult, extraction: Extraction, settings: Settings,
+                 file_decls: list[GpuDecl]) -> None:
+        """``result.contexts``: each launch resolved (target GPUs, release, server arguments), launches
+        that share GPUs placed together; the ``--config`` files they read join ``result.related``."""
+        from linter.sglang.colocate import colocate
+
+        result.contexts = colocate(_identify([self._context(launch, settings, file_decls, extraction.gpu_counts)
+                                              for launch in extraction.launches]))
         for ctx in result.contexts:  # a --config YAML is read for its launch: a related file
             result.related += [f for f in ctx.parsed.config_sources if all(f.path != r.path for r in result.related)]
-        # Values can be written in another file (a compose .env, a --config YAML): its suppressions apply to them.
-        related_suppressions = [s for rel in result.related for s in directives.scan(rel).suppressions]
-        for ctx in result.contexts:
-            diags.extend(self._findings(ctx))
-        if any(ctx.launch.path for ctx in result.contexts):
-            from linter.variants import combine
 
-            combine(result.contexts, diags)
+    def _report(self, result: FileResult, diags: list[Diagnostic], settings: Settings, found,
+                file_decls: list[GpuDecl], extraction: Extraction) -> list[Diagnostic]:
+        """The findings the file reports: with ``--upgrade-to`` only those new under the target release,
+        then the selected ones, less those suppressed (also by directives of the files its values come
+        from), one per place."""
         new = None
         if self.options.upgrade_to:
             new = self._upgrade(result, settings, file_decls, diags, extraction.gpu_counts)
             diags = diags + [d for found_new in result.upgrade.new.values() for d in found_new]
         if extraction.escape_edit is not None:
-            _escape_edits(diags, source, extraction.escape_edit)
-        diags = self._select(diags, settings, source.path)
+            _escape_edits(diags, result.source, extraction.escape_edit)
+        diags = self._select(diags, settings, result.path)
         if not self.options.no_ignores:
-            # Before merging findings of different launches at one place: a suppression on one
-            # launch must not hide another launch's finding there.
-            diags = self._suppress(diags, found.suppressions, settings, related_suppressions)
+            # Values can be written in another file (a compose .env, a --config YAML): its suppressions
+            # apply to them. Before merging findings of different launches at one place: a suppression
+            # on one launch must not hide another launch's finding there.
+            related = [s for rel in result.related for s in directives.scan(rel).suppressions]
+            diags = self._suppress(diags, found.suppressions, settings, related)
         if new is not None:  # what the file has under its pinned releases only counted for the suppressions
             result.upgrade.pinned = [d for d in diags if id(d) not in new]
             diags = [d for d in diags if id(d) in new]
-        diags = _dedupe(diags)
-        result.diagnostics.extend(diags)
-        reconcile_shared_fixes([result])
-        return result
+        return _dedupe(diags)
 
     # -- pieces -----------------------------------------------------------------------------------
 
@@ -272,7 +312,7 @@ class Engine:
         if ctx.version_origin.startswith("newest known release"):
             # a parser finding holds for the release it was judged against: say it was assumed
             for d in found_here:
-                if d.code.startswith("SGL2"):
+                if _is_parser_finding(d):
                     d.notes.append(f"judged against SGLang {ctx.table.version}, the newest known release: nothing "
                                    "pins the release this launch runs (set sglang-version, or an image tag or "
                                    "sglang== pin)")
@@ -284,7 +324,7 @@ class Engine:
         there and not under its pinned release (the same rule, place and key). Sets ``result.upgrade``;
         returns the ``id()`` of the new findings."""
         release = self.options.upgrade_to
-        from linter.gpus.colocate import colocate
+        from linter.sglang.colocate import colocate
 
         contexts = colocate(_identify([dataclasses.replace(self._context(c.launch, settings, file_decls, file_counts,
                                                                          version=release),
@@ -308,34 +348,16 @@ class Engine:
         result.upgrade = upgrade
         return {id(d) for found in upgrade.new.values() for d in found}
 
-    def _stack_mentions(self, source: SourceFile) -> bool:
-        """True when a compose file that does not mention SGLang runs with files that do (an override
-        that only changes the environment of its base's SGLang service)."""
-        from linter.extract.compose_stack import stack_paths
+    def _read_with_mentions(self, source: SourceFile, fmt: str) -> bool:
+        """True when a file that does not mention SGLang is read with files that do (its format row's
+        ``read_with``: a compose override that only changes its base's environment)."""
+        from linter.formats import by_name
 
-        for paths in stack_paths(source, self.ws)[0]:
-            for p in paths:
-                other = self.ws.try_read(p) if p != source.path else None
-                if other is not None and mentions_sglang(other.text):
-                    return True
-        return False
-
-    def _meta(self, rule, message: str, span: Span, key: str = "") -> Diagnostic:
-        return Diagnostic(rule.code, rule.name, rule.severity, message, span, key=key or rule.code)
-
-    def _unused_targets(self, targets: list[GpuDecl]) -> list[Diagnostic]:
-        """SGL002 for each ``target-gpu=`` directive of a file in which no launch was found."""
-        return [self._meta(UnusedSuppression, f"unused target-gpu directive: no SGLang launch found in this file, so "
-                                              f"{d.name!r} is the target of nothing", d.span, key=f"target:{d.name}")
-                for d in targets if d.span is not None]
-
-    def _unknown_gpu(self, decl: GpuDecl) -> list[Diagnostic]:
-        from linter.gpus.catalog import lookup, why_unknown
-
-        if decl.span is None or lookup(decl.name) is not None:
-            return []
-        return [self._meta(UnknownGpu, f"unknown target GPU {decl.name!r}: {why_unknown(decl.name)}; launches here "
-                                       "are checked as if the GPU were unknown", decl.span, key=f"gpu:{decl.name}")]
+        hook = by_name(fmt).read_with
+        if not hook:
+            return False
+        module, _, function = hook.partition(":")
+        return bool(getattr(importlib.import_module(module), function)(source, self.ws))
 
     def _context(self, launch: Launch, settings: Settings, file_decls: list[GpuDecl],
                  file_counts: list | None = None, version: str | None = None) -> LaunchContext:
@@ -397,20 +419,31 @@ class Engine:
         if "SGL002" in codes:
             for s in suppressions:
                 if s.unknown:
-                    kept.append(self._meta(UnusedSuppression, f"suppression names unknown code(s) "
-                                           f"{', '.join(s.unknown)}; see lint-configs --list-rules", s.span))
+                    kept.append(finding(UnusedSuppression, f"suppression names unknown code(s) "
+                                        f"{', '.join(s.unknown)}; see lint-configs --list-rules", s.span))
                 unused = sorted(c for c in s.codes - s.used if c in codes)
                 if s.written and not s.used and unused and not s.unknown:
-                    kept.append(self._meta(UnusedSuppression, f"unused suppression: no {', '.join(s.written)} finding "
-                                           "on this line, the next line or a launch starting there", s.span))
+                    kept.append(finding(UnusedSuppression, f"unused suppression: no {', '.join(s.written)} finding "
+                                        "on this line, the next line or a launch starting there", s.span))
                 elif s.used and unused and len(s.written) > 1:
                     # As ruff's RUF100: each code of a suppression must suppress something.
-                    kept.append(self._meta(UnusedSuppression, f"unused code(s) in suppression: {', '.join(unused)} "
-                                           "(no such finding here)", s.span))
+                    kept.append(finding(UnusedSuppression, f"unused code(s) in suppression: {', '.join(unused)} "
+                                        "(no such finding here)", s.span))
         return kept
 
 
-_OVERRIDES = frozenset(COMPOSE_OVERRIDE_FILES)
+_UNMENTIONED: frozenset[str] | None = None
+
+
+def _read_unmentioned(name: str) -> bool:
+    """True for a file name the registry reads without an SGLang mention (a compose override). The
+    registry is imported only for a file that does not mention SGLang: a cached run need not load it."""
+    global _UNMENTIONED
+    if _UNMENTIONED is None:
+        from linter.formats import unmentioned_names
+
+        _UNMENTIONED = unmentioned_names()
+    return name in _UNMENTIONED
 _QUICK_MARKS = re.compile(b"|".join(re.escape(p.encode()) for p in PREFILTER) + b"|lint-configs|\x00")
 """One pass over a file's bytes: a mention, a directive or a NUL byte (not text) sends it the whole way."""
 
@@ -451,8 +484,6 @@ def unmentioned_text(path: Path | str) -> str | None:
 
 def unmentioned_probe(path: Path | str) -> tuple[str | None, os.stat_result | None]:
     """(:func:`unmentioned_text` of ``path``, the ``os.fstat`` of the file it read, or None when none was read)."""
-    if os.path.basename(path) in _OVERRIDES:
-        return None, None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
@@ -473,7 +504,7 @@ def unmentioned_probe(path: Path | str) -> tuple[str | None, os.stat_result | No
         return None, st
     finally:
         os.close(fd)
-    if len(data) > MAX_BYTES or _QUICK_MARKS.search(data):
+    if len(data) > MAX_BYTES or _QUICK_MARKS.search(data) or _read_unmentioned(os.path.basename(path)):
         return None, st
     try:
         return data.decode("utf-8"), st  # a file that is not UTF-8 goes the whole way: SGL001 if a format claims it
@@ -490,7 +521,6 @@ def _escape_edits(diags: list[Diagnostic], source: SourceFile, escape) -> None:
                            for e in d.fix.edits]
 
 
-_CONFLICT = re.compile(r"^(?:<{7}|>{7})(?: |$)", re.MULTILINE)
 
 
 def _identify(contexts: list[LaunchContext]) -> list[LaunchContext]:
@@ -605,80 +635,11 @@ def reconcile_with_readers(engine: Engine, results) -> None:
     reconcile_shared_fixes(results + readers_beside(engine, results))
 
 
-def reconcile_shared_fixes(results) -> None:
-    """A value written once and used by several launches (a module constant, a shell variable, a
-    compose ``.env`` read by two compose files) is one edit for all of them. Across ``results`` (the
-    :class:`FileResult` objects of a run), a fix that would write different texts at one place is
-    dropped, and a fix that also changes a launch it was not computed for is made unsafe (ruff's
-    rule: a fix that may change behaviour the user relies on is unsafe)."""
-    results = list(results)
-    diags: list[Diagnostic] = [d for res in results for d in res.diagnostics]
-    # Only the characters a fix edits matter: collecting every origin of every value costs seconds
-    # for long values (issue 26).
-    edited: dict[str, set[int]] = {}
-    for d in diags:
-        for e in d.fix.edits if d.fix is not None else ():
-            edited.setdefault(str(e.span.source.path), set()).update(
-                range(e.span.start, max(e.span.end, e.span.start + 1)))
-    if not edited:
-        return
-    users: dict[tuple, set[str]] = {}
-    from linter.cache.codec import value_uses
+def _is_parser_finding(d: Diagnostic) -> bool:
+    from linter.rules import BY_CODE
 
-    for res in results:
-        for ctx in res.contexts:
-            who = f"{ctx.launch.source.display}:{ctx.identity}"
-            for src_path, off, n in value_uses(ctx):  # (runs, not a tuple per character)
-                offs = edited.get(src_path)
-                if offs is None:
-                    continue
-                # the smaller side is walked: a 90,000-character value is one run, its file a few edits
-                span = range(off, off + n)
-                for k in [k for k in offs if k in span] if len(offs) < n else span:
-                    if k in offs:
-                        users.setdefault((src_path, k), set()).add(who)
-    by_edit: dict[tuple, list[Diagnostic]] = {}
-    for d in diags:
-        if d.fix is None:
-            continue
-        for e in d.fix.edits:
-            by_edit.setdefault((d.code, e.span.key()), []).append(d)
-    for group in by_edit.values():
-        contents = {tuple(e.content for e in d.fix.edits) for d in group if d.fix is not None}
-        if len(contents) > 1:
-            for d in group:
-                if d.fix is not None:
-                    _note(d, "no fix: this value is shared by launches that need different replacements")
-                    d.fix = None
-            continue
-        fixed_for = {f"{d.launch.source.display}:{i}" for d in group if d.launch is not None
-                     for i in [d.launch_id] + d.also}
-        if any(d.fix is not None and d.fix.applicability != "safe" for d in group):
-            # One edit serves every launch here: it is unsafe if it is unsafe for any of them.
-            for d in group:
-                if d.fix is not None and d.fix.applicability == "safe":
-                    from linter.rules.base import UNSAFE
-
-                    d.fix.applicability = UNSAFE
-                    _note(d, "the fix is unsafe: the same edit changes another launch that is unsafe to change")
-        for d in group:
-            if d.fix is None:
-                continue
-            touched = set()
-            for e in d.fix.edits:
-                for off in range(e.span.start, max(e.span.end, e.span.start + 1)):
-                    touched |= users.get((str(e.span.source.path), off), set())
-            others = touched - fixed_for
-            if others and d.fix.applicability == "safe":
-                from linter.rules.base import UNSAFE
-
-                d.fix.applicability = UNSAFE
-                _note(d, "the fix is unsafe: the value is shared with " + ", ".join(sorted(others)))
-
-
-def _note(d: Diagnostic, note: str) -> None:
-    if note not in d.notes:
-        d.notes.append(note)
+    rule = BY_CODE.get(d.code)
+    return rule is not None and rule.parser
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

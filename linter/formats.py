@@ -32,6 +32,18 @@ class Format:
     names (for files without a known extension); ``sniff`` is a cheap test on the text that must hold
     (several YAML formats share ``.yaml``: the first row whose sniff holds wins); ``heavy`` is True when
     the module imports a parser that is slow to load (markdown-it).
+
+    What the rest of the product knows about a format is here too, so that adding one touches this row
+    and its module only: ``companions`` are name globs of files read *with* files of this format (a
+    compose ``.env``): a companion named on the command line stands for the files of the format beside
+    it, and the hooks select companions too; ``unmentioned`` are file names read even when they do not
+    mention SGLang (compose override files change their base's launch through the environment);
+    ``read_with`` is ``"module:function"``, called as ``function(source, ws) -> bool`` for a file that
+    does not mention SGLang, True when files read with it do (a compose file whose stack does);
+    ``size_limit`` names the constant of :mod:`linter.limits` that bounds the file's length in
+    characters, and ``line_limit`` is False when long lines cannot reach a parser (a notebook's are its
+    outputs, which are never read); ``languages`` are the editor language identifiers (VS Code's
+    "Known language identifiers") whose unsaved documents the language server lints as this format.
     """
 
     name: str
@@ -44,6 +56,19 @@ class Format:
     heavy: bool = False
     sample: str = ""
     sample_name: str = ""
+    companions: tuple[str, ...] = ()
+    unmentioned: tuple[str, ...] = ()
+    read_with: str = ""
+    size_limit: str = "MAX_PARSED_CHARS"
+    line_limit: bool = True
+    languages: tuple[str, ...] = ()
+
+    def untitled_name(self) -> str:
+        """A file name this format claims, for an unsaved editor document of one of its ``languages``
+        (the language server lints it as a file of that name): its first plain file name, else
+        ``untitled`` with its first extension."""
+        plain = [n for n in self.filenames if not any(c in n for c in "*?[")]
+        return plain[0] if plain else "untitled" + self.extensions[0]
 
     def matches_name(self, path: PurePath) -> bool:
         """True when the file's name or extension belongs to this format (before any sniffing)."""
@@ -51,6 +76,13 @@ class Format:
         if path.suffix.lower() in self.extensions:
             return True
         return any(fnmatch.fnmatchcase(name, p) for p in self.filenames)
+
+
+COMPOSE_OVERRIDE_FILES = ("compose.override.yml", "compose.override.yaml", "docker-compose.override.yml",
+                          "docker-compose.override.yaml")
+"""The override files docker compose reads beside a base (compose-go ``DefaultOverrideFileNames``): one
+may change a launch without naming SGLang (an environment value), so the mention filter lets them pass
+and the compose format judges them with their stack."""
 
 
 _TOP_SERVICES = re.compile(r"(?:^|(?<=\r))services[ \t]*:", re.MULTILINE)  # CR-only files too
@@ -176,31 +208,41 @@ REGISTRY: tuple[Format, ...] = (
            sample="{head}# image: {image}\nresources:\n  ports: 30000\nrun: |\n  {command}\n"),
     Format("compose", "linter.extract.compose", "docker compose files (services' entrypoint and command)",
            extensions=(".yml", ".yaml"), sniff=looks_like_compose, sample_name="compose.yaml",
-           sample="{head}services:\n  sglang:\n    image: {image}\n    command: {command}\n"),
+           sample="{head}services:\n  sglang:\n    image: {image}\n    command: {command}\n",
+           # compose-go DefaultOverrideFileNames; the .env a project reads (docs.docker.com, "Set
+           # environment variables": .env beside the compose file; env_file: NAME.env by convention)
+           companions=(".env", "*.env"), unmentioned=COMPOSE_OVERRIDE_FILES,
+           read_with="linter.extract.compose_stack:stack_mentions", languages=("dockercompose",),
+           size_limit="MAX_YAML_CHARS"),  # read by libyaml, ten times faster than the other parsers
     Format("framework-config", "linter.extract.framework_config",
            "framework configs that start SGLang (AReaL, ROLL, NeMo-RL, LLaMA-Factory, ms-swift, NeMo-Skills, SkyRL)",
            extensions=(".yml", ".yaml"), sniff=looks_like_framework_config),
     Format("shell", "linter.extract.shell", "shell and Slurm batch scripts",
            extensions=(".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch"),
            shebangs=(r"(?:ba|z|k|da|a|mk)?sh",), sample_name="serve.sh",
+           languages=("shellscript",), size_limit="MAX_SHELL_CHARS",  # the shell path is linear and keeps origins as ranges
            sample="#!/bin/bash\n{head}# image: {image}\nset -euo pipefail\n{command}\n"),
     Format("notebook", "linter.extract.notebook", "Jupyter notebooks (code cells, ! lines, %%bash cells)",
-           extensions=(".ipynb",)),
+           extensions=(".ipynb",),
+           # its size and long lines are its outputs, which are never read (only code cells are); its
+           # JSON reader has its own bounds (MAX_JSON_BYTES, MAX_JSON_DEPTH)
+           size_limit="MAX_NOTEBOOK_CHARS", line_limit=False, languages=("jupyter",)),
     Format("markdown", "linter.extract.markdown", "Markdown runbooks (bash, console, python, yaml … fences)",
-           extensions=(".md", ".markdown"), heavy=True, sample_name="RUNBOOK.md",
+           extensions=(".md", ".markdown"), heavy=True, sample_name="RUNBOOK.md", languages=("markdown",),
            sample="# Serving\n\n```bash\n{head}# image: {image}\n{command}\n```\n"),
     Format("rst", "linter.extract.rst", "reStructuredText pages (Sphinx code-block, code, literal blocks)",
-           extensions=(".rst",), heavy=True, sample_name="serving.rst",
+           extensions=(".rst",), heavy=True, sample_name="serving.rst", languages=("restructuredtext",),
            sample="Serving\n=======\n\n.. code-block:: bash\n\n   {head}   # image: {image}\n   {command}\n"),
     Format("python", "linter.extract.python", "Python launch code (subprocess, Engine/ServerArgs, Modal)",
            extensions=(".py",), shebangs=(r"python(?:\d+(?:\.\d+)*)?",), sample_name="launch.py",
+           languages=("python",),
            sample="{head}# image: {image}\nimport shlex\nimport subprocess\n\n\ndef start():\n"
                   "    return subprocess.Popen(shlex.split(\"{command}\"))\n"),
     Format("dockerfile", "linter.extract.dockerfile", "Dockerfiles (the last stage's ENTRYPOINT and CMD)",
            extensions=(".dockerfile", ".containerfile"),
            filenames=("Dockerfile", "Dockerfile.*", "*.Dockerfile", "Containerfile", "Containerfile.*",
                       "*.Containerfile", "dockerfile"),
-           sample_name="Dockerfile", sample="FROM {image}\n{head}CMD {command}\n"),
+           sample_name="Dockerfile", sample="FROM {image}\n{head}CMD {command}\n", languages=("dockerfile",)),
 )
 """Every format, in detection order."""
 
@@ -219,6 +261,11 @@ def _named(name: str) -> tuple[Format, ...]:
     # By the file name alone (a tree repeats a few names: values.yaml, README.md …).
     path = PurePath(name)
     return tuple(f for f in REGISTRY if f.matches_name(path))
+
+
+def named(path: PurePath) -> tuple[Format, ...]:
+    """The formats that may claim a file of this name, before its content is read (in detection order)."""
+    return _named(path.name)
 
 
 def claims_name(path: PurePath) -> bool:
@@ -243,6 +290,25 @@ def detect(path: PurePath, text: str) -> Format | None:
     return None
 
 
+def companion_of(path: PurePath) -> Format | None:
+    """The format a file is a companion of (a ``.env`` → compose), or None."""
+    return next((f for f in REGISTRY if any(fnmatch.fnmatchcase(path.name, p) for p in f.companions)), None)
+
+
+def unmentioned_names() -> frozenset[str]:
+    """File names the mention filter lets pass although they may not name SGLang (every row's
+    ``unmentioned``)."""
+    return frozenset(n for f in REGISTRY for n in f.unmentioned)
+
+
+def untitled_name(language: str) -> str:
+    """The file name an unsaved editor document of ``language`` is linted as: the name its format
+    claims (:meth:`Format.untitled_name`); a YAML document (or an unknown language) is
+    ``untitled.yaml``, which every YAML format may claim by its content."""
+    row = next((f for f in REGISTRY if language in f.languages), None)
+    return row.untitled_name() if row is not None else "untitled.yaml"
+
+
 def names_text() -> str:
     """``compose, shell or python`` — the formats, for messages."""
     names = [f.name for f in REGISTRY]
@@ -251,27 +317,30 @@ def names_text() -> str:
 
 def precommit_files_pattern() -> str:
     """The ``files`` regular expression of the pre-commit hooks: every registered extension and file
-    name, ``.env``/``NAME.env`` (which stand for the compose files beside them) and names without a
-    dot (scripts that have only a shebang)."""
-    exts = sorted({e.lstrip(".") for f in REGISTRY for e in f.extensions} | {"env"})
+    name, every row's companions (``.env``/``NAME.env``, which stand for the compose files beside
+    them) and names without a dot (scripts that have only a shebang)."""
+    companions = sorted({p for f in REGISTRY for p in f.companions})
+    exts = sorted({e.lstrip(".") for f in REGISTRY for e in f.extensions}
+                  | {p[2:] for p in companions if p.startswith("*.") and "*" not in p[2:]})
     # yml/yaml are written as ya?ml, as people expect to read it
     if "yml" in exts and "yaml" in exts:
         exts = ["ya?ml"] + [e for e in exts if e not in ("yml", "yaml")]
     names = sorted({_glob_to_regex(p) for f in REGISTRY for p in f.filenames})
-    alternatives = [r"\.env", r"[^/.]+"] + names + [r"[^/]+\.(" + "|".join(exts) + ")"]
+    plain = [re.escape(p) for p in companions if not any(c in p for c in "*?[")]
+    alternatives = plain + [r"[^/.]+"] + names + [r"[^/]+\.(" + "|".join(exts) + ")"]
     return "(^|/)(" + "|".join(alternatives) + ")$"
 
 
 def git_pathspecs() -> list[str]:
     """The git pathspecs of the plain hook (hooks/pre-commit) for the same files, in the order it
     lists them: ``*.EXT`` for every extension, each file-name glob at the top and in any folder,
-    then ``.env`` and ``*.env``. Names without a dot are selected by the hook separately."""
+    then the companions (``.env`` and ``*.env``). Names without a dot are selected by the hook separately."""
     exts = sorted({e.lstrip(".") for f in REGISTRY for e in f.extensions})
     specs = [f"*.{e}" for e in exts]
     for name in sorted({p for f in REGISTRY for p in f.filenames}):
         # a glob that starts with * already matches in every folder (git's * crosses /)
         specs += [name] if name.startswith("*") else [name, f"*/{name}"]
-    return specs + [".env", "*.env"]
+    return specs + list(dict.fromkeys(p for f in REGISTRY for p in f.companions))
 
 
 def _glob_to_regex(pattern: str) -> str:

@@ -26,9 +26,9 @@ def lint_file(engine: Engine, path: Path, fmt: str | None = None, mentioned: boo
     """``engine.lint(path)`` that never raises (except KeyboardInterrupt and SystemExit). ``mentioned``:
     the caller just found that the mention filter lets the file through (it is not looked at again).
 
-    A file longer than :data:`linter.limits.MAX_PARSED_CHARS` (a shell script:
-    :data:`~linter.limits.MAX_SHELL_CHARS`; a compose file: :data:`~linter.limits.MAX_YAML_CHARS`) or
-    with a line longer than
+    A file longer than its format's ``size_limit`` (:mod:`linter.formats`; by default
+    :data:`linter.limits.MAX_PARSED_CHARS`, a shell script :data:`~linter.limits.MAX_SHELL_CHARS`, a
+    compose file :data:`~linter.limits.MAX_YAML_CHARS`) or with a line longer than
     :data:`linter.limits.MAX_LINE_CHARS` is not parsed: it gets only SGL004. :func:`crashed` tells whether the result stands for an internal error.
     """
     path = path if path.is_absolute() else (engine.ws.cwd / path)
@@ -89,32 +89,27 @@ def _selected(engine: Engine, path: Path) -> bool:
     return InputTooLarge.code in engine.selected_codes(engine.configs.settings_for(path))
 
 
-_LIBYAML_FORMATS = frozenset({"compose"})
-"""Formats whose files are parsed by libyaml (:mod:`linter.extract.yamlload`) and bounded by
-``MAX_YAML_CHARS`` instead of ``MAX_PARSED_CHARS``."""
-
-
 def _long_line(engine: Engine, path: Path) -> tuple[FileResult | None, str | None]:
     """(the SGL004 result of a file past its size or line limit, or None; the file's format when it
     had to be detected here, so that it is not detected twice)."""
     from linter.discover import detect_format, mentions_sglang
 
+    from linter.formats import by_name, named
+
     source = engine.ws.try_read(path, named=True)
     if source is None:
         return None, None
-    if path.suffix.lower() == ".ipynb" and len(source.text) <= 8 * limits.MAX_PARSED_CHARS:
-        # a notebook's size and long lines are its outputs, which are never read (only code cells are);
-        # its JSON reader has its own bounds (MAX_JSON_BYTES, MAX_JSON_DEPTH)
-        return None, None
+    # each format row names its size limit and whether long lines can reach its parser
     size_limit, fmt = "MAX_PARSED_CHARS", None
     if len(source.text) > limits.MAX_PARSED_CHARS:
         fmt = detect_format(path, source.text)
-        if fmt == "shell":
-            size_limit = "MAX_SHELL_CHARS"  # the shell path is linear and keeps origins as ranges
-        elif fmt in _LIBYAML_FORMATS:
-            size_limit = "MAX_YAML_CHARS"  # read by libyaml, ten times faster than the other parsers
+        if fmt is not None:
+            size_limit = by_name(fmt).size_limit
+    lines_read = any(f.line_limit for f in named(path)) or not named(path)
     if len(source.text) > getattr(limits, size_limit):
         hit, limit, what = (0, 0), size_limit, f"a file of {len(source.text):,} characters"
+    elif not lines_read:
+        return None, fmt
     else:
         hit = limits.long_line(source.text)
         limit, what = "MAX_LINE_CHARS", f"a line of {hit[1]:,} characters" if hit else ""

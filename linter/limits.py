@@ -45,6 +45,11 @@ about 0.2 µs a character, so a generated compose file of 2,000 services (5.8 MB
 second; a file libyaml cannot read is read by ruamel's pure-Python reader only up to
 ``MAX_PARSED_CHARS``."""
 
+MAX_NOTEBOOK_CHARS = 8 * MAX_PARSED_CHARS
+"""Largest Jupyter notebook read (characters). A notebook's size is mostly its outputs, which are never
+read (only code cells are), so it may be eight times a parsed file; its JSON reader has its own bounds
+(``MAX_JSON_BYTES``, ``MAX_JSON_DEPTH``)."""
+
 MAX_YAML_TREE_NODES = 300_000
 """Most nodes of one YAML document (mappings, sequences and scalars). A node costs about 400 bytes of
 memory, so this keeps a tree near 120 MiB; a compose file of 2,000 services with 70 labels each (the

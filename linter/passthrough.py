@@ -1,24 +1,45 @@
 """Wrapper entrypoint scripts that pass their arguments through (issue 35, bullet 4).
 
-Container images often start with a script of the repository — ``entrypoint: ["/app/entrypoint.sh"]``
-— that prepares the environment and ends in ``exec "$@"``: the container's command is what runs. Such
-a script is found on the host (a path relative to the compose file, or through the service's bind
-mounts) and read as text through the run's :class:`~linter.workspace.Workspace` (the run's root
-applies, and a cached result depends on the script); it is never run. Only its last command counts.
+Container images often start with a script of the repository — compose ``entrypoint:
+["/app/entrypoint.sh"]``, a Kubernetes ``command: ["./entrypoint.sh"]``, a Dockerfile ``ENTRYPOINT
+["/entrypoint.sh"]`` — that prepares the environment and ends in ``exec "$@"``: the container's
+command (compose ``command:``, Kubernetes ``args:``, the Dockerfile's ``CMD``) is what runs, with
+the variables the script exports. Such a script is found on the host (a path relative to the file
+that names it, or through the bind mounts / ``COPY`` instructions that put it in the container) and
+read as text through the workspace, so a script outside the run's root is never read
+(:mod:`linter.boundary`); it is never run. Only its last command and its top-level ``export NAME=VALUE``
+lines count. The one implementation for compose, Kubernetes and Dockerfiles.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter import limits
+from linter.launch import MStr
+from linter.source import SourceFile
 
 _LAST = re.compile(r'(?:exec\s+)?"\$(?:@|\{@\})"')
 """The last command of a script that passes its arguments through: ``exec "$@"``, ``exec "${@}"``
 or ``"$@"``."""
 
+_EXPORT = re.compile(r"^export[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?:'(?P<sq>[^'\n]*)'|\"(?P<dq>[^\"$`\\\n]*)\""
+                     r"|(?P<bare>[^\s'\"$`\\;&|<>()]*))[ \t]*(?:#.*)?$", re.MULTILINE)
+"""A top-level ``export NAME=VALUE`` line whose value is plain text (no expansion, no escape)."""
+
 _SHELLS = {"sh", "bash", "dash", "/bin/sh", "/bin/bash", "/usr/bin/env"}
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    """A wrapper script found at the start of an entrypoint: ``taken`` words (the script and a shell
+    before it) to drop, ``env`` the variables it exports (name -> value with its origin in the
+    script), ``source`` the script (a file the launch depends on)."""
+
+    taken: int
+    source: SourceFile
+    env: dict[str, MStr] = field(default_factory=dict)
 
 
 def passes_through(text: str) -> bool:
@@ -31,14 +52,24 @@ def passes_through(text: str) -> bool:
     return False
 
 
-def script_args(words: list[str | None], folder: Path, mounts: tuple = (), ws=None) -> int | None:
+def exported(source: SourceFile) -> dict[str, MStr]:
+    """The plain values of the script's top-level ``export NAME=VALUE`` lines (the last one wins)."""
+    out: dict[str, MStr] = {}
+    for m in _EXPORT.finditer(source.text):
+        group = next(g for g in ("sq", "dq", "bare") if m.group(g) is not None)
+        out[m.group("name")] = MStr.literal(source, m.start(group), m.end(group))
+    return out
+
+
+def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = ()) -> Wrapper | None:
     """When ``words`` (an entrypoint's words, None where unknown) start with a script of the repository
     that passes its arguments through (``./entrypoint.sh``, ``bash /app/entrypoint.sh`` with ``/app``
-    mounted from the repository), the number of words it takes (the script and a shell before it);
-    None otherwise. ``folder`` is the compose file's folder; ``mounts`` its ``(container, host)`` pairs;
-    ``ws`` the run's :class:`~linter.workspace.Workspace` (None: read directly, no root)."""
+    mounted or copied from the repository), that script; None otherwise. ``folder`` is the naming
+    file's folder; ``mounts`` its ``(container path, host path)`` pairs; ``ws`` the run's
+    :class:`~linter.workspace.Workspace` (None: nothing is read), which refuses a script outside the
+    root."""
     i = 1 if words and words[0] in _SHELLS and len(words) > 1 else 0
-    if not words or words[i] is None:
+    if not words or words[i] is None or ws is None:
         return None
     name = words[i]
     path = None
@@ -51,13 +82,7 @@ def script_args(words: list[str | None], folder: Path, mounts: tuple = (), ws=No
         path = folder / name
     if path is None:
         return None
-    if ws is not None:  # (a script outside the root is not read: quietly, the launch is read as written)
-        source = ws.try_read(path, quiet=True)
-        return i + 1 if source is not None and passes_through(source.text) else None
-    try:
-        if not path.is_file() or path.stat().st_size > limits.MAX_FILE_BYTES:
-            return None
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    source = ws.try_read(path, quiet=True)
+    if source is None or not passes_through(source.text):
         return None
-    return i + 1 if passes_through(text) else None
+    return Wrapper(i + 1, source, exported(source))

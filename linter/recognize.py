@@ -181,14 +181,16 @@ def collect_passed_over():
 
 def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = None) -> Unwrapped:
     """Take the wrappers off ``words`` and say what runs. ``span`` locates made-up words (``torchrun -m``
-    becomes ``python -m``); ``image`` is the image the command already runs in."""
+    becomes ``python -m``); ``image`` is the image the command already runs in.
+
+    Each pass looks at the first word: an SGLang entry point, dialect or framework CLI ends the walk
+    with a launch; a wrapper's behaviour (one function each, :data:`_BEHAVIOURS`) takes it off and
+    hands back the words it runs, or None when nothing under it can be known."""
     out = Unwrapped(image=image)
     table = wrappers()
-    w = words
+    w: list[Token] | None = words
     while w:
-        entry = match_entry_point(w)
-        if entry is not None:
-            out.kind, out.program, out.args = UnwrapKind.LAUNCH, entry.program, w[entry.args_start:]
+        if _launch_here(w, out):
             return out
         head = w[0].value
         if head is None:
@@ -196,147 +198,226 @@ def unwrap(words: list[Token], span: Span | None = None, image: MStr | None = No
         base = head.rsplit("/", 1)[-1]
         wrapper = table.get(base)
         if wrapper is None:
-            dialect = match_dialect(w) or match_hydra(w)
-            if dialect is not None:
-                out.kind, out.program, out.args = UnwrapKind.LAUNCH, dialect[0].program, w[dialect[1]:]
-                return out
-            framework = match_cli(w)
-            if framework is not None:
-                # which engine it starts is read from its arguments (and config file) once the file's
-                # launches are known (linter.extract.framework_cli)
-                out.kind, out.program, out.args = UnwrapKind.LAUNCH, framework[0], w[framework[1]:]
-                return out
             for span_, message in passed_over_hydra(w):
                 note_passed_over(span_, message)
             return out
-        j = 1
-        if wrapper.subcommand:
-            sub = list(wrapper.subcommand)
-            if wrapper.behaviour == "separator":
-                # global options may come first (kubectl -n NS exec POD -- …)
-                values = [t.value for t in w]
-                if not any(values[k:k + len(sub)] == sub for k in range(1, len(values))):
-                    return out
-            elif [t.value for t in w[1:1 + len(sub)]] != sub:
-                return out
-            else:
-                j = 1 + len(sub)
+        j = _after_subcommand(w, wrapper)
+        if j is None:
+            return out
         out.chain.append(base)
-        behaviour = wrapper.behaviour
-        if behaviour == "prefix":
-            if any(t.value in wrapper.stop_if for t in w[j:j + 1]):
-                return out
-            module = wrapper.extra.get("module_options", ())
-            j, opts = skip_options(w, j, wrapper.values | frozenset(module), wrapper.two)
-            if any(name in wrapper.stop_if for name, _, _ in opts):
-                return out
-            run = next((value for name, value, _ in opts if name in module and value is not None), None)
-            if run is not None:
-                # ``uv run -m MODULE ARGS``: the tool runs ``python -m MODULE ARGS`` (what follows MODULE
-                # is the module's, not the tool's)
-                made = span if span is not None else run.location()
-                k = next(k for k in range(len(w)) if w[k] is run)
-                w = [Token(MStr.plain("python", made)), Token(MStr.plain("-m", made)), run] + w[k + 1:]
-                continue
-            w = w[j + wrapper.positionals:]
-        elif behaviour in ("env", "sudo"):
-            j, opts = skip_options(w, j, wrapper.values)
-            names = {name for name, _, _ in opts}
-            if behaviour == "env" and names & {"-i", "--ignore-environment", "-"}:
-                out.inherit, out.env = False, {}
-            if behaviour == "env" and names & {"-S", "--split-string"}:
-                return out
-            for name, value, _ in opts:
-                if behaviour == "env" and name in ("-u", "--unset") and value is not None and value.value:
-                    out.env.pop(value.value, None)
-            while j < len(w) and _ASSIGN_WORD.match(w[j].raw):
-                name = w[j].raw.partition("=")[0]
-                out.env[name] = w[j].text[len(name) + 1:] if w[j].value is not None else UNKNOWN
-                j += 1
-            w = w[j:]
-        elif behaviour == "container":
-            w = _container(w, wrapper, out)
-        elif behaviour == "apptainer":
-            j, _ = skip_options(w, 1, wrapper.extra.get("global_options", ()))
-            if j >= len(w) or w[j].value not in ("exec", "run"):
-                return out
-            j, opts = skip_options(w, j + 1, wrapper.values)
-            if j >= len(w):
-                return out
-            out.image = w[j].text
-            if any(name in ("-e", "--cleanenv", "-C", "--containall") for name, _, _ in opts):
-                out.inherit, out.env = False, {}
-            # ``run`` hands the words to the image's runscript; for an image built from a Docker image
-            # (how SGLang's images reach Apptainer) that is the ENTRYPOINT, which runs them (apptainer
-            # docs, "Support for Docker and OCI Containers": %runscript from ENTRYPOINT/CMD).
-            w = w[j + 1:]
-        elif behaviour == "slurm":
-            j, opts = skip_options(w, 1, wrapper.values)
-            from linter.gpus.slurm import GPU_OPTIONS, gpu_decls
-
-            for name, value, _ in opts:
-                if value is not None and name in GPU_OPTIONS:
-                    out.gpu_decls.extend(gpu_decls(name, value, base))
-                if name == "--container-image" and value is not None:
-                    out.image = value.text
-            from linter.gpus.counts import SLURM_COUNT_OPTIONS, slurm_counts
-
-            out.gpu_counts.extend(slurm_counts([(n, v) for n, v, _ in opts if n in SLURM_COUNT_OPTIONS], base))
-            if base == "sbatch":
-                for name, value, _ in opts:
-                    if name == "--wrap" and value is not None:
-                        out.kind, out.script, out.how = UnwrapKind.SCRIPT, value, "sbatch --wrap"
-                        return out
-                return out
-            if base == "salloc" and j >= len(w):
-                return out
-            w = w[j:]
-        elif behaviour == "python-launcher":
-            j, opts = skip_options(w, j, wrapper.values, normalise=True)
-            names = {name.replace("_", "-") for name, _, _ in opts}
-            rest = w[j:]
-            if "--no-python" in names:
-                w = rest
-            elif ("-m" in names or "--module" in names) and rest:
-                made = span if span is not None else (rest[0].location())
-                w = [Token(MStr.plain("python", made)), Token(MStr.plain("-m", made))] + rest
-            else:
-                return out  # a Python script of its own, not an SGLang module
-        elif behaviour == "separator":
-            k = next((k for k in range(j, len(w)) if w[k].value == "--"), None)
-            if k is None:
-                return out
-            if wrapper.extra.get("isolate_env"):
-                out.inherit, out.env = False, {}
-            w = w[k + 1:]
-        elif behaviour == "tmux":
-            k = next((k for k in range(1, len(w)) if w[k].value in wrapper.extra.get("subcommands", ())), None)
-            if k is None:
-                return out
-            j, _ = skip_options(w, k + 1, wrapper.values)
-            rest = w[j:]
-            if len(rest) == 1:
-                out.kind, out.script, out.how = UnwrapKind.SCRIPT, rest[0], "tmux"  # one word: run by sh -c
-                return out
-            w = rest
-        elif behaviour == "shell":
-            script = shell_c_script(w)
-            if script is not None:
-                out.kind, out.script, out.how = UnwrapKind.SCRIPT, script, base
+        step = _BEHAVIOURS.get(wrapper.behaviour)
+        if step is None:  # pragma: no cover - a behaviour named in the data file that has no code
             return out
-        elif behaviour == "ssh":
-            j, _ = skip_options(w, 1, wrapper.values)
-            rest = w[j + 1:]
-            if not rest or (len(rest) == 1 and rest[0].splat):
-                return out
-            out.kind, out.script, out.how = UnwrapKind.SCRIPT, Token(_join_tokens(rest, span)), "ssh"
-            out.inherit, out.env = False, {}  # the remote shell starts from the remote login environment
-            return out
-        else:  # pragma: no cover - a behaviour named in the data file that has no code
-            return out
-        if w is None:
-            return out
+        w = step(_Step(w, j, wrapper, base, span), out)
     return out
+
+
+def _launch_here(w: list[Token], out: Unwrapped) -> bool:
+    """Fill ``out`` with the launch ``w`` starts — an SGLang entry point, a dialect (``--sglang-*``
+    trainer options, Hydra overrides) or a framework CLI — and say whether there was one."""
+    entry = match_entry_point(w)
+    if entry is not None:
+        out.kind, out.program, out.args = UnwrapKind.LAUNCH, entry.program, w[entry.args_start:]
+        return True
+    if w[0].value is None or w[0].value.rsplit("/", 1)[-1] in wrappers():
+        return False
+    dialect = match_dialect(w) or match_hydra(w)
+    if dialect is not None:
+        out.kind, out.program, out.args = UnwrapKind.LAUNCH, dialect[0].program, w[dialect[1]:]
+        return True
+    framework = match_cli(w)
+    if framework is not None:
+        # which engine it starts is read from its arguments (and config file) once the file's
+        # launches are known (linter.extract.framework_cli)
+        out.kind, out.program, out.args = UnwrapKind.LAUNCH, framework[0], w[framework[1]:]
+        return True
+    return False
+
+
+def _after_subcommand(w: list[Token], wrapper: Wrapper) -> int | None:
+    """Where a wrapper's own words start after its subcommand (``kubectl exec``, ``uv run``), or None
+    when the command does not use the subcommand that runs another command."""
+    if not wrapper.subcommand:
+        return 1
+    sub = list(wrapper.subcommand)
+    if wrapper.behaviour == "separator":
+        # global options may come first (kubectl -n NS exec POD -- …)
+        values = [t.value for t in w]
+        return 1 if any(values[k:k + len(sub)] == sub for k in range(1, len(values))) else None
+    if [t.value for t in w[1:1 + len(sub)]] != sub:
+        return None
+    return 1 + len(sub)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One wrapper to take off: the words ``w`` (the wrapper first), where its options start ``j``,
+    its table row, its program name ``base`` and the span that locates made-up words."""
+
+    w: list[Token]
+    j: int
+    wrapper: Wrapper
+    base: str
+    span: Span | None
+
+
+def _prefix(s: _Step, out: Unwrapped) -> list[Token] | None:
+    """``nohup``, ``numactl``, ``uv run`` …: options, fixed positionals, then the command."""
+    w, wrapper = s.w, s.wrapper
+    if any(t.value in wrapper.stop_if for t in w[s.j:s.j + 1]):
+        return None
+    module = wrapper.extra.get("module_options", ())
+    j, opts = skip_options(w, s.j, wrapper.values | frozenset(module), wrapper.two)
+    if any(name in wrapper.stop_if for name, _, _ in opts):
+        return None
+    run = next((value for name, value, _ in opts if name in module and value is not None), None)
+    if run is not None:
+        # ``uv run -m MODULE ARGS``: the tool runs ``python -m MODULE ARGS`` (what follows MODULE
+        # is the module's, not the tool's)
+        made = s.span if s.span is not None else run.location()
+        k = next(k for k in range(len(w)) if w[k] is run)
+        return [Token(MStr.plain("python", made)), Token(MStr.plain("-m", made)), run] + w[k + 1:]
+    return w[j + wrapper.positionals:]
+
+
+def _env(s: _Step, out: Unwrapped) -> list[Token] | None:
+    """``env``/``sudo``: ``NAME=VALUE`` words set variables; ``env -i`` clears them, ``-u`` unsets."""
+    w, wrapper = s.w, s.wrapper
+    is_env = wrapper.behaviour == "env"
+    j, opts = skip_options(w, s.j, wrapper.values)
+    names = {name for name, _, _ in opts}
+    if is_env and names & {"-i", "--ignore-environment", "-"}:
+        out.inherit, out.env = False, {}
+    if is_env and names & {"-S", "--split-string"}:
+        return None
+    for name, value, _ in opts:
+        if is_env and name in ("-u", "--unset") and value is not None and value.value:
+            out.env.pop(value.value, None)
+    while j < len(w) and _ASSIGN_WORD.match(w[j].raw):
+        name = w[j].raw.partition("=")[0]
+        out.env[name] = w[j].text[len(name) + 1:] if w[j].value is not None else UNKNOWN
+        j += 1
+    return w[j:]
+
+
+def _apptainer(s: _Step, out: Unwrapped) -> list[Token] | None:
+    """``apptainer|singularity exec|run [options] IMAGE COMMAND…``."""
+    w, wrapper = s.w, s.wrapper
+    j, _ = skip_options(w, 1, wrapper.extra.get("global_options", ()))
+    if j >= len(w) or w[j].value not in ("exec", "run"):
+        return None
+    j, opts = skip_options(w, j + 1, wrapper.values)
+    if j >= len(w):
+        return None
+    out.image = w[j].text
+    if any(name in ("-e", "--cleanenv", "-C", "--containall") for name, _, _ in opts):
+        out.inherit, out.env = False, {}
+    # ``run`` hands the words to the image's runscript; for an image built from a Docker image
+    # (how SGLang's images reach Apptainer) that is the ENTRYPOINT, which runs them (apptainer
+    # docs, "Support for Docker and OCI Containers": %runscript from ENTRYPOINT/CMD).
+    return w[j + 1:]
+
+
+def _slurm(s: _Step, out: Unwrapped) -> list[Token] | None:
+    """``srun``/``sbatch``/``salloc``: GPU options declare targets and counts; ``sbatch --wrap`` runs
+    a shell string; ``sbatch SCRIPT`` runs a file of its own (not followed here)."""
+    from linter.gpus.counts import SLURM_COUNT_OPTIONS, slurm_counts
+    from linter.gpus.slurm import GPU_OPTIONS, gpu_decls
+
+    w, base = s.w, s.base
+    j, opts = skip_options(w, 1, s.wrapper.values)
+    for name, value, _ in opts:
+        if value is not None and name in GPU_OPTIONS:
+            out.gpu_decls.extend(gpu_decls(name, value, base))
+        if name == "--container-image" and value is not None:
+            out.image = value.text
+    out.gpu_counts.extend(slurm_counts([(n, v) for n, v, _ in opts if n in SLURM_COUNT_OPTIONS], base))
+    if base == "sbatch":
+        wrap = next((v for n, v, _ in opts if n == "--wrap" and v is not None), None)
+        if wrap is not None:
+            out.kind, out.script, out.how = UnwrapKind.SCRIPT, wrap, "sbatch --wrap"
+        return None
+    if base == "salloc" and j >= len(w):
+        return None
+    return w[j:]
+
+
+def _python_launcher(s: _Step, out: Unwrapped) -> list[Token] | None:
+    """``torchrun``/``deepspeed`` …: ``-m MODULE`` runs ``python -m MODULE``; ``--no-python`` runs
+    the command itself; a script of its own is not an SGLang module."""
+    j, opts = skip_options(s.w, s.j, s.wrapper.values, normalise=True)
+    names = {name.replace("_", "-") for name, _, _ in opts}
+    rest = s.w[j:]
+    if "--no-python" in names:
+        return rest
+    if ("-m" in names or "--module" in names) and rest:
+        made = s.span if s.span is not None else (rest[0].location())
+        return [Token(MStr.plain("python", made)), Token(MStr.plain("-m", made))] + rest
+    return None
+
+
+def _separator(s: _Step, out: Unwrapped) -> list[Token] | None:
+    """``kubectl exec … -- COMMAND``, ``ray job submit -- COMMAND``: the command follows ``--``."""
+    w = s.w
+    k = next((k for k in range(s.j, len(w)) if w[k].value == "--"), None)
+    if k is None:
+        return None
+    if s.wrapper.extra.get("isolate_env"):
+        out.inherit, out.env = False, {}
+    return w[k + 1:]
+
+
+def _tmux(s: _Step, out: Unwrapped) -> list[Token] | None:
+    """``tmux new-session -d 'COMMAND'``: one word is a shell string, several are the command."""
+    w, wrapper = s.w, s.wrapper
+    k = next((k for k in range(1, len(w)) if w[k].value in wrapper.extra.get("subcommands", ())), None)
+    if k is None:
+        return None
+    j, _ = skip_options(w, k + 1, wrapper.values)
+    rest = w[j:]
+    if len(rest) == 1:
+        out.kind, out.script, out.how = UnwrapKind.SCRIPT, rest[0], "tmux"  # one word: run by sh -c
+        return None
+    return rest
+
+
+def _shell(s: _Step, out: Unwrapped) -> list[Token] | None:
+    """``sh -c STRING``: the string is a shell script."""
+    script = shell_c_script(s.w)
+    if script is not None:
+        out.kind, out.script, out.how = UnwrapKind.SCRIPT, script, s.base
+    return None
+
+
+def _ssh(s: _Step, out: Unwrapped) -> list[Token] | None:
+    """``ssh [options] HOST WORDS…``: the remote shell runs the words joined by blanks."""
+    j, _ = skip_options(s.w, 1, s.wrapper.values)
+    rest = s.w[j + 1:]
+    if not rest or (len(rest) == 1 and rest[0].splat):
+        return None
+    out.kind, out.script, out.how = UnwrapKind.SCRIPT, Token(_join_tokens(rest, s.span)), "ssh"
+    out.inherit, out.env = False, {}  # the remote shell starts from the remote login environment
+    return None
+
+
+def _docker(s: _Step, out: Unwrapped) -> list[Token] | None:
+    return _container(s.w, s.wrapper, out)
+
+
+#: wrapper behaviour (``linter/data/wrappers.json``) → the function that takes such a wrapper off
+_BEHAVIOURS = {
+    "prefix": _prefix,
+    "env": _env,
+    "sudo": _env,
+    "container": _docker,
+    "apptainer": _apptainer,
+    "slurm": _slurm,
+    "python-launcher": _python_launcher,
+    "separator": _separator,
+    "tmux": _tmux,
+    "shell": _shell,
+    "ssh": _ssh,
+}
 
 
 def _container(w: list[Token], wrapper: Wrapper, out: Unwrapped) -> list[Token] | None:

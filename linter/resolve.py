@@ -71,7 +71,7 @@ class LaunchContext:
     weights_origin: str = ""
     """Where :attr:`weights` come from, or why they are not known."""
     """Launches that run at the same time in the same container or script as this one
-    (:class:`linter.gpus.colocate.Neighbour` values; set by the engine once the file's launches are resolved)."""
+    (:class:`linter.sglang.colocate.Neighbour` values; set by the engine once the file's launches are resolved)."""
 
     @property
     def assumed_cuda(self) -> tuple[int, int]:
@@ -93,6 +93,31 @@ class LaunchContext:
     def target_verdicts(self) -> list[Verdict]:
         """The verdicts on declared, known targets (not the hypothetical classes)."""
         return [v for v in self.verdicts if v.target is not None]
+
+    def deterministic(self) -> tuple[object, Setting | None]:
+        """Whether deterministic inference is on — True, False or ``UNKNOWN`` — and the setting that
+        decides it (:func:`linter.sglang.decision.deterministic`)."""
+        from linter.sglang.decision import deterministic
+
+        return deterministic(self.parsed)
+
+    @property
+    def parser_only_note(self) -> str | None:
+        """For a release whose start-up checks are not documented: a sentence saying only its argument
+        parser is checked (:func:`linter.sglang.decision.parser_only_note`); None otherwise."""
+        from linter.sglang.decision import parser_only_note
+
+        return parser_only_note(self.table)
+
+    def outcome_if(self, hardware, architecture: str | None = None, dsa: bool = False):
+        """SGLang's start-up outcome for this launch with deterministic inference on, on ``hardware``
+        (a :class:`~linter.sglang.decision.Hardware`, e.g. a verdict's), were the model's architecture
+        ``architecture`` (``dsa``: with DeepSeek sparse attention); an
+        :class:`~linter.sglang.decision.Outcome`, or None when an input it needs is unknown
+        (:func:`linter.sglang.decision.evaluate`)."""
+        from linter.sglang.decision import evaluate
+
+        return evaluate(self.parsed, self.table, architecture, dsa, hardware)
 
 
 def resolve(launch: Launch, *, settings: Settings, file_decls: list[GpuDecl], cli_targets: list[str],

@@ -26,9 +26,6 @@ DEBOUNCE = 0.25
 """Seconds a change waits before it is linted (a newer change restarts the wait)."""
 
 
-_LANGUAGE_NAMES = {"yaml": "untitled.yaml", "dockercompose": "compose.yaml", "shellscript": "untitled.sh",
-                   "python": "untitled.py", "markdown": "untitled.md", "dockerfile": "Dockerfile",
-                   "jupyter": "untitled.ipynb"}
 _UNTITLED: dict[str, Path] = {}
 
 
@@ -39,7 +36,9 @@ def _path(uri: str, language: str = "") -> Path:
     if parsed.scheme == "file":
         return Path(unquote(parsed.path))
     if uri not in _UNTITLED:
-        name = _LANGUAGE_NAMES.get(language, "untitled.yaml")
+        from linter.formats import untitled_name
+
+        name = untitled_name(language)
         _UNTITLED[uri] = Path.cwd() / f".lint-configs-unsaved-{len(_UNTITLED)}" / name
     return _UNTITLED[uri]
 

@@ -28,10 +28,10 @@ PACKAGE = ROOT / "linter"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("source", ("linter", "linter.source", "linter.launch", "linter.datafiles", "linter.data", "linter.limits",
                 "linter.boundary", "linter.gitignore", "linter.argv", "linter.workspace", "linter.branches",
-                "linter.passthrough", "linter.codes")),
+                "linter.passthrough", "linter.codes", "linter.mentions")),
     ("gpus", ("linter.gpus", "linter.gpus.*")),
-    ("readers", ("linter.extract.yamlload", "linter.extract.yamltree", "linter.extract.words",
-                 "linter.extract.jsonpos")),
+    ("readers", ("linter.extract.yamlload", "linter.extract.yamltree", "linter.extract.yamlstream",
+                 "linter.extract.words", "linter.extract.jsonpos")),
     ("sglang", ("linter.sglang", "linter.sglang.*")),
     ("config", ("linter.config", "linter.config_schema", "linter.directives")),
     ("recognize", ("linter.recognize",)),
@@ -39,7 +39,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("resolve", ("linter.resolve",)),
     ("rules", ("linter.rules", "linter.rules.*")),
     ("engine", ("linter.discover", "linter.engine", "linter.isolate", "linter.pool", "linter.poolwire",
-                "linter.fixes", "linter.baseline", "linter.coverage", "linter.variants", "linter.cache", "linter.cache.*")),
+                "linter.fixes", "linter.shared_fixes", "linter.baseline", "linter.coverage", "linter.variants", "linter.cache",
+                "linter.cache.*")),
     ("report", ("linter.report", "linter.report.*", "linter.progress")),
     ("cli", ("linter.cli", "linter.hook", "linter.server", "linter.__main__")),
 )
@@ -196,10 +197,15 @@ def cycles(all_edges: list[Edge]) -> list[list[str]]:
             if len(comp) > 1:
                 out.append(sorted(comp))
 
-    sys.setrecursionlimit(10_000)
-    for v in sorted(graph):
-        if v not in index:
-            strongconnect(v)
+    # the depth is at most the number of modules; the limit is put back (a test process shares it)
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, 10_000))
+    try:
+        for v in sorted(graph):
+            if v not in index:
+                strongconnect(v)
+    finally:
+        sys.setrecursionlimit(before)
     return sorted(out, key=lambda c: (-len(c), c))
 
 

@@ -55,3 +55,20 @@ def test_the_seams_modules_import_no_layer_above_and_sit_in_no_cycle():
     assert [c for c in graph.cycles(edges) if set(c) & set(SEAMS)] == []
     # sglang/frameworks reads command-line words through the shared reader, not a format
     assert [e for rule, e in graph.crossings(edges) if e.importer.startswith("linter.sglang")] == []
+
+
+def test_no_module_of_linter_imports_a_layer_above_or_crosses_a_never_rule():
+    """The whole package, every import (also inside functions and for type checking): the layers of
+    docs/architecture.md hold everywhere, not only in the refactored modules."""
+    edges = graph.edges()
+    assert [(e.importer, e.line, e.imported) for e in graph.upward(edges)] == []
+    assert [(rule, e.importer, e.imported) for rule, e in graph.crossings(edges)] == []
+
+
+def test_the_parser_attribute_marks_exactly_the_parser_rules():
+    """A rule says it judges SGLang's parser (Rule.parser); nothing tests the code's digits for it."""
+    from linter.rules import ALL_RULES
+
+    assert sorted(r.code for r in ALL_RULES if r.parser) == sorted(r.code for r in ALL_RULES
+                                                                   if r.code.startswith("SGL2"))
+    assert len([r for r in ALL_RULES if r.parser]) >= 13

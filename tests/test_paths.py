@@ -442,3 +442,221 @@ def test_many_early_returns_keep_a_finding_every_path_has(tmp_path, capsys, retu
         + body + "    return cmd\nsubprocess.run(f())\n")})
     code, diags = lint_json(tmp_path, capsys)
     assert [(d["code"], d["severity"]) for d in diags] == [("SGL101", "error")]
+
+
+# -- issue 35, the rest: commands printed, kept on self, returned by __command__; decided conditions ----
+
+LAUNCH = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4"
+
+
+def codes(diags: list[dict]) -> list[tuple[str, str, int]]:
+    return [(d["code"], d["severity"], d["line"]) for d in diags if d["code"] != "SGL005"]
+
+
+@pytest.mark.parametrize("use", [
+    "$(build) --enable-deterministic-inference",
+    "CMD=$(build)\n$CMD --enable-deterministic-inference",
+    'eval "$(build) --enable-deterministic-inference"',
+])
+@pytest.mark.parametrize("prints", [f"echo {LAUNCH}", f'echo "{LAUNCH}"', f"printf '%s ' {LAUNCH}"])
+def test_shell_function_that_prints_a_command_line(tmp_path, capsys, use, prints):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"#!/bin/bash\nbuild() {{\n  {prints}\n}}\n{use}\n"})
+    # the finding is on the fa4 the function prints: its fix edits the echo line
+    assert codes(diags) == [("SGL101", "error", 3)]
+    d = next(d for d in diags if d["code"] == "SGL101")
+    assert d["fix"]["applicability"] == "safe" and d["fix"]["edits"][0]["content"] == "fa3"
+
+
+@pytest.mark.parametrize("body", [
+    f"echo {LAUNCH} $1",  # reads its arguments: printed with the call's, not plain
+    f"echo -e {LAUNCH}",  # escapes interpreted
+    f"echo {LAUNCH}; echo more",  # two commands
+    f"echo {LAUNCH} $UNSET_SOMEWHERE_ELSE",  # a word not known
+])
+def test_shell_function_output_that_is_not_plain_stays_unknown(tmp_path, capsys, body):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"#!/bin/bash\nbuild() {{\n  {body}\n}}\n"
+                                                     "$(build) --enable-deterministic-inference\n"})
+    assert all(d["code"] != "SGL101" or d["severity"] == "warning" for d in diags)
+    assert ("SGL101", "error", 3) not in codes(diags)
+
+
+def test_command_kept_on_self_with_plus_equals_under_a_parameter(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"serve.py": """
+        import subprocess
+
+        class Server:
+            def __init__(self, det):
+                self.cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+                            "--attention-backend", "fa4"]
+                if det:
+                    self.cmd += ["--enable-deterministic-inference"]
+
+            def start(self):
+                self.proc = subprocess.Popen(self.cmd)
+        """})
+    only_on_path([d for d in diags if d["code"] != "SGL005"], 6, "fa3", "`det` is true")
+
+
+def test_bentoml_command_method_is_a_launch(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"service.py": """
+        import bentoml
+
+        @bentoml.service
+        class SGLang:
+            def __command__(self):
+                cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+                       "--attention-backend", "fa4"]
+                if self.deterministic:
+                    cmd = cmd + ["--enable-deterministic-inference"]
+                return cmd
+        """})
+    only_on_path([d for d in diags if d["code"] != "SGL005"], 7, "fa3", "`self.deterministic` is true")
+    out = run(tmp_path, capsys, *H100, "--list-launches", ".")[1]
+    assert "service.py:5" in out
+
+
+PY_DECIDED = {
+    "module constant": """
+        import subprocess
+        TRUE_ON_POLICY = True
+        cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+               "--attention-backend", "fa4"]
+        if TRUE_ON_POLICY:
+            cmd += ["--enable-deterministic-inference"]
+        subprocess.run(cmd)
+        """,
+    "a parameter every call gives the same constant": """
+        import subprocess
+
+        def run(det):
+            cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+                   "--attention-backend", "fa4"]
+            if det:
+                cmd += ["--enable-deterministic-inference"]
+            subprocess.run(cmd)
+
+        run(True)
+        run(det=True)
+        """,
+    "a comparison of known strings in a conditional expression": """
+        import subprocess
+        MODE = "det"
+        extra = ["--enable-deterministic-inference"] if MODE == "det" else []
+        subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+                        "--attention-backend", "fa4", *extra])
+        """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(PY_DECIDED))
+def test_python_condition_the_file_decides_is_one_path(tmp_path, capsys, case):
+    code, diags = lint(tmp_path, capsys, {"run.py": PY_DECIDED[case]})
+    [d] = [d for d in diags if d["code"] == "SGL101"]
+    assert d["severity"] == "error" and "not on every path" not in d["message"]
+    assert "path:" not in explain(tmp_path, capsys, "run.py")
+
+
+def test_python_parameter_calls_disagree_keeps_two_paths(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": PY_DECIDED["a parameter every call gives the same constant"]
+                                          .replace("run(det=True)", "run(det=False)")})
+    [d] = [d for d in diags if d["code"] == "SGL101"]
+    assert d["severity"] == "warning" and "(when `det` is true; not on every path" in d["message"]
+
+
+@pytest.mark.parametrize("script, finding", [
+    ('DET=1\nif [ "$DET" = 1 ]; then EXTRA=--enable-deterministic-inference; fi', "error"),
+    ('DET=1\nif [[ $DET == 1 ]]; then EXTRA=--enable-deterministic-inference; else EXTRA=; fi', "error"),
+    ('DET=\nif [ -n "$DET" ]; then EXTRA=--enable-deterministic-inference; fi', None),
+    ('N=2\nif test "$N" -ge 1; then EXTRA=--enable-deterministic-inference; fi', "error"),
+    ('MODE=det\ncase "$MODE" in\n  det|rl) EXTRA=--enable-deterministic-inference ;;\n  *) EXTRA= ;;\nesac', "error"),
+    ('MODE=fast\ncase "$MODE" in\n  det) EXTRA=--enable-deterministic-inference ;;\nesac', None),
+    # not decided: the value comes from outside, or the pattern is a glob of [[ ]]
+    ('if [ "$DET" = 1 ]; then EXTRA=--enable-deterministic-inference; fi', "warning"),
+    ('DET=1\nif [[ $DET == [0-9] ]]; then EXTRA=--enable-deterministic-inference; fi', "warning"),
+])
+def test_shell_condition_the_script_decides_is_one_path(tmp_path, capsys, script, finding):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"#!/bin/bash\n{script}\n{LAUNCH} $EXTRA\n"})
+    assert [d["severity"] for d in diags if d["code"] == "SGL101"] == ([finding] if finding else [])
+
+
+def test_shell_past_the_path_cap_what_every_path_shares_stays_known(tmp_path, capsys):
+    ifs = "".join(f'if [ -n "$F{i}" ]; then ARGS+=(--x{i}); fi\n' for i in range(6))
+    scalar = "".join(f'if [ -n "$F{i}" ]; then X="$X --x{i}"; fi\n' for i in range(6))
+    write_tree(tmp_path, {
+        "array.sh": "#!/bin/bash\nARGS=(--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
+                    "--enable-deterministic-inference)\n" + ifs + 'python -m sglang.launch_server "${ARGS[@]}"\n',
+        "scalar.sh": '#!/bin/bash\nX="--model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 '
+                     '--enable-deterministic-inference"\n' + scalar + "python -m sglang.launch_server $X\n"})
+    code, diags = lint_json(tmp_path, capsys, *H100)
+    assert sorted((d["path"], d["line"]) for d in diags if d["code"] == "SGL101" and d["severity"] == "error") \
+        == [("array.sh", 2), ("scalar.sh", 2)]
+    assert all(d["code"] != "SGL004" for d in diags)
+
+
+# -- wrapper entrypoints beyond compose ---------------------------------------------------------------
+
+ENTRY = '#!/bin/bash\nset -e\nexport BACKEND=fa4\nexport SGLANG_LOG="quiet"\n{last}\n'
+SH_C = ("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend $BACKEND "
+        "--enable-deterministic-inference")
+
+
+POD = """
+    apiVersion: v1
+    kind: Pod
+    metadata:
+      name: sglang
+    spec:
+      containers:
+        - name: server
+          image: lmsysorg/sglang:v0.5.23-cu129
+          command: ["bash", "{script}"]
+          args: ["sh", "-c", "%s"]
+    """ % SH_C
+
+
+@pytest.mark.parametrize("last, launch", [('exec "$@"', True), ('exec "${@}"', True), ('"$@"', True),
+                                          ('exec python -m other "$@"', False)])
+def test_kubernetes_command_script_passes_args_through_with_its_exports(tmp_path, capsys, last, launch):
+    code, diags = lint(tmp_path, capsys, {
+        "deploy/entrypoint.sh": ENTRY.format(last=last),
+        "deploy/pod.yaml": POD.format(script="./entrypoint.sh")})
+    # $BACKEND comes from the script's export: the finding is on the fa4 written there
+    assert [(d["code"], d["path"]) for d in diags if d["code"] == "SGL101"] == \
+        ([("SGL101", "deploy/entrypoint.sh")] if launch else [])
+
+
+@pytest.mark.parametrize("copy, launch", [
+    ("COPY docker/entrypoint.sh /usr/local/bin/", True),
+    ("COPY docker/entrypoint.sh /usr/local/bin/entrypoint.sh", True),
+    ("COPY docker/ /usr/local/bin/", True),
+    ("COPY --from=builder /src/entrypoint.sh /usr/local/bin/", False),
+    ("COPY other/entrypoint.sh /usr/local/bin/", False),
+])
+def test_dockerfile_entrypoint_script_passes_cmd_through(tmp_path, capsys, copy, launch):
+    code, diags = lint(tmp_path, capsys, {
+        "docker/entrypoint.sh": ENTRY.format(last='exec "$@"'),
+        "other/entrypoint.sh": "#!/bin/bash\nexec python -m other\n",
+        "Dockerfile": f"""
+            FROM lmsysorg/sglang:v0.5.23-cu129
+            {copy}
+            ENTRYPOINT ["/usr/local/bin/entrypoint.sh"]
+            CMD ["sh", "-c", "{SH_C}"]
+            """})
+    assert [d["path"] for d in diags if d["code"] == "SGL101"] == (["docker/entrypoint.sh"] if launch else [])
+
+
+def test_wrapper_script_outside_the_root_is_never_read(tmp_path, capsys, monkeypatch):
+    write_tree(tmp_path, {"outside/entrypoint.sh": ENTRY.format(last='exec "$@"'),
+                          "repo/.git/HEAD": "ref: refs/heads/main\n",
+                          "repo/deploy/pod.yaml": src(POD.format(script="../../outside/entrypoint.sh"))})
+    opened: list = []
+    real_open = open
+
+    def spy(path, *a, **k):
+        opened.append(str(path))
+        return real_open(path, *a, **k)
+
+    monkeypatch.setattr("builtins.open", spy)
+    code, diags = lint_json(tmp_path / "repo", capsys, *H100)
+    assert not [p for p in opened if p.endswith("outside/entrypoint.sh")], opened
+    assert all(d["code"] != "SGL101" for d in diags)

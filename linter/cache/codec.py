@@ -14,7 +14,7 @@ the file the workspace read from disk (the cache checks its bytes before the ent
 its text (a template rendered over its values, the replacement text of a file that is not UTF-8).
 
 Decoding imports neither the rules, the resolver nor the SGLang tables: a cached result is read with
-:class:`RecordedLaunch` in place of a resolved launch, and the rules' summaries travel with it.
+:class:`RecordedLaunch` in place of a resolved launch; the rules' summaries come from the rule catalog (:func:`linter.codes.summary`).
 Malformed data raises (:class:`ValueError`, :class:`KeyError`, :class:`TypeError`, :class:`IndexError`):
 the caller treats the entry as missing.
 """
@@ -76,21 +76,6 @@ def release_facts(ctx) -> tuple:
             NIGHTLY_WORDS in ctx.version_origin, relation(written, version) if written is not None else None)
 
 
-def value_uses(ctx):
-    """``(path, offset, length)`` for each run of characters the launch's values came from (see
-    :func:`linter.engine.reconcile_shared_fixes`)."""
-    if isinstance(ctx, RecordedLaunch):
-        yield from ctx.uses
-        return
-    for s in ctx.parsed.settings:
-        text = s.value_text
-        if text is None:
-            continue
-        for n, src, off, _ in text.runs:
-            if src is not None:
-                yield (str(src.path), off, n)
-
-
 def encode(result: FileResult, ws: Workspace) -> dict:
     """``result`` as JSON data. Raises TypeError for something it cannot write (the result is then not kept)."""
     sources: list[list] = []
@@ -108,7 +93,6 @@ def encode(result: FileResult, ws: Workspace) -> dict:
         return [src(s.source), s.start, s.end]
 
     diags = []
-    codes = set()
     for d in result.diagnostics:
         fix = None
         if d.fix is not None:
@@ -118,24 +102,19 @@ def encode(result: FileResult, ws: Workspace) -> dict:
             launch = [src(d.launch.source), d.launch.first_line]
         diags.append([d.code, d.name, str(d.severity), d.message, span(d.span), fix, launch, d.key, list(d.notes),
                       d.launch_id, [span(s) + [text] for s, text in d.labels], list(d.also)])
-        codes.add(d.code)
     launches = []
     if result.contexts:
         from linter.coverage import unverified_reasons
+        from linter.shared_fixes import value_uses
 
         for ctx in result.contexts:
             launches.append([ctx.identity, src(ctx.launch.source), ctx.launch.first_line,
                              list(unverified_reasons(ctx)), list(release_facts(ctx)),
                              [list(u) for u in value_uses(ctx)]])
-    summaries = {}
-    if codes:
-        from linter.report.text import rule_summary
-
-        summaries = {c: rule_summary(c) for c in sorted(codes)}
     return {"fmt": result.fmt, "skipped": result.skipped,
             "source": src(result.source) if result.source is not None else None,
             "related": [src(f) for f in result.related], "diags": diags, "launches": launches,
-            "sources": sources, "summaries": summaries}
+            "sources": sources}
 
 
 def paths_on_disk(payload: dict) -> list[str]:
@@ -147,7 +126,6 @@ def decode(payload: dict, path: Path, files: dict[str, SourceFile]) -> FileResul
     """The :class:`~linter.engine.FileResult` of ``path`` from ``payload``; ``files`` gives the
     workspace's :class:`SourceFile` for each path of :func:`paths_on_disk`."""
     from linter.engine import FileResult
-    from linter.report.text import KNOWN_SUMMARIES
     from linter.rules.base import Applicability, Diagnostic, Fix
 
     sources = []
@@ -172,9 +150,6 @@ def decode(payload: dict, path: Path, files: dict[str, SourceFile]) -> FileResul
     contexts = [RecordedLaunch(ident, LaunchRef(sources[s], int(line)), tuple(unverified),
                                tuple(release), tuple((u[0], int(u[1]), int(u[2])) for u in uses))
                 for ident, s, line, unverified, release, uses in payload["launches"]]
-    for code, summary in payload["summaries"].items():
-        if summary is not None:
-            KNOWN_SUMMARIES.setdefault(code, summary)
     source = sources[payload["source"]] if payload["source"] is not None else None
     return FileResult(path, source=source, fmt=payload["fmt"], diagnostics=diags, contexts=contexts,
                       related=[sources[i] for i in payload["related"]], skipped=payload["skipped"])

@@ -24,177 +24,19 @@ very character.
 from __future__ import annotations
 
 import dataclasses
-import re
 from pathlib import Path
 
 from linter import limits
 from linter.boundary import referenced_at
 from linter.extract import yamltree
+from linter.extract.compose_env import interpolate, parse_dotenv  # noqa: F401 - part of this module's interface
 from linter.extract.recognized import launches
 from linter.extract.words import SplitError, split_words
 from linter.formats import looks_like_compose  # noqa: F401 - part of this module's interface
+from linter.gpus.comments import declared_targets
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, is_file
-
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-# ------------------------------------------------------------------------------------------------
-# interpolation
-
-
-def interpolate(s: MStr, env: dict[str, MStr]) -> MStr:
-    """Compose interpolation of ``s`` with variables from ``env`` (the ``.env`` file)."""
-    text = s.text
-    if "$" not in text:
-        return s
-    parts: list[MStr] = []
-    i = 0
-    n = len(text)
-    lit = 0
-    while i < n:
-        if text[i] != "$":
-            i += 1
-            continue
-        if i > lit:  # (an empty slice adds nothing but its cost: 20,000 chained ARGs make 40,000)
-            parts.append(s[lit:i])
-        if i + 1 < n and text[i + 1] == "$":
-            parts.append(s[i + 1:i + 2])
-            i += 2
-        elif i + 1 < n and text[i + 1] == "{":
-            j, depth = i + 2, 1
-            while j < n and depth:
-                if text[j] == "{":
-                    depth += 1
-                elif text[j] == "}":
-                    depth -= 1
-                j += 1
-            if depth:  # unterminated: compose reports an error; keep the text as unknown
-                parts.append(MStr.unknown(s.location(i, n)))
-                i = lit = n
-                continue
-            parts.append(_expand(s, i, j, s[i + 2:j - 1], env))
-            i = j
-        else:
-            m = _NAME.match(text, i + 1)
-            if m:
-                parts.append(_lookup(m.group(), None, None, s.location(i, m.end()), env))
-                i = m.end()
-            else:
-                parts.append(s[i:i + 1])
-                i += 1
-        lit = i
-    if lit < n:
-        parts.append(s[lit:])
-    if not limits.budget().fits(sum(len(p) for p in parts), "the expansion of a variable", s.where):
-        return MStr.unknown(s.where)  # `A=$B$B` doubling: the value is unknown rather than built
-    return MStr.join(parts, s.where)
-
-
-def _expand(s: MStr, i: int, j: int, body: MStr, env: dict[str, MStr]) -> MStr:
-    m = _NAME.match(body.text)
-    where = s.location(i, j)
-    if not m:
-        return MStr.unknown(where)
-    name = m.group()
-    rest = body[m.end():]
-    for op in (":-", ":?", ":+", "-", "?", "+"):
-        if rest.text.startswith(op):
-            return _lookup(name, op, interpolate(rest[len(op):], env), where, env)
-    if rest.text:
-        return MStr.unknown(where)
-    return _lookup(name, None, None, where, env)
-
-
-def _lookup(name: str, op: str | None, word: MStr | None, where: Span | None, env: dict[str, MStr]) -> MStr:
-    value = _charged(env.get(name), name, where)
-    empty = value is not None and value.text == ""
-    if op in (":-", "-"):
-        if value is not None and not (op == ":-" and empty):
-            return value
-        return word
-    if op in (":+", "+"):
-        if value is not None and not (op == ":+" and empty):
-            return word
-        return MStr.plain("", where)
-    if value is not None and not (op == ":?" and empty):
-        return value
-    return MStr.unknown(where)
-
-
-def _charged(value: MStr | None, name: str, where: Span | None) -> MStr | None:
-    """``value`` of ``name`` substituted, counted by the file's budget first (unknown past it)."""
-    if value is None or limits.budget().charge(len(value), f"the expansion of ${{{name}}}", where):
-        return value
-    return MStr.unknown(where)
-
-
-def parse_dotenv(source: SourceFile) -> dict[str, MStr]:
-    """Variables of a compose ``.env`` file: ``KEY=VALUE`` lines, ``export`` allowed, ``#`` comments,
-    single quotes literal, double quotes with escapes, unquoted values end at `` #``; double-quoted
-    and unquoted values are interpolated with the variables above them. Read once per linted file
-    (its compose stack reads the ``.env`` more than once: its expansions are counted once); the dict
-    returned is the caller's own."""
-    return dict(limits.budget().once(("dotenv", id(source), source), lambda: _parse_dotenv(source)))
-
-
-def _parse_dotenv(source: SourceFile) -> dict[str, MStr]:
-    env: dict[str, MStr] = {}
-    text = source.text
-    pos = 0
-    # Every character of a value carries its origin: past the limits, values are unknown, not built.
-    too_big = len(text) > limits.MAX_PARSED_CHARS
-    if too_big:
-        limits.record("MAX_PARSED_CHARS", f"{source.display} of {len(text):,} characters", Span(source, 0, 0),
-                      "the values it sets are unknown")
-    for raw in text.splitlines(keepends=True):
-        line_start = pos
-        pos += len(raw)
-        line = raw.rstrip("\r\n")
-        stripped = line.lstrip()
-        off = line_start + len(line) - len(stripped)
-        if not stripped or stripped.startswith("#"):
-            continue
-        if stripped.startswith("export "):
-            k = len("export ")
-            stripped, off = stripped[k:].lstrip(), off + k + (len(stripped[k:]) - len(stripped[k:].lstrip()))
-        m = re.match(r"([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*=[ \t]*", stripped)
-        if not m:
-            continue
-        key = m.group(1)
-        vstart = off + m.end()
-        value = stripped[m.end():]
-        if too_big or len(value) > limits.MAX_LINE_CHARS:
-            if not too_big:
-                limits.record("MAX_LINE_CHARS", f"the value of {key} ({len(value):,} characters)",
-                              Span(source, vstart, vstart), "it is unknown")
-            env[key] = MStr.unknown(Span(source, vstart, vstart + len(value)))
-            continue
-        if value.startswith("'"):
-            close = value.find("'", 1)
-            close = len(value) if close < 0 else close
-            env[key] = MStr.literal(source, vstart + 1, vstart + close)
-        elif value.startswith('"'):
-            chars, origins, k = [], [], 1
-            escapes = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$"}
-            while k < len(value) and value[k] != '"':
-                if value[k] == "\\" and k + 1 < len(value) and value[k + 1] in escapes:
-                    chars.append(escapes[value[k + 1]])
-                    origins.append((source, vstart + k + 1))
-                    k += 2
-                    continue
-                chars.append(value[k])
-                origins.append((source, vstart + k))
-                k += 1
-            env[key] = interpolate(MStr("".join(chars), origins, Span(source, vstart, vstart + k + 1)), env)
-        else:
-            cut = re.search(r"[ \t]#", value)
-            value = value[:cut.start()] if cut else value
-            value = value.rstrip()
-            env[key] = interpolate(MStr.literal(source, vstart, vstart + len(value)), env)
-    return env
-
 
 def _tokens(node, source: SourceFile, env: dict[str, MStr]) -> list[Token] | None:
     """The argv words of a command/entrypoint node, or None when it is absent or not text."""
@@ -297,7 +139,6 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 def _extract(source: SourceFile, ws: Workspace) -> Extraction:
     from linter.extract.yamlload import InvalidYaml, MappingNode
 
-    from linter import directives
     from linter.extract.compose_stack import build
 
     result = Extraction()
@@ -326,20 +167,15 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
         for f in stack.related:
             if all(f.path != r.path for r in result.related):
                 result.related.append(f)
-        _stack_launches(stack, source, ws, result, directives, several=len(stacks) > 1)
+        _stack_launches(stack, source, ws, result, several=len(stacks) > 1)
     return result
 
 
-def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction, directives, several: bool) -> None:
-    # Services that share one command through an alias or merge key are one launch, named by all.
-    sharing: dict[tuple[int, int], list[str]] = {}
-    for name, svc in stack.services.items():
-        _, ep, _ = svc.get("entrypoint")
-        _, cmd, _ = svc.get("command")
-        if ep is not None or cmd is not None:
-            sharing.setdefault((id(ep), id(cmd)), []).append(name)
+def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction, several: bool) -> None:
+    """Add to ``result`` the launches of the services of ``stack`` (one compose stack ``source`` is in)."""
+    sharing = _sharing(stack)
     done: set[tuple[int, int]] = set()
-    own_targets = directives.scan(source).targets
+    own_targets = declared_targets(source)
     targets_of: dict = {}  # the target GPUs each other file of the stack declares
     for name, svc in stack.services.items():
         ep_key, ep, ep_layer = svc.get("entrypoint")
@@ -350,18 +186,10 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         if identity in done:
             continue
         done.add(identity)
-        names = ",".join(sharing[identity])
         try:
-            ep_words = _tokens(ep, ep_layer.source, ep_layer.env) if ep is not None else None
-            cmd_words = _tokens(cmd, cmd_layer.source, cmd_layer.env) if cmd is not None else None
-            if ep_words:  # an entrypoint script of the repository that ends in exec "$@": the command runs
-                from linter.passthrough import script_args
-
-                taken = script_args([w.value for w in ep_words], ep_layer.folder, _mounts(svc), ws)
-                if taken is not None:
-                    ep_words = ep_words[taken:]
-            argv = (ep_words or []) + (cmd_words or [])
-            found = launches(argv, source, env=_container_env(svc, ws, result.related), problems=result.problems)
+            env = _container_env(svc, ws, result.related)
+            argv = _argv(svc, ep, ep_layer, cmd, cmd_layer, ws, env, result)
+            found = launches(argv, source, env=env, problems=result.problems)
         except SplitError as exc:
             node, layer = (ep, ep_layer) if ep is not None else (cmd, cmd_layer)
             result.problems.append(Problem(f"service {sharing[identity][0]!r}: cannot split the command: {exc}",
@@ -369,39 +197,18 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
             continue
         if not found:
             continue
-        # The launch is anchored in one file: the linted one when it writes the command or entry
-        # point, else the file that does (the command's, when both come from elsewhere).
-        parts = [(k, v, layer) for k, v, layer in ((ep_key, ep, ep_layer), (cmd_key, cmd, cmd_layer)) if k is not None]
-        home = next((layer.source for _, _, layer in parts if layer.source.path == source.path), parts[-1][2].source)
-        here = [(k, v) for k, v, layer in parts if layer.source is home]
-        start = min(k.start_mark.index for k, _ in here)
-        end = max(v.end_mark.index for _, v in here)
-        _, image_node, image_layer = svc.get("image")
-        image = None
-        if image_node is not None and getattr(image_node, "tag", "").endswith(":str"):
-            image = interpolate(yamltree.mstr(image_node, image_layer.source), image_layer.env)
+        home, start, end = _anchor(((ep_key, ep, ep_layer), (cmd_key, cmd, cmd_layer)), source)
         # target GPUs declared in the service's other files, when the linted file declares none (its
         # own are the engine's, and win: a shared base's directive is a default for what extends it)
-        decls = []
-        if not own_targets:
-            for f in {layer.source.path: layer.source for layer in svc.layers}.values():
-                if f.path != source.path:
-                    if f.path not in targets_of:
-                        targets_of[f.path] = directives.scan(f).targets
-                    decls += targets_of[f.path]
-        scope = f"services.{names}" + (f"@{stack.how}" if several else "")
+        decls = [] if own_targets else _inherited_targets(svc, source, targets_of)
+        scope = f"services.{','.join(sharing[identity])}" + (f"@{stack.how}" if several else "")
         if home is not source:  # anchored in a base that other stacks share: which stack this is
             scope += f"@{source.display}"
         if stack.incomplete:
             # an override without its base: the base's values (a --model-path …) are unknown, not absent
             missing = Token(MStr.unknown(Span(source, 0, 0)), splat=True)
             found = [dataclasses.replace(got, args=list(got.args) + [missing]) for got in found]
-        _, wd, wd_layer = svc.get("working_dir")
-        workdir = None
-        if wd is not None and getattr(wd, "tag", "").endswith(":str"):
-            wd_text = interpolate(yamltree.mstr(wd, wd_layer.source), wd_layer.env)
-            workdir = wd_text.text if wd_text.known and wd_text.text.startswith("/") else ""
-        devices = _device_counts(svc)
+        image, workdir, devices = _image(svc), _workdir(svc), _device_counts(svc)
         for k, got in enumerate(found):
             launch = Launch(source=home, program=got.program, span=Span(home, start, end), args=got.args,
                             key=scope + (f"#{k}" if k else ""),
@@ -409,6 +216,74 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
                             workdir=workdir, mounts=_mounts(svc), gpu_counts=devices + list(got.gpu_counts),
                             background=got.background)
             result.launches.append(launch)
+
+
+def _sharing(stack) -> dict[tuple[int, int], list[str]]:
+    """Services that share one command through an alias or merge key are one launch, named by all:
+    (id of the entrypoint node, id of the command node) -> the services' names."""
+    sharing: dict[tuple[int, int], list[str]] = {}
+    for name, svc in stack.services.items():
+        _, ep, _ = svc.get("entrypoint")
+        _, cmd, _ = svc.get("command")
+        if ep is not None or cmd is not None:
+            sharing.setdefault((id(ep), id(cmd)), []).append(name)
+    return sharing
+
+
+def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace, env: dict, result: Extraction) -> list[Token]:
+    """The service's argv: ``entrypoint`` then ``command``. An entrypoint script of the repository that
+    ends in ``exec "$@"`` passes the command through: its exported variables join ``env`` and it joins
+    the files ``result`` read. Raises SplitError for a string that does not split."""
+    ep_words = _tokens(ep, ep_layer.source, ep_layer.env) if ep is not None else None
+    cmd_words = _tokens(cmd, cmd_layer.source, cmd_layer.env) if cmd is not None else None
+    if ep_words:
+        from linter.passthrough import wrapper_script
+
+        wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc))
+        if wrapper is not None:
+            ep_words = ep_words[wrapper.taken:]
+            env.update(wrapper.env)
+            result.related.append(wrapper.source)
+    return (ep_words or []) + (cmd_words or [])
+
+
+def _anchor(keys, source: SourceFile) -> tuple[SourceFile, int, int]:
+    """The file a launch is anchored in and its span there: the linted one when it writes the command
+    or entry point, else the file that does (the command's, when both come from elsewhere). ``keys``
+    are the (key node, value node, layer) of the entrypoint and the command."""
+    parts = [(k, v, layer) for k, v, layer in keys if k is not None]
+    home = next((layer.source for _, _, layer in parts if layer.source.path == source.path), parts[-1][2].source)
+    here = [(k, v) for k, v, layer in parts if layer.source is home]
+    return home, min(k.start_mark.index for k, _ in here), max(v.end_mark.index for _, v in here)
+
+
+def _image(svc) -> MStr | None:
+    """The service's ``image``, interpolated (None when absent or not a string)."""
+    _, image_node, image_layer = svc.get("image")
+    if image_node is not None and getattr(image_node, "tag", "").endswith(":str"):
+        return interpolate(yamltree.mstr(image_node, image_layer.source), image_layer.env)
+    return None
+
+
+def _workdir(svc) -> str | None:
+    """The service's ``working_dir`` when absolute and known, ``""`` when written otherwise, None when absent."""
+    _, wd, wd_layer = svc.get("working_dir")
+    if wd is not None and getattr(wd, "tag", "").endswith(":str"):
+        wd_text = interpolate(yamltree.mstr(wd, wd_layer.source), wd_layer.env)
+        return wd_text.text if wd_text.known and wd_text.text.startswith("/") else ""
+    return None
+
+
+def _inherited_targets(svc, source: SourceFile, targets_of: dict) -> list:
+    """The target GPUs the service's other files (not ``source``) declare in ``target-gpu=`` comments;
+    ``targets_of`` memoises them per file path."""
+    decls: list = []
+    for f in {layer.source.path: layer.source for layer in svc.layers}.values():
+        if f.path != source.path:
+            if f.path not in targets_of:
+                targets_of[f.path] = declared_targets(f)
+            decls += targets_of[f.path]
+    return decls
 
 
 def _device_counts(svc) -> list:

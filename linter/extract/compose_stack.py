@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter import limits
-from linter.discover import COMPOSE_OVERRIDE_FILES
+from linter.extract.compose_env import parse_dotenv
+from linter.formats import COMPOSE_OVERRIDE_FILES
 from linter.launch import MStr, Problem
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, is_file
@@ -136,8 +137,6 @@ class _Loader:
         return source, root
 
     def dotenv(self, folder: Path) -> dict[str, MStr]:
-        from linter.extract.compose import parse_dotenv
-
         folder = Path(_norm(folder))
         if folder not in self.envs:
             f = None if self.ws.refuse(folder / ".env") else self.ws.try_read(folder / ".env")
@@ -167,8 +166,6 @@ def _show(ws: Workspace, path: Path) -> str:
 def stack_paths(source: SourceFile, ws: Workspace) -> tuple[list[list[Path]], str, list[str]]:
     """The stacks ``source`` belongs to, as lists of paths (in merge order), a word on how they were
     found, and problems in words (an override with no base)."""
-    from linter.extract.compose import parse_dotenv
-
     folder = source.path.parent
     me = Path(_norm(source.path))
     dotenv = ws.try_read(folder / ".env")
@@ -357,3 +354,17 @@ def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: 
 
 
 __all__ = ["Layer", "Service", "Stack", "build", "stack_paths", "DEFAULT_FILES", "OVERRIDE_FILES"]
+
+
+def stack_mentions(source: SourceFile, ws: Workspace) -> bool:
+    """True when a compose file that does not mention SGLang runs with files that do (an override
+    that only changes the environment of its base's SGLang service). The compose row's ``read_with``
+    (:mod:`linter.formats`)."""
+    from linter.mentions import mentions_sglang
+
+    for paths in stack_paths(source, ws)[0]:
+        for p in paths:
+            other = ws.try_read(p) if p != source.path else None
+            if other is not None and mentions_sglang(other.text):
+                return True
+    return False

@@ -31,7 +31,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from linter.discover import mentions_sglang
+from linter.mentions import mentions_sglang
 from linter.extract.embedded import Virtual, extract_as, line_bounds, merge, python_problem
 from linter.formats import BY_NAME, REGISTRY
 from linter.launch import UNKNOWN_CHAR, ContextLabel, Extraction, Problem

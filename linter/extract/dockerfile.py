@@ -39,12 +39,14 @@ import dataclasses
 
 import io
 import re
+from pathlib import Path
 from dataclasses import dataclass, field
 
 from linter import limits
 from linter.extract.compose import interpolate
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
+from linter.passthrough import wrapper_script
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
@@ -66,6 +68,9 @@ class _Stage:
     entrypoint: list[Token] | None = None  # None: the base image's
     cmd: list[Token] | None = None  # None: the base image's; [] cleared by ENTRYPOINT
     cmd_set_here: bool = False
+    copies: list[tuple[str, str]] = field(default_factory=list)
+    """``(container path, host path)`` of what ``COPY``/``ADD`` put in the image from the build
+    context (taken to be the Dockerfile's folder): where a wrapper entrypoint script comes from."""
     span: Span | None = None
     where: Span | None = None
     """The CMD/ENTRYPOINT instruction that gives the launch (for its span and key)."""
@@ -252,8 +257,6 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     """The launch of the image's last stage (see the module docstring)."""
     from dockerfile_parse import DockerfileParser
 
-    from linter.recognize import image_entrypoint
-
     result = Extraction()
     result.comments = _comments(source)
     escape = escape_char(source.text)
@@ -268,58 +271,90 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         kind = ins["instruction"]
         value, at = instruction_text(source, ins["startline"], ins["endline"], escape)
         span = Span(source, at, _line_end(source, ins["endline"]))
-        stage = stages[-1] if stages else None
         if kind == "FROM":
             stages.append(_from(value, stages, global_args, span))
         elif kind == "ARG":
-            for name, default, _ in _pairs(value):
-                known = _Known(stage.args, stage.env) if stage is not None else _Known(global_args)
-                val = interpolate(default, known) if default is not None else None
-                if stage is None:
-                    global_args[name] = val
-                else:
-                    stage.args[name] = val if default is not None else global_args.get(name)
-        elif stage is None:
-            continue
-        elif kind == "ENV":
-            for name, val, _ in _pairs(value):
-                if val is None:
-                    continue
-                stage.env[name] = interpolate(val, _Known(stage.args, stage.env))
-        elif kind == "SHELL":
-            tokens, at_, message = json_array(value)
-            if tokens:
-                stage.shell = tokens
-            else:
-                result.problems.append(Problem(f"SHELL must be a JSON array of strings ({message})",
-                                               _problem_at(value, at_, span)))
-        elif kind in ("CMD", "ENTRYPOINT"):
-            argv = _argv(value, stage.shell, span, result.problems, kind)
-            if kind == "CMD":
-                stage.cmd, stage.cmd_set_here = (argv if argv is not None else []), True
-            else:
-                stage.entrypoint = argv if argv is not None else []
-                if not stage.cmd_set_here:
-                    stage.cmd = []
-            stage.where = span
+            _arg(value, stages[-1] if stages else None, global_args)
+        elif stages and kind in _STEPS:
+            _STEPS[kind](value, stages[-1], span, kind, source, result)
     if not stages:
         return result
-    last = stages[-1]
-    cmd = last.cmd
-    if last.entrypoint is None:
-        known = image_entrypoint(last.image.text if last.image is not None else None)
-        if cmd is None:
-            return result  # the base image's own ENTRYPOINT/CMD run: not in this file
-        argv = list(cmd)
-        if known is not None and not known[1]:
-            argv = [Token(MStr.plain(w, last.where)) for w in known[0]] + argv
-    else:
-        argv = list(last.entrypoint) + list(cmd or [])
-    if not argv:
-        return result
-    where = last.where or Span(source, 0, 0)
-    result.launches.extend(_launches(argv, source, last, where, result))
+    argv = _final_argv(stages[-1], source, ws, result)
+    if argv:
+        where = stages[-1].where or Span(source, 0, 0)
+        result.launches.extend(_launches(argv, source, stages[-1], where, result))
     return result
+
+
+def _arg(value: MStr, stage: _Stage | None, global_args: dict[str, MStr | None]) -> None:
+    """``ARG NAME[=default] …``: before the first ``FROM`` a global, else the stage's (a global's value
+    when it has no default)."""
+    for name, default, _ in _pairs(value):
+        known = _Known(stage.args, stage.env) if stage is not None else _Known(global_args)
+        val = interpolate(default, known) if default is not None else None
+        if stage is None:
+            global_args[name] = val
+        else:
+            stage.args[name] = val if default is not None else global_args.get(name)
+
+
+def _env(value: MStr, stage: _Stage, span: Span, kind: str, source: SourceFile, result: Extraction) -> None:
+    for name, val, _ in _pairs(value):
+        if val is not None:
+            stage.env[name] = interpolate(val, _Known(stage.args, stage.env))
+
+
+def _shell(value: MStr, stage: _Stage, span: Span, kind: str, source: SourceFile, result: Extraction) -> None:
+    tokens, at_, message = json_array(value)
+    if tokens:
+        stage.shell = tokens
+    else:
+        result.problems.append(Problem(f"SHELL must be a JSON array of strings ({message})",
+                                       _problem_at(value, at_, span)))
+
+
+def _copy(value: MStr, stage: _Stage, span: Span, kind: str, source: SourceFile, result: Extraction) -> None:
+    stage.copies.extend(_copies(value, Path(source.path).parent))
+
+
+def _run_spec(value: MStr, stage: _Stage, span: Span, kind: str, source: SourceFile, result: Extraction) -> None:
+    """``CMD``/``ENTRYPOINT``: setting ``ENTRYPOINT`` clears a ``CMD`` not set in this stage."""
+    argv = _argv(value, stage.shell, span, result.problems, kind)
+    if kind == "CMD":
+        stage.cmd, stage.cmd_set_here = (argv if argv is not None else []), True
+    else:
+        stage.entrypoint = argv if argv is not None else []
+        if not stage.cmd_set_here:
+            stage.cmd = []
+    stage.where = span
+
+
+_STEPS = {"ENV": _env, "SHELL": _shell, "COPY": _copy, "ADD": _copy, "CMD": _run_spec, "ENTRYPOINT": _run_spec}
+"""The instructions of a stage after ``FROM`` that matter here, each a step on the stage."""
+
+
+def _final_argv(last: _Stage, source: SourceFile, ws: Workspace, result: Extraction) -> list[Token] | None:
+    """What the last stage's container runs: ``ENTRYPOINT`` + ``CMD`` (a wrapper entrypoint script of
+    the repository that ends in ``exec "$@"`` passes ``CMD`` through, its exports in the stage's
+    environment), or the base image's known entry point + ``CMD``; None when the base image's own
+    ENTRYPOINT/CMD run (not in this file)."""
+    from linter.recognize import image_entrypoint
+
+    cmd = last.cmd
+    if last.entrypoint is not None:
+        entrypoint = list(last.entrypoint)
+        wrapper = wrapper_script([t.value for t in entrypoint], Path(source.path).parent, ws, tuple(last.copies))
+        if wrapper is not None:
+            entrypoint = entrypoint[wrapper.taken:]
+            last.env = {**last.env, **wrapper.env}
+            result.related.append(wrapper.source)
+        return entrypoint + list(cmd or [])
+    if cmd is None:
+        return None
+    known = image_entrypoint(last.image.text if last.image is not None else None)
+    if known is not None and not known[1]:
+        return [Token(MStr.plain(w, last.where)) for w in known[0]] + list(cmd)
+    return list(cmd)
 
 
 class _Known:
@@ -338,6 +373,37 @@ class _Known:
             return self.env[name]
         value = self.args.get(name)
         return default if value is None else value
+
+
+def _copies(value: MStr, folder: Path) -> list[tuple[str, str]]:
+    """``(container path, host path)`` pairs of a ``COPY``/``ADD`` (shell or JSON form) from the build
+    context: a source copied into a folder (``COPY a.sh b/ /app/``) gives both where a file of that
+    name lands and where a folder's content lands; ``--from=`` copies, URLs and globs give none."""
+    if value.text.lstrip().startswith("["):
+        tokens = json_array(value)[0] or []
+    else:
+        try:
+            tokens = split_words(value)
+        except SplitError:
+            return []
+    words = [t.value for t in tokens]
+    if any(w is None for w in words) or any(w.startswith("--from") for w in words):
+        return []
+    words = [w for w in words if not w.startswith("--")]
+    if len(words) < 2:
+        return []
+    *sources, dst = words
+    out = []
+    for src in sources:
+        if any(c in src for c in "*?[") or "://" in src:
+            continue
+        host = str(folder / src)
+        if dst.endswith("/") or len(sources) > 1:
+            out.append((dst.rstrip("/") + "/" + src.rstrip("/").rsplit("/", 1)[-1], host))
+            out.append((dst.rstrip("/") or "/", host))
+        else:
+            out.append((dst, host))
+    return out
 
 
 def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span, result: Extraction) -> list[Launch]:
@@ -367,7 +433,8 @@ def _from(value: MStr, stages: list[_Stage], global_args: dict[str, MStr | None]
     for parent in reversed(stages):
         if parent.name is not None and parent.name == image.text.lower():
             return _Stage(name, parent.image, env=dict(parent.env), shell=parent.shell,
-                          entrypoint=parent.entrypoint, cmd=parent.cmd, span=span, where=parent.where)
+                          entrypoint=parent.entrypoint, cmd=parent.cmd, copies=list(parent.copies), span=span,
+                          where=parent.where)
     if image.text.lower() == "scratch":
         return _Stage(name, None, span=span)
     return _Stage(name, image, span=span)

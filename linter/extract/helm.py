@@ -81,43 +81,14 @@ class _Block:
 def parse(text: MStr) -> tuple[list, dict[str, list], list[tuple[str, Span | None]]]:
     """(nodes, defines, errors) of a template: nodes are MStr text, ("action", expr, span) tuples and
     :class:`_Block` objects; errors are (message, where) for unbalanced blocks."""
-    s = text.text
-    chunks: list = []
-    pos = 0
-    for start, end, inner, left, right in _actions(s):
-        chunks.append(["text", pos, start])
-        chunks.append(["action", inner.strip(), start, end, left, right])
-        pos = end
-    chunks.append(["text", pos, len(s)])
-    # trim markers
-    for i, c in enumerate(chunks):
-        if c[0] != "action":
-            continue
-        if c[4] and i > 0:
-            prev = chunks[i - 1]
-            while prev[2] > prev[1] and s[prev[2] - 1] in " \t\r\n":
-                prev[2] -= 1
-        if c[5] and i + 1 < len(chunks):
-            nxt = chunks[i + 1]
-            while nxt[1] < nxt[2] and s[nxt[1]] in " \t\r\n":
-                nxt[1] += 1
     root = _Block("root")
     stack = [root]
     defines: dict[str, list] = {}
     errors: list[tuple[str, Span | None]] = []
-
-    def current() -> list:
-        b = stack[-1]
-        if b.kind == "if":
-            return b.branches[-1][1]
-        if b.else_body is not None:
-            return b.else_body
-        return b.body
-
-    for c in chunks:
+    for c in _chunks(text.text):
         if c[0] == "text":
             if c[2] > c[1]:
-                current().append(text[c[1]:c[2]])
+                _current(stack).append(text[c[1]:c[2]])
             continue
         expr = c[1]
         where = text.location(c[2], c[3])
@@ -130,35 +101,78 @@ def parse(text: MStr) -> tuple[list, dict[str, list], list[tuple[str, Span | Non
             if word == "if":
                 b.branches.append((rest, []))
             if word == "block":
-                current().append(("action", f'template {rest}', where))
+                _current(stack).append(("action", f'template {rest}', where))
             stack.append(b)
         elif word == "else":
-            b = stack[-1]
-            if b.kind == "if":
-                if rest.startswith("if "):
-                    b.branches.append((rest[3:].strip(), []))
-                else:
-                    b.branches.append((None, []))
-            elif b.kind in ("with", "range"):
-                b.else_body = []
-            else:
-                errors.append(("{{ else }} outside if/with/range", where))
+            _else(stack[-1], rest, where, errors)
         elif word == "end":
-            if len(stack) == 1:
-                errors.append(("unbalanced {{ end }}", where))
-                continue
-            b = stack.pop()
-            if b.kind == "define":
-                name = _string(b.expr.split(None, 1)[0]) if b.expr else None
-                if name is not None:
-                    defines[name] = b.body
-            else:
-                current().append(b)
+            _end(stack, where, defines, errors)
         else:
-            current().append(("action", expr, where))
+            _current(stack).append(("action", expr, where))
     if len(stack) > 1:
         errors.append((f"{{{{ {stack[-1].kind} }}}} without {{{{ end }}}}", stack[-1].where))
     return root.body, defines, errors
+
+
+def _chunks(s: str) -> list[list]:
+    """The template ``s`` as ``["text", start, end]`` and ``["action", inner, start, end, left trim,
+    right trim]`` chunks, with the text beside a trim marker (``{{-``, ``-}}``) trimmed of its blanks."""
+    chunks: list = []
+    pos = 0
+    for start, end, inner, left, right in _actions(s):
+        chunks.append(["text", pos, start])
+        chunks.append(["action", inner.strip(), start, end, left, right])
+        pos = end
+    chunks.append(["text", pos, len(s)])
+    for i, c in enumerate(chunks):
+        if c[0] != "action":
+            continue
+        if c[4] and i > 0:
+            prev = chunks[i - 1]
+            while prev[2] > prev[1] and s[prev[2] - 1] in " \t\r\n":
+                prev[2] -= 1
+        if c[5] and i + 1 < len(chunks):
+            nxt = chunks[i + 1]
+            while nxt[1] < nxt[2] and s[nxt[1]] in " \t\r\n":
+                nxt[1] += 1
+    return chunks
+
+
+def _current(stack: list) -> list:
+    """The body the next node of the innermost open block goes to."""
+    b = stack[-1]
+    if b.kind == "if":
+        return b.branches[-1][1]
+    if b.else_body is not None:
+        return b.else_body
+    return b.body
+
+
+def _else(b: _Block, rest: str, where, errors: list) -> None:
+    """``{{ else }}`` or ``{{ else if X }}`` in the open block ``b``."""
+    if b.kind == "if":
+        if rest.startswith("if "):
+            b.branches.append((rest[3:].strip(), []))
+        else:
+            b.branches.append((None, []))
+    elif b.kind in ("with", "range"):
+        b.else_body = []
+    else:
+        errors.append(("{{ else }} outside if/with/range", where))
+
+
+def _end(stack: list, where, defines: dict, errors: list) -> None:
+    """``{{ end }}``: close the innermost block (a define is recorded by name, others join their parent)."""
+    if len(stack) == 1:
+        errors.append(("unbalanced {{ end }}", where))
+        return
+    b = stack.pop()
+    if b.kind == "define":
+        name = _string(b.expr.split(None, 1)[0]) if b.expr else None
+        if name is not None:
+            defines[name] = b.body
+    else:
+        _current(stack).append(b)
 
 
 def _actions(s: str):
@@ -506,94 +520,169 @@ class Renderer:
         return got[0] if len(got) == 1 else UNK
 
     def call(self, name: str, args: list, dot, where, depth: int, raw):
-        def s(v) -> MStr:
-            return text_of(v, where)
+        """The value of the template function ``name`` called with ``args`` (already evaluated) at
+        ``where``: one of :data:`_FUNCTIONS`; ``UNK`` for any other function or arguments it cannot use."""
+        fn = _FUNCTIONS.get(name)
+        return UNK if fn is None else fn(self, name, args, where, depth)
 
-        if name in ("include", "template") and args:
-            tname = args[0]
-            if not isinstance(tname, MStr) or not tname.known or tname.text not in self.defines:
-                return UNK
-            if depth >= limits.MAX_TEMPLATE_DEPTH:
-                self.budget.hit("MAX_TEMPLATE_DEPTH", f"the nesting of include {tname.text!r}", where,
-                                "its output is unknown")
-                return UNK
-            self.used.add(tname.text)
-            arg = args[1] if len(args) > 1 else None
-            dot_ = self.root if arg is self.root else arg
-            # an include renders the same for the same define and dot (its variables start afresh): once
-            key = (tname.text, id(dot_.node) if isinstance(dot_, Node) else id(dot_))
-            got = self.included.get(key)
-            if got is None:
-                got = self.included[key] = (self.render(self.defines[tname.text], dot_, {"$": self.root}, depth + 1),
-                                            dot_)
-            out = got[0]
-            # an include's output is an expansion: counted where it is used (a define including another
-            # twice doubles at each level)
-            return out if self.budget.charge(len(out), f"the output of include {tname.text!r}", where) else UNK
-        if name in ("quote", "squote") and args:
-            q = MStr.plain('"' if name == "quote" else "'", where)
-            return MStr.join([q, s(args[-1]), q])
-        if name == "default" and len(args) == 2:
-            t = truth(args[1])
-            return UNK if t is UNK else (args[1] if t else args[0])
-        if name in ("toString", "trim") and args:
-            v = s(args[-1])
-            if name == "trim":
-                a, b = 0, len(v.text)
-                while a < b and v.text[a] in " \t\r\n":
-                    a += 1
-                while b > a and v.text[b - 1] in " \t\r\n":
-                    b -= 1
-                return v[a:b]
-            return v
-        if name in ("int", "int64") and args:
-            v = s(args[-1])
-            if re.fullmatch(r"-?\d+", v.text):
-                return v
-            return UNK if not v.known or v.text else MStr.plain("0", where)
-        if name == "toYaml" and args:
-            return to_yaml(args[-1], where)
-        if name in ("nindent", "indent") and len(args) == 2 and isinstance(args[0], int):
-            body = _indent(s(args[1]), args[0], where)
-            return MStr.join([MStr.plain("\n", where), body]) if name == "nindent" else body
-        if name == "trunc" and len(args) == 2 and isinstance(args[0], int):
-            v = s(args[1])
-            return v[:args[0]] if args[0] >= 0 else v[args[0]:]
-        if name == "trimSuffix" and len(args) == 2:
-            suf, v = s(args[0]), s(args[1])
-            return v[:len(v.text) - len(suf.text)] if suf.known and suf.text and v.text.endswith(suf.text) else v
-        if name == "printf" and args and isinstance(args[0], MStr) and args[0].known:
-            fmt = args[0].text
-            parts, k, last = [], 1, 0
-            for m in re.finditer(r"%[sdv]", fmt):
-                parts.append(MStr.plain(fmt[last:m.start()], where))
-                parts.append(s(args[k]) if k < len(args) else MStr.unknown(where))
-                k += 1
-                last = m.end()
-            if "%" in fmt[last:]:
-                return UNK
-            parts.append(MStr.plain(fmt[last:], where))
-            return MStr.join(parts)
-        if name == "not" and len(args) == 1:
-            t = truth(args[0])
-            return UNK if t is UNK else not t
-        if name in ("and", "or") and args:
-            ts = [truth(a) for a in args]
-            if name == "and":
-                return False if False in ts else (UNK if UNK in ts else args[-1])
-            return next((a for a, t in zip(args, ts) if t is True), None) if UNK not in ts or True in ts else UNK
-        if name in ("eq", "ne") and len(args) >= 2:
-            vals = [s(a) for a in args]
-            if not all(v.known for v in vals):
-                return UNK
-            same = any(vals[0].text == v.text for v in vals[1:])
-            return same if name == "eq" else not same
-        if name == "empty" and args:
-            t = truth(args[-1])
-            return UNK if t is UNK else not t
-        if name == "required" and len(args) == 2:
-            return args[1]
+    def include(self, args: list, where, depth: int):
+        """``include``/``template``: the named define rendered with the given dot (once per define and dot)."""
+        tname = args[0]
+        if not isinstance(tname, MStr) or not tname.known or tname.text not in self.defines:
+            return UNK
+        if depth >= limits.MAX_TEMPLATE_DEPTH:
+            self.budget.hit("MAX_TEMPLATE_DEPTH", f"the nesting of include {tname.text!r}", where,
+                            "its output is unknown")
+            return UNK
+        self.used.add(tname.text)
+        arg = args[1] if len(args) > 1 else None
+        dot_ = self.root if arg is self.root else arg
+        # an include renders the same for the same define and dot (its variables start afresh): once
+        key = (tname.text, id(dot_.node) if isinstance(dot_, Node) else id(dot_))
+        got = self.included.get(key)
+        if got is None:
+            got = self.included[key] = (self.render(self.defines[tname.text], dot_, {"$": self.root}, depth + 1),
+                                        dot_)
+        out = got[0]
+        # an include's output is an expansion: counted where it is used (a define including another
+        # twice doubles at each level)
+        return out if self.budget.charge(len(out), f"the output of include {tname.text!r}", where) else UNK
+
+
+# ------------------------------------------------------------------------------------------------
+# the template functions: (renderer, name, evaluated args, where, depth) -> value; UNK for arguments
+# a function cannot use (Go text/template builtins and the Sprig functions charts use)
+
+
+def _fn_include(r: Renderer, name: str, args: list, where, depth: int):
+    return r.include(args, where, depth) if args else UNK
+
+
+def _fn_quote(r: Renderer, name: str, args: list, where, depth: int):
+    if not args:
         return UNK
+    q = MStr.plain('"' if name == "quote" else "'", where)
+    return MStr.join([q, text_of(args[-1], where), q])
+
+
+def _fn_default(r: Renderer, name: str, args: list, where, depth: int):
+    if len(args) != 2:
+        return UNK
+    t = truth(args[1])
+    return UNK if t is UNK else (args[1] if t else args[0])
+
+
+def _fn_to_string(r: Renderer, name: str, args: list, where, depth: int):
+    return text_of(args[-1], where) if args else UNK
+
+
+def _fn_trim(r: Renderer, name: str, args: list, where, depth: int):
+    if not args:
+        return UNK
+    v = text_of(args[-1], where)
+    a, b = 0, len(v.text)
+    while a < b and v.text[a] in " \t\r\n":
+        a += 1
+    while b > a and v.text[b - 1] in " \t\r\n":
+        b -= 1
+    return v[a:b]
+
+
+def _fn_int(r: Renderer, name: str, args: list, where, depth: int):
+    if not args:
+        return UNK
+    v = text_of(args[-1], where)
+    if re.fullmatch(r"-?\d+", v.text):
+        return v
+    return UNK if not v.known or v.text else MStr.plain("0", where)
+
+
+def _fn_to_yaml(r: Renderer, name: str, args: list, where, depth: int):
+    return to_yaml(args[-1], where) if args else UNK
+
+
+def _fn_indent(r: Renderer, name: str, args: list, where, depth: int):
+    if len(args) != 2 or not isinstance(args[0], int):
+        return UNK
+    body = _indent(text_of(args[1], where), args[0], where)
+    return MStr.join([MStr.plain("\n", where), body]) if name == "nindent" else body
+
+
+def _fn_trunc(r: Renderer, name: str, args: list, where, depth: int):
+    if len(args) != 2 or not isinstance(args[0], int):
+        return UNK
+    v = text_of(args[1], where)
+    return v[:args[0]] if args[0] >= 0 else v[args[0]:]
+
+
+def _fn_trim_suffix(r: Renderer, name: str, args: list, where, depth: int):
+    if len(args) != 2:
+        return UNK
+    suf, v = text_of(args[0], where), text_of(args[1], where)
+    return v[:len(v.text) - len(suf.text)] if suf.known and suf.text and v.text.endswith(suf.text) else v
+
+
+def _fn_printf(r: Renderer, name: str, args: list, where, depth: int):
+    if not (args and isinstance(args[0], MStr) and args[0].known):
+        return UNK
+    fmt = args[0].text
+    parts, k, last = [], 1, 0
+    for m in re.finditer(r"%[sdv]", fmt):
+        parts.append(MStr.plain(fmt[last:m.start()], where))
+        parts.append(text_of(args[k], where) if k < len(args) else MStr.unknown(where))
+        k += 1
+        last = m.end()
+    if "%" in fmt[last:]:
+        return UNK
+    parts.append(MStr.plain(fmt[last:], where))
+    return MStr.join(parts)
+
+
+def _fn_not(r: Renderer, name: str, args: list, where, depth: int):
+    if len(args) != 1:
+        return UNK
+    t = truth(args[0])
+    return UNK if t is UNK else not t
+
+
+def _fn_and_or(r: Renderer, name: str, args: list, where, depth: int):
+    if not args:
+        return UNK
+    ts = [truth(a) for a in args]
+    if name == "and":
+        return False if False in ts else (UNK if UNK in ts else args[-1])
+    return next((a for a, t in zip(args, ts) if t is True), None) if UNK not in ts or True in ts else UNK
+
+
+def _fn_eq_ne(r: Renderer, name: str, args: list, where, depth: int):
+    if len(args) < 2:
+        return UNK
+    vals = [text_of(a, where) for a in args]
+    if not all(v.known for v in vals):
+        return UNK
+    same = any(vals[0].text == v.text for v in vals[1:])
+    return same if name == "eq" else not same
+
+
+def _fn_empty(r: Renderer, name: str, args: list, where, depth: int):
+    if not args:
+        return UNK
+    t = truth(args[-1])
+    return UNK if t is UNK else not t
+
+
+def _fn_required(r: Renderer, name: str, args: list, where, depth: int):
+    return args[1] if len(args) == 2 else UNK
+
+
+_FUNCTIONS = {
+    "include": _fn_include, "template": _fn_include, "quote": _fn_quote, "squote": _fn_quote,
+    "default": _fn_default, "toString": _fn_to_string, "trim": _fn_trim, "int": _fn_int, "int64": _fn_int,
+    "toYaml": _fn_to_yaml, "nindent": _fn_indent, "indent": _fn_indent, "trunc": _fn_trunc,
+    "trimSuffix": _fn_trim_suffix, "printf": _fn_printf, "not": _fn_not, "and": _fn_and_or, "or": _fn_and_or,
+    "eq": _fn_eq_ne, "ne": _fn_eq_ne, "empty": _fn_empty, "required": _fn_required,
+}
+"""The template functions the renderer knows, by name; any other renders as unknown."""
 
 
 _ASSIGNED = object()
@@ -673,31 +762,9 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         return Extraction()
     result = Extraction()
     values_src = ws.try_read(root / "values.yaml")
-    values = UNK
-    if values_src is not None:
-        node = _yaml_root(values_src)
-        values = Node(node, values_src) if node is not None and k8s._is_map(node) else None
-    chart: dict = {"*": None}
-    chart_src = ws.try_read(root / "Chart.yaml")
-    cnode = _yaml_root(chart_src) if chart_src is not None else None
-    for key, name in (("name", "Name"), ("version", "Version"), ("appVersion", "AppVersion")):
-        v = k8s._val(cnode, key) if cnode is not None else None
-        chart[name] = yamltree.mstr(v, chart_src) if k8s._is_str(v) else None
-    defines: dict[str, list] = {}
-    def_files: dict[str, SourceFile] = {}
-    files = sorted(p for p in (root / "templates" / rel for rel in listing("g", root / "templates"))
-                   if p.suffix.lower() in (".tpl", ".yaml", ".yml"))
-    mine = None
-    for p in files[:MAX_TEMPLATE_FILES]:
-        f = source if p == path else ws.try_read(p)
-        if f is None:
-            continue
-        nodes, defs, errors = _parsed(f)
-        for name in defs:
-            def_files[name] = f
-        defines.update(defs)
-        if f is source:
-            mine = (nodes, errors)
+    values = _values(values_src)
+    chart = _chart(ws.try_read(root / "Chart.yaml"))
+    defines, def_files, mine = _templates(root, path, source, ws)
     if mine is None:
         return result
     nodes, errors = mine
@@ -727,6 +794,46 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
         if f not in result.related and f is not source:
             result.related.append(f)
     return result
+
+
+def _values(values_src: SourceFile | None):
+    """``.Values``: the chart's ``values.yaml`` as a :class:`Node`; None when it is not a mapping, UNK
+    when there is none."""
+    if values_src is None:
+        return UNK
+    node = _yaml_root(values_src)
+    return Node(node, values_src) if node is not None and k8s._is_map(node) else None
+
+
+def _chart(chart_src: SourceFile | None) -> dict:
+    """``.Chart``: ``Name``, ``Version`` and ``AppVersion`` from ``Chart.yaml`` (None when not written)."""
+    chart: dict = {"*": None}
+    cnode = _yaml_root(chart_src) if chart_src is not None else None
+    for key, name in (("name", "Name"), ("version", "Version"), ("appVersion", "AppVersion")):
+        v = k8s._val(cnode, key) if cnode is not None else None
+        chart[name] = yamltree.mstr(v, chart_src) if k8s._is_str(v) else None
+    return chart
+
+
+def _templates(root: Path, path: Path, source: SourceFile, ws: Workspace) -> tuple[dict, dict, tuple | None]:
+    """The defines of the chart's templates (name -> nodes), the file of each, and the ``(nodes,
+    errors)`` of ``source`` itself (None when it is not among the first :data:`MAX_TEMPLATE_FILES`)."""
+    defines: dict[str, list] = {}
+    def_files: dict[str, SourceFile] = {}
+    files = sorted(p for p in (root / "templates" / rel for rel in listing("g", root / "templates"))
+                   if p.suffix.lower() in (".tpl", ".yaml", ".yml"))
+    mine = None
+    for p in files[:MAX_TEMPLATE_FILES]:
+        f = source if p == path else ws.try_read(p)
+        if f is None:
+            continue
+        nodes, defs, errors = _parsed(f)
+        for name in defs:
+            def_files[name] = f
+        defines.update(defs)
+        if f is source:
+            mine = (nodes, errors)
+    return defines, def_files, mine
 
 
 __all__ = ["extract", "parse", "Renderer", "chart_root", "truth", "to_yaml", "UNK", "Node"]

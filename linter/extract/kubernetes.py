@@ -54,25 +54,21 @@ from pathlib import Path
 from linter import datafiles, limits
 from linter.extract import yamltree
 from linter.extract.words import SplitError, split_words
+from linter.extract.yamlstream import MAX_DOCUMENTS, parse_documents  # noqa: F401 - part of this module's interface
 from linter.formats import looks_like_kubernetes
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
+from linter.passthrough import wrapper_script
 from linter.extract.recognized import launches
 from linter.recognize import image_entrypoint
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, listing
 
-_DOC_START = re.compile(r"^---(?=[ \t]|\r?$)", re.MULTILINE)
-_DOC_END = re.compile(r"^\.\.\.[ \t]*\r?$", re.MULTILINE)
 _CONFLICT = re.compile(r"^(<<<<<<<|\|\|\|\|\|\|\||=======|>>>>>>>)(?:[ \t][^\r\n]*)?\r?$", re.MULTILINE)
 _BLANKS = re.compile(r"[ \t\r\n]")
 _SKIP_KEYS = {"containers", "initContainers", "runner", "mainContainer", "ephemeralContainers"}
 _UNKNOWN = object()  # a variable that is defined with a value the files do not hold
-
-MAX_DOCUMENTS = 2000
-"""A manifest stream longer than this is read up to here (the rest is reported)."""
-
 
 @functools.cache
 def _operator_env() -> list[dict]:
@@ -169,82 +165,6 @@ def remap(ex: Extraction, reduced: SourceFile, origin, fallback: SourceFile) -> 
     ex.comments = None  # the line scan of the original text finds them
 
 
-def _segments(text: str) -> list[tuple[int, int]]:
-    """``[start, end)`` of each document of a YAML stream (split at ``---`` and after ``...`` lines)."""
-    cuts = {0, len(text)}
-    cuts.update(m.start() for m in _DOC_START.finditer(text))
-    cuts.update(m.end() for m in _DOC_END.finditer(text))
-    points = sorted(cuts)
-    out = []
-    for a, b in zip(points, points[1:]):
-        if out and text[out[-1][0]:out[-1][1]].lstrip().startswith("%"):  # directives belong to the next document
-            out[-1] = (out[-1][0], b)
-            continue
-        out.append((a, b))
-    return out
-
-
-def _shift(root, delta: int) -> None:
-    """Move the marks of every node under ``root`` by ``delta`` characters (a document parsed alone)."""
-    from yaml.error import Mark
-
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        # libyaml's marks are read-only: each node gets moved copies (lines stay the document's)
-        node.start_mark, node.end_mark = (None if m is None else Mark(None, m.index + delta, m.line, m.column, None, None)
-                                          for m in (node.start_mark, node.end_mark))
-        value = node.value
-        if isinstance(value, list):
-            for item in value:
-                stack.extend(item if isinstance(item, tuple) else (item,))
-
-
-def parse_documents(source: SourceFile, problems: list[Problem] | None) -> list:
-    """The root node of each document of ``source`` that parses (None for an empty one); a document
-    that does not parse adds an SGL001 problem (when ``problems`` is given) and is left out."""
-    from linter.extract.yamlload import InvalidYaml, compose
-
-    roots = []
-    text = source.text
-    segments = _segments(text)
-    for k, (a, b) in enumerate(segments):
-        if k >= MAX_DOCUMENTS:
-            if problems is not None:
-                problems.append(Problem(f"more than {MAX_DOCUMENTS} YAML documents: the rest of the file is not read",
-                                        Span(source, a, a)))
-            break
-        chunk = text[a:b]
-        if not chunk.strip():
-            continue
-        try:
-            root = compose(chunk)
-        except InvalidYaml as exc:
-            if problems is not None and exc.offset is None:
-                problems.append(Problem(f"invalid YAML in document {k + 1}: {exc}", Span(source, a, a)))
-            elif problems is not None:
-                offset = a + exc.offset
-                problems.append(Problem(f"invalid YAML in document {k + 1}: {exc.problem}; the other documents are "
-                                        "still read", Span(source, offset, offset)))
-            continue
-        except (RecursionError, ValueError) as exc:
-            if problems is not None:
-                problems.append(Problem(f"invalid YAML in document {k + 1}: {exc}", Span(source, a, a)))
-            continue
-        except limits.LimitExceeded as exc:
-            limits.record(exc.limit, exc.what, Span(source, a, a), "the document is not checked")
-            continue
-        if root is None:
-            continue
-        _shift(root, a)
-        roots.append(root)
-    return roots
-
-
 # ------------------------------------------------------------------------------------------------
 # small YAML helpers
 
@@ -253,19 +173,11 @@ _is_map = yamltree.is_map
 _is_seq = yamltree.is_seq
 
 
-def _is_str(node) -> bool:
-    # unlike yamltree.is_str, an empty string counts: `value: ""` sets a variable to nothing
-    from linter.extract.yamlload import ScalarNode
-
-    return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null"
+_is_str = yamltree.is_scalar
+_val = yamltree.value_of
 
 
-def _val(node, key: str):
-    return yamltree.get(node, key)[1] if _is_map(node) else None
-
-
-def _text(node) -> str | None:
-    return str(node.value) if _is_str(node) else None
+_text = yamltree.scalar_text
 
 
 # ------------------------------------------------------------------------------------------------
@@ -731,7 +643,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             sched = _scheduling(spec, reading)
             decls = k8s_gpus.candidates(sched)
             if not decls and sched.node_selector and ws is not None:
-                from linter.gpus.karpenter import picked
+                from linter.extract.karpenter import picked
 
                 decls = picked(ws, Path(source.path), {k: v.text for k, v in sched.node_selector.items()})
             for container in spec.containers:
@@ -740,29 +652,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                     folder_read = True
                 group = _group_size(root, kind, spec, reading)
                 got = _launches(container, spec, reading, cms, injected, result,
-                                _group_size_env(group, injected))
-                for k, (found, span, image) in enumerate(got):
-                    identity = (id(container.fields.get("command")), id(container.fields.get("args")),
-                                tuple(id(e) for e in container.env), k,
-                                tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
-                    key = f"{kind}/{name}:{spec.path}.{container.path.rsplit('.', 1)[-1]}".replace(":.", ":")
-                    if identity in seen:
-                        # one container read by two templates (leader and worker of one pattern): one
-                        # launch that names both (a Launch is frozen: the list holds a new one)
-                        first = seen[identity]
-                        if key not in first.key.split(","):
-                            joined = dataclasses.replace(first, key=f"{first.key},{key}")
-                            result.launches[result.launches.index(first)] = joined
-                            seen[identity] = joined
-                        continue
-                    launch = Launch(source=reading, program=found.program, span=span, args=found.args, key=key,
-                                    image=found.image if found.image is not None else image,
-                                    gpu_decls=list(found.gpu_decls) + decls,
-                                    gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
-                                    + group,
-                                    model_hint=hint, background=found.background)
-                    seen[identity] = launch
-                    result.launches.append(launch)
+                                _group_size_env(group, injected), ws)
+                _add_launches(got, container, spec, f"{kind}/{name}", decls, group, hint, reading, seen, result)
     llmaz = [(api, kind, root) for root in roots if _is_map(root)
              for api, kind in [(_text(_val(root, "apiVersion")) or "", _text(_val(root, "kind")) or "")]
              if api.startswith(("inference.llmaz.io/", "llmaz.io/"))]
@@ -773,6 +664,35 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     if offsets is not None:
         remap(result, reading, lambda i: (source, offsets[i]) if i < len(offsets) else None, source)
     return result
+
+
+def _add_launches(got: list, container: _Container, spec: _PodSpec, workload: str, decls: list, group: list,
+                  hint, reading: SourceFile, seen: dict, result: Extraction) -> None:
+    """Append a container's launches (``got``: (found, span, image) each) to ``result``: one container
+    read by two templates (leader and worker of one pattern) is one launch that names both (``seen``:
+    identity -> launch so far)."""
+    for k, (found, span, image) in enumerate(got):
+        identity = (id(container.fields.get("command")), id(container.fields.get("args")),
+                    tuple(id(e) for e in container.env), k,
+                    tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
+        key = f"{workload}:{spec.path}.{container.path.rsplit('.', 1)[-1]}".replace(":.", ":")
+        if identity in seen:
+            # one container read by two templates (leader and worker of one pattern): one
+            # launch that names both (a Launch is frozen: the list holds a new one)
+            first = seen[identity]
+            if key not in first.key.split(","):
+                joined = dataclasses.replace(first, key=f"{first.key},{key}")
+                result.launches[result.launches.index(first)] = joined
+                seen[identity] = joined
+            continue
+        launch = Launch(source=reading, program=found.program, span=span, args=found.args, key=key,
+                        image=found.image if found.image is not None else image,
+                        gpu_decls=list(found.gpu_decls) + decls,
+                        gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
+                        + group,
+                        model_hint=hint, background=found.background)
+        seen[identity] = launch
+        result.launches.append(launch)
 
 
 def _group_size_env(group: list, injected) -> dict:
@@ -786,10 +706,45 @@ def _group_size_env(group: list, injected) -> dict:
     return {"LWS_GROUP_SIZE": MStr.literal(span.source, span.start, span.end)}
 
 
+def _argv(command: list[Token] | None, args: list[Token] | None, image: MStr | None) -> list[Token] | None:
+    """The argv a container runs from its ``command`` and ``args`` (``args`` alone run under the
+    image's entry point: read only when that entry point is known to pass them on, or they are a
+    command we recognise); None when there is nothing to read."""
+    if command:
+        return command + (args or [])
+    if not args:
+        return None
+    known = image_entrypoint(image.text) if image is not None and image.known else None
+    if known is not None:
+        return args if known[1] else None  # else the image's entry point runs its own program with them
+    unfolded = _unfold(args)
+    if match_entry_point(args) is None and (unfolded is None or match_entry_point(unfolded) is None):
+        return None  # an unknown image's entry point: its arguments are not a command we can read
+    return args
+
+
+def _folded_launches(argv: list[Token], source: SourceFile, shell_env: dict, image: MStr | None,
+                     result: Extraction) -> list:
+    """The launches of a command line folded into one argv item, with the finding that says the
+    container fails to start so; [] when unfolding finds none."""
+    unfolded = _unfold(argv)
+    found = launches(unfolded, source, env=shell_env, image=image, problems=result.problems) if unfolded else []
+    if found:
+        first = argv[0]
+        shown = " ".join(first.raw.split()[:3])
+        result.problems.append(Problem(
+            f"the whole command line is one argv item: Kubernetes runs it without a shell, as a program "
+            f"named {shown + ' …'!r}, and the container fails to start; write one list item per word "
+            "(or run it with sh -c)", first.location() or Span(source, 0, 0)))
+    return found
+
+
 def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _ConfigMaps, injected,
-              result: Extraction, controller_env: dict | None = None):
+              result: Extraction, controller_env: dict | None = None, ws: Workspace | None = None):
     """(Found, span, image) of each launch a container runs; ``controller_env`` holds values the
-    workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none."""
+    workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none. A
+    ``command`` that is a wrapper script of the repository ending in ``exec "$@"``
+    (:mod:`linter.passthrough`) passes ``args`` through, with the variables it exports."""
     fields = container.fields
     cmd_node, args_node = fields.get("command"), fields.get("args")
     if cmd_node is None and args_node is None:
@@ -801,34 +756,18 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     args = _words(args_node, source, variables, open_ended, injected)
     image_node = fields.get("image")
     image = yamltree.mstr(image_node, source) if _is_str(image_node) else None
-    if command:
-        argv = command + (args or [])
-    elif args:
-        known = image_entrypoint(image.text) if image is not None and image.known else None
-        if known is not None:
-            if not known[1]:
-                return []  # the image's entry point runs its own program with these arguments
-            argv = args
-        else:
-            unfolded = _unfold(args)
-            if match_entry_point(args) is None and (unfolded is None or match_entry_point(unfolded) is None):
-                return []  # an unknown image's entry point: its arguments are not a command we can read
-            argv = args
+    wrapper = wrapper_script([w.value for w in command], Path(source.path).parent, ws) if command else None
+    if wrapper is not None:  # the script's own arguments, then ``args``: the command it runs
+        result.related.append(wrapper.source)
+        argv = command[wrapper.taken:] + (args or [])
     else:
+        argv = _argv(command, args, image)
+    if argv is None:
         return []
     shell_env = {k: (v if isinstance(v, MStr) else MStr.unknown(None)) for k, v in variables.items()}
-    found = launches(argv, source, env=shell_env, image=image, problems=result.problems)
-    if not found:
-        unfolded = _unfold(argv)
-        if unfolded is not None:
-            found = launches(unfolded, source, env=shell_env, image=image, problems=result.problems)
-            if found:
-                first = argv[0]
-                shown = " ".join(first.raw.split()[:3])
-                result.problems.append(Problem(
-                    f"the whole command line is one argv item: Kubernetes runs it without a shell, as a program "
-                    f"named {shown + ' …'!r}, and the container fails to start; write one list item per word "
-                    "(or run it with sh -c)", first.location() or Span(source, 0, 0)))
+    shell_env.update(wrapper.env if wrapper is not None else {})
+    found = launches(argv, source, env=shell_env, image=image, problems=result.problems) or \
+        _folded_launches(argv, source, shell_env, image, result)
     spans = [Span(source, n.start_mark.index, n.end_mark.index) for n in (cmd_node, args_node) if n is not None]
     spans += [Span(source, k.start_mark.index, k.end_mark.index) for name, k in container.keys.items()
               if name in ("command", "args") and k.start_mark is not None]

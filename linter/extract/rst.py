@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 
 from linter import limits
-from linter.discover import mentions_sglang
+from linter.mentions import mentions_sglang
 from linter.extract.docblocks import DocBlock, Layer, code_of, mixed_indent, read_blocks
 from linter.launch import ContextLabel, Extraction, Problem
 from linter.source import SourceFile, Span

@@ -22,7 +22,7 @@ from linter.launch import MStr
 from linter.source import SourceFile, Span
 
 __all__ = ["Walk", "align", "comments", "get", "is_map", "is_seq", "is_str", "items", "load_tree", "mstr",
-           "start_walk", "text", "too_deep", "walk"]
+           "start_walk", "text", "too_deep", "walk", "is_scalar", "scalar_text", "value_of"]
 
 
 def align(value: str, source: SourceFile, start: int, end: int) -> list:
@@ -286,3 +286,21 @@ def is_str(node) -> bool:
 def text(node) -> str | None:
     """The scalar's value, or None for anything else."""
     return str(node.value) if is_str(node) else None
+
+
+def is_scalar(node) -> bool:
+    """A scalar that is not null; unlike :func:`is_str` an empty string counts (``value: ""`` sets a
+    variable to nothing)."""
+    from linter.extract.yamlload import ScalarNode
+
+    return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null"
+
+
+def scalar_text(node) -> str | None:
+    """The value of a scalar :func:`is_scalar` accepts (``""`` included), or None."""
+    return str(node.value) if is_scalar(node) else None
+
+
+def value_of(node, key: str):
+    """The value node of ``key`` in a MappingNode (merges resolved); None when absent or not a mapping."""
+    return get(node, key)[1] if is_map(node) else None

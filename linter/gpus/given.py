@@ -84,26 +84,33 @@ def given(launch_counts: list[GpuCount], file_counts: list[GpuCount], targets: l
     """What a launch is given, from its own count declarations (``launch_counts``), its file's
     (``file_counts``: ``#SBATCH``, SkyPilot, dstack …) and its targets (see the module docstring)."""
     counts = list(launch_counts) + list(file_counts) + _decl_counts(targets)
-    widened = any(c.widens for c in counts)
     mig = any(c.resource.startswith("nvidia.com/mig-") for c in counts)
     nodes_c = [c for c in counts if c.per == "nodes" and c.count is not None]
     nodes_from = min(nodes_c, key=lambda c: c.count) if nodes_c else None
-    bounds = []
-    for c in counts:
-        if c.count is None or c.per == "nodes":
-            continue
-        if widened and (c.resource in _CONTAINER_RESOURCES or c.resource.startswith(("deploy.", "gpus"))):
-            continue
-        if c.per == "job" and (nodes_from is None or nodes_from.count != 1):
-            # a total over the job: a node has at most all of them
-            bounds.append(c)
-            continue
-        bounds.append(c)
+    bounds = _bounds(counts)
     count_from = min(bounds, key=lambda c: c.count) if bounds else None
+    memory, memory_target, note, memories = _memory(targets, mig)
+    weak = any(t.decl.weak for t in targets)
+    return Given(count_from.count if count_from is not None else None, count_from, tuple(counts),
+                 nodes_from.count if nodes_from is not None else None, nodes_from, memory, memory_target, note,
+                 weak, mig, tuple(memories))
+
+
+def _bounds(counts: list[GpuCount]) -> list[GpuCount]:
+    """The counts that bound the GPUs of one node: known, not a node count, and not a container
+    runtime's when ``NVIDIA_VISIBLE_DEVICES=all`` widens what the container sees. A total over the
+    job bounds a node too (a node has at most all of them)."""
+    widened = any(c.widens for c in counts)
+    return [c for c in counts
+            if c.count is not None and c.per != "nodes"
+            and not (widened and (c.resource in _CONTAINER_RESOURCES or c.resource.startswith(("deploy.", "gpus"))))]
+
+
+def _memory(targets: list[Target], mig: bool) -> tuple[Memory | None, Target | None, str, list]:
+    """(memory, the target it is of, why it is unknown, every (target, memory) the catalog holds)."""
     memory = None
     memory_target = None
     note = ""
-    weak = any(t.decl.weak for t in targets)
     if mig:
         note = "the container asks for MIG slices: each device is a slice of a GPU, with the slice's memory"
     elif not targets:
@@ -123,9 +130,7 @@ def given(launch_counts: list[GpuCount], file_counts: list[GpuCount], targets: l
         note = f"the memory of {unknown.name} is not in the catalog"
     else:
         memory_target, memory = max(memories, key=lambda tm: tm[1].mib)
-    return Given(count_from.count if count_from is not None else None, count_from, tuple(counts),
-                 nodes_from.count if nodes_from is not None else None, nodes_from, memory, memory_target, note,
-                 weak, mig, tuple(memories))
+    return memory, memory_target, note, memories
 
 
 __all__ = ["Given", "given"]

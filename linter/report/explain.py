@@ -8,7 +8,6 @@ from pathlib import Path
 
 from linter.coverage import unverified_reasons
 from linter.launch import UNKNOWN
-from linter.sglang.decision import deterministic, evaluate, parser_only_note
 
 
 def _value(v) -> str:
@@ -37,121 +36,176 @@ def render(results: dict[Path, object], line: int | None, path: Path | None = No
         if res.source is None:
             continue
         for ctx in res.contexts:
-            launch = ctx.launch
-            span = launch.span
-            first, last = span.start_line_col[0], span.end_line_col[0]
-            here = path is None or launch.source.path == path
-            if line is not None:
-                inside = here and first <= line <= last
-                if not inside and not (path is not None and _writes_line(ctx, path, line)):
-                    continue
-            elif not here and path is not None and path.name != ".env" and not path.name.endswith(".env"):
-                continue
-            out.append(f"{launch.source.display}:{first}: {launch.program} ({ctx.identity or 'launch'})")
-            if launch.reached_by:
-                out.append(f"  reached:   by {', '.join(launch.reached_by)} (the same arguments from one call site: "
-                           "one launch)")
-            if launch.path:
-                from linter.branches import describe
-
-                out.append(f"  path:      {describe(launch.path)} (one of the paths the file builds this launch along)")
-            if launch.context:
-                out.append("  context:   " + " > ".join(
-                    f"{c.kind} {c.text!r}" + (f" (line {c.span.line})" if c.span is not None else "")
-                    for c in launch.context))
-            cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
-            out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")
-            if (parser_only := parser_only_note(ctx.table)) is not None:
-                out.append(f"             {parser_only}")
-            m = ctx.model
-            arch = m.architecture or "unknown"
-            out.append(f"  model:     {m.path or 'unknown'} -> {arch}{' (DSA)' if m.dsa else ''}; {m.origin}"
-                       + (f" ({m.evidence})" if m.evidence else ""))
-            mla = ctx.model.architecture in ctx.table.list("absorbed_mla_architectures")
-            if ctx.table.lists.get("absorbed_mla_architectures") is None:
-                pass  # older releases have no such list (the table's lists_source says where it was looked for)
-            else:
-                out.append(f"             absorbed MLA (in SGLang {ctx.table.version}'s list): "
-                           f"{'yes' if mla else 'no' if m.architecture else 'unknown'}")
-            if ctx.targets:
-                for t in ctx.targets:
-                    cc = f"compute capability {t.gpu.cc[0]}.{t.gpu.cc[1]}" if t.gpu and t.gpu.cc else \
-                        ("ROCm (not CUDA)" if t.gpu else "unknown to the catalog")
-                    out.append(f"  target:    {t.name} -> {t.gpu.canonical if t.gpu else '?'} ({cc}); "
-                               f"{t.decl.how}")
-            else:
-                out.append("  target:    none declared (use '# lint-configs: target-gpu=NAME', --target-gpu or "
-                           "'target-gpus' in the configuration)")
-            from linter.report.hardware import explain_lines
-
-            out.extend(explain_lines(ctx))
-            on, setting = deterministic(ctx.parsed)
-            how = f" (by {setting.spelled})" if setting is not None and on is True else ""
-            out.append(f"  deterministic inference: {_value(on) if on is UNKNOWN else ('on' if on else 'off')}{how}")
-            for dest in ("attention_backend", "prefill_attention_backend", "decode_attention_backend"):
-                s = ctx.parsed.get(dest)
-                if s is not None:
-                    where = ""
-                    if s.flag is not None and id(s.flag) in ctx.parsed.from_config:
-                        loc = s.flag.location()
-                        where = f" in the --config file {loc.source.display}:{loc.line}" if loc is not None else ""
-                    out.append(f"  {dest}: {_value(s.value)} (written as {s.spelled}{where})")
-            for p in ctx.parsed.problems:
-                out.append(f"  parser:    {p.message}")
-            for f in ctx.parsed.config_sources:
-                out.append(f"  --config:  {f.display} merged in front of the command line (SGLang's config merger)")
-            if ctx.parsed.unknown_words:
-                words = ", ".join(t.raw.replace("\ue000", "?") or "?" for t in ctx.parsed.unknown_words[:3])
-                out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
-            stops = ctx.parsed.sglang_error()
-            if stops is not None:
-                out.append(f"  verdict:   refused on every GPU: SGLang's parser stops ({stops[1]}) before any "
-                           "start-up check")
-            elif parser_only_note(ctx.table) is not None:
-                pass  # the release's start-up checks are not documented: said under "release"
-            elif on is UNKNOWN:
-                out.append("  verdict:   unknown: the start-up checks depend on whether deterministic inference is on")
-            elif not ctx.model.skip_checks:
-                for v in ctx.verdicts:
-                    o, b, gate = v.startup, v.backends, v.gate
-                    if o is not None and o.error:
-                        out.append(f"  on {v.label}: attention backend {o.backend} (chosen by {o.chosen_by}) -> "
-                                   f"refused at start-up ({_code(f'error {o.error}')}): {o.message}")
-                    elif b is None and gate is not None and gate.gate == "gpt_oss_backend":
-                        said = " ".join(gate.message.split())
-                        out.append(f"  on {v.label}: refused by the model's own check before the deterministic "
-                                   f"ones: {said}")
-                    elif b is None and on is True and m.architecture is None and \
-                            (plain := evaluate(ctx.parsed, ctx.table, None, False, v.hardware)) is not None:
-                        said = f"refused at start-up ({_code(f'error {plain.error}')})" if plain.error else "accepted"
-                        out.append(f"  on {v.label}: attention backend {plain.backend} (chosen by {plain.chosen_by}) "
-                                   f"-> {said} if the model is not absorbed MLA; it depends on the model's architecture")
-                    elif b is None:
-                        out.append(f"  on {v.label}: the backend depends on a value that is not known")
-                    else:
-                        verdict = ("accepted" + (" if the model is not absorbed MLA" if m.architecture is None else "")
-                                   if gate is None else
-                                   f"{'asserts at model load' if gate.at_load else 'refused at start-up'} "
-                                   f"({_code(gate.gate)}): {gate.message}")
-                        out.append(f"  on {v.label}: attention backend {b.attention} (chosen by {b.chosen_by}; "
-                                   f"prefill {b.prefill}, decode {b.decode}) -> {verdict}")
-                    if on is True and m.architecture is None:
-                        # Say what the unknown architecture could change on this GPU.
-                        for arch, dsa in (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM", True)):
-                            alt = evaluate(ctx.parsed, ctx.table, arch, dsa, v.hardware)
-                            if alt is not None and alt.error and (o is None or alt.error != o.error):
-                                out.append(f"    if the model were {arch}{' (DSA)' if dsa else ''}: refused at "
-                                           f"start-up ({_code(f'error {alt.error}')}): {alt.message}")
-            for reason in unverified_reasons(ctx):
-                out.append(f"  not fully verified: {reason}")
-            out.extend(_framework_lines(launch.framework))
-            out.append("")
+            if _selected(ctx, line, path):
+                out.extend(_launch_lines(ctx))
         out.extend(_passed_over(res, line, path))
     if not out:
         return "no SGLang launch found there\n"
     from linter.report.safe import visible
 
     return "\n".join(visible(line) for line in out)  # values from the files: control characters escaped
+
+
+def _selected(ctx, line: int | None, path: Path | None) -> bool:
+    """Whether ``--explain PATH[:LINE]`` asks about the launch of ``ctx``: it is in ``path`` (at
+    ``line``), or a value of it was written on that line; without a line, a ``.env`` file stands for
+    the launches that read it."""
+    launch = ctx.launch
+    first, last = launch.span.start_line_col[0], launch.span.end_line_col[0]
+    here = path is None or launch.source.path == path
+    if line is not None:
+        inside = here and first <= line <= last
+        return inside or (path is not None and _writes_line(ctx, path, line))
+    return here or path is None or path.name == ".env" or path.name.endswith(".env")
+
+
+def _launch_lines(ctx) -> list[str]:
+    """The explanation of one launch, one line each, ending with an empty line."""
+    launch = ctx.launch
+    out = [f"{launch.source.display}:{launch.span.start_line_col[0]}: {launch.program} ({ctx.identity or 'launch'})"]
+    out += _how_reached(launch)
+    cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
+    out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")
+    if (parser_only := ctx.parser_only_note) is not None:
+        out.append(f"             {parser_only}")
+    out += _model_lines(ctx)
+    out += _target_lines(ctx)
+    from linter.report.hardware import explain_lines
+
+    out.extend(explain_lines(ctx))
+    on, setting = ctx.deterministic()
+    how = f" (by {setting.spelled})" if setting is not None and on is True else ""
+    out.append(f"  deterministic inference: {_value(on) if on is UNKNOWN else ('on' if on else 'off')}{how}")
+    out += _parsed_lines(ctx)
+    out += _verdict_lines(ctx, on)
+    for reason in unverified_reasons(ctx):
+        out.append(f"  not fully verified: {reason}")
+    out.extend(_framework_lines(launch.framework))
+    out.append("")
+    return out
+
+
+def _how_reached(launch) -> list[str]:
+    """How the file reaches the launch: the call sites that share it, the path, the context."""
+    out = []
+    if launch.reached_by:
+        out.append(f"  reached:   by {', '.join(launch.reached_by)} (the same arguments from one call site: "
+                   "one launch)")
+    if launch.path:
+        from linter.branches import describe
+
+        out.append(f"  path:      {describe(launch.path)} (one of the paths the file builds this launch along)")
+    if launch.context:
+        out.append("  context:   " + " > ".join(
+            f"{c.kind} {c.text!r}" + (f" (line {c.span.line})" if c.span is not None else "")
+            for c in launch.context))
+    return out
+
+
+def _model_lines(ctx) -> list[str]:
+    """The model, its architecture and whether the release's list has it as absorbed MLA."""
+    m = ctx.model
+    arch = m.architecture or "unknown"
+    out = [f"  model:     {m.path or 'unknown'} -> {arch}{' (DSA)' if m.dsa else ''}; {m.origin}"
+           + (f" ({m.evidence})" if m.evidence else "")]
+    mla = ctx.model.architecture in ctx.table.list("absorbed_mla_architectures")
+    if ctx.table.lists.get("absorbed_mla_architectures") is None:
+        pass  # older releases have no such list (the table's lists_source says where it was looked for)
+    else:
+        out.append(f"             absorbed MLA (in SGLang {ctx.table.version}'s list): "
+                   f"{'yes' if mla else 'no' if m.architecture else 'unknown'}")
+    return out
+
+
+def _target_lines(ctx) -> list[str]:
+    """Each target with its compute capability and where it was declared."""
+    if not ctx.targets:
+        return ["  target:    none declared (use '# lint-configs: target-gpu=NAME', --target-gpu or "
+                "'target-gpus' in the configuration)"]
+    out = []
+    for t in ctx.targets:
+        cc = f"compute capability {t.gpu.cc[0]}.{t.gpu.cc[1]}" if t.gpu and t.gpu.cc else \
+            ("ROCm (not CUDA)" if t.gpu else "unknown to the catalog")
+        out.append(f"  target:    {t.name} -> {t.gpu.canonical if t.gpu else '?'} ({cc}); "
+                   f"{t.decl.how}")
+    return out
+
+
+def _parsed_lines(ctx) -> list[str]:
+    """The attention backends written, the parser's problems, the --config files and unknown words."""
+    out = []
+    for dest in ("attention_backend", "prefill_attention_backend", "decode_attention_backend"):
+        s = ctx.parsed.get(dest)
+        if s is not None:
+            where = ""
+            if s.flag is not None and id(s.flag) in ctx.parsed.from_config:
+                loc = s.flag.location()
+                where = f" in the --config file {loc.source.display}:{loc.line}" if loc is not None else ""
+            out.append(f"  {dest}: {_value(s.value)} (written as {s.spelled}{where})")
+    for p in ctx.parsed.problems:
+        out.append(f"  parser:    {p.message}")
+    for f in ctx.parsed.config_sources:
+        out.append(f"  --config:  {f.display} merged in front of the command line (SGLang's config merger)")
+    if ctx.parsed.unknown_words:
+        words = ", ".join(t.raw.replace("\ue000", "?") or "?" for t in ctx.parsed.unknown_words[:3])
+        out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
+    return out
+
+
+def _verdict_lines(ctx, on) -> list[str]:
+    """SGLang's verdict: the parser's stop, or on each target the backend it ends up with and whether
+    start-up refuses it (``on``: whether deterministic inference is on)."""
+    stops = ctx.parsed.sglang_error()
+    if stops is not None:
+        return [f"  verdict:   refused on every GPU: SGLang's parser stops ({stops[1]}) before any start-up check"]
+    if ctx.parser_only_note is not None:
+        return []  # the release's start-up checks are not documented: said under "release"
+    if on is UNKNOWN:
+        return ["  verdict:   unknown: the start-up checks depend on whether deterministic inference is on"]
+    if ctx.model.skip_checks:
+        return []
+    out = []
+    for v in ctx.verdicts:
+        out.append(_on_target(ctx, v, on))
+        if on is True and ctx.model.architecture is None:
+            out += _if_the_model_were(ctx, v)
+    return out
+
+
+def _on_target(ctx, v, on) -> str:
+    """The line for one verdict: the backend on ``v``'s GPU and what start-up does with it."""
+    m = ctx.model
+    o, b, gate = v.startup, v.backends, v.gate
+    if o is not None and o.error:
+        return (f"  on {v.label}: attention backend {o.backend} (chosen by {o.chosen_by}) -> "
+                f"refused at start-up ({_code(f'error {o.error}')}): {o.message}")
+    if b is None and gate is not None and gate.gate == "gpt_oss_backend":
+        said = " ".join(gate.message.split())
+        return f"  on {v.label}: refused by the model's own check before the deterministic ones: {said}"
+    if b is None and on is True and m.architecture is None and (plain := ctx.outcome_if(v.hardware)) is not None:
+        said = f"refused at start-up ({_code(f'error {plain.error}')})" if plain.error else "accepted"
+        return (f"  on {v.label}: attention backend {plain.backend} (chosen by {plain.chosen_by}) "
+                f"-> {said} if the model is not absorbed MLA; it depends on the model's architecture")
+    if b is None:
+        return f"  on {v.label}: the backend depends on a value that is not known"
+    verdict = ("accepted" + (" if the model is not absorbed MLA" if m.architecture is None else "")
+               if gate is None else
+               f"{'asserts at model load' if gate.at_load else 'refused at start-up'} "
+               f"({_code(gate.gate)}): {gate.message}")
+    return (f"  on {v.label}: attention backend {b.attention} (chosen by {b.chosen_by}; "
+            f"prefill {b.prefill}, decode {b.decode}) -> {verdict}")
+
+
+def _if_the_model_were(ctx, v) -> list[str]:
+    """What the unknown architecture could change on ``v``'s GPU."""
+    o = v.startup
+    out = []
+    for arch, dsa in (("DeepseekV3ForCausalLM", False), ("DeepseekV32ForCausalLM", True)):
+        alt = ctx.outcome_if(v.hardware, arch, dsa)
+        if alt is not None and alt.error and (o is None or alt.error != o.error):
+            out.append(f"    if the model were {arch}{' (DSA)' if dsa else ''}: refused at "
+                       f"start-up ({_code(f'error {alt.error}')}): {alt.message}")
+    return out
 
 
 def _framework_lines(facts) -> list[str]:

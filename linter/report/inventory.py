@@ -22,7 +22,6 @@ from dataclasses import asdict, dataclass, field
 from typing import TextIO
 
 from linter.launch import UNKNOWN
-from linter.sglang.decision import deterministic
 
 
 @dataclass(frozen=True)
@@ -152,37 +151,20 @@ def _outcome(v, codes: dict[str, str]) -> dict:
 
 
 def _row(res, ctx, upgrade: str | None = None) -> LaunchRow:
+    """The inventory row of one resolved launch of the file result ``res`` (``upgrade``: the release
+    of ``--upgrade-to``, whose new findings the row lists)."""
     launch, m = ctx.launch, ctx.model
-    on, setting = deterministic(ctx.parsed)
-    codes = _check_codes()
+    on, setting = ctx.deterministic()
     not_checked = on is UNKNOWN or m.skip_checks
-    by_target = {id(v.target): v for v in ctx.verdicts if v.target is not None}
     judged = res.upgrade.pinned if upgrade and res.upgrade is not None else res.diagnostics
     findings = sorted({d.code for d in judged if d.launch is launch})
-    stops = ctx.parsed.sglang_error()
-    if stops is not None:
-        # argparse stops the process before any start-up check: refused on every GPU, by the parser
-        from linter.rules import BY_CODE
-
-        check = next((c for c in findings if c.startswith("SGL2") and BY_CODE[c].severity == "error"), "parser")
-        parser_outcome = dict(verdict="refused", check=check, message=stops[1])
-    targets = []
-    for t in ctx.targets:
-        where = t.decl.how + (f" at {t.decl.span.source.display}:{t.decl.span.line}" if t.decl.span else "")
-        v = by_target.get(id(t))
-        if t.gpu is None:
-            targets.append(TargetRow(t.name, None, None, where, "unknown-gpu"))
-        elif v is None or not_checked:
-            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, "not-checked" if not_checked else "unknown"))
-        elif stops is not None:
-            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, **parser_outcome))
-        else:
-            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, **_outcome(v, codes)))
+    outcome = _verdict_of(ctx, findings)
+    targets = _target_rows(ctx, not_checked, outcome)
     classes = []
     if not not_checked:
         for v in ctx.verdicts:
             if v.target is None:
-                c = parser_outcome if stops is not None else _outcome(v, codes)
+                c = outcome(v)
                 classes.append(ClassRow(v.hardware.label, c["verdict"], c.get("backend"), c.get("chosen_by"),
                                         c.get("check")))
     written = ctx.parsed.get("attention_backend")
@@ -203,6 +185,37 @@ def _row(res, ctx, upgrade: str | None = None) -> LaunchRow:
         attention_backend=backend, target_origin=ctx.target_origin, targets=targets, if_target_unknown=classes,
         findings=findings, hardware=summary(ctx), context=[_label(c) for c in launch.context], upgrade=moved,
     )
+
+
+def _verdict_of(ctx, findings: list[str]):
+    """``verdict(v)``: the verdict fields (see :class:`TargetRow`) of a ``Verdict`` of ``ctx``. When
+    SGLang's parser stops, argparse ends the process before any start-up check: refused on every GPU,
+    by the parser (the check is the launch's parser-error finding, else ``parser``)."""
+    codes = _check_codes()
+    stops = ctx.parsed.sglang_error()
+    if stops is None:
+        return lambda v: _outcome(v, codes)
+    from linter.rules import BY_CODE
+
+    check = next((c for c in findings if BY_CODE[c].parser and BY_CODE[c].severity == "error"), "parser")
+    parser_outcome = dict(verdict="refused", check=check, message=stops[1])
+    return lambda v: parser_outcome
+
+
+def _target_rows(ctx, not_checked: bool, outcome) -> list[TargetRow]:
+    """One row per target of ``ctx``: where it was declared and its verdict (``outcome(v)``)."""
+    by_target = {id(v.target): v for v in ctx.verdicts if v.target is not None}
+    targets = []
+    for t in ctx.targets:
+        where = t.decl.how + (f" at {t.decl.span.source.display}:{t.decl.span.line}" if t.decl.span else "")
+        v = by_target.get(id(t))
+        if t.gpu is None:
+            targets.append(TargetRow(t.name, None, None, where, "unknown-gpu"))
+        elif v is None or not_checked:
+            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, "not-checked" if not_checked else "unknown"))
+        else:
+            targets.append(TargetRow(t.name, t.gpu.canonical, t.gpu.sm, where, **outcome(v)))
+    return targets
 
 
 def _label(c) -> dict:
@@ -316,58 +329,84 @@ def render_text(launches: list[LaunchRow], stream: TextIO, color: bool | None = 
     color = use_color(stream) if color is None else color
     width = max(MIN_WIDTH, width or output_width(stream))
     launches = [_shown(r) for r in launches]
-    rows: list[list[tuple[str, str]]] = []
+    rows = _Rows(width)
+    for n, r in enumerate(launches):
+        if n:
+            rows.rows.append([])
+        _launch_block(rows, r)
+    if launches:
+        rows.rows.append([])
+    rows.rows.extend([[(part, "")] for part in wrap(_summary(launches), width)])
+    write_rows(rows.rows, stream, color, width)
 
-    def add(text: str, indent: int, style: str = "", head: str = "") -> None:
+
+class _Rows:
+    """The styled rows of the text inventory, each line within ``width`` columns."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.rows: list[list[tuple[str, str]]] = []
+
+    def add(self, text: str, indent: int, style: str = "", head: str = "") -> None:
         """``head`` (bold) and ``text`` from column ``indent``, wrapped under itself by two more."""
-        parts = wrap(head + text, width - indent)
+        from linter.report.lines import wrap
+
+        parts = wrap(head + text, self.width - indent)
         for i, part in enumerate(parts):
             pad = " " * (indent if i == 0 else indent + 2)
             if i == 0 and head and part.startswith(head):
-                rows.append([(pad, ""), (head, "bold"), (part[len(head):], style)])
+                self.rows.append([(pad, ""), (head, "bold"), (part[len(head):], style)])
             else:
-                rows.append([(pad, ""), (part, style)])
+                self.rows.append([(pad, ""), (part, style)])
 
-    for n, r in enumerate(launches):
-        if n:
-            rows.append([])
-        scope = r.scope.removesuffix(f":{r.model}") if r.model else r.scope
-        add(f"{r.path}:{r.line}", 0, "bold")
-        add(f"{r.format}: {r.entry_point}" + (f", {scope}" if scope else ""), 2)
-        arch = (r.architecture or "unknown") + (" (DSA)" if r.dsa else "")
-        add(f"{r.model or 'unknown'} -> {arch} ({r.model_origin.split(' (')[0]})", 2, head="model: ")
-        cuda = f"CUDA {r.cuda_build}" if r.cuda_build else "CUDA >= 12.8 (assumed)"
-        add(f"{r.release} ({r.release_origin}), {cuda}", 2, head="release: ")
-        add(_det(r) + (f" ({r.deterministic_by})" if r.deterministic_by else ""), 2, head="deterministic: ")
-        for t in r.targets:
-            gpu = f"{t.name} ({t.sm})" if t.sm else f"{t.name} (unknown GPU)"
-            backend = f"{t.backend} ({t.chosen_by}) -> " if t.backend else ""
-            add(f"{backend}{_short(t)}", 2, _VERDICT_STYLE.get(t.verdict, "yellow"), head=f"{gpu}: ")
-            add(t.declared.replace(f" at {r.path}:", " at line "), 4)
-        if not any(t.gpu for t in r.targets):
-            add(_classes(r), 2, "yellow")
-        hw = r.hardware
-        if hw.get("gpus_per_node") is not None or hw.get("weights_gib") is not None:
-            given = f"{hw['gpus_per_node']} GPUs/node" if hw.get("gpus_per_node") is not None else "GPUs/node unknown"
-            needs = f", needs {hw['needs_per_node']}" if hw.get("needs_per_node") is not None else ""
-            weights = f"; weights {hw['weights_gib']} GiB/GPU" if hw.get("weights_gib") is not None else ""
-            budget = f" of {hw['budget_gib']} GiB" if weights and hw.get("budget_gib") is not None else ""
-            add(f"{given}{needs}{weights}{budget}", 2, head="given: ")
-        if r.findings:
-            add(", ".join(r.findings), 2, "bold", head="findings: ")
-        if r.upgrade is not None:
-            moved = r.upgrade["findings"]
-            add(f"{len(moved)} new finding{'s' if len(moved) != 1 else ''}" if moved else "nothing new", 2,
-                "bold red" if moved else "green", head=f"upgrade to {r.upgrade['release']}: ")
-            for f in moved:
-                add(_moved(f), 4)
+
+def _launch_block(rows: _Rows, r: LaunchRow) -> None:
+    """The lines of one launch (see :func:`render_text`)."""
+    add = rows.add
+    scope = r.scope.removesuffix(f":{r.model}") if r.model else r.scope
+    add(f"{r.path}:{r.line}", 0, "bold")
+    add(f"{r.format}: {r.entry_point}" + (f", {scope}" if scope else ""), 2)
+    arch = (r.architecture or "unknown") + (" (DSA)" if r.dsa else "")
+    add(f"{r.model or 'unknown'} -> {arch} ({r.model_origin.split(' (')[0]})", 2, head="model: ")
+    cuda = f"CUDA {r.cuda_build}" if r.cuda_build else "CUDA >= 12.8 (assumed)"
+    add(f"{r.release} ({r.release_origin}), {cuda}", 2, head="release: ")
+    add(_det(r) + (f" ({r.deterministic_by})" if r.deterministic_by else ""), 2, head="deterministic: ")
+    for t in r.targets:
+        gpu = f"{t.name} ({t.sm})" if t.sm else f"{t.name} (unknown GPU)"
+        backend = f"{t.backend} ({t.chosen_by}) -> " if t.backend else ""
+        add(f"{backend}{_short(t)}", 2, _VERDICT_STYLE.get(t.verdict, "yellow"), head=f"{gpu}: ")
+        add(t.declared.replace(f" at {r.path}:", " at line "), 4)
+    if not any(t.gpu for t in r.targets):
+        add(_classes(r), 2, "yellow")
+    given = _given_text(r.hardware)
+    if given is not None:
+        add(given, 2, head="given: ")
+    if r.findings:
+        add(", ".join(r.findings), 2, "bold", head="findings: ")
+    if r.upgrade is not None:
+        moved = r.upgrade["findings"]
+        add(f"{len(moved)} new finding{'s' if len(moved) != 1 else ''}" if moved else "nothing new", 2,
+            "bold red" if moved else "green", head=f"upgrade to {r.upgrade['release']}: ")
+        for f in moved:
+            add(_moved(f), 4)
+
+
+def _given_text(hw: dict) -> str | None:
+    """``8 GPUs/node, needs 16; weights 80.5 GiB/GPU of 72.0 GiB``, or None when neither is known."""
+    if hw.get("gpus_per_node") is None and hw.get("weights_gib") is None:
+        return None
+    given = f"{hw['gpus_per_node']} GPUs/node" if hw.get("gpus_per_node") is not None else "GPUs/node unknown"
+    needs = f", needs {hw['needs_per_node']}" if hw.get("needs_per_node") is not None else ""
+    weights = f"; weights {hw['weights_gib']} GiB/GPU" if hw.get("weights_gib") is not None else ""
+    budget = f" of {hw['budget_gib']} GiB" if weights and hw.get("budget_gib") is not None else ""
+    return f"{given}{needs}{weights}{budget}"
+
+
+def _summary(launches: list[LaunchRow]) -> str:
+    """The closing count: launches, files, how many fail on a declared target and how many have none."""
     files = len({r.path for r in launches})
     refused = sum(1 for r in launches if any(t.verdict in ("refused", "asserts-at-load") for t in r.targets))
     unknown = sum(1 for r in launches if not any(t.gpu for t in r.targets))
-    if launches:
-        rows.append([])
-    summary = (f"{len(launches)} launch{'es' if len(launches) != 1 else ''} in {files} file"
-               f"{'s' if files != 1 else ''}; {refused} fail{'s' if refused == 1 else ''} on a declared target, "
-               f"{unknown} without a known target.")
-    rows.extend([[(part, "")] for part in wrap(summary, width)])
-    write_rows(rows, stream, color, width)
+    return (f"{len(launches)} launch{'es' if len(launches) != 1 else ''} in {files} file"
+            f"{'s' if files != 1 else ''}; {refused} fail{'s' if refused == 1 else ''} on a declared target, "
+            f"{unknown} without a known target.")

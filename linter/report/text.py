@@ -75,19 +75,12 @@ def _severity_style(severity: str) -> str:
 
 # --- one finding ----------------------------------------------------------------------------------------------
 
-KNOWN_SUMMARIES: dict[str, str] = {}
-"""Rule summaries known without loading the rules: those a cached result carries (:mod:`linter.cache`)."""
-
-
 def rule_summary(code: str) -> str | None:
-    """The one-line summary of a rule, or None for a code no rule has."""
-    known = KNOWN_SUMMARIES.get(code)
-    if known is not None:
-        return known
-    from linter.rules import BY_CODE
+    """The one-line summary of a rule, or None for a code no rule has (from the rule catalog,
+    :func:`linter.codes.summary`: a report of cached results loads no rule)."""
+    from linter.codes import summary
 
-    rule = BY_CODE.get(code)
-    return rule.summary if rule is not None else None
+    return summary(code)
 
 
 def _lines(d: Diagnostic, unsafe_fixes: bool, width: int, full: bool = False) -> list[Row]:

@@ -188,6 +188,10 @@ class Rule:
     severity: ClassVar[Severity] = Severity.ERROR
     summary: ClassVar[str] = ""
     fixable: ClassVar[Fixability] = Fixability.NEVER
+    parser: ClassVar[bool] = False
+    """A rule about what SGLang's command-line parser does with the launch (an unknown option, a bad
+    value, a removed option: SGL2xx). Such a finding holds for the release it was judged against, and
+    when the parser stops, argparse ends the process before any start-up check."""
     preview: ClassVar[bool] = False
     """A rule in preview (as ruff's): checked only with ``--preview`` / ``preview = true``, or when its
     exact code or name is selected; ``--list-rules`` marks it. New rules whose findings change what

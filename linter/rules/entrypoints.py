@@ -35,6 +35,7 @@ class EntryPointMissing(Rule):
     """
 
     code = "SGL213"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "entry-point-missing"
     summary = "`sglang serve` on a release before 0.5.5, which has no `sglang` command"
     VALID = [Example("--model-path Qwen/Qwen3-8B", sglang="0.5.3"),

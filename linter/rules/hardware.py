@@ -2,7 +2,7 @@
 
 SGL401 compares the GPUs SGLang puts the launch's ranks on (:mod:`linter.sglang.placement`) with the
 GPUs its node is given (:mod:`linter.gpus.given`), also summed over the launches that run beside it
-(:mod:`linter.gpus.colocate`); SGL402 is SGLang's own start-up checks on the parallel sizes
+(:mod:`linter.sglang.colocate`); SGL402 is SGLang's own start-up checks on the parallel sizes
 (:mod:`linter.sglang.parallel`); SGL403 and SGL404 compare the model's weights on each GPU
 (:mod:`linter.sglang.weights`) with the memory SGLang budgets for weights and KV cache
 (:mod:`linter.sglang.memory`). Only what is certain is reported: an unknown count, model, memory or
@@ -125,7 +125,7 @@ class GpuCountExceeded(Rule):
         if not others or any(o.ranks is None for o in others):
             return
         # reported once, at the group's last launch
-        from linter.gpus.colocate import position
+        from linter.sglang.colocate import position
 
         if any(o.start > position(ctx) for o in others):
             return

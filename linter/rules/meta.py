@@ -1,12 +1,20 @@
 """Codes the linter itself reports about files and declarations: SGL000 to SGL005.
 
 They have no ``check``: the engine emits them (a parse problem, a suppression that suppresses
-nothing, a target GPU the catalog does not know). Their classes exist for their documentation.
+nothing, a target GPU the catalog does not know) through the functions at the end of this module,
+which say how each finding is made.
 """
 
 from __future__ import annotations
 
-from linter.rules.base import Rule, Severity
+import re
+from typing import TYPE_CHECKING
+
+from linter.rules.base import Diagnostic, Rule, Severity
+from linter.source import SourceFile, Span
+
+if TYPE_CHECKING:
+    from linter.launch import GpuDecl
 
 
 class InternalError(Rule):
@@ -167,3 +175,49 @@ class OutsideRoot(Rule):
     name = "outside-root"
     severity = "warning"
     summary = "a reference to a file outside the repository (not read)"
+
+
+# -- the findings themselves: what the engine reports about a file, as functions of what it read ----
+
+_CONFLICT = re.compile(r"^(?:<{7}|>{7})(?: |$)", re.MULTILINE)
+"""git's conflict markers at the start of a line (git-merge(1), "How conflicts are presented")."""
+
+
+def finding(rule: type[Rule], message: str, span: Span, key: str = "") -> Diagnostic:
+    """A diagnostic of one of these rules at ``span``; ``key`` tells findings of one code apart (a GPU
+    name, a directive's target) for suppressions and deduplication."""
+    return Diagnostic(rule.code, rule.name, rule.severity, message, span, key=key or rule.code)
+
+
+def file_problems(source: SourceFile, problems: list, malformed: list[tuple[Span, str]]) -> list[Diagnostic]:
+    """SGL001 for git's merge-conflict markers (when the reader did not already say so) and for each
+    problem the format's reader found (:class:`linter.launch.Problem`: a message and a span); SGL002
+    for each malformed ``lint-configs:`` directive (span, message)."""
+    diags: list[Diagnostic] = []
+    marker = _CONFLICT.search(source.text)
+    if marker is not None and not any("conflict" in p.message for p in problems):
+        # git's markers make the file two versions at once: say so first (the parser's own error,
+        # if any, follows); --fix never writes into such a file.
+        diags.append(finding(UnparseableFile, "unresolved merge conflict markers (from a git merge): resolve "
+                             "the conflict; the file is read as written and never fixed",
+                             Span(source, marker.start(), marker.start())))
+    diags += [finding(UnparseableFile, p.message, p.span) for p in problems]
+    diags += [finding(UnusedSuppression, message, span) for span, message in malformed]
+    return diags
+
+
+def unused_targets(targets: list[GpuDecl]) -> list[Diagnostic]:
+    """SGL002 for each ``target-gpu=`` directive (a :class:`linter.launch.GpuDecl` with a span) of a
+    file in which no launch was found."""
+    return [finding(UnusedSuppression, f"unused target-gpu directive: no SGLang launch found in this file, so "
+                                       f"{d.name!r} is the target of nothing", d.span, key=f"target:{d.name}")
+            for d in targets if d.span is not None]
+
+
+def unknown_gpus(decls: list[GpuDecl]) -> list[Diagnostic]:
+    """SGL003 for each written GPU declaration the catalog (:mod:`linter.gpus.catalog`) does not know."""
+    from linter.gpus.catalog import lookup, why_unknown
+
+    return [finding(UnknownGpu, f"unknown target GPU {d.name!r}: {why_unknown(d.name)}; launches here "
+                               "are checked as if the GPU were unknown", d.span, key=f"gpu:{d.name}")
+            for d in decls if d.span is not None and lookup(d.name) is None]

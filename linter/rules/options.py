@@ -83,6 +83,7 @@ class UnknownOption(Rule):
     """
 
     code = "SGL201"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "unknown-option"
     summary = "an option that the launch's SGLang release does not have"
     fixable = "sometimes"
@@ -178,6 +179,7 @@ class AmbiguousOption(Rule):
     """
 
     code = "SGL202"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "ambiguous-option"
     summary = "an abbreviated option that matches several options"
     VALID = [Example("--model-path Qwen/Qwen3-8B --attention-b fa3")]
@@ -224,6 +226,7 @@ class InvalidChoice(Rule):
     """
 
     code = "SGL203"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "invalid-choice"
     summary = "a value outside the option's choices"
     fixable = "sometimes"
@@ -278,6 +281,7 @@ class UnexpectedValue(Rule):
     """
 
     code = "SGL204"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "unexpected-value"
     summary = "a value given to a store-true flag, or a stray word"
     fixable = "sometimes"
@@ -333,6 +337,7 @@ class MissingValue(Rule):
     """
 
     code = "SGL205"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "missing-value"
     summary = "an option that needs a value has none"
     VALID = [Example("--model-path Qwen/Qwen3-8B --tp 2")]
@@ -367,6 +372,7 @@ class ConfigEqualsIgnored(Rule):
     """
 
     code = "SGL206"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "config-equals-ignored"
     summary = "--config=FILE is silently ignored; only --config FILE is read"
     fixable = "sometimes"
@@ -417,6 +423,7 @@ class RepeatedOption(Rule):
     """
 
     code = "SGL207"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "repeated-option"
     severity = Severity.WARNING
     summary = "the same option twice with different values (the last one wins)"
@@ -469,6 +476,7 @@ class ConfigFileRejected(Rule):
     """
 
     code = "SGL208"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "config-file-rejected"
     summary = "a --config file (or a key in it) that SGLang's config merger refuses"
     VALID = [Example("--model-path Qwen/Qwen3-8B --config serve.yaml")]
@@ -508,6 +516,7 @@ class InvalidValue(Rule):
     """
 
     code = "SGL209"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "invalid-value"
     summary = "a value the option's type (or SGLang's argparse action) rejects at parse time"
     VALID = [Example("--model-path Qwen/Qwen3-8B --nnodes 2 --port +30000 --mem-fraction-static 0.8")]
@@ -549,6 +558,7 @@ class DeprecatedOptionRejected(Rule):
     """
 
     code = "SGL210"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "deprecated-option-rejected"
     summary = "a deprecated option whose argparse action stops SGLang in the launch's release"
     VALID = [Example("--model-path Qwen/Qwen3-8B --tp 2", sglang="0.4.0")]
@@ -608,6 +618,7 @@ class DeprecatedOption(Rule):
     """
 
     code = "SGL211"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "deprecated-option"
     severity = Severity.WARNING
     summary = "a deprecated option (or a removed one) the launch's release still accepts, with a warning"
@@ -709,6 +720,7 @@ class RejectedAtStartup(Rule):
     """
 
     code = "SGL212"
+    parser = True  # judges the command line as SGLang\'s parser reads it
     name = "rejected-at-startup"
     summary = "a value SGLang rejects right after parsing (--log-level, --json-model-override-args)"
     VALID = [Example("--model-path Qwen/Qwen3-8B --log-level WARNING"),

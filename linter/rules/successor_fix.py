@@ -86,61 +86,84 @@ def word_fix(p: Plan, tok: Token, spelled: str, value: object, value_tok: Token 
     if p.applicability is None or p.words is None:
         return None
     words = p.words
-    entry = p.entry
-    how = _applicability(p)
     message = f"Write {p.text}" if words else f"Drop {spelled}"
     explicit = value_tok is tok
     yaml_key = _synthetic_dashes(tok)
     name_span = tok.span_of(2, len(spelled)) if spelled.startswith("--") else None
+    old_takes = p.entry.takes_value
     if not words:
-        if yaml_key:
-            return None
-        span = _delete_span(tok, None if explicit or value_tok is None else value_tok)
-        return Fix(how, message, [Edit(span, "")]) if span is not None else None
-    old_takes = entry.takes_value
-    new_opt, rest = words[0], words[1:]
-    # the same shape: one option and (for an option with a value) the value kept or rewritten in place
-    if new_opt.startswith("--") and len(rest) == (1 if old_takes else 0) and name_span is not None:
-        edits = [Edit(name_span, new_opt[2:])]
-        if rest and rest[0] != value:
-            vspan = value_tok.span_of(*value_range) if value_tok is not None and value_range else None
-            if vspan is None:
-                return None
-            edits.append(Edit(vspan, rest[0]))
-        return Fix(how, message, edits)
-    if old_takes:
+        edits = None if yaml_key else _drop(tok, None if explicit or value_tok is None else value_tok)
+    elif words[0].startswith("--") and len(words) - 1 == (1 if old_takes else 0) and name_span is not None:
+        # the same shape: one option and (for an option with a value) the value kept or rewritten in place
+        edits = _renamed(words, name_span, value, value_tok, value_range)
+    elif old_takes:
         # the option and its value become other words: only as one word (--x=v) or where words are split
-        if explicit:
-            whole = tok.span_of(0, len(tok.raw))
-            if whole is None:
-                return None
-            if tok.joinable:
-                return Fix(how, message, [Edit(whole, " ".join(words))])
-            if len(words) == 1 or (len(words) == 2 and words[0].startswith("--")):
-                return Fix(how, message, [Edit(whole, "=".join(words))])
-            return None
-        span = _delete_span(tok, value_tok)
-        first = tok.span_of()
-        if span is None or first is None:
-            return None
-        return Fix(how, message, [Edit(Span(first.source, first.start, span.end if value_tok else first.end),
-                                       " ".join(words))])
-    # a flag that becomes other words
-    if yaml_key:
-        value_word = next_words[0] if next_words else None
-        if len(words) != 2 or name_span is None or value_word is None or value_word.value not in ("true", "True"):
-            return None
-        vspan = value_word.span_of()
+        edits = _option_rewritten(words, tok, explicit, value_tok)
+    elif yaml_key:
+        edits = _yaml_flag_rewritten(words, name_span, next_words)
+    else:
+        edits = _flag_rewritten(words, tok, spelled)
+    return Fix(_applicability(p), message, edits) if edits is not None else None
+
+
+def _drop(tok: Token, end_tok: Token | None) -> list[Edit] | None:
+    """Delete the option (through its value ``end_tok``) with the blanks before it."""
+    span = _delete_span(tok, end_tok)
+    return [Edit(span, "")] if span is not None else None
+
+
+def _renamed(words: list[str], name_span: Span, value: object, value_tok: Token | None,
+             value_range: tuple[int, int] | None) -> list[Edit] | None:
+    """The option's name rewritten, and its value where the successor writes another."""
+    new_opt, rest = words[0], words[1:]
+    edits = [Edit(name_span, new_opt[2:])]
+    if rest and rest[0] != value:
+        vspan = value_tok.span_of(*value_range) if value_tok is not None and value_range else None
         if vspan is None:
             return None
-        return Fix(how, message, [Edit(name_span, words[0][2:]), Edit(vspan, words[1])])
+        edits.append(Edit(vspan, rest[0]))
+    return edits
+
+
+def _option_rewritten(words: list[str], tok: Token, explicit: bool, value_tok: Token | None) -> list[Edit] | None:
+    """An option with a value that becomes other words: as one word (``--x=v``) or where words are split."""
+    if explicit:
+        whole = tok.span_of(0, len(tok.raw))
+        if whole is None:
+            return None
+        if tok.joinable:
+            return [Edit(whole, " ".join(words))]
+        if len(words) == 1 or (len(words) == 2 and words[0].startswith("--")):
+            return [Edit(whole, "=".join(words))]
+        return None
+    span = _delete_span(tok, value_tok)
+    first = tok.span_of()
+    if span is None or first is None:
+        return None
+    return [Edit(Span(first.source, first.start, span.end if value_tok else first.end), " ".join(words))]
+
+
+def _yaml_flag_rewritten(words: list[str], name_span: Span | None, next_words) -> list[Edit] | None:
+    """A flag written as a ``--config`` YAML key (``key: true``) that becomes an option with a value:
+    the key renamed and ``true`` replaced by the value."""
+    value_word = next_words[0] if next_words else None
+    if len(words) != 2 or name_span is None or value_word is None or value_word.value not in ("true", "True"):
+        return None
+    vspan = value_word.span_of()
+    if vspan is None:
+        return None
+    return [Edit(name_span, words[0][2:]), Edit(vspan, words[1])]
+
+
+def _flag_rewritten(words: list[str], tok: Token, spelled: str) -> list[Edit] | None:
+    """A flag that becomes other words: two words where words are split, else ``--x=v`` as one."""
     whole = tok.span_of(0, len(spelled))
     if whole is None or len(tok.raw) != len(spelled):
         return None
     if tok.joinable:
-        return Fix(how, message, [Edit(whole, " ".join(words))])
+        return [Edit(whole, " ".join(words))]
     if len(words) == 2 and words[0].startswith("--") and not words[1].startswith("-"):
-        return Fix(how, message, [Edit(whole, "=".join(words))])
+        return [Edit(whole, "=".join(words))]
     return None
 
 

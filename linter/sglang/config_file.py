@@ -220,6 +220,23 @@ def _options_only(table, words: list[Token], starts: list[int]) -> list[Token]:
 
 def _convert(table, source: SourceFile, out: Merged) -> list[Token] | None:
     """The file's options as argv tokens; None when the file is past a limit (its options unknown)."""
+    pairs = _pairs(source, out)
+    if pairs is None:
+        return None
+    merged = _merged(pairs, source, out)
+    if merged is None:
+        return []
+    store_true, unsupported = merger_keys(table)
+    args: list[Token] = []
+    for key, (k_node, v_node, value) in merged.items():
+        _add_key(args, out, source, key, k_node, v_node, value, store_true, unsupported)
+    return args
+
+
+def _pairs(source: SourceFile, out: Merged) -> list | None:
+    """``(key node, value node, key, value)`` of each top-level entry, as ``yaml.safe_load`` constructs
+    them (merge keys flattened); ``[]`` for an empty file or one that is no mapping or no YAML (with a
+    problem in ``out``); None when its aliases expand past ``MAX_YAML_NODES``."""
     import yaml
 
     from linter import limits
@@ -234,11 +251,9 @@ def _convert(table, source: SourceFile, out: Merged) -> list[Token] | None:
                 return None
             if root is not None and isinstance(root, yaml.MappingNode):
                 loader.flatten_mapping(root)
-                pairs = [(k, v, loader.construct_object(k, deep=True), loader.construct_object(v, deep=True))
-                         for k, v in root.value]
-            else:
-                pairs = None
-                value = loader.construct_document(root) if root is not None else None
+                return [(k, v, loader.construct_object(k, deep=True), loader.construct_object(v, deep=True))
+                        for k, v in root.value]
+            value = loader.construct_document(root) if root is not None else None
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as exc:
@@ -251,13 +266,15 @@ def _convert(table, source: SourceFile, out: Merged) -> list[Token] | None:
     except (yaml.YAMLError, TypeError, ValueError, RecursionError) as exc:
         out.problems.append(ConfigProblem(f"the config file is not valid YAML: {exc}", Span(source, 0, 0)))
         return []
-    if pairs is None:
-        if value is None:
-            return []  # an empty file is an empty mapping
+    if value is not None:  # (an empty file is an empty mapping)
         out.problems.append(ConfigProblem("Config file must contain a dictionary at root level",
                                           Span(source, root.start_mark.index, root.start_mark.index)))
-        return []
-    # A mapping with a repeated key keeps the first key's place and the last value (a dict).
+    return []
+
+
+def _merged(pairs: list, source: SourceFile, out: Merged) -> dict | None:
+    """key -> (first key node, last value node, last value): a mapping with a repeated key keeps the
+    first key's place and the last value (a dict). None when a key is unhashable (safe_load fails)."""
     merged: dict = {}
     for k_node, v_node, key, value in pairs:
         try:
@@ -265,40 +282,43 @@ def _convert(table, source: SourceFile, out: Merged) -> list[Token] | None:
         except TypeError:  # an unhashable key: safe_load itself fails
             out.problems.append(ConfigProblem("a key of the config file is not a string",
                                               Span(source, k_node.start_mark.index, k_node.end_mark.index)))
-            return []
-    store_true, unsupported = merger_keys(table)
-    args: list[Token] = []
-    for key, (k_node, v_node, value) in merged.items():
-        key_span = Span(source, k_node.start_mark.index, k_node.end_mark.index)
-        if not isinstance(key, str):
-            out.problems.append(ConfigProblem(f"the key {key!r} is not a string: SGLang's merger fails on it "
-                                              "('replace' of a non-string)", key_span))
-            continue
-        norm = key.replace("-", "_")
-        if norm in unsupported:
-            out.problems.append(ConfigProblem(f"Unsupported config option '{norm}' with action '{unsupported[norm]}'",
-                                              key_span))
-            continue
-        out.key_starts.append(len(args))
-        flag = Token(MStr.join([MStr.plain("--", key_span), _text(k_node, key, source)], key_span))
-        if isinstance(value, bool):
-            if norm in store_true:
-                if value:
-                    args.append(flag)
-            else:
-                args += [flag, Token(_text(v_node, str(value).lower(), source))]
-        elif isinstance(value, list):
+            return None
+    return merged
+
+
+def _add_key(args: list[Token], out: Merged, source: SourceFile, key, k_node, v_node, value,
+             store_true, unsupported) -> None:
+    """Append to ``args`` the words SGLang's merger makes of one key and its value (a problem in ``out``
+    for a key it fails on or does not support)."""
+    key_span = Span(source, k_node.start_mark.index, k_node.end_mark.index)
+    if not isinstance(key, str):
+        out.problems.append(ConfigProblem(f"the key {key!r} is not a string: SGLang's merger fails on it "
+                                          "('replace' of a non-string)", key_span))
+        return
+    norm = key.replace("-", "_")
+    if norm in unsupported:
+        out.problems.append(ConfigProblem(f"Unsupported config option '{norm}' with action '{unsupported[norm]}'",
+                                          key_span))
+        return
+    out.key_starts.append(len(args))
+    flag = Token(MStr.join([MStr.plain("--", key_span), _text(k_node, key, source)], key_span))
+    if isinstance(value, bool):
+        if norm in store_true:
             if value:
                 args.append(flag)
-                items = v_node.value if isinstance(v_node.value, list) and len(v_node.value) == len(value) else None
-                for n, item in enumerate(value):
-                    node = items[n] if items is not None else v_node
-                    args.append(Token(_text(node, str(item), source)))
-        elif isinstance(value, dict):
-            args += [flag, Token(_text(v_node, json.dumps(value), source))]
         else:
-            args += [flag, Token(_text(v_node, str(value), source))]
-    return args
+            args += [flag, Token(_text(v_node, str(value).lower(), source))]
+    elif isinstance(value, list):
+        if value:
+            args.append(flag)
+            items = v_node.value if isinstance(v_node.value, list) and len(v_node.value) == len(value) else None
+            for n, item in enumerate(value):
+                node = items[n] if items is not None else v_node
+                args.append(Token(_text(node, str(item), source)))
+    elif isinstance(value, dict):
+        args += [flag, Token(_text(v_node, json.dumps(value), source))]
+    else:
+        args += [flag, Token(_text(v_node, str(value), source))]
 
 
 def _expanded_size(root, budget: int | None = None) -> int:

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from linter import datafiles
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, MStr, Token
 from linter.sglang import valuetypes
+from linter.sglang.versions import is_release, version_tuple  # noqa: F401 - part of this module's interface
 
 _DATA = "linter.sglang.data"
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
@@ -163,25 +164,6 @@ class OptionTable:
     @property
     def version_tuple(self) -> tuple[int, ...]:
         return version_tuple(self.version)
-
-
-_RELEASE = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?$")
-
-
-@functools.lru_cache(maxsize=1024)
-def version_tuple(version: str) -> tuple[int, ...]:
-    """``"0.5.18"`` -> ``(0, 5, 18, -1)``, ``"0.4.5.post2"`` -> ``(0, 4, 5, 2)``: a release's sort key
-    (``X.Y.Z.postN`` after ``X.Y.Z``; a ``v`` prefix and anything after the first three numbers other
-    than ``.postN`` are ignored)."""
-    m = _RELEASE.match(version)
-    if m:
-        return tuple(int(x) for x in m.groups(default="-1"))
-    return tuple(int(x) for x in re.findall(r"\d+", version)[:3]) + (-1,)
-
-
-def is_release(version: str) -> bool:
-    """True for ``X.Y.Z`` or ``X.Y.Z.postN`` (with or without a ``v``)."""
-    return _RELEASE.match(version) is not None
 
 
 @functools.cache
@@ -634,67 +616,91 @@ class _Reader:
         return 0
 
     def consume(self, i: int) -> int:
-        tok = self.words[i]
+        """argparse ``consume_optional`` for the option word at ``i``: its value words are taken and its
+        action run; the index of the next word to read."""
         m = self.matches[i]
-        parsed, table = self.parsed, self.table
         if m.candidates:
-            # argparse has stopped already; skip a following value so it is not misread (every following
-            # value when each candidate takes a list: ``--cuda-graph-bs 1 2 4`` in 0.5.20+)
-            if m.explicit is not None:
-                return i + 1
-            many = all(table.by_string[c].nargs in ("+", "*") for c in m.candidates if c in table.by_string)
-            j = i + 1
-            while j < len(self.words) and self.kinds[j] == "A" and (j == i + 1 or many):
-                j += 1
-            return j
+            return self._after_ambiguous(i, m)
         if m.help:
-            if m.explicit is not None and not (m.full == "-h" and m.explicit and set(m.explicit) == {"h"}):
-                # -h takes no argument (``-hh`` is -h twice); ``-hX`` tries -X as a flag, then argparse stops
-                self.problem(_STAGE_CONSUME, "unexpected-value", tok, "argument -h/--help: ignored explicit argument "
-                             f"{m.explicit!r}", range=(len(m.spelled), len(tok.raw)), detail=m.explicit)
-                return i + 1
-            if not any(p.stage in (_STAGE_CLASSIFY, _STAGE_CONSUME) and p.kind in _ERRORS for p in parsed.problems):
-                parsed.help = True  # argparse prints the help and exits before anything else is checked
-            return i + 1
+            return self._help(i, m)
         if i in self.own:
             # the program's own option (sglang_router's --router-*): skip it and its value
             return self._skip_value(i, m)
         if m.option is None:
-            if self.lenient and not _removed_from_sglang(m.spelled, table):
-                return self._skip_value(i, m)
-            parsed.problems.append(ArgProblem("unknown-option", tok, f"unrecognized option {m.spelled!r}",
-                                              range=(0, len(m.spelled)), stage=_STAGE_EXTRAS))
-            parsed.extras.append(tok.value if tok.value is not None else tok.raw)
-            # its value, if any, is part of the same 'unrecognized arguments' error
-            nxt = self._skip_value(i, m)
-            if nxt == i + 2:
-                parsed.extras.append(self.words[i + 1].value)
-            return nxt
-        option = m.option
+            return self._unknown_option(i, m)
         if m.explicit is not None:
-            start = len(m.spelled) + 1
-            if not option.takes_value:
-                self.problem(_STAGE_CONSUME, "unexpected-value", tok, f"argument {'/'.join(option.option_strings)}: "
-                             f"ignored explicit argument {tok.raw[start:]!r}", option=option,
-                             range=(len(m.spelled), len(tok.raw)), detail=tok.raw[start:])
-                return i + 1
-            if isinstance(option.nargs, int) and option.nargs > 1:
-                self.problem(_STAGE_CONSUME, "missing-value", tok, f"argument {'/'.join(option.option_strings)}: "
-                             f"expected {option.nargs} arguments", option=option)
-                return i + 1
-            text = tok.text[start:]
-            if text.text == "--":
-                # argparse removes the first '--' from an option's strings: no value is left, so it
-                # stores an empty list, converted and checked against nothing — or, for nargs='?', the
-                # option's const (3.11 ``_get_values``)
-                self.run_action(option, m, tok, i, [(tok, start, "--")], [option.const] if option.nargs == "?" else [])
-                return i + 1
-            value = text.text if text.known else UNKNOWN
-            self.take(option, m, tok, i, [(tok, start, value)])
+            return self._explicit(i, m)
+        if not m.option.takes_value:
+            self.take(m.option, m, self.words[i], i, None)
             return i + 1
+        return self._separate(i, m)
+
+    def _after_ambiguous(self, i: int, m: _Match) -> int:
+        """argparse has stopped already; skip a following value so it is not misread (every following
+        value when each candidate takes a list: ``--cuda-graph-bs 1 2 4`` in 0.5.20+)."""
+        if m.explicit is not None:
+            return i + 1
+        table = self.table
+        many = all(table.by_string[c].nargs in ("+", "*") for c in m.candidates if c in table.by_string)
+        j = i + 1
+        while j < len(self.words) and self.kinds[j] == "A" and (j == i + 1 or many):
+            j += 1
+        return j
+
+    def _help(self, i: int, m: _Match) -> int:
+        """``-h``/``--help``: argparse prints the help and exits before anything else is checked."""
+        tok = self.words[i]
+        if m.explicit is not None and not (m.full == "-h" and m.explicit and set(m.explicit) == {"h"}):
+            # -h takes no argument (``-hh`` is -h twice); ``-hX`` tries -X as a flag, then argparse stops
+            self.problem(_STAGE_CONSUME, "unexpected-value", tok, "argument -h/--help: ignored explicit argument "
+                         f"{m.explicit!r}", range=(len(m.spelled), len(tok.raw)), detail=m.explicit)
+            return i + 1
+        if not any(p.stage in (_STAGE_CLASSIFY, _STAGE_CONSUME) and p.kind in _ERRORS for p in self.parsed.problems):
+            self.parsed.help = True
+        return i + 1
+
+    def _unknown_option(self, i: int, m: _Match) -> int:
+        """An option the release does not have: part of argparse's 'unrecognized arguments' error (with
+        its value, if any), or skipped for an entry point that takes options of its own."""
+        tok, parsed = self.words[i], self.parsed
+        if self.lenient and not _removed_from_sglang(m.spelled, self.table):
+            return self._skip_value(i, m)
+        parsed.problems.append(ArgProblem("unknown-option", tok, f"unrecognized option {m.spelled!r}",
+                                          range=(0, len(m.spelled)), stage=_STAGE_EXTRAS))
+        parsed.extras.append(tok.value if tok.value is not None else tok.raw)
+        # its value, if any, is part of the same 'unrecognized arguments' error
+        nxt = self._skip_value(i, m)
+        if nxt == i + 2:
+            parsed.extras.append(self.words[i + 1].value)
+        return nxt
+
+    def _explicit(self, i: int, m: _Match) -> int:
+        """``--option=value``: the value is the rest of the word."""
+        tok, option = self.words[i], m.option
+        start = len(m.spelled) + 1
         if not option.takes_value:
-            self.take(option, m, tok, i, None)
+            self.problem(_STAGE_CONSUME, "unexpected-value", tok, f"argument {'/'.join(option.option_strings)}: "
+                         f"ignored explicit argument {tok.raw[start:]!r}", option=option,
+                         range=(len(m.spelled), len(tok.raw)), detail=tok.raw[start:])
             return i + 1
+        if isinstance(option.nargs, int) and option.nargs > 1:
+            self.problem(_STAGE_CONSUME, "missing-value", tok, f"argument {'/'.join(option.option_strings)}: "
+                         f"expected {option.nargs} arguments", option=option)
+            return i + 1
+        text = tok.text[start:]
+        if text.text == "--":
+            # argparse removes the first '--' from an option's strings: no value is left, so it
+            # stores an empty list, converted and checked against nothing — or, for nargs='?', the
+            # option's const (3.11 ``_get_values``)
+            self.run_action(option, m, tok, i, [(tok, start, "--")], [option.const] if option.nargs == "?" else [])
+            return i + 1
+        value = text.text if text.known else UNKNOWN
+        self.take(option, m, tok, i, [(tok, start, value)])
+        return i + 1
+
+    def _separate(self, i: int, m: _Match) -> int:
+        """``--option value …``: the value words that follow, as many as ``nargs`` takes."""
+        tok, option = self.words[i], m.option
         count = self._count(option, i + 1)
         if count is None:
             expected = {None: "one argument", 1: "one argument", "+": "at least one argument"}.get(
@@ -757,53 +763,71 @@ class _Reader:
         self.run_action(option, m, tok, i, args, values)
 
     def run_action(self, option: Option, m: _Match, tok: Token, i: int, args, values=None) -> None:
-        parsed = self.parsed
+        """argparse runs the option's action: a setting stored (a deprecated option's own stores, or a
+        problem when it raises), after a custom action's check of its values."""
         first = args[0] if args else None
         vtok, start = (first[0], first[1]) if first is not None else (None, None)
-        if option.nargs in ("*", "+") or (isinstance(option.nargs, int) and option.nargs > 1) or values == []:
-            value = UNKNOWN if any(v is UNKNOWN for v in values) else list(values)
-        elif values is not None:
-            value = values[0]
-        else:
-            value = option.flag_value(m.full)
+        value = _action_value(option, m, values)
 
         def setting(dest, v):
             return Setting(dest, v, m.spelled, i, flag=tok, value_token=vtok,
                            value_range=(start, len(vtok.raw)) if vtok is not None else None)
 
-        dep = option.deprecation
-        if dep is not None:
-            behaviour = dep.get("behaviour")
-            if behaviour == "raises":
-                kind = dep.get("error") or "ValueError"
-                self.problem(_STAGE_CONSUME, "deprecated-raises", tok, dep.get("message") or "", option=option,
-                             range=(0, len(m.spelled)), detail=kind,
-                             error=("ArgparseError" if kind == "parser" else kind, dep.get("message") or ""))
-                return
-            if behaviour in ("warns", "maps"):
-                parsed.problems.append(ArgProblem("deprecated-warns", tok, dep.get("message") or "", option=option,
-                                                  range=(0, len(m.spelled))))
-            for dest, how in (dep.get("stores") or {}).items():
-                parsed.settings.append(setting(dest, value if how.get("given") else how.get("value")))
+        if option.deprecation is not None:
+            self._deprecated(option, m, tok, value, setting)
             return
-        if option.action.startswith("custom:") and option.action != "custom:BooleanOptionalAction":
-            spec = (self.table.actions.get(option.action[len("custom:"):]) or {}).get("accepts")
-            texts = [v for v in (values or []) if isinstance(v, str)]
-            if values is not None and len(texts) == len(values):
-                got = valuetypes.action_outcome(spec, texts)
-                if isinstance(got, tuple):
-                    self.problem(_STAGE_CONSUME, "invalid-value", vtok or tok, f"argument {option.primary}: SGLang's "
-                                 f"{option.action[len('custom:'):]} raises {got[0]}: {got[1]}", option=option,
-                                 range=(start, len(vtok.raw)) if vtok is not None else None, detail="action",
-                                 error=tuple(got))
-                    return
-        parsed.settings.append(setting(option.dest, value))
+        if option.action.startswith("custom:") and option.action != "custom:BooleanOptionalAction" and \
+                self._custom_action_raises(option, values, tok, vtok, start):
+            return
+        self.parsed.settings.append(setting(option.dest, value))
+
+    def _deprecated(self, option: Option, m: _Match, tok: Token, value, setting) -> None:
+        """A deprecated option's action as the table records it: raises, or warns/maps and stores."""
+        dep = option.deprecation
+        behaviour = dep.get("behaviour")
+        if behaviour == "raises":
+            kind = dep.get("error") or "ValueError"
+            self.problem(_STAGE_CONSUME, "deprecated-raises", tok, dep.get("message") or "", option=option,
+                         range=(0, len(m.spelled)), detail=kind,
+                         error=("ArgparseError" if kind == "parser" else kind, dep.get("message") or ""))
+            return
+        if behaviour in ("warns", "maps"):
+            self.parsed.problems.append(ArgProblem("deprecated-warns", tok, dep.get("message") or "", option=option,
+                                                   range=(0, len(m.spelled))))
+        for dest, how in (dep.get("stores") or {}).items():
+            self.parsed.settings.append(setting(dest, value if how.get("given") else how.get("value")))
+
+    def _custom_action_raises(self, option: Option, values, tok: Token, vtok: Token | None, start) -> bool:
+        """Whether the option's custom action (as the table records what it accepts) raises on the
+        values (a problem is recorded then)."""
+        spec = (self.table.actions.get(option.action[len("custom:"):]) or {}).get("accepts")
+        texts = [v for v in (values or []) if isinstance(v, str)]
+        if values is None or len(texts) != len(values):
+            return False
+        got = valuetypes.action_outcome(spec, texts)
+        if not isinstance(got, tuple):
+            return False
+        self.problem(_STAGE_CONSUME, "invalid-value", vtok or tok, f"argument {option.primary}: SGLang's "
+                     f"{option.action[len('custom:'):]} raises {got[0]}: {got[1]}", option=option,
+                     range=(start, len(vtok.raw)) if vtok is not None else None, detail="action",
+                     error=tuple(got))
+        return True
+
+
+def _action_value(option: Option, m: _Match, values):
+    """The value the action stores: the list of values for an option that takes several (UNKNOWN when
+    one is), the value, or a flag's own value (``store_true``, ``store_const`` …)."""
+    if option.nargs in ("*", "+") or (isinstance(option.nargs, int) and option.nargs > 1) or values == []:
+        return UNKNOWN if any(v is UNKNOWN for v in values) else list(values)
+    if values is not None:
+        return values[0]
+    return option.flag_value(m.full)
 
 
 def _removed_from_sglang(option: str, table: OptionTable) -> bool:
     """Whether ``option`` is one SGLang itself had and removed by ``table``'s release (the successor table):
     an entry point that takes options of its own (Dynamo's) still hands it to SGLang's parser."""
-    from linter.sglang.successors import removed_option
+    from linter.sglang.removals import removed_option
 
     return option.startswith("--") and removed_option(option, table) is not None
 

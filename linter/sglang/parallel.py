@@ -37,73 +37,144 @@ def _applies(check: dict, version: str) -> bool:
     return version_tuple(check["since"]) <= v <= version_tuple(check["until"])
 
 
-def failures(parsed: ParsedArgs, table: OptionTable) -> list[ParallelFailure]:
-    """The parallel-size checks of the launch's release that it fails (see the module docstring)."""
+@dataclass
+class _Sizes:
+    """The parallel sizes SGLang resolves for one launch (None when not known statically), whether DP
+    attention is on (``dpa``), whether the release has ``--attn-dp-size`` (``new_dp``), and the
+    setting each size is written at (``where``)."""
+
+    tp: int | None
+    pp: int | None
+    dp: int | None
+    nnodes: int | None
+    attn_dp: int | None
+    attn_cp: int | None
+    base: int | None
+    step: int | None
+    dpa: bool | None
+    new_dp: bool
+    where: dict
+
+    def at(self, *dests: str) -> Setting | None:
+        """The first of ``dests`` written in the launch (where a failure is reported)."""
+        return next((self.where[d] for d in dests if self.where.get(d) is not None), None)
+
+
+_WHERE = ("tp_size", "pp_size", "dp_size", "nnodes", "attn_dp_size", "attn_cp_size", "enable_dp_attention",
+          "base_gpu_id", "gpu_id_step")
+
+
+def _sizes(parsed: ParsedArgs, table: OptionTable) -> _Sizes:
     def size(dest: str) -> int | None:
         if not has_option(table, dest):
             return 1 if dest != "base_gpu_id" else 0
         return int_option(parsed, table, dest)
 
-    if not parsed.judged("tp_size", "pp_size", "dp_size", "nnodes", "attn_dp_size", "attn_cp_size",
-                         "enable_dp_attention", "base_gpu_id", "gpu_id_step", *ALIASES.values()):
-        return []  # argparse refuses one of the sizes: SGLang stops in the parser
-    tp, pp, dp, nnodes = size("tp_size"), size("pp_size"), size("dp_size"), size("nnodes")
-    attn_dp, attn_cp = size("attn_dp_size"), size("attn_cp_size")
-    base, step = size("base_gpu_id"), size("gpu_id_step")
+    dp, attn_dp = size("dp_size"), size("attn_dp_size")
     dpa = flag_option(parsed, "enable_dp_attention") if "enable_dp_attention" in table.by_dest else False
     new_dp = "attn_dp_size" in table.by_dest  # 0.5.22+: --dp N --enable-dp-attention means --attn-dp-size N
     if new_dp and dpa and dp is not None and attn_dp == 1:
         attn_dp, dp = dp, 1
-    where = {d: option_setting(parsed, d) for d in ("tp_size", "pp_size", "dp_size", "nnodes", "attn_dp_size", "attn_cp_size",
-                                         "enable_dp_attention", "base_gpu_id", "gpu_id_step")}
+    return _Sizes(size("tp_size"), size("pp_size"), dp, size("nnodes"), attn_dp, size("attn_cp_size"),
+                  size("base_gpu_id"), size("gpu_id_step"), dpa, new_dp,
+                  {d: option_setting(parsed, d) for d in _WHERE})
 
-    def at(*dests: str) -> Setting | None:
-        return next((where[d] for d in dests if where.get(d) is not None), None)
 
+def failures(parsed: ParsedArgs, table: OptionTable) -> list[ParallelFailure]:
+    """The parallel-size checks of the launch's release that it fails (see the module docstring)."""
+    if not parsed.judged(*_WHERE, *ALIASES.values()):
+        return []  # argparse refuses one of the sizes: SGLang stops in the parser
+    s = _sizes(parsed, table)
     out: list[ParallelFailure] = []
     for c in checks():
         if not _applies(c, table.version):
             continue
         cid, msg = c["id"], c["message"]
-        failed = None
-        if cid in ("nnodes-divides-tp", "nnodes-divides-tp-pp") and nnodes == 0:
+        if cid in ("nnodes-divides-tp", "nnodes-divides-tp-pp") and s.nnodes == 0:
             # the check's own ``% nnodes`` raises first (ZeroDivisionError)
-            failed, msg = at("nnodes"), "ZeroDivisionError: integer modulo by zero (--nnodes 0)"
-        elif cid == "nnodes-divides-tp" and None not in (tp, nnodes):
-            failed = tp % nnodes != 0 and at("nnodes", "tp_size")
-        elif cid == "nnodes-divides-tp-pp" and None not in (tp, pp, nnodes):
-            failed = (tp * pp) % nnodes != 0 and at("nnodes", "tp_size", "pp_size")
-        elif cid == "multinode-dp" and None not in (dp, nnodes):
-            failed = dp > 1 and nnodes != 1 and at("dp_size", "nnodes")
-        elif cid == "multinode-dp-unless-dp-attention" and None not in (dp, nnodes, dpa):
-            failed = dp > 1 and nnodes != 1 and not dpa and at("dp_size", "nnodes")
-        elif cid == "multinode-dp-replicas" and None not in (dp, nnodes):
-            failed = dp > 1 and nnodes != 1 and at("dp_size", "nnodes")
-        elif cid == "dp-attention-needs-dp" and None not in (dp, dpa):
-            failed = dpa and dp <= 1 and at("enable_dp_attention")
-        elif cid == "dp-attention-divides-tp":
-            width = attn_dp if new_dp else dp
-            enabled = (attn_dp is not None and attn_dp > 1) if new_dp else dpa
-            if enabled and None not in (tp, width) and width:
-                failed = tp % width != 0 and at("attn_dp_size", "dp_size", "enable_dp_attention", "tp_size")
-                msg = f"assert tp_size % {'attn_dp_size' if new_dp else 'dp_size'} == 0 ({tp} % {width})"
-        elif cid == "attn-cp-divides-tp" and None not in (tp, attn_cp) and attn_cp > 1:
-            failed = tp % attn_cp != 0 and at("attn_cp_size", "tp_size")
-        elif cid == "attn-cp-dp-divides-tp" and None not in (tp, attn_cp) and attn_cp > 1 and \
-                not any(f.check["id"] == "attn-cp-divides-tp" for f in out):  # SGLang stopped at that one
-            width = attn_dp if new_dp else dp
-            if width is not None:
-                failed = tp % (width * attn_cp) != 0 and at("attn_cp_size", "dp_size", "tp_size")
-        elif cid == "replicas-with-attn-dp" and None not in (dp, attn_dp):
-            failed = dp > 1 and attn_dp > 1 and at("dp_size", "attn_dp_size")
-            msg = msg.format(dp=dp, attn_dp=attn_dp)
-        elif cid == "base-gpu-id-non-negative" and base is not None:
-            failed = base < 0 and at("base_gpu_id")
-        elif cid == "gpu-id-step-positive" and step is not None:
-            failed = step < 1 and at("gpu_id_step")
+            failed, msg = s.at("nnodes"), "ZeroDivisionError: integer modulo by zero (--nnodes 0)"
+        elif cid in _CHECKS:
+            failed, msg = _CHECKS[cid](s, msg, out)
+        else:
+            failed = None
         if failed:
             out.append(ParallelFailure(c, msg, failed))
     return out
+
+
+# Each check: (sizes, SGLang's message, the failures so far) -> (the setting it fails at, or a false
+# value; the message). A size that is not known fails nothing.
+
+
+def _nnodes_divides_tp(s: _Sizes, msg: str, out: list):
+    return None not in (s.tp, s.nnodes) and s.tp % s.nnodes != 0 and s.at("nnodes", "tp_size"), msg
+
+
+def _nnodes_divides_tp_pp(s: _Sizes, msg: str, out: list):
+    return (None not in (s.tp, s.pp, s.nnodes) and (s.tp * s.pp) % s.nnodes != 0
+            and s.at("nnodes", "tp_size", "pp_size")), msg
+
+
+def _multinode_dp(s: _Sizes, msg: str, out: list):
+    return None not in (s.dp, s.nnodes) and s.dp > 1 and s.nnodes != 1 and s.at("dp_size", "nnodes"), msg
+
+
+def _multinode_dp_unless_dp_attention(s: _Sizes, msg: str, out: list):
+    return (None not in (s.dp, s.nnodes, s.dpa) and s.dp > 1 and s.nnodes != 1 and not s.dpa
+            and s.at("dp_size", "nnodes")), msg
+
+
+def _dp_attention_needs_dp(s: _Sizes, msg: str, out: list):
+    return None not in (s.dp, s.dpa) and s.dpa and s.dp <= 1 and s.at("enable_dp_attention"), msg
+
+
+def _dp_attention_divides_tp(s: _Sizes, msg: str, out: list):
+    width = s.attn_dp if s.new_dp else s.dp
+    enabled = (s.attn_dp is not None and s.attn_dp > 1) if s.new_dp else s.dpa
+    if not (enabled and None not in (s.tp, width) and width):
+        return None, msg
+    return (s.tp % width != 0 and s.at("attn_dp_size", "dp_size", "enable_dp_attention", "tp_size"),
+            f"assert tp_size % {'attn_dp_size' if s.new_dp else 'dp_size'} == 0 ({s.tp} % {width})")
+
+
+def _attn_cp_divides_tp(s: _Sizes, msg: str, out: list):
+    return (None not in (s.tp, s.attn_cp) and s.attn_cp > 1 and s.tp % s.attn_cp != 0
+            and s.at("attn_cp_size", "tp_size")), msg
+
+
+def _attn_cp_dp_divides_tp(s: _Sizes, msg: str, out: list):
+    if None in (s.tp, s.attn_cp) or not s.attn_cp > 1 or \
+            any(f.check["id"] == "attn-cp-divides-tp" for f in out):  # SGLang stopped at that one
+        return None, msg
+    width = s.attn_dp if s.new_dp else s.dp
+    if width is None:
+        return None, msg
+    return s.tp % (width * s.attn_cp) != 0 and s.at("attn_cp_size", "dp_size", "tp_size"), msg
+
+
+def _replicas_with_attn_dp(s: _Sizes, msg: str, out: list):
+    if None in (s.dp, s.attn_dp):
+        return None, msg
+    return s.dp > 1 and s.attn_dp > 1 and s.at("dp_size", "attn_dp_size"), msg.format(dp=s.dp, attn_dp=s.attn_dp)
+
+
+def _base_gpu_id_non_negative(s: _Sizes, msg: str, out: list):
+    return s.base is not None and s.base < 0 and s.at("base_gpu_id"), msg
+
+
+def _gpu_id_step_positive(s: _Sizes, msg: str, out: list):
+    return s.step is not None and s.step < 1 and s.at("gpu_id_step"), msg
+
+
+_CHECKS = {
+    "nnodes-divides-tp": _nnodes_divides_tp, "nnodes-divides-tp-pp": _nnodes_divides_tp_pp,
+    "multinode-dp": _multinode_dp, "multinode-dp-unless-dp-attention": _multinode_dp_unless_dp_attention,
+    "multinode-dp-replicas": _multinode_dp, "dp-attention-needs-dp": _dp_attention_needs_dp,
+    "dp-attention-divides-tp": _dp_attention_divides_tp, "attn-cp-divides-tp": _attn_cp_divides_tp,
+    "attn-cp-dp-divides-tp": _attn_cp_dp_divides_tp, "replicas-with-attn-dp": _replicas_with_attn_dp,
+    "base-gpu-id-non-negative": _base_gpu_id_non_negative, "gpu-id-step-positive": _gpu_id_step_positive,
+}
+"""The checks of ``parallel_checks.json`` by id (``multinode-dp-replicas`` is ``multinode-dp``'s test)."""
 
 
 __all__ = ["ParallelFailure", "checks", "failures"]

@@ -19,127 +19,17 @@ writing it is: ``safe`` where SGLang's own words or code make it the same for th
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 
-from linter import datafiles
 from linter.launch import UNKNOWN
 from linter.sglang import valuetypes
-from linter.sglang.options import OptionTable, ParsedArgs, available_versions, version_tuple
+from linter.sglang.options import OptionTable, ParsedArgs, available_versions
+from linter.sglang.removals import (  # noqa: F401 - part of this module's interface
+    Entry, deprecated_choice, deprecated_option, entries, removed_choice, removed_option)
 
-_DATA = "linter.sglang.data"
 _PLACEHOLDER = re.compile(r"^\{([a-z_]+)\}$")
 SAFE, UNSAFE = "safe", "unsafe"
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One row of ``successors.json`` (see the generator for each field)."""
-
-    option: str
-    choice: str | None
-    dest: str
-    takes_value: bool
-    first: str
-    last: str
-    removed: str | None
-    stages: tuple
-    successor: dict
-    words: tuple
-    code: tuple
-    declared: str
-    basis: str
-
-    @property
-    def name(self) -> str:
-        """``--option`` or ``--option choice``."""
-        return self.option if self.choice is None else f"{self.option} {self.choice}"
-
-    def stage(self, version: str) -> dict | None:
-        """The stage (``warns``/``raises``/``maps``) that covers ``version``, or None."""
-        v = version_tuple(version)
-        for s in self.stages:
-            if version_tuple(s["from"]) <= v <= version_tuple(s["to"]):
-                return s
-        return None
-
-    def said(self) -> dict | None:
-        """SGLang's first own words on the option (``{"text", "release", "where"}``), or None."""
-        return self.words[0] if self.words else None
-
-    def evidence(self) -> str:
-        """Where the successor was read: ``SGLang 0.5.3 sglang/srt/server_args.py:2840``."""
-        item = (self.words or self.code or (None,))[0]
-        if item is None:
-            return f"SGLang {self.declared} (its last declaration)"
-        return f"SGLang {item['release']} {item['where']}"
-
-
-@functools.cache
-def _index() -> tuple[dict, dict]:
-    """(option string → entries of the option, (option string, choice) → entries), oldest removal first."""
-    raw = datafiles.load_json(_DATA, "successors.json")["entries"]
-    options: dict[str, list[Entry]] = {}
-    choices: dict[tuple[str, str], list[Entry]] = {}
-    for r in raw:
-        e = Entry(r["option"], r["choice"], r["dest"], r["takes_value"], r["first"], r["last"], r["removed"],
-                  tuple(r["stages"]), r["successor"], tuple(r["words"]), tuple(r["code"]), r["declared"], r["basis"])
-        if e.choice is None:
-            options.setdefault(e.option, []).append(e)
-        else:
-            choices.setdefault((e.option, e.choice), []).append(e)
-    return options, choices
-
-
-def entries() -> list[Entry]:
-    """Every entry (options, then choices)."""
-    options, choices = _index()
-    return [e for es in options.values() for e in es] + [e for es in choices.values() for e in es]
-
-
-def removed_option(option: str, table: OptionTable) -> Entry | None:
-    """The entry of ``option`` (an exact option string) when ``table``'s release is one that removed it
-    (the option is not in the table and the release is at or after the removal), else None."""
-    if option in table.by_string:
-        return None
-    for e in reversed(_index()[0].get(option, ())):
-        if e.removed is not None and version_tuple(e.removed) <= table.version_tuple:
-            return e
-    return None
-
-
-def removed_choice(option_strings, value: str, table: OptionTable) -> Entry | None:
-    """The entry of the choice ``value`` of an option (any of its ``option_strings``) that ``table``'s
-    release no longer offers, else None."""
-    for s in option_strings:
-        for e in reversed(_index()[1].get((s, value), ())):
-            if e.removed is not None and version_tuple(e.removed) <= table.version_tuple:
-                return e
-    return None
-
-
-def deprecated_option(option: str, table: OptionTable) -> tuple[Entry, dict] | None:
-    """``(entry, stage)`` when ``table``'s release declares ``option`` and deprecates it (a ``warns``,
-    ``raises`` or ``maps`` stage covers the release), else None."""
-    if option not in table.by_string:
-        return None
-    for e in _index()[0].get(option, ()):
-        stage = e.stage(table.version)
-        if stage is not None:
-            return e, stage
-    return None
-
-
-def deprecated_choice(option_strings, value: str, table: OptionTable) -> tuple[Entry, dict] | None:
-    """``(entry, stage)`` when ``table``'s release accepts the choice ``value`` and warns about it (an alias
-    SGLang maps onto another choice), else None."""
-    for s in option_strings:
-        for e in _index()[1].get((s, value), ()):
-            stage = e.stage(table.version)
-            if stage is not None:
-                return e, stage
-    return None
 
 
 def removal_text(e: Entry) -> str:

@@ -50,6 +50,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
         self._loop_memo: dict[int, list] = {}  # loop id -> [(frame before it, frame at a round's start)]
         self._loop_nesting = 0
         self._bases_memo: dict[int, list] = {}
+        self._params_memo: dict = {}  # function scope id -> its parameters every call gives
         self.returning: set[tuple[int, int]] = set()  # (function scope, bound class) being evaluated
         self.returned: dict[tuple, Value] = {}
         """((function scope, bound class), None or the depth of calls) -> what the function returns."""
@@ -135,6 +136,8 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
         for cls in self.index.classes:
             for launch, qual in self.inherited_launches(cls):
                 add(launch, qual, None)
+            for launch in self.finder.command_method(cls):
+                add(launch, f"{cls.qual}.__command__", cls)
         self.result.gpu_decls.extend(ci_declarations(self))
         if self.resolver is not None:
             self.result.related.extend(s for s in self.resolver.used if s is not self.source)

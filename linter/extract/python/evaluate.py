@@ -43,6 +43,31 @@ from linter.source import Span
 _MISSING = object()
 _NEGATED = {ast.NotEq: ast.Eq, ast.IsNot: ast.Is, ast.NotIn: ast.In}
 
+_UNDECIDED = object()
+"""A value :meth:`Evaluator.decide` cannot compare."""
+
+
+def _plain(v) -> object:
+    """The Python value of a known constant or string; ``_UNDECIDED`` for anything else."""
+    if isinstance(v, Const):
+        return v.value
+    if isinstance(v, Str) and v.m.known:
+        return v.m.text
+    return _UNDECIDED
+
+
+def _truthy(v) -> bool | None:
+    """The truth of a known value (a constant, a string, a list of known length, a closed dict), or None."""
+    if isinstance(v, Const):
+        return bool(v.value)
+    if isinstance(v, Str):
+        return bool(v.m.text) if v.m.known else (True if v.m.text.replace(UNKNOWN_CHAR, "") else None)
+    if isinstance(v, Seq):
+        return True if any(not isinstance(i, Splat) for i in v.items) else (None if v.items else False)
+    if isinstance(v, DictV):
+        return True if v.entries else (None if v.open else False)
+    return None
+
 
 class Evaluator:
     """Values of expressions. A mixin of :class:`~linter.extract.python.analysis.Analysis`: evaluation
@@ -133,6 +158,9 @@ class Evaluator:
         if isinstance(node, ast.NamedExpr):
             return self.ev(node.value, frame)
         if isinstance(node, ast.IfExp):  # ``A if TEST else B``: a value per path
+            decided = self.decide(node.test, frame)
+            if decided is not None:  # the file decides it: one value
+                return self.ev(node.body if decided else node.orelse, frame)
             key, flip = self.decision(node.test)
             got = choose([(((key, int(flip), self.truth(node.test, True)),), self.ev(node.body, frame)),
                           (((key, int(not flip), self.truth(node.test, False)),), self.ev(node.orelse, frame))],
@@ -158,6 +186,35 @@ class Evaluator:
             s, e = self.offsets(test)
             text = self.source.text[s:e]
         return ("test", id(self.source), text), flip
+
+    def decide(self, test, frame: Frame) -> bool | None:
+        """Whether ``test`` holds, when the file decides it (issue 35: a condition the file decides is
+        not two paths): a known constant, string, list or dict (``TRUE_ON_POLICY = True`` then ``if
+        TRUE_ON_POLICY:``), ``not``, ``and``/``or``, and ``==``/``!=``/``is``/``is not`` of two known
+        constants or strings. None when it is not decided here (a value per path is not decided)."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            got = self.decide(test.operand, frame)
+            return None if got is None else not got
+        if isinstance(test, ast.BoolOp):
+            got = [self.decide(v, frame) for v in test.values]
+            stop = isinstance(test.op, ast.Or)  # the value that ends an ``or`` (True) or an ``and`` (False)
+            for g in got:
+                if g is None:
+                    return None
+                if g is stop:
+                    return stop
+            return not stop
+        if isinstance(test, ast.Compare):
+            if len(test.ops) != 1 or type(test.ops[0]) not in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot):
+                return None
+            left = _plain(self.ev(test.left, frame))
+            right = _plain(self.ev(test.comparators[0], frame))
+            if left is _UNDECIDED or right is _UNDECIDED:
+                return None
+            equal = left == right if isinstance(test.ops[0], (ast.Eq, ast.NotEq)) else left is right or (
+                left == right and type(left) is type(right) and (left is None or isinstance(left, bool)))
+            return equal if isinstance(test.ops[0], (ast.Eq, ast.Is)) else not equal
+        return _truthy(self.ev(test, frame))
 
     def truth(self, test, value: bool) -> str:
         """``test`` (an expression) holding (``value`` True) or not, in words: "`args.x` is true"."""

@@ -8,14 +8,31 @@ or at its end, and looks names up through enclosing scopes and class bases.
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from typing import TYPE_CHECKING
 
-from linter.extract.python.values import NOTFOUND, ClassV, DictV, FuncV, Seq, Unk, Value, copy_value, same
+from linter.extract.python.values import NOTFOUND, ClassV, Const, DictV, FuncV, Seq, Unk, Value, copy_value, same
 from linter.source import Span
 
 if TYPE_CHECKING:
     from linter.extract.python.analysis import Analysis
     from linter.extract.python.scopes import Scope
+
+
+_NOT_CONST = object()
+"""A parameter some call gives no literal constant (or another one than the other calls)."""
+
+
+def _agree(seen, value):
+    """The ``(constant, node)`` a parameter has at every call so far, ``seen`` at the calls before
+    (None: no call yet) and ``value`` the node this call gives it (None: none); ``_NOT_CONST``
+    once a call gives no literal constant or another one."""
+    const = value.value if isinstance(value, ast.Constant) and not isinstance(value.value, bytes) else _NOT_CONST
+    if seen is _NOT_CONST or const is _NOT_CONST:
+        return _NOT_CONST
+    if seen is None:
+        return const, value
+    return seen if type(seen[0]) is type(const) and seen[0] == const else _NOT_CONST
 
 
 class Frame:
@@ -181,7 +198,7 @@ class FrameLookups:
             return got
         if id(scope) in self._computing:
             return self._computing[id(scope)]
-        frame = Frame(self, scope)
+        frame = self.new_frame(scope)
         self._computing[id(scope)] = frame
         try:
             self.run_block(scope.body, frame, None)
@@ -189,6 +206,63 @@ class FrameLookups:
             del self._computing[id(scope)]
         self.final_frames[id(scope)] = frame
         return frame
+
+    def new_frame(self, scope: Scope, self_class: Scope | None = None) -> Frame:
+        """A frame at the start of ``scope``: a function's parameters that every call of the file
+        gives the same constant (:meth:`known_params`) are bound, the others unknown."""
+        frame = Frame(self, scope, self_class)
+        if scope.kind == "function":
+            frame.vars.update(self.known_params(scope))
+        return frame
+
+    def known_params(self, scope: Scope) -> dict:
+        """``{parameter: value}`` of a module function that is only ever called by name in this file
+        (never passed around, no decorator), for the parameters every one of its calls gives the same
+        literal constant (``run(True)`` into ``def run(det): if det: ...``: issue 35, a condition the
+        file decides). {} when there is no such call or any call spreads ``*args``/``**kwargs``."""
+        memo = self._params_memo
+        got = memo.get(id(scope))
+        if got is None:
+            got = memo[id(scope)] = self._params_from_calls(scope)
+        return got
+
+    def _params_from_calls(self, scope: Scope) -> dict:
+        calls = self._only_calls(scope)
+        if not calls:
+            return {}
+        args = scope.node.args
+        positional = [a.arg for a in args.posonlyargs + args.args]
+        defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        names = positional + [a.arg for a in args.kwonlyargs]
+        seen: dict = {}
+        for call in calls:
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                return {}
+            given = dict(zip(positional, call.args))
+            given.update({k.arg: k.value for k in call.keywords})
+            for name in names:
+                seen[name] = _agree(seen.get(name), given.get(name, defaults.get(name)))
+        out = {}
+        for name, got in seen.items():
+            if got is not _NOT_CONST:
+                const, value = got
+                out[name] = self.string(value, None) if isinstance(const, str) else Const(const, self.span(value))
+        return out
+
+    def _only_calls(self, scope: Scope) -> list:
+        """The calls by name of the module function ``scope``, when the module uses its name nowhere
+        else (it is not passed around) and it has no decorator; [] otherwise."""
+        node = scope.node
+        if scope.parent is None or scope.parent.kind != "module" or \
+                not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.decorator_list:
+            return []
+        calls = [c for c, _ in self.index.calls if isinstance(c.func, ast.Name) and c.func.id == node.name]
+        memo = self._params_memo
+        uses = memo.get("names")
+        if uses is None:  # how often each name is read in the module, counted once
+            uses = memo["names"] = Counter(n.id for n in ast.walk(self.module) if isinstance(n, ast.Name))
+        return calls if uses[node.name] == len(calls) else []
 
     def frame_before(self, scope: Scope, offset: int, self_class: Scope | None = None) -> Frame:
         """The frame of ``scope`` just before the code at ``offset`` runs (a method run for the
@@ -200,7 +274,7 @@ class FrameLookups:
         key = (id(scope), id(self_class))
         cursor = self._cursors.get(key)
         if cursor is None or cursor[1] > offset:
-            cursor = [Frame(self, scope, self_class), -1, 0]  # frame, last offset, next statement index
+            cursor = [self.new_frame(scope, self_class), -1, 0]  # frame, last offset, next statement index
             self._cursors[key] = cursor
         frame, _, i = cursor
         body = scope.body

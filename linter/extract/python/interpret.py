@@ -167,6 +167,10 @@ class Interpreter:
             frame.bind(st.name, ClassV(self.index.scope_of_node[id(st)]))
         elif isinstance(st, ast.If):
             self.header_effects(st, frame)
+            decided = self.decide(st.test, frame)
+            if decided is not None:  # the file decides it (``if TRUE_ON_POLICY:``): one branch, no paths
+                self.run_block(st.body if decided else st.orelse, frame, None)
+                return
             outs = self._if_paths(st, frame)
             if outs:
                 frame.absorb(self.join_frames(outs, self.header(st)))

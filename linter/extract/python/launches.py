@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from linter.extract.python.frames import Frame
 from linter.extract.python.names import (
     CALL_NAMES,
+    COMMAND_METHOD,
     CREATE_EXEC,
     ENGINE,
     EXEC,
@@ -222,6 +223,33 @@ class LaunchFinder:
         elif kind == "serve":
             found = [(SERVE, payload)]
         return [Launch(source=self.a.source, program=p, span=span, args=a) for p, a in found]
+
+    def command_method(self, cls: Scope) -> list[Launch]:
+        """The launches of a ``__command__()`` method of the class ``cls`` — a BentoML service whose
+        server is the argv (or command string) the method returns, as in the BentoML service of issue
+        35 (the BentoML file that runs it is not cited here: not verified) —, one per path of what
+        it returns, located at the method's name; [] without one."""
+        node = next((n for n in cls.node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and n.name == COMMAND_METHOD), None)
+        if node is None:
+            return []
+        span = self.a.name_span(node)
+
+        def on_path() -> list[Launch]:
+            got = self.a.pick(self.a.return_value(FuncV(node, self.a, cls), span))
+            if isinstance(got, Seq):
+                found = self._launches_in_argv(self.seq_tokens(got))
+            elif isinstance(got, Str):
+                found = self._launches_in_script(got.m)
+            else:
+                return []
+            return [Launch(source=self.a.source, program=p, span=span, args=a) for p, a in found]
+
+        out = []
+        for conds, found in self.a.along_paths(on_path):
+            labels = tuple(label for _, _, label in conds)
+            out.extend(dataclasses.replace(launch, path=labels) if labels else launch for launch in found)
+        return out
 
     def _through_wrapper(self, call, name: str, callee: FuncV, get_frame) -> list[Launch]:
         """A call of a module function that starts the command it is given (:meth:`wrappers`): that

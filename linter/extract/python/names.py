@@ -52,7 +52,10 @@ CALL_NAMES = {q.rsplit(".", 1)[1] for q in (POPEN | SHELL_CALLS | set(EXEC) | {C
                                          | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD | POPEN_LAUNCH_SERVER
                                          | EXECUTE_TRAIN | FRAMEWORK_CALLS)}
 """Last names of the callables above: a call named otherwise is a launch only through an alias."""
-CALL_NAME_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, CALL_NAMES), key=len, reverse=True)) + r")\b")
+COMMAND_METHOD = "__command__"
+"""A method whose returned argv a framework runs as the server (BentoML's ``__command__``)."""
+CALL_NAME_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, CALL_NAMES | {COMMAND_METHOD}), key=len,
+                                                      reverse=True)) + r")\b")
 """Any of the names above as a whole word: a file without one holds no launch (the early exit)."""
 CALL_QUALS = (POPEN | SHELL_CALLS | set(EXEC) | {CREATE_EXEC} | ENGINE | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD
               | POPEN_LAUNCH_SERVER | EXECUTE_TRAIN | MODAL_APPS | REGISTER_CUDA_CI | FRAMEWORK_CALLS

@@ -157,6 +157,9 @@ class Statements:
             frame.bind(f"{target.value.id}.{target.attr}", value)
 
     def aug_assign(self, node, frame: Frame) -> None:
+        if self._self_attr(node.target, frame):
+            self._aug_assign_attr(node, frame)
+            return
         if not isinstance(node.target, ast.Name):
             return
         name = node.target.id
@@ -182,6 +185,32 @@ class Statements:
             frame.rebind_mutated(name, cur)
             return
         frame.rebind_mutated(name, Unk(where))
+
+    @staticmethod
+    def _self_attr(target, frame: Frame) -> bool:
+        """``target`` is ``self.x`` (or ``cls.x``) in a method whose ``self`` is not rebound."""
+        return isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and \
+            target.value.id == frame.scope.self_name and target.value.id not in frame.vars
+
+    def _aug_assign_attr(self, node, frame: Frame) -> None:
+        """``self.cmd += [...]`` (``+`` only): read back as such later in the same method, and at the
+        end of ``__init__`` by the other methods; any other operator leaves it unknown."""
+        where = self.span(node)
+        name = f"{node.target.value.id}.{node.target.attr}"
+        if not isinstance(node.op, ast.Add):
+            frame.bind(name, Unk(where))
+            return
+        cur = self.attribute(node.target, frame)
+        val = self.ev(node.value, frame)
+        if isinstance(cur, Seq) and cur.kind == "list":
+            if isinstance(val, Seq) and not self.budget.charge(len(cur.items) + len(val.items), "a Python list",
+                                                               where):
+                frame.bind(name, Unk(where))
+                return
+            items = cur.items + (val.items if isinstance(val, Seq) else [Splat(self.span(node.value))])
+            frame.bind(name, Seq(items))
+            return
+        frame.bind(name, self.add(cur, val, where))
 
     def call_effects(self, call, frame: Frame) -> None:
         """Effects of a call statement on the names it mutates (``cmd.append(x)`` …)."""

@@ -325,8 +325,8 @@ class Binds:
             self.info.bound.add(t.id)
             self.info.mutated.add(t.id)
         elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
+            # ``self.cmd += [...]``: in ``__init__`` it is followed like ``self.cmd = self.cmd + [...]``
             self.info.attr_mutated.add((t.value.id, t.attr))
-            self.info.attr_inplace.add((t.value.id, t.attr))
         else:
             self._target(t)
 

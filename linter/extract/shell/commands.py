@@ -20,7 +20,7 @@ MAX_NESTING = 8
 ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_.+/-]+\Z")
 """A word that is its own value (no quote, escape, expansion nor glob)."""
-_EFFECTS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", "set", "cd", "pushd", "export", "readonly",
+_EFFECTS = frozenset({"eval", "read", "mapfile", "readarray", "getopts", "printf", "set", "cd", "pushd", "export", "readonly",
                       "declare", "typeset", "local"})
 """Builtins that change the walker's variables (:meth:`Commands._builtin_effects`)."""
 _ASSIGNING_EXPANSION = re.compile(r"\$\{[^}]*=")
@@ -146,6 +146,9 @@ class Commands:
         span = self.launch_span or doc.where(doc.c(start_node.start_byte), j)
         self._builtin_effects(tokens, env)
         head = tokens[0].value if tokens else None
+        if head == "eval":
+            self._eval(tokens, span, env)
+            return
         fn = self.shared.functions.get(head) if head is not None else None
         if fn is not None and fn.doc is doc:
             if not self.silent:
@@ -296,6 +299,18 @@ class Commands:
                     more[name] = UNKNOWN_V
             env = Env() if got.how == "ssh" else child_env(got.inherit, more)
             self._nested(got.script, span, env, got.image, got.how)
+
+    def _eval(self, tokens: list[Token], span: Span, env: Env) -> None:
+        """``eval WORDS``: the words joined by blanks, read as shell in this shell (its variables),
+        when every word is known (``eval "$(build)"`` of a function that prints a command line)."""
+        if len(tokens) < 2 or any(t.value is None for t in tokens[1:]):
+            return
+        parts: list[MStr] = []
+        for t in tokens[1:]:
+            if parts:
+                parts.append(MStr.plain(" "))
+            parts.append(t.text)
+        self._nested(Token(MStr.join(parts)), span, env, self.image, "eval")
 
     def _nested(self, script: Token, span: Span, env: Env, image: MStr | None, how: str) -> None:
         """Parse a ``bash -c`` / ``ssh`` string as shell, spans mapped back through its origins."""

@@ -297,7 +297,7 @@ def pick(value):
         return value
     run = _RUN.get()
     if run is None:
-        return UNKNOWN_V
+        return common([v for _, v in value.options])
     got, need = select(value.options, run[0])
     if got is MISSING:
         if run[1] is None:
@@ -325,8 +325,46 @@ def _by_path(values: list, conds: list):
     if options is None:
         return values[0].options[0][1] if isinstance(values[0], Paths) else values[0]
     if len(options) > limits.MAX_PATH_VARIANTS:
-        return UNKNOWN_V
+        return common([v for _, v in options])
     return Paths(options)
+
+
+def common(values: list):
+    """What every path's value of ``values`` shares, the part that differs unknown: past
+    ``MAX_PATH_VARIANTS`` paths (issue 35), an array's words the same on every path at its start and
+    end stay known around an unknown run of words; a scalar's characters likewise. UNKNOWN_V when the
+    values are not all arrays or all scalars."""
+    first = values[0]
+    if all(isinstance(v, MStr) for v in values):
+        pre = _shared(values, len, lambda v, k: v[k:k + 1], _same)
+        post = _shared(values, lambda v: len(v) - pre, lambda v, k: v[len(v) - 1 - k:len(v) - k], _same)
+        # where the part that differs starts (ends) between words on every path, it stays a word of
+        # its own: a blank keeps the known word before (after) it apart from the unknown
+        left = " " if 0 < pre and all(_at_blank(v.text, pre) for v in values) else ""
+        right = " " if post and all(_at_blank(v.text, len(v) - post) for v in values) else ""
+        return MStr.join([first[:pre], MStr.plain(left), MStr.unknown(first.where), MStr.plain(right),
+                          first[len(first) - post:]])
+    if all(isinstance(v, list) for v in values):
+        same_token = lambda a, b: a.splat == b.splat and _same(a.text, b.text)  # noqa: E731
+        pre = _shared(values, len, lambda v, k: v[k], same_token)
+        post = _shared(values, lambda v: len(v) - pre, lambda v, k: v[len(v) - 1 - k], same_token)
+        return first[:pre] + [Token(MStr.unknown(None), splat=True)] + first[len(first) - post:]
+    return UNKNOWN_V
+
+
+def _at_blank(text: str, k: int) -> bool:
+    """Position ``k`` of ``text`` is between words: at either end, or next to a blank."""
+    return k in (0, len(text)) or text[k - 1].isspace() or text[k].isspace()
+
+
+def _shared(values: list, size, item, same) -> int:
+    """How many items (``item(v, k)`` for k = 0, 1, …, at most ``size(v)`` of each) every value
+    shares with the first."""
+    n = min(size(v) for v in values)
+    k = 0
+    while k < n and all(same(item(values[0], k), item(v, k)) for v in values[1:]):
+        k += 1
+    return k
 
 
 def merge(envs: list[Env], conds: list | None = None) -> Env:

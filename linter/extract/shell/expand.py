@@ -9,6 +9,7 @@ elements of "${A[@]}", one word each — or ("splat", MStr) — "$@": an unknown
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from linter import limits
 from linter.extract.shell.document import Doc
@@ -144,6 +145,9 @@ class Expander:
 
     def __init__(self, doc: Doc) -> None:
         self.doc = doc
+        self.substitution: Callable | None = None
+        """``(node, env) -> MStr | None``: the output of a ``$(...)`` the walker knows (a function that
+        prints a plain command line); None: every command substitution is unknown."""
 
     def segs(self, node, env: Env, quoted: bool = False) -> list:
         """The segments of a word node (a literal, a quoted string, an expansion, a concatenation)."""
@@ -173,6 +177,10 @@ class Expander:
                  "test_operator", "file_descriptor"):
             return self._lit(i, j, quoted)
         where = doc.where(i, j)
+        if t == "command_substitution" and self.substitution is not None:
+            printed = self.substitution(node, env)
+            if printed is not None:
+                return [("lit", printed, not quoted)]
         if t == "arithmetic_expansion":
             # $((A * B)) of known integers: its value, with no origin (no fix edits a computed number)
             inner = [c for c in node.children if c.is_named]

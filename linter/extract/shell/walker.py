@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 
 from linter import limits
 from linter.extract.shell.commands import Commands
+from linter.extract.shell.conditions import case_branch, decide
 from linter.extract.shell.document import Doc, named_kids
 from linter.branches import explore
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, start_run
 from linter.extract.shell.expand import Expander, assemble, scalar
+from linter.extract.shell.printed import printed
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
 
@@ -90,6 +92,7 @@ class Walker(Commands):
         self.silent = 0
         self.loop_depth = 0
         self.expand = Expander(doc)
+        self.expand.substitution = lambda node, env: printed(self.expand, self.shared.functions, node, env)
         self.budget = limits.budget()
 
     def visit(self, node, env: Env) -> None:
@@ -196,6 +199,8 @@ class Walker(Commands):
         cond, body, clauses = _split_if(node)
         for c in cond:
             self.visit(c, env)
+        if self._if_decided(cond, body, clauses, env):
+            return
         decision = (id(self.doc), node.start_byte)
         if not any(c.type == "elif_clause" for c in clauses) and cond:
             # conditions written alike are one decision: each path takes the same branch of both
@@ -233,6 +238,21 @@ class Walker(Commands):
             conds.append(((decision, len(conds), self._none(tests)),))
         env.replace(merge(outcomes, conds))
 
+    def _if_decided(self, cond, body, clauses, env: Env) -> bool:
+        """Run the one branch of an ``if`` whose test the script decides (``DET=1`` then ``if [
+        "$DET" = 1 ]``: :mod:`.conditions`); False (nothing run) when it is not decided, or when it
+        fails and an ``elif`` follows (its paths are kept as usual)."""
+        decided = decide(self.expand, cond, env)
+        if decided is None or (not decided and clauses and clauses[0].type == "elif_clause"):
+            return False
+        if decided:
+            for c in body:
+                self.visit(c, env)
+        elif clauses:
+            for c in clauses[0].named_children:
+                self.visit(c, env)
+        return True
+
     def _none(self, tests: list) -> str:
         if len(tests) == 1:
             return self._truth(tests[0], False)
@@ -247,6 +267,8 @@ class Walker(Commands):
         catch_all = False
         decision = (id(self.doc), node.start_byte)
         subject = " ".join(self.doc.node_text(value).split()) if value is not None else "the word"
+        if self._case_decided(node, value, env):
+            return
         for item in node.named_children:
             if item.type != "case_item":
                 continue
@@ -267,6 +289,24 @@ class Walker(Commands):
             outcomes.append(env)
             conds.append(((decision, len(conds), f"no pattern of `case {subject}` matches"),))
         env.replace(merge(outcomes, conds))
+
+    def _case_decided(self, node, value, env: Env) -> bool:
+        """Run the one item of a ``case`` whose word the script gives (``MODE=det`` then ``case
+        "$MODE" in``); False (nothing run) when the word or a pattern before the match is not known."""
+        word = scalar(self.expand.segs(value, env), None) if value is not None else None
+        if word is None or not word.known:
+            return False
+        items = [item for item in node.named_children if item.type == "case_item"]
+        patterns = [[self.doc.node_text(c) for i, c in enumerate(item.children)
+                     if item.field_name_for_child(i) == "value"] for item in items]
+        k = case_branch(word.text, patterns)
+        if k is None:
+            return False
+        if k < len(items):
+            for i, child in enumerate(items[k].children):
+                if child.is_named and items[k].field_name_for_child(i) != "value":
+                    self.visit(child, env)
+        return True
 
     def _loop(self, node, env: Env) -> None:
         variable = node.child_by_field_name("variable") if node.type == "for_statement" else None

@@ -16,6 +16,10 @@ pool the selector fits. A pod with no ``nodeSelector`` picks nothing (it could l
 The repository is the nearest folder above the pod's file holding ``.git`` (else the file's
 folder); its YAML files are read once per run, at most :data:`MAX_FILES` of them, each only when it
 mentions ``NodePool``.
+
+Reading those files is a format's work (YAML documents, through :mod:`linter.extract.yamlstream`), so
+this module sits with the formats; what a requirement's values say about GPUs is
+:mod:`linter.gpus.kubernetes`.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from linter.extract import yamltree
+from linter.extract.yamlstream import parse_documents
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import GpuDecl
 
@@ -33,6 +39,10 @@ MAX_FILES = 5000
 MAX_BYTES = 512 * 1024
 """A file larger than this is not read for NodePools."""
 _SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "vendor"}
+
+
+_is_map, _is_seq, _is_str = yamltree.is_map, yamltree.is_seq, yamltree.is_scalar
+_text, _val = yamltree.scalar_text, yamltree.value_of
 
 
 @dataclass
@@ -67,9 +77,6 @@ def _yaml_files(root: Path):
 
 
 def _pools_in(source) -> list[NodePool]:
-    from linter.extract import yamltree
-    from linter.extract.kubernetes import _is_map, _is_seq, _is_str, _text, _val, parse_documents
-
     out = []
     for root in parse_documents(source, None):
         if not _is_map(root) or _text(_val(root, "kind")) != "NodePool" or \

@@ -87,6 +87,7 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
     """Files under ``paths`` (sorted, each once). ``excluded(path, is_dir)`` applies config globs; the
     path of a file in a walked folder is given as a string. A file found in a folder that is a symbolic
     link out of the run's root, and a folder that cannot be listed, go to ``report``."""
+    from linter.formats import companion_of
     from linter.gitignore import Ignores
 
     report = report if report is not None else WalkReport()
@@ -97,7 +98,7 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
         if root.is_file() or (root.exists() and not root.is_dir()):
             if force_exclude and (excluded(root, False) or ignores.ignored(root)):
                 continue
-            owner = _companion_of(root)
+            owner = companion_of(root)
             if owner is not None:  # a .env stands for the compose files beside it
                 for sibling in sorted(root.parent.iterdir()):
                     if force_exclude and (excluded(sibling, False) or ignores.ignored(sibling)):
@@ -124,21 +125,6 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
         if not root.is_dir():
             continue
         yield from _walk_folder(root, excluded, seen, report, ignores)
-
-
-COMPANION_ENDINGS = (".env",)
-"""Every name a format's ``companions`` glob matches ends so (``tests/test_imports.py`` checks the
-registry): a named file with another name is no companion, known without loading the registry (a
-cache hit on a named compose file loads no :mod:`linter.formats`)."""
-
-
-def _companion_of(path: Path):
-    """:func:`linter.formats.companion_of`, the registry loaded only for a name that may be a companion."""
-    if not path.name.endswith(COMPANION_ENDINGS):
-        return None
-    from linter.formats import companion_of
-
-    return companion_of(path)
 
 
 def _by_name(entry: os.DirEntry) -> str:

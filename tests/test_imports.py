@@ -141,10 +141,3 @@ def test_a_cache_hit_loads_no_parser_rule_or_table(tmp_path, monkeypatch):
     assert sorted(m for m in warm if m.split(".")[0] in HIT_SPARE or m in HIT_SPARE
                   or m.startswith(HIT_SPARE_PACKAGES)) == []
 
-
-def test_every_companion_name_has_an_ending_the_walk_knows_without_the_registry():
-    from linter.discover import COMPANION_ENDINGS
-    from linter.formats import REGISTRY
-
-    patterns = [p for f in REGISTRY for p in f.companions]
-    assert patterns and all(p.endswith(COMPANION_ENDINGS) and not any(c in p[-4:] for c in "*?[") for p in patterns)

@@ -37,7 +37,7 @@ from linter.sglang.frameworks import by_python_name
 from linter.source import Span
 
 if TYPE_CHECKING:
-    from linter.extract.python.analysis import Analysis
+    from linter.extract.python.base import Analysed
 
 
 def _calls_in(stmt) -> list:
@@ -68,7 +68,7 @@ def always_raises(fn) -> bool:
 class LaunchFinder:
     """The launches of one call (:meth:`launches`), read with the analysis' evaluation."""
 
-    def __init__(self, analysis: Analysis) -> None:
+    def __init__(self, analysis: Analysed) -> None:
         self.a = analysis
         self._wrappers: dict[str, tuple] | None = None
 
@@ -164,7 +164,7 @@ class LaunchFinder:
         func = call.func
         start, _ = self.a.offsets(call)
         frame = None
-        if self.raises_first(call, scope, self_class or self.a._method_class(scope)):
+        if self.raises_first(call, scope, self_class or self.a.method_class(scope)):
             return []  # the method stops before it gets here: nothing starts
 
         def get_frame() -> Frame:

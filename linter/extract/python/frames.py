@@ -51,6 +51,9 @@ class Frame:
         self.changed: set[str] = set()  # names bound or changed since the last fork (a superset)
         self.cond: tuple = ()  # the branch this fork runs, for a join that keeps a value per path
         self.journal: dict | None = None  # (in vars?, name) -> value before this run changed it (undo)
+        # the code this frame was entered for is in a branch the file decides against (``if not
+        # TRUE_ON_POLICY:`` with ``TRUE_ON_POLICY = True``): it never runs (issue 35)
+        self.unreachable = False
 
     def copy(self) -> Frame:
         """A frame to run on from here; lists and dicts are copied when it first mutates them."""

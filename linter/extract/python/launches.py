@@ -184,6 +184,8 @@ class LaunchFinder:
     def _launches_on_path(self, call, get_frame) -> list[Launch]:
         """The launches of ``call`` on the path of the run under way (:meth:`Paths.along_paths`)."""
         func = call.func
+        if get_frame().unreachable:  # in a branch the file decides against: nothing starts
+            return []
         callee = self.a.ev(func, get_frame())
         if isinstance(callee, FuncV) and callee.owner in (None, self.a) and isinstance(func, ast.Name):
             return self._through_wrapper(call, func.id, callee, get_frame)

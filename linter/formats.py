@@ -20,7 +20,10 @@ import functools
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Callable
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
+if TYPE_CHECKING:
+    from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -85,11 +88,27 @@ may change a launch without naming SGLang (an environment value), so the mention
 and the compose format judges them with their stack."""
 
 
-_TOP_SERVICES = re.compile(r"(?:^|(?<=\r))services[ \t]*:", re.MULTILINE)  # CR-only files too
+class _Lazy:
+    """A regular expression compiled on its first use (``search``, ``match``, ``finditer`` …): a run
+    answered from the result cache imports the registry (the walk asks it which named files are
+    companions) but sniffs nothing."""
+
+    __slots__ = ("_args", "_rx")
+
+    def __init__(self, *args) -> None:
+        self._args, self._rx = args, None
+
+    def __getattr__(self, name: str):
+        if self._rx is None:
+            self._rx = re.compile(*self._args)
+        return getattr(self._rx, name)
 
 
-_TOP_SGLANG = re.compile(r"^sglang[ \t]*:[ \t]*(?:#.*)?$", re.MULTILINE)
-_TOP_AREAL = re.compile(r"^(?:actor|rollout|experiment_name|allocation_mode|cluster)[ \t]*:", re.MULTILINE)
+_TOP_SERVICES = _Lazy(r"(?:^|(?<=\r))services[ \t]*:", re.MULTILINE)  # CR-only files too
+
+
+_TOP_SGLANG = _Lazy(r"^sglang[ \t]*:[ \t]*(?:#.*)?$", re.MULTILINE)
+_TOP_AREAL = _Lazy(r"^(?:actor|rollout|experiment_name|allocation_mode|cluster)[ \t]*:", re.MULTILINE)
 
 
 def looks_like_areal(text: str) -> bool:
@@ -97,12 +116,12 @@ def looks_like_areal(text: str) -> bool:
     return _TOP_SGLANG.search(text) is not None and _TOP_AREAL.search(text) is not None
 
 
-_FRAMEWORK_BACKEND = re.compile(
+_FRAMEWORK_BACKEND = _Lazy(
     r"^[ \t]*(?:strategy_name|backend|infer_backend|server_type|judge_server_type)[ \t]*:[ \t]*[\"']?(?:sglang\b|\$\{)",
     re.MULTILINE)
 
 
-_DEFAULTS_FILE = re.compile(r"^defaults[ \t]*:[ \t]*(?:\[[ \t]*)?[\"']?[^\s#\"'\[\]]+\.ya?ml\b"
+_DEFAULTS_FILE = _Lazy(r"^defaults[ \t]*:[ \t]*(?:\[[ \t]*)?[\"']?[^\s#\"'\[\]]+\.ya?ml\b"
                             r"|^defaults[ \t]*:[ \t]*(?:#.*)?\r?\n(?:[ \t]*(?:#.*)?\r?\n)*[ \t]*-[ \t]+[\"']?[^\s#\"']+\.ya?ml\b",
                             re.MULTILINE)
 
@@ -125,7 +144,7 @@ def looks_like_compose(text: str) -> bool:
     return _TOP_SERVICES.search(text) is not None
 
 
-_TOP_K8S_KEY = re.compile(r"^(apiVersion|kind)[ \t]*:[ \t]*\S", re.MULTILINE)
+_TOP_K8S_KEY = _Lazy(r"^(apiVersion|kind)[ \t]*:[ \t]*\S", re.MULTILINE)
 
 
 def looks_like_kubernetes(text: str) -> bool:
@@ -134,7 +153,7 @@ def looks_like_kubernetes(text: str) -> bool:
     return {m.group(1) for m in _TOP_K8S_KEY.finditer(text)} == {"apiVersion", "kind"}
 
 
-_GO_TEMPLATE = re.compile(r"\{\{-?\s*(?:\.[A-Za-z$]|\$|include\b|template\b|define\b|toYaml\b|if\b|with\b|range\b"
+_GO_TEMPLATE = _Lazy(r"\{\{-?\s*(?:\.[A-Za-z$]|\$|include\b|template\b|define\b|toYaml\b|if\b|with\b|range\b"
                           r"|end\b|/\*)")
 
 
@@ -149,13 +168,13 @@ _K8S_SAMPLE = ("{head}apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: 
                "          command: [\"/bin/sh\", \"-c\"]\n"
                "          args:\n            - |\n              {command}\n")
 
-_TOP_ON = re.compile(r"^(?:on|\"on\"|'on'|true)[ \t]*:", re.MULTILINE)
-_TOP_JOBS = re.compile(r"^jobs[ \t]*:", re.MULTILINE)
-_TOP_DSTACK = re.compile(r"^type[ \t]*:[ \t]*[\"']?(?:service|task|dev-environment)\b", re.MULTILINE)
-_TOP_TRUSS = re.compile(r"^(?:docker_server|base_image|model_name|truss_server)[ \t]*:", re.MULTILINE)
-_TOP_TRUSS_SERVER = re.compile(r"^docker_server[ \t]*:", re.MULTILINE)
-_TOP_SKY_SCRIPT = re.compile(r"^(?:run|setup)[ \t]*:", re.MULTILINE)
-_TOP_SKY_OTHER = re.compile(r"^(?:resources|envs|num_nodes|service|file_mounts|workdir|secrets|setup)[ \t]*:",
+_TOP_ON = _Lazy(r"^(?:on|\"on\"|'on'|true)[ \t]*:", re.MULTILINE)
+_TOP_JOBS = _Lazy(r"^jobs[ \t]*:", re.MULTILINE)
+_TOP_DSTACK = _Lazy(r"^type[ \t]*:[ \t]*[\"']?(?:service|task|dev-environment)\b", re.MULTILINE)
+_TOP_TRUSS = _Lazy(r"^(?:docker_server|base_image|model_name|truss_server)[ \t]*:", re.MULTILINE)
+_TOP_TRUSS_SERVER = _Lazy(r"^docker_server[ \t]*:", re.MULTILINE)
+_TOP_SKY_SCRIPT = _Lazy(r"^(?:run|setup)[ \t]*:", re.MULTILINE)
+_TOP_SKY_OTHER = _Lazy(r"^(?:resources|envs|num_nodes|service|file_mounts|workdir|secrets|setup)[ \t]*:",
                             re.MULTILINE)
 
 
@@ -248,7 +267,7 @@ REGISTRY: tuple[Format, ...] = (
 
 BY_NAME: dict[str, Format] = {f.name: f for f in REGISTRY}
 
-_SHEBANG = re.compile(r"^#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?(?P<prog>[A-Za-z0-9_.+-]+)")
+_SHEBANG = _Lazy(r"^#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?(?P<prog>[A-Za-z0-9_.+-]+)")
 
 
 def by_name(name: str) -> Format:

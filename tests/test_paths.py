@@ -622,6 +622,31 @@ def test_shell_condition_the_script_decides_is_one_path(tmp_path, capsys, script
     assert [d["severity"] for d in diags if d["code"] == "SGL101"] == ([finding] if finding else [])
 
 
+@pytest.mark.parametrize("script, finding, when", [
+    # the first test fails on every path: its branch is dropped, the elif is the first test
+    ('DET=0\nif [ "$DET" = 1 ]; then EXTRA=--enable-deterministic-inference\n'
+     'elif [ "$X" = y ]; then EXTRA="--log-level debug"; fi', None, None),
+    ('DET=0\nif [ "$DET" = 1 ]; then EXTRA=\n'
+     'elif [ "$X" = y ]; then EXTRA=--enable-deterministic-inference; fi', "warning", '`[ "$X" = y ]` succeeds'),
+    ('DET=0\nif [ "$DET" = 1 ]; then EXTRA=\nelif [ "$X" = y ]; then EXTRA=\n'
+     'else EXTRA=--enable-deterministic-inference; fi', "warning", '`[ "$X" = y ]` fails'),
+    # an elif the file decides: false is dropped; true is the last branch (what follows never runs)
+    ('DET=0\nif [ "$X" = y ]; then EXTRA=\nelif [ "$DET" = 1 ]; then EXTRA=--enable-deterministic-inference\n'
+     'fi', None, None),
+    ('DET=0\nif [ "$DET" = 1 ]; then EXTRA=\nelif [ "$DET" = 0 ]; then EXTRA=--enable-deterministic-inference\n'
+     'elif [ "$X" = y ]; then EXTRA=; fi', "error", None),
+    ('DET=0\nif [ "$X" = y ]; then EXTRA=\nelif [ "$DET" = 0 ]; then EXTRA=--enable-deterministic-inference\n'
+     'else EXTRA=; fi', "warning", '`[ "$X" = y ]` fails'),
+])
+def test_shell_elif_chain_drops_the_branches_the_script_decides(tmp_path, capsys, script, finding, when):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"#!/bin/bash\n{script}\n{LAUNCH} $EXTRA\n"})
+    found = [d for d in diags if d["code"] == "SGL101"]
+    assert [d["severity"] for d in found] == ([finding] if finding else [])
+    if when is not None:
+        assert f"(when {when}; not on every path of this launch)" in found[0]["message"]
+    assert all("$DET" not in d["message"] for d in found)
+
+
 def test_shell_past_the_path_cap_what_every_path_shares_stays_known(tmp_path, capsys):
     ifs = "".join(f'if [ -n "$F{i}" ]; then ARGS+=(--x{i}); fi\n' for i in range(6))
     scalar = "".join(f'if [ -n "$F{i}" ]; then X="$X --x{i}"; fi\n' for i in range(6))

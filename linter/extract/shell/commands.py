@@ -84,26 +84,63 @@ def _has_line_break(text: str, i: int, j: int) -> bool:
     return False
 
 
+def _argument_nodes(node, name_node) -> list:
+    """The argument nodes of a command after its program word (redirections and the prefix aside)."""
+    return [child for k, child in enumerate(node.children)
+            if child.start_byte >= name_node.end_byte and node.field_name_for_child(k) == "argument"]
+
+
 class Commands:
     """A simple command run by a walker. A mixin of :class:`~linter.extract.shell.walker.Walker`
     (it shares the walker's document, scope and results)."""
 
     def _command(self, node, env: Env) -> None:
+        """Run one simple command: its assignments, its words (expanded), the builtins that assign,
+        ``eval``, a call of a function of the file, and the launch or wrapper in it."""
         name_node = node.child_by_field_name("name")
         if name_node is not None and self._inert(node, name_node, env):
             return
         doc = self.doc
-        kids = node.children
         if name_node is None:
-            for child in kids:
+            for child in node.children:
                 if child.type == "variable_assignment":
                     self._assign(child, env)
                 elif child.is_named:
                     self._visit_subs(child, env)
             return
+        start_node, extra = self._prefix(node, name_node, env)
+        words_nodes = [name_node] + _argument_nodes(node, name_node)
+        for w in words_nodes:
+            self._visit_subs(w, env)
+        tokens = self._words(words_nodes, env)
+        span = self.launch_span or doc.where(doc.c(start_node.start_byte), doc.rng(node)[1])
+        self._builtin_effects(tokens, env)
+        head = tokens[0].value if tokens else None
+        if head == "eval":
+            self._eval(tokens, span, env)
+            return
+        if head is not None:
+            self._call_function(head, env)
+
+        def child_env(inherit: bool = True, more: dict | None = None) -> Env:
+            # the environment of the program run: exported variables and this command's assignments,
+            # or only what a wrapper sets (env -i, docker run -e …)
+            return env.child({**(extra if inherit else {}), **(more or {})}, inherit)
+
+        if self.silent:
+            return  # a launch, a declaration or a shell string found now would not be recorded
+        self._cwd = env.get(CWD)
+        self._background = runs_in_background(node)
+        self._dispatch(tokens, span, child_env, self.image)
+
+    def _prefix(self, node, name_node, env: Env) -> tuple:
+        """The words before the program: ``(first node of the command, {name: value} of the
+        assignments that apply to this command only)``. Assignments on lines of their own before it
+        are run as statements; command substitutions in the prefix run."""
+        doc = self.doc
         # tree-sitter-bash joins a line of several assignments to the command on the next line;
         # assignments before an unescaped line break are statements of their own.
-        pre = [c for c in kids if c.end_byte <= name_node.start_byte and c.is_named]
+        pre = [c for c in node.children if c.end_byte <= name_node.start_byte and c.is_named]
         cut = 0
         for k, child in enumerate(pre):
             nxt = pre[k + 1] if k + 1 < len(pre) else name_node
@@ -113,7 +150,6 @@ class Commands:
             if child.type == "variable_assignment":
                 self._assign(child, env)
         prefix = pre[cut:]
-        start_node = prefix[0] if prefix else name_node
         extra: dict = {}
         for child in prefix:
             if child.type == "variable_assignment":
@@ -122,12 +158,11 @@ class Commands:
                     extra[got[0]] = got[3] if not isinstance(got[3], list) else UNKNOWN_V
             else:
                 self._visit_subs(child, env)
-        words_nodes = [name_node]
-        for i, child in enumerate(kids):
-            if child.start_byte >= name_node.end_byte and node.field_name_for_child(i) == "argument":
-                words_nodes.append(child)
-        for w in words_nodes:
-            self._visit_subs(w, env)
+        return (prefix[0] if prefix else name_node), extra
+
+    def _words(self, words_nodes: list, env: Env) -> list[Token]:
+        """The words the program and argument nodes make, expanded and field-split."""
+        doc = self.doc
         tokens: list[Token] = []
         word: list = []
         for k, w in enumerate(words_nodes):
@@ -142,29 +177,17 @@ class Commands:
                 continue
             word.extend(self.expand.segs(w, env))
         tokens.extend(assemble(word))
-        i, j = doc.rng(node)
-        span = self.launch_span or doc.where(doc.c(start_node.start_byte), j)
-        self._builtin_effects(tokens, env)
-        head = tokens[0].value if tokens else None
-        if head == "eval":
-            self._eval(tokens, span, env)
-            return
-        fn = self.shared.functions.get(head) if head is not None else None
-        if fn is not None and fn.doc is doc:
+        return tokens
+
+    def _call_function(self, head: str, env: Env) -> None:
+        """A command whose program is a function of this document: the call is recorded, and what
+        the function assigns is not followed into the caller (unknown after the call)."""
+        fn = self.shared.functions.get(head)
+        if fn is not None and fn.doc is self.doc:
             if not self.silent:
                 self.shared.add_call(fn, env)
-            for name in fn.assigned:  # what the function assigns is not followed into the caller
+            for name in fn.assigned:
                 env.set(name, UNKNOWN_V)
-        def child_env(inherit: bool = True, more: dict | None = None) -> Env:
-            # the environment of the program run: exported variables and this command's assignments,
-            # or only what a wrapper sets (env -i, docker run -e …)
-            return env.child({**(extra if inherit else {}), **(more or {})}, inherit)
-
-        if self.silent:
-            return  # a launch, a declaration or a shell string found now would not be recorded
-        self._cwd = env.get(CWD)
-        self._background = runs_in_background(node)
-        self._dispatch(tokens, span, child_env, self.image)
 
     def _inert(self, node, name_node, env: Env) -> bool:
         """Run a command whose words cannot matter without building them, and say so (True): its
@@ -197,69 +220,19 @@ class Commands:
         if "${" in rest and _ASSIGNING_EXPANSION.search(rest):
             return False
         if "$(" in rest or "`" in rest or "<(" in rest or ">(" in rest:
-            for k, child in enumerate(node.children):
-                if child.start_byte >= name_node.end_byte and node.field_name_for_child(k) == "argument":
-                    self._visit_subs(child, env)
-        fn = self.shared.functions.get(head)
-        if fn is not None and fn.doc is doc:
-            if not self.silent:
-                self.shared.add_call(fn, env)
-            for name in fn.assigned:  # what the function assigns is not followed into the caller
-                env.set(name, UNKNOWN_V)
+            for child in _argument_nodes(node, name_node):
+                self._visit_subs(child, env)
+        self._call_function(head, env)
         return True
 
     def _builtin_effects(self, tokens: list[Token], env: Env) -> None:
-        """Builtins that assign variables from outside the file (read, mapfile, getopts …) or set allexport."""
+        """Builtins that assign variables from outside the file (read, mapfile, getopts …) or set
+        allexport: the step for the builtin in :data:`_BUILTIN_EFFECTS`."""
         if not tokens:
             return
-        head = tokens[0].value
-        args = [t.value for t in tokens[1:]]
-        if head == "read":
-            k = 0
-            while k < len(args):
-                a = args[k]
-                if a is None:
-                    k += 1
-                    continue
-                if a.startswith("-"):
-                    if a in ("-a",) and k + 1 < len(args) and args[k + 1]:
-                        env.set(args[k + 1], UNKNOWN_V)
-                        k += 2
-                        continue
-                    k += 2 if a in ("-d", "-i", "-n", "-N", "-p", "-t", "-u") else 1
-                    continue
-                if NAME.match(a):
-                    env.set(a, UNKNOWN_V)
-                k += 1
-            if not any(a and NAME.match(a) for a in args):
-                env.set("REPLY", UNKNOWN_V)
-        elif head in ("mapfile", "readarray"):
-            names = [a for a in args if a and NAME.match(a)]
-            env.set(names[-1] if names else "MAPFILE", UNKNOWN_V)
-        elif head == "getopts" and len(args) >= 2 and args[1] and NAME.match(args[1]):
-            env.set(args[1], UNKNOWN_V)
-            env.set("OPTARG", UNKNOWN_V)
-        elif head == "printf" and len(args) >= 2 and args[0] == "-v" and args[1] and NAME.match(args[1]):
-            env.set(args[1], UNKNOWN_V)
-        elif head == "set":
-            for k, a in enumerate(args):
-                if a is None or a == "--":
-                    break
-                if a.startswith("-") and not a.startswith("--") and "a" in a[1:] and a != "-o":
-                    env.allexport = True
-                elif a.startswith("+") and "a" in a[1:] and a != "+o":
-                    env.allexport = False
-                elif a in ("-o", "+o") and k + 1 < len(args) and args[k + 1] == "allexport":
-                    env.allexport = a == "-o"
-        elif head in ("cd", "pushd"):
-            env.set(CWD, cd_target(tokens[1] if len(tokens) > 1 else None, env.get(CWD)))
-        elif head in ("export", "readonly", "declare", "typeset", "local"):
-            # when tree-sitter did not recognise the declaration (e.g. a quoted assignment word)
-            for t in tokens[1:]:
-                v = t.value
-                if v and ASSIGN_WORD.match(v):
-                    env.set(v.split("=", 1)[0].rstrip("+"), UNKNOWN_V)
-
+        effect = _BUILTIN_EFFECTS.get(tokens[0].value)
+        if effect is not None:
+            effect(tokens, [t.value for t in tokens[1:]], env)
 
     def _record(self, program: str, args: list[Token], span: Span, image: MStr | None,
                 counts: list | None = None) -> None:
@@ -390,3 +363,87 @@ def _visible_counts(child_env, got) -> list:
         if got_count is not None:
             out.append(got_count)
     return out
+
+
+# The builtins that change the walker's variables, one function each: ``(tokens, args, env)``, ``args``
+# the values of the words after the builtin's name (None for a word the file does not decide).
+
+def _read_effects(tokens: list[Token], args: list, env: Env) -> None:
+    """``read [-a NAME] [-d/-i/-n/-N/-p/-t/-u ARG] [NAME …]``: the names (else ``REPLY``) unknown."""
+    k = 0
+    while k < len(args):
+        a = args[k]
+        if a is None:
+            k += 1
+            continue
+        if a.startswith("-"):
+            if a in ("-a",) and k + 1 < len(args) and args[k + 1]:
+                env.set(args[k + 1], UNKNOWN_V)
+                k += 2
+                continue
+            k += 2 if a in ("-d", "-i", "-n", "-N", "-p", "-t", "-u") else 1
+            continue
+        if NAME.match(a):
+            env.set(a, UNKNOWN_V)
+        k += 1
+    if not any(a and NAME.match(a) for a in args):
+        env.set("REPLY", UNKNOWN_V)
+
+
+def _mapfile_effects(tokens: list[Token], args: list, env: Env) -> None:
+    """``mapfile``/``readarray [NAME]``: the array (else ``MAPFILE``) unknown."""
+    names = [a for a in args if a and NAME.match(a)]
+    env.set(names[-1] if names else "MAPFILE", UNKNOWN_V)
+
+
+def _getopts_effects(tokens: list[Token], args: list, env: Env) -> None:
+    """``getopts OPTSTRING NAME``: NAME and ``OPTARG`` unknown."""
+    if len(args) >= 2 and args[1] and NAME.match(args[1]):
+        env.set(args[1], UNKNOWN_V)
+        env.set("OPTARG", UNKNOWN_V)
+
+
+def _printf_effects(tokens: list[Token], args: list, env: Env) -> None:
+    """``printf -v NAME …``: NAME unknown."""
+    if len(args) >= 2 and args[0] == "-v" and args[1] and NAME.match(args[1]):
+        env.set(args[1], UNKNOWN_V)
+
+
+def _set_effects(tokens: list[Token], args: list, env: Env) -> None:
+    """``set -a``/``+a``/``-o allexport``/``+o allexport``: allexport on or off."""
+    for k, a in enumerate(args):
+        if a is None or a == "--":
+            break
+        if a.startswith("-") and not a.startswith("--") and "a" in a[1:] and a != "-o":
+            env.allexport = True
+        elif a.startswith("+") and "a" in a[1:] and a != "+o":
+            env.allexport = False
+        elif a in ("-o", "+o") and k + 1 < len(args) and args[k + 1] == "allexport":
+            env.allexport = a == "-o"
+
+
+def _cd_effects(tokens: list[Token], args: list, env: Env) -> None:
+    """``cd``/``pushd DIR``: the folder the script is in (:func:`cd_target`)."""
+    env.set(CWD, cd_target(tokens[1] if len(tokens) > 1 else None, env.get(CWD)))
+
+
+def _declare_effects(tokens: list[Token], args: list, env: Env) -> None:
+    """``export``/``readonly``/``declare``/``typeset``/``local NAME=…`` that tree-sitter did not
+    recognise as a declaration (e.g. a quoted assignment word): the names unknown."""
+    for t in tokens[1:]:
+        v = t.value
+        if v and ASSIGN_WORD.match(v):
+            env.set(v.split("=", 1)[0].rstrip("+"), UNKNOWN_V)
+
+
+_BUILTIN_EFFECTS: dict[str | None, Callable[[list[Token], list, Env], None]] = {
+    "read": _read_effects,
+    "mapfile": _mapfile_effects, "readarray": _mapfile_effects,
+    "getopts": _getopts_effects,
+    "printf": _printf_effects,
+    "set": _set_effects,
+    "cd": _cd_effects, "pushd": _cd_effects,
+    "export": _declare_effects, "readonly": _declare_effects, "declare": _declare_effects,
+    "typeset": _declare_effects, "local": _declare_effects,
+}
+"""Builtin name → its effect on the walker's variables (:meth:`Commands._builtin_effects`)."""

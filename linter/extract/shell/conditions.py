@@ -2,7 +2,9 @@
 not two paths. Only a test whose operands are known where it stands is decided: ``[ A = B ]``,
 ``[[ A == B ]]`` (a pattern on the right with ``*``, ``?`` or ``[`` is not decided), ``!=``, the
 integer comparisons ``-eq`` … ``-ge``, ``-n A`` and ``-z A``, as ``[``, ``[[`` or ``test``. Nothing
-is run: the words are expanded with the walker's variables, as for any command.
+is run: the words are expanded with the walker's variables, as for any command. In an ``if … elif …``
+chain a branch whose test is decided false is dropped, and one decided true ends the chain (the
+walker's ``_if``); only the undecided tests make paths.
 """
 
 from __future__ import annotations

@@ -87,12 +87,34 @@ def _blank_run_time_parts(data: bytes) -> bytes:
     delimiters kept), and in the word of a ``${…}`` the metacharacters ``; & | < >`` and a ``)`` that
     closes nothing (bash reads them as text there); same length."""
     out = bytearray(data)
+    _blank_heredocs(data, out)
+    i = 0
+    n = len(out)
+    while i < n:
+        c = out[i]
+        if c == 0x5C:  # backslash
+            i += 2
+        elif c == 0x27:  # a single-quoted string: nothing in it is special
+            j = out.find(b"'", i + 1)
+            i = n if j < 0 else j + 1
+        elif c == 0x60:  # `…`
+            i = _blank_backquoted(out, i)
+        elif c == 0x24 and i + 1 < n and out[i + 1] == 0x7B:  # ${…}
+            i = _blank_expansion_word(out, i)
+        else:
+            i += 1
+    return bytes(out)
 
-    def blank(i: int, j: int) -> None:
-        for k in range(i, j):
-            if out[k] not in (0x0A, 0x0D):
-                out[k] = 0x5F
 
+def _blank(out: bytearray, i: int, j: int) -> None:
+    """``out[i:j]`` replaced by ``_``, line breaks kept."""
+    for k in range(i, j):
+        if out[k] not in (0x0A, 0x0D):
+            out[k] = 0x5F
+
+
+def _blank_heredocs(data: bytes, out: bytearray) -> None:
+    """The bodies of the heredocs of ``data`` blanked in ``out`` (up to the delimiter line, kept)."""
     for m in _HEREDOC.finditer(data):
         if data[max(0, m.start() - 2):m.start()] == b"$(" or b"((" in data[data.rfind(b"\n", 0, m.start()) + 1:m.start()]:
             continue  # an arithmetic shift, not a heredoc
@@ -106,48 +128,42 @@ def _blank_run_time_parts(data: bytes) -> bytes:
             line = data[pos:end if end >= 0 else len(data)]
             if (line.lstrip(b"\t") if m.group(1) else line).rstrip(b"\r") == word:
                 break
-            blank(pos, end if end >= 0 else len(data))
+            _blank(out, pos, end if end >= 0 else len(data))
             pos = (end if end >= 0 else len(data)) + 1
-    i = 0
+
+
+def _blank_backquoted(out: bytearray, i: int) -> int:
+    """The inside of the backquoted substitution opening at ``i`` blanked; the index after it."""
     n = len(out)
-    while i < n:
-        c = out[i]
-        if c == 0x5C:  # backslash
-            i += 2
+    j = i + 1
+    while j < n and out[j] != 0x60:
+        j += 2 if out[j] == 0x5C else 1
+    _blank(out, i + 1, min(j, n))
+    return j + 1
+
+
+def _blank_expansion_word(out: bytearray, i: int) -> int:
+    """In the ``${…}`` opening at ``i``: the word's metacharacters, a ``)`` that closes nothing and the
+    ``$`` of a ``$"…"`` blanked (when its braces close); the index after it."""
+    n = len(out)
+    depth, j = 1, i + 2
+    while j < n and depth:
+        if out[j] == 0x5C:
+            j += 2
             continue
-        if c == 0x27:  # a single-quoted string: nothing in it is special
-            j = out.find(b"'", i + 1)
-            i = n if j < 0 else j + 1
-            continue
-        if c == 0x60:  # `…`
-            j = i + 1
-            while j < n and out[j] != 0x60:
-                j += 2 if out[j] == 0x5C else 1
-            blank(i + 1, min(j, n))
-            i = j + 1
-            continue
-        if c == 0x24 and i + 1 < n and out[i + 1] == 0x7B:  # ${…}
-            depth, j = 1, i + 2
-            while j < n and depth:
-                if out[j] == 0x5C:
-                    j += 2
-                    continue
-                depth += out[j] == 0x7B
-                depth -= out[j] == 0x7D
-                j += 1
-            if depth == 0:
-                parens = 0
-                for k in range(i + 2, j - 1):  # the word's metacharacters, and a ')' that closes nothing
-                    if out[k] == 0x28:
-                        parens += 1
-                    elif out[k] == 0x29 and parens:
-                        parens -= 1
-                    elif out[k] in b";&|<>)" or out[k] == 0x24 and out[k + 1] == 0x22:  # also $"…" there
-                        out[k] = 0x5F
-            i = j
-            continue
-        i += 1
-    return bytes(out)
+        depth += out[j] == 0x7B
+        depth -= out[j] == 0x7D
+        j += 1
+    if depth == 0:
+        parens = 0
+        for k in range(i + 2, j - 1):
+            if out[k] == 0x28:
+                parens += 1
+            elif out[k] == 0x29 and parens:
+                parens -= 1
+            elif out[k] in b";&|<>)" or out[k] == 0x24 and out[k + 1] == 0x22:  # also $"…" there
+                out[k] = 0x5F
+    return j
 
 
 def _errors(root):

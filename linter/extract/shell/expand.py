@@ -194,47 +194,50 @@ class Expander:
         """The value of a shell arithmetic expression made of decimal integers, variables holding them
         and ``+ - * / %`` (``/`` and ``%`` truncate toward zero, as bash's C arithmetic does); None for
         anything else (an unknown or unset variable, a division by zero, assignments, comparisons …)."""
-        t = node.type
         if depth > 32:
             return None
-        if t == "number":
-            text = self.doc.node_text(node)
-            return int(text) if text.isdigit() and (text == "0" or not text.startswith("0")) else None
-        if t in ("variable_name", "simple_expansion", "expansion"):
-            if t == "variable_name":
-                value = env.get(self.doc.node_text(node))
-                text = value.text if isinstance(value, MStr) and value.known else None
-            else:
-                parts = [seg[1] for seg in self._param(node, env, True)]
-                text = "".join(p.text for p in parts) if parts and all(
-                    isinstance(p, MStr) and p.known for p in parts) else None
-            text = text.strip() if text is not None else None
-            return int(text) if text and text.isdigit() and len(text) < 19 else None
-        if t == "parenthesized_expression":
-            inner = [c for c in node.children if c.is_named]
-            return self._arith(inner[0], env, depth + 1) if len(inner) == 1 else None
-        if t == "unary_expression" and len(node.children) == 2 and node.children[0].type in ("-", "+"):
-            v = self._arith(node.children[1], env, depth + 1)
-            return None if v is None else (-v if node.children[0].type == "-" else v)
-        if t == "binary_expression" and len(node.children) == 3:
-            op = node.children[1].type
-            a = self._arith(node.children[0], env, depth + 1)
-            b = self._arith(node.children[2], env, depth + 1) if a is not None else None
-            if a is None or b is None:
-                return None
-            if op == "+":
-                out = a + b
-            elif op == "-":
-                out = a - b
-            elif op == "*":
-                out = a * b
-            elif op in ("/", "%") and b != 0:
-                q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
-                out = q if op == "/" else a - b * q
-            else:
-                return None
-            return out if abs(out) < 2 ** 63 else None
-        return None
+        step = _ARITH_NODES.get(node.type)
+        return step(self, node, env, depth) if step is not None else None
+
+    def _arith_number(self, node, env: Env, depth: int) -> int | None:
+        """A decimal literal (``0``, ``42``; not ``012``, octal in bash, nor ``0x1F``)."""
+        text = self.doc.node_text(node)
+        return int(text) if text.isdigit() and (text == "0" or not text.startswith("0")) else None
+
+    def _arith_variable(self, node, env: Env, depth: int) -> int | None:
+        """``A`` or ``$A``/``${A…}`` inside ``$((…))``: the variable's known decimal value."""
+        if node.type == "variable_name":
+            value = env.get(self.doc.node_text(node))
+            text = value.text if isinstance(value, MStr) and value.known else None
+        else:
+            parts = [seg[1] for seg in self._param(node, env, True)]
+            text = "".join(p.text for p in parts) if parts and all(
+                isinstance(p, MStr) and p.known for p in parts) else None
+        text = text.strip() if text is not None else None
+        return int(text) if text and text.isdigit() and len(text) < 19 else None
+
+    def _arith_parens(self, node, env: Env, depth: int) -> int | None:
+        inner = [c for c in node.children if c.is_named]
+        return self._arith(inner[0], env, depth + 1) if len(inner) == 1 else None
+
+    def _arith_unary(self, node, env: Env, depth: int) -> int | None:
+        """``-X`` and ``+X``; other unary operators (``!``, ``~``, ``++``) are not followed."""
+        if len(node.children) != 2 or node.children[0].type not in ("-", "+"):
+            return None
+        v = self._arith(node.children[1], env, depth + 1)
+        return None if v is None else (-v if node.children[0].type == "-" else v)
+
+    def _arith_binary(self, node, env: Env, depth: int) -> int | None:
+        """``A op B`` for ``op`` in :data:`_ARITH_OPS`; None past 64-bit signed range, as bash wraps."""
+        if len(node.children) != 3:
+            return None
+        compute = _ARITH_OPS.get(node.children[1].type)
+        a = self._arith(node.children[0], env, depth + 1)
+        b = self._arith(node.children[2], env, depth + 1) if a is not None else None
+        if a is None or b is None or compute is None:
+            return None
+        out = compute(a, b)
+        return out if out is not None and abs(out) < 2 ** 63 else None
 
     def _parts(self, node, start: int | None = None, end: int | None = None):
         """Children of ``node`` in ``[start, end)`` (bytes) and the gaps between them (char ranges)."""
@@ -408,129 +411,156 @@ class Expander:
         return MStr("".join(chars), origins, doc.where(i, j))
 
     def _param(self, node, env: Env, quoted: bool) -> list:
-        """``$NAME``, ``${NAME}``, ``${NAME OP WORD}``, ``${A[@]}`` … as segments."""
-        doc = self.doc
-        i, j = doc.rng(node)
-        where = doc.where(i, j)
+        """``$NAME``, ``${NAME}``, ``${NAME OP WORD}``, ``${A[@]}`` … as segments.
 
-        def unknown() -> list:
-            return [("lit", MStr.unknown(where), not quoted)]
+        The steps follow the bash manual's "Shell Parameter Expansion": which parameter (a name, an
+        array element, ``A[@]``, a positional or special parameter), then one method per operator
+        family (none, ``:- - := =``, ``:+ +``, ``:? ?``); any other operator (``#``, ``%``, ``/``,
+        ``:offset``, ``^``, ``,``, ``@Q`` …) is unknown."""
+        p = _Param(self, node, env, quoted)
+        target, op_node = self._param_target(node)
+        if target is None:
+            return p.unknown()
+        p.op_node = op_node
+        named = self._param_name(target)
+        if named is None:
+            return p.unknown()
+        p.name, p.index = named
+        if not NAME.match(p.name):
+            return self._special_param(p)
+        value = env.get(p.name)
+        if p.index in ("@", "*"):
+            return p.unknown() if p.op is not None else self._all_elements(p, value)
+        if p.index is not None and not p.index.isdigit():
+            return p.unknown()
+        return _PARAM_OPS.get(p.op, Expander._op_other)(p, self._element(p.index, value))
 
+    @staticmethod
+    def _param_target(node) -> tuple:
+        """The parameter node and the operator node of an expansion; (None, None) when it is one the
+        reader does not follow (``${#X}``, ``${!X}``, ``${!A[@]}``, an operator with a named node)."""
         kids = node.children
         if node.type == "simple_expansion":
             named = [c for c in kids if c.is_named]
-            if not named:
-                return unknown()
-            target, op_node = named[0], None
-        else:
-            inner = [c for c in kids if c.type not in ("${", "}")]
-            if not inner or not inner[0].is_named:
-                return unknown()  # ${#X}, ${!X}, ${!A[@]} …
-            target = inner[0]
-            op_node = inner[1] if len(inner) > 1 else None
-            if op_node is not None and op_node.is_named:
-                return unknown()
-        name_text = doc.node_text(target)
-        index = None
-        if target.type == "subscript":
-            base = target.child_by_field_name("name")
-            idx = target.child_by_field_name("index")
-            if base is None or idx is None:
-                return unknown()
-            name_text = doc.node_text(base)
-            index = doc.node_text(idx)
-        if not NAME.match(name_text):
-            # positional and special parameters: $1 $@ $* $# $? $$ $! $0 $-
-            if name_text in ("@", "*") and op_node is None:
-                if name_text == "@" and quoted:
-                    return [("splat", MStr.unknown(where))]
-                return unknown()
-            if name_text.isdigit() and name_text != "0" and op_node is not None and op_node.type in (":-", "-"):
-                # ``${2:-fa4}``: a default written in the file is taken as the value (DESIGN.md, resolve)
-                return self._operand(node, op_node, env, quoted)
-            return unknown()
-        value = env.get(name_text)
-        op = op_node.type if op_node is not None else None
+            return (named[0], None) if named else (None, None)
+        inner = [c for c in kids if c.type not in ("${", "}")]
+        if not inner or not inner[0].is_named:
+            return None, None  # ${#X}, ${!X}, ${!A[@]} …
+        op_node = inner[1] if len(inner) > 1 else None
+        if op_node is not None and op_node.is_named:
+            return None, None
+        return inner[0], op_node
 
-        def operand() -> list:
-            return self._operand(node, op_node, env, quoted)
+    def _param_name(self, target) -> tuple[str, str | None] | None:
+        """(name, index text or None) of the parameter node; None for a subscript without both."""
+        doc = self.doc
+        if target.type != "subscript":
+            return doc.node_text(target), None
+        base = target.child_by_field_name("name")
+        idx = target.child_by_field_name("index")
+        if base is None or idx is None:
+            return None
+        return doc.node_text(base), doc.node_text(idx)
 
-        # the variable's state for the operators: set / null
-        if index is not None:
-            if index in ("@", "*"):
-                if op is not None:
-                    return unknown()
-                if isinstance(value, MStr):
-                    tokens = [Token(value)]
-                elif isinstance(value, list):
-                    tokens = value
-                elif value is UNSET:
-                    tokens = []
-                else:
-                    return [("splat", MStr.unknown(where))] if quoted and index == "@" else unknown()
-                if tokens and not limits.budget().charge(sum(len(t.text.text) for t in tokens),
-                                                          "a shell expansion", where):
-                    return unknown()
-                if quoted and index == "@":
-                    return [("arr", tokens)]
-                return [("lit", join_tokens(tokens, where), not quoted)] if tokens else \
-                    ([("lit", MStr.plain("", where), False)] if quoted else [])
-            if not index.isdigit():
-                return unknown()
-            if isinstance(value, list):
-                k = int(index)
-                value = (UNKNOWN_V if value[k].splat else value[k].text) if k < len(value) else UNSET
-            elif isinstance(value, MStr):
-                value = value if index == "0" else UNSET
+    def _special_param(self, p: _Param) -> list:
+        """Positional and special parameters: ``$1 $@ $* $# $? $$ $! $0 $-``."""
+        name, op_node = p.name, p.op_node
+        if name in ("@", "*") and op_node is None:
+            if name == "@" and p.quoted:
+                return [("splat", MStr.unknown(p.where))]
+            return p.unknown()
+        if name.isdigit() and name != "0" and op_node is not None and op_node.type in (":-", "-"):
+            # ``${2:-fa4}``: a default written in the file is taken as the value (DESIGN.md, resolve)
+            return p.operand()
+        return p.unknown()
+
+    @staticmethod
+    def _all_elements(p: _Param, value) -> list:
+        """``${A[@]}`` / ``${A[*]}`` with no operator: the elements (one word each when ``"${A[@]}"``)."""
+        where, quoted = p.where, p.quoted
+        if isinstance(value, MStr):
+            tokens = [Token(value)]
         elif isinstance(value, list):
-            value = (UNKNOWN_V if value[0].splat else value[0].text) if value else UNSET
+            tokens = value
+        elif value is UNSET:
+            tokens = []
+        else:
+            return [("splat", MStr.unknown(where))] if quoted and p.index == "@" else p.unknown()
+        if tokens and not limits.budget().charge(sum(len(t.text.text) for t in tokens),
+                                                  "a shell expansion", where):
+            return p.unknown()
+        if quoted and p.index == "@":
+            return [("arr", tokens)]
+        if tokens:
+            return [("lit", join_tokens(tokens, where), not quoted)]
+        return p.empty()
 
-        def result(m: MStr) -> list:
-            # a variable's value substituted: counted by the file's budget before it is used
-            if not limits.budget().charge(len(m.text), "a shell expansion", where):
-                return unknown()
-            return [("lit", m, not quoted)]
+    @staticmethod
+    def _element(index: str | None, value):
+        """The value of ``${A[k]}`` (``index`` the digits of ``k``), or of ``$A`` (``index`` None: an
+        array's first element)."""
+        if index is None:
+            if isinstance(value, list):
+                return (UNKNOWN_V if value[0].splat else value[0].text) if value else UNSET
+            return value
+        if isinstance(value, list):
+            k = int(index)
+            return (UNKNOWN_V if value[k].splat else value[k].text) if k < len(value) else UNSET
+        if isinstance(value, MStr):
+            return value if index == "0" else UNSET
+        return value
 
-        if op is None:
-            if isinstance(value, MStr):
-                return result(value)
-            if value is UNSET:
-                return [] if not quoted else [("lit", MStr.plain("", where), False)]
-            return unknown()
-        if op in (":-", "-", ":=", "="):
-            colon = op.startswith(":")
-            if isinstance(value, MStr):
-                if value.text == "" and colon:
-                    use_default = True
-                elif not value.known and colon and all(c == UNKNOWN_CHAR for c in value.text):
-                    return unknown()
-                else:
-                    return result(value)
-            elif value is UNSET or value is ABSENT:
-                use_default = True
-            else:
-                return unknown()
-            if use_default:
-                segs = operand()
-                if op in (":=", "=") and index is None:
-                    env.set(name_text, scalar(segs, where))
-                return segs
-        if op in (":+", "+"):
-            colon = op.startswith(":")
-            if isinstance(value, MStr):
-                if not value.known and colon and all(c == UNKNOWN_CHAR for c in value.text):
-                    return unknown()
-                if value.text == "" and colon:
-                    return [] if not quoted else [("lit", MStr.plain("", where), False)]
-                return operand()
-            if value is UNSET:
-                return [] if not quoted else [("lit", MStr.plain("", where), False)]
-            return unknown()
-        if op in (":?", "?"):
-            if isinstance(value, MStr) and (value.text or op == "?"):
-                return result(value)
-            return unknown()
-        return unknown()
+    @staticmethod
+    def _op_none(p: _Param, value) -> list:
+        """``$NAME`` / ``${NAME}``: the value; nothing (or an empty quoted word) when unset."""
+        if isinstance(value, MStr):
+            return p.result(value)
+        if value is UNSET:
+            return p.empty()
+        return p.unknown()
+
+    @staticmethod
+    def _op_default(p: _Param, value) -> list:
+        """``${NAME:-WORD}``, ``${NAME-WORD}``, ``${NAME:=WORD}``, ``${NAME=WORD}``: the value, or the
+        word when unset (or null, with the colon); ``=`` also assigns the word to a plain name."""
+        colon = p.op.startswith(":")
+        if isinstance(value, MStr):
+            if not (value.text == "" and colon):
+                if not value.known and colon and _all_unknown(value):
+                    return p.unknown()
+                return p.result(value)
+        elif value is not UNSET and value is not ABSENT:
+            return p.unknown()
+        segs = p.operand()
+        if p.op in (":=", "=") and p.index is None:
+            p.env.set(p.name, scalar(segs, p.where))
+        return segs
+
+    @staticmethod
+    def _op_alternative(p: _Param, value) -> list:
+        """``${NAME:+WORD}``, ``${NAME+WORD}``: the word when set (and not null, with the colon)."""
+        colon = p.op.startswith(":")
+        if isinstance(value, MStr):
+            if not value.known and colon and _all_unknown(value):
+                return p.unknown()
+            if value.text == "" and colon:
+                return p.empty()
+            return p.operand()
+        if value is UNSET:
+            return p.empty()
+        return p.unknown()
+
+    @staticmethod
+    def _op_error(p: _Param, value) -> list:
+        """``${NAME:?WORD}``, ``${NAME?WORD}``: the value when set (and not null, with the colon)."""
+        if isinstance(value, MStr) and (value.text or p.op == "?"):
+            return p.result(value)
+        return p.unknown()
+
+    @staticmethod
+    def _op_other(p: _Param, value) -> list:
+        """Any other operator (removal, replacement, substring, case, transformation): unknown."""
+        return p.unknown()
 
     def _operand(self, node, op_node, env: Env, quoted: bool) -> list:
         """The word after an expansion operator, up to the closing brace."""
@@ -549,3 +579,93 @@ class Expander:
             i, _ = self.doc.rng(op_node)
             segs.append(("lit", MStr.plain("", self.doc.where(i, i)), False))
         return segs
+
+
+def _all_unknown(m: MStr) -> bool:
+    """Every character of ``m`` is unknown (a variable whose whole value the reader cannot know)."""
+    return all(c == UNKNOWN_CHAR for c in m.text)
+
+
+class _Param:
+    """One parameter expansion being read: its node, the walker's variables, whether it is inside
+    double quotes, and (once read) the parameter's name, index and operator node."""
+
+    __slots__ = ("expander", "node", "env", "quoted", "where", "name", "index", "op_node")
+
+    def __init__(self, expander: Expander, node, env: Env, quoted: bool) -> None:
+        self.expander = expander
+        self.node = node
+        self.env = env
+        self.quoted = quoted
+        doc = expander.doc
+        self.where = doc.where(*doc.rng(node))
+        self.name = ""
+        self.index: str | None = None
+        self.op_node = None
+
+    @property
+    def op(self) -> str | None:
+        """The operator's text (``:-``, ``+``, ``#`` …), None for a bare ``$NAME``/``${NAME}``."""
+        return self.op_node.type if self.op_node is not None else None
+
+    def unknown(self) -> list:
+        return [("lit", MStr.unknown(self.where), not self.quoted)]
+
+    def empty(self) -> list:
+        """An expansion to nothing: no word unquoted, an empty word in double quotes."""
+        return [] if not self.quoted else [("lit", MStr.plain("", self.where), False)]
+
+    def result(self, m: MStr) -> list:
+        """A variable's value substituted: counted by the file's budget before it is used."""
+        if not limits.budget().charge(len(m.text), "a shell expansion", self.where):
+            return self.unknown()
+        return [("lit", m, not self.quoted)]
+
+    def operand(self) -> list:
+        """The word after the operator, expanded."""
+        return self.expander._operand(self.node, self.op_node, self.env, self.quoted)
+
+
+_PARAM_OPS: dict[str | None, Callable[[_Param, object], list]] = {
+    None: Expander._op_none,
+    ":-": Expander._op_default, "-": Expander._op_default,
+    ":=": Expander._op_default, "=": Expander._op_default,
+    ":+": Expander._op_alternative, "+": Expander._op_alternative,
+    ":?": Expander._op_error, "?": Expander._op_error,
+}
+"""Operator → the method for its family (bash manual, "Shell Parameter Expansion")."""
+
+
+def _c_quotient(a: int, b: int) -> int | None:
+    """``a / b`` truncated toward zero (C, and so bash); None for a division by zero."""
+    if b == 0:
+        return None
+    return abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+
+
+def _c_remainder(a: int, b: int) -> int | None:
+    """``a % b`` with the sign of ``a`` (C, and so bash); None for a division by zero."""
+    q = _c_quotient(a, b)
+    return None if q is None else a - b * q
+
+
+_ARITH_OPS: dict[str, Callable[[int, int], int | None]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": _c_quotient,
+    "%": _c_remainder,
+}
+"""The binary arithmetic operators ``$((…))`` is evaluated for; any other (``**``, ``<<``, ``==`` …) is
+left unknown."""
+
+_ARITH_NODES: dict[str, Callable] = {
+    "number": Expander._arith_number,
+    "variable_name": Expander._arith_variable,
+    "simple_expansion": Expander._arith_variable,
+    "expansion": Expander._arith_variable,
+    "parenthesized_expression": Expander._arith_parens,
+    "unary_expression": Expander._arith_unary,
+    "binary_expression": Expander._arith_binary,
+}
+"""Arithmetic node type → the method that evaluates it."""

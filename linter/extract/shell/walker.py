@@ -196,10 +196,9 @@ class Walker(Commands):
         return f"`{text}` {'succeeds' if holds else 'fails'}"
 
     def _if(self, node, env: Env) -> None:
-        cond, body, clauses = _split_if(node)
-        for c in cond:
-            self.visit(c, env)
-        if self._if_decided(cond, body, clauses, env):
+        cond, body, clauses, decided = self._if_head(node, env)
+        if decided is not None:
+            self._if_decided(decided, body, clauses, env)
             return
         decision = (id(self.doc), node.start_byte)
         if not any(c.type == "elif_clause" for c in clauses) and cond:
@@ -220,10 +219,18 @@ class Walker(Commands):
                 ccond, cbody, _ = _split_if(clause)
                 for c in ccond:
                     self.visit(c, rest)
+                decided = decide(self.expand, ccond, rest)
+                if decided is False:
+                    continue  # never taken: no path
                 branch = rest.copy()
                 for c in cbody:
                     self.visit(c, branch)
                 outcomes.append(branch)
+                if decided:
+                    # taken whenever the tests before it fail: the last branch, what follows never runs
+                    conds.append(((decision, len(conds), self._none(tests)),))
+                    has_else = True
+                    break
                 conds.append(((decision, len(conds), self._truth(ccond, True)),))
                 tests.append(ccond)
             else:
@@ -238,20 +245,33 @@ class Walker(Commands):
             conds.append(((decision, len(conds), self._none(tests)),))
         env.replace(merge(outcomes, conds))
 
-    def _if_decided(self, cond, body, clauses, env: Env) -> bool:
-        """Run the one branch of an ``if`` whose test the script decides (``DET=1`` then ``if [
-        "$DET" = 1 ]``: :mod:`.conditions`); False (nothing run) when it is not decided, or when it
-        fails and an ``elif`` follows (its paths are kept as usual)."""
+    def _if_head(self, node, env: Env) -> tuple:
+        """Run the test of an ``if`` and drop the branches whose test the script decides false while
+        an ``elif`` follows (the chain then starts at the ``elif``): ``(condition nodes, body nodes,
+        elif/else clauses, verdict)`` of the first test not decided false, the verdict None when it is
+        not decided (:func:`.conditions.decide`)."""
+        cond, body, clauses = _split_if(node)
+        for c in cond:
+            self.visit(c, env)
         decided = decide(self.expand, cond, env)
-        if decided is None or (not decided and clauses and clauses[0].type == "elif_clause"):
-            return False
+        while decided is False and clauses and clauses[0].type == "elif_clause":
+            cond, body, _ = _split_if(clauses[0])
+            clauses = clauses[1:]
+            for c in cond:
+                self.visit(c, env)
+            decided = decide(self.expand, cond, env)
+        return cond, body, clauses, decided
+
+    def _if_decided(self, decided: bool, body, clauses, env: Env) -> None:
+        """Run the one branch of an ``if`` whose test the script decides (``DET=1`` then ``if [
+        "$DET" = 1 ]``: :mod:`.conditions`): the body when it succeeds, else the ``else`` (the
+        caller has dropped the ``elif`` tests that fail before)."""
         if decided:
             for c in body:
                 self.visit(c, env)
         elif clauses:
             for c in clauses[0].named_children:
                 self.visit(c, env)
-        return True
 
     def _none(self, tests: list) -> str:
         if len(tests) == 1:

@@ -72,3 +72,14 @@ def test_the_parser_attribute_marks_exactly_the_parser_rules():
     assert sorted(r.code for r in ALL_RULES if r.parser) == sorted(r.code for r in ALL_RULES
                                                                    if r.code.startswith("SGL2"))
     assert len([r for r in ALL_RULES if r.parser]) >= 13
+
+
+def test_the_package_has_no_import_cycle():
+    """Every import of linter/ (at module level, inside functions and for type checking only) — the
+    last cycle, the Python format's analysis and its mixins, is gone: the parts type the analysis
+    with the protocol of extract/python/base.py and the assembled class is handed down, never
+    imported back."""
+    edges = graph.edges()
+    assert graph.cycles(edges) == []
+    back = [(e.importer, e.line) for e in edges if e.imported == "linter.extract.python.analysis"]
+    assert [importer for importer, _ in back] == ["linter.extract.python"]

@@ -563,6 +563,49 @@ def test_python_parameter_calls_disagree_keeps_two_paths(tmp_path, capsys):
     assert d["severity"] == "warning" and "(when `det` is true; not on every path" in d["message"]
 
 
+PY_DEAD_LAUNCH = """
+    import subprocess
+    TRUE_ON_POLICY = True
+    MODE = "det"
+    if not TRUE_ON_POLICY:
+        subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+                        "--attention-backend", "fa4", "--enable-deterministic-inference"])
+
+
+    def main(det):
+        if det:
+            pass
+        elif MODE == "det":
+            pass
+        else:
+            subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "dead/elif"])
+        while not TRUE_ON_POLICY:
+            subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "dead/while"])
+        if TRUE_ON_POLICY:
+            subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "live/if"])
+        else:
+            subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "dead/else"])
+        if det:
+            subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "live/undecided"])
+
+
+    main(True)
+    main(False)
+    """
+
+
+def test_python_launch_in_a_branch_the_file_decides_against_is_not_found(tmp_path, capsys):
+    """Issue 35: a launch under ``if not TRUE_ON_POLICY:`` (with ``TRUE_ON_POLICY = True``), in an
+    ``else``/``elif`` the file decides against, or in a ``while`` the file decides never runs, never
+    starts: not a launch, no finding (its fa4 + deterministic inference would be SGL101 on H100).
+    Launches in the branch taken and under a condition the file does not decide stay."""
+    code, diags = lint(tmp_path, capsys, {"run.py": PY_DEAD_LAUNCH})
+    assert [d for d in diags if d["code"] == "SGL101"] == []
+    out = run(tmp_path, capsys, *H100, "--list-launches", ".")[1]
+    assert [line for line in out.splitlines() if line.startswith("run.py:")] == ["run.py:19", "run.py:23"]
+    assert "live/if" in out and "live/undecided" in out and "dead/" not in out
+
+
 @pytest.mark.parametrize("script, finding", [
     ('DET=1\nif [ "$DET" = 1 ]; then EXTRA=--enable-deterministic-inference; fi', "error"),
     ('DET=1\nif [[ $DET == 1 ]]; then EXTRA=--enable-deterministic-inference; else EXTRA=; fi', "error"),

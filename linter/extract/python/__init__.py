@@ -97,8 +97,9 @@ import re
 from linter import limits
 from linter.extract.python.lexical import scan
 from linter.extract.python.names import CALL_NAME_RE
+from linter.extract.python.parsing import parse
 from linter.extract.python.strings import decode_literal, split_whitespace
-from linter.launch import Extraction, Problem
+from linter.launch import Extraction
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
@@ -135,41 +136,6 @@ def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     except limits.LimitExceeded as exc:  # the file's steps are spent: the launches found so far stay
         limits.budget().stopped(exc, Span(source, 0, 0), "the rest of the module is not checked")
     return result
-
-
-def parse(source: SourceFile, result: Extraction):
-    """(the ``ast.Module`` of a Python file, its :class:`~.positions.Positions`), or None with the
-    reason appended to ``result.problems``. Python's own parser only builds a tree; nothing is run."""
-    import ast
-    import warnings
-
-    from linter.extract.python.positions import Positions
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # SyntaxWarning: invalid escape sequences and the like
-            module = ast.parse(source.text)
-    except SyntaxError as err:
-        result.problems.append(_syntax_problem(source, err))
-        return None
-    except (RecursionError, MemoryError, ValueError) as exc:
-        what = "nested too deeply" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
-        result.problems.append(Problem(f"cannot parse the Python file: {what}", Span(source, 0, 0)))
-        return None
-    return module, Positions(source.text)
-
-
-def _syntax_problem(source: SourceFile, err: SyntaxError) -> Problem:
-    """SGL001 for a file Python's parser refuses: at its position, with its words."""
-    if not err.lineno:
-        return Problem("Python syntax error", Span(source, 0, 0))
-    line = max(1, err.lineno)
-    col = max(1, err.offset or 1)
-    offset = source.offset(line, col)
-    if source.line_of(offset) != line:  # past the end of the line: its end
-        offset = source.line_starts[line - 1] + len(source.line_text(line)) if line <= len(
-            source.line_starts) else len(source.text)
-    return Problem(f"Python syntax error: {err.msg}", Span(source, offset, offset))
 
 
 def _scan(source: SourceFile) -> tuple[list[Span] | None, bool]:

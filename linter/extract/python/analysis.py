@@ -60,7 +60,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
         for scope in self.index.scopes:
             scope.owner = self
         self.ws = ws
-        self.resolver = Resolver(self, ws, depth) if ws is not None else None
+        self.resolver = Resolver(self, ws, depth, Analysis) if ws is not None else None
         if self.resolver is not None and depth == 0:
             self.resolver.cache.register(self)
         self.finder = LaunchFinder(self)
@@ -142,7 +142,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
         if self.resolver is not None:
             self.result.related.extend(s for s in self.resolver.used if s is not self.source)
 
-    def _method_class(self, scope):
+    def method_class(self, scope):
         """The class of which ``scope`` is a method taking ``self``/``cls``, or None."""
         if scope.kind == "function" and scope.self_name and scope.parent is not None and scope.parent.kind == "class":
             return scope.parent
@@ -160,7 +160,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
         """(class ``self``/``cls`` is bound to, launch key) for each class of this module that runs a
         call in ``scope``: a method's own class and each subclass that inherits the method. (None,
         qual) for a call outside a method, or in a method no class of the module inherits."""
-        cls = self._method_class(scope)
+        cls = self.method_class(scope)
         if cls is None:
             return [(None, scope.qual)]
         subs = [k for k in self.index.classes if k is not cls and self._inherits(k, cls) and self.runs_method(k, scope)]
@@ -178,7 +178,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
             if owner is self:
                 continue
             for call, scope in owner.index.calls:
-                if scope.parent is not base or owner._method_class(scope) is None or not self.runs_method(cls, scope):
+                if scope.parent is not base or owner.method_class(scope) is None or not self.runs_method(cls, scope):
                     continue
                 for launch in owner.finder.launches(call, scope, cls):
                     launch = dataclasses.replace(launch, source=self.source, span=self.name_span(cls.node))

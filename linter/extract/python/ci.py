@@ -15,10 +15,10 @@ from linter.launch import GpuDecl
 from linter.sglang.ci import REGISTER_CUDA_CI, RUNNER_KEYWORDS, SUITE_POSITION, runner_gpu
 
 if TYPE_CHECKING:
-    from linter.extract.python.analysis import Analysis
+    from linter.extract.python.base import Analysed
 
 
-def ci_declarations(a: Analysis) -> list[GpuDecl]:
+def ci_declarations(a: Analysed) -> list[GpuDecl]:
     """The GPUs the module-level CI registrations of the analysed file name."""
     if "register_cuda_ci" not in a.source.text:
         return []

@@ -78,97 +78,121 @@ class Evaluator:
         return self.pick(self._ev(node, frame))
 
     def _ev(self, node, frame: Frame) -> Value:
+        """The value of ``node``: one step per kind of expression (:data:`_EV_STEPS`); any other
+        kind is unknown."""
         self.budget.step("evaluating the Python module")
-        if isinstance(node, ast.Constant):
-            value = node.value
-            if isinstance(value, str):
-                return self.string(node, frame)
-            if value is None or isinstance(value, (bool, int, float)):
-                return Const(value, self.span(node))
-            return Unk(self.span(node))  # bytes, complex, ``...``
-        if isinstance(node, ast.JoinedStr):
-            return self.string(node, frame)
-        if isinstance(node, ast.Name):
-            name = node.id
-            v = frame.lookup(name, self.span(node))
-            if v is NOTFOUND:
-                if name in BUILTINS:
-                    return Ref(f"builtins.{name}")
-                if len(self.index.star_imports) == 1:
-                    v = Ref(f"{self.index.star_imports[0]}.{name}")
-                else:
-                    return Unk(self.span(node))
-            if isinstance(v, Ref):
-                got = self.resolve_ref(v)
-                if got is not None:
-                    # a module list that a function here changes in place is not known (as below)
-                    if name in self.index.taint_names and isinstance(got, (Seq, DictV)):
-                        return Unk(self.span(node))
-                    return got
-                if v.importer is not None:  # a relative import that names no file of the repository
-                    return Unk(self.span(node))
-            return v
-        if isinstance(node, ast.Attribute):
-            return self.attribute(node, frame)
-        if isinstance(node, (ast.List, ast.Tuple)):
-            items: list = []
-            for e in node.elts:
-                if isinstance(e, ast.Starred):
-                    v = self.ev(e.value, frame)
-                    size = len(v.items) if isinstance(v, Seq) else len(v.m) if isinstance(v, Str) else 0
-                    if size and not self.budget.charge(size, "a Python list", self.span(e)):
-                        items.append(Splat(self.span(e)))  # past the budget: any number of unknown items
-                    elif isinstance(v, Seq):
-                        items.extend(v.items)
-                    elif isinstance(v, Str) and v.m.known:
-                        items.extend(Str(v.m[k:k + 1]) for k in range(len(v.m)))
-                    else:
-                        items.append(Splat(self.span(e)))
-                else:
-                    items.append(self.ev(e, frame))
-            return Seq(items, "list" if isinstance(node, ast.List) else "tuple")
-        if isinstance(node, ast.Dict):
-            d = DictV([])
-            for key_node, value_node in zip(node.keys, node.values):
-                if key_node is None:  # ``**x``
-                    d.merge(self.ev(value_node, frame))
-                    continue
-                key = self.ev(key_node, frame)
-                if isinstance(key, Str) and key.m.known:
-                    d.set(Entry(key.m.text, self.ev(value_node, frame),
-                                Span(self.source, self.offsets(key_node)[0], self.offsets(value_node)[1]),
-                                key.m.span_of(), self.span(value_node)))
-                else:
-                    d.merge(None)
-            return d
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            v = self.ev(node.operand, frame)
-            if isinstance(v, Const) and isinstance(v.value, (int, float)) and not isinstance(v.value, bool):
-                return Const(-v.value, self.span(node))
+        step = _EV_STEPS.get(type(node))
+        if step is None:
             return Unk(self.span(node))
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return getattr(self, step)(node, frame)
+
+    def _ev_constant(self, node: ast.Constant, frame: Frame) -> Value:
+        value = node.value
+        if isinstance(value, str):
+            return self.string(node, frame)
+        if value is None or isinstance(value, (bool, int, float)):
+            return Const(value, self.span(node))
+        return Unk(self.span(node))  # bytes, complex, ``...``
+
+    def _ev_name(self, node: ast.Name, frame: Frame) -> Value:
+        name = node.id
+        v = frame.lookup(name, self.span(node))
+        if v is NOTFOUND:
+            if name in BUILTINS:
+                return Ref(f"builtins.{name}")
+            if len(self.index.star_imports) == 1:
+                v = Ref(f"{self.index.star_imports[0]}.{name}")
+            else:
+                return Unk(self.span(node))
+        if isinstance(v, Ref):
+            got = self.resolve_ref(v)
+            if got is not None:
+                # a module list that a function here changes in place is not known (as below)
+                if name in self.index.taint_names and isinstance(got, (Seq, DictV)):
+                    return Unk(self.span(node))
+                return got
+            if v.importer is not None:  # a relative import that names no file of the repository
+                return Unk(self.span(node))
+        return v
+
+    def _ev_sequence(self, node: ast.List | ast.Tuple, frame: Frame) -> Value:
+        items: list = []
+        for e in node.elts:
+            if isinstance(e, ast.Starred):
+                self._spread(e, frame, items)
+            else:
+                items.append(self.ev(e, frame))
+        return Seq(items, "list" if isinstance(node, ast.List) else "tuple")
+
+    def _spread(self, e: ast.Starred, frame: Frame, items: list) -> None:
+        """Append to ``items`` what ``*x`` in a list or tuple display spreads."""
+        v = self.ev(e.value, frame)
+        size = len(v.items) if isinstance(v, Seq) else len(v.m) if isinstance(v, Str) else 0
+        if size and not self.budget.charge(size, "a Python list", self.span(e)):
+            items.append(Splat(self.span(e)))  # past the budget: any number of unknown items
+        elif isinstance(v, Seq):
+            items.extend(v.items)
+        elif isinstance(v, Str) and v.m.known:
+            items.extend(Str(v.m[k:k + 1]) for k in range(len(v.m)))
+        else:
+            items.append(Splat(self.span(e)))
+
+    def _ev_dict(self, node: ast.Dict, frame: Frame) -> Value:
+        d = DictV([])
+        for key_node, value_node in zip(node.keys, node.values):
+            if key_node is None:  # ``**x``
+                d.merge(self.ev(value_node, frame))
+                continue
+            key = self.ev(key_node, frame)
+            if isinstance(key, Str) and key.m.known:
+                d.set(Entry(key.m.text, self.ev(value_node, frame),
+                            Span(self.source, self.offsets(key_node)[0], self.offsets(value_node)[1]),
+                            key.m.span_of(), self.span(value_node)))
+            else:
+                d.merge(None)
+        return d
+
+    def _ev_unary(self, node: ast.UnaryOp, frame: Frame) -> Value:
+        if not isinstance(node.op, ast.USub):
+            return Unk(self.span(node))
+        v = self.ev(node.operand, frame)
+        if isinstance(v, Const) and isinstance(v.value, (int, float)) and not isinstance(v.value, bool):
+            return Const(-v.value, self.span(node))
+        return Unk(self.span(node))
+
+    def _ev_binop(self, node: ast.BinOp, frame: Frame) -> Value:
+        if isinstance(node.op, ast.Add):
             return self.add(self.ev(node.left, frame), self.ev(node.right, frame), self.span(node))
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        if isinstance(node.op, ast.Mod):
             left = self.ev(node.left, frame)
             if isinstance(left, Str):
                 return percent_format(left.m, self.ev(node.right, frame), self.span(node), self.budget)
-            return Unk(self.span(node))
-        if isinstance(node, ast.Call):
-            return self.call_value(node, frame)
-        if isinstance(node, ast.NamedExpr):
-            return self.ev(node.value, frame)
-        if isinstance(node, ast.IfExp):  # ``A if TEST else B``: a value per path
-            decided = self.decide(node.test, frame)
-            if decided is not None:  # the file decides it: one value
-                return self.ev(node.body if decided else node.orelse, frame)
-            key, flip = self.decision(node.test)
-            got = choose([(((key, int(flip), self.truth(node.test, True)),), self.ev(node.body, frame)),
-                          (((key, int(not flip), self.truth(node.test, False)),), self.ev(node.orelse, frame))],
-                         limits.MAX_PATH_VARIANTS)
-            if got is not None and self.taken is None:
-                got = collapse(got)
-            return Unk(self.span(node)) if got is None or isinstance(got, Unk) else got
         return Unk(self.span(node))
+
+    def _ev_named(self, node: ast.NamedExpr, frame: Frame) -> Value:
+        return self.ev(node.value, frame)
+
+    def _ev_joined(self, node: ast.JoinedStr, frame: Frame) -> Value:
+        return self.string(node, frame)
+
+    def _ev_attribute(self, node: ast.Attribute, frame: Frame) -> Value:
+        return self.attribute(node, frame)
+
+    def _ev_call(self, node: ast.Call, frame: Frame) -> Value:
+        return self.call_value(node, frame)
+
+    def _ev_if(self, node: ast.IfExp, frame: Frame) -> Value:
+        """``A if TEST else B``: one value when the file decides the test, else a value per path."""
+        decided = self.decide(node.test, frame)
+        if decided is not None:  # the file decides it: one value
+            return self.ev(node.body if decided else node.orelse, frame)
+        key, flip = self.decision(node.test)
+        got = choose([(((key, int(flip), self.truth(node.test, True)),), self.ev(node.body, frame)),
+                      (((key, int(not flip), self.truth(node.test, False)),), self.ev(node.orelse, frame))],
+                     limits.MAX_PATH_VARIANTS)
+        if got is not None and self.taken is None:
+            got = collapse(got)
+        return Unk(self.span(node)) if got is None or isinstance(got, Unk) else got
 
     def decision(self, test) -> tuple[tuple, bool]:
         """(the decision a test makes, whether its truth is the inverse of that decision's): tests
@@ -369,75 +393,96 @@ class Evaluator:
         return Unk(where)
 
     def call_value(self, node, frame: Frame) -> Value:
+        """The value a call returns, where it is known: a string method of a known string
+        (:meth:`_str_method`), a modelled callable (:data:`_CALL_STEPS`, Modal's app and image), a
+        method of a Modal image, a function of the module (:meth:`return_value`); else unknown."""
         where = self.span(node)
         func = node.func
         args = call_args(node)
         positional = [a for a in args if a.keyword is None and not a.star]
-        if isinstance(func, ast.Attribute):
-            method = func.attr
-            base_v = None
-            if method in ("join", "split", "strip", "lstrip", "rstrip", "format"):
-                base_v = self.ev(func.value, frame)
+        if isinstance(func, ast.Attribute) and func.attr in _STR_METHODS:
+            base_v = self.ev(func.value, frame)
             if isinstance(base_v, Str):
-                if method == "format":
-                    return self.str_format(base_v.m, node, frame, where)
-                if method == "join" and len(args) == 1 and positional:
-                    return self.join(base_v.m, self.ev(positional[0].value, frame), where)
-                if method == "split" and not args:
-                    return Seq([Str(w, joinable=True) for w in split_whitespace(base_v.m)])
-                if method in ("strip", "lstrip", "rstrip") and not args:
-                    text = base_v.m.text
-                    i, j = 0, len(text)
-                    if method != "rstrip":
-                        while i < j and text[i].isspace():
-                            i += 1
-                    if method != "lstrip":
-                        while j > i and text[j - 1].isspace():
-                            j -= 1
-                    return Str(base_v.m[i:j])
+                got = self._str_method(base_v.m, func.attr, node, args, positional, frame, where)
+                if got is not None:
+                    return got
         callee = self.ev(func, frame)
         if isinstance(callee, Ref):
-            q = callee.qual
-            if q == "shlex.split" and len(positional) >= 1 and len(args) == len(positional):
-                v = self.ev(positional[0].value, frame)
-                if isinstance(v, Str):
-                    try:
-                        return Seq([Splat(t.text.where) if t.splat and self.is_splat(t) else Str(t.text, t.joinable)
-                                    for t in split_words(v.m)])
-                    except SplitError:
-                        return Unk(where)
-                return Unk(where)
-            if q in ("builtins.str",) and len(args) == 1 and positional:
-                m = as_text(self.ev(positional[0].value, frame))
-                return Str(m) if m is not None else Unk(where)
-            if q in ("builtins.list", "builtins.tuple") and len(args) == 1 and positional:
-                v = self.ev(positional[0].value, frame)
-                if isinstance(v, Seq) and self.budget.charge(len(v.items), "a Python list", where):
-                    return Seq(list(v.items), "list" if q.endswith("list") else "tuple")
-                return Unk(where)
-            if q in ("builtins.list", "builtins.tuple") and not args:
-                return Seq([], "list" if q.endswith("list") else "tuple")
-            if q == "builtins.dict":
-                d = DictV([])
-                for a in args:
-                    if a.keyword is not None:
-                        d.set(self._kw_entry(a, frame))
-                    elif a.star == "**" or (not a.star and len(positional) == 1):
-                        d.merge(self.ev(a.value, frame))
-                    else:
-                        d.merge(None)
-                return d
-            if q in MODAL_APPS:  # modal.App(..., image=IMAGE): the default image of its functions
-                image = next((self.ev(a.value, frame) for a in args if a.keyword is not None
-                              and a.keyword == "image"), None)
-                return Instance(q, image.image if isinstance(image, Instance) else None)
-            if q.startswith(MODAL_IMAGE + "."):  # modal.Image.from_registry(...) and the like
-                return Instance(MODAL_IMAGE, self._image_ref(node, frame))
+            got = self._modelled_call(callee.qual, node, args, positional, frame, where)
+            if got is not None:
+                return got
         if isinstance(callee, Instance) and callee.qual == MODAL_IMAGE + "#method":  # image.pip_install(...)
             return Instance(MODAL_IMAGE, self._image_ref(node, frame) or callee.image)
         if isinstance(callee, FuncV):
             return self.return_value(callee, where)
         return Unk(where)
+
+    def _str_method(self, m: MStr, method: str, node, args, positional, frame: Frame, where: Span) -> Value | None:
+        """``m.format(...)``, ``m.join(x)``, ``m.split()``, ``m.strip()`` (and ``lstrip``/``rstrip``);
+        None for other arguments (the call is then read as any call)."""
+        if method == "format":
+            return self.str_format(m, node, frame, where)
+        if method == "join" and len(args) == 1 and positional:
+            return self.join(m, self.ev(positional[0].value, frame), where)
+        if method == "split" and not args:
+            return Seq([Str(w, joinable=True) for w in split_whitespace(m)])
+        if method in ("strip", "lstrip", "rstrip") and not args:
+            return Str(_stripped(m, method))
+        return None
+
+    def _modelled_call(self, q: str, node, args, positional, frame: Frame, where: Span) -> Value | None:
+        """The value of a call of the callable named ``q`` that the analysis models, or None."""
+        step = _CALL_STEPS.get(q)
+        if step is not None:
+            return getattr(self, step)(q, args, positional, frame, where)
+        if q in MODAL_APPS:  # modal.App(..., image=IMAGE): the default image of its functions
+            image = next((self.ev(a.value, frame) for a in args if a.keyword is not None
+                          and a.keyword == "image"), None)
+            return Instance(q, image.image if isinstance(image, Instance) else None)
+        if q.startswith(MODAL_IMAGE + "."):  # modal.Image.from_registry(...) and the like
+            return Instance(MODAL_IMAGE, self._image_ref(node, frame))
+        return None
+
+    def _call_shlex_split(self, q, args, positional, frame: Frame, where: Span) -> Value | None:
+        if not (len(positional) >= 1 and len(args) == len(positional)):
+            return None
+        v = self.ev(positional[0].value, frame)
+        if isinstance(v, Str):
+            try:
+                return Seq([Splat(t.text.where) if t.splat and self.is_splat(t) else Str(t.text, t.joinable)
+                            for t in split_words(v.m)])
+            except SplitError:
+                return Unk(where)
+        return Unk(where)
+
+    def _call_str(self, q, args, positional, frame: Frame, where: Span) -> Value | None:
+        if not (len(args) == 1 and positional):
+            return None
+        m = as_text(self.ev(positional[0].value, frame))
+        return Str(m) if m is not None else Unk(where)
+
+    def _call_sequence(self, q, args, positional, frame: Frame, where: Span) -> Value | None:
+        """``list(x)``, ``tuple(x)`` of a known sequence; ``list()``, ``tuple()``."""
+        kind = "list" if q.endswith("list") else "tuple"
+        if len(args) == 1 and positional:
+            v = self.ev(positional[0].value, frame)
+            if isinstance(v, Seq) and self.budget.charge(len(v.items), "a Python list", where):
+                return Seq(list(v.items), kind)
+            return Unk(where)
+        if not args:
+            return Seq([], kind)
+        return None
+
+    def _call_dict(self, q, args, positional, frame: Frame, where: Span) -> Value:
+        d = DictV([])
+        for a in args:
+            if a.keyword is not None:
+                d.set(self._kw_entry(a, frame))
+            elif a.star == "**" or (not a.star and len(positional) == 1):
+                d.merge(self.ev(a.value, frame))
+            else:
+                d.merge(None)
+        return d
 
     def return_value(self, fv: FuncV, where: Span | None) -> Value:
         """What a call of a module function or method returns when every path ends in ``return``:
@@ -594,3 +639,29 @@ class Evaluator:
     def is_splat(self, token: Token) -> bool:
         o = token.text.origins[0] if token.text.origins else None
         return o is not None and id(o) in self.splat_ids
+
+
+_EV_STEPS = {ast.Constant: "_ev_constant", ast.JoinedStr: "_ev_joined", ast.Name: "_ev_name",
+             ast.Attribute: "_ev_attribute", ast.List: "_ev_sequence", ast.Tuple: "_ev_sequence",
+             ast.Dict: "_ev_dict", ast.UnaryOp: "_ev_unary", ast.BinOp: "_ev_binop", ast.Call: "_ev_call",
+             ast.NamedExpr: "_ev_named", ast.IfExp: "_ev_if"}
+"""The step of :meth:`Evaluator._ev` per kind of expression."""
+_CALL_STEPS = {"shlex.split": "_call_shlex_split", "builtins.str": "_call_str", "builtins.list": "_call_sequence",
+               "builtins.tuple": "_call_sequence", "builtins.dict": "_call_dict"}
+"""The step of :meth:`Evaluator._modelled_call` per callable it models (each: the value, or None
+for arguments it does not read)."""
+_STR_METHODS = frozenset({"join", "split", "strip", "lstrip", "rstrip", "format"})
+"""The methods of a known string whose result :meth:`Evaluator._str_method` knows."""
+
+
+def _stripped(m: MStr, method: str) -> MStr:
+    """``m`` without its leading (``lstrip``), trailing (``rstrip``) or both (``strip``) blanks."""
+    text = m.text
+    i, j = 0, len(text)
+    if method != "rstrip":
+        while i < j and text[i].isspace():
+            i += 1
+    if method != "lstrip":
+        while j > i and text[j - 1].isspace():
+            j -= 1
+    return m[i:j]

@@ -15,7 +15,7 @@ from linter.extract.python.values import NOTFOUND, ClassV, Const, DictV, FuncV, 
 from linter.source import Span
 
 if TYPE_CHECKING:
-    from linter.extract.python.analysis import Analysis
+    from linter.extract.python.base import Analysed
     from linter.extract.python.scopes import Scope
 
 
@@ -38,7 +38,7 @@ def _agree(seen, value):
 class Frame:
     """The names of one scope at one point of its straight-line execution."""
 
-    def __init__(self, analysis: Analysis, scope: Scope, self_class: Scope | None = None) -> None:
+    def __init__(self, analysis: Analysed, scope: Scope, self_class: Scope | None = None) -> None:
         self.a = analysis
         self.scope = scope
         # the class ``self``/``cls`` is an instance of (a method run for that concrete class); None:
@@ -51,6 +51,9 @@ class Frame:
         self.changed: set[str] = set()  # names bound or changed since the last fork (a superset)
         self.cond: tuple = ()  # the branch this fork runs, for a join that keeps a value per path
         self.journal: dict | None = None  # (in vars?, name) -> value before this run changed it (undo)
+        # the code this frame was entered for is in a branch the file decides against (``if not
+        # TRUE_ON_POLICY:`` with ``TRUE_ON_POLICY = True``): it never runs (issue 35)
+        self.unreachable = False
 
     def copy(self) -> Frame:
         """A frame to run on from here; lists and dicts are copied when it first mutates them."""

@@ -50,17 +50,14 @@ class Interpreter:
         if isinstance(st, SIMPLE):
             return
         if isinstance(st, ast.If):
-            if self.contains(st.test, stop):
-                return
-            self.header_effects(st, frame)
-            if self.in_block(st.body, stop):
-                self.run_block(st.body, frame, stop)
-            elif self.in_block(st.orelse, stop):
-                self.run_block(st.orelse, frame, stop)
+            self._enter_if(st, frame, stop)
             return
         if isinstance(st, LOOPS):
             if not (self.in_block(st.body, stop) or self.in_block(st.orelse, stop)):
                 return  # in the header: before the loop
+            if isinstance(st, ast.While) and self.in_block(st.body, stop) and self.decide(st.test, frame) is False:
+                frame.unreachable = True  # ``while False:``, as the file decides it: the body never runs
+                return
             start = self.loop_start(st, frame)
             if start is None:
                 self.forget(st, frame)
@@ -107,6 +104,22 @@ class Interpreter:
                     self.run_block(case.body, frame, stop)
             return
         # FunctionDef / ClassDef: a call in a decorator or a default value; nothing to do.
+
+    def _enter_if(self, st: ast.If, frame: Frame, stop: int) -> None:
+        """Run ``st`` up to ``stop`` in its body or its ``else``; a branch the file decides against
+        (``if not TRUE_ON_POLICY:`` with ``TRUE_ON_POLICY = True``, issue 35) leaves ``frame``
+        :attr:`~.frames.Frame.unreachable`."""
+        if self.contains(st.test, stop):
+            return
+        self.header_effects(st, frame)
+        in_body = self.in_block(st.body, stop)
+        if not in_body and not self.in_block(st.orelse, stop):
+            return
+        decided = self.decide(st.test, frame)
+        if decided is not None and decided != in_body:
+            frame.unreachable = True
+            return
+        self.run_block(st.body if in_body else st.orelse, frame, stop)
 
     def _handler_name(self, handler, frame: Frame) -> None:
         if handler.name is not None:

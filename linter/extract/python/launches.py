@@ -37,7 +37,7 @@ from linter.sglang.frameworks import by_python_name
 from linter.source import Span
 
 if TYPE_CHECKING:
-    from linter.extract.python.analysis import Analysis
+    from linter.extract.python.base import Analysed
 
 
 def _calls_in(stmt) -> list:
@@ -68,7 +68,7 @@ def always_raises(fn) -> bool:
 class LaunchFinder:
     """The launches of one call (:meth:`launches`), read with the analysis' evaluation."""
 
-    def __init__(self, analysis: Analysis) -> None:
+    def __init__(self, analysis: Analysed) -> None:
         self.a = analysis
         self._wrappers: dict[str, tuple] | None = None
 
@@ -164,7 +164,7 @@ class LaunchFinder:
         func = call.func
         start, _ = self.a.offsets(call)
         frame = None
-        if self.raises_first(call, scope, self_class or self.a._method_class(scope)):
+        if self.raises_first(call, scope, self_class or self.a.method_class(scope)):
             return []  # the method stops before it gets here: nothing starts
 
         def get_frame() -> Frame:
@@ -184,6 +184,8 @@ class LaunchFinder:
     def _launches_on_path(self, call, get_frame) -> list[Launch]:
         """The launches of ``call`` on the path of the run under way (:meth:`Paths.along_paths`)."""
         func = call.func
+        if get_frame().unreachable:  # in a branch the file decides against: nothing starts
+            return []
         callee = self.a.ev(func, get_frame())
         if isinstance(callee, FuncV) and callee.owner in (None, self.a) and isinstance(func, ast.Name):
             return self._through_wrapper(call, func.id, callee, get_frame)
@@ -288,85 +290,108 @@ class LaunchFinder:
 
     def _argv(self, call, q: str, frame: Frame):
         """("argv", tokens) | ("shell", MStr) | ("trainer", MStr) | ("sglang-cmd", MStr) | ("serve", tokens)
-        | None."""
+        | None: the step of the first family of :data:`_ARGV_STEPS` that ``q`` belongs to."""
         positional, kw = self._args(call, frame)
-        if q in POPEN:
-            if positional and not isinstance(positional[0], Splat):
-                first = positional[0]
-            elif "args" in kw:
-                first = self.a.ev(kw["args"].value, frame)
-            else:
-                return None
-            shell = self.a.ev(kw["shell"].value, frame) if "shell" in kw else Const(False, None)
-            shell_on = not isinstance(shell, Const) or bool(shell.value)
-            if isinstance(first, Str):
-                if shell_on:
-                    return "shell", first.m
-                return "argv", [Token(first.m)]
-            if isinstance(first, Seq):
-                if isinstance(shell, Const) and shell.value and first.items and isinstance(first.items[0], Str):
-                    return "shell", first.items[0].m
-                return "argv", self.seq_tokens(first)
-            return None
-        if q in SHELL_CALLS:
-            arg = positional[0] if positional else (self.a.ev(kw["cmd"].value, frame) if "cmd" in kw else
-                                                    self.a.ev(kw["command"].value, frame) if "command" in kw else None)
-            if isinstance(arg, Str):
-                return "shell", arg.m
-            return None
-        if q in EXEC:
-            path_i, argv_i, style, has_env = EXEC[q]
-            if len(positional) <= argv_i or any(isinstance(p, Splat) for p in positional[:argv_i + 1]):
-                return None
-            path = self.token(positional[path_i])
-            if style == "v":
-                seq = positional[argv_i]
-                if not isinstance(seq, Seq):
-                    return None
-                rest = seq.items[1:] if seq.items and not isinstance(seq.items[0], Splat) else seq.items
-            else:
-                rest = positional[argv_i + 1:len(positional) - (1 if has_env else 0)]
-            return "argv", [path] + [self.token(i) for i in rest]
-        if q == CREATE_EXEC:
-            if not positional:
-                return None
-            return "argv", [self.token(i) for i in positional]
-        if q in EXECUTE_TRAIN:
-            arg = positional[0] if positional else (self.a.ev(kw["train_args"].value, frame) if "train_args" in kw
-                                                    else None)
-            if isinstance(arg, Str):
-                # the trainer's command line, run by a shell (miles command_utils.execute_train)
-                return "trainer", MStr.join([MStr.plain("python3 train.py ", arg.m.where), arg.m])
-            # the entry point is known, its arguments are not: still a launch (issue 35)
-            return "trainer", MStr.unknown(getattr(arg, "where", None) or self.a.span(call))
-        if q in LAUNCH_SERVER_CMD:
-            arg = positional[0] if positional else (self.a.ev(kw["command"].value, frame) if "command" in kw else None)
-            if isinstance(arg, Str):
-                return "sglang-cmd", arg.m
-            return None
-        if q in POPEN_LAUNCH_SERVER:
-            if positional and not isinstance(positional[0], Splat):
-                model_v = positional[0]
-                model_node = next(a.value for a in call_args(call) if a.keyword is None)
-            elif "model" in kw:
-                model_v = self.a.ev(kw["model"].value, frame)
-                model_node = kw["model"].value
-            else:
-                return None
-            other = None
-            if "other_args" in kw:
-                other = self.a.ev(kw["other_args"].value, frame)
-            elif len(positional) > 4 and not any(isinstance(p, Splat) for p in positional[:5]):
-                other = positional[4]
-            tokens = [Token(MStr.plain("--model-path", self.a.span(model_node))), self.token(model_v)]
-            if other is None:
-                pass
-            elif isinstance(other, Seq):
-                tokens.extend(self.seq_tokens(other))
-            else:
-                tokens.append(Token(MStr.unknown(getattr(other, "where", None)), splat=True))
-            return "serve", tokens
+        for family, step in _ARGV_STEPS:
+            if q in family:
+                return getattr(self, step)(call, q, positional, kw, frame)
         return None
+
+    def _first_arg(self, positional: list, kw: dict, frame: Frame, *names: str):
+        """The first positional argument, else the value of the first keyword of ``names`` given,
+        else None."""
+        if positional:
+            return positional[0]
+        for name in names:
+            if name in kw:
+                return self.a.ev(kw[name].value, frame)
+        return None
+
+    def _argv_popen(self, call, q: str, positional: list, kw: dict, frame: Frame):
+        """``subprocess.Popen``/``run``/…: the argv, or the shell string with ``shell=True``."""
+        if positional and not isinstance(positional[0], Splat):
+            first = positional[0]
+        elif "args" in kw:
+            first = self.a.ev(kw["args"].value, frame)
+        else:
+            return None
+        shell = self.a.ev(kw["shell"].value, frame) if "shell" in kw else Const(False, None)
+        shell_on = not isinstance(shell, Const) or bool(shell.value)
+        if isinstance(first, Str):
+            if shell_on:
+                return "shell", first.m
+            return "argv", [Token(first.m)]
+        if isinstance(first, Seq):
+            if isinstance(shell, Const) and shell.value and first.items and isinstance(first.items[0], Str):
+                return "shell", first.items[0].m
+            return "argv", self.seq_tokens(first)
+        return None
+
+    def _argv_shell_call(self, call, q: str, positional: list, kw: dict, frame: Frame):
+        """``os.system(cmd)`` and the like: the shell string."""
+        arg = self._first_arg(positional, kw, frame, "cmd", "command")
+        return ("shell", arg.m) if isinstance(arg, Str) else None
+
+    def _argv_exec(self, call, q: str, positional: list, kw: dict, frame: Frame):
+        """``os.execv(path, argv)``, ``os.execl(path, arg0, ...)`` and the like: the program's path,
+        then its arguments (``argv[0]`` left out)."""
+        path_i, argv_i, style, has_env = EXEC[q]
+        if len(positional) <= argv_i or any(isinstance(p, Splat) for p in positional[:argv_i + 1]):
+            return None
+        path = self.token(positional[path_i])
+        if style == "v":
+            seq = positional[argv_i]
+            if not isinstance(seq, Seq):
+                return None
+            rest = seq.items[1:] if seq.items and not isinstance(seq.items[0], Splat) else seq.items
+        else:
+            rest = positional[argv_i + 1:len(positional) - (1 if has_env else 0)]
+        return "argv", [path] + [self.token(i) for i in rest]
+
+    def _argv_create_exec(self, call, q: str, positional: list, kw: dict, frame: Frame):
+        """``asyncio.create_subprocess_exec(*argv)``: its positional arguments."""
+        if not positional:
+            return None
+        return "argv", [self.token(i) for i in positional]
+
+    def _argv_execute_train(self, call, q: str, positional: list, kw: dict, frame: Frame):
+        """``execute_train(train_args)``: the trainer's command line."""
+        arg = self._first_arg(positional, kw, frame, "train_args")
+        if isinstance(arg, Str):
+            # the trainer's command line, run by a shell (miles command_utils.execute_train)
+            return "trainer", MStr.join([MStr.plain("python3 train.py ", arg.m.where), arg.m])
+        # the entry point is known, its arguments are not: still a launch (issue 35)
+        return "trainer", MStr.unknown(getattr(arg, "where", None) or self.a.span(call))
+
+    def _argv_launch_server_cmd(self, call, q: str, positional: list, kw: dict, frame: Frame):
+        """``launch_server_cmd(command)``: the ``python -m sglang.launch_server …`` string."""
+        arg = self._first_arg(positional, kw, frame, "command")
+        return ("sglang-cmd", arg.m) if isinstance(arg, Str) else None
+
+    def _argv_popen_launch_server(self, call, q: str, positional: list, kw: dict, frame: Frame):
+        """``popen_launch_server(model, base_url, timeout, api_key, other_args)``: ``--model-path``
+        and the model, then the other arguments."""
+        if positional and not isinstance(positional[0], Splat):
+            model_v = positional[0]
+            model_node = next(a.value for a in call_args(call) if a.keyword is None)
+        elif "model" in kw:
+            model_v = self.a.ev(kw["model"].value, frame)
+            model_node = kw["model"].value
+        else:
+            return None
+        other = None
+        if "other_args" in kw:
+            other = self.a.ev(kw["other_args"].value, frame)
+        elif len(positional) > 4 and not any(isinstance(p, Splat) for p in positional[:5]):
+            other = positional[4]
+        tokens = [Token(MStr.plain("--model-path", self.a.span(model_node))), self.token(model_v)]
+        if other is None:
+            pass
+        elif isinstance(other, Seq):
+            tokens.extend(self.seq_tokens(other))
+        else:
+            tokens.append(Token(MStr.unknown(getattr(other, "where", None)), splat=True))
+        return "serve", tokens
 
     def _trainer_words(self, line: MStr) -> list[Token]:
         """The trainer's arguments in ``line`` (``python3 train.py ARGS`` or an unknown whole), split
@@ -446,3 +471,10 @@ class LaunchFinder:
         else:
             value = UNKNOWN
         return KwArg(name, value, where, name_span=name_span, value_text=value_text, value_span=value_span)
+
+
+_ARGV_STEPS = ((POPEN, "_argv_popen"), (SHELL_CALLS, "_argv_shell_call"), (EXEC, "_argv_exec"),
+               ((CREATE_EXEC,), "_argv_create_exec"), (EXECUTE_TRAIN, "_argv_execute_train"),
+               (LAUNCH_SERVER_CMD, "_argv_launch_server_cmd"), (POPEN_LAUNCH_SERVER, "_argv_popen_launch_server"))
+"""The step of :meth:`LaunchFinder._argv` per family of launching callables, in the order they are
+tried (the first family a name belongs to reads the call)."""

@@ -16,14 +16,14 @@ from linter.launch import UNKNOWN_CHAR, GpuDecl, MStr
 from linter.source import Span
 
 if TYPE_CHECKING:
-    from linter.extract.python.analysis import Analysis
+    from linter.extract.python.base import Analysed
 
 
 class ModalDecls:
     """Modal ``gpu=``/``image=`` of the module's decorated scopes (:meth:`declare`), and the ones that
     apply to a launch in a scope (:meth:`decls_for`, :meth:`image_for`)."""
 
-    def __init__(self, analysis: Analysis) -> None:
+    def __init__(self, analysis: Analysed) -> None:
         self.a = analysis
 
     def declare(self) -> None:

@@ -32,12 +32,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from linter.extract.python.names import CALL_QUALS
+from linter.extract.python.parsing import parse
 from linter.extract.python.values import NOTFOUND, ClassV, Ref, Unk, Value, copy_value
 from linter.launch import Extraction
 from linter.workspace import capture, exists, note, replay
 
 if TYPE_CHECKING:
-    from linter.extract.python.analysis import Analysis
+    from linter.extract.python.base import Analyse, Analysed
     from linter.source import SourceFile
     from linter.workspace import Workspace
 
@@ -56,7 +57,7 @@ class ModuleCache:
         # a weak reference: the cache is the value of a weak-keyed dict whose key is ``ws``; a strong
         # one would keep every run's workspace, files and analyses alive (a long fuzz run, an editor)
         self._ws = weakref.ref(ws)
-        self.analyses: dict[Path, tuple[SourceFile, Analysis | None]] = {}
+        self.analyses: dict[Path, tuple[SourceFile, Analysed | None]] = {}
         self.in_progress: set[Path] = set()
         self.files: dict[Path, tuple[bool, tuple]] = {}
         self.roots: dict[Path, tuple[Path, list]] = {}
@@ -126,13 +127,13 @@ class ModuleCache:
                         todo.append(other)
         replay(dict.fromkeys(out))
 
-    def register(self, analysis: Analysis) -> None:
+    def register(self, analysis: Analysed) -> None:
         """The linted file's own analysis: an import of it from another module finds this one."""
         self.analyses[analysis.source.path] = (analysis.source, analysis)
 
-    def analysis(self, path: Path, depth: int) -> Analysis | None:
-        """The analysis of the module at ``path`` (None: unreadable, unparseable, too deep, or in a
-        cycle of imports)."""
+    def analysis(self, path: Path, depth: int, analyse: Analyse) -> Analysed | None:
+        """The analysis of the module at ``path``, made by ``analyse`` (the assembled analysis class)
+        when it is not made yet (None: unreadable, unparseable, too deep, or in a cycle of imports)."""
         source = self.ws.try_read(path)
         if source is None:
             return None
@@ -143,22 +144,18 @@ class ModuleCache:
             return got[1]
         if path in self.in_progress or depth > MAX_DEPTH:
             return None
-        from linter.extract.python import parse
-
         self.in_progress.add(path)
         try:
             parsed = parse(source, Extraction())
             analysis = None
             if parsed is not None:
-                from linter.extract.python.analysis import Analysis
-
                 module, positions = parsed
                 if self.ws.track_deps:
                     with capture() as deps:
-                        analysis = Analysis(source, module, positions, Extraction(), ws=self.ws, depth=depth)
+                        analysis = analyse(source, module, positions, Extraction(), self.ws, depth)
                     self.looked_up(path, deps)
                 else:
-                    analysis = Analysis(source, module, positions, Extraction(), ws=self.ws, depth=depth)
+                    analysis = analyse(source, module, positions, Extraction(), self.ws, depth)
         finally:
             self.in_progress.discard(path)
         self.analyses[path] = (source, analysis)
@@ -177,10 +174,13 @@ def cache_for(ws: Workspace) -> ModuleCache:
 
 
 class Resolver:
-    """Imported names of one analysed module resolved to values of other modules of the repository."""
+    """Imported names of one analysed module resolved to values of other modules of the repository.
+    ``analyse`` builds the analysis of another module (the assembled analysis class, handed down so
+    that this module never imports it: :mod:`.base`)."""
 
-    def __init__(self, analysis: Analysis, ws: Workspace, depth: int) -> None:
+    def __init__(self, analysis: Analysed, ws: Workspace, depth: int, analyse: Analyse) -> None:
         self.a = analysis
+        self.analyse = analyse
         self.cache = cache_for(ws)
         self.depth = depth
         self.here = analysis.source.path.parent
@@ -225,7 +225,7 @@ class Resolver:
             path = self.module_file(parts[:k], level, ref.importer)
             if path is None:
                 continue
-            other = self.cache.analysis(path, self.depth + 1)
+            other = self.cache.analysis(path, self.depth + 1, self.analyse)
             if other is None:
                 return Unk(None)  # in the repository, but not to be read now (a cycle, too deep, broken)
             value = other.module_final().vars.get(parts[k], NOTFOUND)

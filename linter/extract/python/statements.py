@@ -17,66 +17,79 @@ class Statements:
     :class:`~linter.extract.python.analysis.Analysis` (with :class:`Interpreter`)."""
 
     def exec_small(self, small, frame: Frame) -> None:
-        if isinstance(small, ast.Assign):
-            value = self.ev(small.value, frame)
-            v = small.value
-            if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "pop" and \
-                    isinstance(v.func.value, ast.Name):  # x = cmd.pop() / kwargs.pop("k", None)
-                self.header_effects(small, frame, skip=v)
-                self.call_effects(v, frame)
-            else:
-                self.header_effects(small, frame)
-            for t in small.targets:
-                self.assign(t, value, frame)
-        elif isinstance(small, ast.AnnAssign):
-            if small.value is not None:
-                value = self.ev(small.value, frame)
-                self.header_effects(small, frame)
-                self.assign(small.target, value, frame)
-        elif isinstance(small, ast.AugAssign):
+        """The effect of simple statement ``small`` on ``frame``: one step per kind of statement
+        (:data:`_SMALL_STEPS`); any other (``return``, ``assert`` …) only runs what its expressions
+        do (:meth:`header_effects`)."""
+        step = _SMALL_STEPS.get(type(small))
+        if step is None:
             self.header_effects(small, frame)
-            self.aug_assign(small, frame)
-        elif isinstance(small, ast.Expr):
-            value = small.value
-            if isinstance(value, ast.Await):
-                value = value.value
-            if isinstance(value, ast.Call):
-                self.header_effects(small, frame, skip=value)
-                self.call_effects(value, frame)
+        else:
+            getattr(self, step)(small, frame)
+
+    def _exec_assign(self, small: ast.Assign, frame: Frame) -> None:
+        value = self.ev(small.value, frame)
+        v = small.value
+        if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "pop" and \
+                isinstance(v.func.value, ast.Name):  # x = cmd.pop() / kwargs.pop("k", None)
+            self.header_effects(small, frame, skip=v)
+            self.call_effects(v, frame)
+        else:
+            self.header_effects(small, frame)
+        for t in small.targets:
+            self.assign(t, value, frame)
+
+    def _exec_ann_assign(self, small: ast.AnnAssign, frame: Frame) -> None:
+        if small.value is not None:
+            value = self.ev(small.value, frame)
+            self.header_effects(small, frame)
+            self.assign(small.target, value, frame)
+
+    def _exec_aug_assign(self, small: ast.AugAssign, frame: Frame) -> None:
+        self.header_effects(small, frame)
+        self.aug_assign(small, frame)
+
+    def _exec_expr(self, small: ast.Expr, frame: Frame) -> None:
+        value = small.value
+        if isinstance(value, ast.Await):
+            value = value.value
+        if isinstance(value, ast.Call):
+            self.header_effects(small, frame, skip=value)
+            self.call_effects(value, frame)
+        else:
+            self.header_effects(small, frame)
+
+    def _exec_import(self, small: ast.Import, frame: Frame) -> None:
+        for alias in small.names:
+            full = alias.name
+            if alias.asname is not None:
+                frame.bind(alias.asname, Ref(full))
             else:
-                self.header_effects(small, frame)
-        elif isinstance(small, ast.Import):
-            for alias in small.names:
-                full = alias.name
-                if alias.asname is not None:
-                    frame.bind(alias.asname, Ref(full))
-                else:
-                    top = full.split(".")[0]
-                    frame.bind(top, Ref(top))
-        elif isinstance(small, ast.ImportFrom):
-            if any(alias.name == "*" for alias in small.names):
-                return
-            if small.level:  # ``from .x import NAME``: resolved from this file's package, if at all
-                mod = "." * small.level + (small.module or "")
-                sep = "." if small.module is not None else ""
-                for alias in small.names:
-                    name = alias.asname if alias.asname is not None else alias.name
-                    frame.bind(name, Ref(f"{mod}{sep}{alias.name}", self.source.path))
-                return
+                top = full.split(".")[0]
+                frame.bind(top, Ref(top))
+
+    def _exec_import_from(self, small: ast.ImportFrom, frame: Frame) -> None:
+        if any(alias.name == "*" for alias in small.names):
+            return
+        if small.level:  # ``from .x import NAME``: resolved from this file's package, if at all
+            mod = "." * small.level + (small.module or "")
+            sep = "." if small.module is not None else ""
             for alias in small.names:
                 name = alias.asname if alias.asname is not None else alias.name
-                frame.bind(name, Ref(f"{small.module}.{alias.name}"))
-        elif isinstance(small, ast.Delete):
-            targets = small.targets
-            if len(targets) == 1 and isinstance(targets[0], ast.Tuple):  # ``del (a, b)`` is ``del a, b``
-                targets = targets[0].elts
-            for t in targets:
-                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
-                    self.del_item(t, frame)
-                for name in target_names(t):
-                    frame.bind(name, Unk(self.span(small)))
-        else:
-            self.header_effects(small, frame)  # return, assert …
+                frame.bind(name, Ref(f"{mod}{sep}{alias.name}", self.source.path))
+            return
+        for alias in small.names:
+            name = alias.asname if alias.asname is not None else alias.name
+            frame.bind(name, Ref(f"{small.module}.{alias.name}"))
+
+    def _exec_delete(self, small: ast.Delete, frame: Frame) -> None:
+        targets = small.targets
+        if len(targets) == 1 and isinstance(targets[0], ast.Tuple):  # ``del (a, b)`` is ``del a, b``
+            targets = targets[0].elts
+        for t in targets:
+            if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+                self.del_item(t, frame)
+            for name in target_names(t):
+                frame.bind(name, Unk(self.span(small)))
 
     def _list_index(self, seq: Seq, node, frame: Frame) -> int | None:
         """The position ``seq[node]`` names, when it is known: an int within a list whose words
@@ -216,67 +229,102 @@ class Statements:
         """Effects of a call statement on the names it mutates (``cmd.append(x)`` …)."""
         func = call.func
         all_args = call_args(call)
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in MUTATORS:
             name = func.value.id
-            method = func.attr
-            if method in MUTATORS:
-                cur = frame.own(frame.lookup(name, None))
-                args = [a for a in all_args if a.keyword is None and not a.star]
-                new: Value = Unk(self.span(call))
-                if isinstance(cur, Seq) and cur.kind == "list":
-                    if method == "append" and len(args) == 1 and len(all_args) == 1:
-                        cur.items.append(self.ev(args[0].value, frame))
-                        new = cur
-                    elif method == "extend" and len(args) == 1 and len(all_args) == 1:
-                        v = self.ev(args[0].value, frame)
-                        if isinstance(v, Seq) and not self.budget.charge(len(cur.items) + len(v.items),
-                                                                         "a Python list", self.span(call)):
-                            pass  # past the budget: the list is unknown
-                        elif isinstance(v, Seq):
-                            cur.items.extend(v.items)
-                            new = cur
-                        else:
-                            cur.items.append(Splat(self.span(args[0].value)))
-                            new = cur
-                    elif method == "pop" and len(args) == len(all_args) <= 1:
-                        k = self._list_index(cur, args[0].value, frame) if args else \
-                            (len(cur.items) - 1 if cur.items and not isinstance(cur.items[-1], Splat) else None)
-                        if k is not None:
-                            del cur.items[k]
-                            new = cur
-                    elif method == "insert" and len(args) == 2 and len(all_args) == 2:
-                        idx = self.ev(args[0].value, frame)
-                        if isinstance(idx, Const) and type(idx.value) is int and (
-                                0 <= idx.value <= len(cur.items) and
-                                not any(isinstance(i, Splat) for i in cur.items[:idx.value])
-                                or not any(isinstance(i, Splat) for i in cur.items)):
-                            cur.items.insert(idx.value, self.ev(args[1].value, frame))
-                            new = cur
-                elif isinstance(cur, DictV) and method == "pop" and 1 <= len(args) == len(all_args) <= 2:
-                    key = self.ev(args[0].value, frame)
-                    if isinstance(key, Str) and key.m.known:  # gone, whether it was there or not
-                        cur.entries = [e for e in cur.entries if e.key != key.m.text]
-                        new = cur
-                elif isinstance(cur, DictV) and method == "update":
-                    new = cur
-                    for a in all_args:
-                        if a.keyword is not None:
-                            cur.set(self._kw_entry(a, frame))
-                        elif a.star == "*":
-                            cur.merge(None)
-                        else:
-                            cur.merge(self.ev(a.value, frame))
-                elif isinstance(cur, Unk) and method in ("append", "extend") and len(all_args) == 1:
-                    # an unknown list grown by known items: unknown items first, then these
-                    items: list = [Splat(cur.where)]
-                    if method == "append":
-                        items.append(self.ev(args[0].value, frame) if args else Unk(None))
-                    else:
-                        v = self.ev(args[0].value, frame) if args else Unk(None)
-                        items.extend(v.items if isinstance(v, Seq) else [Splat(self.span(call))])
-                    new = Seq(items)
-                frame.rebind_mutated(name, new)
-                return
+            cur = frame.own(frame.lookup(name, None))
+            frame.rebind_mutated(name, self._mutated(cur, func.attr, call, all_args, frame))
+            return
+        self._passed_effects(call, all_args, frame)
+
+    def _mutated(self, cur: Value, method: str, call, all_args: list, frame: Frame) -> Value:
+        """``cur`` after ``name.method(...)`` (a method of :data:`MUTATORS`): the list or dict changed
+        in place where the call is understood (:data:`_LIST_MUTATIONS`, :data:`_DICT_MUTATIONS`), an
+        unknown list grown by known items, else unknown."""
+        args = [a for a in all_args if a.keyword is None and not a.star]
+        step = None
+        if isinstance(cur, Seq) and cur.kind == "list":
+            step = _LIST_MUTATIONS.get(method)
+        elif isinstance(cur, DictV):
+            step = _DICT_MUTATIONS.get(method)
+        elif isinstance(cur, Unk) and method in ("append", "extend") and len(all_args) == 1:
+            step = "_unknown_grown"
+        got = getattr(self, step)(cur, method, call, args, all_args, frame) if step is not None else None
+        return got if got is not None else Unk(self.span(call))
+
+    def _list_append(self, cur: Seq, method, call, args, all_args, frame: Frame) -> Value | None:
+        if len(args) == 1 and len(all_args) == 1:
+            cur.items.append(self.ev(args[0].value, frame))
+            return cur
+        return None
+
+    def _list_extend(self, cur: Seq, method, call, args, all_args, frame: Frame) -> Value | None:
+        if not (len(args) == 1 and len(all_args) == 1):
+            return None
+        v = self.ev(args[0].value, frame)
+        if isinstance(v, Seq) and not self.budget.charge(len(cur.items) + len(v.items), "a Python list",
+                                                         self.span(call)):
+            return None  # past the budget: the list is unknown
+        if isinstance(v, Seq):
+            cur.items.extend(v.items)
+        else:
+            cur.items.append(Splat(self.span(args[0].value)))
+        return cur
+
+    def _list_pop(self, cur: Seq, method, call, args, all_args, frame: Frame) -> Value | None:
+        if not len(args) == len(all_args) <= 1:
+            return None
+        k = self._list_index(cur, args[0].value, frame) if args else \
+            (len(cur.items) - 1 if cur.items and not isinstance(cur.items[-1], Splat) else None)
+        if k is None:
+            return None
+        del cur.items[k]
+        return cur
+
+    def _list_insert(self, cur: Seq, method, call, args, all_args, frame: Frame) -> Value | None:
+        if not (len(args) == 2 and len(all_args) == 2):
+            return None
+        idx = self.ev(args[0].value, frame)
+        if isinstance(idx, Const) and type(idx.value) is int and (
+                0 <= idx.value <= len(cur.items) and
+                not any(isinstance(i, Splat) for i in cur.items[:idx.value])
+                or not any(isinstance(i, Splat) for i in cur.items)):
+            cur.items.insert(idx.value, self.ev(args[1].value, frame))
+            return cur
+        return None
+
+    def _dict_pop(self, cur: DictV, method, call, args, all_args, frame: Frame) -> Value | None:
+        if not 1 <= len(args) == len(all_args) <= 2:
+            return None
+        key = self.ev(args[0].value, frame)
+        if isinstance(key, Str) and key.m.known:  # gone, whether it was there or not
+            cur.entries = [e for e in cur.entries if e.key != key.m.text]
+            return cur
+        return None
+
+    def _dict_update(self, cur: DictV, method, call, args, all_args, frame: Frame) -> Value | None:
+        for a in all_args:
+            if a.keyword is not None:
+                cur.set(self._kw_entry(a, frame))
+            elif a.star == "*":
+                cur.merge(None)
+            else:
+                cur.merge(self.ev(a.value, frame))
+        return cur
+
+    def _unknown_grown(self, cur: Unk, method, call, args, all_args, frame: Frame) -> Value:
+        """An unknown list grown by known items: unknown items first, then these."""
+        items: list = [Splat(cur.where)]
+        if method == "append":
+            items.append(self.ev(args[0].value, frame) if args else Unk(None))
+        else:
+            v = self.ev(args[0].value, frame) if args else Unk(None)
+            items.extend(v.items if isinstance(v, Seq) else [Splat(self.span(call))])
+        return Seq(items)
+
+    def _passed_effects(self, call, all_args: list, frame: Frame) -> None:
+        """A call that is not a known mutation: a list or dict it is handed by name may be changed by
+        it (unknown from here), unless the callee is imported or harmless (:data:`HARMLESS`)."""
+        func = call.func
         callee = self.ev(func, frame)
         harmless = isinstance(callee, Ref) or (isinstance(func, ast.Attribute) and func.attr in HARMLESS) \
             or (isinstance(func, ast.Name) and func.id in HARMLESS)
@@ -286,3 +334,13 @@ class Statements:
                     cur = frame.lookup(a.value.id, None)
                     if isinstance(cur, (DictV,)) or (isinstance(cur, Seq) and cur.kind == "list"):
                         frame.rebind_mutated(a.value.id, Unk(self.span(a.value)))
+
+
+_SMALL_STEPS = {ast.Assign: "_exec_assign", ast.AnnAssign: "_exec_ann_assign", ast.AugAssign: "_exec_aug_assign",
+                ast.Expr: "_exec_expr", ast.Import: "_exec_import", ast.ImportFrom: "_exec_import_from",
+                ast.Delete: "_exec_delete"}
+"""The step of :meth:`Statements.exec_small` per kind of simple statement."""
+_LIST_MUTATIONS = {"append": "_list_append", "extend": "_list_extend", "pop": "_list_pop", "insert": "_list_insert"}
+"""The step of :meth:`Statements._mutated` per list method it understands (each: the list, or None)."""
+_DICT_MUTATIONS = {"pop": "_dict_pop", "update": "_dict_update"}
+"""The step of :meth:`Statements._mutated` per dict method it understands."""

@@ -205,38 +205,62 @@ def percent_format(fmt: MStr, right: Value, where: Span, budget=None) -> Value:
     origins, ``%%`` a percent sign; any other conversion, or a value not known, unknown text.
     Python's errors (too few or too many values, a bad conversion) make the whole string unknown.
     ``budget`` counts the result before it is built (as :func:`format_text`)."""
-    text = fmt.text
-    specs = list(_PERCENT.finditer(text))
-    # every % must start a conversion
-    if text.count("%") != sum(2 if m.group("conv") == "%" else 1 for m in specs) or \
-            any(m.group("conv") == "%" and m.end() - m.start() != 2 for m in specs):
+    specs = list(_PERCENT.finditer(fmt.text))
+    if not _percent_well_formed(fmt.text, specs):
         return Unk(where)
-    used = [m for m in specs if m.group("conv") != "%"]
+    values = _percent_values([m for m in specs if m.group("conv") != "%"], right)
+    if values is _PY_ERROR:
+        return Unk(where)
+    return _built(_percent_parts(fmt, specs, values), where, budget)
+
+
+_PY_ERROR = object()
+"""What :func:`_percent_values` gives when Python's ``%`` would raise."""
+
+
+def _percent_well_formed(text: str, specs: list) -> bool:
+    """Every ``%`` of ``text`` starts a conversion of ``specs`` (and ``%%`` is exactly that)."""
+    return text.count("%") == sum(2 if m.group("conv") == "%" else 1 for m in specs) and \
+        not any(m.group("conv") == "%" and m.end() - m.start() != 2 for m in specs)
+
+
+def _percent_values(used: list, right: Value):
+    """The values the conversions ``used`` (the ones other than ``%%``) read from ``right``, in
+    order; None when they are not known; :data:`_PY_ERROR` when Python would raise (too few or too
+    many values, a mapping mixed with positions or ``*``, a mapping that lacks a key)."""
     star = any(m.group("width") == "*" or m.group("prec") == "*" for m in used)
-    mapping = any(m.group("key") is not None for m in used)
-    values: list | None = None
-    if mapping:
-        if not all(m.group("key") is not None for m in used) or star:
-            return Unk(where)
-        if isinstance(right, DictV) and not right.open:
-            table = {e.key: e.value for e in right.entries}
-            if any(m.group("key") not in table for m in used):
-                return Unk(where)
-            values = [table[m.group("key")] for m in used]
-        elif isinstance(right, (Str, Const, Seq)):
-            return Unk(where)  # TypeError: format requires a mapping
-    elif isinstance(right, Seq) and right.kind == "tuple":
+    if any(m.group("key") is not None for m in used):
+        return _percent_mapping_values(used, right, star)
+    if isinstance(right, Seq) and right.kind == "tuple":
         if any(isinstance(i, Splat) for i in right.items):
-            values = None
-        elif len(right.items) != len(used) or star:
-            return Unk(where)
-        else:
-            values = list(right.items)
-    elif isinstance(right, (Str, Const)) or (isinstance(right, Seq) and right.kind == "list") or \
+            return None
+        if len(right.items) != len(used) or star:
+            return _PY_ERROR
+        return list(right.items)
+    if isinstance(right, (Str, Const)) or (isinstance(right, Seq) and right.kind == "list") or \
             isinstance(right, DictV):
         if len(used) != 1 or star:
-            return Unk(where)
-        values = [right]
+            return _PY_ERROR
+        return [right]
+    return None
+
+
+def _percent_mapping_values(used: list, right: Value, star: bool):
+    """:func:`_percent_values` of ``%(key)s`` conversions: read from a closed dict."""
+    if not all(m.group("key") is not None for m in used) or star:
+        return _PY_ERROR
+    if isinstance(right, DictV) and not right.open:
+        table = {e.key: e.value for e in right.entries}
+        if any(m.group("key") not in table for m in used):
+            return _PY_ERROR
+        return [table[m.group("key")] for m in used]
+    if isinstance(right, (Str, Const, Seq)):
+        return _PY_ERROR  # TypeError: format requires a mapping
+    return None
+
+
+def _percent_parts(fmt: MStr, specs: list, values: list | None) -> list[MStr]:
+    """``fmt``'s literal text and each conversion's text (:func:`_converted`), in order."""
     parts: list[MStr] = []
     lit = 0
     k = 0
@@ -248,12 +272,18 @@ def percent_format(fmt: MStr, right: Value, where: Span, budget=None) -> Value:
             continue
         value = values[k] if values is not None else None
         k += 1
-        plain = m.end() - m.start() == 2 + (len(m.group("key")) + 2 if m.group("key") is not None else 0)
-        conv = m.group("conv")
-        t = None
-        if value is not None and plain and (
-                conv == "s" or (conv in "di" and isinstance(value, Const) and type(value.value) is int)):
-            t = as_text(value)
+        t = _converted(m, value)
         parts.append(t if t is not None else MStr.unknown(fmt.location(m.start(), m.end())))
     parts.append(fmt[lit:])
-    return _built(parts, where, budget)
+    return parts
+
+
+def _converted(m: re.Match, value: Value | None) -> MStr | None:
+    """The text conversion ``m`` makes of ``value``: ``%s`` (``%(key)s``) of a value whose text is
+    known, ``%d``/``%i`` of an int, without flags, width or precision; else None."""
+    plain = m.end() - m.start() == 2 + (len(m.group("key")) + 2 if m.group("key") is not None else 0)
+    conv = m.group("conv")
+    if value is not None and plain and (
+            conv == "s" or (conv in "di" and isinstance(value, Const) and type(value.value) is int)):
+        return as_text(value)
+    return None

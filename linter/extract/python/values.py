@@ -175,35 +175,46 @@ NOTFOUND = object()
 
 
 def same(a, b) -> bool:
-    """``a`` and ``b`` are the same value with the same origins (so either may stand for both)."""
+    """``a`` and ``b`` are the same value with the same origins (so either may stand for both): one
+    comparison per kind of value (:data:`_SAME`); anything else is not the same."""
     if a is b:
         return True
     if type(a) is not type(b):
         return False
-    if isinstance(a, (Unk, Splat)):
-        return True
-    if isinstance(a, Str):
-        return a.joinable == b.joinable and a.m.text == b.m.text and a.m.origins == b.m.origins
-    if isinstance(a, Const):
-        return type(a.value) is type(b.value) and a.value == b.value and a.span == b.span
-    if isinstance(a, Ref):
-        return a.qual == b.qual and a.importer == b.importer
-    if isinstance(a, Instance):
-        return a.qual == b.qual and (a.image is b.image or (a.image is not None and b.image is not None and
-                                                            a.image.origins == b.image.origins))
-    if isinstance(a, FuncV):
-        return a.node is b.node and a.bound is b.bound
-    if isinstance(a, ClassV):
-        return a.scope is b.scope
-    if isinstance(a, Choice):
-        return len(a.options) == len(b.options) and all(
-            x[0] == y[0] and same(x[1], y[1]) for x, y in zip(a.options, b.options))
-    if isinstance(a, Seq):
-        return a.kind == b.kind and len(a.items) == len(b.items) and all(map(same, a.items, b.items))
-    if isinstance(a, DictV):
-        return a.open == b.open and [e.key for e in a.entries] == [e.key for e in b.entries] and \
-            all(same(x.value, y.value) for x, y in zip(a.entries, b.entries))
-    return False
+    compare = _SAME.get(type(a))
+    return compare is not None and compare(a, b)
+
+
+def _same_images(a: Instance, b: Instance) -> bool:
+    return a.qual == b.qual and (a.image is b.image or (a.image is not None and b.image is not None and
+                                                        a.image.origins == b.image.origins))
+
+
+def _same_choices(a: Choice, b: Choice) -> bool:
+    return len(a.options) == len(b.options) and all(
+        x[0] == y[0] and same(x[1], y[1]) for x, y in zip(a.options, b.options))
+
+
+def _same_dicts(a: DictV, b: DictV) -> bool:
+    return a.open == b.open and [e.key for e in a.entries] == [e.key for e in b.entries] and \
+        all(same(x.value, y.value) for x, y in zip(a.entries, b.entries))
+
+
+_SAME = {
+    Unk: lambda a, b: True,
+    Splat: lambda a, b: True,
+    Str: lambda a, b: a.joinable == b.joinable and a.m.text == b.m.text and a.m.origins == b.m.origins,
+    Const: lambda a, b: type(a.value) is type(b.value) and a.value == b.value and a.span == b.span,
+    Ref: lambda a, b: a.qual == b.qual and a.importer == b.importer,
+    Instance: _same_images,
+    FuncV: lambda a, b: a.node is b.node and a.bound is b.bound,
+    ClassV: lambda a, b: a.scope is b.scope,
+    Choice: _same_choices,
+    Seq: lambda a, b: a.kind == b.kind and len(a.items) == len(b.items) and all(map(same, a.items, b.items)),
+    DictV: _same_dicts,
+}
+"""How :func:`same` compares two values of one type (the exact type: the kinds of value have no
+subclasses)."""
 
 
 def join_values(a, b, where: Span | None, memo: dict):

@@ -157,12 +157,7 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
             report.unreadable.append((here_name, exc.strerror or str(exc)))
             continue
         names = {e.name for e in entries}
-        if ".git" in names and here != repo.top:  # a nested repository: its own rules, not the outer ones
-            repo, chain = ignores.repository(here), []
-        if ".gitignore" in names:
-            own = repo.folder(here_name)
-            if own is not None:
-                chain = chain + [own]
+        repo, chain = _folder_rules(here, here_name, names, repo, chain, ignores)
         check = bool(chain or repo.outer)
         # ``excluded.may_exclude(folder, names)`` (when the callable has it): False when no file of the
         # folder can be excluded (no configuration, no --exclude): then no call per file
@@ -170,22 +165,15 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
         folders = []
         for e in entries:  # (sorted: the files are yielded in order as they come)
             name = e.name
-            try:
-                if e.is_file(follow_symlinks=False):  # the usual case first: one look at the entry's type
-                    link = False
-                elif e.is_dir(follow_symlinks=False):
-                    p = here / name
-                    if name in DEFAULT_EXCLUDES or (check and repo.decide(chain, str(p), True)) \
-                            or excluded(p, True):
-                        continue
+            kind = _kind(e)
+            if kind is _FOLDER:
+                p = here / name
+                if not (name in DEFAULT_EXCLUDES or (check and repo.decide(chain, str(p), True)) or excluded(p, True)):
                     folders.append((p, real_here + os.sep + name, repo, chain))
-                    continue
-                elif e.is_symlink() and e.is_file():  # a link to a file (dangling links are never opened)
-                    link = True
-                else:  # FIFOs, devices, sockets, links to folders: never opened
-                    continue
-            except OSError:
                 continue
+            if kind is None:
+                continue
+            link = kind is _LINK
             if name[0] == "." and (name == ".git" or FIXER_TEMP.match(name)):  # a worktree's or submodule's .git file
                 continue
             p = here_name + os.sep + name  # a string: most files are skipped before a Path is needed
@@ -200,6 +188,38 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
             seen.add(real)
             yield Candidate(p, False, here_name)
         stack.extend(reversed(folders))
+
+
+_FILE, _LINK, _FOLDER = "file", "link", "folder"
+
+
+def _kind(e: os.DirEntry) -> str | None:
+    """What the walk does with a folder entry: a regular file (``_FILE``), a link to a file (``_LINK``:
+    dangling links are never opened), a folder to descend into (``_FOLDER``), or None (FIFOs, devices,
+    sockets, links to folders, an entry that cannot be looked at): never opened."""
+    try:
+        if e.is_file(follow_symlinks=False):  # the usual case first: one look at the entry's type
+            return _FILE
+        if e.is_dir(follow_symlinks=False):
+            return _FOLDER
+        if e.is_symlink() and e.is_file():
+            return _LINK
+    except OSError:
+        pass
+    return None
+
+
+def _folder_rules(here: Path, here_name: str, names: set[str], repo, chain: list, ignores):
+    """The repository and ``.gitignore`` chain that apply inside ``here`` (whose entries are ``names``):
+    a folder holding ``.git`` below the walked root starts its own repository's rules (a submodule or a
+    nested repository, as in git); its own ``.gitignore`` joins the chain."""
+    if ".git" in names and here != repo.top:  # a nested repository: its own rules, not the outer ones
+        repo, chain = ignores.repository(here), []
+    if ".gitignore" in names:
+        own = repo.folder(here_name)
+        if own is not None:
+            chain = chain + [own]
+    return repo, chain
 
 
 def _parent_ignores(repo, root: Path) -> list:

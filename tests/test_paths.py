@@ -728,3 +728,59 @@ def test_wrapper_script_outside_the_root_is_never_read(tmp_path, capsys, monkeyp
     code, diags = lint_json(tmp_path / "repo", capsys, *H100)
     assert not [p for p in opened if p.endswith("outside/entrypoint.sh")], opened
     assert all(d["code"] != "SGL101" for d in diags)
+
+
+# -- found after the fresh review of issue 35 ---------------------------------------------------------
+
+BASE_ARGV = ('"python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3", '
+             '"--attention-backend", "fa4"')
+
+
+@pytest.mark.parametrize("grow", ['self.cmd.append("--enable-deterministic-inference")',
+                                  'self.cmd.extend(["--enable-deterministic-inference"])'])
+def test_a_command_on_self_grown_in_init_by_append_or_extend_is_run_by_another_method(tmp_path, capsys, grow):
+    code, diags = lint(tmp_path, capsys, {"serve.py": f"""
+        import subprocess
+        class Server:
+            def __init__(self):
+                self.cmd = [{BASE_ARGV}]
+                {grow}
+            def start(self):
+                return subprocess.Popen(self.cmd)
+        """})
+    assert code == 1
+    assert [(d["code"], d["severity"], d["line"]) for d in diags] == [("SGL101", "error", 4)]
+
+
+def test_a_command_on_self_grown_outside_init_stays_unknown(tmp_path, capsys):
+    """Only ``__init__`` runs before the other methods; a list grown elsewhere may or may not be."""
+    code, diags = lint(tmp_path, capsys, {"serve.py": f"""
+        import subprocess
+        class Server:
+            def __init__(self):
+                self.cmd = [{BASE_ARGV}]
+            def det(self):
+                self.cmd.append("--enable-deterministic-inference")
+            def start(self):
+                return subprocess.Popen(self.cmd)
+        """})
+    assert [d["code"] for d in diags if d["code"] == "SGL101"] == []
+
+
+@pytest.mark.parametrize("program", ["cmd[0]", "cmd[-8]", "cmd[:1][0]"])
+def test_exec_names_its_program_by_indexing_the_argv(tmp_path, capsys, program):
+    code, diags = lint(tmp_path, capsys, {"serve.py": f"""
+        import os
+        cmd = [{BASE_ARGV}, "--enable-deterministic-inference"]
+        os.execvp({program}, cmd)
+        """})
+    assert [(d["code"], d["line"]) for d in diags] == [("SGL101", 2)]
+
+
+def test_an_index_past_a_list_of_unknown_length_is_unknown(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"serve.py": f"""
+        import os, sys
+        cmd = [*sys.argv[1:], {BASE_ARGV}, "--enable-deterministic-inference"]
+        os.execvp(cmd[0], cmd)
+        """})
+    assert [d["code"] for d in diags if d["code"] == "SGL101"] == []

@@ -169,6 +169,18 @@ class Evaluator:
                 return percent_format(left.m, self.ev(node.right, frame), self.span(node), self.budget)
         return Unk(self.span(node))
 
+    def _ev_subscript(self, node: ast.Subscript, frame: Frame) -> Value:
+        """``argv[0]``, ``argv[-1]`` and ``argv[1:]`` of a list or tuple the file gives: a constant index
+        (or slice bounds of at least 0, no step) with no run of unknown length before it. Anything
+        else is unknown (``os.execvp(cmd[0], cmd)`` names its program this way)."""
+        base = self.ev(node.value, frame)
+        got = _index(base.items, node.slice) if isinstance(base, Seq) else None
+        if isinstance(got, list):
+            return Seq(got, base.kind)
+        if isinstance(got, Seq):
+            return got.copy()
+        return got if got is not None else Unk(self.span(node))
+
     def _ev_named(self, node: ast.NamedExpr, frame: Frame) -> Value:
         return self.ev(node.value, frame)
 
@@ -641,10 +653,38 @@ class Evaluator:
         return o is not None and id(o) in self.splat_ids
 
 
+def _index(items: list, key) -> object:
+    """``items[key]`` for a constant ``key`` (an item, or a list for a slice), or None when which items
+    it takes is not known (a :class:`Splat` before it, a bound that is not a constant of at least 0)."""
+    def known(upto: int) -> bool:
+        return not any(isinstance(i, Splat) for i in items[:upto])
+
+    if isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.USub) and isinstance(key.operand, ast.Constant) \
+            and type(key.operand.value) is int:
+        key = ast.Constant(-key.operand.value)  # ``argv[-1]`` is written as a minus and a number
+    if isinstance(key, ast.Constant) and type(key.value) is int:
+        k = key.value
+        if 0 <= k < len(items) and known(k + 1):
+            return items[k]
+        if -len(items) <= k < 0 and not any(isinstance(i, Splat) for i in items[k:]):
+            return items[k]
+        return None
+    if isinstance(key, ast.Slice) and key.step is None:
+        bounds = [b.value if isinstance(b, ast.Constant) and type(b.value) is int and b.value >= 0 else -1
+                  for b in (key.lower, key.upper) if b is not None]
+        if -1 in bounds:
+            return None
+        lo = key.lower.value if key.lower is not None else 0
+        hi = key.upper.value if key.upper is not None else None
+        if known(lo) and (hi is None or known(hi)):
+            return list(items[lo:hi])
+    return None
+
+
 _EV_STEPS = {ast.Constant: "_ev_constant", ast.JoinedStr: "_ev_joined", ast.Name: "_ev_name",
              ast.Attribute: "_ev_attribute", ast.List: "_ev_sequence", ast.Tuple: "_ev_sequence",
              ast.Dict: "_ev_dict", ast.UnaryOp: "_ev_unary", ast.BinOp: "_ev_binop", ast.Call: "_ev_call",
-             ast.NamedExpr: "_ev_named", ast.IfExp: "_ev_if"}
+             ast.NamedExpr: "_ev_named", ast.IfExp: "_ev_if", ast.Subscript: "_ev_subscript"}
 """The step of :meth:`Evaluator._ev` per kind of expression."""
 _CALL_STEPS = {"shlex.split": "_call_shlex_split", "builtins.str": "_call_str", "builtins.list": "_call_sequence",
                "builtins.tuple": "_call_sequence", "builtins.dict": "_call_dict"}

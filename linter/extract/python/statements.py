@@ -234,7 +234,22 @@ class Statements:
             cur = frame.own(frame.lookup(name, None))
             frame.rebind_mutated(name, self._mutated(cur, func.attr, call, all_args, frame))
             return
+        if isinstance(func, ast.Attribute) and func.attr in ("append", "extend") and self._self_attr(func.value, frame):
+            self._grow_attr(func.value, func.attr, call, all_args, frame)
+            return
         self._passed_effects(call, all_args, frame)
+
+    def _grow_attr(self, target: ast.Attribute, method: str, call, all_args: list, frame: Frame) -> None:
+        """``self.cmd.append(x)`` / ``self.cmd.extend(xs)``: read back as a new list later in the same
+        method, and at the end of ``__init__`` by the other methods (as ``self.cmd += …``)."""
+        name = f"{target.value.id}.{target.attr}"
+        cur = self.attribute(target, frame)
+        if not (isinstance(cur, Seq) and cur.kind == "list" and len(all_args) == 1
+                and all_args[0].keyword is None and not all_args[0].star):
+            frame.bind(name, Unk(self.span(call)))
+            return
+        grown = self._mutated(Seq(list(cur.items)), method, call, all_args, frame)
+        frame.bind(name, grown)
 
     def _mutated(self, cur: Value, method: str, call, all_args: list, frame: Frame) -> Value:
         """``cur`` after ``name.method(...)`` (a method of :data:`MUTATORS`): the list or dict changed

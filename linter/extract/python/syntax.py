@@ -374,7 +374,9 @@ class Binds:
                 self.info.mutated.add(base.id)
             elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
                 self.info.attr_mutated.add((base.value.id, base.attr))
-                self.info.attr_inplace.add((base.value.id, base.attr))
+                if f.attr not in ("append", "extend"):
+                    # ``self.cmd.append(x)`` in ``__init__`` is followed like ``self.cmd += [x]``
+                    self.info.attr_inplace.add((base.value.id, base.attr))
 
 
 def binds_in(stmts) -> BindInfo:

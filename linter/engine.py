@@ -363,8 +363,16 @@ class Engine:
                  file_counts: list | None = None, version: str | None = None) -> LaunchContext:
         return resolve(launch, settings=settings, file_decls=file_decls, cli_targets=self.options.target_gpus,
                        cli_version=version or self.options.sglang_version, read_text=self._read_text,
-                       read_json=self.ws.read_json, cwd=self.ws.cwd, read_source=self.ws.try_read,
+                       read_json=self.ws.read_json, cwd=self._lookup_cwd(), read_source=self.ws.try_read,
                        file_counts=file_counts)
+
+    def _lookup_cwd(self) -> Path | None:
+        """The working directory, where a relative model path or ``--config`` is also looked up — when
+        it is inside the run's root: run from outside the repository, it is not part of what is linted
+        (a Hugging Face id must not look for ``../deepseek-ai/DeepSeek-V3`` and report it outside the
+        root), and the findings do not depend on where the linter was started."""
+        cwd = self.ws.cwd
+        return cwd if self.ws.may_read(cwd) else None
 
     def _read_text(self, path: Path) -> str | None:
         # a release pin beside the file (requirements, a lock file): outside the root it is simply not there

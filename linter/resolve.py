@@ -235,7 +235,7 @@ def _weights(model: ModelInfo, parsed: ParsedArgs, launch: Launch, read_json, cw
         # the model resolution's to report (:func:`_model`), not a second finding
         read_json = functools.partial(read_json, quiet=True)
     got, why = weights_for(model.path, architecture=model.architecture, read_json=read_json,
-                           base_dirs=[launch.source.path.parent, cwd],
+                           base_dirs=[b for b in (launch.source.path.parent, cwd) if b is not None],
                            override_json=override.value if override is not None and isinstance(override.value, str)
                            else None)
     return {"weights": got, "weights_origin": why}
@@ -256,7 +256,8 @@ def _model(launch: Launch, parsed: ParsedArgs, settings: Settings, read_json, cw
     span = model_setting.value_location() if model_setting is not None else None
     with referenced_at(span):  # a relative model path out of the root is refused there (SGL005)
         model = resolve_model(
-            model_path, base_dirs=[launch.source.path.parent, cwd], override_json=override_json,
+            model_path, base_dirs=[b for b in (launch.source.path.parent, cwd) if b is not None],
+            override_json=override_json,
             user_models=settings.models, read_json=read_json, span=span,
             declared=(hint.architecture, f"declared by {hint.how}", hint.span) if hint is not None else None,
         )

@@ -333,3 +333,16 @@ def test_a_baseline_is_read_up_to_the_file_size_limit(tmp_path, capsys):
     if os.path.exists("/dev/zero"):
         with pytest.raises(BaselineError, match="not a regular file"):
             load(Path("/dev/zero"))
+
+
+def test_the_findings_do_not_depend_on_the_working_directory(tmp_path, capsys):
+    """Run from outside the repository, a Hugging Face id is not looked up under the working directory
+    (which is outside the root): no SGL005 for ``deepseek-ai/DeepSeek-V3/config.json``, the same
+    findings as from inside."""
+    write_tree(tmp_path, {"t/c/.git/HEAD": "", "t/c/compose.yaml": FOLDED_H100})
+    got = []
+    for where, target in ((tmp_path / "t" / "c", "."), (tmp_path, "t/c")):
+        with chdir(where):
+            main(["--output-format", "json", "--no-cache", target])
+        got.append(sorted((d["code"], d["line"]) for d in json.loads(capsys.readouterr().out)))
+    assert got[0] == got[1] and [c for c, _ in got[0]] == ["SGL101"]

@@ -685,3 +685,15 @@ def test_wrapper_script_outside_the_root_is_never_read(tmp_path, capsys, monkeyp
     code, diags = lint_json(tmp_path / "repo", capsys, *H100)
     assert not [p for p in opened if p.endswith("outside/entrypoint.sh")], opened
     assert all(d["code"] != "SGL101" for d in diags)
+
+
+# -- review of issue 35 (paths3) ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("functions", [
+    "g() { echo $(g) x; }\nY=$(g)\n",  # a function printing its own output
+    "".join(f"f{i}() {{ echo $(f{i + 1}) --x{i}; }}\n" for i in range(300)) + "Y=$(f0)\n",  # 300 deep
+])
+def test_shell_function_output_read_too_deep_is_unknown_and_other_launches_stay(tmp_path, capsys, functions):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"#!/bin/bash\n{functions}{LAUNCH} --enable-deterministic-inference\n"})
+    assert [(d["code"], d["severity"]) for d in diags if d["code"] != "SGL005"] == [("SGL101", "error")]
+    assert limits.MAX_PRINTED_DEPTH == 8

@@ -7,6 +7,7 @@ unknown. Nothing is run: the words are expanded as the walker expands any comman
 
 from __future__ import annotations
 
+from linter import limits
 from linter.extract.shell.env import Env
 from linter.extract.shell.expand import Expander, assemble
 from linter.launch import MStr
@@ -34,7 +35,18 @@ def printed(expand: Expander, functions: dict, node, env: Env) -> MStr | None:
     """What the command substitution ``node`` prints, when it is a call (no arguments) of a function
     of ``functions`` (name -> :class:`~.walker.Fn`) of the same document whose body prints a plain
     command line: the words joined by blanks, each with its origin in the function's body (so a fix
-    edits the ``echo`` line); None otherwise."""
+    edits the ``echo`` line); None otherwise, and past ``limits.MAX_PRINTED_DEPTH`` functions read
+    inside one another (a function printing ``$(itself)``)."""
+    if expand.printing >= limits.MAX_PRINTED_DEPTH:
+        return None
+    expand.printing += 1
+    try:
+        return _printed(expand, functions, node, env)
+    finally:
+        expand.printing -= 1
+
+
+def _printed(expand: Expander, functions: dict, node, env: Env) -> MStr | None:
     inner = _statements(node)
     if len(inner) != 1 or inner[0].type != "command" or inner[0].child_by_field_name("argument") is not None:
         return None

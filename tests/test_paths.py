@@ -697,3 +697,49 @@ def test_shell_function_output_read_too_deep_is_unknown_and_other_launches_stay(
     code, diags = lint(tmp_path, capsys, {"run.sh": f"#!/bin/bash\n{functions}{LAUNCH} --enable-deterministic-inference\n"})
     assert [(d["code"], d["severity"]) for d in diags if d["code"] != "SGL005"] == [("SGL101", "error")]
     assert limits.MAX_PRINTED_DEPTH == 8
+
+
+@pytest.mark.parametrize("script, launch", [
+    ('echo "would run:" \\\n  "$@"', False),  # the last line is an argument of echo, not a command
+    ('exit 0\nexec "$@"', False),  # never reached
+    ('exec python -m other\nexec "$@"', False),
+    ('if [ -n "$X" ]; then exit 1; fi\nexec "$@"', True),  # an exit on one path only
+    ('exec >/tmp/log 2>&1\nexec "$@"', True),  # exec with redirections only
+    ('cat > /etc/x.sh <<EOF\nexec "$@"\nEOF', False),  # heredoc text is not a command
+    ('set -- a b\nexec "$@"', False),
+    ('if [ -n "$X" ]; then shift; fi\nexec "$@"', False),  # how many arguments are left is unknown
+])
+def test_wrapper_script_is_read_by_its_top_level_commands(tmp_path, capsys, script, launch):
+    code, diags = lint(tmp_path, capsys, {"compose.yaml": COMPOSE,
+                                          "docker/entrypoint.sh": f"#!/bin/bash\nset -e\n{script}\n"})
+    assert [d["code"] for d in diags] == (["SGL101"] if launch else [])
+
+
+def test_wrapper_script_shift_drops_the_first_arguments(tmp_path, capsys):
+    compose = COMPOSE.replace("python -m sglang", "serve python -m sglang")
+    code, diags = lint(tmp_path, capsys, {"compose.yaml": compose,
+                                          "docker/entrypoint.sh": '#!/bin/bash\nshift\nexec "$@"\n'})
+    assert [d["code"] for d in diags] == ["SGL101"]
+    code, diags = lint(tmp_path, capsys, {"compose.yaml": COMPOSE,  # shift drops `python`: no launch
+                                          "docker/entrypoint.sh": '#!/bin/bash\nshift\nexec "$@"\n'})
+    assert [d["code"] for d in diags] == []
+
+
+def test_wrapper_script_export_in_a_heredoc_is_not_exported(tmp_path, capsys):
+    entry = '#!/bin/bash\nexport BACKEND=fa3\ncat > /etc/x.sh <<EOS\nexport BACKEND=fa4\nEOS\nexec "$@"\n'
+    code, diags = lint(tmp_path, capsys, {"deploy/entrypoint.sh": entry,
+                                          "deploy/pod.yaml": POD.format(script="./entrypoint.sh")})
+    assert [d["code"] for d in diags if d["code"] == "SGL101"] == []
+    code, diags = lint(tmp_path, capsys, {"deploy/entrypoint.sh": entry.replace("=fa3", "=fa4"),
+                                          "deploy/pod.yaml": POD.format(script="./entrypoint.sh")})
+    assert [(d["code"], d["path"], d["line"]) for d in diags if d["code"] == "SGL101"] == \
+        [("SGL101", "deploy/entrypoint.sh", 2)]
+
+
+@pytest.mark.parametrize("command", ['["/usr/bin/env", "bash", "{script}"]', '["/usr/bin/env", "{script}"]',
+                                     '["bash", "{script}"]'])
+def test_wrapper_script_after_env_and_a_shell(tmp_path, capsys, command):
+    pod = POD.replace('["bash", "{script}"]', command)
+    code, diags = lint(tmp_path, capsys, {"deploy/entrypoint.sh": ENTRY.format(last='exec "$@"'),
+                                          "deploy/pod.yaml": pod.format(script="./entrypoint.sh")})
+    assert [(d["code"], d["path"]) for d in diags if d["code"] == "SGL101"] == [("SGL101", "deploy/entrypoint.sh")]

@@ -345,9 +345,9 @@ def _final_argv(last: _Stage, source: SourceFile, ws: Workspace, result: Extract
         entrypoint = list(last.entrypoint)
         wrapper = wrapper_script([t.value for t in entrypoint], Path(source.path).parent, ws, tuple(last.copies))
         if wrapper is not None:
-            entrypoint = entrypoint[wrapper.taken:]
             last.env = {**last.env, **wrapper.env}
             result.related.append(wrapper.source)
+            return wrapper.passed(entrypoint + list(cmd or []))
         return entrypoint + list(cmd or [])
     if cmd is None:
         return None

@@ -31,10 +31,12 @@ def combine(contexts, diags: list) -> None:
             having.setdefault((_group(d.launch), d.code, d.span.key()), set()).add(d.launch_id)
     from linter.rules.base import UNSAFE, Severity
 
+    # the paths a finding holds on, for its words: those with the same message (paths that load
+    # different models give different findings at one place, each of its own paths)
     holding: dict[tuple, list[tuple[str, ...]]] = {}
     for d in diags:
         if d.launch is not None and d.launch.path:
-            holding.setdefault((_group(d.launch), d.code, d.span.key()), []).append(d.launch.path)
+            holding.setdefault((_group(d.launch), d.code, d.span.key(), d.message), []).append(d.launch.path)
     for d in diags:
         if d.launch is None or not d.launch.path:
             continue
@@ -42,7 +44,7 @@ def combine(contexts, diags: list) -> None:
         key = (group, d.code, d.span.key())
         if having[key] >= paths[group]:
             continue  # every path has it
-        when = _when(holding[key])
+        when = _when(holding[key + (d.message,)])
         d.severity = Severity.WARNING
         d.message = f"{d.message} ({when}; not on every path of this launch)"
         if d.fix is not None and d.fix.applicability == "safe":

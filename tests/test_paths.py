@@ -289,7 +289,7 @@ def test_shell_conditional_assignment_and_elif(tmp_path, capsys):
         fi
         python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 $EXTRA
         """})
-    only_on_path(diags, 9, "fa3", '`[ -n "$DET" ]` succeeds')
+    only_on_path(diags, 9, "fa3", '`[ -n "$DEBUG" ]` fails and `[ -n "$DET" ]` succeeds')
     out = explain(tmp_path, capsys, "run.sh")
     assert 'when none of `[ -n "$DEBUG" ]`, `[ -n "$DET" ]` succeeds' in out
 
@@ -743,3 +743,54 @@ def test_wrapper_script_after_env_and_a_shell(tmp_path, capsys, command):
     code, diags = lint(tmp_path, capsys, {"deploy/entrypoint.sh": ENTRY.format(last='exec "$@"'),
                                           "deploy/pod.yaml": pod.format(script="./entrypoint.sh")})
     assert [(d["code"], d["path"]) for d in diags if d["code"] == "SGL101"] == [("SGL101", "deploy/entrypoint.sh")]
+
+
+D3 = """
+    import os, subprocess
+    if os.environ.get("A"):
+        model = "deepseek-ai/DeepSeek-V3"
+    elif os.environ.get("B"):
+        model = "moonshotai/Kimi-K2-Instruct"
+    else:
+        model = "meta-llama/Llama-3.1-8B-Instruct"
+    cmd = ["python", "-m", "sglang.launch_server", "--model-path", model, "--attention-backend", "fa4",
+           "--enable-deterministic-inference"]
+    subprocess.run(cmd)
+    """
+
+
+def test_python_elif_path_says_the_tests_before_it_fail(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": D3})
+    # each finding names its own path (its model), the elif's with the test before it failing
+    assert sorted((d["message"].split("absorbed-MLA model ")[1].split()[0], d["message"].split("(when ")[1])
+                  for d in diags) == [
+        ("deepseek-ai/DeepSeek-V3", '`os.environ.get("A")` is true; not on every path of this launch)'),
+        ("moonshotai/Kimi-K2-Instruct",
+         '`os.environ.get("A")` is false and `os.environ.get("B")` is true; not on every path of this launch)')]
+    out = explain(tmp_path, capsys, "run.py")
+    assert 'path:      when `os.environ.get("A")` is false and `os.environ.get("B")` is true (' in out
+
+
+def test_python_nested_if_path_names_the_inner_test_failing(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": """
+        import os, subprocess
+        cmd = ["python", "-m", "sglang.launch_server", "--model-path", "meta-llama/Llama-3.1-8B-Instruct",
+               "--max-running-requests", "1"]
+        if os.environ.get("A"):
+            cmd += ["--max-running-requests", "2"]
+            if os.environ.get("B"):
+                cmd += ["--max-running-requests", "3"]
+        subprocess.run(cmd)
+        """}, "--select", "SGL207")
+    assert sorted(d["message"].split("(when ")[1].split(";")[0] for d in diags) == [
+        '`os.environ.get("A")` is true and `os.environ.get("B")` is false',
+        '`os.environ.get("A")` is true and `os.environ.get("B")` is true',
+        '`os.environ.get("A")` is true and `os.environ.get("B")` is true']
+
+
+def test_one_shared_edit_fixing_the_findings_of_two_paths_counts_both(tmp_path, capsys):
+    write_tree(tmp_path, {"run.py": src(D3)})
+    code, out, err = run(tmp_path, capsys, *H100, "--fix", "--unsafe-fixes", "run.py")
+    out += err
+    assert "Fixed 2 findings. No findings remain." in out
+    assert (tmp_path / "run.py").read_text().count('"fa3"') == 1

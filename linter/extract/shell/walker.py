@@ -231,7 +231,9 @@ class Walker(Commands):
                     conds.append(((decision, len(conds), self._none(tests)),))
                     has_else = True
                     break
-                conds.append(((decision, len(conds), self._truth(ccond, True)),))
+                # taken when the tests before it fail and its own succeeds
+                label = " and ".join([self._truth(t, False) for t in tests] + [self._truth(ccond, True)])
+                conds.append(((decision, len(conds), label),))
                 tests.append(ccond)
             else:
                 has_else = True

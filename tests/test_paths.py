@@ -29,12 +29,13 @@ def explain(tmp_path: Path, capsys, name: str) -> str:
     return run(tmp_path, capsys, *H100, "--explain", name)[1]
 
 
-def only_on_path(diags: list[dict], line: int, text: str, when: str) -> dict:
-    """The one diagnostic, SGL101 as a warning at ``line`` on ``text``, for the path ``when``, unsafe fix."""
+def only_on_path(diags: list[dict], line: int, text: str, when: str, fix: str = "unsafe") -> dict:
+    """The one diagnostic, SGL101 as a warning at ``line`` on ``text``, for the path ``when``, its fix
+    ``fix`` (unsafe when a path without the finding reads the value it edits)."""
     [d] = diags
     assert (d["code"], d["severity"], d["line"]) == ("SGL101", "warning", line)
     assert f"(when {when}; not on every path of this launch)" in d["message"]
-    assert d["fix"]["applicability"] == "unsafe"
+    assert d["fix"]["applicability"] == fix
     assert [e["content"] for e in d["fix"]["edits"]] == [text]
     return d
 
@@ -123,7 +124,8 @@ def test_conditional_expression_returned_by_a_helper(tmp_path, capsys):
             subprocess.run(["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--enable-deterministic-inference",
                             "--attention-backend", backend(cfg)])
         """})
-    only_on_path(diags, 4, "fa3", "`cfg.fast` is true")
+    # the fa4 is read only on the path that fails: its fix changes nothing on the other path
+    only_on_path(diags, 4, "fa3", "`cfg.fast` is true", fix="safe")
 
 
 def test_dataclass_field_tested_in_a_method_and_command_kept_on_self(tmp_path, capsys):
@@ -207,7 +209,7 @@ def test_a_finding_on_every_path_is_an_error_with_a_safe_fix(tmp_path, capsys):
 
 def test_each_path_its_own_value_each_its_own_fix(tmp_path, capsys):
     # the backend is written on each path: the fix of the failing path edits only that path's value,
-    # which no other path reads — but the finding is still only on some paths, so it stays unsafe
+    # which no other path reads: the fix is safe (the finding is still a warning of that path)
     code, diags = lint(tmp_path, capsys, {"run.py": """
         import subprocess
 
@@ -219,7 +221,8 @@ def test_each_path_its_own_value_each_its_own_fix(tmp_path, capsys):
             subprocess.run(["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--enable-deterministic-inference",
                             "--attention-backend", backend])
         """})
-    d = only_on_path(diags, 5, "fa3", "`args.fast` is true")
+    d = only_on_path(diags, 5, "fa3", "`args.fast` is true", fix="safe")
+    assert not any("unsafe" in n for n in d.get("notes", []))
     assert d["column"] == len('        backend = "') + 1
 
 
@@ -794,3 +797,29 @@ def test_one_shared_edit_fixing_the_findings_of_two_paths_counts_both(tmp_path, 
     out += err
     assert "Fixed 2 findings. No findings remain." in out
     assert (tmp_path / "run.py").read_text().count('"fa3"') == 1
+
+
+P2 = """
+    import os, subprocess
+    cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+           "--enable-deterministic-inference"]
+    if os.environ.get("FAST"):
+        cmd += ["--attention-backend", "fa4"]
+    else:
+        cmd += ["--attention-backend", "fa3"]
+    subprocess.run(cmd)
+    """
+
+
+def test_fix_of_a_value_only_the_failing_path_reads_is_safe(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": P2})
+    d = only_on_path(diags, 5, "fa3", '`os.environ.get("FAST")` is true', fix="safe")
+    assert not any("every path" in n or "unsafe" in n for n in d["notes"])
+
+
+def test_unsafe_note_names_the_paths_that_read_the_value_without_the_finding(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": D3})
+    for d in diags:
+        assert d["fix"]["applicability"] == "unsafe"
+        assert "the fix is unsafe: the value it edits is also read when none of `os.environ.get(\"A\")`, " \
+               "`os.environ.get(\"B\")` is true, and there nothing is wrong with it" in d["notes"]

@@ -823,3 +823,33 @@ def test_unsafe_note_names_the_paths_that_read_the_value_without_the_finding(tmp
         assert d["fix"]["applicability"] == "unsafe"
         assert "the fix is unsafe: the value it edits is also read when none of `os.environ.get(\"A\")`, " \
                "`os.environ.get(\"B\")` is true, and there nothing is wrong with it" in d["notes"]
+
+
+def test_shell_for_over_known_words_runs_once_per_word(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"""
+        #!/bin/bash
+        for bk in fa3 fa4; do
+          {LAUNCH.replace("fa4", "$bk")} --enable-deterministic-inference
+        done
+        for f in *.yaml; do {LAUNCH} --enable-deterministic-inference --config "$f"; done
+        """})
+    # the fa4 round fails on every run of the script: an error at the word of the list, safe fix
+    # (a pattern is not expanded: that loop is walked as before, its launch found once)
+    assert [(d["code"], d["severity"], d["line"], d["column"]) for d in diags if d["code"] != "SGL005"] == \
+        [("SGL101", "error", 2, 15), ("SGL101", "error", 5, 109)]
+    assert diags[0]["fix"]["edits"][0]["content"] == "fa3"
+    out = explain(tmp_path, capsys, "run.sh")
+    assert out.count("run.sh:3: python -m sglang.launch_server") == 2  # one launch per word
+
+
+def test_shell_function_printing_a_local_set_in_a_branch_gives_a_launch_per_path(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"""
+        #!/bin/bash
+        build() {{
+          local bk=fa3
+          if [ -n "$FAST" ]; then bk=fa4; fi
+          echo {LAUNCH.replace("fa4", "$bk")} --enable-deterministic-inference
+        }}
+        eval "$(build)"
+        """})
+    only_on_path([d for d in diags if d["code"] != "SGL005"], 4, "fa3", '`[ -n "$FAST" ]` succeeds', fix="safe")

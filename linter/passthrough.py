@@ -135,13 +135,15 @@ def _changes_arguments(doc, node) -> bool:
     return False
 
 
-def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = ()) -> Wrapper | None:
+def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = (), tokens: list | None = None) \
+        -> Wrapper | None:
     """When ``words`` (an entrypoint's words, None where unknown) start with a script of the repository
     that passes its arguments through (``./entrypoint.sh``, ``bash /app/entrypoint.sh`` with ``/app``
     mounted or copied from the repository), that script; None otherwise. ``folder`` is the naming
     file's folder; ``mounts`` its ``(container path, host path)`` pairs; ``ws`` the run's
     :class:`~linter.workspace.Workspace` (None: nothing is read), which refuses a script outside the
-    root."""
+    root (SGL005 at the word of ``tokens``, the :class:`~linter.launch.Token` of each word, that
+    names it)."""
     i = 0
     if words and words[0] in _ENV and len(words) > 1:
         i = 1
@@ -160,6 +162,13 @@ def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = ()
         path = folder / name
     if path is None:
         return None
+    from linter.boundary import referenced_at
+
+    # a script outside the root is never read: SGL005 at the entrypoint word that names it, as for a
+    # compose include (a missing file is no finding: the entrypoint may be a program of the image)
+    with referenced_at(tokens[i].span_of() if tokens is not None and i < len(tokens) else None):
+        if ws.refuse(path):
+            return None
     source = ws.try_read(path, quiet=True)
     if source is None:
         return None

@@ -853,3 +853,18 @@ def test_shell_function_printing_a_local_set_in_a_branch_gives_a_launch_per_path
         eval "$(build)"
         """})
     only_on_path([d for d in diags if d["code"] != "SGL005"], 4, "fa3", '`[ -n "$FAST" ]` succeeds', fix="safe")
+
+
+@pytest.mark.parametrize("files, where", [
+    ({"repo/svc/compose.yaml": 'services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n'
+                               '    entrypoint: ["../../outside/entrypoint.sh"]\n    command: python3 -m x\n'},
+     ("svc/compose.yaml", 4)),
+    ({"repo/Dockerfile": 'FROM lmsysorg/sglang:v0.5.23-cu129\nCOPY ../outside/entrypoint.sh /entrypoint.sh\n'
+                         'ENTRYPOINT ["/entrypoint.sh"]\nCMD ["python3", "-m", "x"]\n'}, ("Dockerfile", 3)),
+    ({"repo/deploy/pod.yaml": src(POD.format(script="../../outside/entrypoint.sh"))}, ("deploy/pod.yaml", 9)),
+])
+def test_wrapper_script_outside_the_root_is_sgl005_at_the_entrypoint(tmp_path, capsys, files, where):
+    write_tree(tmp_path, {"outside/entrypoint.sh": ENTRY.format(last='exec "$@"'),
+                          "repo/.git/HEAD": "ref: refs/heads/main\n", **files})
+    code, diags = lint_json(tmp_path / "repo", capsys, *H100)
+    assert [(d["code"], d["path"], d["line"]) for d in diags if d["code"] == "SGL005"] == [("SGL005", *where)]

@@ -239,7 +239,7 @@ def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace, env: dict, result: E
     if ep_words:
         from linter.passthrough import wrapper_script
 
-        wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc))
+        wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc), ep_words)
         if wrapper is not None:
             env.update(wrapper.env)
             result.related.append(wrapper.source)

@@ -343,7 +343,8 @@ def _final_argv(last: _Stage, source: SourceFile, ws: Workspace, result: Extract
     cmd = last.cmd
     if last.entrypoint is not None:
         entrypoint = list(last.entrypoint)
-        wrapper = wrapper_script([t.value for t in entrypoint], Path(source.path).parent, ws, tuple(last.copies))
+        wrapper = wrapper_script([t.value for t in entrypoint], Path(source.path).parent, ws, tuple(last.copies),
+                                 entrypoint)
         if wrapper is not None:
             last.env = {**last.env, **wrapper.env}
             result.related.append(wrapper.source)

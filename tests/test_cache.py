@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import linter
 import linter.cache.cli as cache_cli
 from linter import cache as cache_mod
 from linter.cache import store
@@ -479,6 +480,10 @@ MODES = [
 
 def cli(root: Path, *args: str, cache: bool = True) -> tuple[int, bytes, bytes]:
     env = {k: v for k, v in os.environ.items() if k not in ("LINT_CONFIGS_NO_CACHE", "GITHUB_ACTIONS")}
+    # the same lint-configs as this process: with a non-editable install (CI), `python -m linter` run
+    # from a temporary folder would load the installed copy, whose code digest keys other entries
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(linter.__file__).resolve().parent.parent)]
+                                        + [p for p in [env.get("PYTHONPATH")] if p])
     if not cache:
         env["LINT_CONFIGS_NO_CACHE"] = "1"
     p = subprocess.run([sys.executable, "-m", "linter", "--color", "never", *args], cwd=root, capture_output=True,

@@ -32,8 +32,37 @@ def select(options: list, taken: dict):
                         for k2, b2, label in c2:
                             if k2 == k and all(b2 != x for x, _ in branches):
                                 branches.append((b2, label))
-                    return MISSING, (k, branches)
+                    return MISSING, (k, _chained(k, branches))
     return MISSING, None
+
+
+def _chained(key, branches: list) -> list:
+    """The branches of an ``if``/``elif`` chain (a decision keyed ``("chain", …)``, as the Python
+    format keys them) with each ``elif`` branch's label saying the tests before it fail ("when `A`
+    is false and `B` is true"), as far as those branches are among ``branches``; other decisions
+    as they are."""
+    if not (isinstance(key, tuple) and key and key[0] == "chain"):
+        return branches
+    out, before = [], []
+    for b, label in sorted(branches, key=lambda x: x[0]):
+        prefix = " and ".join(before) + " and "
+        if before and not label.startswith(("none of ", prefix)):  # (a label said so already stays)
+            out.append((b, prefix + label))
+        else:
+            out.append((b, label))
+        before.append(negate(label.removeprefix(prefix) if before else label))
+    return out
+
+
+def negate(label: str) -> str:
+    """A condition's label turned into its opposite: "`x` is true" <-> "`x` is false", "`t` succeeds"
+    <-> "`t` fails", else "not (label)"."""
+    for yes, no in ((" is true", " is false"), (" succeeds", " fails")):
+        if label.endswith(yes):
+            return label[:-len(yes)] + no
+        if label.endswith(no):
+            return label[:-len(no)] + yes
+    return f"not ({label})"
 
 
 def explore(run, start) -> list | None:

@@ -161,9 +161,15 @@ class _Fixer:
 
     def _choose(self, fixes: list[Diagnostic]) -> list[Diagnostic]:
         """The fixes applied together this round, in order: a fix editing a file with merge conflict
-        markers is refused; one whose edits overlap an earlier chosen one waits for the next round."""
-        chosen, taken = [], []
+        markers is refused; one whose edits overlap an earlier chosen one waits for the next round,
+        unless they are the same edits (the findings of several paths of one launch fixed by one
+        shared edit: each is fixed, and counted, by it)."""
+        chosen, taken, same = [], [], set()
         for d in sorted(fixes, key=lambda d: d.sort_key()):
+            edits = frozenset((e.span.key(), e.content) for e in d.fix.edits)
+            if edits in same:
+                chosen.append(d)
+                continue
             conflicted = next((e.span.source for e in d.fix.edits if has_conflict_markers(e.span.source.text)), None)
             if conflicted is not None:
                 self._refuse([d], f"{conflicted.display} has merge conflict markers (<<<<<<< / >>>>>>>); resolve "
@@ -174,6 +180,7 @@ class _Fixer:
                 continue
             chosen.append(d)
             taken.extend(spans)
+            same.add(edits)
         return chosen
 
     def _apply(self, by_file: Edits, before: dict[Path, SourceFile]) -> None:
@@ -223,8 +230,12 @@ class _Fixer:
 def _edits_by_file(chosen: list[Diagnostic]) -> Edits:
     """The edits of ``chosen`` grouped by the file they change, in order."""
     by_file: Edits = {}
+    seen: set = set()
     for d in chosen:
         for e in d.fix.edits:
+            if (e.span.key(), e.content) in seen:
+                continue  # the same edit of another chosen fix
+            seen.add((e.span.key(), e.content))
             src = e.span.source
             by_file.setdefault(src.path, (src, []))[1].append(e)
     return by_file

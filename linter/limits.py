@@ -97,6 +97,12 @@ projects nest two or three levels)."""
 MAX_TEMPLATE_DEPTH = 40
 """Deepest chain of Helm ``include``/``template`` calls rendered (charts nest a few levels)."""
 
+MAX_PRINTED_DEPTH = 8
+"""Deepest chain of shell functions whose printed command line is read through ``$(f)`` inside
+another such function (``f() { echo $(g) --x; }``). Real scripts nest one or two; past it (a
+function that calls itself, a generated chain hundreds deep) the output is unknown, not a parse
+error."""
+
 MAX_WORDS_PER_LAUNCH = 4_000
 """Most words one launch command may have. SGLang launches have tens of arguments; 16,000 words
 reaching one launch through a ``.env`` variable cost seconds in every rule."""

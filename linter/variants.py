@@ -5,8 +5,9 @@ A format that keeps a value per path (the Python format, for an ``if`` on a comm
 place, each with the conditions of its path (``Launch.path``). Their findings are reported together:
 a finding every path has is reported as any other (one fix serves them all); a finding only some
 paths have is a warning that names the conditions leading there ("when `args.true_on_policy` is
-true"), and its fix is unsafe — the value it edits is written once and read by every path, and on
-the other paths nothing was wrong with it.
+true"). Its fix is unsafe when the value it edits is also read on a path where nothing is wrong with
+it (a value written once before the paths part); it stays safe when only the paths that have the
+finding read it (a value written in the failing branch itself).
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ def combine(contexts, diags: list) -> None:
     """Mark, in place, the findings of ``diags`` (of the launches of ``contexts``) that only some paths
     of their launch have: severity warning, the path's conditions in the message, the fix unsafe."""
     paths: dict[tuple, set[str]] = {}
+    members: dict[tuple, list] = {}
     for ctx in contexts:
         if ctx.launch.path:
             paths.setdefault(_group(ctx.launch), set()).add(ctx.identity)
+            members.setdefault(_group(ctx.launch), []).append(ctx)
     if not paths:
         return
     having: dict[tuple, set[str]] = {}
@@ -31,10 +34,12 @@ def combine(contexts, diags: list) -> None:
             having.setdefault((_group(d.launch), d.code, d.span.key()), set()).add(d.launch_id)
     from linter.rules.base import UNSAFE, Severity
 
+    # the paths a finding holds on, for its words: those with the same message (paths that load
+    # different models give different findings at one place, each of its own paths)
     holding: dict[tuple, list[tuple[str, ...]]] = {}
     for d in diags:
         if d.launch is not None and d.launch.path:
-            holding.setdefault((_group(d.launch), d.code, d.span.key()), []).append(d.launch.path)
+            holding.setdefault((_group(d.launch), d.code, d.span.key(), d.message), []).append(d.launch.path)
     for d in diags:
         if d.launch is None or not d.launch.path:
             continue
@@ -42,16 +47,28 @@ def combine(contexts, diags: list) -> None:
         key = (group, d.code, d.span.key())
         if having[key] >= paths[group]:
             continue  # every path has it
-        when = _when(holding[key])
+        when = _when(holding[key + (d.message,)])
         d.severity = Severity.WARNING
         d.message = f"{d.message} ({when}; not on every path of this launch)"
-        if d.fix is not None and d.fix.applicability == "safe":
+        if d.fix is None:
+            continue
+        sound = [c for c in members[group] if c.identity not in having[key] and _reads(c, d.fix.edits)]
+        if not sound:
+            continue  # only the paths that have the finding read what the fix edits
+        if d.fix.applicability == "safe":
             d.fix.applicability = UNSAFE
-        if d.fix is not None:
-            note = "the fix is unsafe: the value it edits is read on every path of this launch, and only " + \
-                   f"the path {when} needs it changed"
-            if note not in d.notes:
-                d.notes.append(note)
+        note = "the fix is unsafe: the value it edits is also read " + \
+               f"{_when([c.launch.path for c in sound])}, and there nothing is wrong with it"
+        if note not in d.notes:
+            d.notes.append(note)
+
+
+def _reads(ctx, edits) -> bool:
+    """The launch of ``ctx`` reads a character one of ``edits`` replaces."""
+    from linter.shared_fixes import value_uses
+
+    spans = [(str(e.span.source.path), e.span.start, max(e.span.end, e.span.start + 1)) for e in edits]
+    return any(p == q and off < end and start < off + n for q, off, n in value_uses(ctx) for p, start, end in spans)
 
 
 def _when(paths: list[tuple[str, ...]]) -> str:

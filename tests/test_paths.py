@@ -29,12 +29,13 @@ def explain(tmp_path: Path, capsys, name: str) -> str:
     return run(tmp_path, capsys, *H100, "--explain", name)[1]
 
 
-def only_on_path(diags: list[dict], line: int, text: str, when: str) -> dict:
-    """The one diagnostic, SGL101 as a warning at ``line`` on ``text``, for the path ``when``, unsafe fix."""
+def only_on_path(diags: list[dict], line: int, text: str, when: str, fix: str = "unsafe") -> dict:
+    """The one diagnostic, SGL101 as a warning at ``line`` on ``text``, for the path ``when``, its fix
+    ``fix`` (unsafe when a path without the finding reads the value it edits)."""
     [d] = diags
     assert (d["code"], d["severity"], d["line"]) == ("SGL101", "warning", line)
     assert f"(when {when}; not on every path of this launch)" in d["message"]
-    assert d["fix"]["applicability"] == "unsafe"
+    assert d["fix"]["applicability"] == fix
     assert [e["content"] for e in d["fix"]["edits"]] == [text]
     return d
 
@@ -123,7 +124,8 @@ def test_conditional_expression_returned_by_a_helper(tmp_path, capsys):
             subprocess.run(["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--enable-deterministic-inference",
                             "--attention-backend", backend(cfg)])
         """})
-    only_on_path(diags, 4, "fa3", "`cfg.fast` is true")
+    # the fa4 is read only on the path that fails: its fix changes nothing on the other path
+    only_on_path(diags, 4, "fa3", "`cfg.fast` is true", fix="safe")
 
 
 def test_dataclass_field_tested_in_a_method_and_command_kept_on_self(tmp_path, capsys):
@@ -207,7 +209,7 @@ def test_a_finding_on_every_path_is_an_error_with_a_safe_fix(tmp_path, capsys):
 
 def test_each_path_its_own_value_each_its_own_fix(tmp_path, capsys):
     # the backend is written on each path: the fix of the failing path edits only that path's value,
-    # which no other path reads — but the finding is still only on some paths, so it stays unsafe
+    # which no other path reads: the fix is safe (the finding is still a warning of that path)
     code, diags = lint(tmp_path, capsys, {"run.py": """
         import subprocess
 
@@ -219,7 +221,8 @@ def test_each_path_its_own_value_each_its_own_fix(tmp_path, capsys):
             subprocess.run(["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--enable-deterministic-inference",
                             "--attention-backend", backend])
         """})
-    d = only_on_path(diags, 5, "fa3", "`args.fast` is true")
+    d = only_on_path(diags, 5, "fa3", "`args.fast` is true", fix="safe")
+    assert not any("unsafe" in n for n in d.get("notes", []))
     assert d["column"] == len('        backend = "') + 1
 
 
@@ -289,7 +292,7 @@ def test_shell_conditional_assignment_and_elif(tmp_path, capsys):
         fi
         python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 $EXTRA
         """})
-    only_on_path(diags, 9, "fa3", '`[ -n "$DET" ]` succeeds')
+    only_on_path(diags, 9, "fa3", '`[ -n "$DEBUG" ]` fails and `[ -n "$DET" ]` succeeds')
     out = explain(tmp_path, capsys, "run.sh")
     assert 'when none of `[ -n "$DEBUG" ]`, `[ -n "$DET" ]` succeeds' in out
 
@@ -784,3 +787,183 @@ def test_an_index_past_a_list_of_unknown_length_is_unknown(tmp_path, capsys):
         os.execvp(cmd[0], cmd)
         """})
     assert [d["code"] for d in diags if d["code"] == "SGL101"] == []
+
+
+# -- review of issue 35 (paths3) ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("functions", [
+    "g() { echo $(g) x; }\nY=$(g)\n",  # a function printing its own output
+    "".join(f"f{i}() {{ echo $(f{i + 1}) --x{i}; }}\n" for i in range(300)) + "Y=$(f0)\n",  # 300 deep
+])
+def test_shell_function_output_read_too_deep_is_unknown_and_other_launches_stay(tmp_path, capsys, functions):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"#!/bin/bash\n{functions}{LAUNCH} --enable-deterministic-inference\n"})
+    assert [(d["code"], d["severity"]) for d in diags if d["code"] != "SGL005"] == [("SGL101", "error")]
+    assert limits.MAX_PRINTED_DEPTH == 8
+
+
+@pytest.mark.parametrize("script, launch", [
+    ('echo "would run:" \\\n  "$@"', False),  # the last line is an argument of echo, not a command
+    ('exit 0\nexec "$@"', False),  # never reached
+    ('exec python -m other\nexec "$@"', False),
+    ('if [ -n "$X" ]; then exit 1; fi\nexec "$@"', True),  # an exit on one path only
+    ('exec >/tmp/log 2>&1\nexec "$@"', True),  # exec with redirections only
+    ('cat > /etc/x.sh <<EOF\nexec "$@"\nEOF', False),  # heredoc text is not a command
+    ('set -- a b\nexec "$@"', False),
+    ('if [ -n "$X" ]; then shift; fi\nexec "$@"', False),  # how many arguments are left is unknown
+])
+def test_wrapper_script_is_read_by_its_top_level_commands(tmp_path, capsys, script, launch):
+    code, diags = lint(tmp_path, capsys, {"compose.yaml": COMPOSE,
+                                          "docker/entrypoint.sh": f"#!/bin/bash\nset -e\n{script}\n"})
+    assert [d["code"] for d in diags] == (["SGL101"] if launch else [])
+
+
+def test_wrapper_script_shift_drops_the_first_arguments(tmp_path, capsys):
+    compose = COMPOSE.replace("python -m sglang", "serve python -m sglang")
+    code, diags = lint(tmp_path, capsys, {"compose.yaml": compose,
+                                          "docker/entrypoint.sh": '#!/bin/bash\nshift\nexec "$@"\n'})
+    assert [d["code"] for d in diags] == ["SGL101"]
+    code, diags = lint(tmp_path, capsys, {"compose.yaml": COMPOSE,  # shift drops `python`: no launch
+                                          "docker/entrypoint.sh": '#!/bin/bash\nshift\nexec "$@"\n'})
+    assert [d["code"] for d in diags] == []
+
+
+def test_wrapper_script_export_in_a_heredoc_is_not_exported(tmp_path, capsys):
+    entry = '#!/bin/bash\nexport BACKEND=fa3\ncat > /etc/x.sh <<EOS\nexport BACKEND=fa4\nEOS\nexec "$@"\n'
+    code, diags = lint(tmp_path, capsys, {"deploy/entrypoint.sh": entry,
+                                          "deploy/pod.yaml": POD.format(script="./entrypoint.sh")})
+    assert [d["code"] for d in diags if d["code"] == "SGL101"] == []
+    code, diags = lint(tmp_path, capsys, {"deploy/entrypoint.sh": entry.replace("=fa3", "=fa4"),
+                                          "deploy/pod.yaml": POD.format(script="./entrypoint.sh")})
+    assert [(d["code"], d["path"], d["line"]) for d in diags if d["code"] == "SGL101"] == \
+        [("SGL101", "deploy/entrypoint.sh", 2)]
+
+
+@pytest.mark.parametrize("command", ['["/usr/bin/env", "bash", "{script}"]', '["/usr/bin/env", "{script}"]',
+                                     '["bash", "{script}"]'])
+def test_wrapper_script_after_env_and_a_shell(tmp_path, capsys, command):
+    pod = POD.replace('["bash", "{script}"]', command)
+    code, diags = lint(tmp_path, capsys, {"deploy/entrypoint.sh": ENTRY.format(last='exec "$@"'),
+                                          "deploy/pod.yaml": pod.format(script="./entrypoint.sh")})
+    assert [(d["code"], d["path"]) for d in diags if d["code"] == "SGL101"] == [("SGL101", "deploy/entrypoint.sh")]
+
+
+D3 = """
+    import os, subprocess
+    if os.environ.get("A"):
+        model = "deepseek-ai/DeepSeek-V3"
+    elif os.environ.get("B"):
+        model = "moonshotai/Kimi-K2-Instruct"
+    else:
+        model = "meta-llama/Llama-3.1-8B-Instruct"
+    cmd = ["python", "-m", "sglang.launch_server", "--model-path", model, "--attention-backend", "fa4",
+           "--enable-deterministic-inference"]
+    subprocess.run(cmd)
+    """
+
+
+def test_python_elif_path_says_the_tests_before_it_fail(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": D3})
+    # each finding names its own path (its model), the elif's with the test before it failing
+    assert sorted((d["message"].split("absorbed-MLA model ")[1].split()[0], d["message"].split("(when ")[1])
+                  for d in diags) == [
+        ("deepseek-ai/DeepSeek-V3", '`os.environ.get("A")` is true; not on every path of this launch)'),
+        ("moonshotai/Kimi-K2-Instruct",
+         '`os.environ.get("A")` is false and `os.environ.get("B")` is true; not on every path of this launch)')]
+    out = explain(tmp_path, capsys, "run.py")
+    assert 'path:      when `os.environ.get("A")` is false and `os.environ.get("B")` is true (' in out
+
+
+def test_python_nested_if_path_names_the_inner_test_failing(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": """
+        import os, subprocess
+        cmd = ["python", "-m", "sglang.launch_server", "--model-path", "meta-llama/Llama-3.1-8B-Instruct",
+               "--max-running-requests", "1"]
+        if os.environ.get("A"):
+            cmd += ["--max-running-requests", "2"]
+            if os.environ.get("B"):
+                cmd += ["--max-running-requests", "3"]
+        subprocess.run(cmd)
+        """}, "--select", "SGL207")
+    assert sorted(d["message"].split("(when ")[1].split(";")[0] for d in diags) == [
+        '`os.environ.get("A")` is true and `os.environ.get("B")` is false',
+        '`os.environ.get("A")` is true and `os.environ.get("B")` is true',
+        '`os.environ.get("A")` is true and `os.environ.get("B")` is true']
+
+
+def test_one_shared_edit_fixing_the_findings_of_two_paths_counts_both(tmp_path, capsys):
+    write_tree(tmp_path, {"run.py": src(D3)})
+    code, out, err = run(tmp_path, capsys, *H100, "--fix", "--unsafe-fixes", "run.py")
+    out += err
+    assert "Fixed 2 findings. No findings remain." in out
+    assert (tmp_path / "run.py").read_text().count('"fa3"') == 1
+
+
+P2 = """
+    import os, subprocess
+    cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+           "--enable-deterministic-inference"]
+    if os.environ.get("FAST"):
+        cmd += ["--attention-backend", "fa4"]
+    else:
+        cmd += ["--attention-backend", "fa3"]
+    subprocess.run(cmd)
+    """
+
+
+def test_fix_of_a_value_only_the_failing_path_reads_is_safe(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": P2})
+    d = only_on_path(diags, 5, "fa3", '`os.environ.get("FAST")` is true', fix="safe")
+    assert not any("every path" in n or "unsafe" in n for n in d["notes"])
+
+
+def test_unsafe_note_names_the_paths_that_read_the_value_without_the_finding(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": D3})
+    for d in diags:
+        assert d["fix"]["applicability"] == "unsafe"
+        assert "the fix is unsafe: the value it edits is also read when none of `os.environ.get(\"A\")`, " \
+               "`os.environ.get(\"B\")` is true, and there nothing is wrong with it" in d["notes"]
+
+
+def test_shell_for_over_known_words_runs_once_per_word(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"""
+        #!/bin/bash
+        for bk in fa3 fa4; do
+          {LAUNCH.replace("fa4", "$bk")} --enable-deterministic-inference
+        done
+        for f in *.yaml; do {LAUNCH} --enable-deterministic-inference --config "$f"; done
+        """})
+    # the fa4 round fails on every run of the script: an error at the word of the list, safe fix
+    # (a pattern is not expanded: that loop is walked as before, its launch found once)
+    assert [(d["code"], d["severity"], d["line"], d["column"]) for d in diags if d["code"] != "SGL005"] == \
+        [("SGL101", "error", 2, 15), ("SGL101", "error", 5, 109)]
+    assert diags[0]["fix"]["edits"][0]["content"] == "fa3"
+    out = explain(tmp_path, capsys, "run.sh")
+    assert out.count("run.sh:3: python -m sglang.launch_server") == 2  # one launch per word
+
+
+def test_shell_function_printing_a_local_set_in_a_branch_gives_a_launch_per_path(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"""
+        #!/bin/bash
+        build() {{
+          local bk=fa3
+          if [ -n "$FAST" ]; then bk=fa4; fi
+          echo {LAUNCH.replace("fa4", "$bk")} --enable-deterministic-inference
+        }}
+        eval "$(build)"
+        """})
+    only_on_path([d for d in diags if d["code"] != "SGL005"], 4, "fa3", '`[ -n "$FAST" ]` succeeds', fix="safe")
+
+
+@pytest.mark.parametrize("files, where", [
+    ({"repo/svc/compose.yaml": 'services:\n  s:\n    image: lmsysorg/sglang:v0.5.23-cu129\n'
+                               '    entrypoint: ["../../outside/entrypoint.sh"]\n    command: python3 -m x\n'},
+     ("svc/compose.yaml", 4)),
+    ({"repo/Dockerfile": 'FROM lmsysorg/sglang:v0.5.23-cu129\nCOPY ../outside/entrypoint.sh /entrypoint.sh\n'
+                         'ENTRYPOINT ["/entrypoint.sh"]\nCMD ["python3", "-m", "x"]\n'}, ("Dockerfile", 3)),
+    ({"repo/deploy/pod.yaml": src(POD.format(script="../../outside/entrypoint.sh"))}, ("deploy/pod.yaml", 9)),
+])
+def test_wrapper_script_outside_the_root_is_sgl005_at_the_entrypoint(tmp_path, capsys, files, where):
+    write_tree(tmp_path, {"outside/entrypoint.sh": ENTRY.format(last='exec "$@"'),
+                          "repo/.git/HEAD": "ref: refs/heads/main\n", **files})
+    code, diags = lint_json(tmp_path / "repo", capsys, *H100)
+    assert [(d["code"], d["path"], d["line"]) for d in diags if d["code"] == "SGL005"] == [("SGL005", *where)]

@@ -111,7 +111,7 @@ late
 """
     ex = _extract(text)
     got = {launch.key: _values(launch) for launch in ex.launches}
-    assert got == {"late()": ["--a", None, "--b", "fa3", "--c", "y"],
+    assert got == {"late()": ["--a", "2", "--b", "fa3", "--c", "y"],  # the last word of the for
                    "second()": ["--who", "second", "--b", "fa3", "--c", "x"],
                    "unused()": ["--who", "unused", "--b", "fa3", "--c", "x"]}
 

@@ -239,11 +239,11 @@ def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace, env: dict, result: E
     if ep_words:
         from linter.passthrough import wrapper_script
 
-        wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc))
+        wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc), ep_words)
         if wrapper is not None:
-            ep_words = ep_words[wrapper.taken:]
             env.update(wrapper.env)
             result.related.append(wrapper.source)
+            return wrapper.passed(ep_words + (cmd_words or []))
     return (ep_words or []) + (cmd_words or [])
 
 

@@ -343,11 +343,12 @@ def _final_argv(last: _Stage, source: SourceFile, ws: Workspace, result: Extract
     cmd = last.cmd
     if last.entrypoint is not None:
         entrypoint = list(last.entrypoint)
-        wrapper = wrapper_script([t.value for t in entrypoint], Path(source.path).parent, ws, tuple(last.copies))
+        wrapper = wrapper_script([t.value for t in entrypoint], Path(source.path).parent, ws, tuple(last.copies),
+                                 entrypoint)
         if wrapper is not None:
-            entrypoint = entrypoint[wrapper.taken:]
             last.env = {**last.env, **wrapper.env}
             result.related.append(wrapper.source)
+            return wrapper.passed(entrypoint + list(cmd or []))
         return entrypoint + list(cmd or [])
     if cmd is None:
         return None

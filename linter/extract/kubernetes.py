@@ -756,10 +756,11 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     args = _words(args_node, source, variables, open_ended, injected)
     image_node = fields.get("image")
     image = yamltree.mstr(image_node, source) if _is_str(image_node) else None
-    wrapper = wrapper_script([w.value for w in command], Path(source.path).parent, ws) if command else None
+    wrapper = wrapper_script([w.value for w in command], Path(source.path).parent, ws, tokens=command) \
+        if command else None
     if wrapper is not None:  # the script's own arguments, then ``args``: the command it runs
         result.related.append(wrapper.source)
-        argv = command[wrapper.taken:] + (args or [])
+        argv = wrapper.passed(command + (args or []))
     else:
         argv = _argv(command, args, image)
     if argv is None:

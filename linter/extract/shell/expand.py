@@ -148,6 +148,8 @@ class Expander:
         self.substitution: Callable | None = None
         """``(node, env) -> MStr | None``: the output of a ``$(...)`` the walker knows (a function that
         prints a plain command line); None: every command substitution is unknown."""
+        self.printing = 0
+        """Function outputs being read inside one another (:func:`.printed.printed` bounds it)."""
 
     def segs(self, node, env: Env, quoted: bool = False) -> list:
         """The segments of a word node (a literal, a quoted string, an expansion, a concatenation)."""

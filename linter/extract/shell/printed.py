@@ -1,12 +1,15 @@
 """Command lines a shell function prints (issue 35): ``build() { echo python -m sglang.launch_server
 …; }`` used as ``$(build) --port 1``, ``CMD=$(build); $CMD`` or ``eval "$(build)"``. The output of
-``$(build)`` is known when the function's body is one ``echo`` (no ``-e``) or ``printf '%s '`` of
-words that are all known where it is called, and the call has no arguments; anything else stays
-unknown. Nothing is run: the words are expanded as the walker expands any command's.
+``$(build)`` is known when the function's body ends in one ``echo`` (no ``-e``) or ``printf '%s '``
+of words that are all known where it is called, and the call has no arguments; anything else stays
+unknown. The statements before it are walked (silently, on a copy of the caller's variables), so a
+local variable set in an ``if`` gives the printed line per path, the caller's command being run once
+per path. Nothing is run: the words are expanded as the walker expands any command's.
 """
 
 from __future__ import annotations
 
+from linter import limits
 from linter.extract.shell.env import Env
 from linter.extract.shell.expand import Expander, assemble
 from linter.launch import MStr
@@ -30,11 +33,22 @@ def _known_words(expand: Expander, nodes: list, env: Env) -> list[MStr] | None:
     return out
 
 
-def printed(expand: Expander, functions: dict, node, env: Env) -> MStr | None:
+def printed(expand: Expander, functions: dict, node, env: Env, before=None) -> MStr | None:
     """What the command substitution ``node`` prints, when it is a call (no arguments) of a function
     of ``functions`` (name -> :class:`~.walker.Fn`) of the same document whose body prints a plain
     command line: the words joined by blanks, each with its origin in the function's body (so a fix
-    edits the ``echo`` line); None otherwise."""
+    edits the ``echo`` line); None otherwise, and past ``limits.MAX_PRINTED_DEPTH`` functions read
+    inside one another (a function printing ``$(itself)``)."""
+    if expand.printing >= limits.MAX_PRINTED_DEPTH:
+        return None
+    expand.printing += 1
+    try:
+        return _printed(expand, functions, node, env, before)
+    finally:
+        expand.printing -= 1
+
+
+def _printed(expand: Expander, functions: dict, node, env: Env, before) -> MStr | None:
     inner = _statements(node)
     if len(inner) != 1 or inner[0].type != "command" or inner[0].child_by_field_name("argument") is not None:
         return None
@@ -43,9 +57,11 @@ def printed(expand: Expander, functions: dict, node, env: Env) -> MStr | None:
     if fn is None or fn.doc is not expand.doc:
         return None
     body = _statements(fn.body)
-    if len(body) != 1 or body[0].type != "command":
+    if not body or body[-1].type != "command" or (len(body) > 1 and before is None):
         return None
-    cmd = body[0]
+    if len(body) > 1:  # the statements before the one that prints set its variables (`before`)
+        env = before(body[:-1], env)
+    cmd = body[-1]
     head = cmd.child_by_field_name("name")
     args = cmd.children_by_field_name("argument")
     program = expand.doc.node_text(head) if head is not None else ""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -26,6 +27,9 @@ from linter.extract.shell.expand import Expander, assemble, scalar
 from linter.extract.shell.printed import printed
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
+
+_GLOB = re.compile(r"[*?\[{]")
+"""Characters that may make a ``for`` word several (a file pattern, a brace expansion)."""
 
 MAX_LOOP_DEPTH = 6
 """Loops followed inside one another."""
@@ -47,6 +51,8 @@ class Fn:
     image: MStr | None = None
     order: int = 0
     """Its place in :attr:`Shared.fn_order`."""
+    one_statement: bool = True
+    """Its body is one statement (what it prints needs no walk of the rest)."""
     done: bool = False
 
 
@@ -63,6 +69,8 @@ class Shared:
     called: list[int] = field(default_factory=list)
     """A heap of the places in ``fn_order`` of functions that have calls (some may be done)."""
     decl_keys: set = field(default_factory=set)
+    printers: int = 0
+    """Functions defined whose body is more than one statement (see :meth:`Walker._may_print_paths`)."""
 
     def add_call(self, fn: Fn, env: Env) -> None:
         """Record that ``fn`` is called with ``env`` (a copy is kept)."""
@@ -92,7 +100,8 @@ class Walker(Commands):
         self.silent = 0
         self.loop_depth = 0
         self.expand = Expander(doc)
-        self.expand.substitution = lambda node, env: printed(self.expand, self.shared.functions, node, env)
+        self.expand.substitution = lambda node, env: printed(self.expand, self.shared.functions, node, env,
+                                                              self._before_print)
         self.budget = limits.budget()
 
     def visit(self, node, env: Env) -> None:
@@ -103,13 +112,30 @@ class Walker(Commands):
             self.budget.step("walking the shell script", _WEIGHT.get(node.type, 1))
         handler = _HANDLERS.get(node.type)
         if handler is not None:
-            if env.paths and node.type in _SIMPLE:
+            if node.type in _SIMPLE and (env.paths or self._may_print_paths(node)):
                 self._along_paths(handler, node, env)
             else:
                 handler(self, node, env)
             return
         for child in node.named_children:
             self.visit(child, env)
+
+    def _may_print_paths(self, node) -> bool:
+        """A command that reads the output of a function whose body does more than print (it may set
+        a local variable per path): run along paths (:meth:`_along_paths`; once when none is read)."""
+        return self.shared.printers > 0 and b"$(" in self.doc.data[node.start_byte:node.end_byte]
+
+    def _before_print(self, statements: list, env: Env) -> Env:
+        """The variables after ``statements`` (a function's body before the command that prints),
+        walked silently on a copy of ``env``: a local set in a branch holds a value per path."""
+        inner = env.copy()
+        self.silent += 1
+        try:
+            for st in statements:
+                self.visit(st, inner)
+        finally:
+            self.silent -= 1
+        return inner
 
     def _seq(self, node, env: Env) -> None:
         for child in named_kids(node):
@@ -231,7 +257,9 @@ class Walker(Commands):
                     conds.append(((decision, len(conds), self._none(tests)),))
                     has_else = True
                     break
-                conds.append(((decision, len(conds), self._truth(ccond, True)),))
+                # taken when the tests before it fail and its own succeeds
+                label = " and ".join([self._truth(t, False) for t in tests] + [self._truth(ccond, True)])
+                conds.append(((decision, len(conds), label),))
                 tests.append(ccond)
             else:
                 has_else = True
@@ -336,6 +364,10 @@ class Walker(Commands):
         conds = [c for i, c in enumerate(node.children)
                  if node.field_name_for_child(i) == "condition" and c.is_named]
         body = node.child_by_field_name("body")
+        items = self._known_items(values, body, env) if variable is not None and not self.silent else None
+        if items is not None:
+            self._each(self.doc.node_text(variable), items, body, env)
+            return
 
         def once(e: Env) -> None:
             if variable is not None:
@@ -352,6 +384,53 @@ class Walker(Commands):
             self.budget.stopped(exc, self.doc.where(*self.doc.rng(node)), "what the loops past it set is unknown")
             for name in _assigned_names(node, self.doc):
                 env.set(name, UNKNOWN_V)
+
+    def _known_items(self, values: list, body, env: Env) -> list | None:
+        """The words a ``for NAME in WORDS`` loop goes over when each is known, there are at most
+        ``limits.MAX_PATH_VARIANTS`` of them and its body neither leaves the loop early (``break``,
+        ``continue``, ``return``, ``exit``) nor is itself walked inside a loop; None otherwise."""
+        if not values or body is None or self.loop_depth:
+            return None
+        words: list = []
+        for v in values:
+            words.extend(assemble(self.expand.segs(v, env)))
+            if len(words) > limits.MAX_PATH_VARIANTS or any(t.value is None or _GLOB.search(t.value) for t in words):
+                return None  # (a pattern or a brace may expand to other words: not guessed)
+        stack = [body]
+        while stack:
+            n = stack.pop()
+            if n.type == "command":
+                name = n.child_by_field_name("name")
+                if name is not None and self.doc.node_text(name) in ("break", "continue", "return", "exit"):
+                    return None
+            stack.extend(n.named_children)
+        return words
+
+    def _each(self, name: str, items: list, body, env: Env) -> None:
+        """Walk a ``for`` loop's body once per item (as bash runs it), ``name`` set to each in turn:
+        a launch in it is one launch per item; identical launches of several items are one."""
+        shared = self.shared
+        start = len(shared.launches)
+        self.loop_depth += 1
+        try:
+            for item in items:
+                env.set(name, item.text)
+                for c in body.named_children:
+                    self.visit(c, env)
+        except limits.LimitExceeded as exc:  # the file's steps are spent: what the loop sets is unknown
+            self.budget.stopped(exc, self.doc.where(*self.doc.rng(body)), "what the loops past it set is unknown")
+            for assigned in _assigned_names(body, self.doc) | {name}:
+                env.set(assigned, UNKNOWN_V)
+        finally:
+            self.loop_depth -= 1
+        seen: set = set()
+        kept = []
+        for launch in shared.launches[start:]:
+            key = (launch.span.key(), launch.program, tuple(t.text.text for t in launch.args), launch.path)
+            if key not in seen:
+                seen.add(key)
+                kept.append(launch)
+        shared.launches[start:] = kept
 
     def _loop_passes(self, node, env: Env, once) -> None:
         before = env.copy()
@@ -386,6 +465,8 @@ class Walker(Commands):
         fn = Fn(name, body, self.doc, env.copy(), _assigned_names(body, self.doc),
                  launch_span=self.launch_span, image=self.image)
         fn.order = len(self.shared.fn_order)
+        fn.one_statement = sum(1 for c in body.named_children if c.type != "comment") <= 1
+        self.shared.printers += not fn.one_statement
         self.shared.functions[name] = fn
         self.shared.fn_order.append(fn)
 

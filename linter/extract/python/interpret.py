@@ -26,7 +26,20 @@ from linter.extract.python.syntax import (
     target_names,
 )
 from linter import limits
-from linter.extract.python.values import NOTFOUND, ClassV, Const, FuncV, Seq, Str, Unk, choose, join_values
+from linter.extract.python.names import MUTATORS
+from linter.extract.python.values import (
+    NOTFOUND,
+    ClassV,
+    Const,
+    FuncV,
+    Instance,
+    Ref,
+    Seq,
+    Str,
+    Unk,
+    choose,
+    join_values,
+)
 from linter.source import Span
 
 
@@ -77,7 +90,8 @@ class Interpreter:
                 return
             for handler in st.handlers:
                 if self.contains(handler, stop):
-                    frame.absorb(self.partial_states(body, frame, self.header(st))[0])
+                    caught = self.partial_states(body, frame, self.header(st))[0]
+                    frame.absorb(self.caught_state(st, handler, frame, caught))
                     self._handler_name(handler, frame)
                     self.run_block(handler.body, frame, stop)
                     return
@@ -393,35 +407,90 @@ class Interpreter:
         return caught, cur
 
     def exec_try(self, st, frame: Frame, with_finally: bool = True) -> None:
+        """``try``: the body completing (then its ``else``) and each handler are paths of their own
+        (issue 35: ``try: import fa3_kernels; cmd += [fa3] except ImportError: …`` is two launches),
+        each with its condition (:meth:`try_labels`); a handler starts from any point of the body
+        where what it catches may be raised (:meth:`caught_state`)."""
         where = self.header(st)
         body = st.body
         caught, cur = self.partial_states(body, frame, where)
+        decision = ("try", id(st))
+        completes, raises = self.try_labels(st)
         outs = []
         if not ends(st.body):
             if st.orelse:
                 self.run_block(st.orelse, cur, None)
             if not st.orelse or not ends(st.orelse):
+                cur.cond = ((decision, 0, completes),)
                 outs.append(cur)
-        if st.handlers:
-            for handler in st.handlers:
-                branch = caught.copy()
-                self._handler_name(handler, branch)
-                self.run_block(handler.body, branch, None)
-                if not ends(handler.body):
-                    outs.append(branch)
+        for k, handler in enumerate(st.handlers):
+            branch = self.caught_state(st, handler, frame, caught)
+            self._handler_name(handler, branch)
+            self.run_block(handler.body, branch, None)
+            if not ends(handler.body):
+                branch.cond = ((decision, k + 1, raises[k]),)
+                outs.append(branch)
         if not outs:  # no path reaches the next statement; what follows is not run
             outs = [caught]
-        after = self.join_frames(outs, where)
+        # (a name an import binds on one path and sets to None on another is the module: the import
+        # is the path that matters, as before paths were kept)
+        after = self.join_frames(outs, where, refs_join=True)
         if with_finally and st.finalbody:
             self.run_block(st.finalbody, after, None)
         frame.absorb(after)
 
+    def caught_state(self, st, handler, frame: Frame, caught: Frame) -> Frame:
+        """The frame a handler of ``st`` starts from: for a handler of import errors only, the join
+        of the frames before each statement of the body that imports or calls something (``cmd +=
+        [...]`` raises no ImportError); else ``caught``, the join of the frames before and after
+        every statement of the body."""
+        if not _catches_import_errors(handler):
+            return caught.copy()
+        points = [st2 for st2 in st.body if _may_import(st2)]
+        if not points:
+            return caught.copy()
+        states = []
+        cur = frame.fork()
+        for st2 in st.body:
+            if any(st2 is p for p in points):
+                states.append(cur.snapshot())
+            if st2 is points[-1]:
+                break
+            self.exec_stmt(st2, cur)
+        return self.join_frames(states, self.header(st)) if len(states) > 1 else states[0].copy()
+
+    def try_labels(self, st) -> tuple[str, list[str]]:
+        """(the condition of ``st``'s body completing, that of each handler running), in words: "`import
+        x` succeeds" / "`import x` raises ImportError" when the body starts with an import, else
+        "the `try` body at line N completes" / "… raises ValueError" (a bare ``except``: "raises")."""
+        first = st.body[0] if st.body else None
+        if isinstance(first, (ast.Import, ast.ImportFrom)):
+            s, e = self.offsets(first)
+            text = " ".join(self.source.text[s:e].split())
+            subject = f"`{text[:57] + '...' if len(text) > 60 else text}`"
+            completes = f"{subject} succeeds"
+        else:
+            subject = f"the `try` body at line {self.span(st).line}"
+            completes = f"{subject} completes"
+        raises = []
+        for handler in st.handlers:
+            if handler.type is None:
+                raises.append(f"{subject} raises")
+                continue
+            s, e = self.offsets(handler.type)
+            kind = " ".join(self.source.text[s:e].split())
+            raises.append(f"{subject} raises {kind if isinstance(handler.type, (ast.Name, ast.Attribute)) else f'`{kind}`'}")
+        return completes, raises
+
     def _may_swallow(self, st) -> bool:
         return any(swallows(item.context_expr) for item in st.items)
 
-    def join_frames(self, frames: list[Frame], where: Span | None, names: set[str] | None = None) -> Frame:
+    def join_frames(self, frames: list[Frame], where: Span | None, names: set[str] | None = None,
+                    refs_join: bool = False) -> Frame:
         """One frame that stands for all of ``frames`` (forks of one frame run along different paths).
-        Only the names they changed since (or ``names``, when only those may need a join) are looked at."""
+        Only the names they changed since (or ``names``, when only those may need a join) are looked at.
+        ``refs_join``: a name that is a module (or an object of one) on some path is joined, not kept
+        per path (:func:`~.values.join_values` keeps the module)."""
         first = frames[0]
         out = first.copy()
         if len(frames) == 1:
@@ -442,7 +511,7 @@ class Interpreter:
                     continue
                 vals = [f.raw_lookup(name) if x is NOTFOUND else x for f, x in zip(frames, vals)]
                 acc = None
-                if paths and not any(x is NOTFOUND for x in vals):
+                if paths and not any(x is NOTFOUND or refs_join and isinstance(x, (Ref, Instance)) for x in vals):
                     acc = choose([(f.cond, x) for f, x in zip(frames, vals)], limits.MAX_PATH_VARIANTS)
                 if acc is None:
                     acc = vals[0]
@@ -453,3 +522,24 @@ class Interpreter:
                 else:
                     result[name] = acc
         return out
+
+
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
+
+
+def _catches_import_errors(handler) -> bool:
+    """The ``except`` clause names only ImportError/ModuleNotFoundError (alone or in a tuple)."""
+    t = handler.type
+    names = t.elts if isinstance(t, ast.Tuple) else [t] if t is not None else []
+    return bool(names) and all(isinstance(n, ast.Name) and n.id in _IMPORT_ERRORS for n in names)
+
+
+def _may_import(st) -> bool:
+    """A statement that may raise ImportError: an import, or one that calls something other than a
+    method that changes a list or dict in place (``cmd.append(x)``)."""
+    for node in ast.walk(st):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            return True
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS):
+            return True
+    return False

@@ -1,0 +1,76 @@
+"""Values along paths in Python (issue 35, the fresh review): arguments bound into the helpers they are
+passed to, ``try``/``except`` as paths, a function called with different constants, the variant cap per
+decision that matters, and the smaller misses (dead definitions, ``match`` returns, ``elif`` after a
+``return``). Each case has a deterministic + attention-backend combination, so the finding's certainty
+(an error, or a warning with its condition and an unsafe fix) is visible."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import run
+from tests.test_paths import H100, explain, lint, only_on_path, src
+
+DSV3_LAUNCH = '"python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3"'
+
+
+def sgl101(diags: list[dict]) -> list[dict]:
+    return [d for d in diags if d["code"] == "SGL101"]
+
+
+def launch_lines(tmp_path, capsys, name: str = "run.py") -> list[str]:
+    out = run(tmp_path, capsys, *H100, "--list-launches", ".")[1]
+    return [line for line in out.splitlines() if line.startswith(f"{name}:")]
+
+
+# -- 2. try / except ---------------------------------------------------------------------------------
+
+TRY_IMPORT = f"""
+    import subprocess
+    cmd = [{DSV3_LAUNCH}, "--attention-backend", "fa4", "--enable-deterministic-inference"]
+    try:
+        import flash_attn_interface
+        cmd += ["--attention-backend", "fa3"]
+    except ImportError:
+        pass
+    subprocess.run(cmd)
+    """
+
+
+def test_try_import_and_its_handler_are_two_paths(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": TRY_IMPORT}, "--select", "SGL101")
+    # only the path where the import fails keeps fa4: a warning with its condition, an unsafe fix
+    # (the fa4 is also read on the path where fa3 follows it)
+    only_on_path(diags, 2, "fa3", "`import flash_attn_interface` raises ImportError")
+    out = explain(tmp_path, capsys, "run.py")
+    assert "path:      when `import flash_attn_interface` succeeds (" in out
+    assert "path:      when `import flash_attn_interface` raises ImportError (" in out
+
+
+def test_a_handler_that_sets_the_backend_is_its_own_path(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": f"""
+        import subprocess
+
+        def main(cfg):
+            cmd = [{DSV3_LAUNCH}, "--enable-deterministic-inference"]
+            try:
+                cmd += ["--attention-backend", choose(cfg)]
+            except Exception:
+                cmd += ["--attention-backend", "fa4"]
+            subprocess.run(cmd)
+        """})
+    # the fa4 is written in the handler: only that path reads it, so its fix stays safe
+    only_on_path(sgl101(diags), 8, "fa3", "the `try` body at line 5 raises Exception", fix="safe")
+
+
+def test_an_import_that_binds_a_module_or_none_is_not_two_paths(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": """
+        try:
+            import sglang as sgl
+        except ImportError:
+            sgl = None
+        sgl.Engine(model_path="deepseek-ai/DeepSeek-V3", attention_backend="fa4",
+                   enable_deterministic_inference=True)
+        """})
+    [d] = sgl101(diags)
+    assert d["severity"] == "error" and "not on every path" not in d["message"]

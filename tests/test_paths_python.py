@@ -74,3 +74,93 @@ def test_an_import_that_binds_a_module_or_none_is_not_two_paths(tmp_path, capsys
         """})
     [d] = sgl101(diags)
     assert d["severity"] == "error" and "not on every path" not in d["message"]
+
+
+# -- 5. dead definitions and conditional expressions, match returns, elif after a return -------------
+
+DEAD = f"""
+    import subprocess
+    DEBUG = False
+    USE_A = True
+    if False:
+        def dead():
+            subprocess.run([{DSV3_LAUNCH}, "--attention-backend", "fa4", "--enable-deterministic-inference"])
+    if DEBUG:
+        class Dead:
+            def start(self):
+                subprocess.run([{DSV3_LAUNCH}, "--attention-backend", "fa4", "--enable-deterministic-inference"])
+    else:
+        def live():
+            subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "live/else"])
+    while DEBUG:
+        def loop():
+            subprocess.run([{DSV3_LAUNCH}, "--attention-backend", "fa4", "--enable-deterministic-inference"])
+
+    subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "live/a"]) if USE_A else \\
+        subprocess.run([{DSV3_LAUNCH}, "--attention-backend", "fa4", "--enable-deterministic-inference"])
+    dead()
+    """
+
+
+def test_launches_in_definitions_and_conditional_branches_the_file_decides_against(tmp_path, capsys):
+    """A function or class defined under ``if False:``, a constant-false module flag or a ``while`` the
+    file decides never runs is never defined; the dead side of a decided conditional expression never
+    runs: none of their fa4 + deterministic launches is a launch."""
+    code, diags = lint(tmp_path, capsys, {"run.py": DEAD})
+    assert sgl101(diags) == []
+    assert launch_lines(tmp_path, capsys) == ["run.py:13", "run.py:18"]
+
+
+MATCH = f"""
+    import subprocess
+
+    def build(mode):
+        match mode:
+            case "fast":
+                return [{DSV3_LAUNCH}, "--attention-backend", "fa4", "--enable-deterministic-inference"]
+            case _:
+                return [{DSV3_LAUNCH}, "--attention-backend", "fa3", "--enable-deterministic-inference"]
+
+    def main(args):
+        subprocess.run(build(args.mode))
+    """
+
+
+def test_match_whose_cases_return_argv_lists_is_a_path_per_case(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": MATCH})
+    # the fa4 is written in the failing case only: its fix is safe
+    only_on_path(diags, 6, "fa3", '`mode` matches `"fast"`', fix="safe")
+    out = explain(tmp_path, capsys, "run.py")
+    assert 'path:      when `mode` matches `"fast"` (' in out and "path:      when `mode` matches `_` (" in out
+
+
+ELIF_AFTER_RETURN = f"""
+    import subprocess
+
+    def main(args):
+        cmd = [{DSV3_LAUNCH}, "--attention-backend", "fa4"]
+        if args.dry_run:
+            return
+        elif args.true_on_policy:
+            cmd += ["--enable-deterministic-inference"]
+        subprocess.run(cmd)
+
+    def build(args):
+        if args.plain:
+            return [{DSV3_LAUNCH}]
+        elif args.true_on_policy:
+            return [{DSV3_LAUNCH}, "--attention-backend", "fa4", "--enable-deterministic-inference"]
+        return [{DSV3_LAUNCH}, "--attention-backend", "fa3"]
+
+    subprocess.run(build(ARGS))
+    """
+
+
+def test_elif_after_a_branch_that_returns_says_the_earlier_test_failed(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": ELIF_AFTER_RETURN})
+    assert sorted((d["line"], d["message"].split("(when ")[1].split(";")[0]) for d in sgl101(diags)) == [
+        (4, "`args.dry_run` is false and `args.true_on_policy` is true"),
+        (15, "`args.plain` is false and `args.true_on_policy` is true")]
+    out = explain(tmp_path, capsys, "run.py")
+    assert "path:      when none of `args.dry_run`, `args.true_on_policy` is true (" in out
+    assert "path:      when `args.plain` is false and `args.true_on_policy` is false (" in out

@@ -528,18 +528,22 @@ class Evaluator:
             pairs = []
             varies = False
             for k, ret in enumerate(returns):
+                at = owner.frame_before(scope, owner.offsets(ret)[0], fv.bound)
+                if at.unreachable:
+                    continue  # in a branch the file decides against (issue 35)
                 if ret.value is None:
                     v = Const(None, owner.span(ret))
                 else:
                     # its own paths (``return A if c else B``), apart from the caller's: the caller
                     # picks from what it returns
-                    at = owner.frame_before(scope, owner.offsets(ret)[0], fv.bound)
                     runs = owner.along_paths(lambda: owner.ev(ret.value, at))
                     varies = varies or len(runs) > 1
                     v = runs[0][1] if len(runs) == 1 else choose(runs, limits.MAX_PATH_VARIANTS)
                     if v is None:
                         v = Unk(where)
                 pairs.append((((("return",) + key, k, owner.return_label(scope.node, ret)),), v))
+            if not pairs:
+                return Unk(where)
             # a value per return (early returns on paths the linter cannot decide: issue 35)
             got = choose(pairs, limits.MAX_PATH_VARIANTS) if len(pairs) > 1 else pairs[0][1]
             if got is None or self.taken is None:
@@ -553,20 +557,28 @@ class Evaluator:
 
     def return_label(self, fn, ret) -> str:
         """The path on which ``fn`` (a function node) ends in ``ret`` (one of its ``return``s), in words:
-        the test of the innermost ``if`` around it, else of the ``if`` before it at the same level whose
-        body returns, else its line."""
-        def find(block, before):
-            prev = before
+        the tests of the ``if``s around it, of the ``if``s before it (at its level or around it) whose
+        body returns, and the ``case`` of a ``match`` it is in ("`a` is false and `mode` matches
+        `"det"`"); else its line."""
+        def find(block, before: list):
+            prev = list(before)
             for st in block:
                 if st is ret:
                     return prev
                 if isinstance(st, ast.If):
-                    for sub, holds in ((st.body, True), (st.orelse, False)):
-                        got = find(sub, self.truth(st.test, holds))
+                    tests = [(st.body, self.truth(st.test, True)), (st.orelse, self.truth(st.test, False))]
+                    for sub, label in tests:
+                        got = find(sub, prev + [label])
                         if got is not _MISSING:
                             return got
-                    if ends(st.body):
-                        prev = self.truth(st.test, False)
+                    prev.extend(self._falls_through(st))
+                elif isinstance(st, ast.Match):
+                    subject = self.truth(st.subject, True).rsplit(" is ", 1)[0]
+                    for case in st.cases:
+                        s, e = self.offsets(case.pattern)
+                        got = find(case.body, prev + [f"{subject} matches `{self.source.text[s:e]}`"])
+                        if got is not _MISSING:
+                            return got
                 elif isinstance(st, (ast.For, ast.While, ast.With, ast.Try)):
                     for sub in (getattr(st, "body", []), getattr(st, "orelse", []), getattr(st, "finalbody", [])):
                         got = find(sub, prev)
@@ -577,9 +589,21 @@ class Evaluator:
                         if got is not _MISSING:
                             return got
             return _MISSING
-        got = find(fn.body, None)
+        got = find(fn.body, [])
         name = getattr(fn, "name", "the function")
-        return got if isinstance(got, str) else f"`{name}` returns at line {self.span(ret).line}"
+        return " and ".join(got) if got and got is not _MISSING else f"`{name}` returns at line {self.span(ret).line}"
+
+    def _falls_through(self, st: ast.If) -> list[str]:
+        """What holds after ``st`` when one of its branches returns: its test failing (the body
+        returns), and so on along an ``elif`` chain whose branches return; or its test holding (the
+        ``else`` returns)."""
+        if ends(st.body):
+            rest = st.orelse
+            more = self._falls_through(rest[0]) if len(rest) == 1 and isinstance(rest[0], ast.If) else []
+            return [self.truth(st.test, False)] + more
+        if st.orelse and ends(st.orelse):
+            return [self.truth(st.test, True)]
+        return []
 
     def _image_ref(self, call, frame: Frame) -> MStr | None:
         """The last ``lmsysorg/sglang:TAG`` written in the arguments of a Modal image call."""

@@ -11,6 +11,7 @@ import ast
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from linter.extract.python.syntax import guards_of
 from linter.extract.python.values import NOTFOUND, ClassV, Const, DictV, FuncV, Seq, Unk, Value, copy_value, same
 from linter.source import Span
 
@@ -62,6 +63,7 @@ class Frame:
         other.overrides = dict(self.overrides)
         other.owned = set()
         other.changed = set(self.changed)
+        other.unreachable = self.unreachable
         return other
 
     def fork(self) -> Frame:
@@ -85,6 +87,7 @@ class Frame:
         self.overrides = dict(other.overrides)
         self.owned = set()
         self.changed |= other.changed
+        self.unreachable = self.unreachable or other.unreachable
 
     def same_as(self, other: Frame, names=None) -> bool:
         """Every name (of ``names``, when only those may differ) holds the same value (with the same
@@ -278,6 +281,7 @@ class FrameLookups:
         cursor = self._cursors.get(key)
         if cursor is None or cursor[1] > offset:
             cursor = [self.new_frame(scope, self_class), -1, 0]  # frame, last offset, next statement index
+            cursor[0].unreachable = self.scope_dead(scope)
             self._cursors[key] = cursor
         frame, _, i = cursor
         body = scope.body
@@ -289,6 +293,27 @@ class FrameLookups:
         if i < len(body) and self.contains(body[i], offset):
             self.enter(body[i], copy, offset)
         return copy
+
+    def scope_dead(self, scope: Scope) -> bool:
+        """The ``def``/``class`` of ``scope`` is in code the file decides never runs (under ``if False:``,
+        ``if not TRUE_ON_POLICY:`` …, or inside such a definition): nothing in it runs (issue 35)."""
+        parent = scope.parent
+        if parent is None:
+            return False
+        memo = self._params_memo
+        got = memo.get(("dead", id(scope)))
+        if got is not None:
+            return got
+        if self.scope_dead(parent):
+            got = True
+        else:
+            # the tests around the definition, decided on the enclosing scope's final names (a flag set
+            # once: ``DEBUG = False``); a test the file does not decide leaves it alive
+            frame = self.final_frame(parent) if parent.kind != "class" else self.module_final()
+            got = any(self.decide(test, frame) is (not holds) for test, holds in guards_of(parent.body, scope.node))
+        if not self._computing:  # (while a frame is being computed, its names are not all known yet)
+            memo[("dead", id(scope))] = got
+        return got
 
     def outer_lookup(self, scope: Scope | None, name: str, where: Span | None):
         """Look ``name`` up from a function or class into its enclosing scopes (classes skipped)."""

@@ -112,8 +112,12 @@ class Interpreter:
             return
         if isinstance(st, ast.Match):
             self.header_effects(st, frame)
+            live = self.live_cases(st, frame)
             for case in st.cases:
                 if self.in_block(case.body, stop):
+                    if not any(c is case for c in live):
+                        frame.unreachable = True  # a case the file decides against (issue 35)
+                        return
                     self._pattern_names(case.pattern, frame)
                     self.run_block(case.body, frame, stop)
             return
@@ -134,6 +138,27 @@ class Interpreter:
             frame.unreachable = True
             return
         self.run_block(st.body if in_body else st.orelse, frame, stop)
+
+    def live_cases(self, st: ast.Match, frame: Frame) -> list:
+        """The cases of ``st`` that may run: up to the first one the file decides matches (its
+        subject a known constant or string, the pattern a literal, ``_`` or ``|`` of literals), without
+        those it decides do not."""
+        out = []
+        for case in st.cases:
+            got = self._case_decided(case, st.subject, frame)
+            if got is False:
+                continue
+            out.append(case)
+            if got:
+                break
+        return out
+
+    def _case_decided(self, case, subject, frame: Frame) -> bool | None:
+        """Whether ``case`` matches, when the file decides it (a guard is never decided true)."""
+        if irrefutable(case):
+            return True
+        got = _pattern_matches(case.pattern, lambda: self.ev(subject, frame))
+        return None if got is True and case.guard is not None else got
 
     def _handler_name(self, handler, frame: Frame) -> None:
         if handler.name is not None:
@@ -196,7 +221,10 @@ class Interpreter:
             self.header_effects(st, frame)
             decided = self.decide(st.test, frame)
             if decided is not None:  # the file decides it (``if TRUE_ON_POLICY:``): one branch, no paths
-                self.run_block(st.body if decided else st.orelse, frame, None)
+                taken = st.body if decided else st.orelse
+                self.run_block(taken, frame, None)
+                if ends(taken):
+                    frame.unreachable = True  # it returns: the code after it never runs
                 return
             outs = self._if_paths(st, frame)
             if outs:
@@ -227,7 +255,10 @@ class Interpreter:
             self.header_effects(st, frame)
             outs = []
             subject = self.truth(st.subject, True).rsplit(" is ", 1)[0]
+            live = self.live_cases(st, frame)
             for k, case in enumerate(st.cases):
+                if not any(c is case for c in live):
+                    continue
                 branch = frame.fork()
                 self._pattern_names(case.pattern, branch)
                 self.run_block(case.body, branch, None)
@@ -235,7 +266,8 @@ class Interpreter:
                     s, e = self.offsets(case.pattern)
                     branch.cond = ((id(st), k, f"{subject} matches `{self.source.text[s:e]}`"),)
                     outs.append(branch)
-            if not (st.cases and irrefutable(st.cases[-1])):
+            if not (live and (irrefutable(live[-1]) or len(live) < len(st.cases) and
+                              self._case_decided(live[-1], st.subject, frame))):
                 other = frame.fork()
                 other.cond = ((id(st), len(st.cases), f"no case of {subject} matches"),)
                 outs.append(other)
@@ -313,7 +345,9 @@ class Interpreter:
         branch = frame.fork()
         self.run_block(st.body, branch, None)
         if not ends(st.body):
-            branch.cond = ((decision, yes, self.truth(st.test, True)),)
+            # an ``elif`` says the tests before it failed, also those whose branch returned
+            label = " and ".join([self.truth(t, False) for t in before] + [self.truth(st.test, True)])
+            branch.cond = ((decision, yes, label),)
             outs.append(branch)
         orelse = st.orelse
         tests = before + (st.test,)
@@ -491,6 +525,7 @@ class Interpreter:
         Only the names they changed since (or ``names``, when only those may need a join) are looked at.
         ``refs_join``: a name that is a module (or an object of one) on some path is joined, not kept
         per path (:func:`~.values.join_values` keeps the module)."""
+        frames = [f for f in frames if not f.unreachable] or frames[:1]  # a path that returned is not joined
         first = frames[0]
         out = first.copy()
         if len(frames) == 1:
@@ -543,3 +578,30 @@ def _may_import(st) -> bool:
         if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS):
             return True
     return False
+
+
+def _pattern_matches(pattern, subject) -> bool | None:
+    """Whether a literal ``case`` pattern (``"det"``, ``1``, ``None``, ``"a" | "b"``) matches the
+    value ``subject()`` gives, when it is a known constant or string; None when not decided."""
+    if isinstance(pattern, ast.MatchOr):
+        got = [_pattern_matches(p, subject) for p in pattern.patterns]
+        return True if True in got else None if None in got else False
+    if isinstance(pattern, (ast.MatchValue, ast.MatchSingleton)):
+        want = pattern.value.value if isinstance(pattern, ast.MatchValue) and \
+            isinstance(pattern.value, ast.Constant) else pattern.value if isinstance(pattern, ast.MatchSingleton) \
+            else _NO_LITERAL
+        if want is _NO_LITERAL or isinstance(want, bytes):
+            return None
+        v = subject()
+        have = v.value if isinstance(v, Const) else v.m.text if isinstance(v, Str) and v.m.known else _NO_LITERAL
+        if have is _NO_LITERAL:
+            return None
+        if isinstance(pattern, ast.MatchSingleton):
+            return have is want
+        return type(have) is type(want) and have == want or (
+            isinstance(have, (int, float)) and isinstance(want, (int, float)) and not isinstance(have, bool)
+            and not isinstance(want, bool) and have == want)
+    return None
+
+
+_NO_LITERAL = object()

@@ -28,7 +28,7 @@ from linter.extract.python.names import (
 )
 from linter.extract.python.scopes import Scope
 from linter.extract.python.strings import split_whitespace
-from linter.extract.python.syntax import call_args, ends, returns_in
+from linter.extract.python.syntax import call_args, conditional_sides, ends, returns_in
 from linter.extract.python.values import Const, DictV, FuncV, Ref, Seq, Splat, Str, Value
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, Launch, MStr, Token
 from linter.sglang.dialects import dialects
@@ -71,6 +71,7 @@ class LaunchFinder:
     def __init__(self, analysis: Analysed) -> None:
         self.a = analysis
         self._wrappers: dict[str, tuple] | None = None
+        self._sides: dict[int, list] | None = None
 
     def wrappers(self) -> dict[str, tuple]:
         """Module functions that start the command they are given (``def _run(cmd, **kw):
@@ -89,6 +90,12 @@ class LaunchFinder:
                         and scope.node.name not in self._wrappers:
                     self._wrappers[scope.node.name] = (scope, call, first.id, scope.params.index(first.id))
         return self._wrappers
+
+    def sides(self) -> dict[int, list]:
+        """The conditional-expression branches each call is in (:func:`~.syntax.conditional_sides`)."""
+        if self._sides is None:
+            self._sides = conditional_sides(self.a.module)
+        return self._sides
 
     # -- a method that stops before it launches -------------------------------------------------
 
@@ -186,6 +193,9 @@ class LaunchFinder:
         func = call.func
         if get_frame().unreachable:  # in a branch the file decides against: nothing starts
             return []
+        for test, holds in self.sides().get(id(call), ()):
+            if self.a.decide(test, get_frame()) is (not holds):
+                return []  # the side of a conditional expression the file decides against
         callee = self.a.ev(func, get_frame())
         if isinstance(callee, FuncV) and callee.owner in (None, self.a) and isinstance(func, ast.Name):
             return self._through_wrapper(call, func.id, callee, get_frame)

@@ -23,6 +23,128 @@ def launch_lines(tmp_path, capsys, name: str = "run.py") -> list[str]:
     return [line for line in out.splitlines() if line.startswith(f"{name}:")]
 
 
+# -- 1. argv passed into a helper --------------------------------------------------------------------
+
+def test_argv_passed_into_a_helper_that_returns_it_extended(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": f"""
+        import subprocess
+
+        def with_backend(a):
+            return a + ["--attention-backend", "fa4"]
+
+        subprocess.run(with_backend([{DSV3_LAUNCH}, "--enable-deterministic-inference"]))
+        """})
+    [d] = diags
+    assert (d["code"], d["severity"], d["line"], d["fix"]["applicability"]) == ("SGL101", "error", 4, "safe")
+    assert launch_lines(tmp_path, capsys) == ["run.py:6"]
+
+
+def test_argv_built_along_paths_and_passed_into_a_helper(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": f"""
+        import subprocess
+
+        def with_backend(a):
+            return a + ["--attention-backend", "fa4"]
+
+        def main(args):
+            cmd = [{DSV3_LAUNCH}]
+            if args.true_on_policy:
+                cmd += ["--enable-deterministic-inference"]
+            subprocess.run(with_backend(cmd))
+        """})
+    # the helper's fa4 is read on both paths: a warning with its condition, an unsafe fix
+    only_on_path(diags, 4, "fa3", "`args.true_on_policy` is true")
+
+
+KEYWORDS_AND_DEFAULTS = f"""
+    import subprocess
+    BASE = [{DSV3_LAUNCH}]
+
+    def server(base, backend="fa4", *, det=False):
+        cmd = base + ["--attention-backend", backend]
+        if det:
+            cmd.append("--enable-deterministic-inference")
+        return cmd
+
+    subprocess.run(server(BASE, det=True))
+    subprocess.run(server(BASE, backend="fa3", det=True))
+    subprocess.run(server(list(BASE)))
+    subprocess.run(server(*[BASE], **{{"det": True, "backend": "triton"}}))
+    """
+
+
+def test_keywords_defaults_and_spread_arguments_are_bound(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": KEYWORDS_AND_DEFAULTS})
+    # only the first call keeps the default fa4 with deterministic inference: an error (no path), at
+    # the default; its fix is unsafe because the third call's launch reads the same fa4
+    [d] = diags
+    assert (d["code"], d["severity"], d["line"], d["column"]) == ("SGL101", "error", 4, 27)
+    assert "not on every path" not in d["message"] and d["fix"]["applicability"] == "unsafe"
+    out = explain(tmp_path, capsys, "run.py")
+    assert out.count("deterministic inference: on") == 3 and out.count("deterministic inference: off") == 1
+    assert "path:" not in out
+
+
+def test_a_helper_called_with_a_constant_decides_its_match(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": MATCH + "    subprocess.run(build('fast'))\n"})
+    # main(args) gives a launch per case, the fa4 one a warning of its path; build('fast') one
+    # launch, certain: an error
+    assert sorted((d["line"], d["severity"], "(when " in d["message"]) for d in sgl101(diags)) == [
+        (6, "error", False), (6, "warning", True)]
+    assert launch_lines(tmp_path, capsys) == ["run.py:11", "run.py:11", "run.py:12"]  # (a launch per path)
+
+
+@pytest.mark.parametrize("depth", [3, 11])
+def test_a_chain_of_helpers_passing_the_argv_on(tmp_path, capsys, depth):
+    defs = "".join(f"def f{k}(a):\n    return f{k + 1}(a + ['--x{k}'])\n" for k in range(depth))
+    text = (f"import subprocess\nBASE = [{DSV3_LAUNCH}, '--attention-backend', 'fa4', "
+            "'--enable-deterministic-inference']\n" + defs + f"def f{depth}(a):\n    return a\n"
+            "subprocess.run(f0(BASE))\n")
+    code, diags = lint(tmp_path, capsys, {"run.py": text}, "--select", "SGL101")
+    [d] = diags
+    assert (d["line"], d["severity"]) == (2, "error")
+
+
+def test_recursion_and_chains_past_the_depth_end_in_unknown(tmp_path, capsys):
+    defs = "".join(f"def g{k}(a):\n    return g{k + 1}(a + ['--x{k}'])\n" for k in range(300))
+    code, diags = lint(tmp_path, capsys, {"run.py": f"""
+        import subprocess
+
+        def build(n, a):
+            if n == 0:
+                return a
+            return build(n - 1, a + ["--max-running-requests", "1"])
+
+        def forever(a):
+            return forever(a + ["x"])
+
+        subprocess.run(build(3, [{DSV3_LAUNCH}]))
+        subprocess.run(forever([{DSV3_LAUNCH}]))
+        subprocess.run(g0([{DSV3_LAUNCH}]))
+        subprocess.run([{DSV3_LAUNCH}, "--attention-backend", "fa4", "--enable-deterministic-inference"])
+        """ + defs.replace("\n", "\n        ")})
+    assert [(d["code"], d["line"]) for d in diags] == [("SGL101", 14)]
+    assert all(d["code"] != "SGL004" for d in diags)
+
+
+def test_a_helper_called_with_more_argument_sets_than_the_limit(tmp_path, capsys):
+    from linter import limits
+
+    n = limits.MAX_ARG_SETS
+    calls = "".join(f"subprocess.run(server(BASE, '--max-running-requests', '{k}'))\n" for k in range(n + 3))
+    code, diags = lint(tmp_path, capsys, {"run.py": f"""
+        import subprocess
+        BASE = [{DSV3_LAUNCH}, "--attention-backend", "fa4", "--enable-deterministic-inference"]
+
+        def server(base, *extra):
+            return base + list(extra)
+
+        """ + calls.replace("\n", "\n        ")}, "--select", "SGL101")
+    assert [(d["line"], d["severity"]) for d in diags] == [(2, "error")]
+    # past the limit a call's value is computed with its arguments unknown, as before they were bound
+    assert launch_lines(tmp_path, capsys) == [f"run.py:{7 + k}" for k in range(n)]
+
+
 # -- 2. try / except ---------------------------------------------------------------------------------
 
 TRY_IMPORT = f"""

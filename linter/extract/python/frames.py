@@ -270,17 +270,24 @@ class FrameLookups:
             uses = memo["names"] = Counter(n.id for n in ast.walk(self.module) if isinstance(n, ast.Name))
         return calls if uses[node.name] == len(calls) else []
 
-    def frame_before(self, scope: Scope, offset: int, self_class: Scope | None = None) -> Frame:
+    def frame_before(self, scope: Scope, offset: int, self_class: Scope | None = None,
+                     args: tuple | None = None) -> Frame:
         """The frame of ``scope`` just before the code at ``offset`` runs (a method run for the
-        concrete class ``self_class``, when given).
+        concrete class ``self_class``, when given; a function run with the parameters ``args`` gives,
+        ``(key, {name: value})`` — :meth:`bind_args` — when given).
 
-        Calls are looked at in source order, so each scope keeps a cursor: its top-level statements
-        before ``offset`` are run once, and only the statement holding ``offset`` is entered, on a copy.
+        Calls are looked at in source order, so each scope keeps a cursor (one per argument set): its
+        top-level statements before ``offset`` are run once, and only the statement holding
+        ``offset`` is entered, on a copy.
         """
-        key = (id(scope), id(self_class))
+        key = (id(scope), id(self_class)) if args is None else (id(scope), id(self_class), args[0])
         cursor = self._cursors.get(key)
         if cursor is None or cursor[1] > offset:
-            cursor = [self.new_frame(scope, self_class), -1, 0]  # frame, last offset, next statement index
+            start = self.new_frame(scope, self_class)
+            if args is not None:
+                for name, value in args[1].items():
+                    start.vars[name] = copy_value(value)  # (the caller's list is not changed in place)
+            cursor = [start, -1, 0]  # frame, last offset, next statement index
             cursor[0].unreachable = self.scope_dead(scope)
             self._cursors[key] = cursor
         frame, _, i = cursor

@@ -29,7 +29,7 @@ from linter.extract.python.names import (
 from linter.extract.python.scopes import Scope
 from linter.extract.python.strings import split_whitespace
 from linter.extract.python.syntax import call_args, conditional_sides, ends, returns_in
-from linter.extract.python.values import Const, DictV, FuncV, Ref, Seq, Splat, Str, Value
+from linter.extract.python.values import Const, DictV, FuncV, Ref, Seq, Splat, Str, Unk, Value
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, Launch, MStr, Token
 from linter.sglang.dialects import dialects
 from linter.sglang.entrypoints import EXECUTE_TRAIN, SERVE
@@ -274,9 +274,11 @@ class LaunchFinder:
             else next((k.value for k in call.keywords if k.arg == param), None)
         if node is None:
             return []
-        value = self.a.ev(node, get_frame())
-        frame = self.a.frame_before(scope, self.a.offsets(inner)[0])
-        frame.bind(param, value)
+        # every parameter bound to what this call gives it (its flags too); else only the command
+        args = self.a.bind_args(callee, call, get_frame())
+        frame = self.a.frame_before(scope, self.a.offsets(inner)[0], None, args)
+        if args is None or isinstance(args[1].get(param), Unk):
+            frame.bind(param, self.a.ev(node, get_frame()))
         span = self.a.span(call)
         return [dataclasses.replace(launch, span=span) for launch in self._launches_on_path(inner, lambda: frame)]
 

@@ -305,6 +305,34 @@ def _join_dicts(a: DictV, b: DictV, where: Span | None, memo: dict) -> DictV:
     return out
 
 
+def fingerprint(v) -> tuple:
+    """A hashable key of ``v`` that two values share when :func:`same` holds for them (the text and
+    origin of every character, constants with where they are written, the items of a list, the
+    entries of a dict): a memo of a function's result per argument values keys on it."""
+    if isinstance(v, Str):
+        return ("s", v.joinable, v.m.text, tuple((n, id(src), off, id(atom)) for n, src, off, atom in v.m.runs))
+    if isinstance(v, Const):
+        span = (id(v.span.source), v.span.start) if v.span is not None else None
+        return ("c", type(v.value).__name__, v.value, span)
+    if isinstance(v, Seq):
+        return ("l", v.kind, tuple(fingerprint(i) for i in v.items))
+    if isinstance(v, (Splat, Unk)):
+        return ("?",)
+    if isinstance(v, DictV):
+        return ("d", v.open, tuple((e.key, fingerprint(e.value)) for e in v.entries))
+    if isinstance(v, Choice):
+        return ("ch", tuple((conds, fingerprint(x)) for conds, x in v.options))
+    if isinstance(v, Ref):
+        return ("r", v.qual, str(v.importer))
+    if isinstance(v, FuncV):
+        return ("f", id(v.node), id(v.bound))
+    if isinstance(v, ClassV):
+        return ("C", id(v.scope))
+    if isinstance(v, Instance):
+        return ("i", v.qual, v.image.text if v.image is not None else None)
+    return ("o", type(v).__name__)
+
+
 def copy_value(v):
     """A copy of a list or dict (its own container, the same items); any other value itself."""
     if isinstance(v, (Seq, DictV)):

@@ -198,6 +198,70 @@ def test_an_import_that_binds_a_module_or_none_is_not_two_paths(tmp_path, capsys
     assert d["severity"] == "error" and "not on every path" not in d["message"]
 
 
+# -- 3. a function called with different constants --------------------------------------------------
+
+GO = """
+    import subprocess
+    CMD = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4"
+
+    def go(det=False):
+        c = CMD
+        if det:
+            c += " --enable-deterministic-inference"
+        subprocess.run(c, shell=True)
+
+    go(det=True)
+    go()
+    """
+
+
+def test_calls_with_different_constants_are_a_launch_each_decided(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": GO})
+    # go(det=True) fails for certain: an error, no condition; go() has no finding. The fix edits the
+    # fa4 that go()'s launch reads too: unsafe
+    [d] = diags
+    assert (d["code"], d["severity"], d["line"]) == ("SGL101", "error", 2)
+    assert "not on every path" not in d["message"] and d["fix"]["applicability"] == "unsafe"
+    assert launch_lines(tmp_path, capsys) == ["run.py:10", "run.py:11"]
+    out = explain(tmp_path, capsys, "run.py")
+    assert out.count("deterministic inference: on") == 1 and out.count("deterministic inference: off") == 1
+    assert "path:" not in out
+
+
+def test_calls_with_the_same_constants_are_one_launch(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": GO.replace("go()", "go(True)")})
+    [d] = diags
+    assert (d["code"], d["severity"], d["fix"]["applicability"]) == ("SGL101", "error", "safe")
+    assert launch_lines(tmp_path, capsys) == ["run.py:8"]  # where it starts, as before
+
+
+def test_more_distinct_calls_than_the_limit_keep_the_parameter_undecided(tmp_path, capsys):
+    from linter import limits
+
+    calls = "".join(f"    go(det={k % 2 == 0}, n={k})\n" for k in range(limits.MAX_CALL_VARIANTS + 1))
+    code, diags = lint(tmp_path, capsys, {"run.py": GO.replace("go(det=False)", "go(det=False, n=0)")
+                       .split("    go(det=True)")[0] + calls})
+    only_on_path(diags, 2, "fa3", "`det` is true")
+    assert launch_lines(tmp_path, capsys) == ["run.py:8", "run.py:8"]  # a launch per path, where it starts
+
+
+def test_a_helper_that_runs_its_command_is_one_launch_at_each_call(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": """
+        import subprocess
+
+        def _run(cmd, det=False):
+            if det:
+                cmd += " --enable-deterministic-inference"
+            subprocess.run(cmd, shell=True)
+
+        _run("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4",
+             det=True)
+        """})
+    [d] = diags
+    assert (d["code"], d["severity"], d["line"]) == ("SGL101", "error", 8)
+    assert launch_lines(tmp_path, capsys) == ["run.py:8"]  # (not again where the helper starts it)
+
+
 # -- 5. dead definitions and conditional expressions, match returns, elif after a return -------------
 
 DEAD = f"""

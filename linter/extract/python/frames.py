@@ -11,6 +11,7 @@ import ast
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from linter import limits
 from linter.extract.python.syntax import guards_of
 from linter.extract.python.values import NOTFOUND, ClassV, Const, DictV, FuncV, Seq, Unk, Value, copy_value, same
 from linter.source import Span
@@ -255,6 +256,48 @@ class FrameLookups:
                 const, value = got
                 out[name] = self.string(value, None) if isinstance(const, str) else Const(const, self.span(value))
         return out
+
+    def call_sets(self, scope: Scope) -> list[tuple]:
+        """``[(first call, (key, {parameter: value})), ...]``: one entry per distinct set of literal
+        constants the calls of the module function ``scope`` give its parameters (defaults included;
+        a parameter some call gives no constant is left out of that call's set), in the order of
+        their first call — when there are two to ``limits.MAX_CALL_VARIANTS`` such sets (``go(det=True)``
+        and ``go()``: issue 35, each call's launch is decided). [] otherwise: one set (then
+        :meth:`known_params` binds it), more than the limit, a call that spreads ``*args``/``**kwargs``,
+        or a function used other than by a call of its name."""
+        memo = self._params_memo
+        got = memo.get(("sets", id(scope)))
+        if got is None:
+            got = memo[("sets", id(scope))] = self._call_sets(scope)
+        return got
+
+    def _call_sets(self, scope: Scope) -> list[tuple]:
+        calls = self._only_calls(scope)
+        if len(calls) < 2:
+            return []
+        args = scope.node.args
+        positional = [a.arg for a in args.posonlyargs + args.args]
+        defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        names = positional + [a.arg for a in args.kwonlyargs]
+        sets: dict = {}
+        for call in calls:
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                return []
+            given = dict(zip(positional, call.args))
+            given.update({k.arg: k.value for k in call.keywords})
+            key, bound = [], {}
+            for name in names:
+                got = _agree(None, given.get(name, defaults.get(name)))
+                if got is _NOT_CONST:
+                    continue
+                const, node = got
+                key.append((name, type(const).__name__, const))
+                bound[name] = self.string(node, None) if isinstance(const, str) else Const(const, self.span(node))
+            sets.setdefault(tuple(key), (call, (("call",) + tuple(key), bound)))
+        if not 2 <= len(sets) <= limits.MAX_CALL_VARIANTS:
+            return []
+        return list(sets.values())
 
     def _only_calls(self, scope: Scope) -> list:
         """The calls by name of the module function ``scope``, when the module uses its name nowhere

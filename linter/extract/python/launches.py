@@ -97,6 +97,13 @@ class LaunchFinder:
             self._sides = conditional_sides(self.a.module)
         return self._sides
 
+    def covered_by_calls(self, call, scope: Scope) -> bool:
+        """``call`` is the launch of a module function that starts the command it is given (:meth:`wrappers`)
+        and every use of that function is a call of its name: each such call is the launch, with its
+        command (:meth:`_through_wrapper`), so ``call`` itself is not another one."""
+        got = self.wrappers().get(scope.node.name) if scope.kind == "function" else None
+        return got is not None and got[0] is scope and got[1] is call and bool(self.a._only_calls(scope))
+
     # -- a method that stops before it launches -------------------------------------------------
 
     _SIMPLE = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)
@@ -163,9 +170,10 @@ class LaunchFinder:
         return name is not None and (name in CALL_NAMES or name in self.a.index.alias_names or
                                      (isinstance(func, ast.Name) and name in self.wrappers()))
 
-    def launches(self, call, scope: Scope, self_class: Scope | None = None) -> list[Launch]:
+    def launches(self, call, scope: Scope, self_class: Scope | None = None, args: tuple | None = None) -> list[Launch]:
         """The launches ``call`` (an ``ast.Call`` in ``scope``) starts, in a method run for the class
-        ``self_class`` when given; [] when it is not a launch."""
+        ``self_class`` when given, in a function run with the parameters ``args`` gives when given
+        (:meth:`~.frames.FrameLookups.call_sets`); [] when it is not a launch."""
         if not self.may_launch(call):
             return []
         func = call.func
@@ -177,7 +185,7 @@ class LaunchFinder:
         def get_frame() -> Frame:
             nonlocal frame
             if frame is None:
-                frame = self.a.frame_before(scope, start, self_class)
+                frame = self.a.frame_before(scope, start, self_class, args)
             return frame
 
         runs = self.a.along_paths(lambda: self._launches_on_path(call, get_frame))

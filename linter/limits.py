@@ -146,6 +146,19 @@ MAX_CALL_DEPTH = 12
 recursion, at once) is unknown at the call that goes past it. Each level costs about 25 interpreter
 frames of the evaluator, so the chain stays far from Python's recursion limit."""
 
+MAX_PATH_TRIALS = 8 * MAX_PATH_VARIANTS
+"""Most runs of one launch tried to find which of its undecided decisions change what the rules decide
+(``linter.extract.python.paths.Paths.focused_paths``), when it is built along more than
+:data:`MAX_PATH_VARIANTS` paths: each decision is tried once with the others merged, again when one
+more is kept apart. A script with a dozen unrelated switches takes 30 to 60 runs; past the limit the
+decisions not tried yet stay merged (no SGL004)."""
+
+MAX_PATH_NESTING = 24
+"""Deepest nesting of values kept per path past :data:`MAX_PATH_VARIANTS` (each ``if`` past the cap
+keeps its two paths' values, which may be such values themselves). Reading one runs the nested levels
+inside one another, a few dozen interpreter frames each; past the limit the paths are joined (what
+they agree on known, the rest unknown), as before paths were kept."""
+
 ALL = {name: value for name, value in dict(globals()).items() if name.startswith("MAX_")}
 """Every limit by name (for documentation and tests)."""
 

@@ -240,7 +240,8 @@ def test_more_distinct_calls_than_the_limit_keep_the_parameter_undecided(tmp_pat
 
     calls = "".join(f"    go(det={k % 2 == 0}, n={k})\n" for k in range(limits.MAX_CALL_VARIANTS + 1))
     code, diags = lint(tmp_path, capsys, {"run.py": GO.replace("go(det=False)", "go(det=False, n=0)")
-                       .split("    go(det=True)")[0] + calls})
+                       .replace("c = CMD", "c = CMD + f' --max-running-requests {n}'")
+                       .split("    go(det=True)")[0] + calls}, "--select", "SGL101")
     only_on_path(diags, 2, "fa3", "`det` is true")
     assert launch_lines(tmp_path, capsys) == ["run.py:8", "run.py:8"]  # a launch per path, where it starts
 
@@ -260,6 +261,110 @@ def test_a_helper_that_runs_its_command_is_one_launch_at_each_call(tmp_path, cap
     [d] = diags
     assert (d["code"], d["severity"], d["line"]) == ("SGL101", "error", 8)
     assert launch_lines(tmp_path, capsys) == ["run.py:8"]  # (not again where the helper starts it)
+
+
+# -- 4. past the variant cap: the decisions that matter are kept apart, the others merged ------------
+
+def _unrelated_fields(n: int) -> list[str]:
+    return [f'    a{i} = f"--max-running-requests {{{i} if args.f{i} else {i + 100}}} "' for i in range(n)]
+
+
+def miles_like(n: int, det_first: bool) -> str:
+    """A miles-style trainer command: ``n`` unrelated undecided pieces and one switch that turns on
+    deterministic inference with fa4, each in its own variable, all read by one f-string."""
+    lines = ["import miles.utils.external_utils.command_utils as U", "", "def execute(args):"]
+    det = ['    det = ""', "    if args.true_on_policy:",
+           '        det = "--sglang-enable-deterministic-inference --sglang-attention-backend fa4 "']
+    lines += (det + _unrelated_fields(n)) if det_first else (_unrelated_fields(n) + det)
+    fields = "".join(f"{{a{i}}}" for i in range(n))
+    lines += [f'    train_args = f"--hf-checkpoint deepseek-ai/DeepSeek-V3 {fields}{{det}}"',
+              "    U.execute_train(train_args=train_args)"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("det_first", [False, True])
+def test_past_the_cap_the_deterministic_switch_keeps_its_condition(tmp_path, capsys, det_first):
+    from linter import limits
+
+    n = limits.MAX_PATH_VARIANTS + 4  # 2**20 paths
+    code, diags = lint(tmp_path, capsys, {"run.py": miles_like(n, det_first)}, "--select", "SGL101,SGL004")
+    # the finding still comes with its condition (today: "deterministic inference: unknown")
+    # (the fa4 is written on the failing path only: its fix is safe)
+    only_on_path(diags, 6 if det_first else 6 + n, "fa3", "`args.true_on_policy` is true", fix="safe")
+    out = explain(tmp_path, capsys, "run.py")
+    assert out.count("path:      when ") == 2  # the unrelated decisions are merged, not kept apart
+    # the other path is known to be off: what the merged decisions choose is an unknown value of a
+    # known option (``--max-running-requests ?0``), what every path shares stays known
+    assert "deterministic inference: on (by --enable-deterministic-inference)" in out
+    assert "deterministic inference: off" in out and "may set any option" not in out
+
+
+LIST_PAST_CAP = (["import subprocess", "", "def main(args):",
+                  f"    cmd = [{DSV3_LAUNCH}]",
+                  "    if args.true_on_policy:",
+                  '        cmd += ["--enable-deterministic-inference", "--attention-backend", "fa4"]']
+                 + [line for i in range(20) for line in (f"    if args.f{i}:",
+                                                         f'        cmd += ["--max-running-requests", "{i}"]')]
+                 + ["    subprocess.run(cmd)"])
+
+
+def test_past_the_cap_a_list_grown_in_twenty_branches_keeps_the_one_that_matters(tmp_path, capsys):
+    code, diags = lint(tmp_path, capsys, {"run.py": "\n".join(LIST_PAST_CAP) + "\n"}, "--select", "SGL101,SGL004")
+    only_on_path(diags, 6, "fa3", "`args.true_on_policy` is true", fix="safe")
+    assert explain(tmp_path, capsys, "run.py").count("path:      when ") == 2
+
+
+def test_past_the_cap_a_backend_chosen_in_a_variable_is_kept_apart(tmp_path, capsys):
+    lines = ["import subprocess", "", "def main(args):"] + _unrelated_fields(20) + [
+        '    backend = "fa4" if args.fast else "fa3"',
+        "    extra = " + " + ".join(f"a{i}" for i in range(20)),
+        f'    subprocess.run(f"python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 {{extra}} '
+        '--enable-deterministic-inference --attention-backend {backend}", shell=True)']
+    code, diags = lint(tmp_path, capsys, {"run.py": "\n".join(lines) + "\n"}, "--select", "SGL101,SGL004")
+    # the backend's value is unknown only where the paths are merged: its decision is kept apart
+    only_on_path(diags, 24, "fa3", "`args.fast` is true", fix="safe")
+
+
+MILES_NESTED = """
+    import miles.utils.external_utils.command_utils as U
+
+    def execute(args):
+        ckpt = f"--hf-checkpoint deepseek-ai/DeepSeek-V3 --save-interval {2 if args.mode == 'debug' else 20} "
+        rollout = f"--rollout-batch-size {8 if args.mode == 'debug' else 64} "
+        if args.dynamic_sampling:
+            rollout += "--over-sampling-batch-size 128 "
+        if args.use_ref:
+            ckpt += "--ref-load /root/ref "
+        eval_args = ""
+        if args.enable_eval:
+            eval_args += "--eval-interval 20 "
+            if args.multi_eval:
+                eval_args += "--eval-config x.yaml "
+        if args.train_backend == "fsdp":
+            backend = "--train-backend fsdp "
+            if args.true_on_policy:
+                backend += "--sglang-attention-backend fa4 "
+        else:
+            backend = "--attention-backend flash "
+        misc = "--colocate " if args.colocate else "--rollout-num-gpus 4 "
+        det = ""
+        if args.true_on_policy:
+            det = "--sglang-enable-deterministic-inference --deterministic-mode "
+        group = f"{'fsdp' if args.train_backend == 'fsdp' else 'megatron'}-{'ref' if args.use_ref else 'noref'}"
+        train_args = f"{ckpt} {rollout} {eval_args} {backend} {misc} {det} --wandb-group {group} "
+        U.execute_train(train_args=train_args)
+    """
+
+
+def test_a_backend_set_under_two_switches_keeps_both_apart(tmp_path, capsys):
+    """The miles ``run_mcore_fsdp.py`` shape: fa4 (fa3 there) is set only under ``train_backend ==
+    "fsdp"`` and ``true_on_policy``, deterministic inference under ``true_on_policy``, among a dozen
+    other undecided switches."""
+    code, diags = lint(tmp_path, capsys, {"run.py": MILES_NESTED}, "--select", "SGL101,SGL004")
+    only_on_path(diags, 18, "fa3", '`args.train_backend == "fsdp"` is true and `args.true_on_policy` is true',
+                 fix="safe")
+    out = explain(tmp_path, capsys, "run.py")
+    assert out.count("path:      when ") == 4
 
 
 # -- 5. dead definitions and conditional expressions, match returns, elif after a return -------------

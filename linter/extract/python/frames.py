@@ -37,6 +37,25 @@ def _agree(seen, value):
     return seen if type(seen[0]) is type(const) and seen[0] == const else _NOT_CONST
 
 
+def _read_not_passed_on(fn) -> set[str]:
+    """The names the function ``fn`` reads other than as a whole argument of a call (a test, a
+    value it builds, a subscript …), outside the functions and classes inside it."""
+    passed: set[int] = set()
+    out: set[str] = set()
+    todo = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call):
+            passed.update(id(a) for a in node.args if isinstance(a, ast.Name))
+            passed.update(id(k.value) for k in node.keywords if isinstance(k.value, ast.Name))
+        elif isinstance(node, ast.Name) and id(node) not in passed:
+            out.add(node.id)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
 class Frame:
     """The names of one scope at one point of its straight-line execution."""
 
@@ -262,7 +281,8 @@ class FrameLookups:
         constants the calls of the module function ``scope`` give its parameters (defaults included;
         a parameter some call gives no constant is left out of that call's set), in the order of
         their first call — when there are two to ``limits.MAX_CALL_VARIANTS`` such sets (``go(det=True)``
-        and ``go()``: issue 35, each call's launch is decided). [] otherwise: one set (then
+        and ``go()``: issue 35, each call's launch is decided). Only the parameters the function reads
+        other than to hand them on to a call count (``before_submit=before_submit`` does not). [] otherwise: one set (then
         :meth:`known_params` binds it), more than the limit, a call that spreads ``*args``/``**kwargs``,
         or a function used other than by a call of its name."""
         memo = self._params_memo
@@ -279,7 +299,8 @@ class FrameLookups:
         positional = [a.arg for a in args.posonlyargs + args.args]
         defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
         defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-        names = positional + [a.arg for a in args.kwonlyargs]
+        read = _read_not_passed_on(scope.node)
+        names = [n for n in positional + [a.arg for a in args.kwonlyargs] if n in read]
         sets: dict = {}
         for call in calls:
             if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):

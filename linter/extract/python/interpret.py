@@ -27,10 +27,13 @@ from linter.extract.python.syntax import (
 )
 from linter import limits
 from linter.extract.python.names import MUTATORS
+from linter.extract.python.paths import _UNKNOWN_MODE
 from linter.extract.python.values import (
     NOTFOUND,
+    Choice,
     ClassV,
     Const,
+    Deferred,
     FuncV,
     Instance,
     Ref,
@@ -38,7 +41,9 @@ from linter.extract.python.values import (
     Str,
     Unk,
     choose,
+    copy_value,
     join_values,
+    nesting,
 )
 from linter.source import Span
 
@@ -285,14 +290,14 @@ class Interpreter:
         and the statement run on copies, once per path."""
         if frame.owned is None:
             frame.owned = set()  # lists and dicts are copied before a change: the journal can undo it
-        saved, outer = (self.taken, self.pending), frame.journal
-        self.taken, self.pending = {}, None
+        saved, outer = self._mode(), frame.journal
+        self.taken, self.pending, self.focus, self.memo = {}, None, None, {}
         frame.journal = journal = {}
         try:
             self.exec_small(st, frame)
             need = self.pending
         finally:
-            self.taken, self.pending = saved
+            self._set_mode(saved)
             frame.journal = outer
             if outer is not None:
                 for key, old in journal.items():
@@ -306,13 +311,56 @@ class Interpreter:
             self.exec_small(st, fork)
             return fork
 
-        runs = self.along_paths(run)
+        runs = self.explore_paths(run)
+        if runs is None and self._loop_nesting == 0 and self.defer(st, frame):
+            return  # past the cap: what it sets is computed where it is read
+        if runs is None:
+            runs = self.along_paths(run)
         if len(runs) == 1:
             frame.absorb(runs[0][1])
             return
         for conds, f in runs:
             f.cond = conds
         frame.absorb(self.join_frames([f for _, f in runs], None))
+
+    def defer(self, st, frame: Frame) -> bool:
+        """Bind each name the simple statement ``st`` sets to a :class:`~.values.Deferred`: ``st`` run
+        again, on a copy of ``frame`` as it is now, wherever that value is read (on the reader's path,
+        so a launch reading it keeps the paths that matter: :mod:`.paths`). False when the values it
+        reads nest deeper than ``limits.MAX_PATH_NESTING`` (it is then run once with them unknown)."""
+        depth = max((nesting(frame.raw_lookup(n.id)) for n in ast.walk(st) if isinstance(n, ast.Name)), default=0)
+        if depth >= limits.MAX_PATH_NESTING:
+            return False
+        probe = frame.fork()  # which names it sets
+        saved = self._mode()
+        self.taken, self.pending, self.focus, self.memo = _UNKNOWN_MODE, None, None, None
+        try:
+            self.exec_small(st, probe)
+        finally:
+            self._set_mode(saved)
+        snap = frame.snapshot()
+        key = ("stmt", id(st), id(snap))
+
+        def after() -> Frame:
+            memo = self.memo
+            got = memo.get(key) if memo is not None else None
+            if got is None:
+                got = snap.fork()
+                self.exec_small(st, got)
+                if memo is not None:
+                    memo[key] = got
+            return got
+
+        def value(name: str, in_vars: bool):
+            f = after()
+            return copy_value((f.vars if in_vars else f.overrides).get(name, Unk(None)))
+
+        for name in probe.changed:
+            in_vars = name not in probe.overrides or name in probe.vars and probe.vars[name] is not frame.vars.get(name)
+            d = Deferred(lambda n=name, v=in_vars: value(n, v), self, depth)
+            frame._write(frame.vars if in_vars else frame.overrides, name, d)
+            frame.changed.add(name)
+        return True
 
     def _unroll(self, st: ast.For, frame: Frame) -> bool:
         """Run a ``for`` over a known list of at most ``MAX_PATH_VARIANTS`` known items (``for flag in
@@ -548,6 +596,10 @@ class Interpreter:
                 acc = None
                 if paths and not any(x is NOTFOUND or refs_join and isinstance(x, (Ref, Instance)) for x in vals):
                     acc = choose([(f.cond, x) for f, x in zip(frames, vals)], limits.MAX_PATH_VARIANTS)
+                    depth = max(nesting(x) for x in vals)
+                    if acc is None and depth < limits.MAX_PATH_NESTING and self._loop_nesting == 0:
+                        # past the cap: each path's value kept as it is (itself a value per path)
+                        acc = Choice([(f.cond, x) for f, x in zip(frames, vals)], depth)
                 if acc is None:
                     acc = vals[0]
                     for x in vals[1:]:

@@ -40,6 +40,22 @@ if TYPE_CHECKING:
     from linter.extract.python.base import Analysed
 
 
+def launches_key(found: list[Launch]) -> tuple:
+    """What the rules decide the launches of one path by (:func:`linter.sglang.decisive.decisive_key`):
+    the paths of a launch past the variant cap are kept apart only where this differs."""
+    from linter.sglang.decisive import decisive_key
+
+    return tuple(decisive_key(launch) for launch in found)
+
+
+def launches_unknowns(found: list[Launch]) -> list:
+    """The texts of the values the rules decide the launches of one path by that are not known
+    statically (:func:`linter.sglang.decisive.unknown_values`)."""
+    from linter.sglang.decisive import unknown_values
+
+    return [m for launch in found for m in unknown_values(launch)]
+
+
 def _calls_in(stmt) -> list:
     """The calls of a statement in evaluation order (not inside lambdas or nested definitions)."""
     out = []
@@ -188,7 +204,7 @@ class LaunchFinder:
                 frame = self.a.frame_before(scope, start, self_class, args)
             return frame
 
-        runs = self.a.along_paths(lambda: self._launches_on_path(call, get_frame))
+        runs = self.a.along_paths(lambda: self._launches_on_path(call, get_frame), (launches_key, launches_unknowns))
         if len(runs) == 1:
             return runs[0][1]
         out = []
@@ -266,7 +282,7 @@ class LaunchFinder:
             return [Launch(source=self.a.source, program=p, span=span, args=a) for p, a in found]
 
         out = []
-        for conds, found in self.a.along_paths(on_path):
+        for conds, found in self.a.along_paths(on_path, (launches_key, launches_unknowns)):
             labels = tuple(label for _, _, label in conds)
             out.extend(dataclasses.replace(launch, path=labels) if labels else launch for launch in found)
         return out

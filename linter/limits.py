@@ -153,7 +153,7 @@ MAX_PATH_TRIALS = 8 * MAX_PATH_VARIANTS
 more is kept apart. A script with a dozen unrelated switches takes 30 to 60 runs; past the limit the
 decisions not tried yet stay merged (no SGL004)."""
 
-MAX_PATH_NESTING = 24
+MAX_PATH_NESTING = 40
 """Deepest nesting of values kept per path past :data:`MAX_PATH_VARIANTS` (each ``if`` past the cap
 keeps its two paths' values, which may be such values themselves). Reading one runs the nested levels
 inside one another, a few dozen interpreter frames each; past the limit the paths are joined (what

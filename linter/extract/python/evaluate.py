@@ -449,37 +449,14 @@ class Evaluator:
         defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
         if scope.self_name:  # a method: ``self``/``cls`` is not among the call's arguments
             params = params[1:]
-        given: dict = {}
-        placed = True  # False once a ``*x``/``**x`` of unknown items may give any parameter
-        values: list = []
-        for arg in call.args:
-            v = self.ev(arg.value if isinstance(arg, ast.Starred) else arg, frame)
-            if not isinstance(arg, ast.Starred):
-                values.append(v)
-            elif isinstance(v, Seq) and not any(isinstance(i, Splat) for i in v.items):
-                values.extend(v.items)
-            else:
-                placed = False
-                break
-        given.update(zip(params, values))
-        if a.vararg is not None:
-            given[a.vararg.arg] = Seq(values[len(params):], "tuple") if placed else Unk(None)
-        for k in call.keywords:
-            v = self.ev(k.value, frame)
-            if k.arg is not None:
-                given[k.arg] = v
-            elif isinstance(v, DictV) and not v.open:
-                given.update((e.key, e.value) for e in v.entries)
-            else:
-                placed = False
+        given, placed = self._given(call, frame, params, a.vararg)
         at = None
         bound: dict = {}
         for name in params + [x.arg for x in a.kwonlyargs]:
             if name in given:
                 bound[name] = given[name]
             elif placed and name in defaults:
-                if at is None:
-                    at = owner.final_frame(scope.parent)
+                at = at or owner.final_frame(scope.parent)
                 bound[name] = copy_value(owner.ev(defaults[name], at))
             else:
                 bound[name] = Unk(None)
@@ -496,6 +473,35 @@ class Evaluator:
                 return None
             seen.add(key)
         return key, bound
+
+    def _given(self, call, frame: Frame, params: list[str], vararg) -> tuple[dict, bool]:
+        """(the values ``call`` gives by parameter name — ``params`` positional, ``vararg`` the
+        ``*args`` one —, whether every argument could be placed: False after a ``*x`` or ``**x`` of
+        items not known, when any parameter not named may be given)."""
+        given: dict = {}
+        placed = True
+        values: list = []
+        for arg in call.args:
+            v = self.ev(arg.value if isinstance(arg, ast.Starred) else arg, frame)
+            if not isinstance(arg, ast.Starred):
+                values.append(v)
+            elif isinstance(v, Seq) and not any(isinstance(i, Splat) for i in v.items):
+                values.extend(v.items)
+            else:
+                placed = False
+                break
+        given.update(zip(params, values))
+        if vararg is not None:
+            given[vararg.arg] = Seq(values[len(params):], "tuple") if placed else Unk(None)
+        for k in call.keywords:
+            v = self.ev(k.value, frame)
+            if k.arg is not None:
+                given[k.arg] = v
+            elif isinstance(v, DictV) and not v.open:
+                given.update((e.key, e.value) for e in v.entries)
+            else:
+                placed = False
+        return given, placed
 
     def _str_method(self, m: MStr, method: str, node, args, positional, frame: Frame, where: Span) -> Value | None:
         """``m.format(...)``, ``m.join(x)``, ``m.split()``, ``m.strip()`` (and ``lstrip``/``rstrip``);

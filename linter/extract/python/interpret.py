@@ -312,8 +312,10 @@ class Interpreter:
             return fork
 
         runs = self.explore_paths(run)
-        if runs is None and self._loop_nesting == 0 and self.defer(st, frame):
-            return  # past the cap: what it sets is computed where it is read
+        if runs is None and self._loop_nesting == 0:
+            if self.defer(st, frame):
+                return  # past the cap: what it sets is computed where it is read
+            runs = [((), self.merged_run(run))]  # (nested too deep: its paths merged)
         if runs is None:
             runs = self.along_paths(run)
         if len(runs) == 1:
@@ -356,7 +358,8 @@ class Interpreter:
             return copy_value((f.vars if in_vars else f.overrides).get(name, Unk(None)))
 
         for name in probe.changed:
-            in_vars = name not in probe.overrides or name in probe.vars and probe.vars[name] is not frame.vars.get(name)
+            # (the table the statement wrote it in: a function's globals and ``self.x`` are overrides)
+            in_vars = not (name in probe.overrides and probe.overrides[name] is not frame.overrides.get(name))
             d = Deferred(lambda n=name, v=in_vars: value(n, v), self, depth)
             frame._write(frame.vars if in_vars else frame.overrides, name, d)
             frame.changed.add(name)

@@ -44,7 +44,7 @@ _ATTRIBUTED = ("the Choices whose merges were attributed",)
 """The key of ``Paths.seen`` holding the ids of the Choices already read for which decision makes
 them differ in what matters (the other keys are decisions)."""
 
-_MAX_PICK_DEPTH = 64
+_MAX_PICK_DEPTH = 48
 """Deepest chain of Choices and Deferreds read inside one another in one pick (each level is a few
 dozen interpreter frames): past it, the part read is unknown."""
 
@@ -128,8 +128,12 @@ class Paths:
             if self.pending is None:
                 self.pending = need
             return Unk(None)
-        # focused: the options that agree with the branches taken; a decision in focus they still
-        # need is taken next, the others are merged
+        return self._focused_choice(v)
+
+    def _focused_choice(self, v: Choice):
+        """A Choice in a focused run: the options that agree with the branches taken; a decision in
+        focus they still need is taken next (asked for), the others are merged (:meth:`_merged`)."""
+        taken = self.taken
         agree = [(c, x) for c, x in v.options if all(taken.get(k, b) == b for k, b, _ in c)]
         if not agree:
             return Unk(None)
@@ -144,26 +148,35 @@ class Paths:
             return Unk(None)
         if all(same(values[0], x) for x in values[1:]):
             return values[0]
-        # merged: each decision whose paths differ here is noted, and kept apart later when what
-        # differs names an option the rules decide by, or ends up in such an option's value
-        undecided = frozenset(k for conds, _ in agree for k, _, _ in conds if k not in taken)
-        seen = self.seen
-        if seen is not None:
-            for k in undecided:
-                seen.setdefault(k, False)
-            attributed = seen.setdefault(_ATTRIBUTED, set())
-            if id(v) not in attributed:  # (once per Choice: its first merge has the most paths merged)
-                attributed.add(id(v))
-                for k in _decisive_decisions(agree, values, taken):
-                    seen[k] = True
+        if self.seen is not None:
+            self._note_merge(v, agree, values)
+        return self._merged(agree, values)
+
+    def _note_merge(self, v: Choice, agree: list, values: list) -> None:
+        """Note in ``seen`` each decision whose paths differ here (True when what differs names an
+        option the rules decide by: :func:`_decisive_decisions`, once per Choice — its first merge
+        has the most paths merged)."""
+        taken, seen = self.taken, self.seen
+        for conds, _ in agree:
+            for k, _, _ in conds:
+                if k not in taken:
+                    seen.setdefault(k, False)
+        attributed = seen.setdefault(_ATTRIBUTED, set())
+        if id(v) not in attributed:
+            attributed.add(id(v))
+            for k in _decisive_decisions(agree, values, taken):
+                seen[k] = True
+
+    def _merged(self, agree: list, values: list):
+        """``values`` (those of the options ``agree``) as one. Strings become one unknown piece between
+        what they share, which remembers the decisions that choose its text and each path's text (for
+        telling later whether taking them would make a value known: :meth:`merged_decisions`)."""
         if all(isinstance(x, Str) and x.joinable == values[0].joinable for x in values) and \
                 len({x.m.text for x in values}) > 1:
-            # one unknown piece, which remembers the decisions that choose its text and the text of
-            # each path (for telling later whether taking them would make a value known)
             out, middles = merge_texts(values, self._unknown_text)
             tag = self._last_unknown
-            if tag is not None and seen is not None:
-                conds = [{k: b for k, b, _ in c if k not in taken} for c, _ in agree]
+            if tag is not None and self.seen is not None:
+                conds = [{k: b for k, b, _ in c if k not in self.taken} for c, _ in agree]
                 self._merge_tags[tag] = (_separating(conds, lambda i, j: middles[i] != middles[j]), middles)
             return out
         out = values[0]
@@ -205,13 +218,17 @@ class Paths:
     def deferred_merged(self, d: Deferred):
         """``d``'s value with every path merged (computed once)."""
         if d.merged_value is None:
-            saved = self._mode()
-            self.taken, self.pending, self.focus, self.seen, self.memo = {}, None, frozenset(), None, {}
-            try:
-                d.merged_value = d.compute()
-            finally:
-                self._set_mode(saved)
+            d.merged_value = self.merged_run(d.compute)
         return copy_value(d.merged_value)
+
+    def merged_run(self, run):
+        """``run()`` with every path merged: what the paths share known, the rest unknown."""
+        saved = self._mode()
+        self.taken, self.pending, self.focus, self.seen, self.memo = {}, None, frozenset(), None, {}
+        try:
+            return run()
+        finally:
+            self._set_mode(saved)
 
     def _mode(self) -> tuple:
         return self.taken, self.pending, self.focus, self.seen, self.memo

@@ -439,7 +439,7 @@ def choose(pairs: list, cap: int):
         return v.options[0][1] if isinstance(v, Choice) else v
     if len(options) > cap:
         return None
-    return Choice(options)
+    return Choice(options, max(nesting(x) for _, x in options))
 
 
 def _join_items(a: list, b: list, where: Span | None, memo: dict) -> list:

@@ -91,9 +91,10 @@ class LaunchFinder:
 
     def wrappers(self) -> dict[str, tuple]:
         """Module functions that start the command they are given (``def _run(cmd, **kw):
-        subprocess.run(cmd, **kw)``): name -> (their scope, the call in them, the parameter that
-        holds the command, its position). A call of one is read as that call with the argument it is
-        given (issue 35: an argv built in one place and run by a helper)."""
+        subprocess.run(cmd, **kw)``): name -> (their scope, the calls in them that start it — one
+        per way, ``subprocess.run`` or ``Popen`` by a flag —, the parameter that holds the command,
+        its position). A call of one is read as such a call with the argument it is given (issue 35:
+        an argv built in one place and run by a helper)."""
         if self._wrappers is None:
             self._wrappers = {}
             for call, scope in self.a.index.calls:
@@ -102,9 +103,13 @@ class LaunchFinder:
                     continue
                 first = call.args[0] if call.args else next(
                     (k.value for k in call.keywords if k.arg in ("args", "cmd", "command")), None)
-                if isinstance(first, ast.Name) and first.id in scope.params and self.may_launch(call) \
-                        and scope.node.name not in self._wrappers:
-                    self._wrappers[scope.node.name] = (scope, call, first.id, scope.params.index(first.id))
+                if not (isinstance(first, ast.Name) and first.id in scope.params and self.may_launch(call)):
+                    continue
+                got = self._wrappers.get(scope.node.name)
+                if got is None:
+                    self._wrappers[scope.node.name] = (scope, [call], first.id, scope.params.index(first.id))
+                elif got[2] == first.id:
+                    got[1].append(call)
         return self._wrappers
 
     def sides(self) -> dict[int, list]:
@@ -118,7 +123,8 @@ class LaunchFinder:
         and every use of that function is a call of its name: each such call is the launch, with its
         command (:meth:`_through_wrapper`), so ``call`` itself is not another one."""
         got = self.wrappers().get(scope.node.name) if scope.kind == "function" else None
-        return got is not None and got[0] is scope and got[1] is call and bool(self.a._only_calls(scope))
+        return got is not None and got[0] is scope and any(c is call for c in got[1]) and \
+            bool(self.a._only_calls(scope))
 
     # -- a method that stops before it launches -------------------------------------------------
 
@@ -246,7 +252,9 @@ class LaunchFinder:
         elif kind == "trainer":
             # (a lone unknown word of the trainer's line stays a splat: the shell may split it into
             # several words, some of them SGLang's)
-            found = self._launches_in_script(payload, splats=True)
+            # (while the paths that matter are sought, its words split on blanks are enough to tell
+            # what the rules decide it by: the shell reads only the paths kept)
+            found = self._launches_in_script(payload, splats=True) if not self.a.sketching else []
             if not found:  # a trainer whose options are partly unknown is still a launch of it
                 found = [(dialects()["slime"].program, self._trainer_words(payload))]
         elif kind == "sglang-cmd":
@@ -293,18 +301,23 @@ class LaunchFinder:
         got = self.wrappers().get(name)
         if got is None or got[0].node is not callee.node:
             return []
-        scope, inner, param, index = got
+        scope, inners, param, index = got
         node = call.args[index] if index < len(call.args) and not isinstance(call.args[index], ast.Starred) \
             else next((k.value for k in call.keywords if k.arg == param), None)
         if node is None:
             return []
-        # every parameter bound to what this call gives it (its flags too); else only the command
+        # every parameter bound to what this call gives it (its flags too); else only the command.
+        # The first of the helper's calls that starts it on this call's path is the launch.
         args = self.a.bind_args(callee, call, get_frame())
-        frame = self.a.frame_before(scope, self.a.offsets(inner)[0], None, args)
-        if args is None or isinstance(args[1].get(param), Unk):
-            frame.bind(param, self.a.ev(node, get_frame()))
         span = self.a.span(call)
-        return [dataclasses.replace(launch, span=span) for launch in self._launches_on_path(inner, lambda: frame)]
+        for inner in inners:
+            frame = self.a.frame_before(scope, self.a.offsets(inner)[0], None, args)
+            if args is None or isinstance(args[1].get(param), Unk):
+                frame.bind(param, self.a.ev(node, get_frame()))
+            found = self._launches_on_path(inner, lambda f=frame: f)
+            if found:
+                return [dataclasses.replace(launch, span=span) for launch in found]
+        return []
 
     def _args(self, call, frame: Frame) -> tuple[list, dict]:
         """Positional values (a ``*x`` of a known sequence spliced in, of an unknown one a

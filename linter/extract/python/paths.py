@@ -62,6 +62,9 @@ class Paths:
     memo: dict | None = None
     _pick_depth = 0
     _last_unknown: int | None = None  # the id of the origin of the last unknown piece made
+    sketching = False
+    """True while the decisions that matter are sought: a launch's words may be read more cheaply
+    than in full, as long as what the rules decide it by is read the same."""
     _consulted = False  # the value being read depends on a decision taken in the run under way
     _stable: dict | None = None  # per focused search: values that read no decision taken
 
@@ -283,11 +286,15 @@ class Paths:
         order they are met, and tried again after another is kept (a backend set on one branch of
         another decision), while the paths fit ``MAX_PATH_VARIANTS``. At most
         ``limits.MAX_PATH_TRIALS`` runs; None when even the merged run is past the cap."""
-        saved, self._stable = self._stable, {}
+        saved, self._stable, self.sketching = self._stable, {}, True
         try:
-            return self._focused(run, key, unknowns)
+            runs = self._focused(run, key, unknowns)
         finally:
-            self._stable = saved
+            self._stable, self.sketching = saved, False
+        if runs is None:
+            return None
+        focus = frozenset(k for conds, _ in runs for k, _, _ in conds)
+        return self.explore_paths(run, focus, None)  # the paths kept, read in full
 
     def _focused(self, run, key, unknowns) -> list | None:
         seen: dict = {}

@@ -317,11 +317,12 @@ def test_past_the_cap_a_list_grown_in_twenty_branches_keeps_the_one_that_matters
 def test_past_the_cap_a_backend_chosen_in_a_variable_is_kept_apart(tmp_path, capsys):
     lines = ["import subprocess", "", "def main(args):"] + _unrelated_fields(20) + [
         '    backend = "fa4" if args.fast else "fa3"',
-        "    extra = " + " + ".join(f"a{i}" for i in range(20)),
-        f'    subprocess.run(f"python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 {{extra}} '
-        '--enable-deterministic-inference --attention-backend {backend}", shell=True)']
+        "    extra = " + " + ".join(f"a{i}" for i in range(20)) + ' + f"--attention-backend {backend}"',
+        '    subprocess.run(f"python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 '
+        '--enable-deterministic-inference {extra}", shell=True)']
     code, diags = lint(tmp_path, capsys, {"run.py": "\n".join(lines) + "\n"}, "--select", "SGL101,SGL004")
-    # the backend's value is unknown only where the paths are merged: its decision is kept apart
+    # merged, the backend's value would be unknown ("fa?"); one of its paths knows it: its decision is
+    # kept apart
     only_on_path(diags, 24, "fa3", "`args.fast` is true", fix="safe")
 
 

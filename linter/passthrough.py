@@ -130,50 +130,71 @@ def read_script(source: SourceFile, need_pass: bool = True, script: MStr | None 
     command with ``exec``, changes its arguments (``set --``, a ``shift`` not at top level) or shifts
     by an unknown count before it, does not pass through."""
     from linter.extract.shell.document import Doc, named_kids, parse_script
-    from linter.extract.shell.env import Env
     from linter.extract.shell.errors import first_error
-    from linter.extract.shell.expand import Expander, scalar
 
     text = script.text if script is not None else source.text
     doc = Doc(source, text, script, script.where if script is not None and script.where else Span(source, 0, 0))
     root = parse_script(doc.data).root_node
     top = [n for n in named_kids(root) if n.type != "comment"]
-    expand, env, out = Expander(doc), Env(), {}
-    shell, errexit = _shebang(text)
-    on = None  # set -e as top-level ``set`` commands leave it (None: as the script starts)
-    shifts: list = []
+    state = _TopLevel(doc)
     passes = bool(top) and first_error(root, doc.data) is None
     for k, node in enumerate(top):
-        last = k == len(top) - 1
         cmd = node.named_children[0] if node.type == "redirected_statement" and node.named_children else node
         words = _words(doc, cmd) if cmd.type == "command" else None
-        if last and need_pass:
+        if k == len(top) - 1 and need_pass:
             passes = passes and words is not None and tuple(words) in _PASS
             break
+        passes = state.run(node, cmd, words) and passes
+    shell, errexit = _shebang(text)
+    return Reading(passes, tuple(state.shifts), state.exports, shell, errexit)
+
+
+class _TopLevel:
+    """The top-level commands of a wrapper script before its last, in order: its exports, its shifts
+    and ``set -e`` as they leave it."""
+
+    def __init__(self, doc) -> None:
+        from linter.extract.shell.env import Env
+        from linter.extract.shell.expand import Expander
+
+        self.doc, self.expand, self.env = doc, Expander(doc), Env()
+        self.exports: dict[str, MStr] = {}
+        self.shifts: list[tuple[int, bool | None]] = []
+        self.errexit: bool | None = None  # as top-level ``set`` commands leave it (None: as the script starts)
+
+    def run(self, node, cmd, words: list[str] | None) -> bool:
+        """Take one command; False when the script cannot pass its arguments through after it."""
+        doc = self.doc
         if words:
             if words[0] == "exit" or (words[0] == "exec" and len(words) > 1) or words[:2] == ["set", "--"]:
-                passes = False
-            elif words[0] == "shift":
+                return False
+            if words[0] == "shift":
                 n = words[1] if len(words) > 1 else "1"
-                passes = passes and n.isdigit()
-                if n.isdigit():
-                    shifts.append((int(n), on))
+                if not n.isdigit():
+                    return False
+                self.shifts.append((int(n), self.errexit))
             elif words[0] == "set":
-                on = _errexit(words[1:], on)
-        elif cmd.type == "declaration_command" and doc.node_text(cmd).split(None, 1)[0] == "export":
-            for a in cmd.named_children:
-                name, value = a.child_by_field_name("name"), a.child_by_field_name("value")
-                if a.type != "variable_assignment" or name is None or name.type != "variable_name":
-                    continue
-                if value is None:
-                    m = MStr.plain("", doc.where(*doc.rng(a)))
-                else:
-                    m = scalar(expand.segs(value, env), doc.where(*doc.rng(value)))
-                out[doc.node_text(name)] = m
-                env.set(doc.node_text(name), m, export=True)
-        elif _changes_arguments(doc, node):
-            passes = False
-    return Reading(passes, tuple(shifts), out, shell, errexit)
+                self.errexit = _errexit(words[1:], self.errexit)
+            return True
+        if cmd.type == "declaration_command" and doc.node_text(cmd).split(None, 1)[0] == "export":
+            self._export(cmd)
+            return True
+        return not _changes_arguments(doc, node)
+
+    def _export(self, cmd) -> None:
+        from linter.extract.shell.expand import scalar
+
+        doc = self.doc
+        for a in cmd.named_children:
+            name, value = a.child_by_field_name("name"), a.child_by_field_name("value")
+            if a.type != "variable_assignment" or name is None or name.type != "variable_name":
+                continue
+            if value is None:
+                m = MStr.plain("", doc.where(*doc.rng(a)))
+            else:
+                m = scalar(self.expand.segs(value, self.env), doc.where(*doc.rng(value)))
+            self.exports[doc.node_text(name)] = m
+            self.env.set(doc.node_text(name), m, export=True)
 
 
 def _shebang(text: str) -> tuple[str | None, bool]:
@@ -234,6 +255,15 @@ def script_index(words: list[str | None]) -> int | None:
     if not words or i >= len(words) or words[i] is None:
         return None
     return i
+
+
+def script_shell(words: list[str | None], i: int, text: str) -> str | None:
+    """The shell that runs the script ``words[i]`` whose text is ``text``: the shell word before it
+    (``bash /opt/run.sh``), else its ``#!`` line's (``sh``, ``bash``); None for another interpreter
+    or none (a container runtime ``execve``s the file: without ``#!`` it fails, "exec format error")."""
+    if i > 0 and words[i - 1] in _SHELLS:
+        return words[i - 1]
+    return _shebang(text)[0]
 
 
 def wrapper_of(words: list[str | None], i: int, source: SourceFile, script: MStr | None = None) -> Wrapper | None:

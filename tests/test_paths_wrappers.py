@@ -123,9 +123,9 @@ def test_kubernetes_configmap_from_a_kustomize_generator(tmp_path, capsys):
     ("emptyDir: {}", "comes from the emptyDir volume `scripts`, filled only when the pod runs"),
     ("hostPath: {path: /opt/sglang}", "comes from the hostPath volume `scripts` (the node's /opt/sglang)"),
     ("persistentVolumeClaim: {claimName: tools}", "comes from the persistent volume claim tools (volume `scripts`)"),
-    ("configMap: {name: defined-elsewhere}", "comes from ConfigMap `defined-elsewhere` (volume `scripts`), which is "
-                                             "not defined in this file, the YAML files beside it or their "
-                                             "kustomization.yaml"),
+    ("configMap: {name: defined-elsewhere}", ("comes from ConfigMap `defined-elsewhere` (volume `scripts`), which is "
+                                              "not defined in this file, the YAML files beside it or their "
+                                              "kustomization.yaml")),
 ])
 def test_kubernetes_script_on_a_volume_the_repository_does_not_hold_is_said_not_guessed(tmp_path, capsys, volume,
                                                                                          says):
@@ -200,8 +200,8 @@ def k8s_with(entry: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("entry, says", [
-    ('#!/bin/bash\nshift 3\nexec "$@"\n', "it shifts away all 3 arguments it is given, so `exec \"$@\"` receives no "
-                                           "command"),
+    ('#!/bin/bash\nshift 3\nexec "$@"\n', ("it shifts away all 3 arguments it is given, so `exec \"$@\"` receives no "
+                                            "command")),
     ('#!/bin/bash\nset -e\nshift 4\nexec "$@"\n', "its `shift 4` fails with 3 arguments left and stops the script"),
     ('#!/bin/bash -e\nshift 5\nexec "${@}"\n', "its `shift 5` fails with 3 arguments left and stops the script"),
     ('#!/bin/sh\nshift 4\n"$@"\n', "its `shift 4` fails with 3 arguments left and stops the script"),

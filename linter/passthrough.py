@@ -29,6 +29,8 @@ launch, as it does when the shift leaves a command that is no longer that launch
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +60,13 @@ class Wrapper:
     env: dict[str, MStr] = field(default_factory=dict)
     shifts: tuple = ()
     name: str = ""
+    sourced: tuple = ()
+    """The files of the repository it reads with ``source``/``.`` (files the launch depends on)."""
+
+    @property
+    def files(self) -> list[SourceFile]:
+        """The script and the files it sources."""
+        return [self.source, *self.sourced]
 
     @property
     def shift(self) -> int:
@@ -106,6 +115,7 @@ class Reading:
     env: dict[str, MStr] = field(default_factory=dict)
     shell: str | None = None
     errexit: bool = False
+    sourced: tuple = ()
 
     @property
     def shift(self) -> int:
@@ -123,21 +133,29 @@ def exported(source: SourceFile) -> dict[str, MStr]:
     return read_script(source, need_pass=False).env
 
 
-def read_script(source: SourceFile, need_pass: bool = True, script: MStr | None = None) -> Reading:
+Resolve = Callable[[str], "tuple[SourceFile, MStr | None] | None"]
+"""What a wrapper's ``source FILE`` reads: the word as written -> (the file, or a text with origins in
+it), None when it is not a file of the repository known statically."""
+
+MAX_SOURCED = 4
+"""Files sourced inside one another that a wrapper reading follows."""
+
+
+def read_script(source: SourceFile, need_pass: bool = True, script: MStr | None = None,
+                resolve: Resolve | None = None) -> Reading:
     """Read the script ``source`` (or ``script``, a text whose characters have origins in ``source``:
     a ConfigMap's value) with the shell parser (never run): :class:`Reading`. A script with a syntax
     error, one whose last top-level command is not ``exec "$@"``, or one that exits, runs another
     command with ``exec``, changes its arguments (``set --``, a ``shift`` not at top level) or shifts
-    by an unknown count before it, does not pass through."""
-    from linter.extract.shell.document import Doc, named_kids, parse_script
+    by an unknown count before it, does not pass through. A top-level ``source FILE``/``. FILE`` that
+    ``resolve`` finds in the repository is read the same way, in place (its exports count, an
+    ``exit`` there stops the pass-through); one it does not find is taken to change nothing."""
     from linter.extract.shell.errors import first_error
 
-    text = script.text if script is not None else source.text
-    doc = Doc(source, text, script, script.where if script is not None and script.where else Span(source, 0, 0))
-    root = parse_script(doc.data).root_node
-    top = [n for n in named_kids(root) if n.type != "comment"]
-    state = _TopLevel(doc)
+    state = _TopLevel(resolve)
+    doc, root, top = _parse(source, script)
     passes = bool(top) and first_error(root, doc.data) is None
+    state.doc_of(doc)
     for k, node in enumerate(top):
         cmd = node.named_children[0] if node.type == "redirected_statement" and node.named_children else node
         words = _words(doc, cmd) if cmd.type == "command" else None
@@ -145,22 +163,38 @@ def read_script(source: SourceFile, need_pass: bool = True, script: MStr | None 
             passes = passes and words is not None and tuple(words) in _PASS
             break
         passes = state.run(node, cmd, words) and passes
-    shell, errexit = _shebang(text)
-    return Reading(passes, tuple(state.shifts), state.exports, shell, errexit)
+    shell, errexit = _shebang(doc.text)
+    return Reading(passes, tuple(state.shifts), state.exports, shell, errexit, tuple(state.sourced))
+
+
+def _parse(source: SourceFile, script: MStr | None):
+    """(doc, root node, top-level statement nodes) of a script file or text."""
+    from linter.extract.shell.document import Doc, named_kids, parse_script
+
+    text = script.text if script is not None else source.text
+    doc = Doc(source, text, script, script.where if script is not None and script.where else Span(source, 0, 0))
+    root = parse_script(doc.data).root_node
+    return doc, root, [n for n in named_kids(root) if n.type != "comment"]
 
 
 class _TopLevel:
     """The top-level commands of a wrapper script before its last, in order: its exports, its shifts
     and ``set -e`` as they leave it."""
 
-    def __init__(self, doc) -> None:
+    def __init__(self, resolve: Resolve | None = None) -> None:
         from linter.extract.shell.env import Env
-        from linter.extract.shell.expand import Expander
 
-        self.doc, self.expand, self.env = doc, Expander(doc), Env()
+        self.resolve, self.env, self.depth = resolve, Env(), 0
         self.exports: dict[str, MStr] = {}
         self.shifts: list[tuple[int, bool | None]] = []
         self.errexit: bool | None = None  # as top-level ``set`` commands leave it (None: as the script starts)
+        self.sourced: list[SourceFile] = []
+
+    def doc_of(self, doc) -> None:
+        """Read the commands of ``doc`` from now on."""
+        from linter.extract.shell.expand import Expander
+
+        self.doc, self.expand = doc, Expander(doc)
 
     def run(self, node, cmd, words: list[str] | None) -> bool:
         """Take one command; False when the script cannot pass its arguments through after it."""
@@ -168,6 +202,8 @@ class _TopLevel:
         if words:
             if words[0] == "exit" or (words[0] == "exec" and len(words) > 1) or words[:2] == ["set", "--"]:
                 return False
+            if words[0] in ("source", ".") and len(words) > 1:
+                return self._source(words[1])
             if words[0] == "shift":
                 n = words[1] if len(words) > 1 else "1"
                 if not n.isdigit():
@@ -180,6 +216,32 @@ class _TopLevel:
             self._export(cmd)
             return True
         return not _changes_arguments(doc, node)
+
+    def _source(self, word: str) -> bool:
+        """``source FILE``: its top-level commands, in place, when ``resolve`` finds the file."""
+        got = self.resolve(word) if self.resolve is not None and self.depth < MAX_SOURCED else None
+        if got is None:
+            return True
+        from linter.extract.shell.errors import first_error
+
+        source, script = got
+        doc, root, top = _parse(source, script)
+        if first_error(root, doc.data) is not None:
+            return False
+        if source not in self.sourced:
+            self.sourced.append(source)
+        outer = (self.doc, self.expand)
+        self.doc_of(doc)
+        self.depth += 1
+        try:
+            ok = True
+            for node in top:
+                cmd = node.named_children[0] if node.type == "redirected_statement" and node.named_children else node
+                ok = self.run(node, cmd, _words(doc, cmd) if cmd.type == "command" else None) and ok
+            return ok
+        finally:
+            self.depth -= 1
+            self.doc, self.expand = outer
 
     def _export(self, cmd) -> None:
         from linter.extract.shell.expand import scalar
@@ -266,10 +328,12 @@ def script_shell(words: list[str | None], i: int, text: str) -> str | None:
     return _shebang(text)[0]
 
 
-def wrapper_of(words: list[str | None], i: int, source: SourceFile, script: MStr | None = None) -> Wrapper | None:
+def wrapper_of(words: list[str | None], i: int, source: SourceFile, script: MStr | None = None,
+               resolve: Resolve | None = None) -> Wrapper | None:
     """The :class:`Wrapper` the script at ``words[i]`` is (its text ``source``, or ``script`` with
-    origins in ``source``), None when it does not pass its arguments through."""
-    reading = read_script(source, script=script)
+    origins in ``source``; ``resolve`` finds the files it sources), None when it does not pass its
+    arguments through."""
+    reading = read_script(source, script=script, resolve=resolve)
     if not reading.passes:
         return None
     shell, errexit = reading.shell, reading.errexit
@@ -279,7 +343,32 @@ def wrapper_of(words: list[str | None], i: int, source: SourceFile, script: MStr
     for count, on in reading.shifts:
         on = errexit if on is None else on
         shifts.append((count, True if on or shell == "sh" else False if shell == "bash" else None))
-    return Wrapper(i + 1, source, reading.env, tuple(shifts), words[i] or "")
+    return Wrapper(i + 1, source, reading.env, tuple(shifts), words[i] or "", reading.sourced)
+
+
+_SCRIPT_DIR = re.compile(r'(?:\$\(\s*dirname\s+"?(?:\$0|\$\{?BASH_SOURCE(?:\[0\])?\}?)"?\s*\)'
+                         r'|\$\{BASH_SOURCE(?:\[0\])?%/\*\})/(?P<rest>[^"$`\\\s]+)')
+_PLAIN_PATH = re.compile(r'[^"$`\\\s\']+')
+
+
+def sourced_path(word: str, script: str, workdir: str | None = None) -> str | None:
+    """The path a ``source WORD`` of the script at container path ``script`` reads, as far as the word
+    says: ``$(dirname "$0")/x`` (and ``${BASH_SOURCE%/*}/x``, ``$(dirname "${BASH_SOURCE[0]}")/x``) is
+    ``x`` beside the script; an absolute path is itself; a relative one with a ``/`` is in the working
+    folder ``workdir`` (bash looks a name without ``/`` up in ``PATH`` first). None otherwise."""
+    import posixpath
+
+    text = word[1:-1] if len(word) > 1 and word[0] == word[-1] == '"' else word
+    m = _SCRIPT_DIR.fullmatch(text)
+    if m:
+        return posixpath.normpath(posixpath.join(posixpath.dirname(script), m.group("rest")))
+    if not _PLAIN_PATH.fullmatch(text):
+        return None
+    if text.startswith("/"):
+        return posixpath.normpath(text)
+    if "/" in text and workdir is not None:
+        return posixpath.normpath(posixpath.join(workdir, text))
+    return None
 
 
 def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = (), tokens: list | None = None,
@@ -303,14 +392,7 @@ def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = ()
         import posixpath
 
         name = posixpath.normpath(posixpath.join(workdir, name))
-    path = None
-    if name.startswith("/"):
-        for dst, src in sorted(mounts, key=lambda m: -len(m[0])):
-            if name == dst or name.startswith(dst.rstrip("/") + "/"):
-                path = Path(src) / name[len(dst):].lstrip("/")
-                break
-    else:
-        path = folder / name
+    path = _on_host(name, mounts) if name.startswith("/") else folder / name
     if path is None:
         return None
     from linter.boundary import referenced_at
@@ -323,7 +405,34 @@ def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = ()
     source = ws.try_read(path, quiet=True)
     if source is None:
         return None
-    return wrapper_of(words, i, source)
+    # where the script is in the container: its name, from the working folder when relative
+    inside = name if name.startswith("/") else None
+
+    def resolve(word: str):
+        if inside is None:  # a script named relative to the naming file: its folder is on the host
+            import posixpath
+
+            got = sourced_path(word, "/.script/x")
+            if got is None or not got.startswith("/.script/"):
+                return None
+            target = path.parent / posixpath.relpath(got, "/.script")
+        else:
+            got = sourced_path(word, inside, workdir if workdir not in (HOST, None) else None)
+            target = _on_host(got, mounts) if got is not None else None
+        if target is None or ws.refuse(target, quiet=True):
+            return None
+        found = ws.try_read(target, quiet=True)
+        return (found, None) if found is not None else None
+
+    return wrapper_of(words, i, source, resolve=resolve)
+
+
+def _on_host(path: str, mounts: tuple) -> Path | None:
+    """The host file of container path ``path`` through ``(container path, host path)`` mounts."""
+    for dst, src in sorted(mounts, key=lambda m: -len(m[0])):
+        if path == dst or path.startswith(dst.rstrip("/") + "/"):
+            return Path(src) / path[len(dst):].lstrip("/")
+    return None
 
 
 def through(wrapper: Wrapper, words: list[Token], source: SourceFile, problems: list[Problem],

@@ -310,3 +310,56 @@ def test_brace_expansion_past_the_cap_is_an_unknown_word(tmp_path, capsys):
         """})
     # a hundred words are not built: one word of unknown count (no stray-argument finding, no SGL004)
     assert [d["code"] for d in diags] == ["SGL101"]
+
+
+# -- files a wrapper sources ---------------------------------------------------------------------------------
+
+SH_BACKEND = '"sh", "-c", "' + LAUNCH.replace("fa4", "$BACKEND") + '"'
+
+
+@pytest.mark.parametrize("line", ['source "$(dirname "$0")/env.sh"', '. "${BASH_SOURCE%/*}/env.sh"',
+                                  "source /app/env.sh"])
+def test_wrapper_exports_from_a_sourced_file_of_the_repository(tmp_path, capsys, line):
+    diags = lint(tmp_path, capsys, {
+        "docker/entrypoint.sh": f'#!/bin/bash\nset -e\n{line}\nexec "$@"\n',
+        "docker/env.sh": "export BACKEND=fa4\n",
+        "compose.yaml": f"""
+            services:
+              sglang:
+                image: lmsysorg/sglang:v0.5.23-cu129
+                entrypoint: ["/app/entrypoint.sh"]
+                volumes: ["./docker:/app"]
+                command: [{SH_BACKEND.replace("$", "$$")}]
+            """})
+    # ($$: compose's own interpolation leaves $BACKEND to the shell) the backend is the one the sourced file exports: the finding (and its fix) is there
+    assert found(diags) == [("SGL101", "docker/env.sh", 1)]
+
+
+def test_wrapper_whose_sourced_file_exits_does_not_pass_through(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {
+        "docker/entrypoint.sh": '#!/bin/bash\n. /app/env.sh\nexec "$@"\n',
+        "docker/env.sh": "export BACKEND=fa4\nexit 0\n",
+        "Dockerfile": f"""
+            FROM lmsysorg/sglang:v0.5.23-cu129
+            COPY docker/ /app/
+            ENTRYPOINT ["/app/entrypoint.sh"]
+            CMD [{SH_BACKEND}]
+            """})
+    assert found(diags) == []
+
+
+def test_kubernetes_configmap_wrapper_sourcing_another_key(tmp_path, capsys):
+    manifest = src("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: sglang-scripts}
+        data:
+          env.sh: |
+            export BACKEND=fa4
+          entry.sh: |
+            #!/bin/sh
+            . /scripts/env.sh
+            exec "$@"
+        """) + "---\n" + pod('["/scripts/entry.sh"]', SH_BACKEND, CM_VOLUME)
+    diags = lint(tmp_path, capsys, {"pod.yaml": manifest})
+    assert found(diags) == [("SGL101", "pod.yaml", 6)]

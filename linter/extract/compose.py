@@ -242,7 +242,7 @@ def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace, env: dict, result: E
         wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc), ep_words)
         if wrapper is not None:
             env.update(wrapper.env)
-            result.related.append(wrapper.source)
+            result.related.extend(wrapper.files)
             return through(wrapper, ep_words + (cmd_words or []), ep_layer.source, result.problems,
                            ep_words[wrapper.taken - 1].span_of())
     return (ep_words or []) + (cmd_words or [])

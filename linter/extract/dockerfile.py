@@ -383,7 +383,7 @@ def _final_argv(last: _Stage, source: SourceFile, ws: Workspace, result: Extract
     if wrapper is None:
         return argv
     last.env = {**last.env, **wrapper.env}
-    result.related.append(wrapper.source)
+    result.related.extend(wrapper.files)
     return through(wrapper, argv, source, result.problems, argv[wrapper.taken - 1].span_of())
 
 
@@ -400,7 +400,7 @@ def _cmd_not_run(last: _Stage, source: SourceFile, ws: Workspace, result: Extrac
     wrapper = wrapper_script(words, Path(source.path).parent, ws, tuple(last.copies), workdir=last.workdir) \
         if len(words) == 1 else None
     if wrapper is not None:
-        result.related.append(wrapper.source)
+        result.related.extend(wrapper.files)
     what = (f"runs the entrypoint wrapper {words[0]} with no arguments: it ends in `exec \"$@\"` and receives no "
             "command, so" if wrapper is not None else "runs `/bin/sh -c` with its text and ignores CMD:")
     result.problems.append(Problem(

@@ -786,7 +786,7 @@ def _volume_script(command: list[Token], args: list[Token] | None, container: _C
     ``emptyDir``, a ``hostPath``, a ConfigMap defined elsewhere) is not guessed: when the words after it
     hold an SGLang launch, SGL001 says that launch is not checked."""
     from linter.extract.k8s_volumes import on_volume
-    from linter.passthrough import script_index, script_shell, wrapper_of
+    from linter.passthrough import script_index, script_shell, sourced_path, wrapper_of
 
     values = [w.value for w in command]
     i = script_index(values)
@@ -803,8 +803,15 @@ def _volume_script(command: list[Token], args: list[Token] | None, container: _C
         return None, None
     if home is not source and home not in result.related:
         result.related.append(home)
-    wrapper = wrapper_of(values, i, home, script=text)
+    def resolve(word: str):  # a file the script sources: another key of a ConfigMap volume
+        got = sourced_path(word, values[i], _text(container.fields.get("workingDir")))
+        beside = on_volume(got, container.fields.get("volumeMounts"), spec.volumes) if got else None
+        found = _configmap_script(beside, source, cms, ws) if beside is not None else (None, None)
+        return (found[1], found[0]) if found[0] is not None else None
+
+    wrapper = wrapper_of(values, i, home, script=text, resolve=resolve)
     if wrapper is not None:
+        result.related.extend(f for f in wrapper.sourced if f is not source and f not in result.related)
         return through(wrapper, words, source, result.problems, at), wrapper
     shell = script_shell(values, i, text.text)
     if shell is None:
@@ -881,7 +888,7 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     if on_volume is not None:
         argv = on_volume[0]
     elif wrapper is not None:  # the script's own arguments, then ``args``: the command it runs
-        result.related.append(wrapper.source)
+        result.related.extend(wrapper.files)
         argv = through(wrapper, command + (args or []), source, result.problems,
                        command[wrapper.taken - 1].span_of())
     else:

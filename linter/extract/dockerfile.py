@@ -30,6 +30,10 @@ BuildKit ``frontend/dockerfile/instructions``):
 * the last stage is what runs; ``FROM <earlier stage>`` inherits its environment, ``SHELL``,
   ``ENTRYPOINT`` and ``CMD``; the external image at the root of the chain is the launch's image
   (its tag gives the SGLang release);
+* ``WORKDIR`` (absolute, or relative to the one before; ``ENV``/``ARG`` values substituted) is where a
+  relative ``ENTRYPOINT``/``CMD`` script and a relative ``COPY`` destination are; the base image's
+  own is not known, so such a path is then not followed. A wrapper script first in the command that
+  ends in ``exec "$@"`` passes the rest through (:mod:`linter.passthrough`);
 * ``# lint-configs:`` directives are ``#`` comment lines.
 """
 

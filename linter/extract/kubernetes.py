@@ -36,6 +36,12 @@ RoleBasedGroup's ``RBG_*``, OME's ``MODEL_PATH`` …; ``linter/data/operator-env
 with unknown values. Every character keeps its origin, so a finding and its fix land at the value's
 text — in the ConfigMap when it came from one (shared by every launch that reads it).
 
+**Entrypoint scripts.** A ``command`` that starts with a script of the repository ending in ``exec
+"$@"`` passes ``args`` through (:mod:`linter.passthrough`); a script on one of the pod's volumes
+(:mod:`linter.extract.k8s_volumes`) is read from its ConfigMap (this file, the YAML files of its
+folder, their ``kustomization.yaml`` generators) — a wrapper, or a shell script that is the launch
+itself — and one on a volume the repository does not hold is reported, never guessed.
+
 **Targets** come from each pod spec's own ``nodeSelector`` and required node affinity
 (:mod:`linter.gpus.kubernetes`); a nested runner without its own (OME ``leader`` under
 ``engineConfig``) uses the enclosing one's. GPU counts (``resources.limits``) are kept on the launch.

@@ -363,3 +363,10 @@ def test_kubernetes_configmap_wrapper_sourcing_another_key(tmp_path, capsys):
         """) + "---\n" + pod('["/scripts/entry.sh"]', SH_BACKEND, CM_VOLUME)
     diags = lint(tmp_path, capsys, {"pod.yaml": manifest})
     assert found(diags) == [("SGL101", "pod.yaml", 6)]
+
+
+def test_kubernetes_program_on_a_volume_that_is_the_launch_itself(tmp_path, capsys):
+    # an interpreter on a claim is not a script to read: the command is the launch
+    diags = lint(tmp_path, capsys, {"pod.yaml": pod('["/scripts/venv/bin/python3"]', ARGV.split(", ", 1)[1],
+                                                    "persistentVolumeClaim: {claimName: tools}")})
+    assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "pod.yaml")]

@@ -799,9 +799,9 @@ def _volume_script(command: list[Token], args: list[Token] | None, container: _C
     if i is None or not values[i].startswith("/"):
         return None
     where = on_volume(values[i], container.fields.get("volumeMounts"), spec.volumes)
-    if where is None:
-        return None
     words = command + (args or [])
+    if where is None or launches(words, source):
+        return None  # (a program on a volume that starts SGLang itself: /models/venv/bin/python3 -m …)
     at = command[i].span_of() or Span(source, 0, 0)
     text, home = _configmap_script(where, source, cms, ws)
     if text is None or home is None:

@@ -76,6 +76,8 @@ class WalkReport:
         self.boundary = boundary
         self.outside: list[str] = []
         self.unreadable: list[tuple[str, str]] = []
+        self.known = 0
+        """Files passed over because the result cache knew the mention filter skips them (``quick``)."""
 
     def link_outside(self, real: str) -> bool:
         b = self.boundary
@@ -83,10 +85,16 @@ class WalkReport:
 
 
 def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_exclude: bool,
-         report: WalkReport | None = None) -> Iterator[Candidate]:
+         report: WalkReport | None = None, quick=None) -> Iterator[Candidate]:
     """Files under ``paths`` (sorted, each once). ``excluded(path, is_dir)`` applies config globs; the
     path of a file in a walked folder is given as a string. A file found in a folder that is a symbolic
-    link out of the run's root, and a folder that cannot be listed, go to ``report``."""
+    link out of the run's root, and a folder that cannot be listed, go to ``report``.
+
+    ``quick`` (a :class:`linter.cache.ResultCache`, or None) names the files of a walked folder the
+    mention filter skipped in an earlier run, with their stat signatures (``folder_table``): while
+    ``quick.walk_skips`` holds, such a file that this run has not read yet (``quick.unread_name``) and
+    whose ``stat`` still gives its signature is passed over (counted in ``report.known``): one
+    ``stat``, no read and no :class:`Candidate`."""
     from linter.formats import companion_of
     from linter.gitignore import Ignores
 
@@ -124,7 +132,7 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
             continue
         if not root.is_dir():
             continue
-        yield from _walk_folder(root, excluded, seen, report, ignores)
+        yield from _walk_folder(root, excluded, seen, report, ignores, quick)
 
 
 def _by_name(entry: os.DirEntry) -> str:
@@ -132,14 +140,15 @@ def _by_name(entry: os.DirEntry) -> str:
 
 
 def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[str],
-                 report: WalkReport, ignores) -> Iterator[Candidate]:
+                 report: WalkReport, ignores, quick=None) -> Iterator[Candidate]:
     """Files under the folder ``root`` in sorted order (folders first-visited depth-first, as
     ``os.walk``), as git's ignore rules leave them (``ignores``, a :class:`linter.gitignore.Ignores`;
     a folder holding ``.git`` below ``root`` starts its own repository's rules, as a submodule or a
     nested repository does in git). One ``os.scandir`` per folder: its entries carry the file type,
     so a regular file costs no ``stat`` and a real path is resolved only for a symbolic link (folder
     links are not followed, so every other entry's real path is its real folder's path joined with its
-    name). One :class:`~pathlib.Path` is made per file yielded; the rest is plain strings."""
+    name). One :class:`~pathlib.Path` is made per folder; a file is a string until it is linted.
+    ``quick``: see :func:`walk`."""
     from linter.gitignore import find_top
 
     may_exclude = getattr(excluded, "may_exclude", None)
@@ -147,6 +156,7 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
     repo = ignores.repository(top)
     chain = _parent_ignores(repo, root)
     stack: list[tuple[Path, str, object, list]] = [(root, str(root.resolve()), repo, chain)]
+    sep = os.sep
     while stack:
         here, real_here, repo, chain = stack.pop()
         here_name = str(here)
@@ -159,9 +169,10 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
         names = {e.name for e in entries}
         repo, chain = _folder_rules(here, here_name, names, repo, chain, ignores)
         check = bool(chain or repo.outer)
-        # ``excluded.may_exclude(folder, names)`` (when the callable has it): False when no file of the
-        # folder can be excluded (no configuration, no --exclude): then no call per file
-        some = may_exclude(here_name, names) if may_exclude is not None else True
+        # ``excluded.may_exclude(folder, names, real)`` (when the callable has it): False when no file of
+        # the folder can be excluded (no configuration, no --exclude): then no call per file
+        some = may_exclude(here_name, names, real_here) if may_exclude is not None else True
+        known = quick.folder_table(here_name, names) if quick is not None else None
         folders = []
         for e in entries:  # (sorted: the files are yielded in order as they come)
             name = e.name
@@ -169,15 +180,15 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
             if kind is _FOLDER:
                 p = here / name
                 if not (name in DEFAULT_EXCLUDES or (check and repo.decide(chain, str(p), True)) or excluded(p, True)):
-                    folders.append((p, real_here + os.sep + name, repo, chain))
+                    folders.append((p, real_here + sep + name, repo, chain))
                 continue
             if kind is None:
                 continue
             link = kind is _LINK
             if name[0] == "." and (name == ".git" or FIXER_TEMP.match(name)):  # a worktree's or submodule's .git file
                 continue
-            p = here_name + os.sep + name  # a string: most files are skipped before a Path is needed
-            real = os.path.realpath(p) if link else real_here + os.sep + name
+            p = here_name + sep + name  # a string: most files are skipped before a Path is needed
+            real = os.path.realpath(p) if link else real_here + sep + name
             if real in seen:
                 continue
             if (check and repo.decide(chain, p, False)) or (some and excluded(p, False)):
@@ -186,8 +197,28 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
                 report.outside.append(p)  # a link out of the root: never read, nor written through
                 continue
             seen.add(real)
+            if known is not None and name in known and _unchanged(quick, p, known[name]):
+                report.known += 1
+                continue
             yield Candidate(p, False, here_name)
         stack.extend(reversed(folders))
+
+
+_MASK = (1 << 64) - 1
+
+
+def _unchanged(quick, p: str, sig: int) -> bool:
+    """True when the walk may pass over the file ``p``, whose signature was ``sig`` when the mention
+    filter skipped it: ``quick`` allows it now, this run has not read it, and its ``stat`` gives ``sig``
+    (:func:`linter.cache.signature`, written out: this is the loop of a large tree)."""
+    if not quick.walk_skips or not quick.unread_name(p):
+        return False
+    try:
+        st = os.stat(p)
+    except OSError:
+        return False
+    return sig == (st.st_size << 192) | ((st.st_mtime_ns & _MASK) << 128) | ((st.st_ctime_ns & _MASK) << 64) | \
+        (st.st_ino & _MASK)
 
 
 _FILE, _LINK, _FOLDER = "file", "link", "folder"

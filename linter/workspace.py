@@ -136,6 +136,8 @@ class Workspace:
         self.boundary = boundary.Boundary(root, allow_outside)
         self._files: dict[Path, SourceFile] = {}
         self._names: set[str] = set()  # str() of the keys of _files: the walk asks by string
+        self.read_names = self._names
+        """The paths of the files read so far, as strings (the set :meth:`unread_name` asks; read only)."""
         self._missing: dict[Path, tuple] = {}
         """Files found missing in this run (the error's ``errno``, ``strerror`` and ``filename``): a launch
         asks for the same absent ``config.json``, ``.env`` or override file again and again (a workspace

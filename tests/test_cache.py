@@ -683,11 +683,13 @@ def entry_of(root: Path, name: str) -> dict:
     raise AssertionError(f"no entry for {name}")
 
 
-def stat_table(root: Path) -> dict[str, dict]:
-    """Every stat shard's table of the cache folder of ``root``: folder → {name: signature}."""
+def stat_table(root: Path, listings: bool = False) -> dict[str, dict]:
+    """Every stat shard's table of the cache folder of ``root``: folder → {name: signature} (and the
+    folder's own listing under ``/`` with ``listings``)."""
     out: dict[str, dict] = {}
     for shard in (root / ".lint-configs_cache").glob("*/s*.json"):
-        out.update(json.loads(shard.read_text())["stat"])
+        for folder, table in json.loads(shard.read_text())["stat"].items():
+            out[folder] = {k: v for k, v in table.items() if listings or k != cache_mod.LISTING}
     return out
 
 
@@ -775,7 +777,27 @@ def test_a_skipped_file_is_passed_over_unread_until_it_gains_a_launch(tmp_path, 
     assert set(stat_table(tmp_path)[str(tmp_path / "svc")]) == {"deploy.yaml"}
     (tmp_path / "svc/deploy.yaml").unlink()  # a file gone leaves the table
     lint(tmp_path, capsys, ".")
-    assert str(tmp_path / "svc") not in stat_table(tmp_path)
+    assert "deploy.yaml" not in stat_table(tmp_path)[str(tmp_path / "svc")]
+
+
+def test_an_unchanged_folder_is_not_listed_again_and_a_file_made_in_it_is_found(tmp_path, capsys, caches, settled,
+                                                                                 monkeypatch):
+    # a folder's times change with every entry made, removed or renamed in it: while its signature is
+    # the same, its listing comes from the cache (one stat, no read of the folder)
+    write_tree(tmp_path, {"svc/notes.md": "# notes\n", "svc/values.yaml": "replicas: 2\n"})
+    first = lint(tmp_path, capsys, ".")
+    assert stat_table(tmp_path, listings=True)[str(tmp_path / "svc")][cache_mod.LISTING][1:] == \
+        [["notes.md", "values.yaml"], "ff"]
+    assert lint(tmp_path, capsys, ".") == first  # (the first run made the cache folder in the root: listed again)
+    listed = []
+    scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda p=".": listed.append(os.fspath(p)) or scandir(p))
+    assert lint(tmp_path, capsys, ".") == first
+    assert str(tmp_path / "svc") not in listed and str(tmp_path) not in listed
+    (tmp_path / "svc/docker-compose.yml").write_text(FOLDED_H100)
+    got = lint(tmp_path, capsys, ".")
+    assert str(tmp_path / "svc") in listed and "SGL101" in got[1]
+    assert got == lint(tmp_path, capsys, "--no-cache", ".")
 
 
 def test_warm_runs_that_pass_files_over_print_what_cold_runs_print(tmp_path, capsys, caches, settled, monkeypatch):

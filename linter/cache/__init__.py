@@ -152,6 +152,9 @@ def run_key(ws, options) -> str:
 
 _CHECK_ORDER = {"f": 0, "m": 1}
 
+LISTING = "/"
+"""The key of a folder's own listing in its stat table (no file is named ``/``): ``[signature, names, kinds]``."""
+
 _MASK = (1 << 64) - 1
 
 
@@ -204,9 +207,40 @@ class ResultCache:
         table = shard.table.get(folder)
         if not table:
             return None
-        for name in [n for n in table if n not in names]:
+        for name in [n for n in table if n not in names and n != LISTING]:
             shard.set_stat(folder, name, None)
         return shard.table.get(folder)
+
+    def listing(self, folder: str) -> tuple[list[str], str] | None:
+        """The names in ``folder`` (in order) and their kinds (a letter each, as :func:`linter.discover.walk`
+        kept them) when its stat gives the signature it had when they were kept; else None."""
+        table = self.store.stats(folder).table.get(folder)
+        kept = table.get(LISTING) if table else None
+        if kept is None:
+            return None
+        try:
+            st = os.stat(folder)
+        except OSError:
+            return None
+        if not isinstance(kept, list) or len(kept) != 3 or kept[0] != signature(st):
+            return None
+        names, kinds = kept[1], kept[2]
+        if not isinstance(names, list) or not isinstance(kinds, str) or len(names) != len(kinds) \
+                or kinds.strip("fd"):
+            return None
+        return names, kinds
+
+    def keep_listing(self, folder: str, st: os.stat_result, names: list[str], kinds: str) -> None:
+        """Keep the listing of ``folder`` (its ``names`` in order and their ``kinds``), read after a stat
+        that gave ``st``: used while the folder's signature stays the same (a folder changed too
+        recently is not kept, as a file is not)."""
+        if not self._settled(st):
+            return
+        shard = self.store.stats(folder)
+        table = shard.table.get(folder)
+        kept = [signature(st), names, kinds]
+        if (table.get(LISTING) if table else None) != kept:
+            shard.set_stat(folder, LISTING, kept)
 
     def unmentioned(self, name: str, folder: str | None = None) -> bool:
         """True when the mention filter skips the file ``name`` on its bytes (as

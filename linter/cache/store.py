@@ -12,7 +12,8 @@ Layout (``FORMAT`` 2)::
 A results shard is one JSON object ``{"lint-configs-cache": FORMAT, "run": <run key>, "results": {path:
 entry}}``; a stat shard ``{"lint-configs-cache": FORMAT, "run": <run key>, "stat": {folder: {name:
 signature}}}`` (:func:`linter.cache.signature`): the files the mention filter skipped on their bytes,
-by folder (a walk asks once per folder, and the names are short). A shard of another format or run, or one that
+by folder (a walk asks once per folder, and the names are short), and under the name ``/`` the folder's
+own listing with its signature (:data:`linter.cache.LISTING`). A shard of another format or run, or one that
 does not read as such an object, is treated as empty, and rewritten when this run has something to
 keep in it.
 
@@ -36,6 +37,11 @@ import os
 import stat
 import time
 from pathlib import Path
+
+try:
+    from _blake2 import blake2b  # what hashlib.blake2b is, without loading OpenSSL's constructors
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import blake2b
 
 FORMAT = 2
 """The layout and entry format; a shard of another format is ignored (and rewritten)."""
@@ -66,8 +72,6 @@ def today() -> int:
 def shard_of(folder: str) -> int:
     """The shard holding the entries of the files in ``folder`` (an absolute path as a string): the first
     byte of its BLAKE2b digest (the library the cache hashes files with), modulo :data:`SHARDS`."""
-    from _blake2 import blake2b
-
     return blake2b(folder.encode("utf-8", "surrogateescape"), digest_size=1).digest()[0] % SHARDS
 
 

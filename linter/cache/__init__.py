@@ -18,7 +18,9 @@ needs of its launches (:mod:`linter.cache.codec`), under
 Whether a file is unchanged is asked of its metadata first, as ruff does: its **stat signature**
 (size, modification and change times in nanoseconds, inode: :func:`signature`). The change time
 cannot be set by a user (``touch`` and ``os.utime`` set it to now), so a file rewritten with its
-modification time put back is still seen; only when the signature differs is the file's digest
+modification time put back is still seen (on POSIX systems: Windows' ``st_ctime`` is the creation
+time, so there an edit that keeps the size and puts the modification time back is seen only once the
+size or time differs, as in ruff's cache); only when the signature differs is the file's digest
 compared (the same bytes written again still hit, and the new signature is kept). A signature is
 kept only when the file was last changed two seconds or more before the run began: a change within
 a file system's timestamp granularity of the read could otherwise go unseen (git's "racy" files).

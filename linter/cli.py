@@ -10,7 +10,6 @@ error). Everything is an option, so a folder named like a command (``rules/``) i
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import gc
 import json
@@ -23,6 +22,7 @@ from linter import __version__
 
 TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:
+    import argparse
     from typing import Sequence
 
 FORMATS = ("text", "full", "concise", "json", "sarif", "github", "gitlab", "csv")
@@ -40,16 +40,21 @@ class UsageError(Exception):
     """A bad command line or configuration: printed as ``lint-configs: error: …``, exit 2."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with a two-line usage error, as ruff's (clap's) is: what is wrong, naming the argument
-    (with the closest option for a misspelt one), then where to read more — not the whole usage."""
+def _parser(**kwargs) -> argparse.ArgumentParser:
+    """An argparse parser with a two-line usage error, as ruff's (clap's) is: what is wrong, naming the
+    argument (with the closest option for a misspelt one), then where to read more — not the whole
+    usage. (argparse is imported here: a plain command line is read without it, :func:`quick_parse`.)"""
+    import argparse
 
-    def error(self, message: str) -> None:  # noqa: D102 - argparse's hook
-        prefix = "unrecognized arguments: "
-        if message.startswith(prefix):
-            words = message[len(prefix):].split()
-            message = _unrecognized(words, self._option_string_actions)
-        self.exit(2, f"{self.prog}: error: {message}\nRun '{self.prog} --help' for the options.\n")
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # noqa: D102 - argparse's hook
+            prefix = "unrecognized arguments: "
+            if message.startswith(prefix):
+                words = message[len(prefix):].split()
+                message = _unrecognized(words, self._option_string_actions)
+            self.exit(2, f"{self.prog}: error: {message}\nRun '{self.prog} --help' for the options.\n")
+
+    return Parser(**kwargs)
 
 
 def _unrecognized(words: list[str], options) -> str:
@@ -83,8 +88,10 @@ def _help_columns() -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``lint-configs`` (``allow_abbrev=False``: options are spelled in full)."""
+    import argparse
+
     width = _help_columns() - 2  # as argparse.HelpFormatter does with the terminal size
-    p = _Parser(
+    p = _parser(
         prog="lint-configs", allow_abbrev=False, usage=USAGE,
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=width),
         description="Find SGLang launches in deployment files (compose, Kubernetes, shell/Slurm, Python, cloud\n"
@@ -99,101 +106,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="files or folders to lint (default: .); '-' reads one file from stdin")
-    p.add_argument("--files-from", metavar="FILE", default=None,
-                   help="also lint the paths listed in FILE ('-': standard input), NUL-separated, or one per line "
-                        "when the list holds no NUL; with it, no PATH means only the listed ones")
-    p.add_argument("--fix", action="store_true", help="apply safe fixes")
-    p.add_argument("--unsafe-fixes", action="store_true",
-                   help="with --fix or --diff also apply unsafe fixes; without them, show unsafe fixes as available")
-    p.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and change nothing "
-                                                       "(exit 1 when there is a diff)")
-    p.add_argument("--output-format", "--format", dest="format", choices=FORMATS, default=None, metavar="FORMAT",
-                   help=f"output format: {', '.join(FORMATS)} (default: text, or github when GITHUB_ACTIONS=true; "
-                        "full: text with every label and note; csv only with --list-launches)")
-    p.add_argument("--output-file", "-o", type=Path, default=None, metavar="FILE", help="write the report to this file")
-    p.add_argument("--target-gpu", action="append", default=[], metavar="NAME",
-                   help="the GPU the launches run on (repeatable); replaces what files and configuration declare")
-    p.add_argument("--sglang-version", metavar="X.Y.Z[.postN]", default=None,
-                   help="the SGLang release to check against (default: what the file pins, else the newest)")
-    p.add_argument("--upgrade-to", metavar="X.Y.Z[.postN]", default=None,
-                   help="judge every launch against this SGLang release, whatever its files pin, and report only "
-                        "what breaks there that does not under its pinned release (with --fix: fix it; with "
-                        "--list-launches: a column of it)")
-    p.add_argument("--config", type=Path, default=None, metavar="FILE",
-                   help="use this pyproject.toml or .lint-configs.toml for every file")
-    p.add_argument("--select", action="append", default=None, metavar="CODE",
-                   help="only these codes or names (repeatable, comma-separated; prefixes such as SGL1 work)")
-    p.add_argument("--extend-select", action="append", default=[], metavar="CODE",
-                   help="also these codes or names, on top of the selection")
-    p.add_argument("--preview", action="store_true",
-                   help="also check the rules in preview (marked 'preview' in --list-rules; selecting one by its "
-                        "exact code also turns it on)")
-    p.add_argument("--ignore", action="append", default=[], metavar="CODE", help="ignore these codes or names")
-    p.add_argument("--extend-ignore", action="append", default=[], metavar="CODE", help="the same as --ignore")
-    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when diagnostics remain")
-    p.add_argument("--exit-non-zero-on-fix", action="store_true",
-                   help="exit 1 when --fix changed a file, even when no diagnostic remains")
-    p.add_argument("--fail-on", choices=("error", "warning"), default="warning",
-                   help="the lowest severity that makes the exit code 1 (default: warning; with 'error', "
-                        "warnings such as SGL901 are shown but do not fail the run)")
-    p.add_argument("--statistics", action="store_true",
-                   help="print the number of findings per rule instead of the findings")
-    p.add_argument("--show-fixes", action="store_true",
-                   help="list the findings --fix fixed (or, without --fix, would fix), per file and rule")
-    p.add_argument("-q", "--quiet", action="store_true", help="print the findings and nothing else (no summary)")
-    p.add_argument("-s", "--silent", action="store_true", help="print nothing; only the exit code tells")
-    p.add_argument("--color", choices=COLORS, default="auto",
-                   help="colour the text output: auto (on a terminal, unless NO_COLOR is set), always, never")
-    p.add_argument("--show-files", action="store_true",
-                   help="list each file that would be linted, with its format or why it is skipped, and exit")
-    p.add_argument("--stdin-filename", metavar="NAME", default=None,
-                   help="read the file to lint from stdin, as if it were NAME (its format, configuration and "
-                        "the files beside it, such as .env, come from NAME); with --fix, print the fixed text")
-    p.add_argument("--root", type=Path, default=None, metavar="DIR",
-                   help="the repository being linted (default: the git repository holding the paths, else the "
-                        "current folder): no file outside it is read because a linted file names it, and none is "
-                        "written")
-    p.add_argument("--allow-outside-root", action="store_true",
-                   help="read files outside the root that linted files name (an include, --config, .env …); "
-                        "never on untrusted pull requests. Files outside it are still never written")
-    p.add_argument("--exclude", action="append", default=None, metavar="PATTERN",
-                   help="gitignore-style patterns (relative to the current folder; repeatable, comma-separated) of "
-                        "files and folders not to lint, instead of the configuration's exclude")
-    p.add_argument("--extend-exclude", action="append", default=[], metavar="PATTERN",
-                   help="like --exclude, in addition to the configuration's exclude")
-    p.add_argument("--force-exclude", action="store_true",
-                   help="apply excludes (configuration and .gitignore) to files named on the command line too")
-    p.add_argument("--no-ignores", action="store_true", help="disregard '# lint-configs: ignore[...]' comments")
-    p.add_argument("--baseline", type=Path, default=None, metavar="FILE",
-                   help="report only findings that are not recorded in this baseline file")
-    p.add_argument("--write-baseline", type=Path, default=None, metavar="FILE",
-                   help="record the current findings in this baseline file and exit 0")
-    p.add_argument("--explain", metavar="PATH[:LINE]", default=None,
-                   help="show how each launch in PATH (at LINE) was resolved: release, model, targets, backend")
-    p.add_argument("--list-launches", action="store_true",
-                   help="list every SGLang launch found: model, targets, release, backend and verdict per target "
-                        "(--format text, json or csv)")
-    p.add_argument("--no-cache", action="store_true",
-                   help="lint every file again: neither read nor write the result cache (also LINT_CONFIGS_NO_CACHE=1)")
-    p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                   help="the result cache folder (default: LINT_CONFIGS_CACHE_DIR, else .lint-configs_cache at the "
-                        "project root); 'lint-configs clean' removes it")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
-                   help="processes that lint at once when more than a few files mention SGLang (default: auto, "
-                        "one per CPU; 1: all in this process); the output is the same")
-    p.add_argument("--show-rule", metavar="CODE", default=None, help="print a rule's documentation")
-    p.add_argument("--list-rules", action="store_true", help="list all rules")
-    p.add_argument("--generate-shell-completion", choices=SHELLS, default=None, metavar="SHELL",
-                   help="print the completion script for bash, zsh, fish or tcsh (for example "
-                        "'eval \"$(lint-configs --generate-shell-completion bash)\"' in ~/.bashrc) and exit")
-    p.add_argument("--version", action="version", version=f"lint-configs {__version__}")
+    for flags, kwargs in OPTIONS:
+        p.add_argument(*flags, **kwargs)
     return p
 
 
 def build_server_parser() -> argparse.ArgumentParser:
     """The parser of ``lint-configs server`` (it takes no option but ``--help``)."""
+    import argparse
+
     width = _help_columns() - 2
-    return _Parser(prog="lint-configs server", usage="lint-configs server [--help]", allow_abbrev=False,
+    return _parser(prog="lint-configs server", usage="lint-configs server [--help]", allow_abbrev=False,
                    formatter_class=lambda prog: argparse.HelpFormatter(prog, width=width),
                    description="The lint-configs language server: the Language Server Protocol on standard input "
                                "and output, for an editor to start (see README, 'In the editor'). It needs the "
@@ -209,8 +132,195 @@ def _jobs(value: str) -> int | None:
     except ValueError:
         n = 0
     if n < 1:
+        import argparse
+
         raise argparse.ArgumentTypeError(f"{value!r} is not a number of processes (1 or more, or auto)")
     return n
+
+
+def _opt(*flags: str, **kwargs) -> tuple[tuple[str, ...], dict]:
+    return flags, kwargs
+
+
+OPTIONS = (
+    _opt("--files-from", metavar="FILE", default=None,
+         help="also lint the paths listed in FILE ('-': standard input), NUL-separated, or one per line "
+              "when the list holds no NUL; with it, no PATH means only the listed ones"),
+    _opt("--fix", action="store_true", help="apply safe fixes"),
+    _opt("--unsafe-fixes", action="store_true",
+         help="with --fix or --diff also apply unsafe fixes; without them, show unsafe fixes as available"),
+    _opt("--diff", action="store_true", help="print the fixes as a unified diff and change nothing "
+                                             "(exit 1 when there is a diff)"),
+    _opt("--output-format", "--format", dest="format", choices=FORMATS, default=None, metavar="FORMAT",
+         help=f"output format: {', '.join(FORMATS)} (default: text, or github when GITHUB_ACTIONS=true; "
+              "full: text with every label and note; csv only with --list-launches)"),
+    _opt("--output-file", "-o", type=Path, default=None, metavar="FILE", help="write the report to this file"),
+    _opt("--target-gpu", action="append", default=[], metavar="NAME",
+         help="the GPU the launches run on (repeatable); replaces what files and configuration declare"),
+    _opt("--sglang-version", metavar="X.Y.Z[.postN]", default=None,
+         help="the SGLang release to check against (default: what the file pins, else the newest)"),
+    _opt("--upgrade-to", metavar="X.Y.Z[.postN]", default=None,
+         help="judge every launch against this SGLang release, whatever its files pin, and report only "
+              "what breaks there that does not under its pinned release (with --fix: fix it; with "
+              "--list-launches: a column of it)"),
+    _opt("--config", type=Path, default=None, metavar="FILE",
+         help="use this pyproject.toml or .lint-configs.toml for every file"),
+    _opt("--select", action="append", default=None, metavar="CODE",
+         help="only these codes or names (repeatable, comma-separated; prefixes such as SGL1 work)"),
+    _opt("--extend-select", action="append", default=[], metavar="CODE",
+         help="also these codes or names, on top of the selection"),
+    _opt("--preview", action="store_true",
+         help="also check the rules in preview (marked 'preview' in --list-rules; selecting one by its "
+              "exact code also turns it on)"),
+    _opt("--ignore", action="append", default=[], metavar="CODE", help="ignore these codes or names"),
+    _opt("--extend-ignore", action="append", default=[], metavar="CODE", help="the same as --ignore"),
+    _opt("--exit-zero", action="store_true", help="exit 0 even when diagnostics remain"),
+    _opt("--exit-non-zero-on-fix", action="store_true",
+         help="exit 1 when --fix changed a file, even when no diagnostic remains"),
+    _opt("--fail-on", choices=("error", "warning"), default="warning",
+         help="the lowest severity that makes the exit code 1 (default: warning; with 'error', "
+              "warnings such as SGL901 are shown but do not fail the run)"),
+    _opt("--statistics", action="store_true",
+         help="print the number of findings per rule instead of the findings"),
+    _opt("--show-fixes", action="store_true",
+         help="list the findings --fix fixed (or, without --fix, would fix), per file and rule"),
+    _opt("-q", "--quiet", action="store_true", help="print the findings and nothing else (no summary)"),
+    _opt("-s", "--silent", action="store_true", help="print nothing; only the exit code tells"),
+    _opt("--color", choices=COLORS, default="auto",
+         help="colour the text output: auto (on a terminal, unless NO_COLOR is set), always, never"),
+    _opt("--show-files", action="store_true",
+         help="list each file that would be linted, with its format or why it is skipped, and exit"),
+    _opt("--stdin-filename", metavar="NAME", default=None,
+         help="read the file to lint from stdin, as if it were NAME (its format, configuration and "
+              "the files beside it, such as .env, come from NAME); with --fix, print the fixed text"),
+    _opt("--root", type=Path, default=None, metavar="DIR",
+         help="the repository being linted (default: the git repository holding the paths, else the "
+              "current folder): no file outside it is read because a linted file names it, and none is "
+              "written"),
+    _opt("--allow-outside-root", action="store_true",
+         help="read files outside the root that linted files name (an include, --config, .env …); "
+              "never on untrusted pull requests. Files outside it are still never written"),
+    _opt("--exclude", action="append", default=None, metavar="PATTERN",
+         help="gitignore-style patterns (relative to the current folder; repeatable, comma-separated) of "
+              "files and folders not to lint, instead of the configuration's exclude"),
+    _opt("--extend-exclude", action="append", default=[], metavar="PATTERN",
+         help="like --exclude, in addition to the configuration's exclude"),
+    _opt("--force-exclude", action="store_true",
+         help="apply excludes (configuration and .gitignore) to files named on the command line too"),
+    _opt("--no-ignores", action="store_true", help="disregard '# lint-configs: ignore[...]' comments"),
+    _opt("--baseline", type=Path, default=None, metavar="FILE",
+         help="report only findings that are not recorded in this baseline file"),
+    _opt("--write-baseline", type=Path, default=None, metavar="FILE",
+         help="record the current findings in this baseline file and exit 0"),
+    _opt("--explain", metavar="PATH[:LINE]", default=None,
+         help="show how each launch in PATH (at LINE) was resolved: release, model, targets, backend"),
+    _opt("--list-launches", action="store_true",
+         help="list every SGLang launch found: model, targets, release, backend and verdict per target "
+              "(--format text, json or csv)"),
+    _opt("--no-cache", action="store_true",
+         help="lint every file again: neither read nor write the result cache (also LINT_CONFIGS_NO_CACHE=1)"),
+    _opt("--cache-dir", type=Path, default=None, metavar="DIR",
+         help="the result cache folder (default: LINT_CONFIGS_CACHE_DIR, else .lint-configs_cache at the "
+              "project root); 'lint-configs clean' removes it"),
+    _opt("-j", "--jobs", type=_jobs, default=None, metavar="N",
+         help="processes that lint at once when more than a few files mention SGLang (default: auto, "
+              "one per CPU; 1: all in this process); the output is the same"),
+    _opt("--show-rule", metavar="CODE", default=None, help="print a rule's documentation"),
+    _opt("--list-rules", action="store_true", help="list all rules"),
+    _opt("--generate-shell-completion", choices=SHELLS, default=None, metavar="SHELL",
+         help="print the completion script for bash, zsh, fish or tcsh (for example "
+              "'eval \"$(lint-configs --generate-shell-completion bash)\"' in ~/.bashrc) and exit"),
+    _opt("--version", action="version", version=f"lint-configs {__version__}"),
+)
+"""The options of ``lint-configs`` (``PATH`` aside), as :func:`build_parser` adds them to argparse and
+:func:`quick_parse` reads a plain command line without it."""
+
+
+class Arguments:
+    """A parsed command line: one attribute per option's ``dest`` (as :class:`argparse.Namespace`)."""
+
+    def __init__(self, **values) -> None:
+        self.__dict__.update(values)
+
+    def __repr__(self) -> str:
+        return f"Arguments({', '.join(f'{k}={v!r}' for k, v in sorted(self.__dict__.items()))})"
+
+
+_QUICK: dict | None = None
+
+
+def _quick_table() -> tuple[dict, dict]:
+    """({option string: (dest, kind, type, choices)}, {dest: default}) of :data:`OPTIONS`, made once;
+    ``kind`` is ``flag`` (store_true), ``one`` (a value), ``append`` or ``other`` (--version: argparse's)."""
+    global _QUICK
+    if _QUICK is None:
+        table, defaults = {}, {"paths": []}
+        for flags, kw in OPTIONS:
+            dest = kw.get("dest") or next(f for f in flags if f.startswith("--"))[2:].replace("-", "_")
+            action = kw.get("action")
+            kind = {"store_true": "flag", "append": "append", None: "one"}.get(action, "other")
+            if kind != "other":  # (--version's dest is argparse's SUPPRESS: no attribute)
+                defaults[dest] = kw.get("default", False if kind == "flag" else None)
+            for f in flags:
+                table[f] = (dest, kind, kw.get("type"), kw.get("choices"))
+        _QUICK = (table, defaults)
+    return _QUICK
+
+
+def quick_parse(argv: list[str]) -> Arguments | None:
+    """``argv`` read as :func:`build_parser` reads it, without importing argparse (some 10 ms of a run
+    answered from the result cache), when it is a plain command line: options spelled in full (or
+    ``-o``, ``-q``, ``-s``, ``-j`` alone), each value a word of its own or after ``=``, no value that
+    starts with ``-``, every value of a choice among its choices, and the paths in one run of words
+    (argparse refuses paths on both sides of an option). None otherwise: argparse reads it then, and
+    says what is wrong (a test keeps the two in agreement)."""
+    table, defaults = _quick_table()
+    values = {k: (list(v) if isinstance(v, list) else v) for k, v in defaults.items()}
+    appended: set[str] = set()
+    paths: list[str] = []
+    ended = False  # a run of paths was followed by an option: no path may come after it
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        i += 1
+        if word == "-" or not word.startswith("-"):
+            if ended:
+                return None
+            paths.append(word)
+            continue
+        ended = ended or bool(paths)
+        name, eq, value = word.partition("=")
+        spec = table.get(name) if (name.startswith("--") or (len(name) == 2 and not eq)) else None
+        if spec is None:
+            return None
+        dest, kind, kind_type, choices = spec
+        if kind == "flag" and not eq:
+            values[dest] = True
+            continue
+        if kind not in ("one", "append"):
+            return None  # a flag given a value, or --version
+        if not eq:
+            if i >= len(argv):
+                return None
+            value = argv[i]
+            i += 1
+        if value.startswith("-"):
+            return None
+        try:
+            value = kind_type(value) if kind_type is not None else value
+        except Exception:  # noqa: BLE001 - argparse says what is wrong
+            return None
+        if choices is not None and value not in choices:
+            return None
+        if kind == "append":
+            if dest not in appended:
+                appended.add(dest)
+                values[dest] = list(values[dest]) if values[dest] is not None else []
+            values[dest].append(value)
+        else:
+            values[dest] = value
+    values["paths"] = paths
+    return Arguments(**values)
 
 
 def _split_codes(values: list[str] | None) -> list[str] | None:
@@ -337,7 +447,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     # than every 700 allocations (mypy does the same, mypy/build.py), or a large file pays for full
     # collections over its whole node tree again and again (0.4 s of 1.5 s on a 5.8 MB compose file).
     gc.set_threshold(10_000, 10, 10)
-    parser = build_parser()
     # After the first "--" every argument is a file to lint, "-" included (a file named "-", not
     # standard input): a file name never becomes an option, whatever it is (pre-commit and xargs pass
     # names after the options; a committed file named --exit-zero must stay a file).
@@ -345,10 +454,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "--" in argv:
         cut = argv.index("--")
         argv, literal = argv[:cut], argv[cut + 1:]
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse printed the usage error (or --help/--version)
-        return int(exc.code or 0) if isinstance(exc.code, int) else 2
+    args = quick_parse(argv)
+    if args is None:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # argparse printed the usage error (or --help/--version)
+            return int(exc.code or 0) if isinstance(exc.code, int) else 2
     args.literal_paths = literal
     if args.generate_shell_completion:
         print(completion_script(args.generate_shell_completion), end="")
@@ -618,8 +729,11 @@ class _Run:
         cache = open_for_run(args, self.engine, self.configs, self.warn)
         # one bad file never stops the run: SGL000 on it instead
         walked = WalkReport(ws.boundary)
-        for cand, res in shown(lint_all(self.engine, walk(self.paths, self.excluded, args.force_exclude, walked),
-                                        args.jobs, skip_unmentioned=not keep_skipped, cache=cache), args, self.quiet):
+        # with the cache, a walked file it knows the filter skips costs one stat (no result is needed of it)
+        quick = cache if not keep_skipped else None
+        files = walk(self.paths, self.excluded, args.force_exclude, walked, quick)
+        for cand, res in shown(lint_all(self.engine, files, args.jobs, skip_unmentioned=not keep_skipped, cache=cache),
+                               args, self.quiet, walked):
             if res is None or (res.prefiltered and not keep_skipped):
                 self.skipped_files += 1  # decided on the file's bytes, before any Path or result is made
                 continue
@@ -629,6 +743,7 @@ class _Run:
                 # passed over in silence
                 self.warn(f"{ws.display(cand.path)}: skipped: {res.skipped}")
             self.results[cand.path] = res
+        self.skipped_files += walked.known
         if cache is not None:
             cache.flush()
         for name in walked.outside:
@@ -825,10 +940,10 @@ def _excluder(args: argparse.Namespace, configs, cwd: Path):
     command_line = _exclude_patterns((args.exclude or []) + args.extend_exclude)
     use_configs = args.exclude is None
 
-    def config_of(folder: str, names=None):
+    def config_of(folder: str, names=None, real: str | None = None):
         cfg = folder_configs.get(folder, unseen)
         if cfg is unseen:  # (a string, not a Path; the walk's listing of the folder spares the looks in it)
-            cfg = folder_configs[folder] = configs.for_dir(folder, names)
+            cfg = folder_configs[folder] = configs.for_dir(folder, names, real)
         return cfg
 
     def excluded(path: Path | str, is_dir: bool) -> bool:
@@ -840,8 +955,8 @@ def _excluder(args: argparse.Namespace, configs, cwd: Path):
         return cfg is not None and cfg.excluded(path, is_dir)
 
     # the walk asks once per folder whether a file in it can be excluded at all (see discover._walk_folder)
-    excluded.may_exclude = lambda folder, names: bool(command_line) or (
-        use_configs and config_of(folder, names) is not None)
+    excluded.may_exclude = lambda folder, names, real=None: bool(command_line) or (
+        use_configs and config_of(folder, names, real) is not None)
     return excluded
 
 

@@ -20,12 +20,12 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from linter.records import FrozenRecord, Record
 
-@dataclass(frozen=True)
-class Key:
+
+class Key(FrozenRecord):
     """One configuration key.
 
     ``type`` is ``str``, ``list[str]``, ``table[str, str]``, ``table[str, list[str]]`` or
@@ -40,6 +40,10 @@ class Key:
     where: str
     merge: str
     meaning: str
+    _fields = ("name", "type", "where", "merge", "meaning")
+
+    def __init__(self, name: str, type: str, where: str, merge: str, meaning: str) -> None:
+        self.__dict__.update(name=name, type=type, where=where, merge=merge, meaning=meaning)
 
     @property
     def kind(self) -> str:
@@ -97,14 +101,18 @@ class ConfigError(Exception):
     """A configuration problem; the message names the file, the key and what is allowed."""
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(FrozenRecord):
     """One layer of rule selection (the top-level table, an override, or the command line): its
     ``select`` (None = keep the inherited selection), ``extend_select`` and ``ignore`` selectors."""
 
-    select: tuple[str, ...] | None = None
-    extend_select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
+    select: tuple[str, ...] | None
+    extend_select: tuple[str, ...]
+    ignore: tuple[str, ...]
+    _fields = ("select", "extend_select", "ignore")
+
+    def __init__(self, select: tuple[str, ...] | None = None, extend_select: tuple[str, ...] = (),
+                 ignore: tuple[str, ...] = ()) -> None:
+        self.__dict__.update(select=select, extend_select=extend_select, ignore=ignore)
 
     @classmethod
     def of(cls, table: dict) -> Selection | None:
@@ -163,28 +171,45 @@ def _selected_codes(layers: tuple[Selection, ...], per_file_ignores: tuple[str, 
     return frozenset(codes)
 
 
-@dataclass
-class Settings:
+class Settings(Record):
     """The effective settings for one file. ``origin`` names the configuration file (or '');
     ``selections`` are the configuration's selection layers that apply to the file, in order;
     ``per_file_ignores`` the codes its ``per-file-ignores`` globs remove."""
 
-    target_gpus: list[str] = field(default_factory=list)
-    sglang_version: str | None = None
-    models: dict[str, str] = field(default_factory=dict)
-    selections: list[Selection] = field(default_factory=list)
-    per_file_ignores: list[str] = field(default_factory=list)
-    origin: str = ""
+    target_gpus: list[str]
+    sglang_version: str | None
+    models: dict[str, str]
+    selections: list[Selection]
+    per_file_ignores: list[str]
+    origin: str
+    _fields = ("target_gpus", "sglang_version", "models", "selections", "per_file_ignores", "origin")
+
+    def __init__(self, target_gpus: list[str] | None = None, sglang_version: str | None = None,
+                 models: dict[str, str] | None = None, selections: list[Selection] | None = None,
+                 per_file_ignores: list[str] | None = None, origin: str = "") -> None:
+        self.target_gpus = [] if target_gpus is None else target_gpus
+        self.sglang_version = sglang_version
+        self.models = {} if models is None else models
+        self.selections = [] if selections is None else selections
+        self.per_file_ignores = [] if per_file_ignores is None else per_file_ignores
+        self.origin = origin
 
 
-@dataclass
-class Config:
+class Config(Record):
     """One parsed configuration file."""
 
     path: Path | None
     root: Path
-    base: dict = field(default_factory=dict)
-    overrides: list[dict] = field(default_factory=list)
+    base: dict
+    overrides: list[dict]
+    _fields = ("path", "root", "base", "overrides")
+
+    def __init__(self, path: Path | None, root: Path, base: dict | None = None,
+                 overrides: list[dict] | None = None) -> None:
+        self.path = path
+        self.root = root
+        self.base = {} if base is None else base
+        self.overrides = [] if overrides is None else overrides
 
     @property
     def exclude(self) -> list[str]:
@@ -487,13 +512,14 @@ class ConfigResolver:
             self._real[folder] = real
         return real
 
-    def for_dir(self, folder: Path | str, listing=None) -> Config | None:
+    def for_dir(self, folder: Path | str, listing=None, real: str | None = None) -> Config | None:
         """The configuration that applies to the files in ``folder`` (the closest ``.lint-configs.toml``
         or ``pyproject.toml`` with a ``[tool.lint-configs]`` table at or above it, no higher than
         :attr:`stop`), None when there is none. Raises ConfigError for an invalid one. ``listing``: the names
         in ``folder`` when the caller just listed it (a configuration file not among them is not looked
-        for). Strings inside, not :class:`~pathlib.Path`: the walk asks for every folder of a tree, and a
-        Path costs more than the look."""
+        for); ``real``: its real path when the caller knows it (the walk, which follows no folder link:
+        no ``lstat``). Strings inside, not :class:`~pathlib.Path`: the walk asks for every folder of a
+        tree, and a Path costs more than the look."""
         if self.forced is not None:
             return self.forced
         if self.isolated:
@@ -504,6 +530,8 @@ class ConfigResolver:
         found = self._cache.get(given, _UNSEEN)
         if found is not _UNSEEN:
             return found
+        if real is not None:
+            self._real.setdefault(given, real)
         real = self._resolve(given)
         found = self._cache.get(real, _UNSEEN)
         if found is not _UNSEEN:

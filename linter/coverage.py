@@ -8,8 +8,7 @@ rule may have stayed silent for lack of a fact; ``--explain`` shows which.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from linter.records import FrozenRecord
 
 TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:  # a run with no launch never loads the resolver
@@ -34,8 +33,7 @@ def unverified_reasons(ctx: LaunchContext) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
-class Coverage:
+class Coverage(FrozenRecord):
     """Counts of one run: ``files`` looked at, ``launch_files`` holding a launch, ``launches`` found,
     ``unverified`` launches with an incomplete check."""
 
@@ -43,6 +41,10 @@ class Coverage:
     launch_files: int
     launches: int
     unverified: int
+    _fields = ("files", "launch_files", "launches", "unverified")
+
+    def __init__(self, files: int, launch_files: int, launches: int, unverified: int) -> None:
+        self.__dict__.update(files=files, launch_files=launch_files, launches=launches, unverified=unverified)
 
     def describe(self) -> str:
         """One sentence for the summary, e.g. ``Checked 12 launches in 9 files; 2 launches could not be

@@ -76,6 +76,8 @@ class WalkReport:
         self.boundary = boundary
         self.outside: list[str] = []
         self.unreadable: list[tuple[str, str]] = []
+        self.known = 0
+        """Files passed over because the result cache knew the mention filter skips them (``quick``)."""
 
     def link_outside(self, real: str) -> bool:
         b = self.boundary
@@ -83,10 +85,16 @@ class WalkReport:
 
 
 def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_exclude: bool,
-         report: WalkReport | None = None) -> Iterator[Candidate]:
+         report: WalkReport | None = None, quick=None) -> Iterator[Candidate]:
     """Files under ``paths`` (sorted, each once). ``excluded(path, is_dir)`` applies config globs; the
     path of a file in a walked folder is given as a string. A file found in a folder that is a symbolic
-    link out of the run's root, and a folder that cannot be listed, go to ``report``."""
+    link out of the run's root, and a folder that cannot be listed, go to ``report``.
+
+    ``quick`` (a :class:`linter.cache.ResultCache`, or None) names the files of a walked folder the
+    mention filter skipped in an earlier run, with their stat signatures (``folder_table``): while
+    ``quick.walk_skips`` holds, such a file that this run has not read yet (``quick.unread_name``) and
+    whose ``stat`` still gives its signature is passed over (counted in ``report.known``): one
+    ``stat``, no read and no :class:`Candidate`."""
     from linter.formats import companion_of
     from linter.gitignore import Ignores
 
@@ -124,60 +132,84 @@ def walk(paths: list[Path], excluded: Callable[[Path | str, bool], bool], force_
             continue
         if not root.is_dir():
             continue
-        yield from _walk_folder(root, excluded, seen, report, ignores)
+        yield from _walk_folder(root, excluded, seen, report, ignores, quick)
 
 
 def _by_name(entry: os.DirEntry) -> str:
     return entry.name
 
 
+def _entries(here_name: str, report: WalkReport, quick=None) -> tuple[list[str], str] | None:
+    """The names in the folder ``here_name`` in order, and their kinds (a letter each, :func:`_kind`); None
+    when it cannot be listed (``report`` says why). With ``quick`` (see :func:`walk`), a folder whose
+    stat gives the signature it had when a run listed it (a folder's times change with every entry
+    made, removed or renamed in it) is not read again: its listing comes from the cache (kept for a
+    folder of plain files and folders only: a link's kind depends on what it points to)."""
+    st = None
+    if quick is not None:
+        got = quick.listing(here_name)
+        if got is not None:
+            return got
+        try:
+            st = os.stat(here_name)  # before the listing: a change made while it is read is seen next time
+        except OSError:
+            pass
+    try:
+        with os.scandir(here_name) as it:
+            entries = sorted(it, key=_by_name)
+            names = [e.name for e in entries]
+            kinds = "".join([_kind(e) for e in entries])
+    except OSError as exc:
+        report.unreadable.append((here_name, exc.strerror or str(exc)))
+        return None
+    if st is not None and not kinds.strip(_FILE + _FOLDER):
+        quick.keep_listing(here_name, st, names, kinds)
+    return names, kinds
+
+
 def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[str],
-                 report: WalkReport, ignores) -> Iterator[Candidate]:
+                 report: WalkReport, ignores, quick=None) -> Iterator[Candidate]:
     """Files under the folder ``root`` in sorted order (folders first-visited depth-first, as
     ``os.walk``), as git's ignore rules leave them (``ignores``, a :class:`linter.gitignore.Ignores`;
     a folder holding ``.git`` below ``root`` starts its own repository's rules, as a submodule or a
-    nested repository does in git). One ``os.scandir`` per folder: its entries carry the file type,
-    so a regular file costs no ``stat`` and a real path is resolved only for a symbolic link (folder
+    nested repository does in git). One ``os.scandir`` per folder (none for a folder ``quick`` knows
+    unchanged, :func:`_entries`): its entries carry the file type, so a regular file costs no ``stat``
+    and a real path is resolved only for a symbolic link (folder
     links are not followed, so every other entry's real path is its real folder's path joined with its
-    name). One :class:`~pathlib.Path` is made per file yielded; the rest is plain strings."""
+    name). Folders and files are strings (a file's :class:`~pathlib.Path` is made when it is linted).
+    ``quick``: see :func:`walk`."""
     from linter.gitignore import find_top
 
     may_exclude = getattr(excluded, "may_exclude", None)
     top = find_top(root)
     repo = ignores.repository(top)
     chain = _parent_ignores(repo, root)
-    stack: list[tuple[Path, str, object, list]] = [(root, str(root.resolve()), repo, chain)]
+    stack: list[tuple[str, str, object, list]] = [(str(root), str(root.resolve()), repo, chain)]
+    sep = os.sep
+    read = quick.ws.read_names if quick is not None else ()
     while stack:
-        here, real_here, repo, chain = stack.pop()
-        here_name = str(here)
-        try:
-            with os.scandir(here) as it:
-                entries = sorted(it, key=_by_name)
-        except OSError as exc:
-            report.unreadable.append((here_name, exc.strerror or str(exc)))
+        here_name, real_here, repo, chain = stack.pop()
+        listed = _entries(here_name, report, quick)
+        if listed is None:
             continue
-        names = {e.name for e in entries}
-        repo, chain = _folder_rules(here, here_name, names, repo, chain, ignores)
+        entries = list(zip(*listed))
+        names = set(listed[0])
+        repo, chain = _folder_rules(here_name, names, repo, chain, ignores)
         check = bool(chain or repo.outer)
-        # ``excluded.may_exclude(folder, names)`` (when the callable has it): False when no file of the
-        # folder can be excluded (no configuration, no --exclude): then no call per file
-        some = may_exclude(here_name, names) if may_exclude is not None else True
-        folders = []
-        for e in entries:  # (sorted: the files are yielded in order as they come)
-            name = e.name
-            kind = _kind(e)
-            if kind is _FOLDER:
-                p = here / name
-                if not (name in DEFAULT_EXCLUDES or (check and repo.decide(chain, str(p), True)) or excluded(p, True)):
-                    folders.append((p, real_here + os.sep + name, repo, chain))
+        # ``excluded.may_exclude(folder, names, real)`` (when the callable has it): False when no file of
+        # the folder can be excluded (no configuration, no --exclude): then no call per file
+        some = may_exclude(here_name, names, real_here) if may_exclude is not None else True
+        known = quick.folder_table(here_name, names) if quick is not None else None
+        folders = _subfolders(entries, here_name, real_here, repo, chain, check, excluded)
+        skips = known is not None and quick.walk_skips
+        for name, kind in entries:  # (sorted: the files are yielded in order as they come)
+            if kind == _FOLDER or kind == _OTHER:
                 continue
-            if kind is None:
-                continue
-            link = kind is _LINK
+            link = kind == _LINK
             if name[0] == "." and (name == ".git" or FIXER_TEMP.match(name)):  # a worktree's or submodule's .git file
                 continue
-            p = here_name + os.sep + name  # a string: most files are skipped before a Path is needed
-            real = os.path.realpath(p) if link else real_here + os.sep + name
+            p = here_name + sep + name  # a string: most files are skipped before a Path is needed
+            real = os.path.realpath(p) if link else real_here + sep + name
             if real in seen:
                 continue
             if (check and repo.decide(chain, p, False)) or (some and excluded(p, False)):
@@ -186,17 +218,49 @@ def _walk_folder(root: Path, excluded: Callable[[Path, bool], bool], seen: set[s
                 report.outside.append(p)  # a link out of the root: never read, nor written through
                 continue
             seen.add(real)
+            if skips and name in known and p not in read and _unchanged(p, known[name]):
+                report.known += 1
+                continue
             yield Candidate(p, False, here_name)
+            skips = known is not None and quick.walk_skips  # (the pool may have started meanwhile)
         stack.extend(reversed(folders))
 
 
-_FILE, _LINK, _FOLDER = "file", "link", "folder"
+_MASK = (1 << 64) - 1
 
 
-def _kind(e: os.DirEntry) -> str | None:
+def _subfolders(entries, here_name: str, real_here: str, repo, chain: list, check: bool, excluded) -> list[tuple]:
+    """The folders among ``entries`` the walk goes into, in order, each ``(path, real path, repository,
+    .gitignore chain)``: not a tool folder (:data:`DEFAULT_EXCLUDES`), not ignored by git, not excluded."""
+    sep = os.sep
+    out = []
+    for name, kind in entries:
+        if kind == _FOLDER:
+            p = here_name + sep + name
+            if not (name in DEFAULT_EXCLUDES or (check and repo.decide(chain, p, True)) or excluded(p, True)):
+                out.append((p, real_here + sep + name, repo, chain))
+    return out
+
+
+def _unchanged(p: str, sig: int) -> bool:
+    """True when the ``stat`` of the file ``p`` gives ``sig``, its signature when the mention filter
+    skipped it (:func:`linter.cache.signature`, written out: this is the loop of a large tree)."""
+    try:
+        st = os.stat(p)
+    except OSError:
+        return False
+    return sig == (st.st_size << 192) | ((st.st_mtime_ns & _MASK) << 128) | ((st.st_ctime_ns & _MASK) << 64) | \
+        (st.st_ino & _MASK)
+
+
+_FILE, _LINK, _FOLDER, _OTHER = "f", "l", "d", "-"
+"""The kinds of folder entries (:func:`_kind`), a letter each: a listing's kinds are one string."""
+
+
+def _kind(e: os.DirEntry) -> str:
     """What the walk does with a folder entry: a regular file (``_FILE``), a link to a file (``_LINK``:
-    dangling links are never opened), a folder to descend into (``_FOLDER``), or None (FIFOs, devices,
-    sockets, links to folders, an entry that cannot be looked at): never opened."""
+    dangling links are never opened), a folder to descend into (``_FOLDER``), or ``_OTHER`` (FIFOs,
+    devices, sockets, links to folders, an entry that cannot be looked at): never opened."""
     try:
         if e.is_file(follow_symlinks=False):  # the usual case first: one look at the entry's type
             return _FILE
@@ -206,15 +270,15 @@ def _kind(e: os.DirEntry) -> str | None:
             return _LINK
     except OSError:
         pass
-    return None
+    return _OTHER
 
 
-def _folder_rules(here: Path, here_name: str, names: set[str], repo, chain: list, ignores):
-    """The repository and ``.gitignore`` chain that apply inside ``here`` (whose entries are ``names``):
-    a folder holding ``.git`` below the walked root starts its own repository's rules (a submodule or a
-    nested repository, as in git); its own ``.gitignore`` joins the chain."""
-    if ".git" in names and here != repo.top:  # a nested repository: its own rules, not the outer ones
-        repo, chain = ignores.repository(here), []
+def _folder_rules(here_name: str, names: set[str], repo, chain: list, ignores):
+    """The repository and ``.gitignore`` chain that apply inside the folder ``here_name`` (whose entries
+    are ``names``): a folder holding ``.git`` below the walked root starts its own repository's rules (a
+    submodule or a nested repository, as in git); its own ``.gitignore`` joins the chain."""
+    if ".git" in names and Path(here_name) != repo.top:  # a nested repository: its own rules, not the outer ones
+        repo, chain = ignores.repository(Path(here_name)), []
     if ".gitignore" in names:
         own = repo.folder(here_name)
         if own is not None:

@@ -7,17 +7,16 @@ without being parsed (the heavy parsers are imported only for files that need th
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import os
 import re
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 
 
 from linter import limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
+from linter.records import Record
 from linter.discover import PREFILTER, detect_format, mentions_sglang
 from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.shared_fixes import reconcile_shared_fixes
@@ -63,61 +62,100 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
-@dataclass
-class RunOptions:
+class RunOptions(Record):
     """Options that apply to every file of a run (from the command line)."""
 
-    target_gpus: list[str] = field(default_factory=list)
-    sglang_version: str | None = None
-    select: list[str] | None = None
-    ignore: list[str] = field(default_factory=list)
-    extend_select: list[str] = field(default_factory=list)
-    no_ignores: bool = False
-    preview: bool = False
+    target_gpus: list[str]
+    sglang_version: str | None
+    select: list[str] | None
+    ignore: list[str]
+    extend_select: list[str]
+    no_ignores: bool
+    preview: bool
     """``--preview``: also check the rules in preview (:attr:`linter.rules.base.Rule.preview`)."""
-    upgrade_to: str | None = None
+    upgrade_to: str | None
     """``--upgrade-to X``: judge every launch against release X whatever its files pin, and report only the
     findings it has under X and not under its pinned release (:class:`Upgrade`)."""
-    skip_reasons: bool = True
+    skip_reasons: bool
     """Say why each skipped file is skipped (its format is looked for): ``--show-files`` shows it; a
     plain run only counts skipped files, so the CLI turns it off there to spare sniffing each one."""
+    _fields = ("target_gpus", "sglang_version", "select", "ignore", "extend_select", "no_ignores", "preview",
+               "upgrade_to", "skip_reasons")
+
+    def __init__(self, target_gpus: list[str] | None = None, sglang_version: str | None = None,
+                 select: list[str] | None = None, ignore: list[str] | None = None,
+                 extend_select: list[str] | None = None, no_ignores: bool = False, preview: bool = False,
+                 upgrade_to: str | None = None, skip_reasons: bool = True) -> None:
+        self.target_gpus = [] if target_gpus is None else target_gpus
+        self.sglang_version = sglang_version
+        self.select = select
+        self.ignore = [] if ignore is None else ignore
+        self.extend_select = [] if extend_select is None else extend_select
+        self.no_ignores = no_ignores
+        self.preview = preview
+        self.upgrade_to = upgrade_to
+        self.skip_reasons = skip_reasons
 
 
-@dataclass
-class FileResult:
+class FileResult(Record):
     """The outcome for one file. ``skipped`` says why a file was not linted (None when it was)."""
 
     path: Path
-    source: SourceFile | None = None
-    fmt: str | None = None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    contexts: list[LaunchContext] = field(default_factory=list)
-    related: list[SourceFile] = field(default_factory=list)
-    skipped: str | None = None
-    prefiltered: bool = False
+    source: SourceFile | None
+    fmt: str | None
+    diagnostics: list[Diagnostic]
+    contexts: list[LaunchContext]
+    related: list[SourceFile]
+    skipped: str | None
+    prefiltered: bool
     """Skipped by the mention filter on the file's bytes: its text was never kept (``source`` is None)."""
-    unreadable: bool = False
+    unreadable: bool
     """Skipped because reading it failed (permission denied, an I/O error): the run says so."""
-    upgrade: Upgrade | None = None
+    upgrade: Upgrade | None
     """With ``--upgrade-to``: the launches judged against that release (the file's ``diagnostics`` are then
     only what is new there)."""
-    passed_over: list = field(default_factory=list)
+    passed_over: list
     """``(span, why)`` of the commands and settings that name a framework's SGLang backend but start no
     SGLang server (another engine, one chosen at run time): ``--explain`` says so."""
+    _fields = ("path", "source", "fmt", "diagnostics", "contexts", "related", "skipped", "prefiltered", "unreadable",
+               "upgrade", "passed_over")
+
+    def __init__(self, path: Path, source: SourceFile | None = None, fmt: str | None = None,
+                 diagnostics: list[Diagnostic] | None = None, contexts: list[LaunchContext] | None = None,
+                 related: list[SourceFile] | None = None, skipped: str | None = None, prefiltered: bool = False,
+                 unreadable: bool = False, upgrade: Upgrade | None = None, passed_over: list | None = None) -> None:
+        self.path = path
+        self.source = source
+        self.fmt = fmt
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.contexts = [] if contexts is None else contexts
+        self.related = [] if related is None else related
+        self.skipped = skipped
+        self.prefiltered = prefiltered
+        self.unreadable = unreadable
+        self.upgrade = upgrade
+        self.passed_over = [] if passed_over is None else passed_over
 
 
-@dataclass
-class Upgrade:
+class Upgrade(Record):
     """One file judged against the release a run upgrades to: ``release``, the launches resolved there
     (``contexts``, in the order of :attr:`FileResult.contexts`) and, per launch identity, the findings it
     has there and not under its pinned release (``new``: launch identity → diagnostics, before
     suppressions)."""
 
     release: str
-    contexts: list = field(default_factory=list)
-    new: dict = field(default_factory=dict)
-    pinned: list = field(default_factory=list)
+    contexts: list
+    new: dict
+    pinned: list
     """The file's findings under the releases its launches pin (after selection and suppressions)."""
+    _fields = ("release", "contexts", "new", "pinned")
+
+    def __init__(self, release: str, contexts: list | None = None, new: dict | None = None,
+                 pinned: list | None = None) -> None:
+        self.release = release
+        self.contexts = [] if contexts is None else contexts
+        self.new = {} if new is None else new
+        self.pinned = [] if pinned is None else pinned
 
 
 class Engine:
@@ -323,9 +361,11 @@ class Engine:
         """``--upgrade-to X``: resolve each launch again under X and keep, per launch, the findings it has
         there and not under its pinned release (the same rule, place and key). Sets ``result.upgrade``;
         returns the ``id()`` of the new findings."""
-        release = self.options.upgrade_to
+        import dataclasses
+
         from linter.sglang.colocate import colocate
 
+        release = self.options.upgrade_to
         contexts = colocate(_identify([dataclasses.replace(self._context(c.launch, settings, file_decls, file_counts,
                                                                          version=release),
                                                            version_origin=f"--upgrade-to {release}")
@@ -535,6 +575,8 @@ def _identify(contexts: list[LaunchContext]) -> list[LaunchContext]:
     """Give each launch a line-independent identity for baselines and SARIF fingerprints: the
     extractor's scope (a compose service, a shell function, a Python function) and the model it
     serves, numbered only among launches that share both."""
+    import dataclasses  # (a launch file is linted: the resolver has loaded it)
+
     counts: dict[str, int] = {}
     out = []
     for ctx in contexts:

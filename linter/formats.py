@@ -18,16 +18,16 @@ from __future__ import annotations
 import fnmatch
 import functools
 import re
-from dataclasses import dataclass
 from pathlib import PurePath
+
+from linter.records import FrozenRecord
 
 TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:
     from typing import Callable
 
 
-@dataclass(frozen=True)
-class Format:
+class Format(FrozenRecord):
     """One file format.
 
     ``extensions`` are lower-case suffixes (``.yaml``); ``filenames`` are glob patterns on the file
@@ -52,19 +52,32 @@ class Format:
     name: str
     module: str
     summary: str
-    extensions: tuple[str, ...] = ()
-    filenames: tuple[str, ...] = ()
-    shebangs: tuple[str, ...] = ()
-    sniff: Callable[[str], bool] | None = None
-    heavy: bool = False
-    sample: str = ""
-    sample_name: str = ""
-    companions: tuple[str, ...] = ()
-    unmentioned: tuple[str, ...] = ()
-    read_with: str = ""
-    size_limit: str = "MAX_PARSED_CHARS"
-    line_limit: bool = True
-    languages: tuple[str, ...] = ()
+    extensions: tuple[str, ...]
+    filenames: tuple[str, ...]
+    shebangs: tuple[str, ...]
+    sniff: Callable[[str], bool] | None
+    heavy: bool
+    sample: str
+    sample_name: str
+    companions: tuple[str, ...]
+    unmentioned: tuple[str, ...]
+    read_with: str
+    size_limit: str
+    line_limit: bool
+    languages: tuple[str, ...]
+    _fields = ("name", "module", "summary", "extensions", "filenames", "shebangs", "sniff", "heavy", "sample",
+               "sample_name", "companions", "unmentioned", "read_with", "size_limit", "line_limit", "languages")
+
+    def __init__(self, name: str, module: str, summary: str, extensions: tuple[str, ...] = (),
+                 filenames: tuple[str, ...] = (), shebangs: tuple[str, ...] = (),
+                 sniff: Callable[[str], bool] | None = None, heavy: bool = False, sample: str = "",
+                 sample_name: str = "", companions: tuple[str, ...] = (), unmentioned: tuple[str, ...] = (),
+                 read_with: str = "", size_limit: str = "MAX_PARSED_CHARS", line_limit: bool = True,
+                 languages: tuple[str, ...] = ()) -> None:
+        self.__dict__.update(name=name, module=module, summary=summary, extensions=extensions, filenames=filenames,
+                             shebangs=shebangs, sniff=sniff, heavy=heavy, sample=sample, sample_name=sample_name,
+                             companions=companions, unmentioned=unmentioned, read_with=read_with,
+                             size_limit=size_limit, line_limit=line_limit, languages=languages)
 
     def untitled_name(self) -> str:
         """A file name this format claims, for an unsaved editor document of one of its ``languages``

@@ -132,10 +132,12 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
                     yield cand, None
                 else:
                     yield cand, lint_file(engine, cand.path, mentioned=skip_unmentioned)
+            elif (got := _cached(cache, cand)) is not None:
+                yield cand, got[0]
             elif _skipped_on_bytes(engine.ws, cand, cache):
                 yield cand, _skipped(engine, cand, skip_unmentioned)
             else:
-                yield cand, cache.lint(cand.path)[0]
+                yield cand, cache.lint(cand.path, look=False)[0]
         return
     run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method, skip_unmentioned, cache,
                auto=jobs is None)
@@ -145,6 +147,12 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
         yield from run.finish()
     finally:
         run.close()
+
+
+def _cached(cache, cand) -> tuple[FileResult, list[Path]] | None:
+    """The cache's answer for ``cand`` (:meth:`linter.cache.ResultCache.lookup`) when it holds a result of
+    it: asked before the mention filter, whose answer a hit makes known (the same bytes passed it)."""
+    return cache.lookup(cand.path) if cache.has_result(cand.name) else None
 
 
 def _skipped_on_bytes(ws, cand, cache=None) -> bool:
@@ -195,10 +203,14 @@ class _Run:
         cache = self.cache
         if self.pool is None:
             if cache is not None:
+                got = _cached(cache, cand)
+                if got is not None:
+                    yield cand, got[0]
+                    return
                 if _skipped_on_bytes(ws, cand, cache):
                     yield cand, _skipped(engine, cand, self.skip)
                     return
-                res, _, hit = cache.lint(cand.path)
+                res, _, hit = cache.lint(cand.path, look=False)
                 yield cand, res
                 if not hit:
                     self.units += 1
@@ -216,14 +228,14 @@ class _Run:
         i = self.index
         self.index += 1
         if cache is not None:
-            if cache.unmentioned(cand.name, getattr(cand, "folder", None)):
+            got = _cached(cache, cand)
+            if got is not None:
+                known = _Hit(got[0])
+                self.pool.read_by(i, got[1])
+            elif cache.unmentioned(cand.name, getattr(cand, "folder", None)):
                 known = _SKIPPED if self.skip else _skipped(engine, cand, False)
             else:
-                got = cache.lookup(cand.path)
                 known = _UNIT
-                if got is not None:
-                    known = _Hit(got[0])
-                    self.pool.read_by(i, got[1])
         elif self.skip:
             known = _UNIT if unmentioned_text(cand.name) is None else _SKIPPED
         else:
@@ -261,6 +273,8 @@ class _Run:
     def _start_pool(self) -> None:
         ws = self.engine.ws
         self.pool = _Pool(self.engine, self.size, self.timeout, self._method(), self.cache)
+        if self.cache is not None:
+            self.cache.walk_skips = False  # every file reaches the window: a worker may have read it
         for p in ws.reads:  # read before every unit of the pool
             self.pool.first_reader.setdefault(str(p), -1)
         ws.reads = None

@@ -44,6 +44,9 @@ class Progress:
         self.began = clock()
         self.drawn = self.began
         self.files = 0
+        """Files looked at (shown)."""
+        self.counted = 0
+        """Files :meth:`add` was told of."""
         self.launches = 0
         self.bar = None
         self.task = None
@@ -51,8 +54,9 @@ class Progress:
     def add(self, launches: int = 0) -> None:
         """One more file looked at, holding ``launches`` launches."""
         self.files += 1
+        self.counted += 1
         self.launches += launches
-        if self.files % 16 and self.bar is None:
+        if self.counted % 16 and self.bar is None:
             return  # (asking the clock for every file of a large tree costs more than the count)
         now = self.clock()
         if self.bar is None:
@@ -87,10 +91,11 @@ class Progress:
             self.bar = None
 
 
-def shown(pairs, args, quiet: bool):
+def shown(pairs, args, quiet: bool, walked=None):
     """The ``(candidate, result)`` pairs of a lint run, counted by a :class:`Progress` on standard error
     when the run's output allows one (:func:`wanted`; never for ``--explain``, ``--list-launches`` or
-    ``--show-files``); the bar is removed when the pairs end or the run stops."""
+    ``--show-files``); the bar is removed when the pairs end or the run stops. ``walked``: the walk's
+    :class:`~linter.discover.WalkReport`, whose ``known`` files (passed over with no pair) count too."""
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if args.explain or args.list_launches or args.show_files or not wanted(sys.stderr, fmt, quiet):
         yield from pairs
@@ -98,6 +103,8 @@ def shown(pairs, args, quiet: bool):
     progress = Progress(sys.stderr)
     try:
         for cand, res in pairs:
+            if walked is not None:
+                progress.files = progress.counted + walked.known
             progress.add(len(res.contexts) if res is not None else 0)
             yield cand, res
     finally:

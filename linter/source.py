@@ -13,8 +13,9 @@ outside it.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from linter.records import FrozenRecord
 
 BOM = b"\xef\xbb\xbf"
 
@@ -27,7 +28,6 @@ class DecodeError(ValueError):
         self.offset = offset
 
 
-@dataclass(eq=False)
 class SourceFile:
     """One decoded file.
 
@@ -39,8 +39,14 @@ class SourceFile:
     path: Path
     display: str
     text: str
-    bom: bool = False
-    _starts: list[int] = field(default_factory=list, repr=False)
+    bom: bool
+
+    def __init__(self, path: Path, display: str, text: str, bom: bool = False) -> None:
+        self.path = path
+        self.display = display
+        self.text = text
+        self.bom = bom
+        self._starts: list[int] = []
 
     @classmethod
     def from_bytes(cls, path: Path, display: str, data: bytes) -> SourceFile:
@@ -105,13 +111,19 @@ class SourceFile:
         return f"SourceFile({self.display!r})"
 
 
-@dataclass(frozen=True, eq=False)
-class Span:
+class Span(FrozenRecord):
     """A half-open range ``[start, end)`` of character offsets in ``source``."""
 
     source: SourceFile
     start: int
     end: int
+    _fields = ("source", "start", "end")
+
+    def __init__(self, source: SourceFile, start: int, end: int) -> None:
+        d = self.__dict__
+        d["source"] = source
+        d["start"] = start
+        d["end"] = end
 
     @property
     def text(self) -> str:
@@ -156,12 +168,15 @@ def written(span: Span | None) -> str:
     return " ".join(text[span.start:end].split())[:80]
 
 
-@dataclass(frozen=True)
-class Edit:
+class Edit(FrozenRecord):
     """Replace ``span`` with ``content``. Edits never overlap within one fix."""
 
     span: Span
     content: str
+    _fields = ("span", "content")
+
+    def __init__(self, span: Span, content: str) -> None:
+        self.__dict__.update(span=span, content=content)
 
 
 def apply_edits(text: str, edits: list[Edit]) -> str:

@@ -132,12 +132,17 @@ class Workspace:
 
     def __init__(self, cwd: Path | None = None, root: Path | None = None, allow_outside: bool = False) -> None:
         self.cwd = (cwd or Path.cwd()).resolve()
+        self._prefix = str(self.cwd).rstrip("/") + "/"
         self.boundary = boundary.Boundary(root, allow_outside)
         self._files: dict[Path, SourceFile] = {}
         self._names: set[str] = set()  # str() of the keys of _files: the walk asks by string
-        self._missing: dict[Path, OSError] = {}
-        """Files found missing in this run: a launch asks for the same absent ``config.json``, ``.env`` or
-        override file again and again (a workspace lives for one run or one editor request)."""
+        self.read_names = self._names
+        """The paths of the files read so far, as strings (the set :meth:`unread_name` asks; read only)."""
+        self._missing: dict[Path, tuple] = {}
+        """Files found missing in this run (the error's ``errno``, ``strerror`` and ``filename``): a launch
+        asks for the same absent ``config.json``, ``.env`` or override file again and again (a workspace
+        lives for one run or one editor request). Not the error itself: its traceback would keep every
+        frame of the lint that raised it alive, with the file's parse tree (1 KB a file over a run)."""
         self._json: dict[Path, tuple[dict | None, tuple[str, str] | None]] = {}
         self._stats: dict[Path, os.stat_result] = {}
         self.reads: list[Path] | None = None
@@ -170,6 +175,13 @@ class Workspace:
 
     def display(self, path: Path) -> str:
         """``path`` relative to the working directory with ``/`` separators (absolute if outside)."""
+        name = os.fspath(path)
+        if os.sep == "/" and name.startswith(self._prefix):
+            # the usual case, as strings (each result from the cache asks): a plain path below the
+            # working directory is its own relative path
+            rest = name[len(self._prefix):]
+            if rest and all(part not in ("", ".", "..") for part in rest.split("/")):
+                return rest
         try:
             return Path(os.path.relpath(path, self.cwd)).as_posix() if _is_under(path, self.cwd) else path.as_posix()
         except ValueError:  # pragma: no cover - other drive on Windows
@@ -205,12 +217,12 @@ class Workspace:
         missing = self._missing.get(path)
         if missing is not None:
             note(("m", str(path)))
-            raise FileNotFoundError(missing.errno, missing.strerror, missing.filename)
+            raise FileNotFoundError(*missing)
         try:
             st = path.stat()
         except (FileNotFoundError, NotADirectoryError) as exc:
             note(("m", str(path)))
-            self._missing[path] = exc
+            self._missing[path] = (exc.errno, exc.strerror, exc.filename)
             raise
         except OSError as exc:
             note(("n", str(path), f"error {exc.errno}"))

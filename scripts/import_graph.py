@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "linter"
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("source", ("linter", "linter.source", "linter.launch", "linter.datafiles", "linter.data", "linter.limits",
-                "linter.boundary", "linter.gitignore", "linter.argv", "linter.workspace", "linter.branches",
-                "linter.codes", "linter.mentions")),
+    ("source", ("linter", "linter.records", "linter.source", "linter.launch", "linter.datafiles", "linter.data",
+                "linter.limits", "linter.boundary", "linter.gitignore", "linter.argv", "linter.workspace",
+                "linter.branches", "linter.codes", "linter.mentions")),
     ("gpus", ("linter.gpus", "linter.gpus.*")),
     ("readers", ("linter.extract.yamlload", "linter.extract.yamltree", "linter.extract.yamlstream",
                  "linter.extract.words", "linter.extract.jsonpos")),

@@ -661,3 +661,168 @@ def test_content_read_outside_the_root_never_reaches_a_run_that_may_not_read_it(
         got = lint(repo, capsys, *mine, *args, ".")
         assert "SGL005" in got[1] and "fa4" not in got[1] and caches.hits == set()
         assert got == lint(repo, capsys, "--no-cache", *args, ".")
+
+
+# -- metadata first: a stat signature, then the bytes ------------------------------------------------
+
+
+@pytest.fixture
+def settled(monkeypatch):
+    """Files count as settled as soon as they are written (a run keeps their stat signatures): the
+    two seconds a real run waits for would make these tests slow."""
+    monkeypatch.setattr(cache_mod, "RACY_NS", 0)
+
+
+def entry_of(root: Path, name: str) -> dict:
+    """The result entry of ``root/name`` in its cache folder."""
+    path = str(root / name)
+    for shard in (root / ".lint-configs_cache").glob("*/r*.json"):
+        got = json.loads(shard.read_text())["results"].get(path)
+        if got is not None:
+            return got
+    raise AssertionError(f"no entry for {name}")
+
+
+def stat_table(root: Path, listings: bool = False) -> dict[str, dict]:
+    """Every stat shard's table of the cache folder of ``root``: folder → {name: signature} (and the
+    folder's own listing under ``/`` with ``listings``)."""
+    out: dict[str, dict] = {}
+    for shard in (root / ".lint-configs_cache").glob("*/s*.json"):
+        for folder, table in json.loads(shard.read_text())["stat"].items():
+            out[folder] = {k: v for k, v in table.items() if listings or k != cache_mod.LISTING}
+    return out
+
+
+class Opened:
+    """The files under ``root`` opened (``os.open``, ``open``) while active."""
+
+    def __init__(self, monkeypatch, root: Path) -> None:
+        import builtins
+        import io
+
+        self.names: list[str] = []
+        prefix = str(root) + os.sep
+        for owner, name in ((os, "open"), (builtins, "open"), (io, "open")):
+            real = getattr(owner, name)
+
+            def spy(path, *args, _real=real, **kwargs):
+                if isinstance(path, (str, os.PathLike)) and os.fspath(path).startswith(prefix) \
+                        and store.DIR_NAME not in os.fspath(path):
+                    self.names.append(os.path.basename(os.fspath(path)))
+                return _real(path, *args, **kwargs)
+
+            monkeypatch.setattr(owner, name, spy)
+
+
+def test_preview_and_upgrade_to_are_part_of_the_key(tmp_path, capsys, caches):
+    # a run with --preview checks more rules than one without: never each other's results; --upgrade-to
+    # reports only what breaks under another release, which the cache does not keep: it uses none
+    write_tree(tmp_path, {"docker-compose.yml": FOLDED_H100})
+    plain = lint(tmp_path, capsys, ".")
+    preview = lint(tmp_path, capsys, "--preview", ".")
+    assert caches.last.hits == 0 and preview == lint(tmp_path, capsys, "--no-cache", "--preview", ".")
+    assert lint(tmp_path, capsys, "--upgrade-to", "0.5.23", ".") == \
+        lint(tmp_path, capsys, "--no-cache", "--upgrade-to", "0.5.23", ".")
+    assert caches.opened[-2] is None  # (the last one was --no-cache: the one before used no cache either)
+    assert lint(tmp_path, capsys, ".") == plain and caches.last.hits == 1
+
+
+def test_the_same_bytes_written_again_still_hit_and_the_new_signature_is_kept(tmp_path, capsys, caches, settled):
+    write_tree(tmp_path, {"docker-compose.yml": FOLDED_H100})
+    first = lint(tmp_path, capsys, ".")
+    compose = tmp_path / "docker-compose.yml"
+    kept = entry_of(tmp_path, "docker-compose.yml")["deps"][0]
+    assert kept[:2] == ["f", str(compose)] and kept[3] == cache_mod.signature(compose.stat())
+    compose.write_text(FOLDED_H100)  # a checkout or an editor's save: new times, the same bytes
+    assert cache_mod.signature(compose.stat()) != kept[3]
+    assert lint(tmp_path, capsys, ".") == first and caches.last.hits == 1  # the digest decided
+    assert entry_of(tmp_path, "docker-compose.yml")["deps"][0][3] == cache_mod.signature(compose.stat())
+
+
+def test_a_change_of_the_same_size_with_its_modification_time_put_back_is_seen(tmp_path, capsys, caches, settled):
+    # os.utime can put the modification time back; the change time it cannot: the signature differs,
+    # the bytes are compared, and the result is linted again (and a skipped file read again)
+    quiet = "services:\n  web:\n    image: nginx:1.27\n    command: run --flag x\n"
+    write_tree(tmp_path, {"docker-compose.yml": FOLDED_H100, "sub/compose.yaml": quiet})
+    lint(tmp_path, capsys, ".")
+    assert "compose.yaml" in stat_table(tmp_path)[str(tmp_path / "sub")]
+    for name, old, new in (("docker-compose.yml", "fa4", "fa3"), ("sub/compose.yaml", "nginx:1.27", "sglang:1.2")):
+        path = tmp_path / name
+        st = path.stat()
+        path.write_text(path.read_text().replace(old, new))
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+        assert (path.stat().st_size, path.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    got = lint(tmp_path, capsys, ".")
+    assert caches.last.hits == 0 and got == lint(tmp_path, capsys, "--no-cache", ".")
+    assert "SGL101" not in got[1]
+    assert "compose.yaml" not in stat_table(tmp_path).get(str(tmp_path / "sub"), {})  # it mentions SGLang now
+
+
+def test_a_skipped_file_is_passed_over_unread_until_it_gains_a_launch(tmp_path, capsys, caches, settled, monkeypatch):
+    write_tree(tmp_path, {"svc/deploy.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+                          "svc/notes.md": "# notes\n", "docker-compose.yml": FOLDED_H100})
+    first = lint(tmp_path, capsys, ".")
+    assert set(stat_table(tmp_path)[str(tmp_path / "svc")]) == {"deploy.yaml", "notes.md"}
+    opened = Opened(monkeypatch, tmp_path)
+    assert lint(tmp_path, capsys, ".") == first and caches.last.hits == 1
+    assert "deploy.yaml" not in opened.names and "notes.md" not in opened.names  # one stat each, no read
+    monkeypatch.undo()
+    monkeypatch.setattr(cache_mod, "RACY_NS", 0)
+    Caches(monkeypatch)
+    (tmp_path / "svc/notes.md").write_text("# notes\n\n```bash\n# lint-configs: target-gpu=H100\n"
+                                           "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
+                                           "--attention-backend fa4 --enable-deterministic-inference\n```\n")
+    got = lint(tmp_path, capsys, ".")
+    assert "svc/notes.md" in got[1] and got == lint(tmp_path, capsys, "--no-cache", ".")
+    assert set(stat_table(tmp_path)[str(tmp_path / "svc")]) == {"deploy.yaml"}
+    (tmp_path / "svc/deploy.yaml").unlink()  # a file gone leaves the table
+    lint(tmp_path, capsys, ".")
+    assert "deploy.yaml" not in stat_table(tmp_path)[str(tmp_path / "svc")]
+
+
+def test_an_unchanged_folder_is_not_listed_again_and_a_file_made_in_it_is_found(tmp_path, capsys, caches, settled,
+                                                                                 monkeypatch):
+    # a folder's times change with every entry made, removed or renamed in it: while its signature is
+    # the same, its listing comes from the cache (one stat, no read of the folder)
+    write_tree(tmp_path, {"svc/notes.md": "# notes\n", "svc/values.yaml": "replicas: 2\n"})
+    first = lint(tmp_path, capsys, ".")
+    assert stat_table(tmp_path, listings=True)[str(tmp_path / "svc")][cache_mod.LISTING][1:] == \
+        [["notes.md", "values.yaml"], "ff"]
+    assert lint(tmp_path, capsys, ".") == first  # (the first run made the cache folder in the root: listed again)
+    listed = []
+    scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda p=".": listed.append(os.fspath(p)) or scandir(p))
+    assert lint(tmp_path, capsys, ".") == first
+    assert str(tmp_path / "svc") not in listed and str(tmp_path) not in listed
+    (tmp_path / "svc/docker-compose.yml").write_text(FOLDED_H100)
+    got = lint(tmp_path, capsys, ".")
+    assert str(tmp_path / "svc") in listed and "SGL101" in got[1]
+    assert got == lint(tmp_path, capsys, "--no-cache", ".")
+
+
+def test_warm_runs_that_pass_files_over_print_what_cold_runs_print(tmp_path, capsys, caches, settled, monkeypatch):
+    """The sibling repository with every file settled: a warm run passes most files over on their stat
+    alone and answers the rest from the cache, and prints what a run without the cache prints, after
+    each edit too (a COMPOSE_FILE stack's second file that does not mention SGLang is read by the
+    first one's lint: it is not passed over then)."""
+    import linter.discover as discover
+
+    walked = []
+    walk = discover.walk
+
+    def spying(*args, **kwargs):
+        walked.append(args[3] if len(args) > 3 else kwargs.get("report"))
+        return walk(*args, **kwargs)
+
+    monkeypatch.setattr(discover, "walk", spying)
+    repo = sibling_repo(tmp_path / "repo")
+    lint(repo, capsys, "--exit-zero", ".")
+    for round_, edit in enumerate([None] + EDITS):
+        if edit is not None:
+            path = repo / edit[0]
+            path.write_text(edit[1](path.read_text() if path.exists() else ""))
+        for mode in ([], ["--format", "json"]) if round_ in (0, len(EDITS)) else ([],):
+            warm = lint(repo, capsys, *mode, ".")
+            assert walked[-1].known > 0
+            cold = lint(repo, capsys, "--no-cache", *mode, ".")
+            assert warm == cold, (edit and edit[0], mode)

@@ -96,7 +96,8 @@ def test_a_launch_with_config_loads_the_merger(tmp_path):
 
 # The most common pre-commit run: staged files that do not mention SGLang. Nothing of a launch, of a
 # finding's snippet (rich's cell widths) or of a traceback is needed to say so.
-NO_MENTION_SPARE = ("linter.launch", "linter.report.snippet", "rich", "traceback")
+NO_MENTION_SPARE = ("linter.launch", "linter.report.snippet", "rich", "traceback", "argparse", "dataclasses", "inspect",
+                    "textwrap")
 
 
 def test_a_run_with_no_mention_loads_no_launch_snippet_or_traceback_module(tmp_path):
@@ -118,10 +119,13 @@ def test_docutils_is_imported_only_for_an_rst_page_that_mentions_sglang(tmp_path
 
 
 # A file answered from the result cache (linter/cache): stat/read, hash, load. No YAML library, no rule
-# module, no resolver, SGLang or GPU table, no extractor, not even typing. (The format registry is read:
-# the walk asks it whether a named file is a companion such as a .env; it compiles no sniff on import.)
+# module, no resolver, SGLang or GPU table, no extractor, not even typing; no argparse for a plain command
+# line (linter.cli.quick_parse) and no dataclasses (with inspect, ast, dis: linter/records.py). (The format
+# registry is read: the walk asks it whether a named file is a companion such as a .env; it compiles no
+# sniff on import.)
 HIT_SPARE = ("yaml", "ruamel", "tree_sitter", "linter.resolve", "linter.launch", "linter.directives",
-             "typing", "threading", "pickle", "secrets")
+             "typing", "threading", "pickle", "secrets", "argparse", "dataclasses", "inspect", "ast", "dis",
+             "gettext", "locale")
 HIT_SPARE_PACKAGES = ("linter.sglang", "linter.gpus", "linter.extract")
 
 

@@ -32,12 +32,13 @@ def folder_for(given: Path | None, cwd: Path, configs, root: Path | str | None =
 
 def open_for_run(args, engine, configs, warn) -> cache.ResultCache | None:
     """The result cache of a lint run, or None: with ``--no-cache`` (or ``LINT_CONFIGS_NO_CACHE``), for
-    standard input, ``--explain``, ``--list-launches`` and ``--show-files`` (they need what only a fresh
-    lint gives), and when the folder may not be used (``warn`` says why)."""
+    standard input, ``--explain``, ``--list-launches``, ``--show-files`` and ``--upgrade-to`` (they need
+    what only a fresh lint gives: whole launches, each file's skip reason, the launches judged under
+    another release), and when the folder may not be used (``warn`` says why)."""
     if getattr(args, "no_cache", False) or cache.disabled_by_environment():
         return None
     if args.stdin_filename is not None or "-" in args.paths or args.explain or args.list_launches \
-            or args.show_files:
+            or args.show_files or args.upgrade_to:
         return None
     from linter.cache.trust import refusal
 

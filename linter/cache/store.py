@@ -1,17 +1,21 @@
 """The cache folder on disk: where it is, its shards, and writing them so that no reader sees half.
 
-Layout (``FORMAT`` 1)::
+Layout (``FORMAT`` 2)::
 
     .lint-configs_cache/
       .gitignore           "*": git never offers to commit it
       CACHEDIR.TAG         the cache directory tag (https://bford.info/cachedir/): backups skip it
-      <run>/<shard>.json   one folder per run setting (16 hex digits, :func:`linter.cache.run_key`),
-                           256 shards, a file's entries in the shard of its folder
+      <run>/rNN.json       one folder per run setting (16 hex digits, :func:`linter.cache.run_key`):
+      <run>/sNN.json       :data:`SHARDS` shards of results (``r``) and of skipped files' stats (``s``),
+                           a file's entries in the shards of its folder (:func:`shard_of`)
 
-A shard is one JSON object: ``{"lint-configs-cache": FORMAT, "run": <run key>, "stat": {path:
-[size, mtime_ns, ctime_ns, inode, device]}, "results": {path: entry}}``. A shard of another format or
-run, or one that does not read as such an object, is treated as empty, and rewritten when this run
-has something to keep in it.
+A results shard is one JSON object ``{"lint-configs-cache": FORMAT, "run": <run key>, "results": {path:
+entry}}``; a stat shard ``{"lint-configs-cache": FORMAT, "run": <run key>, "stat": {folder: {name:
+signature}}}`` (:func:`linter.cache.signature`): the files the mention filter skipped on their bytes,
+by folder (a walk asks once per folder, and the names are short), and under the name ``/`` the folder's
+own listing with its signature (:data:`linter.cache.LISTING`). A shard of another format or run, or one that
+does not read as such an object, is treated as empty, and rewritten when this run has something to
+keep in it.
 
 Writes are atomic: a shard is written to a temporary file in its folder and renamed over the old
 one, so a reader sees the old shard or the new one. When the shard changed on disk since this run
@@ -20,10 +24,10 @@ run's changes applied on top: two runs at once lose nothing but, at worst, one's
 and never break a shard. Nothing is flushed to the disk (a cache need not survive a power cut; a
 shard cut short then no longer reads and is rewritten).
 
-Size: a shard keeps at most :data:`MAX_SHARD_BYTES` (the entries used longest ago go first; results
-larger than :data:`MAX_ENTRY_BYTES` are not kept), and at most :data:`MAX_RUNS` run folders are kept
-(the one used longest ago goes): the folder holds at most ``MAX_RUNS × 256 × MAX_SHARD_BYTES``
-(1 GiB), a few MiB for a repository of ten thousand files.
+Size: a shard keeps at most :data:`MAX_SHARD_BYTES` (the results used longest ago go first; results
+larger than :data:`MAX_ENTRY_BYTES` are not kept; a stat table that grows past it starts again), and
+at most :data:`MAX_RUNS` run folders are kept (the one used longest ago goes): the folder holds at
+most ``MAX_RUNS × 2 × SHARDS × MAX_SHARD_BYTES`` (1 GiB), a few MiB for a repository of ten thousand files.
 """
 
 from __future__ import annotations
@@ -32,17 +36,21 @@ import json
 import os
 import stat
 import time
-import zlib
 from pathlib import Path
 
-FORMAT = 1
+try:
+    from _blake2 import blake2b  # what hashlib.blake2b is, without loading OpenSSL's constructors
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import blake2b
+
+FORMAT = 2
 """The layout and entry format; a shard of another format is ignored (and rewritten)."""
 
 DIR_NAME = ".lint-configs_cache"
 """The default cache folder's name, at the project root (ruff's ``.ruff_cache``)."""
 
-SHARDS = 256
-MAX_SHARD_BYTES = 1 << 20
+SHARDS = 32
+MAX_SHARD_BYTES = 4 << 20
 MAX_ENTRY_BYTES = 256 << 10
 MAX_RUNS = 4
 MAX_PROJECTS = 64
@@ -62,8 +70,9 @@ def today() -> int:
 
 
 def shard_of(folder: str) -> int:
-    """The shard holding the entries of the files in ``folder`` (an absolute path as a string)."""
-    return zlib.crc32(folder.encode("utf-8", "surrogateescape")) % SHARDS
+    """The shard holding the entries of the files in ``folder`` (an absolute path as a string): the first
+    byte of its BLAKE2b digest (the library the cache hashes files with), modulo :data:`SHARDS`."""
+    return blake2b(folder.encode("utf-8", "surrogateescape"), digest_size=1).digest()[0] % SHARDS
 
 
 def prepare(folder: Path) -> None:
@@ -136,82 +145,103 @@ def _read_owned(path: Path, limit: int) -> tuple[bytes, tuple] | None:
 
 
 class Shard:
-    """One shard file: its ``stat`` and ``results`` tables as read, and this run's changes."""
+    """One shard file of ``kind`` ``"results"`` (path → entry) or ``"stat"`` (folder → {name: stat}): its
+    table as read, and this run's changes (by key: a path, or a folder and a name)."""
 
-    def __init__(self, path: Path, run: str) -> None:
+    def __init__(self, path: Path, run: str, kind: str) -> None:
         self.path = path
         self.run = run
+        self.kind = kind
         self.seen: tuple | None = None
-        self.stat, self.results = self._load()
-        self.changes: dict[tuple[str, str], object] = {}
+        self.table = self._load()
+        self.changes: dict = {}
 
-    def _load(self) -> tuple[dict, dict]:
+    def _load(self) -> dict:
         got = _read_owned(self.path, 4 * MAX_SHARD_BYTES)
         if got is None:
-            return {}, {}
+            return {}
         data, self.seen = got
         try:
             doc = json.loads(data)
             if doc.get("lint-configs-cache") != FORMAT or doc.get("run") != self.run:
-                return {}, {}
-            st, results = doc["stat"], doc["results"]
-            if isinstance(st, dict) and isinstance(results, dict):
-                return st, results
+                return {}
+            table = doc[self.kind]
+            if isinstance(table, dict) and (self.kind == "results" or
+                                            all(isinstance(v, dict) for v in table.values())):
+                return table
         except (ValueError, AttributeError, KeyError, TypeError, RecursionError):
             pass
-        return {}, {}  # corrupt or foreign: read as empty, rewritten when something is kept
+        return {}  # corrupt or foreign: read as empty, rewritten when something is kept
 
-    def set(self, table: str, key: str, value) -> None:
-        """Set (or, with None, drop) the entry ``key`` of ``table`` (``stat`` or ``results``)."""
-        target = self.stat if table == "stat" else self.results
-        if value is None:
-            if key not in target:
-                return
-            target.pop(key, None)
-            self.changes[(table, key)] = _DELETED
+    def set(self, key: str, value) -> None:
+        """Set (or, with None, drop) the result of the file ``key``."""
+        self._apply(self.table, key, value)
+        self.changes[key] = _DELETED if value is None else value
+
+    def set_stat(self, folder: str, name: str, value) -> None:
+        """Set (or, with None, drop) the stat of the file ``name`` in ``folder``."""
+        self._apply_stat(self.table, (folder, name), value)
+        self.changes[(folder, name)] = _DELETED if value is None else value
+
+    @staticmethod
+    def _apply(table: dict, key, value) -> None:
+        if value is None or value is _DELETED:
+            table.pop(key, None)
         else:
-            target[key] = value
-            self.changes[(table, key)] = value
+            table[key] = value
+
+    @staticmethod
+    def _apply_stat(table: dict, key: tuple, value) -> None:
+        folder, name = key
+        if value is None or value is _DELETED:
+            names = table.get(folder)
+            if names is not None:
+                names.pop(name, None)
+                if not names:
+                    del table[folder]
+        else:
+            table.setdefault(folder, {})[name] = value
 
     def flush(self, keep: set[str]) -> None:
         """Write this shard if it changed, keeping the entries of another run that wrote it meanwhile.
-        Entries unused for :data:`STALE_DAYS`, and those of files that are gone (unless in ``keep``,
-        the paths this run looked at), are dropped; then the oldest, down to :data:`MAX_SHARD_BYTES`."""
+        Results unused for :data:`STALE_DAYS`, and those of files that are gone (unless in ``keep``,
+        the paths this run looked at), are dropped, as are the stats of folders that are gone; then
+        the oldest results, down to :data:`MAX_SHARD_BYTES`."""
         if not self.changes:
             return
         now = _current(self.path)
+        apply = self._apply if self.kind == "results" else self._apply_stat
         if now is not None and now != self.seen:  # another run wrote it: its entries too
-            self.stat, self.results = self._load()
-            for (table, key), value in self.changes.items():
-                target = self.stat if table == "stat" else self.results
-                if value is _DELETED:
-                    target.pop(key, None)
-                else:
-                    target[key] = value
-        day = today()
-        for key in [k for k, e in self.results.items()
-                    if k not in keep and (not isinstance(e, dict) or day - e.get("t", 0) > STALE_DAYS
-                                          or not os.path.lexists(k))]:
-            del self.results[key]
-        for key in [k for k in self.stat if k not in keep and not os.path.lexists(k)]:
-            del self.stat[key]
+            self.table = self._load()
+            for key, value in self.changes.items():
+                apply(self.table, key, value)
+        if self.kind == "results":
+            day = today()
+            for key in [k for k, e in self.table.items()
+                        if k not in keep and (not isinstance(e, dict) or day - e.get("t", 0) > STALE_DAYS
+                                              or not os.path.lexists(k))]:
+                del self.table[key]
+        else:
+            for folder in [f for f in self.table if not os.path.isdir(f)]:
+                del self.table[folder]
         data = self._dump()
         if len(data) > MAX_SHARD_BYTES:
-            order = sorted(self.results, key=lambda k: self.results[k].get("t", 0))
-            while order and len(data) > MAX_SHARD_BYTES:
-                for key in order[:max(1, len(order) // 4)]:
-                    del self.results[key]
-                order = order[max(1, len(order) // 4):]
-                data = self._dump()
-            if len(data) > MAX_SHARD_BYTES:
-                self.stat = {}
+            if self.kind == "results":
+                order = sorted(self.table, key=lambda k: self.table[k].get("t", 0))
+                while order and len(data) > MAX_SHARD_BYTES:
+                    for key in order[:max(1, len(order) // 4)]:
+                        del self.table[key]
+                    order = order[max(1, len(order) // 4):]
+                    data = self._dump()
+            else:
+                self.table = {}
                 data = self._dump()
         _write_atomic(self.path, data)
         self.changes = {}
 
     def _dump(self) -> bytes:
-        return json.dumps({"lint-configs-cache": FORMAT, "run": self.run, "stat": self.stat,
-                           "results": self.results}, separators=(",", ":")).encode("utf-8", "surrogatepass")
+        return json.dumps({"lint-configs-cache": FORMAT, "run": self.run, self.kind: self.table},
+                          separators=(",", ":")).encode("utf-8", "surrogatepass")
 
 
 def _current(path: Path) -> tuple | None:
@@ -231,18 +261,25 @@ class Store:
         self.shared = shared
         """``folder`` is one project's in the user's cache folder (:data:`MAX_PROJECTS` are kept there)."""
         self.dir = folder / run[:16]
-        self.shards: dict[int, Shard] = {}
-        self._of_folder: dict[str, Shard] = {}
+        self.shards: dict[tuple[str, int], Shard] = {}
+        self._of_folder: dict[tuple[str, str], Shard] = {}
 
-    def shard(self, folder: str) -> Shard:
-        """The shard of the files in ``folder`` (read on first use)."""
-        got = self._of_folder.get(folder)
+    def results(self, folder: str) -> Shard:
+        """The results shard of the files in ``folder`` (read on first use)."""
+        return self._shard("results", folder)
+
+    def stats(self, folder: str) -> Shard:
+        """The stat shard of the files in ``folder`` (read on first use)."""
+        return self._shard("stat", folder)
+
+    def _shard(self, kind: str, folder: str) -> Shard:
+        got = self._of_folder.get((kind, folder))
         if got is None:
             n = shard_of(folder)
-            got = self.shards.get(n)
+            got = self.shards.get((kind, n))
             if got is None:
-                got = self.shards[n] = Shard(self.dir / f"{n:02x}.json", self.run)
-            self._of_folder[folder] = got
+                got = self.shards[(kind, n)] = Shard(self.dir / f"{kind[0]}{n:02x}.json", self.run, kind)
+            self._of_folder[(kind, folder)] = got
         return got
 
     def flush(self, keep: set[str]) -> None:

@@ -99,10 +99,10 @@ def json_text(text: str) -> str:
 def sanitized(d):
     """A copy of the diagnostic ``d`` whose message, notes, labels and fix message are :func:`visible`
     (its span, and so its path and the edits, unchanged: renderers show ``visible(d.path)``)."""
-    import dataclasses
+    from linter.records import replace
 
     fix = d.fix
     if fix is not None and _UNSAFE.search(fix.message):
-        fix = dataclasses.replace(fix, message=visible(fix.message))
-    return dataclasses.replace(d, message=visible(d.message), notes=[visible(n) for n in d.notes],
-                               labels=[(s, visible(label)) for s, label in d.labels], fix=fix)
+        fix = replace(fix, message=visible(fix.message))
+    return replace(d, message=visible(d.message), notes=[visible(n) for n in d.notes],
+                   labels=[(s, visible(label)) for s, label in d.labels], fix=fix)

@@ -10,8 +10,7 @@ one-line file costs a few hundred characters.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from linter.records import Record
 from linter.report.lines import wrap
 from linter.report.safe import visible
 from linter.rules.base import Diagnostic
@@ -44,8 +43,7 @@ def _cell(ch: str) -> tuple[str, int]:
     return ch, get_character_cell_size(ch)
 
 
-@dataclass
-class _Shown:
+class _Shown(Record):
     """A window of a line: ``text`` as displayed, the line-relative characters ``[first, last)`` it
     shows of the ``n`` the line has, and ``col(i)``, the display column of character ``i``."""
 
@@ -54,6 +52,10 @@ class _Shown:
     last: int
     n: int
     cols: list[int]  # display column of each shown character, plus one past the last
+    _fields = ("text", "first", "last", "n", "cols")
+
+    def __init__(self, text: str, first: int, last: int, n: int, cols: list[int]) -> None:
+        self.text, self.first, self.last, self.n, self.cols = text, first, last, n, cols
 
     def col(self, i: int) -> int:
         i = min(max(i, self.first), self.last)
@@ -125,12 +127,18 @@ def window(text: str, start: int, end: int, focus: tuple[int, int], room: int, a
 
 # --- the snippet: source lines, marks and labels ----------------------------------------------------------
 
-@dataclass
-class _Mark:
-    start: int  # line-relative character offsets
+class _Mark(Record):
+    """A mark under a line: characters ``[start, end)`` (line-relative), the finding's own (``primary``)
+    or one of its labels, with its ``label``."""
+
+    start: int
     end: int
     primary: bool
     label: str
+    _fields = ("start", "end", "primary", "label")
+
+    def __init__(self, start: int, end: int, primary: bool, label: str) -> None:
+        self.start, self.end, self.primary, self.label = start, end, primary, label
 
 
 Segment = tuple[str, str]

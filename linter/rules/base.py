@@ -10,9 +10,8 @@ resolved :class:`LaunchContext` and yields diagnostics, each with an optional fi
 from __future__ import annotations
 
 import enum
-import inspect
-from dataclasses import dataclass, field
 
+from linter.records import FrozenRecord, Record
 
 TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:
@@ -95,8 +94,7 @@ SAFE = Applicability.SAFE
 UNSAFE = Applicability.UNSAFE
 
 
-@dataclass
-class Fix:
+class Fix(Record):
     """Edits that remove a diagnostic. ``applicability`` is :data:`SAFE` (applied by ``--fix``),
     :data:`UNSAFE` (applied only with ``--unsafe-fixes``) or display-only; ``message`` says what the
     fix does."""
@@ -104,10 +102,15 @@ class Fix:
     applicability: Applicability
     message: str
     edits: list[Edit]
+    _fields = ("applicability", "message", "edits")
+
+    def __init__(self, applicability: Applicability, message: str, edits: list[Edit]) -> None:
+        self.applicability = applicability
+        self.message = message
+        self.edits = edits
 
 
-@dataclass
-class Diagnostic:
+class Diagnostic(Record):
     """One finding. ``span`` is the literal text that produced the offending value (where a fix
     edits); ``key`` is a line-independent identity (path, rule, launch, option) for baselines and
     SARIF fingerprints; ``notes`` are extra lines (the release and CUDA build a finding assumed);
@@ -120,16 +123,34 @@ class Diagnostic:
     severity: str
     message: str
     span: Span
-    fix: Fix | None = None
-    launch: Launch | None = None
-    key: str = ""
-    notes: list[str] = field(default_factory=list)
-    launch_id: str = ""
+    fix: Fix | None
+    launch: Launch | None
+    key: str
+    notes: list[str]
+    launch_id: str
     """The identity of the launch the finding belongs to (:attr:`LaunchContext.identity`)."""
-    labels: list[tuple[Span, str]] = field(default_factory=list)
-    also: list[str] = field(default_factory=list)
+    labels: list[tuple[Span, str]]
+    also: list[str]
     """The identities of other launches of the file with this very finding at this place (merged into
     this one when reported: one fix serves them all)."""
+    _fields = ("code", "name", "severity", "message", "span", "fix", "launch", "key", "notes", "launch_id", "labels",
+               "also")
+
+    def __init__(self, code: str, name: str, severity: str, message: str, span: Span, fix: Fix | None = None,
+                 launch: Launch | None = None, key: str = "", notes: list[str] | None = None, launch_id: str = "",
+                 labels: list[tuple[Span, str]] | None = None, also: list[str] | None = None) -> None:
+        self.code = code
+        self.name = name
+        self.severity = severity
+        self.message = message
+        self.span = span
+        self.fix = fix
+        self.launch = launch
+        self.key = key
+        self.notes = [] if notes is None else notes
+        self.launch_id = launch_id
+        self.labels = [] if labels is None else labels
+        self.also = [] if also is None else also
 
     @property
     def path(self) -> str:
@@ -140,18 +161,22 @@ class Diagnostic:
         return (self.path, line, col, self.code)
 
 
-@dataclass(frozen=True)
-class Example:
+class Example(FrozenRecord):
     """A launch for a rule's documentation and tests: the server arguments ``args`` (after
     ``program``, by default ``python3 -m sglang.launch_server``), the ``targets``, and for an invalid example the arguments
     expected after the fix (``fixed``; None when there is no fix)."""
 
     args: str
-    targets: tuple[str, ...] = ("H100",)
-    fixed: str | None = None
-    sglang: str | None = None
-    program: str = "python3 -m sglang.launch_server"
+    targets: tuple[str, ...]
+    fixed: str | None
+    sglang: str | None
+    program: str
     """The command the arguments follow (a framework's trainer for a dialect rule)."""
+    _fields = ("args", "targets", "fixed", "sglang", "program")
+
+    def __init__(self, args: str, targets: tuple[str, ...] = ("H100",), fixed: str | None = None,
+                 sglang: str | None = None, program: str = "python3 -m sglang.launch_server") -> None:
+        self.__dict__.update(args=args, targets=targets, fixed=fixed, sglang=sglang, program=program)
 
 
 def target_labels(targets) -> str:
@@ -211,6 +236,8 @@ class Rule:
 
     @classmethod
     def docs(cls) -> str:
+        import inspect
+
         return inspect.cleandoc(cls.__doc__ or "")
 
     def diagnostic(self, message: str, span: Span, ctx: LaunchContext | None = None, fix: Fix | None = None,

@@ -30,7 +30,29 @@ def unverified_reasons(ctx: LaunchContext) -> list[str]:
         out.append("no known target GPU" if not ctx.known_targets else "a target GPU is not known")
     if ctx.parsed.unknown_words:
         out.append("some server arguments are not known statically")
+    out += _unknown_decisions(ctx)
     return out
+
+
+def _unknown_decisions(ctx: LaunchContext) -> list[str]:
+    """The start-up checks' own inputs that stayed unknown although every word is there: whether
+    deterministic inference is on, or, with it on, the attention backend on a declared target (a
+    ``--attention-backend $1``, a value past the paths cap). Without these a launch whose checks could
+    not run was counted as checked (fresh review of issue 35)."""
+    if ctx.model.skip_checks or ctx.parser_only_note is not None or ctx.parsed.sglang_error() is not None:
+        return []
+    from linter.sglang.decision import UNKNOWN
+
+    on, _ = ctx.deterministic()
+    if on is UNKNOWN:
+        return ["whether deterministic inference is on is not known"]
+    if on is not True:
+        return []
+    gated = ("gpt_oss_backend",)  # the model's own check decides before the backend matters
+    unknown = [v.label for v in ctx.target_verdicts()
+               if v.backends is None and (v.startup is None or not v.startup.error)
+               and not (v.gate is not None and v.gate.gate in gated) and ctx.model.architecture is not None]
+    return [f"the attention backend on {label} is not known" for label in unknown]
 
 
 class Coverage(FrozenRecord):

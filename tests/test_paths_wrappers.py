@@ -370,3 +370,21 @@ def test_kubernetes_program_on_a_volume_that_is_the_launch_itself(tmp_path, caps
     diags = lint(tmp_path, capsys, {"pod.yaml": pod('["/scripts/venv/bin/python3"]', ARGV.split(", ", 1)[1],
                                                     "persistentVolumeClaim: {claimName: tools}")})
     assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "pod.yaml")]
+
+
+def test_a_launch_whose_backend_stays_unknown_is_not_counted_as_checked(tmp_path):
+    """`--attention-backend $1` with deterministic inference on: the start-up checks cannot run, so the
+    summary says the launch could not be fully verified and --explain says why (fresh review of issue 35)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "serve.sh"
+    script.write_text("#!/bin/bash\n# lint-configs: target-gpu=H100\npython -m sglang.launch_server "
+                      "--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference "
+                      "--attention-backend $1\n")
+    run = subprocess.run([sys.executable, "-m", "linter", "--no-cache", str(script)], cwd=tmp_path,
+                         capture_output=True, text=True)
+    assert "1 launch could not be fully verified" in run.stdout
+    explain = subprocess.run([sys.executable, "-m", "linter", "--no-cache", "--explain", str(script)],
+                             cwd=tmp_path, capture_output=True, text=True)
+    assert "not fully verified: the attention backend on H100 is not known" in explain.stdout

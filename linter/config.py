@@ -20,8 +20,10 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
+
+from linter.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ rule may have stayed silent for lack of a fact; ``--explain`` shows which.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from linter.records import dataclass
+
 
 
 TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it

@@ -12,13 +12,13 @@ import importlib
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
-
 
 from linter import limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
 from linter.discover import PREFILTER, detect_format, mentions_sglang
+from linter.records import dataclass
 from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.shared_fixes import reconcile_shared_fixes
 from linter.workspace import MAX_BYTES, Workspace

@@ -18,8 +18,9 @@ from __future__ import annotations
 import fnmatch
 import functools
 import re
-from dataclasses import dataclass
 from pathlib import PurePath
+
+from linter.records import dataclass
 
 TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
 if TYPE_CHECKING:

@@ -17,10 +17,11 @@ Dockerfiles; it sits in the formats layer because it reads shell.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from linter.launch import MStr
+from linter.records import dataclass
 from linter.source import SourceFile, Span
 
 _PASS = (("exec", '"$@"'), ("exec", '"${@}"'), ('"$@"',), ('"${@}"',))

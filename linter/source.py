@@ -13,8 +13,10 @@ outside it.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
+
+from linter.records import dataclass
 
 BOM = b"\xef\xbb\xbf"
 

@@ -10,8 +10,7 @@ one-line file costs a few hundred characters.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from linter.records import dataclass
 from linter.report.lines import wrap
 from linter.report.safe import visible
 from linter.rules.base import Diagnostic

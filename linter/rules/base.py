@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import enum
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from linter.records import dataclass
 
 
 TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it

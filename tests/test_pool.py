@@ -334,6 +334,7 @@ def test_auto_starts_workers_only_on_idle_cpus(tmp_path, capsys, monkeypatch):
     # saves): --jobs auto lints in one process then; --jobs N is obeyed.
     repo = make_repo(tmp_path)
     spy = Spy(monkeypatch)
+    monkeypatch.setattr(pool, "MIN_SECONDS", 0.0)
     monkeypatch.setattr(pool, "available_cpus", lambda: 2)
     monkeypatch.setattr(pool, "idle_cpus", lambda: 0)
     busy = run(repo, capsys, "--format", "json", ".")
@@ -342,6 +343,22 @@ def test_auto_starts_workers_only_on_idle_cpus(tmp_path, capsys, monkeypatch):
     spy.answered = 0
     monkeypatch.setattr(pool, "idle_cpus", lambda: 2)
     assert run(repo, capsys, "--format", "json", ".") == busy and spy.answered > 0
+
+
+def test_auto_starts_workers_only_on_a_run_that_pays(tmp_path, capsys, monkeypatch):
+    # --jobs auto: a short run (less than MIN_SECONDS of linting here) ends in this process; a longer one
+    # starts workers (idle CPUs here); --jobs N starts them whatever the run's length
+    repo = make_repo(tmp_path)
+    spy = Spy(monkeypatch)
+    monkeypatch.setattr(pool, "available_cpus", lambda: 2)
+    monkeypatch.setattr(pool, "idle_cpus", lambda: 2)
+    monkeypatch.setattr(pool, "MIN_SECONDS", 3600.0)
+    short = run(repo, capsys, "--format", "json", ".")
+    assert spy.answered == 0
+    assert run(repo, capsys, "--jobs", "2", "--format", "json", ".") == short and spy.answered > 0
+    spy.answered = 0
+    monkeypatch.setattr(pool, "MIN_SECONDS", 0.0)
+    assert run(repo, capsys, "--format", "json", ".") == short and spy.answered > 0
 
 
 @pytest.mark.parametrize("loadavg, idle", [

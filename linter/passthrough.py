@@ -5,57 +5,122 @@ Container images often start with a script of the repository — compose ``entry
 ["/entrypoint.sh"]`` — that prepares the environment and ends in ``exec "$@"``: the container's
 command (compose ``command:``, Kubernetes ``args:``, the Dockerfile's ``CMD``) is what runs, with
 the variables the script exports. Such a script is found on the host (a path relative to the file
-that names it, or through the bind mounts / ``COPY`` instructions that put it in the container) and
-read as text through the workspace, so a script outside the run's root is never read
-(:mod:`linter.boundary`); it is never run. It is read with the shell format's parser
-(:mod:`linter.extract.shell`): only its top-level commands count — the last one must be ``exec
-"$@"`` (``exec "${@}"``, ``"$@"``), no top-level ``exit`` or ``exec COMMAND`` may come before it,
-top-level ``shift [N]`` drops the first arguments, and its top-level ``export NAME=VALUE`` commands
-(not text in a heredoc) give the environment. The one implementation for compose, Kubernetes and
-Dockerfiles; it sits in the formats layer because it reads shell.
+that names it, or through the bind mounts / ``COPY`` instructions that put it in the container; a
+Dockerfile's relative path from its ``WORKDIR``) and read as text through the workspace, so a script
+outside the run's root is never read (:mod:`linter.boundary`); it is never run. A Kubernetes script
+from a ConfigMap volume is read from the ConfigMap's text (:mod:`linter.extract.k8s_volumes`). It is
+read with the shell format's parser (:mod:`linter.extract.shell`): only its top-level commands
+count — the last one must be ``exec "$@"`` (``exec "${@}"``, ``"$@"``), no top-level ``exit`` or
+``exec COMMAND`` may come before it, top-level ``shift [N]`` drops the first arguments, and its
+top-level ``export NAME=VALUE`` commands (not text in a heredoc) give the environment. The one
+implementation for compose, Kubernetes and Dockerfiles; it sits in the formats layer because it
+reads shell.
+
+**A shift past the arguments.** ``shift N`` with fewer than ``N`` arguments left changes nothing and
+fails (bash manual, "Bourne Shell Builtins": "If N is greater than $#, the positional parameters are
+not changed"; the return status is non-zero). The script then stops when ``set -e`` is on, or when
+it runs as ``sh`` (``shift`` is a POSIX special built-in, whose error makes a non-interactive shell
+exit: POSIX.1-2017 XCU 2.8.1 "Consequences of Shell Errors"; dash and bash in POSIX mode do so);
+bash without ``set -e`` goes on with the arguments unchanged. A wrapper that shifts all its
+arguments away, or stops at such a shift, runs no command (``exec`` with no words does nothing and
+the script ends): :func:`through` says so (SGL001) when the words it was given hold an SGLang
+launch, as it does when the shift leaves a command that is no longer that launch.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import field
 from pathlib import Path
 
-from linter.launch import MStr
+from linter.launch import MStr, Problem, Token
 from linter.records import dataclass
 from linter.source import SourceFile, Span
 
 _PASS = (("exec", '"$@"'), ("exec", '"${@}"'), ('"$@"',), ('"${@}"',))
 """The words of a last command that passes the script's arguments through."""
 
-_SHELLS = {"sh", "bash", "dash", "/bin/sh", "/bin/bash", "/usr/bin/sh", "/usr/bin/bash"}
+_SHELLS = {"sh", "bash", "dash", "/bin/sh", "/bin/bash", "/bin/dash", "/usr/bin/sh", "/usr/bin/bash",
+           "/usr/bin/dash"}
 _ENV = {"env", "/usr/bin/env", "/bin/env"}
+HOST = "host"
+"""``workdir`` of :func:`wrapper_script`: a relative script path is relative to the naming file's folder."""
 
 
 @dataclass(frozen=True)
 class Wrapper:
     """A wrapper script found at the start of an entrypoint: ``taken`` words (the script and a shell
     before it) to drop, ``env`` the variables it exports (name -> value with its origin in the
-    script), ``source`` the script (a file the launch depends on), ``shift`` how many of its
-    arguments it drops (top-level ``shift``) before passing the rest through."""
+    script), ``source`` the file the script is in (a file the launch depends on), ``shifts`` its
+    top-level ``shift`` commands in order as ``(count, the script stops when it fails)`` — the
+    second None when that depends on a shell that is not known — and ``name`` the script's word."""
 
     taken: int
     source: SourceFile
     env: dict[str, MStr] = field(default_factory=dict)
-    shift: int = 0
+    shifts: tuple = ()
+    name: str = ""
+    sourced: tuple = ()
+    """The files of the repository it reads with ``source``/``.`` (files the launch depends on)."""
+
+    @property
+    def files(self) -> list[SourceFile]:
+        """The script and the files it sources."""
+        return [self.source, *self.sourced]
+
+    @property
+    def shift(self) -> int:
+        """How many arguments the script drops when it is given enough."""
+        return sum(n for n, _ in self.shifts)
 
     def passed(self, words: list) -> list:
-        """The command the script runs, given ``words`` (the entrypoint's words and the command's)."""
-        return words[self.taken + self.shift:]
+        """The command the script runs, given ``words`` (the entrypoint's words and the command's);
+        ``[]`` when it runs none. See :meth:`outcome`."""
+        return self.outcome(words)[0] or []
+
+    def outcome(self, words: list) -> tuple[list | None, str]:
+        """(the command the script runs given ``words`` — ``[]`` for none, None when that is not known —,
+        why it runs none, in words). The script's arguments are ``words[taken:]``; a word of unknown
+        count (a splat) among them makes each shift drop its count as written."""
+        args = list(words[self.taken:])
+        if any(getattr(w, "splat", False) for w in args):
+            return args[self.shift:], ""
+        left, off = len(args), 0
+        for count, stops in self.shifts:
+            if count <= left:
+                left, off = left - count, off + count
+            elif stops is None:
+                return None, ""
+            elif stops:
+                return [], (f"its `shift {count}` fails with {_count(left)} left and stops the script, "
+                            f"so it receives no command")
+        if args and off >= len(args):
+            return [], f"it shifts away all {_count(len(args))} it is given, so `exec \"$@\"` receives no command"
+        return args[off:], ""
+
+
+def _count(n: int) -> str:
+    return f"{n} argument" + ("" if n == 1 else "s")
 
 
 @dataclass(frozen=True)
 class Reading:
-    """What :func:`read_script` finds: whether the script passes its arguments through, how many it
-    shifts away first, and its exports."""
+    """What :func:`read_script` finds: whether the script passes its arguments through, its top-level
+    shifts ``(count, set -e on)`` (None: no top-level ``set`` has changed it, as the script starts),
+    its exports and the shell its ``#!`` line names (``"sh"``, ``"bash"``, None) with ``set -e`` from
+    that line."""
 
     passes: bool
-    shift: int = 0
+    shifts: tuple = ()
     env: dict[str, MStr] = field(default_factory=dict)
+    shell: str | None = None
+    errexit: bool = False
+    sourced: tuple = ()
+
+    @property
+    def shift(self) -> int:
+        return sum(n for n, _ in self.shifts)
 
 
 def passes_through(text: str) -> bool:
@@ -69,48 +134,154 @@ def exported(source: SourceFile) -> dict[str, MStr]:
     return read_script(source, need_pass=False).env
 
 
-def read_script(source: SourceFile, need_pass: bool = True) -> Reading:
-    """Read the script ``source`` with the shell parser (never run): :class:`Reading`. A script with a
-    syntax error, one whose last top-level command is not ``exec "$@"``, or one that exits, runs
-    another command with ``exec``, changes its arguments (``set --``, a ``shift`` not at top level)
-    or shifts by an unknown count before it, does not pass through."""
-    from linter.extract.shell.document import Doc, named_kids, parse_script
-    from linter.extract.shell.env import Env
-    from linter.extract.shell.errors import first_error
-    from linter.extract.shell.expand import Expander, scalar
+Resolve = Callable[[str], "tuple[SourceFile, MStr | None] | None"]
+"""What a wrapper's ``source FILE`` reads: the word as written -> (the file, or a text with origins in
+it), None when it is not a file of the repository known statically."""
 
-    doc = Doc(source, source.text, None, Span(source, 0, 0))
-    root = parse_script(doc.data).root_node
-    top = [n for n in named_kids(root) if n.type != "comment"]
-    expand, env, out = Expander(doc), Env(), {}
-    shift, passes = 0, bool(top) and first_error(root, doc.data) is None
+MAX_SOURCED = 4
+"""Files sourced inside one another that a wrapper reading follows."""
+
+
+def read_script(source: SourceFile, need_pass: bool = True, script: MStr | None = None,
+                resolve: Resolve | None = None) -> Reading:
+    """Read the script ``source`` (or ``script``, a text whose characters have origins in ``source``:
+    a ConfigMap's value) with the shell parser (never run): :class:`Reading`. A script with a syntax
+    error, one whose last top-level command is not ``exec "$@"``, or one that exits, runs another
+    command with ``exec``, changes its arguments (``set --``, a ``shift`` not at top level) or shifts
+    by an unknown count before it, does not pass through. A top-level ``source FILE``/``. FILE`` that
+    ``resolve`` finds in the repository is read the same way, in place (its exports count, an
+    ``exit`` there stops the pass-through); one it does not find is taken to change nothing."""
+    from linter.extract.shell.errors import first_error
+
+    state = _TopLevel(resolve)
+    doc, root, top = _parse(source, script)
+    passes = bool(top) and first_error(root, doc.data) is None
+    state.doc_of(doc)
     for k, node in enumerate(top):
-        last = k == len(top) - 1
         cmd = node.named_children[0] if node.type == "redirected_statement" and node.named_children else node
         words = _words(doc, cmd) if cmd.type == "command" else None
-        if last and need_pass:
+        if k == len(top) - 1 and need_pass:
             passes = passes and words is not None and tuple(words) in _PASS
             break
+        passes = state.run(node, cmd, words) and passes
+    shell, errexit = _shebang(doc.text)
+    return Reading(passes, tuple(state.shifts), state.exports, shell, errexit, tuple(state.sourced))
+
+
+def _parse(source: SourceFile, script: MStr | None):
+    """(doc, root node, top-level statement nodes) of a script file or text."""
+    from linter.extract.shell.document import Doc, named_kids, parse_script
+
+    text = script.text if script is not None else source.text
+    doc = Doc(source, text, script, script.where if script is not None and script.where else Span(source, 0, 0))
+    root = parse_script(doc.data).root_node
+    return doc, root, [n for n in named_kids(root) if n.type != "comment"]
+
+
+class _TopLevel:
+    """The top-level commands of a wrapper script before its last, in order: its exports, its shifts
+    and ``set -e`` as they leave it."""
+
+    def __init__(self, resolve: Resolve | None = None) -> None:
+        from linter.extract.shell.env import Env
+
+        self.resolve, self.env, self.depth = resolve, Env(), 0
+        self.exports: dict[str, MStr] = {}
+        self.shifts: list[tuple[int, bool | None]] = []
+        self.errexit: bool | None = None  # as top-level ``set`` commands leave it (None: as the script starts)
+        self.sourced: list[SourceFile] = []
+
+    def doc_of(self, doc) -> None:
+        """Read the commands of ``doc`` from now on."""
+        from linter.extract.shell.expand import Expander
+
+        self.doc, self.expand = doc, Expander(doc)
+
+    def run(self, node, cmd, words: list[str] | None) -> bool:
+        """Take one command; False when the script cannot pass its arguments through after it."""
+        doc = self.doc
         if words:
             if words[0] == "exit" or (words[0] == "exec" and len(words) > 1) or words[:2] == ["set", "--"]:
-                passes = False
-            elif words[0] == "shift":
+                return False
+            if words[0] in ("source", ".") and len(words) > 1:
+                return self._source(words[1])
+            if words[0] == "shift":
                 n = words[1] if len(words) > 1 else "1"
-                passes, shift = passes and n.isdigit(), shift + (int(n) if n.isdigit() else 0)
-        elif cmd.type == "declaration_command" and doc.node_text(cmd).split(None, 1)[0] == "export":
-            for a in cmd.named_children:
-                name, value = a.child_by_field_name("name"), a.child_by_field_name("value")
-                if a.type != "variable_assignment" or name is None or name.type != "variable_name":
-                    continue
-                if value is None:
-                    m = MStr.plain("", doc.where(*doc.rng(a)))
-                else:
-                    m = scalar(expand.segs(value, env), doc.where(*doc.rng(value)))
-                out[doc.node_text(name)] = m
-                env.set(doc.node_text(name), m, export=True)
-        elif _changes_arguments(doc, node):
-            passes = False
-    return Reading(passes, shift, out)
+                if not n.isdigit():
+                    return False
+                self.shifts.append((int(n), self.errexit))
+            elif words[0] == "set":
+                self.errexit = _errexit(words[1:], self.errexit)
+            return True
+        if cmd.type == "declaration_command" and doc.node_text(cmd).split(None, 1)[0] == "export":
+            self._export(cmd)
+            return True
+        return not _changes_arguments(doc, node)
+
+    def _source(self, word: str) -> bool:
+        """``source FILE``: its top-level commands, in place, when ``resolve`` finds the file."""
+        got = self.resolve(word) if self.resolve is not None and self.depth < MAX_SOURCED else None
+        if got is None:
+            return True
+        from linter.extract.shell.errors import first_error
+
+        source, script = got
+        doc, root, top = _parse(source, script)
+        if first_error(root, doc.data) is not None:
+            return False
+        if source not in self.sourced:
+            self.sourced.append(source)
+        outer = (self.doc, self.expand)
+        self.doc_of(doc)
+        self.depth += 1
+        try:
+            ok = True
+            for node in top:
+                cmd = node.named_children[0] if node.type == "redirected_statement" and node.named_children else node
+                ok = self.run(node, cmd, _words(doc, cmd) if cmd.type == "command" else None) and ok
+            return ok
+        finally:
+            self.depth -= 1
+            self.doc, self.expand = outer
+
+    def _export(self, cmd) -> None:
+        from linter.extract.shell.expand import scalar
+
+        doc = self.doc
+        for a in cmd.named_children:
+            name, value = a.child_by_field_name("name"), a.child_by_field_name("value")
+            if a.type != "variable_assignment" or name is None or name.type != "variable_name":
+                continue
+            if value is None:
+                m = MStr.plain("", doc.where(*doc.rng(a)))
+            else:
+                m = scalar(self.expand.segs(value, self.env), doc.where(*doc.rng(value)))
+            self.exports[doc.node_text(name)] = m
+            self.env.set(doc.node_text(name), m, export=True)
+
+
+def _shebang(text: str) -> tuple[str | None, bool]:
+    """(``"sh"``, ``"bash"`` or None, whether ``-e`` is set) from the script's ``#!`` line."""
+    if not text.startswith("#!"):
+        return None, False
+    words = text[2:].split("\n", 1)[0].split()
+    if words and words[0].rsplit("/", 1)[-1] == "env":
+        words = [w for w in words[1:] if not w.startswith("-") or w.startswith("-e")][:2] if len(words) > 1 else []
+    if not words:
+        return None, False
+    program = words[0].rsplit("/", 1)[-1]
+    shell = "sh" if program in ("sh", "dash") else "bash" if program == "bash" else None
+    return shell, bool(_errexit(words[1:], False))
+
+
+def _errexit(flags: list[str], on: bool | None) -> bool | None:
+    """Whether ``set -e`` is on after ``set FLAGS`` (``-e``, ``-eux``, ``-o errexit``; ``+e`` turns it off)."""
+    for k, f in enumerate(flags):
+        if f in ("-o", "+o") and k + 1 < len(flags) and flags[k + 1] == "errexit":
+            on = f == "-o"
+        elif len(f) > 1 and f[0] in "-+" and f[1] not in "-o" and "e" in f[1:]:
+            on = f[0] == "-"
+    return on
 
 
 def _words(doc, cmd) -> list[str]:
@@ -136,31 +307,93 @@ def _changes_arguments(doc, node) -> bool:
     return False
 
 
-def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = (), tokens: list | None = None) \
-        -> Wrapper | None:
-    """When ``words`` (an entrypoint's words, None where unknown) start with a script of the repository
-    that passes its arguments through (``./entrypoint.sh``, ``bash /app/entrypoint.sh`` with ``/app``
-    mounted or copied from the repository), that script; None otherwise. ``folder`` is the naming
-    file's folder; ``mounts`` its ``(container path, host path)`` pairs; ``ws`` the run's
-    :class:`~linter.workspace.Workspace` (None: nothing is read), which refuses a script outside the
-    root (SGL005 at the word of ``tokens``, the :class:`~linter.launch.Token` of each word, that
-    names it)."""
+def script_index(words: list[str | None]) -> int | None:
+    """The index of the script word of an entrypoint's ``words`` (after ``env`` and a shell: ``bash
+    /app/entrypoint.sh``), None when there is none or it is not known."""
     i = 0
     if words and words[0] in _ENV and len(words) > 1:
         i = 1
     if len(words) > i + 1 and words[i] in _SHELLS:
         i += 1
-    if not words or i >= len(words) or words[i] is None or ws is None:
+    if not words or i >= len(words) or words[i] is None:
+        return None
+    return i
+
+
+def script_shell(words: list[str | None], i: int, text: str) -> str | None:
+    """The shell that runs the script ``words[i]`` whose text is ``text``: the shell word before it
+    (``bash /opt/run.sh``), else its ``#!`` line's (``sh``, ``bash``); None for another interpreter
+    or none (a container runtime ``execve``s the file: without ``#!`` it fails, "exec format error")."""
+    if i > 0 and words[i - 1] in _SHELLS:
+        return words[i - 1]
+    return _shebang(text)[0]
+
+
+def wrapper_of(words: list[str | None], i: int, source: SourceFile, script: MStr | None = None,
+               resolve: Resolve | None = None) -> Wrapper | None:
+    """The :class:`Wrapper` the script at ``words[i]`` is (its text ``source``, or ``script`` with
+    origins in ``source``; ``resolve`` finds the files it sources), None when it does not pass its
+    arguments through."""
+    reading = read_script(source, script=script, resolve=resolve)
+    if not reading.passes:
+        return None
+    shell, errexit = reading.shell, reading.errexit
+    if i > 0 and words[i - 1] in _SHELLS:  # ``bash script``: that shell; the script's #! line is a comment
+        shell, errexit = ("bash" if words[i - 1].endswith("bash") else "sh"), False
+    shifts = []
+    for count, on in reading.shifts:
+        on = errexit if on is None else on
+        shifts.append((count, True if on or shell == "sh" else False if shell == "bash" else None))
+    return Wrapper(i + 1, source, reading.env, tuple(shifts), words[i] or "", reading.sourced)
+
+
+_SCRIPT_DIR = re.compile(r'(?:\$\(\s*dirname\s+"?(?:\$0|\$\{?BASH_SOURCE(?:\[0\])?\}?)"?\s*\)'
+                         r'|\$\{BASH_SOURCE(?:\[0\])?%/\*\})/(?P<rest>[^"$`\\\s]+)')
+_PLAIN_PATH = re.compile(r'[^"$`\\\s\']+')
+
+
+def sourced_path(word: str, script: str, workdir: str | None = None) -> str | None:
+    """The path a ``source WORD`` of the script at container path ``script`` reads, as far as the word
+    says: ``$(dirname "$0")/x`` (and ``${BASH_SOURCE%/*}/x``, ``$(dirname "${BASH_SOURCE[0]}")/x``) is
+    ``x`` beside the script; an absolute path is itself; a relative one with a ``/`` is in the working
+    folder ``workdir`` (bash looks a name without ``/`` up in ``PATH`` first). None otherwise."""
+    import posixpath
+
+    text = word[1:-1] if len(word) > 1 and word[0] == word[-1] == '"' else word
+    m = _SCRIPT_DIR.fullmatch(text)
+    if m:
+        return posixpath.normpath(posixpath.join(posixpath.dirname(script), m.group("rest")))
+    if not _PLAIN_PATH.fullmatch(text):
+        return None
+    if text.startswith("/"):
+        return posixpath.normpath(text)
+    if "/" in text and workdir is not None:
+        return posixpath.normpath(posixpath.join(workdir, text))
+    return None
+
+
+def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = (), tokens: list | None = None,
+                   workdir: str | None = HOST) -> Wrapper | None:
+    """When ``words`` (an entrypoint's words, None where unknown) start with a script of the repository
+    that passes its arguments through (``./entrypoint.sh``, ``bash /app/entrypoint.sh`` with ``/app``
+    mounted or copied from the repository), that script; None otherwise. ``folder`` is the naming
+    file's folder; ``mounts`` its ``(container path, host path)`` pairs; ``workdir`` where a relative
+    path starts: :data:`HOST` (``folder``), a container folder (a Dockerfile's ``WORKDIR``: the path
+    is then found through ``mounts``) or None (not known: a relative path is not followed); ``ws``
+    the run's :class:`~linter.workspace.Workspace` (None: nothing is read), which refuses a script
+    outside the root (SGL005 at the word of ``tokens``, the :class:`~linter.launch.Token` of each
+    word, that names it)."""
+    i = script_index(words)
+    if i is None or ws is None:
         return None
     name = words[i]
-    path = None
-    if name.startswith("/"):
-        for dst, src in sorted(mounts, key=lambda m: -len(m[0])):
-            if name == dst or name.startswith(dst.rstrip("/") + "/"):
-                path = Path(src) / name[len(dst):].lstrip("/")
-                break
-    else:
-        path = folder / name
+    if not name.startswith("/") and workdir is not HOST:
+        if workdir is None:
+            return None
+        import posixpath
+
+        name = posixpath.normpath(posixpath.join(workdir, name))
+    path = _on_host(name, mounts) if name.startswith("/") else folder / name
     if path is None:
         return None
     from linter.boundary import referenced_at
@@ -173,5 +406,58 @@ def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = ()
     source = ws.try_read(path, quiet=True)
     if source is None:
         return None
-    reading = read_script(source)
-    return Wrapper(i + 1, source, reading.env, reading.shift) if reading.passes else None
+    # where the script is in the container: its name, from the working folder when relative
+    inside = name if name.startswith("/") else None
+
+    def resolve(word: str):
+        if inside is None:  # a script named relative to the naming file: its folder is on the host
+            import posixpath
+
+            got = sourced_path(word, "/.script/x")
+            if got is None or not got.startswith("/.script/"):
+                return None
+            target = path.parent / posixpath.relpath(got, "/.script")
+        else:
+            got = sourced_path(word, inside, workdir if workdir not in (HOST, None) else None)
+            target = _on_host(got, mounts) if got is not None else None
+        if target is None or ws.refuse(target, quiet=True):
+            return None
+        found = ws.try_read(target, quiet=True)
+        return (found, None) if found is not None else None
+
+    return wrapper_of(words, i, source, resolve=resolve)
+
+
+def _on_host(path: str, mounts: tuple) -> Path | None:
+    """The host file of container path ``path`` through ``(container path, host path)`` mounts."""
+    for dst, src in sorted(mounts, key=lambda m: -len(m[0])):
+        if path == dst or path.startswith(dst.rstrip("/") + "/"):
+            return Path(src) / path[len(dst):].lstrip("/")
+    return None
+
+
+def through(wrapper: Wrapper, words: list[Token], source: SourceFile, problems: list[Problem],
+            where: Span | None) -> list[Token]:
+    """The command ``wrapper`` runs given ``words`` (:meth:`Wrapper.outcome`; ``[]`` for none or when
+    that is not known). When the words after the script hold an SGLang launch that it does not run —
+    it receives no command, or its shifts leave a command that is no longer that launch — a
+    :class:`~linter.launch.Problem` (SGL001) at ``where`` (the script's word) says so."""
+    got, why = wrapper.outcome(words)
+    given = list(words[wrapper.taken:])
+    if got is None:
+        return []
+    if got == given or not given:
+        return got
+    from linter.extract.recognized import launches
+
+    if not launches(given, source) or (got and launches(got, source)):
+        return got
+    name = wrapper.name or "the entrypoint script"
+    if got:
+        k = len(given) - len(got)
+        shown = " ".join(t.raw for t in given[:k])
+        why = (f"it shifts away its first {'argument' if k == 1 else f'{k} arguments'} (`{shown}`) and runs "
+               f"`{' '.join(t.raw for t in got[:3])} …`, which is not that launch")
+    problems.append(Problem(f"the entrypoint wrapper {name} ends in `exec \"$@\"`, but {why}: the SGLang launch "
+                            "written after it never starts", where or Span(source, 0, 0)))
+    return got

@@ -822,9 +822,11 @@ def test_wrapper_script_shift_drops_the_first_arguments(tmp_path, capsys):
     code, diags = lint(tmp_path, capsys, {"compose.yaml": compose,
                                           "docker/entrypoint.sh": '#!/bin/bash\nshift\nexec "$@"\n'})
     assert [d["code"] for d in diags] == ["SGL101"]
-    code, diags = lint(tmp_path, capsys, {"compose.yaml": COMPOSE,  # shift drops `python`: no launch
+    code, diags = lint(tmp_path, capsys, {"compose.yaml": COMPOSE,  # shift drops `python`: no launch, said so
                                           "docker/entrypoint.sh": '#!/bin/bash\nshift\nexec "$@"\n'})
-    assert [d["code"] for d in diags] == []
+    assert [(d["code"], d["line"]) for d in diags] == [("SGL001", 4)]
+    assert "shifts away its first argument (`python`) and runs `-m sglang.launch_server --model-path …`" \
+        in diags[0]["message"]
 
 
 def test_wrapper_script_export_in_a_heredoc_is_not_exported(tmp_path, capsys):

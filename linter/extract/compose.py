@@ -237,13 +237,14 @@ def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace, env: dict, result: E
     ep_words = _tokens(ep, ep_layer.source, ep_layer.env) if ep is not None else None
     cmd_words = _tokens(cmd, cmd_layer.source, cmd_layer.env) if cmd is not None else None
     if ep_words:
-        from linter.passthrough import wrapper_script
+        from linter.passthrough import through, wrapper_script
 
         wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc), ep_words)
         if wrapper is not None:
             env.update(wrapper.env)
-            result.related.append(wrapper.source)
-            return wrapper.passed(ep_words + (cmd_words or []))
+            result.related.extend(wrapper.files)
+            return through(wrapper, ep_words + (cmd_words or []), ep_layer.source, result.problems,
+                           ep_words[wrapper.taken - 1].span_of())
     return (ep_words or []) + (cmd_words or [])
 
 

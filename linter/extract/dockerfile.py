@@ -30,6 +30,10 @@ BuildKit ``frontend/dockerfile/instructions``):
 * the last stage is what runs; ``FROM <earlier stage>`` inherits its environment, ``SHELL``,
   ``ENTRYPOINT`` and ``CMD``; the external image at the root of the chain is the launch's image
   (its tag gives the SGLang release);
+* ``WORKDIR`` (absolute, or relative to the one before; ``ENV``/``ARG`` values substituted) is where a
+  relative ``ENTRYPOINT``/``CMD`` script and a relative ``COPY`` destination are; the base image's
+  own is not known, so such a path is then not followed. A wrapper script first in the command that
+  ends in ``exec "$@"`` passes the rest through (:mod:`linter.passthrough`);
 * ``# lint-configs:`` directives are ``#`` comment lines.
 """
 
@@ -46,7 +50,7 @@ from linter import limits
 from linter.extract.compose import interpolate
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
-from linter.passthrough import wrapper_script
+from linter.passthrough import through, wrapper_script
 from linter.records import dataclass
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
@@ -72,6 +76,12 @@ class _Stage:
     copies: list[tuple[str, str]] = field(default_factory=list)
     """``(container path, host path)`` of what ``COPY``/``ADD`` put in the image from the build
     context (taken to be the Dockerfile's folder): where a wrapper entrypoint script comes from."""
+    workdir: str | None = None
+    """The ``WORKDIR`` (an absolute path), None while it is the base image's (not known)."""
+    entry_shell: bool = False
+    """The ``ENTRYPOINT`` is in shell form (``sh -c TEXT``): it never sees ``CMD``."""
+    entry_where: Span | None = None
+    """The ``ENTRYPOINT`` instruction."""
     span: Span | None = None
     where: Span | None = None
     """The CMD/ENTRYPOINT instruction that gives the launch (for its span and key)."""
@@ -315,7 +325,22 @@ def _shell(value: MStr, stage: _Stage, span: Span, kind: str, source: SourceFile
 
 
 def _copy(value: MStr, stage: _Stage, span: Span, kind: str, source: SourceFile, result: Extraction) -> None:
-    stage.copies.extend(_copies(value, Path(source.path).parent))
+    stage.copies.extend(_copies(value, Path(source.path).parent, stage.workdir))
+
+
+def _workdir(value: MStr, stage: _Stage, span: Span, kind: str, source: SourceFile, result: Extraction) -> None:
+    """``WORKDIR PATH``: absolute, or relative to the ``WORKDIR`` before it, with ``ENV``/``ARG``
+    values substituted (Dockerfile reference, "WORKDIR"); unknown when a part of it is."""
+    import posixpath
+
+    path = interpolate(value, _Known(stage.args, stage.env))
+    text = path.text.strip()
+    if not path.known or not text or any(c in text for c in "'\"\\"):
+        stage.workdir = None
+    elif text.startswith("/"):
+        stage.workdir = posixpath.normpath(text)
+    elif stage.workdir is not None:
+        stage.workdir = posixpath.normpath(posixpath.join(stage.workdir, text))
 
 
 def _run_spec(value: MStr, stage: _Stage, span: Span, kind: str, source: SourceFile, result: Extraction) -> None:
@@ -325,38 +350,67 @@ def _run_spec(value: MStr, stage: _Stage, span: Span, kind: str, source: SourceF
         stage.cmd, stage.cmd_set_here = (argv if argv is not None else []), True
     else:
         stage.entrypoint = argv if argv is not None else []
+        stage.entry_shell = argv is not None and not value.text.lstrip().startswith("[")
+        stage.entry_where = span
         if not stage.cmd_set_here:
             stage.cmd = []
     stage.where = span
 
 
-_STEPS = {"ENV": _env, "SHELL": _shell, "COPY": _copy, "ADD": _copy, "CMD": _run_spec, "ENTRYPOINT": _run_spec}
+_STEPS = {"ENV": _env, "SHELL": _shell, "COPY": _copy, "ADD": _copy, "CMD": _run_spec, "ENTRYPOINT": _run_spec,
+          "WORKDIR": _workdir}
 """The instructions of a stage after ``FROM`` that matter here, each a step on the stage."""
 
 
 def _final_argv(last: _Stage, source: SourceFile, ws: Workspace, result: Extraction) -> list[Token] | None:
-    """What the last stage's container runs: ``ENTRYPOINT`` + ``CMD`` (a wrapper entrypoint script of
-    the repository that ends in ``exec "$@"`` passes ``CMD`` through, its exports in the stage's
-    environment), or the base image's known entry point + ``CMD``; None when the base image's own
-    ENTRYPOINT/CMD run (not in this file)."""
+    """What the last stage's container runs: ``ENTRYPOINT`` + ``CMD``, or the base image's known entry
+    point + ``CMD``; None when the base image's own ENTRYPOINT/CMD run (not in this file). A wrapper
+    script of the repository first in it that ends in ``exec "$@"`` passes the rest through, its
+    exports in the stage's environment (a relative path is found from the ``WORKDIR``, through the
+    ``COPY`` destinations). A shell-form ``ENTRYPOINT`` never sees ``CMD``: an SGLang launch there
+    is reported as never run."""
     from linter.recognize import image_entrypoint
 
     cmd = last.cmd
     if last.entrypoint is not None:
-        entrypoint = list(last.entrypoint)
-        wrapper = wrapper_script([t.value for t in entrypoint], Path(source.path).parent, ws, tuple(last.copies),
-                                 entrypoint)
-        if wrapper is not None:
-            last.env = {**last.env, **wrapper.env}
-            result.related.append(wrapper.source)
-            return wrapper.passed(entrypoint + list(cmd or []))
-        return entrypoint + list(cmd or [])
-    if cmd is None:
+        argv = list(last.entrypoint) + list(cmd or [])
+        if last.entry_shell and cmd:
+            _cmd_not_run(last, source, ws, result)
+    elif cmd is None:
         return None
-    known = image_entrypoint(last.image.text if last.image is not None else None)
-    if known is not None and not known[1]:
-        return [Token(MStr.plain(w, last.where)) for w in known[0]] + list(cmd)
-    return list(cmd)
+    else:
+        known = image_entrypoint(last.image.text if last.image is not None else None)
+        if known is not None and not known[1]:
+            return [Token(MStr.plain(w, last.where)) for w in known[0]] + list(cmd)
+        argv = list(cmd)
+    wrapper = wrapper_script([t.value for t in argv], Path(source.path).parent, ws, tuple(last.copies), argv,
+                             workdir=last.workdir)
+    if wrapper is None:
+        return argv
+    last.env = {**last.env, **wrapper.env}
+    result.related.extend(wrapper.files)
+    return through(wrapper, argv, source, result.problems, argv[wrapper.taken - 1].span_of())
+
+
+def _cmd_not_run(last: _Stage, source: SourceFile, ws: Workspace, result: Extraction) -> None:
+    """SGL001 at a shell-form ``ENTRYPOINT`` when the ``CMD`` it ignores holds an SGLang launch
+    (Dockerfile reference, "ENTRYPOINT": the shell form "prevents any CMD command line arguments
+    from being used")."""
+    from linter.extract.recognized import launches
+
+    if not launches(list(last.cmd or []), source):
+        return
+    text = last.entrypoint[-1].value if last.entrypoint else None
+    words = text.split() if text else []
+    wrapper = wrapper_script(words, Path(source.path).parent, ws, tuple(last.copies), workdir=last.workdir) \
+        if len(words) == 1 else None
+    if wrapper is not None:
+        result.related.extend(wrapper.files)
+    what = (f"runs the entrypoint wrapper {words[0]} with no arguments: it ends in `exec \"$@\"` and receives no "
+            "command, so" if wrapper is not None else "runs `/bin/sh -c` with its text and ignores CMD:")
+    result.problems.append(Problem(
+        f"ENTRYPOINT in shell form {what} the SGLang launch in CMD never starts (Docker passes CMD only to "
+        "an ENTRYPOINT written as a JSON array)", last.entry_where or Span(source, 0, 0)))
 
 
 class _Known:
@@ -377,10 +431,11 @@ class _Known:
         return default if value is None else value
 
 
-def _copies(value: MStr, folder: Path) -> list[tuple[str, str]]:
+def _copies(value: MStr, folder: Path, workdir: str | None = None) -> list[tuple[str, str]]:
     """``(container path, host path)`` pairs of a ``COPY``/``ADD`` (shell or JSON form) from the build
-    context: a source copied into a folder (``COPY a.sh b/ /app/``) gives both where a file of that
-    name lands and where a folder's content lands; ``--from=`` copies, URLs and globs give none."""
+    context: a source copied into a folder (``COPY a.sh b/ /app/``, ``COPY a.sh .``) gives both where
+    a file of that name lands and where a folder's content lands; a relative destination is in the
+    ``WORKDIR`` (none when that is not known); ``--from=`` copies, URLs and globs give none."""
     if value.text.lstrip().startswith("["):
         tokens = json_array(value)[0] or []
     else:
@@ -395,6 +450,13 @@ def _copies(value: MStr, folder: Path) -> list[tuple[str, str]]:
     if len(words) < 2:
         return []
     *sources, dst = words
+    if not dst.startswith("/"):
+        if workdir is None:
+            return []
+        import posixpath
+
+        folder_like = dst in (".", "./") or dst.endswith(("/", "/."))
+        dst = posixpath.normpath(posixpath.join(workdir, dst)) + ("/" if folder_like else "")
     out = []
     for src in sources:
         if any(c in src for c in "*?[") or "://" in src:
@@ -436,7 +498,8 @@ def _from(value: MStr, stages: list[_Stage], global_args: dict[str, MStr | None]
         if parent.name is not None and parent.name == image.text.lower():
             return _Stage(name, parent.image, env=dict(parent.env), shell=parent.shell,
                           entrypoint=parent.entrypoint, cmd=parent.cmd, copies=list(parent.copies), span=span,
-                          where=parent.where)
+                          where=parent.where, workdir=parent.workdir, entry_shell=parent.entry_shell,
+                          entry_where=parent.entry_where)
     if image.text.lower() == "scratch":
         return _Stage(name, None, span=span)
     return _Stage(name, image, span=span)

@@ -36,6 +36,12 @@ RoleBasedGroup's ``RBG_*``, OME's ``MODEL_PATH`` …; ``linter/data/operator-env
 with unknown values. Every character keeps its origin, so a finding and its fix land at the value's
 text — in the ConfigMap when it came from one (shared by every launch that reads it).
 
+**Entrypoint scripts.** A ``command`` that starts with a script of the repository ending in ``exec
+"$@"`` passes ``args`` through (:mod:`linter.passthrough`); a script on one of the pod's volumes
+(:mod:`linter.extract.k8s_volumes`) is read from its ConfigMap (this file, the YAML files of its
+folder, their ``kustomization.yaml`` generators) — a wrapper, or a shell script that is the launch
+itself — and one on a volume the repository does not hold is reported, never guessed.
+
 **Targets** come from each pod spec's own ``nodeSelector`` and required node affinity
 (:mod:`linter.gpus.kubernetes`); a nested runner without its own (OME ``leader`` under
 ``engineConfig``) uses the enclosing one's. GPU counts (``resources.limits``) are kept on the launch.
@@ -58,7 +64,7 @@ from linter.extract.yamlstream import MAX_DOCUMENTS, parse_documents  # noqa: F4
 from linter.formats import looks_like_kubernetes
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
-from linter.passthrough import wrapper_script
+from linter.passthrough import through, wrapper_script
 from linter.extract.recognized import launches
 from linter.recognize import image_entrypoint
 from linter.records import dataclass
@@ -201,6 +207,7 @@ class _PodSpec:
     affinity: object
     path: str
     resources: object = None  # Dynamo's service-level resources (limits.gpu)
+    volumes: list = field(default_factory=list)  # the pod's ``volumes`` items
 
 
 def _container(node, path: str) -> _Container:
@@ -247,8 +254,9 @@ def _containers_of(spec, path: str) -> list[_Container]:
 
 def _pod_spec(spec, path: str) -> _PodSpec:
     ns = _val(spec, "nodeSelector")
+    volumes = _val(spec, "volumes")
     return _PodSpec(_containers_of(spec, path), list(yamltree.items(ns)) if _is_map(ns) else [],
-                    _val(spec, "affinity"), path)
+                    _val(spec, "affinity"), path, volumes=list(volumes.value) if _is_seq(volumes) else [])
 
 
 def _merge_spec(base: _PodSpec, patch_spec, path: str) -> _PodSpec:
@@ -272,7 +280,9 @@ def _merge_spec(base: _PodSpec, patch_spec, path: str) -> _PodSpec:
     selector = dict((str(k.value), (k, v)) for k, v in base.node_selector)
     selector.update((str(k.value), (k, v)) for k, v in patch.node_selector)
     affinity = patch.affinity if patch.affinity is not None else base.affinity
-    return _PodSpec(containers, list(selector.values()), affinity, path)
+    named = {_text(_val(v, "name")): v for v in patch.volumes}
+    volumes = [named.pop(_text(_val(v, "name")), v) for v in base.volumes] + list(named.values())
+    return _PodSpec(containers, list(selector.values()), affinity, path, volumes=volumes)
 
 
 def _is_pod_spec(node) -> bool:
@@ -419,6 +429,10 @@ class _ConfigMaps:
 
     data: dict[str, dict[str, MStr]] = field(default_factory=dict)
     files: dict[str, SourceFile] = field(default_factory=dict)
+    folder_read: bool = False
+    """The YAML files of the folder and its kustomization's generators are read (:func:`_folder_configmaps`)."""
+    generated: dict[str, dict[str, SourceFile]] = field(default_factory=dict)
+    """``configMapGenerator`` ConfigMaps of the folder's kustomization: name -> (key -> the file)."""
 
 
 def _collect_configmaps(roots, source: SourceFile, into: _ConfigMaps, overwrite: bool) -> None:
@@ -439,6 +453,9 @@ def _collect_configmaps(roots, source: SourceFile, into: _ConfigMaps, overwrite:
 
 
 def _folder_configmaps(source: SourceFile, ws: Workspace, into: _ConfigMaps) -> None:
+    if into.folder_read:
+        return
+    into.folder_read = True
     folder = Path(source.path).parent
     try:
         names = [p for p in (folder / n for n in listing("d", folder))
@@ -450,6 +467,33 @@ def _folder_configmaps(source: SourceFile, ws: Workspace, into: _ConfigMaps) -> 
         if other is None or "ConfigMap" not in other.text:
             continue
         _collect_configmaps(parse_documents(other, None), other, into, overwrite=False)
+    _kustomize_generators(folder, ws, into)
+
+
+def _kustomize_generators(folder: Path, ws: Workspace, into: _ConfigMaps) -> None:
+    """The ``configMapGenerator`` entries of the folder's ``kustomization.yaml``: each ``files`` item
+    (``path`` or ``key=path``, relative to that folder) is a key whose value is the file's text
+    (kustomize ``api/types/kustomization.go``, ``ConfigMapArgs``/``GeneratorArgs.FileSources``). The
+    name is the one resources refer to (kustomize adds a hash suffix and rewrites the references)."""
+    for name in ("kustomization.yaml", "kustomization.yml", "Kustomization"):
+        text_source = ws.try_read(folder / name, quiet=True)
+        if text_source is None or "configMapGenerator" not in text_source.text:
+            continue
+        gens = _val(next(iter(parse_documents(text_source, None)), None), "configMapGenerator")
+        for gen in (gens.value if _is_seq(gens) else []):
+            cm, files = _text(_val(gen, "name")), _val(gen, "files")
+            if not cm or not _is_seq(files):
+                continue
+            keys = into.generated.setdefault(cm, {})
+            for item in files.value:
+                spec = _text(item) or ""
+                key, _, rel = spec.rpartition("=") if "=" in spec else (spec.rsplit("/", 1)[-1], "", spec)
+                path = folder / rel
+                if rel and not ws.refuse(path, quiet=True):
+                    got = ws.try_read(path, quiet=True)
+                    if got is not None:
+                        keys[key] = got
+        return
 
 
 def environment(container: _Container, source: SourceFile, cms: _ConfigMaps, injected,
@@ -623,7 +667,6 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     result.comments = yamltree.comments(reading, SequenceNode("tag:yaml.org,2002:seq", roots)) if roots else None
     cms = _ConfigMaps()
     _collect_configmaps(roots, reading, cms, overwrite=True)
-    folder_read = False
     seen: dict[tuple, Launch] = {}
     for root in roots:
         if not _is_map(root):
@@ -648,9 +691,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 
                 decls = picked(ws, Path(source.path), {k: v.text for k, v in sched.node_selector.items()})
             for container in spec.containers:
-                if not folder_read and _is_seq(container.fields.get("envFrom")):
+                if _is_seq(container.fields.get("envFrom")):
                     _folder_configmaps(source, ws, cms)
-                    folder_read = True
                 group = _group_size(root, kind, spec, reading)
                 got = _launches(container, spec, reading, cms, injected, result,
                                 _group_size_env(group, injected), ws)
@@ -740,6 +782,96 @@ def _folded_launches(argv: list[Token], source: SourceFile, shell_env: dict, ima
     return found
 
 
+def _volume_script(command: list[Token], args: list[Token] | None, container: _Container, spec: _PodSpec,
+                   source: SourceFile, cms: _ConfigMaps, ws: Workspace | None, result: Extraction) -> tuple | None:
+    """``(argv or None, wrapper or None)`` when the script ``command`` starts with (``/scripts/entry.sh``,
+    ``bash /opt/run.sh``) lies on one of the pod's volumes (:mod:`linter.extract.k8s_volumes`); None
+    when it does not (a file of the image, or a relative path). A ConfigMap's script (this file, the
+    YAML files beside it, their kustomization's generators) is read: a wrapper that ends in ``exec
+    "$@"`` passes the rest through (:mod:`linter.passthrough`), else a shell script is the command
+    itself (its launches found as in ``sh -c``). A script the repository does not hold (an
+    ``emptyDir``, a ``hostPath``, a ConfigMap defined elsewhere) is not guessed: when the words after it
+    hold an SGLang launch, SGL001 says that launch is not checked."""
+    from linter.extract.k8s_volumes import on_volume
+    from linter.passthrough import script_index, script_shell, sourced_path, wrapper_of
+
+    values = [w.value for w in command]
+    i = script_index(values)
+    if i is None or not values[i].startswith("/"):
+        return None
+    where = on_volume(values[i], container.fields.get("volumeMounts"), spec.volumes)
+    words = command + (args or [])
+    if where is None or launches(words, source):
+        return None  # (a program on a volume that starts SGLang itself: /models/venv/bin/python3 -m …)
+    at = command[i].span_of() or Span(source, 0, 0)
+    text, home = _configmap_script(where, source, cms, ws)
+    if text is None or home is None:
+        _unread_script(where, values[i], words[i + 1:], source, at, cms, result)
+        return None, None
+    if home is not source and home not in result.related:
+        result.related.append(home)
+    def resolve(word: str):  # a file the script sources: another key of a ConfigMap volume
+        got = sourced_path(word, values[i], _text(container.fields.get("workingDir")))
+        beside = on_volume(got, container.fields.get("volumeMounts"), spec.volumes) if got else None
+        found = _configmap_script(beside, source, cms, ws) if beside is not None else (None, None)
+        return (found[1], found[0]) if found[0] is not None else None
+
+    wrapper = wrapper_of(values, i, home, script=text, resolve=resolve)
+    if wrapper is not None:
+        result.related.extend(f for f in wrapper.sourced if f is not source and f not in result.related)
+        return through(wrapper, words, source, result.problems, at), wrapper
+    shell = script_shell(values, i, text.text)
+    if shell is None:
+        return None, None  # a Python or other script: not read here
+    made = [Token(MStr.plain(w, at)) for w in (shell, "-c")] + [Token(text), command[i]] + words[i + 1:]
+    return made, None
+
+
+def _configmap_script(where, source: SourceFile, cms: _ConfigMaps, ws: Workspace | None) \
+        -> tuple[MStr | None, SourceFile | None]:
+    """(the text, the file it is in) of the ConfigMap key ``where`` names; (None, None) when not known."""
+    if where.kind != "configMap" or not where.configmap or not where.key:
+        return None, None
+    if where.configmap not in cms.data and where.configmap not in cms.generated and ws is not None:
+        _folder_configmaps(source, ws, cms)
+    if where.configmap in cms.data:
+        home = cms.files[where.configmap]
+        value = cms.data[where.configmap].get(where.key)
+        if value is None or (home is not source and "{{" in value.text):
+            return None, None  # no such key; a Helm template's text, not rendered with this file
+        return value, home
+    got = cms.generated.get(where.configmap, {}).get(where.key)
+    return (MStr.literal(got, 0, len(got.text)), got) if got is not None else (None, None)
+
+
+def _unread_script(where, path: str, after: list[Token], source: SourceFile, at: Span, cms: _ConfigMaps,
+                   result: Extraction) -> None:
+    """SGL001 at the script's word when the words after it hold an SGLang launch: what the script
+    runs is not known, so that launch goes unchecked."""
+    if not after or not launches(after, source):
+        return
+    vol = f"volume `{where.volume}`"
+    if where.kind == "configMap" and where.configmap and where.configmap in cms.data and where.key:
+        what = f"ConfigMap `{where.configmap}` ({vol}), whose key `{where.key}` is not there or is a template"
+    elif where.kind == "configMap" and where.configmap and where.key:
+        what = (f"ConfigMap `{where.configmap}` ({vol}), which is not defined in this file, the YAML files beside it "
+                "or their kustomization.yaml")
+    elif where.kind == "configMap":
+        what = f"the ConfigMap {vol}, where it is {where.detail or 'no key of the ConfigMap'}"
+    elif where.kind == "emptyDir":
+        what = f"the emptyDir {vol}, filled only when the pod runs"
+    elif where.kind == "hostPath":
+        what = f"the hostPath {vol} (the node's {where.detail or 'files'})"
+    elif where.kind == "persistentVolumeClaim":
+        what = f"the persistent volume claim {where.detail or ''} ({vol})".replace("  ", " ")
+    elif where.kind:
+        what = f"the {where.kind} {vol}"
+    else:
+        what = f"{vol}, which the pod does not define"
+    result.problems.append(Problem(f"the entrypoint {path} comes from {what}: what it runs is not known, so the "
+                                   "SGLang launch after it is not checked", at))
+
+
 def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _ConfigMaps, injected,
               result: Extraction, controller_env: dict | None = None, ws: Workspace | None = None):
     """(Found, span, image) of each launch a container runs; ``controller_env`` holds values the
@@ -757,11 +889,15 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     args = _words(args_node, source, variables, open_ended, injected)
     image_node = fields.get("image")
     image = yamltree.mstr(image_node, source) if _is_str(image_node) else None
-    wrapper = wrapper_script([w.value for w in command], Path(source.path).parent, ws, tokens=command) \
-        if command else None
-    if wrapper is not None:  # the script's own arguments, then ``args``: the command it runs
-        result.related.append(wrapper.source)
-        argv = wrapper.passed(command + (args or []))
+    on_volume = _volume_script(command, args, container, spec, source, cms, ws, result) if command else None
+    wrapper = on_volume[1] if on_volume is not None else \
+        wrapper_script([w.value for w in command], Path(source.path).parent, ws, tokens=command) if command else None
+    if on_volume is not None:
+        argv = on_volume[0]
+    elif wrapper is not None:  # the script's own arguments, then ``args``: the command it runs
+        result.related.extend(wrapper.files)
+        argv = through(wrapper, command + (args or []), source, result.problems,
+                       command[wrapper.taken - 1].span_of())
     else:
         argv = _argv(command, args, image)
     if argv is None:

@@ -20,8 +20,10 @@ What this module reproduces of bash, for straight-line code and without running 
   unquoted expansions (an unknown unquoted expansion standing alone is a *splat*: any number of
   words). After ``if``/``case``/``&&``/``||`` a variable assigned differently on the paths is unknown;
   a variable assigned in a loop is unknown after it (and in it, when a later iteration can see another
-  value). Functions are analysed with the variables at their call sites (merged), or at their
-  definition when never called. ``$1``, ``$@``, ``$(…)``, arithmetic and anything the file does not assign
+  value), except that a ``for`` over known words runs its body once per word (nested ones too, while
+  the product stays within ``limits.MAX_PATH_VARIANTS``). Brace expansion of unquoted words
+  (``{a,b}``, ``{1..3}``; :mod:`.braces`) makes their words. Functions are analysed with the
+  variables at their call sites (merged), or at their definition when never called. ``$1``, ``$@``, ``$(…)``, arithmetic and anything the file does not assign
   are unknown — except that a default written in the file (``${X:-d}``, ``${X:=d}`` for a variable the
   file never assigns) is taken as the value, as DESIGN.md says; ``${X:+x}`` of such a variable stays
   unknown. A ``bash -c``/``ssh`` string sees only exported variables (``docker run`` only its ``-e``

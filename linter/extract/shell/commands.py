@@ -11,7 +11,6 @@ from linter import limits
 from linter.extract.shell.document import Doc, parse_script
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env
 from linter.extract.shell.errors import error_message, first_error
-from linter.extract.shell.expand import assemble
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import Span
 
@@ -169,14 +168,14 @@ class Commands:
             # ``fa\⏎4`` is one word to bash (a line continuation inside it); tree-sitter-bash splits it
             gap = doc.text[doc.c(words_nodes[k - 1].end_byte):doc.c(w.start_byte)] if k else ""
             if k and gap not in ("", "\\\n", "\\\r\n"):
-                tokens.extend(assemble(word))
+                tokens.extend(self.expand.words(word, env))
                 word = []
             # pieces with nothing between them are one word (tree-sitter splits ``$"…"`` in two)
             if w.type == "$" and k + 1 < len(words_nodes) and words_nodes[k + 1].start_byte == w.end_byte \
                     and words_nodes[k + 1].type == "string":
                 continue
-            word.extend(self.expand.segs(w, env))
-        tokens.extend(assemble(word))
+            word.append(w)
+        tokens.extend(self.expand.words(word, env))
         return tokens
 
     def _call_function(self, head: str, env: Env) -> None:

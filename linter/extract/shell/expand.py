@@ -192,6 +192,35 @@ class Expander:
         # command substitution, other arithmetic, brace expansion, anything else: unknown
         return [("lit", MStr.unknown(where), not quoted)]
 
+    def words(self, nodes: list, env: Env) -> list[Token]:
+        """The words one shell word makes (``nodes``: its pieces, most often one node): brace expansion
+        first (:mod:`.braces`), then each result's expansions and field splitting (:func:`assemble`). A
+        word whose braces would make more than ``limits.MAX_PATH_VARIANTS`` words is one word of
+        unknown count."""
+        from linter.extract.shell.braces import TOO_MANY, alternatives
+
+        got = alternatives(self.doc, nodes) if nodes else None
+        if got is None:
+            segs: list = []
+            for n in nodes:
+                segs.extend(self.segs(n, env))
+            return assemble(segs)
+        where = self.doc.where(self.doc.rng(nodes[0])[0], self.doc.rng(nodes[-1])[1])
+        if got is TOO_MANY:
+            return [Token(MStr.unknown(where), splat=True)]
+        out: list[Token] = []
+        for pieces in got:
+            segs = []
+            for piece in pieces:
+                if piece[0] == "text":
+                    segs.extend(self._lit(piece[1], piece[2], False))
+                elif piece[0] == "made":
+                    segs.append(("lit", MStr.plain(piece[1], where), False))
+                else:
+                    segs.extend(self.segs(piece[1], env))
+            out.extend(assemble(segs))
+        return out
+
     def _arith(self, node, env: Env, depth: int = 0) -> int | None:
         """The value of a shell arithmetic expression made of decimal integers, variables holding them
         and ``+ - * / %`` (``/`` and ``%`` truncate toward zero, as bash's C arithmetic does); None for

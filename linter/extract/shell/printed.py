@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from linter import limits
 from linter.extract.shell.env import Env
-from linter.extract.shell.expand import Expander, assemble
+from linter.extract.shell.expand import Expander
 from linter.launch import MStr
 
 _PRINTF_FORMATS = frozenset({"%s ", "%s\\n", "%s\n"})
@@ -26,7 +26,7 @@ def _known_words(expand: Expander, nodes: list, env: Env) -> list[MStr] | None:
     """The words of ``nodes`` (argument nodes), each fully known; None otherwise."""
     out: list[MStr] = []
     for n in nodes:
-        for token in assemble(expand.segs(n, env)):
+        for token in expand.words([n], env):
             if token.value is None:
                 return None
             out.append(token.text)

@@ -23,7 +23,7 @@ from linter.extract.shell.conditions import case_branch, decide
 from linter.extract.shell.document import Doc, named_kids
 from linter.branches import explore
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, start_run
-from linter.extract.shell.expand import Expander, assemble, scalar
+from linter.extract.shell.expand import Expander, scalar
 from linter.extract.shell.printed import printed
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
@@ -99,6 +99,11 @@ class Walker(Commands):
         self.depth = depth
         self.silent = 0
         self.loop_depth = 0
+        self.per_word = 1
+        """Runs of the code being walked: the product of the word counts of the ``for`` loops walked
+        once per word around it (:meth:`_each`), at most ``limits.MAX_PATH_VARIANTS``."""
+        self.merged_loops = 0
+        """Loops around the code being walked whose passes are merged (:meth:`_loop_passes`)."""
         self.expand = Expander(doc)
         self.expand.substitution = lambda node, env: printed(self.expand, self.shared.functions, node, env,
                                                               self._before_print)
@@ -386,16 +391,19 @@ class Walker(Commands):
                 env.set(name, UNKNOWN_V)
 
     def _known_items(self, values: list, body, env: Env) -> list | None:
-        """The words a ``for NAME in WORDS`` loop goes over when each is known, there are at most
-        ``limits.MAX_PATH_VARIANTS`` of them and its body neither leaves the loop early (``break``,
-        ``continue``, ``return``, ``exit``) nor is itself walked inside a loop; None otherwise."""
-        if not values or body is None or self.loop_depth:
+        """The words a ``for NAME in WORDS`` loop goes over when each is known, its body neither leaves
+        the loop early (``break``, ``continue``, ``return``, ``exit``) nor is walked inside a loop whose
+        passes are merged, and its runs times those of the ``for`` loops around it walked once per
+        word are at most ``limits.MAX_PATH_VARIANTS``; None otherwise (the loop's passes are merged:
+        what differs is unknown)."""
+        if not values or body is None or self.merged_loops:
             return None
         words: list = []
         for v in values:
-            words.extend(assemble(self.expand.segs(v, env)))
-            if len(words) > limits.MAX_PATH_VARIANTS or any(t.value is None or _GLOB.search(t.value) for t in words):
-                return None  # (a pattern or a brace may expand to other words: not guessed)
+            words.extend(self.expand.words([v], env))
+            if self.per_word * len(words) > limits.MAX_PATH_VARIANTS or \
+                    any(t.value is None or _GLOB.search(t.value) for t in words):
+                return None  # (a file pattern may expand to other words: not guessed)
         stack = [body]
         while stack:
             n = stack.pop()
@@ -412,6 +420,8 @@ class Walker(Commands):
         shared = self.shared
         start = len(shared.launches)
         self.loop_depth += 1
+        outer = self.per_word
+        self.per_word = outer * len(items)
         try:
             for item in items:
                 env.set(name, item.text)
@@ -423,6 +433,7 @@ class Walker(Commands):
                 env.set(assigned, UNKNOWN_V)
         finally:
             self.loop_depth -= 1
+            self.per_word = outer
         seen: set = set()
         kept = []
         for launch in shared.launches[start:]:
@@ -433,6 +444,14 @@ class Walker(Commands):
         shared.launches[start:] = kept
 
     def _loop_passes(self, node, env: Env, once) -> None:
+        self.merged_loops += 1
+        try:
+            self._merged_passes(env, once)
+        finally:
+            self.merged_loops -= 1
+
+    def _merged_passes(self, env: Env, once) -> None:
+        """Walk a loop's body twice (the first silently): what differs between passes is unknown."""
         before = env.copy()
         if self.loop_depth < MAX_LOOP_DEPTH:
             first = before.copy()
@@ -523,7 +542,7 @@ class Walker(Commands):
             for child in value_node.named_children:
                 if child.type == "comment":
                     continue
-                tokens.extend(assemble(self.expand.segs(child, env)))
+                tokens.extend(self.expand.words([child], env))
             return name, index, op, tokens
         i, j = self.doc.rng(value_node)
         return name, index, op, scalar(self.expand.segs(value_node, env), self.doc.where(i, j))

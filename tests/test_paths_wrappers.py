@@ -1,0 +1,372 @@
+"""Wrapper entrypoints and shell words after the second review of issue 35: a Kubernetes entrypoint
+script on a pod volume (a ConfigMap's text, or a volume the repository does not hold), a Dockerfile's
+``WORKDIR``, shifts that leave a wrapper no command, nested ``for`` loops and brace expansion. Each
+case carries DeepSeek-V3 with fa4 and deterministic inference on an H100, so a launch that is found
+and judged shows as SGL101."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from linter import limits
+from tests.helpers import lint_json, run, write_tree
+
+H100 = ["--target-gpu", "H100"]
+LAUNCH = ("python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
+          "--enable-deterministic-inference")
+ARGV = ", ".join(f'"{w}"' for w in LAUNCH.split())
+ENTRY = '#!/bin/bash\nset -e\nexport SGLANG_LOG=quiet\nexec "$@"\n'
+SH_C = '"sh", "-c", "' + LAUNCH + '"'  # three arguments
+
+
+def src(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def lint(tmp_path: Path, capsys, files: dict[str, str], *args: str) -> list[dict]:
+    write_tree(tmp_path, {k: src(v) for k, v in files.items()})
+    return lint_json(tmp_path, capsys, *H100, *args)[1]
+
+
+def found(diags: list[dict]) -> list[tuple[str, str, int]]:
+    return [(d["code"], d["path"], d["line"]) for d in diags]
+
+
+# -- Kubernetes: a script on a volume ------------------------------------------------------------------
+
+def pod(command: str, args: str | None, volume: str, mount: str = "{name: scripts, mountPath: /scripts}") -> str:
+    return src(f"""
+        apiVersion: v1
+        kind: Pod
+        metadata: {{name: sglang}}
+        spec:
+          volumes:
+          - name: scripts
+            {volume}
+          containers:
+          - name: server
+            image: lmsysorg/sglang:v0.5.23-cu129
+            command: {command}
+        """) + (f"    args: [{args}]\n" if args is not None else "") + f"    volumeMounts: [{mount}]\n"
+
+
+CONFIGMAP = src("""
+    apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: sglang-scripts}
+    data:
+      entry.sh: |
+        #!/bin/bash
+        set -e
+        export BACKEND=fa4
+        exec "$@"
+      serve.sh: |
+        #!/bin/bash
+        python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 \\
+          --attention-backend fa4 --enable-deterministic-inference
+    """)
+CM_VOLUME = "configMap: {name: sglang-scripts, defaultMode: 0755}"
+
+
+@pytest.mark.parametrize("command", ['["/scripts/entry.sh"]', '["bash", "/scripts/entry.sh"]',
+                                     '["/usr/bin/env", "bash", "/scripts/entry.sh"]'])
+def test_kubernetes_wrapper_from_a_configmap_volume_in_the_same_file_passes_args_through(tmp_path, capsys, command):
+    manifest = CONFIGMAP + "---\n" + pod(command, ARGV, CM_VOLUME)
+    diags = lint(tmp_path, capsys, {"pod.yaml": manifest})
+    assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "pod.yaml")]
+    assert diags[0]["line"] == 26 and diags[0]["fix"]["edits"][0]["content"] == "fa3"
+
+
+def test_kubernetes_wrapper_exports_reach_the_launch(tmp_path, capsys):
+    # the backend comes from the ConfigMap script's `export BACKEND=fa4`, read by `sh -c` in args
+    args = '"sh", "-c", "' + LAUNCH.replace("fa4", "$BACKEND") + '"'
+    diags = lint(tmp_path, capsys, {"pod.yaml": CONFIGMAP + "---\n" + pod('["/scripts/entry.sh"]', args, CM_VOLUME)})
+    assert found(diags) == [("SGL101", "pod.yaml", 8)]  # at `export BACKEND=fa4` in the ConfigMap
+
+
+def test_kubernetes_configmap_in_another_manifest_of_the_folder(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {"k8s/configmap.yaml": CONFIGMAP,
+                                    "k8s/pod.yaml": pod('["/scripts/entry.sh"]', ARGV, CM_VOLUME)})
+    assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "k8s/pod.yaml")]
+
+
+def test_kubernetes_configmap_script_that_holds_the_launch_itself(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {"pod.yaml": CONFIGMAP + "---\n" + pod('["bash", "/scripts/serve.sh"]', None,
+                                                                            CM_VOLUME)})
+    # found in the ConfigMap's text, where its fix goes
+    assert found(diags) == [("SGL101", "pod.yaml", 13)]
+    assert diags[0]["fix"]["edits"][0]["line"] == 13
+
+
+def test_kubernetes_configmap_items_and_sub_path(tmp_path, capsys):
+    items = "configMap: {name: sglang-scripts, items: [{key: entry.sh, path: bin/start.sh}]}"
+    diags = lint(tmp_path, capsys, {"a/pod.yaml": CONFIGMAP + "---\n" + pod('["/scripts/bin/start.sh"]', ARGV, items),
+                                    "b/pod.yaml": CONFIGMAP + "---\n" + pod(
+                                        '["/entry.sh"]', ARGV, CM_VOLUME,
+                                        mount="{name: scripts, mountPath: /entry.sh, subPath: entry.sh}")})
+    assert sorted((c, p) for c, p, _ in found(diags)) == [("SGL101", "a/pod.yaml"), ("SGL101", "b/pod.yaml")]
+
+
+def test_kubernetes_configmap_from_a_kustomize_generator(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {
+        "deploy/kustomization.yaml": "resources: [pod.yaml]\nconfigMapGenerator:\n"
+                                     "- name: sglang-scripts\n  files:\n  - scripts/entry.sh\n",
+        "deploy/scripts/entry.sh": ENTRY,
+        "deploy/pod.yaml": pod('["/scripts/entry.sh"]', ARGV, CM_VOLUME)})
+    assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "deploy/pod.yaml")]
+
+
+@pytest.mark.parametrize("volume, says", [
+    ("emptyDir: {}", "comes from the emptyDir volume `scripts`, filled only when the pod runs"),
+    ("hostPath: {path: /opt/sglang}", "comes from the hostPath volume `scripts` (the node's /opt/sglang)"),
+    ("persistentVolumeClaim: {claimName: tools}", "comes from the persistent volume claim tools (volume `scripts`)"),
+    ("configMap: {name: defined-elsewhere}", ("comes from ConfigMap `defined-elsewhere` (volume `scripts`), which is "
+                                              "not defined in this file, the YAML files beside it or their "
+                                              "kustomization.yaml")),
+])
+def test_kubernetes_script_on_a_volume_the_repository_does_not_hold_is_said_not_guessed(tmp_path, capsys, volume,
+                                                                                         says):
+    diags = lint(tmp_path, capsys, {"pod.yaml": pod('["/scripts/entry.sh"]', ARGV, volume),
+                                    "scripts/entry.sh": ENTRY})  # a file of that name in the repository: not it
+    assert found(diags) == [("SGL001", "pod.yaml", 11)]
+    assert says in diags[0]["message"] and "the SGLang launch after it is not checked" in diags[0]["message"]
+
+
+def test_kubernetes_script_on_a_volume_with_nothing_sglang_after_it_is_silent(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {"pod.yaml": pod('["/scripts/entry.sh"]', '"serve"', "emptyDir: {}")
+                                    + "# sglang.launch_server\n"})
+    assert found(diags) == []
+
+
+# -- Dockerfile WORKDIR ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lines", [
+    ["WORKDIR /app", "COPY docker/ /app/", 'ENTRYPOINT ["./entrypoint.sh"]'],
+    ["WORKDIR /app", "COPY docker/entrypoint.sh .", 'ENTRYPOINT ["bash", "entrypoint.sh"]'],
+    ["WORKDIR /opt", "WORKDIR app", "COPY docker/entrypoint.sh ./", 'ENTRYPOINT ["./entrypoint.sh"]'],
+    ["ENV APP=/srv/app", "WORKDIR $APP", "COPY docker /srv/app", 'ENTRYPOINT ["./entrypoint.sh"]'],
+    ["WORKDIR /app", "COPY docker/entrypoint.sh /app/", 'CMD ["./entrypoint.sh", ' + ARGV + "]"],
+])
+def test_dockerfile_relative_entrypoint_script_is_found_from_the_workdir(tmp_path, capsys, lines):
+    cmd = [] if lines[-1].startswith("CMD") else [f"CMD [{ARGV}]"]
+    diags = lint(tmp_path, capsys, {"docker/entrypoint.sh": ENTRY, "entrypoint.sh": "#!/bin/bash\nexit 1\n",
+                                    "Dockerfile": "\n".join(["FROM lmsysorg/sglang:v0.5.23-cu129", *lines, *cmd])})
+    assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "Dockerfile")]
+
+
+@pytest.mark.parametrize("lines", [
+    ['ENTRYPOINT ["./entrypoint.sh"]'],  # the base image's WORKDIR is not known
+    ["WORKDIR /app", "COPY docker/entrypoint.sh /opt/", 'ENTRYPOINT ["./entrypoint.sh"]'],
+])
+def test_dockerfile_relative_entrypoint_script_is_not_guessed(tmp_path, capsys, lines):
+    # a wrapper beside the Dockerfile is not the one the container runs from its WORKDIR
+    diags = lint(tmp_path, capsys, {"docker/entrypoint.sh": ENTRY, "entrypoint.sh": ENTRY,
+                                    "Dockerfile": "\n".join(["FROM lmsysorg/sglang:v0.5.23-cu129", *lines,
+                                                             f"CMD [{ARGV}]"])})
+    assert found(diags) == []
+
+
+def test_dockerfile_shell_form_entrypoint_never_passes_cmd_to_its_wrapper(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {"entrypoint.sh": ENTRY, "Dockerfile": f"""
+        FROM lmsysorg/sglang:v0.5.23-cu129
+        COPY entrypoint.sh /
+        ENTRYPOINT /entrypoint.sh
+        CMD [{ARGV}]
+        """})
+    assert found(diags) == [("SGL001", "Dockerfile", 3)]
+    assert "runs the entrypoint wrapper /entrypoint.sh with no arguments" in diags[0]["message"]
+    assert "receives no command" in diags[0]["message"]
+
+
+# -- shifts that leave no command --------------------------------------------------------------------------
+
+
+
+def k8s_with(entry: str) -> dict[str, str]:
+    return {"deploy/entrypoint.sh": entry, "deploy/pod.yaml": src(f"""
+        apiVersion: v1
+        kind: Pod
+        metadata: {{name: sglang}}
+        spec:
+          containers:
+          - name: server
+            image: lmsysorg/sglang:v0.5.23-cu129
+            command: ["./entrypoint.sh"]
+            args: [{SH_C}]
+        """)}
+
+
+@pytest.mark.parametrize("entry, says", [
+    ('#!/bin/bash\nshift 3\nexec "$@"\n', ("it shifts away all 3 arguments it is given, so `exec \"$@\"` receives no "
+                                            "command")),
+    ('#!/bin/bash\nset -e\nshift 4\nexec "$@"\n', "its `shift 4` fails with 3 arguments left and stops the script"),
+    ('#!/bin/bash -e\nshift 5\nexec "${@}"\n', "its `shift 5` fails with 3 arguments left and stops the script"),
+    ('#!/bin/sh\nshift 4\n"$@"\n', "its `shift 4` fails with 3 arguments left and stops the script"),
+])
+def test_wrapper_whose_shift_leaves_no_command_says_so(tmp_path, capsys, entry, says):
+    diags = lint(tmp_path, capsys, k8s_with(entry))
+    assert found(diags) == [("SGL001", "deploy/pod.yaml", 8)]
+    assert says in diags[0]["message"] and "the SGLang launch written after it never starts" in diags[0]["message"]
+
+
+@pytest.mark.parametrize("entry", [
+    '#!/bin/bash\nshift 4\nexec "$@"\n',  # bash without set -e: the failed shift changes nothing
+    '#!/bin/bash\nset -e\nset +e\nshift 4\nexec "$@"\n',
+    '#!/bin/bash\nset -e\nsource ./env.sh\nexec "${@}"\n',
+    '#!/bin/sh\n. /etc/profile\n"$@"\n',
+])
+def test_wrapper_that_still_runs_the_launch(tmp_path, capsys, entry):
+    diags = lint(tmp_path, capsys, k8s_with(entry))
+    assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "deploy/pod.yaml")]
+
+
+def test_wrapper_without_a_known_shell_and_a_failing_shift_is_not_guessed(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, k8s_with('shift 4\nexec "$@"\n'))  # no #! line: how it runs is not known
+    assert found(diags) == []
+
+
+def test_compose_wrapper_that_shifts_all_of_its_command(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {"entrypoint.sh": '#!/bin/bash\nshift 2\nshift\nexec "$@"\n', "compose.yaml": f"""
+        services:
+          sglang:
+            image: lmsysorg/sglang:v0.5.23-cu129
+            entrypoint: ["./entrypoint.sh"]
+            command: [{SH_C}]
+        """})
+    assert found(diags) == [("SGL001", "compose.yaml", 4)]
+    assert "it shifts away all 3 arguments it is given" in diags[0]["message"]
+
+
+# -- shell: nested for loops and brace expansion -----------------------------------------------------------
+
+def test_nested_for_loops_each_run_their_body_per_word(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {"run.sh": """
+        #!/bin/bash
+        for model in meta-llama/Llama-3.1-8B-Instruct deepseek-ai/DeepSeek-V3; do
+          for bk in fa3 fa4; do
+            python3 -m sglang.launch_server --model-path $model --attention-backend $bk --enable-deterministic-inference
+          done
+        done
+        """})
+    # only DeepSeek-V3 with fa4 fails: the inner loop's word and the outer loop's model
+    assert found(diags) == [("SGL101", "run.sh", 3)]
+    assert diags[0]["column"] == 17
+    out = run(tmp_path, capsys, *H100, "--explain", "run.sh")[1]
+    assert out.count("run.sh:4: python -m sglang.launch_server") == 4
+
+
+def test_nested_for_loops_past_the_cap_are_merged(tmp_path, capsys):
+    outer = " ".join(f"m{i}" for i in range(5))
+    diags = lint(tmp_path, capsys, {"run.sh": f"""
+        #!/bin/bash
+        for x in {outer}; do
+          for bk in fa3 fa4 fa3 fa4; do
+            {LAUNCH.replace("fa4", "$bk")}
+          done
+        done
+        """})
+    assert 5 * 4 > limits.MAX_PATH_VARIANTS
+    # the inner loop's words are merged: its backend is unknown, never a guess and never SGL004
+    assert diags == []
+    out = run(tmp_path, capsys, *H100, "--explain", "run.sh")[1]
+    assert out.count("run.sh:4: python -m sglang.launch_server") == 1 and "attention_backend: unknown" in out
+
+
+@pytest.mark.parametrize("word, finding", [
+    ("fa{3,4}", ("SGL204", 3)),  # two words: fa3 fa4, the second a stray argument
+    ("{fa3,fa4}", ("SGL204", 3)),
+    ("fa{4}", ("SGL203", 3)),  # no comma: the word as written, not a backend
+    ('"fa{3,4}"', ("SGL203", 3)),  # quoted: no expansion
+])
+def test_brace_expansion_in_a_launch(tmp_path, capsys, word, finding):
+    diags = lint(tmp_path, capsys, {"run.sh": f"""
+        #!/bin/bash
+        # lint-configs: target-gpu=H100
+        {LAUNCH.replace("fa4", word)}
+        """})
+    assert [(d["code"], d["line"]) for d in diags][:1] == [finding]
+
+
+def test_brace_expansion_in_a_for_list(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {"run.sh": """
+        #!/bin/bash
+        for v in {3..4}; do
+          python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa$v \\
+            --enable-deterministic-inference --port 3000{0..0}
+        done
+        """})
+    assert [d["code"] for d in diags] == ["SGL101"]
+    out = run(tmp_path, capsys, *H100, "--explain", "run.sh")[1]
+    assert out.count("run.sh:3: python -m sglang.launch_server") == 2
+
+
+def test_brace_expansion_past_the_cap_is_an_unknown_word(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {"run.sh": f"""
+        #!/bin/bash
+        {LAUNCH} --port {{1..100}}
+        """})
+    # a hundred words are not built: one word of unknown count (no stray-argument finding, no SGL004)
+    assert [d["code"] for d in diags] == ["SGL101"]
+
+
+# -- files a wrapper sources ---------------------------------------------------------------------------------
+
+SH_BACKEND = '"sh", "-c", "' + LAUNCH.replace("fa4", "$BACKEND") + '"'
+
+
+@pytest.mark.parametrize("line", ['source "$(dirname "$0")/env.sh"', '. "${BASH_SOURCE%/*}/env.sh"',
+                                  "source /app/env.sh"])
+def test_wrapper_exports_from_a_sourced_file_of_the_repository(tmp_path, capsys, line):
+    diags = lint(tmp_path, capsys, {
+        "docker/entrypoint.sh": f'#!/bin/bash\nset -e\n{line}\nexec "$@"\n',
+        "docker/env.sh": "export BACKEND=fa4\n",
+        "compose.yaml": f"""
+            services:
+              sglang:
+                image: lmsysorg/sglang:v0.5.23-cu129
+                entrypoint: ["/app/entrypoint.sh"]
+                volumes: ["./docker:/app"]
+                command: [{SH_BACKEND.replace("$", "$$")}]
+            """})
+    # ($$: compose's own interpolation leaves $BACKEND to the shell) the backend is the one the sourced file exports: the finding (and its fix) is there
+    assert found(diags) == [("SGL101", "docker/env.sh", 1)]
+
+
+def test_wrapper_whose_sourced_file_exits_does_not_pass_through(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {
+        "docker/entrypoint.sh": '#!/bin/bash\n. /app/env.sh\nexec "$@"\n',
+        "docker/env.sh": "export BACKEND=fa4\nexit 0\n",
+        "Dockerfile": f"""
+            FROM lmsysorg/sglang:v0.5.23-cu129
+            COPY docker/ /app/
+            ENTRYPOINT ["/app/entrypoint.sh"]
+            CMD [{SH_BACKEND}]
+            """})
+    assert found(diags) == []
+
+
+def test_kubernetes_configmap_wrapper_sourcing_another_key(tmp_path, capsys):
+    manifest = src("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: sglang-scripts}
+        data:
+          env.sh: |
+            export BACKEND=fa4
+          entry.sh: |
+            #!/bin/sh
+            . /scripts/env.sh
+            exec "$@"
+        """) + "---\n" + pod('["/scripts/entry.sh"]', SH_BACKEND, CM_VOLUME)
+    diags = lint(tmp_path, capsys, {"pod.yaml": manifest})
+    assert found(diags) == [("SGL101", "pod.yaml", 6)]
+
+
+def test_kubernetes_program_on_a_volume_that_is_the_launch_itself(tmp_path, capsys):
+    # an interpreter on a claim is not a script to read: the command is the launch
+    diags = lint(tmp_path, capsys, {"pod.yaml": pod('["/scripts/venv/bin/python3"]', ARGV.split(", ", 1)[1],
+                                                    "persistentVolumeClaim: {claimName: tools}")})
+    assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "pod.yaml")]

@@ -28,7 +28,7 @@ PACKAGE = ROOT / "linter"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("source", ("linter", "linter.source", "linter.launch", "linter.datafiles", "linter.data", "linter.limits",
                 "linter.boundary", "linter.gitignore", "linter.argv", "linter.workspace", "linter.branches",
-                "linter.codes", "linter.mentions")),
+                "linter.codes", "linter.mentions", "linter.records")),
     ("gpus", ("linter.gpus", "linter.gpus.*")),
     ("readers", ("linter.extract.yamlload", "linter.extract.yamltree", "linter.extract.yamlstream",
                  "linter.extract.words", "linter.extract.jsonpos")),

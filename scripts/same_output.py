@@ -7,9 +7,9 @@ Usage::
 
 For each TREE (default: this checkout's ``examples/`` and ``tests/fixtures``, ``tests/data``) it runs
 ``CMD --no-cache --exit-zero`` from inside the tree on ``.`` once per report: ``text``, ``full``,
-``json``, ``sarif``, ``--list-launches --format json``, ``--diff --unsafe-fixes`` and ``--jobs 1``
-beside the default pool (the output must not depend on it), and keeps stdout, stderr and the exit
-status. ``save`` writes them under SNAPSHOT_DIR; ``check`` runs them again and prints every report that
+``json``, ``sarif``, ``--list-launches --format json`` and ``--diff --unsafe-fixes`` in one process
+(``--jobs 1``), and ``json`` again with two workers (the output must not depend on them), and keeps
+stdout, stderr and the exit status. ``save`` writes them under SNAPSHOT_DIR; ``check`` runs them again and prints every report that
 differs (exit 1), else ``same: N reports``. Nothing is judged but byte equality: speed work must not
 change a byte of what users see. CMD defaults to ``lint-configs`` beside this interpreter.
 """
@@ -26,13 +26,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 REPORTS = {
-    "text": ["--format", "text"],
-    "full": ["--format", "full"],
-    "json": ["--format", "json"],
-    "sarif": ["--format", "sarif"],
-    "launches": ["--list-launches", "--format", "json"],
-    "diff": ["--diff", "--unsafe-fixes"],
-    "json-j1": ["--format", "json", "--jobs", "1"],
+    "text": ["--format", "text", "--jobs", "1"],
+    "full": ["--format", "full", "--jobs", "1"],
+    "json": ["--format", "json", "--jobs", "1"],
+    "sarif": ["--format", "sarif", "--jobs", "1"],
+    "launches": ["--list-launches", "--format", "json", "--jobs", "1"],
+    "diff": ["--diff", "--unsafe-fixes", "--jobs", "1"],
+    "json-pool": ["--format", "json", "--jobs", "2"],
 }
 ENV = {k: v for k, v in os.environ.items() if not k.startswith(("LINT_CONFIGS", "GITHUB_", "GITLAB_"))
        and k not in ("CI", "FORCE_COLOR")}

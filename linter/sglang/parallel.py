@@ -80,17 +80,19 @@ def _sizes(parsed: ParsedArgs, table: OptionTable) -> _Sizes:
                   {d: option_setting(parsed, d) for d in _WHERE})
 
 
-_failed: list = [None, None, ()]
-"""The last :func:`failures` asked: (key, the objects it was computed from, the failures). A launch's
-rules ask it again and again (the GPU count, each target's weights and KV room)."""
+_failed: list = [(None, None, ())]
+"""The last :func:`failures` asked, as one tuple (read and replaced whole): (key, the objects it was
+computed from, the failures). A launch's rules ask it again and again (the GPU count, each target's
+weights and KV room)."""
 
 
 def failures(parsed: ParsedArgs, table: OptionTable) -> list[ParallelFailure]:
     """The parallel-size checks of the launch's release that it fails (see the module docstring)."""
     key = parsed_key(parsed, table)
-    if _failed[0] != key:
-        _failed[:] = [key, (parsed, table), tuple(_failures(parsed, table))]
-    return list(_failed[2])
+    last = _failed[0]
+    if last[0] != key:
+        last = _failed[0] = (key, (parsed, table), tuple(_failures(parsed, table)))
+    return list(last[2])
 
 
 def _failures(parsed: ParsedArgs, table: OptionTable) -> list[ParallelFailure]:

@@ -145,9 +145,10 @@ def parsed_key(parsed: ParsedArgs, table: OptionTable) -> tuple:
     return id(parsed), id(table), len(parsed.settings), len(parsed.rejected), len(parsed.unknown_words)
 
 
-_placed: list = [None, None, None]
-"""The last :func:`placement` asked: (key, the objects it was computed from, the result). A launch's
-rules ask it again and again (the GPU count, each target's weights and KV room, colocation)."""
+_placed: list = [(None, None, None)]
+"""The last :func:`placement` asked, as one tuple (read and replaced whole): (key, the objects it was
+computed from, the result). A launch's rules ask it again and again (the GPU count, each target's
+weights and KV room, colocation)."""
 
 
 def placement(parsed: ParsedArgs, table: OptionTable) -> Placement | None:
@@ -155,10 +156,11 @@ def placement(parsed: ParsedArgs, table: OptionTable) -> Placement | None:
     statically, is not a positive integer, or the layout is one SGLang rejects before placing ranks
     (a size that does not divide: :mod:`linter.sglang.parallel` reports those)."""
     key = parsed_key(parsed, table)
-    if _placed[0] == key:
-        return _placed[2]
+    last = _placed[0]
+    if last[0] == key:
+        return last[2]
     result = _placement(parsed, table)
-    _placed[:] = [key, (parsed, table), result]
+    _placed[0] = (key, (parsed, table), result)
     return result
 
 

@@ -15,6 +15,10 @@ from linter import limits
 MISSING = object()
 """:func:`select` found no option for the branches taken: a decision is still to be taken."""
 
+TOO_MANY = ("too many paths", ())
+"""The decision a run asks for when it knows its paths are past ``limits.MAX_PATH_VARIANTS`` (it read
+a value kept past the cap): :func:`explore` gives up at once."""
+
 
 def select(options: list, taken: dict):
     """``(value, pending)``: the option of ``options`` whose conditions agree with ``taken`` (decision
@@ -27,13 +31,19 @@ def select(options: list, taken: dict):
         if all(taken.get(k, b) == b for k, b, _ in conds):
             for k, _, _ in conds:
                 if k not in taken:
-                    branches: list = []
-                    for c2, _ in options:
-                        for k2, b2, label in c2:
-                            if k2 == k and all(b2 != x for x, _ in branches):
-                                branches.append((b2, label))
-                    return MISSING, (k, _chained(k, branches))
+                    return MISSING, decision_branches(options, k)
     return MISSING, None
+
+
+def decision_branches(options: list, key) -> tuple:
+    """``(key, [(branch, label), ...])``: the branches the conditions of ``options`` give the decision
+    ``key`` (an ``elif`` branch's label saying the tests before it fail), each once."""
+    branches: list = []
+    for conds, _ in options:
+        for k, b, label in conds:
+            if k == key and all(b != x for x, _ in branches):
+                branches.append((b, label))
+    return key, _chained(key, branches)
 
 
 def _chained(key, branches: list) -> list:
@@ -81,6 +91,8 @@ def explore(run, start) -> list | None:
         if need is None:
             done.append((conds, result))
             continue
+        if need is TOO_MANY:
+            return None
         key, branches = need
         if len(done) + len(todo) + len(branches) > limits.MAX_PATH_VARIANTS:
             return None

@@ -126,6 +126,39 @@ Launch scripts choose between a few switches (a deterministic mode, a debug mode
 the limit the part that differs is unknown, as it was before paths were kept (no SGL004: nothing is
 skipped, only less is known)."""
 
+MAX_ARG_SETS = 32
+"""Most distinct sets of argument values the return value of one Python function is evaluated with
+(``def f(a): return a + [...]`` then ``subprocess.run(f([...]))``: the call's arguments bound to its
+parameters). Helpers are called with a few argument sets; each set costs one evaluation of the
+function (memoised, counted in :data:`MAX_EVAL_STEPS`). Past the limit a call's return value is
+evaluated with its arguments unknown, as before arguments were bound (no SGL004: nothing is skipped,
+only less is known)."""
+
+MAX_CALL_VARIANTS = 8
+"""Most launches one Python function's body gives for the different constants its calls pass
+(``go(det=True)`` and ``go()``: one launch per distinct set of call arguments, each with its
+parameters known). Scripts call a launching function once or twice; past the limit its parameters
+are unknown, a value per path for a test on one (no SGL004)."""
+
+MAX_CALL_DEPTH = 12
+"""Deepest chain of Python function calls evaluated inside one another for their return values
+(``f0(a)`` returning ``f1(a + [...])`` …). Helpers nest two or three deep; a chain past it (or a
+recursion, at once) is unknown at the call that goes past it. Each level costs about 25 interpreter
+frames of the evaluator, so the chain stays far from Python's recursion limit."""
+
+MAX_PATH_TRIALS = 8 * MAX_PATH_VARIANTS
+"""Most runs of one launch tried to find which of its undecided decisions change what the rules decide
+(``linter.extract.python.paths.Paths.focused_paths``), when it is built along more than
+:data:`MAX_PATH_VARIANTS` paths: each decision is tried once with the others merged, again when one
+more is kept apart. A script with a dozen unrelated switches takes 30 to 60 runs; past the limit the
+decisions not tried yet stay merged (no SGL004)."""
+
+MAX_PATH_NESTING = 40
+"""Deepest nesting of values kept per path past :data:`MAX_PATH_VARIANTS` (each ``if`` past the cap
+keeps its two paths' values, which may be such values themselves). Reading one runs the nested levels
+inside one another, a few dozen interpreter frames each; past the limit the paths are joined (what
+they agree on known, the rest unknown), as before paths were kept."""
+
 ALL = {name: value for name, value in dict(globals()).items() if name.startswith("MAX_")}
 """Every limit by name (for documentation and tests)."""
 

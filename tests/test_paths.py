@@ -559,11 +559,14 @@ def test_python_condition_the_file_decides_is_one_path(tmp_path, capsys, case):
     assert "path:" not in explain(tmp_path, capsys, "run.py")
 
 
-def test_python_parameter_calls_disagree_keeps_two_paths(tmp_path, capsys):
+def test_python_parameter_calls_disagree_give_a_launch_per_call(tmp_path, capsys):
     code, diags = lint(tmp_path, capsys, {"run.py": PY_DECIDED["a parameter every call gives the same constant"]
                                           .replace("run(det=True)", "run(det=False)")})
+    # run(True) and run(det=False): one launch each, decided; the first one fails (issue 35 review)
     [d] = [d for d in diags if d["code"] == "SGL101"]
-    assert d["severity"] == "warning" and "(when `det` is true; not on every path" in d["message"]
+    assert d["severity"] == "error" and "not on every path" not in d["message"]
+    out = run(tmp_path, capsys, *H100, "--list-launches", ".")[1]
+    assert [line for line in out.splitlines() if line.startswith("run.py:")] == ["run.py:10", "run.py:11"]
 
 
 PY_DEAD_LAUNCH = """
@@ -605,7 +608,8 @@ def test_python_launch_in_a_branch_the_file_decides_against_is_not_found(tmp_pat
     code, diags = lint(tmp_path, capsys, {"run.py": PY_DEAD_LAUNCH})
     assert [d for d in diags if d["code"] == "SGL101"] == []
     out = run(tmp_path, capsys, *H100, "--list-launches", ".")[1]
-    assert [line for line in out.splitlines() if line.startswith("run.py:")] == ["run.py:19", "run.py:23"]
+    # (``if det:`` is decided per call: only ``main(True)`` starts live/undecided, located at that call)
+    assert [line for line in out.splitlines() if line.startswith("run.py:")] == ["run.py:19", "run.py:26"]
     assert "live/if" in out and "live/undecided" in out and "dead/" not in out
 
 

@@ -1030,11 +1030,13 @@ def test_list_grown_in_a_branch_is_a_launch_per_path_and_a_finding_of_both_is_an
     ('if os.environ.get("DEBUG"):\n    cmd.append("--log-level=debug")', [["--log-level=debug"], []]),
     ('if DEBUG:\n    cmd += ["--log-level", "debug"]\nelif TRACE:\n    cmd.extend(["--log-level", "trace"])',
      [["--log-level", "debug"], ["--log-level", "trace"], []]),
-    # a loop (or a try) may add words: an unknown tail of any length
+    # a loop may add words: an unknown tail of any length
     ('for extra in EXTRA:\n    cmd += ["--served-model-name", extra]', "splat"),
     ('for i in range(3):\n    if i:\n        cmd.insert(5, "--x")', "splat"),
     ('while retries:\n    cmd.extend(["--log-level", "debug"])\n    retries -= 1\nelse:\n    cmd.append("--y")', "splat"),
-    ('try:\n    import flashinfer\n    cmd.append("--enable-flashinfer")\nexcept ImportError:\n    pass', "splat"),
+    # a try: the body completing and each handler are paths (issue 35)
+    ('try:\n    import flashinfer\n    cmd.append("--enable-flashinfer")\nexcept ImportError:\n    pass',
+     [["--enable-flashinfer"], []]),
     # no handler: only a body that ran to its end reaches the launch
     ('try:\n    cmd.append(os.environ["EXTRA"])\nfinally:\n    print("x")', "word"),
     ('with contextlib.suppress(KeyError):\n    cmd.append(os.environ["EXTRA"])', "splat"),
@@ -1123,11 +1125,15 @@ def test_calls_in_handlers_and_finally_see_every_path(tmp_path):
             else:
                 subprocess.run(["sglang", "serve", "m", flag])
         """)
-    handler, orelse, final, loop, after = ex.launches
+    handler, orelse, final, final_raised, loop, loop_raised, after = ex.launches
     assert [t.value for t in handler.args] == ["m", "--attention-backend", "fa4", None] and handler.args[3].splat
     assert values(orelse) == ["m", "--attention-backend", "fa4", "--a", "--b"]
-    assert [t.value for t in final.args] == ["m", "--attention-backend", "fa4", None] and final.args[3].splat
-    assert [t.value for t in loop.args] == ["m", "--attention-backend", "fa4", None] and loop.args[3].splat
+    # after the try: a path where the body completed, one where the handler ran (issue 35)
+    for completed, raised in ((final, final_raised), (loop, loop_raised)):
+        assert values(completed) == ["m", "--attention-backend", "fa4", "--a", "--b"]
+        assert completed.path == ("the `try` body at line 5 completes",)
+        assert [t.value for t in raised.args] == ["m", "--attention-backend", "fa4", None] and raised.args[3].splat
+        assert raised.path == ("the `try` body at line 5 raises ValueError",)
     assert values(after) == ["m", None] and not after.args[1].splat
 
 
@@ -1224,7 +1230,7 @@ def test_dict_key_set_in_a_branch_is_unknown(tmp_path, capsys):
     assert code == 1 and [(d["line"], d["column"], d["code"]) for d in diags] == [(3, col(text, 3, "fa4"), "SGL101")]
 
 
-def test_dict_value_changed_in_a_branch_is_unknown(tmp_path):
+def test_dict_value_changed_in_a_handler_is_kept_per_path(tmp_path):
     ex = extract(tmp_path, """
         import sglang
         kwargs = dict(model_path="m", attention_backend="fa4")
@@ -1234,7 +1240,9 @@ def test_dict_value_changed_in_a_branch_is_unknown(tmp_path):
             kwargs["attention_backend"] = "triton"
         sglang.Engine(**kwargs)
         """)
-    assert kw(ex.launches[0]) == {"model_path": "m", "attention_backend": UNKNOWN}
+    assert [(kw(x), x.path) for x in ex.launches] == [
+        ({"model_path": "m", "attention_backend": "fa4"}, ("`import flashinfer` succeeds",)),
+        ({"model_path": "m", "attention_backend": "triton"}, ("`import flashinfer` raises ImportError",))]
 
 
 def test_name_bound_in_both_branches_is_kept_per_path_and_imports_count(tmp_path):

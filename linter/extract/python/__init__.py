@@ -32,7 +32,12 @@ class attributes (``cls.X``, ``self.X``, ``Class.X``, along the bases), ``self.X
 ``self.X = …`` in ``__init__``, ``cls.X = …`` earlier in the same method, ``+`` of lists, tuples and
 strings, ``+=``, ``.append``, ``.extend``, ``.insert``, ``.pop``, ``x[i] = …``, ``del x[i]``, ``**`` of
 a dict literal or ``dict(...)``, and what a function or method returns when every path of it ends in
-``return`` (its arguments unknown). A call in a method is a launch for its class and, separately, for
+``return``, with the call's arguments bound to its parameters (positional, keywords, defaults, a
+``*x``/``**x`` of known items; remembered per argument values, at most ``limits.MAX_ARG_SETS`` sets per
+function, chains of calls at most ``limits.MAX_CALL_DEPTH`` deep, a recursion unknown). A module
+function that its calls give different constants (``go(det=True)`` and ``go()``) starts one launch
+per distinct set of them (at most ``limits.MAX_CALL_VARIANTS``), each located at its first call and
+decided with its parameters known. A call in a method is a launch for its class and, separately, for
 each subclass that inherits the method (with that subclass's attributes, overrides and ``super()``
 chain); a class that inherits a launching method from a class of another module is a launch of its
 own file, located at its name. Imported names are read from the files of the same repository
@@ -41,19 +46,27 @@ where it is written. Anything else — other calls, modules outside the reposito
 module list that some function mutates in place — is unknown, never guessed.
 
 Compound statements (``if``, ``for``, ``while``, ``try``, ``with``, ``match``) are followed along
-each of their paths. The branches of an ``if``/``elif``/``else`` or ``match`` (whose test is never
-decided), a conditional expression and a function's early ``return`` statements keep a value per path
-(:mod:`.paths`): a statement that reads such a value runs once per path, and a launch built from it
-is one launch per path, each with the conditions that lead there ("`args.true_on_policy` is true"),
-at most ``limits.MAX_PATH_VARIANTS`` of them. A ``for`` over a known list of at most that many known
-items runs once per item. Elsewhere — loops, ``try``, and past the limit — the paths are joined where
-they meet again: what every path agrees on stays known, with its origin. A list keeps the words known
+each of their paths. The branches of an ``if``/``elif``/``else`` or ``match`` (a test or case the file
+decides is one path: a constant, a known parameter, a literal pattern of a known subject), a
+conditional expression, a ``try`` body completing and each of its handlers ("`import x` raises
+ImportError"), and a function's early ``return`` statements keep a value per path (:mod:`.paths`): a
+statement that reads such a value runs once per path, and a launch built from it is one launch per
+path, each with the conditions that lead there ("`args.true_on_policy` is true"), at most
+``limits.MAX_PATH_VARIANTS`` of them. Past that many, a statement's values are computed again where
+they are read, and the launch keeps apart only the decisions that change what the rules decide
+(deterministic inference, the attention backends, the model, the parallel sizes), the others merged:
+what their paths share known, the rest unknown. A ``for`` over a known list of at most that many known
+items runs once per item. Elsewhere — loops, and values nested past ``limits.MAX_PATH_NESTING`` — the
+paths are joined where they meet again: what every path agrees on stays known, with its origin. A list keeps the words known
 before the loop; what a round may add becomes an unknown tail of any length; a word replaced or
 removed on some path makes the list unknown from there, and a change that cannot be placed
 (``.remove(x)``, a whole new list) makes it unknown as a whole. A dict key set on some path has an
 unknown value; a name bound to different values on different paths is unknown. A path that ends in
-``return`` or ``raise`` does not reach what follows; a ``try`` handler (and a ``with
-contextlib.suppress(...)`` body) may start after any statement of the body. Loops are run until the
+``return`` or ``raise`` does not reach what follows (nor code after a decided branch that returns); a
+``try`` handler (and a ``with contextlib.suppress(...)`` body) may start after any statement of the
+body (an ``ImportError`` handler only before an import or a call). A function or class defined under a
+test the file decides against, and the side of a decided conditional expression not taken, start
+nothing. Loops are run until the
 join settles (loops nested more than three deep are not followed: what they change is unknown).
 
 Calls inside ``with pytest.raises(...)`` / ``with self.assertRaises(...)`` are tests that expect

@@ -47,6 +47,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
         self._computing: dict[int, Frame] = {}
         self.splat_ids: set[int] = set()
         self._keep: list = []
+        self._merge_tags: dict[int, frozenset] = {}  # id of a merge's unknown character -> its decisions
         self._loop_memo: dict[int, list] = {}  # loop id -> [(frame before it, frame at a round's start)]
         self._loop_nesting = 0
         self._bases_memo: dict[int, list] = {}
@@ -125,11 +126,16 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
 
         classes: dict[int, list[tuple]] = {}  # scope id -> its concrete classes (once per scope, not per call)
         for call, scope in self.index.calls:
+            if self.finder.covered_by_calls(call, scope):
+                continue
             got = classes.get(id(scope))
             if got is None:
                 got = classes[id(scope)] = self.concrete_classes(scope)
             found: list[tuple[Launch, str]] = []
-            for self_class, qual in got:
+            sets = self.call_sets(scope) if scope.kind == "function" else []
+            if sets:
+                found.extend((launch, scope.qual) for launch in self.launches_per_call_set(call, scope, sets))
+            for self_class, qual in got if not sets else ():
                 found.extend((launch, qual) for launch in self.finder.launches(call, scope, self_class))
             for launch, qual in merge_identical(found, scope.qual):
                 add(launch, qual, scope)
@@ -141,6 +147,18 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
         self.result.gpu_decls.extend(ci_declarations(self))
         if self.resolver is not None:
             self.result.related.extend(s for s in self.resolver.used if s is not self.source)
+
+    def launches_per_call_set(self, call, scope, sets: list[tuple]) -> list[Launch]:
+        """The launches of ``call`` in the module function ``scope`` for each set of constants its
+        calls give (:meth:`~.frames.FrameLookups.call_sets`): one per set, located at the first call
+        that gives it, when the sets give different launches (``go(det=True)`` and ``go()``: each
+        decided, issue 35); the launches of the first set, where they are, when every set gives the
+        same ones."""
+        per_set = [(site, self.finder.launches(call, scope, None, args)) for site, args in sets]
+        first = [_same_key(x) for x in per_set[0][1]]
+        if all([_same_key(x) for x in found] == first for _, found in per_set[1:]):
+            return per_set[0][1]
+        return [dataclasses.replace(launch, span=self.span(site)) for site, found in per_set for launch in found]
 
     def method_class(self, scope):
         """The class of which ``scope`` is a method taking ``self``/``cls``, or None."""

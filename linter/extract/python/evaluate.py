@@ -15,7 +15,7 @@ from linter.extract.python.frames import Frame
 from linter.extract.python.literals import fstring_pieces, literals
 from linter.extract.python.names import BUILTINS, MODAL_APPS, MODAL_IMAGE, SGLANG_IMAGE
 from linter.extract.python.strings import as_text, decode_literal, format_text, percent_format, split_whitespace
-from linter.extract.python.syntax import call_args, ends, is_classmethod, returns_in
+from linter.extract.python.syntax import FUNCTIONS, call_args, ends, is_classmethod, returns_in
 from linter.extract.python.values import (
     NOTFOUND,
     ClassV,
@@ -34,6 +34,7 @@ from linter.extract.python.values import (
     choose,
     collapse,
     copy_value,
+    fingerprint,
 )
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, MStr, Token
@@ -426,8 +427,81 @@ class Evaluator:
         if isinstance(callee, Instance) and callee.qual == MODAL_IMAGE + "#method":  # image.pip_install(...)
             return Instance(MODAL_IMAGE, self._image_ref(node, frame) or callee.image)
         if isinstance(callee, FuncV):
-            return self.return_value(callee, where)
+            return self.return_value(callee, where, self.bind_args(callee, node, frame))
         return Unk(where)
+
+    def bind_args(self, fv: FuncV, call, frame: Frame) -> tuple | None:
+        """``(key, {parameter: value})``: what the call ``call`` (evaluated in ``frame``) gives each
+        parameter of the function ``fv`` — its positional arguments (a ``*x`` of a known list spread),
+        keywords (a ``**x`` of a closed dict spread), the defaults of the others (evaluated where the
+        function is defined), unknown where an argument cannot be placed; ``key`` identifies the
+        values (:func:`~.values.fingerprint`). None when nothing is known, or when the function was
+        already evaluated with ``limits.MAX_ARG_SETS`` other sets (it is then evaluated with
+        its arguments unknown, as before arguments were bound)."""
+        owner = fv.owner or self
+        fn = fv.node
+        scope = owner.index.scope_of_node.get(id(fn))
+        if scope is None or scope.kind != "function" or not isinstance(fn, FUNCTIONS):
+            return None
+        a = fn.args
+        params = [x.arg for x in a.posonlyargs + a.args]
+        defaults = dict(zip(params[len(params) - len(a.defaults):], a.defaults))
+        defaults.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+        if scope.self_name:  # a method: ``self``/``cls`` is not among the call's arguments
+            params = params[1:]
+        given, placed = self._given(call, frame, params, a.vararg)
+        at = None
+        bound: dict = {}
+        for name in params + [x.arg for x in a.kwonlyargs]:
+            if name in given:
+                bound[name] = given[name]
+            elif placed and name in defaults:
+                at = at or owner.final_frame(scope.parent)
+                bound[name] = copy_value(owner.ev(defaults[name], at))
+            else:
+                bound[name] = Unk(None)
+        if a.vararg is not None:
+            bound[a.vararg.arg] = given[a.vararg.arg]
+        if a.kwarg is not None:
+            bound[a.kwarg.arg] = Unk(None)
+        if all(isinstance(v, Unk) for v in bound.values()):
+            return None
+        key = tuple((name, fingerprint(v)) for name, v in bound.items())
+        seen = owner._params_memo.setdefault(("argsets", id(scope)), set())
+        if key not in seen:
+            if len(seen) >= limits.MAX_ARG_SETS:
+                return None
+            seen.add(key)
+        return key, bound
+
+    def _given(self, call, frame: Frame, params: list[str], vararg) -> tuple[dict, bool]:
+        """(the values ``call`` gives by parameter name — ``params`` positional, ``vararg`` the
+        ``*args`` one —, whether every argument could be placed: False after a ``*x`` or ``**x`` of
+        items not known, when any parameter not named may be given)."""
+        given: dict = {}
+        placed = True
+        values: list = []
+        for arg in call.args:
+            v = self.ev(arg.value if isinstance(arg, ast.Starred) else arg, frame)
+            if not isinstance(arg, ast.Starred):
+                values.append(v)
+            elif isinstance(v, Seq) and not any(isinstance(i, Splat) for i in v.items):
+                values.extend(v.items)
+            else:
+                placed = False
+                break
+        given.update(zip(params, values))
+        if vararg is not None:
+            given[vararg.arg] = Seq(values[len(params):], "tuple") if placed else Unk(None)
+        for k in call.keywords:
+            v = self.ev(k.value, frame)
+            if k.arg is not None:
+                given[k.arg] = v
+            elif isinstance(v, DictV) and not v.open:
+                given.update((e.key, e.value) for e in v.entries)
+            else:
+                placed = False
+        return given, placed
 
     def _str_method(self, m: MStr, method: str, node, args, positional, frame: Frame, where: Span) -> Value | None:
         """``m.format(...)``, ``m.join(x)``, ``m.split()``, ``m.strip()`` (and ``lstrip``/``rstrip``);
@@ -496,19 +570,22 @@ class Evaluator:
                 d.merge(None)
         return d
 
-    def return_value(self, fv: FuncV, where: Span | None) -> Value:
+    def return_value(self, fv: FuncV, where: Span | None, args: tuple | None = None) -> Value:
         """What a call of a module function or method returns when every path ends in ``return``:
-        its returned expressions, evaluated where they stand (the arguments are unknown) and joined.
-        A method bound to a class runs for that class. A recursive call is unknown."""
+        its returned expressions, evaluated where they stand and joined — with the parameters bound
+        to ``args`` (:meth:`bind_args`; None: the arguments are unknown). A method bound to a class
+        runs for that class. A recursive call, and a chain of calls deeper than
+        ``limits.MAX_CALL_DEPTH``, is unknown. Remembered per argument values."""
         owner = fv.owner or self
         scope = owner.index.scope_of_node.get(id(fv.node))
         key = (id(scope), id(fv.bound))
-        # Evaluated before, the same (its arguments are unknown at every call): in full, or at this
-        # depth of the chain of calls being evaluated when a chain too deep was cut short under it.
+        mkey = key if args is None else key + (args[0],)
+        # Evaluated before with the same arguments: in full, or at this depth of the chain of calls
+        # being evaluated when a chain too deep was cut short under it.
         depth = len(owner.returning)
-        done = owner.returned.get((key, None))
+        done = owner.returned.get((mkey, None))
         if done is None:
-            done = owner.returned.get((key, depth))
+            done = owner.returned.get((mkey, depth))
         if done is not None:
             return copy_value(done)
         if scope is None or scope.kind != "function":
@@ -516,7 +593,7 @@ class Evaluator:
         if key in owner.returning:
             owner.cuts[0] += 1  # a recursion cut short: what encloses it is not remembered
             return Unk(where)
-        if depth > 8:
+        if depth >= limits.MAX_CALL_DEPTH:
             owner.cuts[1] += 1  # a chain too deep: what encloses it is remembered for its depth
             return Unk(where)
         returns = returns_in(scope.node.body)
@@ -528,45 +605,57 @@ class Evaluator:
             pairs = []
             varies = False
             for k, ret in enumerate(returns):
+                at = owner.frame_before(scope, owner.offsets(ret)[0], fv.bound, args)
+                if at.unreachable:
+                    continue  # in a branch the file decides against (issue 35)
                 if ret.value is None:
                     v = Const(None, owner.span(ret))
                 else:
                     # its own paths (``return A if c else B``), apart from the caller's: the caller
                     # picks from what it returns
-                    at = owner.frame_before(scope, owner.offsets(ret)[0], fv.bound)
                     runs = owner.along_paths(lambda: owner.ev(ret.value, at))
                     varies = varies or len(runs) > 1
                     v = runs[0][1] if len(runs) == 1 else choose(runs, limits.MAX_PATH_VARIANTS)
                     if v is None:
                         v = Unk(where)
                 pairs.append((((("return",) + key, k, owner.return_label(scope.node, ret)),), v))
+            if not pairs:
+                return Unk(where)
             # a value per return (early returns on paths the linter cannot decide: issue 35)
             got = choose(pairs, limits.MAX_PATH_VARIANTS) if len(pairs) > 1 else pairs[0][1]
             if got is None or self.taken is None:
                 got = collapse(Choice([(c, x) for c, x in pairs]) if len(pairs) > 1 else pairs[0][1], where)
             if owner.cuts[0] == cuts[0] and len(pairs) == 1 and not varies:
                 # one value whatever the path: remembered (a value per path depends on the path taken)
-                owner.returned[(key, None if owner.cuts[1] == cuts[1] else depth)] = got
+                owner.returned[(mkey, None if owner.cuts[1] == cuts[1] else depth)] = got
             return copy_value(got)
         finally:
             owner.returning.discard(key)
 
     def return_label(self, fn, ret) -> str:
         """The path on which ``fn`` (a function node) ends in ``ret`` (one of its ``return``s), in words:
-        the test of the innermost ``if`` around it, else of the ``if`` before it at the same level whose
-        body returns, else its line."""
-        def find(block, before):
-            prev = before
+        the tests of the ``if``s around it, of the ``if``s before it (at its level or around it) whose
+        body returns, and the ``case`` of a ``match`` it is in ("`a` is false and `mode` matches
+        `"det"`"); else its line."""
+        def find(block, before: list):
+            prev = list(before)
             for st in block:
                 if st is ret:
                     return prev
                 if isinstance(st, ast.If):
-                    for sub, holds in ((st.body, True), (st.orelse, False)):
-                        got = find(sub, self.truth(st.test, holds))
+                    tests = [(st.body, self.truth(st.test, True)), (st.orelse, self.truth(st.test, False))]
+                    for sub, label in tests:
+                        got = find(sub, prev + [label])
                         if got is not _MISSING:
                             return got
-                    if ends(st.body):
-                        prev = self.truth(st.test, False)
+                    prev.extend(self._falls_through(st))
+                elif isinstance(st, ast.Match):
+                    subject = self.truth(st.subject, True).rsplit(" is ", 1)[0]
+                    for case in st.cases:
+                        s, e = self.offsets(case.pattern)
+                        got = find(case.body, prev + [f"{subject} matches `{self.source.text[s:e]}`"])
+                        if got is not _MISSING:
+                            return got
                 elif isinstance(st, (ast.For, ast.While, ast.With, ast.Try)):
                     for sub in (getattr(st, "body", []), getattr(st, "orelse", []), getattr(st, "finalbody", [])):
                         got = find(sub, prev)
@@ -577,9 +666,21 @@ class Evaluator:
                         if got is not _MISSING:
                             return got
             return _MISSING
-        got = find(fn.body, None)
+        got = find(fn.body, [])
         name = getattr(fn, "name", "the function")
-        return got if isinstance(got, str) else f"`{name}` returns at line {self.span(ret).line}"
+        return " and ".join(got) if got and got is not _MISSING else f"`{name}` returns at line {self.span(ret).line}"
+
+    def _falls_through(self, st: ast.If) -> list[str]:
+        """What holds after ``st`` when one of its branches returns: its test failing (the body
+        returns), and so on along an ``elif`` chain whose branches return; or its test holding (the
+        ``else`` returns)."""
+        if ends(st.body):
+            rest = st.orelse
+            more = self._falls_through(rest[0]) if len(rest) == 1 and isinstance(rest[0], ast.If) else []
+            return [self.truth(st.test, False)] + more
+        if st.orelse and ends(st.orelse):
+            return [self.truth(st.test, True)]
+        return []
 
     def _image_ref(self, call, frame: Frame) -> MStr | None:
         """The last ``lmsysorg/sglang:TAG`` written in the arguments of a Modal image call."""

@@ -11,6 +11,8 @@ import ast
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from linter import limits
+from linter.extract.python.syntax import guards_of
 from linter.extract.python.values import NOTFOUND, ClassV, Const, DictV, FuncV, Seq, Unk, Value, copy_value, same
 from linter.source import Span
 
@@ -33,6 +35,25 @@ def _agree(seen, value):
     if seen is None:
         return const, value
     return seen if type(seen[0]) is type(const) and seen[0] == const else _NOT_CONST
+
+
+def _read_not_passed_on(fn) -> set[str]:
+    """The names the function ``fn`` reads other than as a whole argument of a call (a test, a
+    value it builds, a subscript …), outside the functions and classes inside it."""
+    passed: set[int] = set()
+    out: set[str] = set()
+    todo = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call):
+            passed.update(id(a) for a in node.args if isinstance(a, ast.Name))
+            passed.update(id(k.value) for k in node.keywords if isinstance(k.value, ast.Name))
+        elif isinstance(node, ast.Name) and id(node) not in passed:
+            out.add(node.id)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
 
 
 class Frame:
@@ -62,6 +83,7 @@ class Frame:
         other.overrides = dict(self.overrides)
         other.owned = set()
         other.changed = set(self.changed)
+        other.unreachable = self.unreachable
         return other
 
     def fork(self) -> Frame:
@@ -85,6 +107,7 @@ class Frame:
         self.overrides = dict(other.overrides)
         self.owned = set()
         self.changed |= other.changed
+        self.unreachable = self.unreachable or other.unreachable
 
     def same_as(self, other: Frame, names=None) -> bool:
         """Every name (of ``names``, when only those may differ) holds the same value (with the same
@@ -253,6 +276,50 @@ class FrameLookups:
                 out[name] = self.string(value, None) if isinstance(const, str) else Const(const, self.span(value))
         return out
 
+    def call_sets(self, scope: Scope) -> list[tuple]:
+        """``[(first call, (key, {parameter: value})), ...]``: one entry per distinct set of literal
+        constants the calls of the module function ``scope`` give its parameters (defaults included;
+        a parameter some call gives no constant is left out of that call's set), in the order of
+        their first call — when there are two to ``limits.MAX_CALL_VARIANTS`` such sets (``go(det=True)``
+        and ``go()``: issue 35, each call's launch is decided). Only the parameters the function reads
+        other than to hand them on to a call count (``before_submit=before_submit`` does not). [] otherwise: one set (then
+        :meth:`known_params` binds it), more than the limit, a call that spreads ``*args``/``**kwargs``,
+        or a function used other than by a call of its name."""
+        memo = self._params_memo
+        got = memo.get(("sets", id(scope)))
+        if got is None:
+            got = memo[("sets", id(scope))] = self._call_sets(scope)
+        return got
+
+    def _call_sets(self, scope: Scope) -> list[tuple]:
+        calls = self._only_calls(scope)
+        if len(calls) < 2:
+            return []
+        args = scope.node.args
+        positional = [a.arg for a in args.posonlyargs + args.args]
+        defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        read = _read_not_passed_on(scope.node)
+        names = [n for n in positional + [a.arg for a in args.kwonlyargs] if n in read]
+        sets: dict = {}
+        for call in calls:
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                return []
+            given = dict(zip(positional, call.args))
+            given.update({k.arg: k.value for k in call.keywords})
+            key, bound = [], {}
+            for name in names:
+                got = _agree(None, given.get(name, defaults.get(name)))
+                if got is _NOT_CONST:
+                    continue
+                const, node = got
+                key.append((name, type(const).__name__, const))
+                bound[name] = self.string(node, None) if isinstance(const, str) else Const(const, self.span(node))
+            sets.setdefault(tuple(key), (call, (("call",) + tuple(key), bound)))
+        if not 2 <= len(sets) <= limits.MAX_CALL_VARIANTS:
+            return []
+        return list(sets.values())
+
     def _only_calls(self, scope: Scope) -> list:
         """The calls by name of the module function ``scope``, when the module uses its name nowhere
         else (it is not passed around) and it has no decorator; [] otherwise."""
@@ -267,17 +334,25 @@ class FrameLookups:
             uses = memo["names"] = Counter(n.id for n in ast.walk(self.module) if isinstance(n, ast.Name))
         return calls if uses[node.name] == len(calls) else []
 
-    def frame_before(self, scope: Scope, offset: int, self_class: Scope | None = None) -> Frame:
+    def frame_before(self, scope: Scope, offset: int, self_class: Scope | None = None,
+                     args: tuple | None = None) -> Frame:
         """The frame of ``scope`` just before the code at ``offset`` runs (a method run for the
-        concrete class ``self_class``, when given).
+        concrete class ``self_class``, when given; a function run with the parameters ``args`` gives,
+        ``(key, {name: value})`` — :meth:`bind_args` — when given).
 
-        Calls are looked at in source order, so each scope keeps a cursor: its top-level statements
-        before ``offset`` are run once, and only the statement holding ``offset`` is entered, on a copy.
+        Calls are looked at in source order, so each scope keeps a cursor (one per argument set): its
+        top-level statements before ``offset`` are run once, and only the statement holding
+        ``offset`` is entered, on a copy.
         """
-        key = (id(scope), id(self_class))
+        key = (id(scope), id(self_class)) if args is None else (id(scope), id(self_class), args[0])
         cursor = self._cursors.get(key)
         if cursor is None or cursor[1] > offset:
-            cursor = [self.new_frame(scope, self_class), -1, 0]  # frame, last offset, next statement index
+            start = self.new_frame(scope, self_class)
+            if args is not None:
+                for name, value in args[1].items():
+                    start.vars[name] = copy_value(value)  # (the caller's list is not changed in place)
+            cursor = [start, -1, 0]  # frame, last offset, next statement index
+            cursor[0].unreachable = self.scope_dead(scope)
             self._cursors[key] = cursor
         frame, _, i = cursor
         body = scope.body
@@ -289,6 +364,27 @@ class FrameLookups:
         if i < len(body) and self.contains(body[i], offset):
             self.enter(body[i], copy, offset)
         return copy
+
+    def scope_dead(self, scope: Scope) -> bool:
+        """The ``def``/``class`` of ``scope`` is in code the file decides never runs (under ``if False:``,
+        ``if not TRUE_ON_POLICY:`` …, or inside such a definition): nothing in it runs (issue 35)."""
+        parent = scope.parent
+        if parent is None:
+            return False
+        memo = self._params_memo
+        got = memo.get(("dead", id(scope)))
+        if got is not None:
+            return got
+        if self.scope_dead(parent):
+            got = True
+        else:
+            # the tests around the definition, decided on the enclosing scope's final names (a flag set
+            # once: ``DEBUG = False``); a test the file does not decide leaves it alive
+            frame = self.final_frame(parent) if parent.kind != "class" else self.module_final()
+            got = any(self.decide(test, frame) is (not holds) for test, holds in guards_of(parent.body, scope.node))
+        if not self._computing:  # (while a frame is being computed, its names are not all known yet)
+            memo[("dead", id(scope))] = got
+        return got
 
     def outer_lookup(self, scope: Scope | None, name: str, where: Span | None):
         """Look ``name`` up from a function or class into its enclosing scopes (classes skipped)."""

@@ -26,7 +26,25 @@ from linter.extract.python.syntax import (
     target_names,
 )
 from linter import limits
-from linter.extract.python.values import NOTFOUND, ClassV, Const, FuncV, Seq, Str, Unk, choose, join_values
+from linter.extract.python.names import MUTATORS
+from linter.extract.python.paths import _UNKNOWN_MODE
+from linter.extract.python.values import (
+    NOTFOUND,
+    Choice,
+    ClassV,
+    Const,
+    Deferred,
+    FuncV,
+    Instance,
+    Ref,
+    Seq,
+    Str,
+    Unk,
+    choose,
+    copy_value,
+    join_values,
+    nesting,
+)
 from linter.source import Span
 
 
@@ -77,7 +95,8 @@ class Interpreter:
                 return
             for handler in st.handlers:
                 if self.contains(handler, stop):
-                    frame.absorb(self.partial_states(body, frame, self.header(st))[0])
+                    caught = self.partial_states(body, frame, self.header(st))[0]
+                    frame.absorb(self.caught_state(st, handler, frame, caught))
                     self._handler_name(handler, frame)
                     self.run_block(handler.body, frame, stop)
                     return
@@ -98,8 +117,12 @@ class Interpreter:
             return
         if isinstance(st, ast.Match):
             self.header_effects(st, frame)
+            live = self.live_cases(st, frame)
             for case in st.cases:
                 if self.in_block(case.body, stop):
+                    if not any(c is case for c in live):
+                        frame.unreachable = True  # a case the file decides against (issue 35)
+                        return
                     self._pattern_names(case.pattern, frame)
                     self.run_block(case.body, frame, stop)
             return
@@ -120,6 +143,27 @@ class Interpreter:
             frame.unreachable = True
             return
         self.run_block(st.body if in_body else st.orelse, frame, stop)
+
+    def live_cases(self, st: ast.Match, frame: Frame) -> list:
+        """The cases of ``st`` that may run: up to the first one the file decides matches (its
+        subject a known constant or string, the pattern a literal, ``_`` or ``|`` of literals), without
+        those it decides do not."""
+        out = []
+        for case in st.cases:
+            got = self._case_decided(case, st.subject, frame)
+            if got is False:
+                continue
+            out.append(case)
+            if got:
+                break
+        return out
+
+    def _case_decided(self, case, subject, frame: Frame) -> bool | None:
+        """Whether ``case`` matches, when the file decides it (a guard is never decided true)."""
+        if irrefutable(case):
+            return True
+        got = _pattern_matches(case.pattern, lambda: self.ev(subject, frame))
+        return None if got is True and case.guard is not None else got
 
     def _handler_name(self, handler, frame: Frame) -> None:
         if handler.name is not None:
@@ -182,7 +226,10 @@ class Interpreter:
             self.header_effects(st, frame)
             decided = self.decide(st.test, frame)
             if decided is not None:  # the file decides it (``if TRUE_ON_POLICY:``): one branch, no paths
-                self.run_block(st.body if decided else st.orelse, frame, None)
+                taken = st.body if decided else st.orelse
+                self.run_block(taken, frame, None)
+                if ends(taken):
+                    frame.unreachable = True  # it returns: the code after it never runs
                 return
             outs = self._if_paths(st, frame)
             if outs:
@@ -213,7 +260,10 @@ class Interpreter:
             self.header_effects(st, frame)
             outs = []
             subject = self.truth(st.subject, True).rsplit(" is ", 1)[0]
+            live = self.live_cases(st, frame)
             for k, case in enumerate(st.cases):
+                if not any(c is case for c in live):
+                    continue
                 branch = frame.fork()
                 self._pattern_names(case.pattern, branch)
                 self.run_block(case.body, branch, None)
@@ -221,7 +271,8 @@ class Interpreter:
                     s, e = self.offsets(case.pattern)
                     branch.cond = ((id(st), k, f"{subject} matches `{self.source.text[s:e]}`"),)
                     outs.append(branch)
-            if not (st.cases and irrefutable(st.cases[-1])):
+            if not (live and (irrefutable(live[-1]) or len(live) < len(st.cases) and
+                              self._case_decided(live[-1], st.subject, frame))):
                 other = frame.fork()
                 other.cond = ((id(st), len(st.cases), f"no case of {subject} matches"),)
                 outs.append(other)
@@ -239,14 +290,14 @@ class Interpreter:
         and the statement run on copies, once per path."""
         if frame.owned is None:
             frame.owned = set()  # lists and dicts are copied before a change: the journal can undo it
-        saved, outer = (self.taken, self.pending), frame.journal
-        self.taken, self.pending = {}, None
+        saved, outer = self._mode(), frame.journal
+        self.taken, self.pending, self.focus, self.memo = {}, None, None, {}
         frame.journal = journal = {}
         try:
             self.exec_small(st, frame)
             need = self.pending
         finally:
-            self.taken, self.pending = saved
+            self._set_mode(saved)
             frame.journal = outer
             if outer is not None:
                 for key, old in journal.items():
@@ -260,13 +311,59 @@ class Interpreter:
             self.exec_small(st, fork)
             return fork
 
-        runs = self.along_paths(run)
+        runs = self.explore_paths(run)
+        if runs is None and self._loop_nesting == 0:
+            if self.defer(st, frame):
+                return  # past the cap: what it sets is computed where it is read
+            runs = [((), self.merged_run(run))]  # (nested too deep: its paths merged)
+        if runs is None:
+            runs = self.along_paths(run)
         if len(runs) == 1:
             frame.absorb(runs[0][1])
             return
         for conds, f in runs:
             f.cond = conds
         frame.absorb(self.join_frames([f for _, f in runs], None))
+
+    def defer(self, st, frame: Frame) -> bool:
+        """Bind each name the simple statement ``st`` sets to a :class:`~.values.Deferred`: ``st`` run
+        again, on a copy of ``frame`` as it is now, wherever that value is read (on the reader's path,
+        so a launch reading it keeps the paths that matter: :mod:`.paths`). False when the values it
+        reads nest deeper than ``limits.MAX_PATH_NESTING`` (it is then run once with them unknown)."""
+        depth = max((nesting(frame.raw_lookup(n.id)) for n in ast.walk(st) if isinstance(n, ast.Name)), default=0)
+        if depth >= limits.MAX_PATH_NESTING:
+            return False
+        probe = frame.fork()  # which names it sets
+        saved = self._mode()
+        self.taken, self.pending, self.focus, self.memo = _UNKNOWN_MODE, None, None, None
+        try:
+            self.exec_small(st, probe)
+        finally:
+            self._set_mode(saved)
+        snap = frame.snapshot()
+        key = ("stmt", id(st), id(snap))
+
+        def after() -> Frame:
+            memo = self.memo
+            got = memo.get(key) if memo is not None else None
+            if got is None:
+                got = snap.fork()
+                self.exec_small(st, got)
+                if memo is not None:
+                    memo[key] = got
+            return got
+
+        def value(name: str, in_vars: bool):
+            f = after()
+            return copy_value((f.vars if in_vars else f.overrides).get(name, Unk(None)))
+
+        for name in probe.changed:
+            # (the table the statement wrote it in: a function's globals and ``self.x`` are overrides)
+            in_vars = not (name in probe.overrides and probe.overrides[name] is not frame.overrides.get(name))
+            d = Deferred(lambda n=name, v=in_vars: value(n, v), self, depth)
+            frame._write(frame.vars if in_vars else frame.overrides, name, d)
+            frame.changed.add(name)
+        return True
 
     def _unroll(self, st: ast.For, frame: Frame) -> bool:
         """Run a ``for`` over a known list of at most ``MAX_PATH_VARIANTS`` known items (``for flag in
@@ -299,7 +396,9 @@ class Interpreter:
         branch = frame.fork()
         self.run_block(st.body, branch, None)
         if not ends(st.body):
-            branch.cond = ((decision, yes, self.truth(st.test, True)),)
+            # an ``elif`` says the tests before it failed, also those whose branch returned
+            label = " and ".join([self.truth(t, False) for t in before] + [self.truth(st.test, True)])
+            branch.cond = ((decision, yes, label),)
             outs.append(branch)
         orelse = st.orelse
         tests = before + (st.test,)
@@ -393,35 +492,91 @@ class Interpreter:
         return caught, cur
 
     def exec_try(self, st, frame: Frame, with_finally: bool = True) -> None:
+        """``try``: the body completing (then its ``else``) and each handler are paths of their own
+        (issue 35: ``try: import fa3_kernels; cmd += [fa3] except ImportError: …`` is two launches),
+        each with its condition (:meth:`try_labels`); a handler starts from any point of the body
+        where what it catches may be raised (:meth:`caught_state`)."""
         where = self.header(st)
         body = st.body
         caught, cur = self.partial_states(body, frame, where)
+        decision = ("try", id(st))
+        completes, raises = self.try_labels(st)
         outs = []
         if not ends(st.body):
             if st.orelse:
                 self.run_block(st.orelse, cur, None)
             if not st.orelse or not ends(st.orelse):
+                cur.cond = ((decision, 0, completes),)
                 outs.append(cur)
-        if st.handlers:
-            for handler in st.handlers:
-                branch = caught.copy()
-                self._handler_name(handler, branch)
-                self.run_block(handler.body, branch, None)
-                if not ends(handler.body):
-                    outs.append(branch)
+        for k, handler in enumerate(st.handlers):
+            branch = self.caught_state(st, handler, frame, caught)
+            self._handler_name(handler, branch)
+            self.run_block(handler.body, branch, None)
+            if not ends(handler.body):
+                branch.cond = ((decision, k + 1, raises[k]),)
+                outs.append(branch)
         if not outs:  # no path reaches the next statement; what follows is not run
             outs = [caught]
-        after = self.join_frames(outs, where)
+        # (a name an import binds on one path and sets to None on another is the module: the import
+        # is the path that matters, as before paths were kept)
+        after = self.join_frames(outs, where, refs_join=True)
         if with_finally and st.finalbody:
             self.run_block(st.finalbody, after, None)
         frame.absorb(after)
 
+    def caught_state(self, st, handler, frame: Frame, caught: Frame) -> Frame:
+        """The frame a handler of ``st`` starts from: for a handler of import errors only, the join
+        of the frames before each statement of the body that imports or calls something (``cmd +=
+        [...]`` raises no ImportError); else ``caught``, the join of the frames before and after
+        every statement of the body."""
+        if not _catches_import_errors(handler):
+            return caught.copy()
+        points = [st2 for st2 in st.body if _may_import(st2)]
+        if not points:
+            return caught.copy()
+        states = []
+        cur = frame.fork()
+        for st2 in st.body:
+            if any(st2 is p for p in points):
+                states.append(cur.snapshot())
+            if st2 is points[-1]:
+                break
+            self.exec_stmt(st2, cur)
+        return self.join_frames(states, self.header(st)) if len(states) > 1 else states[0].copy()
+
+    def try_labels(self, st) -> tuple[str, list[str]]:
+        """(the condition of ``st``'s body completing, that of each handler running), in words: "`import
+        x` succeeds" / "`import x` raises ImportError" when the body starts with an import, else
+        "the `try` body at line N completes" / "… raises ValueError" (a bare ``except``: "raises")."""
+        first = st.body[0] if st.body else None
+        if isinstance(first, (ast.Import, ast.ImportFrom)):
+            s, e = self.offsets(first)
+            text = " ".join(self.source.text[s:e].split())
+            subject = f"`{text[:57] + '...' if len(text) > 60 else text}`"
+            completes = f"{subject} succeeds"
+        else:
+            subject = f"the `try` body at line {self.span(st).line}"
+            completes = f"{subject} completes"
+        raises = []
+        for handler in st.handlers:
+            if handler.type is None:
+                raises.append(f"{subject} raises")
+                continue
+            s, e = self.offsets(handler.type)
+            kind = " ".join(self.source.text[s:e].split())
+            raises.append(f"{subject} raises {kind if isinstance(handler.type, (ast.Name, ast.Attribute)) else f'`{kind}`'}")
+        return completes, raises
+
     def _may_swallow(self, st) -> bool:
         return any(swallows(item.context_expr) for item in st.items)
 
-    def join_frames(self, frames: list[Frame], where: Span | None, names: set[str] | None = None) -> Frame:
+    def join_frames(self, frames: list[Frame], where: Span | None, names: set[str] | None = None,
+                    refs_join: bool = False) -> Frame:
         """One frame that stands for all of ``frames`` (forks of one frame run along different paths).
-        Only the names they changed since (or ``names``, when only those may need a join) are looked at."""
+        Only the names they changed since (or ``names``, when only those may need a join) are looked at.
+        ``refs_join``: a name that is a module (or an object of one) on some path is joined, not kept
+        per path (:func:`~.values.join_values` keeps the module)."""
+        frames = [f for f in frames if not f.unreachable] or frames[:1]  # a path that returned is not joined
         first = frames[0]
         out = first.copy()
         if len(frames) == 1:
@@ -442,8 +597,12 @@ class Interpreter:
                     continue
                 vals = [f.raw_lookup(name) if x is NOTFOUND else x for f, x in zip(frames, vals)]
                 acc = None
-                if paths and not any(x is NOTFOUND for x in vals):
+                if paths and not any(x is NOTFOUND or refs_join and isinstance(x, (Ref, Instance)) for x in vals):
                     acc = choose([(f.cond, x) for f, x in zip(frames, vals)], limits.MAX_PATH_VARIANTS)
+                    depth = max(nesting(x) for x in vals)
+                    if acc is None and depth < limits.MAX_PATH_NESTING and self._loop_nesting == 0:
+                        # past the cap: each path's value kept as it is (itself a value per path)
+                        acc = Choice([(f.cond, x) for f, x in zip(frames, vals)], depth)
                 if acc is None:
                     acc = vals[0]
                     for x in vals[1:]:
@@ -453,3 +612,51 @@ class Interpreter:
                 else:
                     result[name] = acc
         return out
+
+
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
+
+
+def _catches_import_errors(handler) -> bool:
+    """The ``except`` clause names only ImportError/ModuleNotFoundError (alone or in a tuple)."""
+    t = handler.type
+    names = t.elts if isinstance(t, ast.Tuple) else [t] if t is not None else []
+    return bool(names) and all(isinstance(n, ast.Name) and n.id in _IMPORT_ERRORS for n in names)
+
+
+def _may_import(st) -> bool:
+    """A statement that may raise ImportError: an import, or one that calls something other than a
+    method that changes a list or dict in place (``cmd.append(x)``)."""
+    for node in ast.walk(st):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            return True
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS):
+            return True
+    return False
+
+
+def _pattern_matches(pattern, subject) -> bool | None:
+    """Whether a literal ``case`` pattern (``"det"``, ``1``, ``None``, ``"a" | "b"``) matches the
+    value ``subject()`` gives, when it is a known constant or string; None when not decided."""
+    if isinstance(pattern, ast.MatchOr):
+        got = [_pattern_matches(p, subject) for p in pattern.patterns]
+        return True if True in got else None if None in got else False
+    if isinstance(pattern, (ast.MatchValue, ast.MatchSingleton)):
+        want = pattern.value.value if isinstance(pattern, ast.MatchValue) and \
+            isinstance(pattern.value, ast.Constant) else pattern.value if isinstance(pattern, ast.MatchSingleton) \
+            else _NO_LITERAL
+        if want is _NO_LITERAL or isinstance(want, bytes):
+            return None
+        v = subject()
+        have = v.value if isinstance(v, Const) else v.m.text if isinstance(v, Str) and v.m.known else _NO_LITERAL
+        if have is _NO_LITERAL:
+            return None
+        if isinstance(pattern, ast.MatchSingleton):
+            return have is want
+        return type(have) is type(want) and have == want or (
+            isinstance(have, (int, float)) and isinstance(want, (int, float)) and not isinstance(have, bool)
+            and not isinstance(want, bool) and have == want)
+    return None
+
+
+_NO_LITERAL = object()

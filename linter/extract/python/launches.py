@@ -28,8 +28,8 @@ from linter.extract.python.names import (
 )
 from linter.extract.python.scopes import Scope
 from linter.extract.python.strings import split_whitespace
-from linter.extract.python.syntax import call_args, ends, returns_in
-from linter.extract.python.values import Const, DictV, FuncV, Ref, Seq, Splat, Str, Value
+from linter.extract.python.syntax import call_args, conditional_sides, ends, returns_in
+from linter.extract.python.values import Const, DictV, FuncV, Ref, Seq, Splat, Str, Unk, Value
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, Launch, MStr, Token
 from linter.sglang.dialects import dialects
 from linter.sglang.entrypoints import EXECUTE_TRAIN, SERVE
@@ -38,6 +38,22 @@ from linter.source import Span
 
 if TYPE_CHECKING:
     from linter.extract.python.base import Analysed
+
+
+def launches_key(found: list[Launch]) -> tuple:
+    """What the rules decide the launches of one path by (:func:`linter.sglang.decisive.decisive_key`):
+    the paths of a launch past the variant cap are kept apart only where this differs."""
+    from linter.sglang.decisive import decisive_key
+
+    return tuple(decisive_key(launch) for launch in found)
+
+
+def launches_unknowns(found: list[Launch]) -> list:
+    """The texts of the values the rules decide the launches of one path by that are not known
+    statically (:func:`linter.sglang.decisive.unknown_values`)."""
+    from linter.sglang.decisive import unknown_values
+
+    return [m for launch in found for m in unknown_values(launch)]
 
 
 def _calls_in(stmt) -> list:
@@ -71,12 +87,14 @@ class LaunchFinder:
     def __init__(self, analysis: Analysed) -> None:
         self.a = analysis
         self._wrappers: dict[str, tuple] | None = None
+        self._sides: dict[int, list] | None = None
 
     def wrappers(self) -> dict[str, tuple]:
         """Module functions that start the command they are given (``def _run(cmd, **kw):
-        subprocess.run(cmd, **kw)``): name -> (their scope, the call in them, the parameter that
-        holds the command, its position). A call of one is read as that call with the argument it is
-        given (issue 35: an argv built in one place and run by a helper)."""
+        subprocess.run(cmd, **kw)``): name -> (their scope, the calls in them that start it — one
+        per way, ``subprocess.run`` or ``Popen`` by a flag —, the parameter that holds the command,
+        its position). A call of one is read as such a call with the argument it is given (issue 35:
+        an argv built in one place and run by a helper)."""
         if self._wrappers is None:
             self._wrappers = {}
             for call, scope in self.a.index.calls:
@@ -85,10 +103,28 @@ class LaunchFinder:
                     continue
                 first = call.args[0] if call.args else next(
                     (k.value for k in call.keywords if k.arg in ("args", "cmd", "command")), None)
-                if isinstance(first, ast.Name) and first.id in scope.params and self.may_launch(call) \
-                        and scope.node.name not in self._wrappers:
-                    self._wrappers[scope.node.name] = (scope, call, first.id, scope.params.index(first.id))
+                if not (isinstance(first, ast.Name) and first.id in scope.params and self.may_launch(call)):
+                    continue
+                got = self._wrappers.get(scope.node.name)
+                if got is None:
+                    self._wrappers[scope.node.name] = (scope, [call], first.id, scope.params.index(first.id))
+                elif got[2] == first.id:
+                    got[1].append(call)
         return self._wrappers
+
+    def sides(self) -> dict[int, list]:
+        """The conditional-expression branches each call is in (:func:`~.syntax.conditional_sides`)."""
+        if self._sides is None:
+            self._sides = conditional_sides(self.a.module)
+        return self._sides
+
+    def covered_by_calls(self, call, scope: Scope) -> bool:
+        """``call`` is the launch of a module function that starts the command it is given (:meth:`wrappers`)
+        and every use of that function is a call of its name: each such call is the launch, with its
+        command (:meth:`_through_wrapper`), so ``call`` itself is not another one."""
+        got = self.wrappers().get(scope.node.name) if scope.kind == "function" else None
+        return got is not None and got[0] is scope and any(c is call for c in got[1]) and \
+            bool(self.a._only_calls(scope))
 
     # -- a method that stops before it launches -------------------------------------------------
 
@@ -156,9 +192,10 @@ class LaunchFinder:
         return name is not None and (name in CALL_NAMES or name in self.a.index.alias_names or
                                      (isinstance(func, ast.Name) and name in self.wrappers()))
 
-    def launches(self, call, scope: Scope, self_class: Scope | None = None) -> list[Launch]:
+    def launches(self, call, scope: Scope, self_class: Scope | None = None, args: tuple | None = None) -> list[Launch]:
         """The launches ``call`` (an ``ast.Call`` in ``scope``) starts, in a method run for the class
-        ``self_class`` when given; [] when it is not a launch."""
+        ``self_class`` when given, in a function run with the parameters ``args`` gives when given
+        (:meth:`~.frames.FrameLookups.call_sets`); [] when it is not a launch."""
         if not self.may_launch(call):
             return []
         func = call.func
@@ -170,10 +207,10 @@ class LaunchFinder:
         def get_frame() -> Frame:
             nonlocal frame
             if frame is None:
-                frame = self.a.frame_before(scope, start, self_class)
+                frame = self.a.frame_before(scope, start, self_class, args)
             return frame
 
-        runs = self.a.along_paths(lambda: self._launches_on_path(call, get_frame))
+        runs = self.a.along_paths(lambda: self._launches_on_path(call, get_frame), (launches_key, launches_unknowns))
         if len(runs) == 1:
             return runs[0][1]
         out = []
@@ -186,6 +223,9 @@ class LaunchFinder:
         func = call.func
         if get_frame().unreachable:  # in a branch the file decides against: nothing starts
             return []
+        for test, holds in self.sides().get(id(call), ()):
+            if self.a.decide(test, get_frame()) is (not holds):
+                return []  # the side of a conditional expression the file decides against
         callee = self.a.ev(func, get_frame())
         if isinstance(callee, FuncV) and callee.owner in (None, self.a) and isinstance(func, ast.Name):
             return self._through_wrapper(call, func.id, callee, get_frame)
@@ -212,7 +252,9 @@ class LaunchFinder:
         elif kind == "trainer":
             # (a lone unknown word of the trainer's line stays a splat: the shell may split it into
             # several words, some of them SGLang's)
-            found = self._launches_in_script(payload, splats=True)
+            # (while the paths that matter are sought, its words split on blanks are enough to tell
+            # what the rules decide it by: the shell reads only the paths kept)
+            found = self._launches_in_script(payload, splats=True) if not self.a.sketching else []
             if not found:  # a trainer whose options are partly unknown is still a launch of it
                 found = [(dialects()["slime"].program, self._trainer_words(payload))]
         elif kind == "sglang-cmd":
@@ -248,7 +290,7 @@ class LaunchFinder:
             return [Launch(source=self.a.source, program=p, span=span, args=a) for p, a in found]
 
         out = []
-        for conds, found in self.a.along_paths(on_path):
+        for conds, found in self.a.along_paths(on_path, (launches_key, launches_unknowns)):
             labels = tuple(label for _, _, label in conds)
             out.extend(dataclasses.replace(launch, path=labels) if labels else launch for launch in found)
         return out
@@ -259,16 +301,23 @@ class LaunchFinder:
         got = self.wrappers().get(name)
         if got is None or got[0].node is not callee.node:
             return []
-        scope, inner, param, index = got
+        scope, inners, param, index = got
         node = call.args[index] if index < len(call.args) and not isinstance(call.args[index], ast.Starred) \
             else next((k.value for k in call.keywords if k.arg == param), None)
         if node is None:
             return []
-        value = self.a.ev(node, get_frame())
-        frame = self.a.frame_before(scope, self.a.offsets(inner)[0])
-        frame.bind(param, value)
+        # every parameter bound to what this call gives it (its flags too); else only the command.
+        # The first of the helper's calls that starts it on this call's path is the launch.
+        args = self.a.bind_args(callee, call, get_frame())
         span = self.a.span(call)
-        return [dataclasses.replace(launch, span=span) for launch in self._launches_on_path(inner, lambda: frame)]
+        for inner in inners:
+            frame = self.a.frame_before(scope, self.a.offsets(inner)[0], None, args)
+            if args is None or isinstance(args[1].get(param), Unk):
+                frame.bind(param, self.a.ev(node, get_frame()))
+            found = self._launches_on_path(inner, lambda f=frame: f)
+            if found:
+                return [dataclasses.replace(launch, span=span) for launch in found]
+        return []
 
     def _args(self, call, frame: Frame) -> tuple[list, dict]:
         """Positional values (a ``*x`` of a known sequence spliced in, of an unknown one a

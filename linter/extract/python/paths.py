@@ -1,60 +1,369 @@
 """Values along paths: running a statement or a launch once per undecided branch it depends on.
 
-A :class:`~.values.Choice` holds a value per path of an ``if`` (or conditional expression, or early
-``return``) whose test the analysis cannot decide. Code that reads one is run once per path it
-depends on (:meth:`Paths.along_paths`, with :mod:`linter.branches`): while it runs, :meth:`Paths.pick`
-gives the option of the branch taken so far, and the first time it meets a decision not taken yet it
-asks for one more run per branch of it. A statement's runs are joined back into Choices of the names
-they set; a launch's runs become one launch per path, each with the conditions that lead there. The
-runs are bounded by ``limits.MAX_PATH_VARIANTS``: past it the statement (or launch) is run once with
-every Choice unknown, as it was before paths were kept.
+A :class:`~.values.Choice` holds a value per path of an ``if`` (or conditional expression, early
+``return``, ``try``, ``match``) whose test the analysis cannot decide. Code that reads one is run once
+per path it depends on (:meth:`Paths.along_paths`, with :mod:`linter.branches`): while it runs,
+:meth:`Paths.pick` gives the option of the branch taken so far, and the first time it meets a decision
+not taken yet it asks for one more run per branch of it. A statement's runs are joined back into
+Choices of the names they set; a launch's runs become one launch per path, each with the conditions
+that lead there.
+
+The runs are bounded by ``limits.MAX_PATH_VARIANTS``. Past it:
+
+* a statement that sets names leaves each a :class:`~.values.Deferred`: the statement, computed again
+  where the value is read, on that reader's path; a join of paths whose values are past the cap
+  keeps each path's value as it is (a Choice of Choices, at most ``limits.MAX_PATH_NESTING`` deep);
+* a launch keeps apart only the decisions that change what the rules decide (deterministic inference,
+  the attention backends, the model, the parallel sizes: :func:`linter.sglang.decisive.decisive_key`)
+  and merges the others (:meth:`Paths.focused_paths`): what their paths share stays known, what
+  differs is unknown (no SGL004: nothing is skipped, only less is known);
+* anything else is run once with every Choice unknown, as before paths were kept.
 """
 
 from __future__ import annotations
 
-from linter.branches import MISSING, explore, select
-from linter.extract.python.values import Choice, Unk
+from linter import limits
+from linter.branches import MISSING, TOO_MANY, decision_branches, explore, select
+from linter.extract.python.values import (
+    Choice,
+    Deferred,
+    Str,
+    Unk,
+    copy_value,
+    differing_text,
+    merge,
+    merge_texts,
+    same,
+)
+from linter.sglang.decisive import mentions_decisive
 
 _UNKNOWN_MODE = object()
 """``Paths.taken`` while a run past the limit reads every Choice as unknown."""
 
+_ATTRIBUTED = ("the Choices whose merges were attributed",)
+"""The key of ``Paths.seen`` holding the ids of the Choices already read for which decision makes
+them differ in what matters (the other keys are decisions)."""
+
+_MAX_PICK_DEPTH = 48
+"""Deepest chain of Choices and Deferreds read inside one another in one pick (each level is a few
+dozen interpreter frames): past it, the part read is unknown."""
+
 
 class Paths:
     """A mixin of :class:`~linter.extract.python.analysis.Analysis`: ``taken`` is the branch taken
-    at each decision in the run under way (None outside such a run: a Choice is read as itself)."""
+    at each decision in the run under way (None outside such a run: a Choice is read as itself).
+    In a focused run, ``focus`` are the decisions it may take (the others are merged) and ``seen``
+    collects the decisions a merge lost something of; ``memo`` is what the run has read already."""
 
     taken: dict | object | None = None
     pending: tuple | None = None
+    focus: frozenset | None = None
+    seen: dict | None = None
+    memo: dict | None = None
+    _pick_depth = 0
+    _last_unknown: int | None = None  # the id of the origin of the last unknown piece made
+    sketching = False
+    """True while the decisions that matter are sought: a launch's words may be read more cheaply
+    than in full, as long as what the rules decide it by is read the same."""
+    _consulted = False  # the value being read depends on a decision taken in the run under way
+    _stable: dict | None = None  # per focused search: values that read no decision taken
 
     def pick(self, v):
-        """``v`` on the path of the run under way: a Choice's option for the branches taken, or (when
-        the Choice depends on a decision not taken yet) an unknown, after asking for that decision."""
-        if not isinstance(v, Choice) or self.taken is None:
+        """``v`` on the path of the run under way: a Choice's option for the branches taken (a
+        Deferred computed on that path), or (when the Choice depends on a decision not taken yet) an
+        unknown, after asking for that decision. In a focused run a decision out of focus is merged."""
+        if not isinstance(v, (Choice, Deferred)):
             return v
-        if self.taken is _UNKNOWN_MODE:
+        taken = self.taken
+        if taken is None:
+            return v.merged() if isinstance(v, Deferred) else v
+        if taken is _UNKNOWN_MODE:
             return Unk(None)
-        value, need = select(v.options, self.taken)
+        if self._pick_depth >= _MAX_PICK_DEPTH:
+            return Unk(None)
+        self._pick_depth += 1
+        try:
+            while isinstance(v, (Choice, Deferred)):
+                v = self._pick_one(v)
+            return v
+        finally:
+            self._pick_depth -= 1
+
+    def _pick_one(self, v):
+        memo = self.memo
+        got = memo.get(id(v)) if memo is not None else None
+        if got is not None:
+            self._consulted = self._consulted or got[2]
+            return copy_value(got[1])
+        focus = self.focus
+        if focus is None and (isinstance(v, Deferred) or v.depth):
+            # a value kept past the cap: its paths are past it too; only a focused run reads it
+            self.pending = TOO_MANY
+            return Unk(None)
+        stable = self._stable
+        if stable is not None and focus is not None:
+            got = stable.get((id(v), focus))
+            if got is not None:  # (it read no decision taken: the same in every run of this focus)
+                return copy_value(got[1])
+        saved, self._consulted = self._consulted, False
+        try:
+            if isinstance(v, Deferred):
+                out = v.compute() if v.owner is self else v.merged()  # (another module's: merged)
+            else:
+                out = self._pick_choice(v)
+        finally:
+            consulted = self._consulted
+            self._consulted = saved or consulted
+        if memo is not None:
+            memo[id(v)] = (v, out, consulted)
+        if stable is not None and focus is not None and not consulted and self.pending is None:
+            stable[(id(v), focus)] = (v, out)
+        return copy_value(out)
+
+    def _pick_choice(self, v: Choice):
+        taken = self.taken
+        if taken and not self._consulted and any(k in taken for c, _ in v.options for k, _, _ in c):
+            self._consulted = True
+        value, need = select(v.options, taken)
         if value is not MISSING:
             return value
-        if self.pending is None:
-            self.pending = need
-        return Unk(None)
+        if self.focus is None:
+            if self.pending is None:
+                self.pending = need
+            return Unk(None)
+        return self._focused_choice(v)
 
-    def along_paths(self, run):
-        """``[(conds, result), ...]``: ``run()`` (a function of no arguments) once per path of the
-        decisions it reads, ``conds`` the ``(decision, branch, label)`` taken on that path (empty when
-        it reads none); at most ``MAX_PATH_VARIANTS`` paths, else one run with every Choice unknown."""
-        saved = (self.taken, self.pending)
+    def _focused_choice(self, v: Choice):
+        """A Choice in a focused run: the options that agree with the branches taken; a decision in
+        focus they still need is taken next (asked for), the others are merged (:meth:`_merged`)."""
+        taken = self.taken
+        agree = [(c, x) for c, x in v.options if all(taken.get(k, b) == b for k, b, _ in c)]
+        if not agree:
+            return Unk(None)
+        for conds, _ in agree:
+            for k, _, _ in conds:
+                if k not in taken and k in self.focus:
+                    if self.pending is None:
+                        self.pending = decision_branches(agree, k)
+                    return Unk(None)
+        values = [self.pick(x) for _, x in agree]
+        if self.pending is not None:
+            return Unk(None)
+        if all(same(values[0], x) for x in values[1:]):
+            return values[0]
+        if self.seen is not None:
+            self._note_merge(v, agree, values)
+        return self._merged(agree, values)
+
+    def _note_merge(self, v: Choice, agree: list, values: list) -> None:
+        """Note in ``seen`` each decision whose paths differ here (True when what differs names an
+        option the rules decide by: :func:`_decisive_decisions`, once per Choice — its first merge
+        has the most paths merged)."""
+        taken, seen = self.taken, self.seen
+        for conds, _ in agree:
+            for k, _, _ in conds:
+                if k not in taken:
+                    seen.setdefault(k, False)
+        attributed = seen.setdefault(_ATTRIBUTED, set())
+        if id(v) not in attributed:
+            attributed.add(id(v))
+            for k in _decisive_decisions(agree, values, taken):
+                seen[k] = True
+
+    def _merged(self, agree: list, values: list):
+        """``values`` (those of the options ``agree``) as one. Strings become one unknown piece between
+        what they share, which remembers the decisions that choose its text and each path's text (for
+        telling later whether taking them would make a value known: :meth:`merged_decisions`)."""
+        if all(isinstance(x, Str) and x.joinable == values[0].joinable for x in values) and \
+                len({x.m.text for x in values}) > 1:
+            out, middles = merge_texts(values, self._unknown_text)
+            tag = self._last_unknown
+            if tag is not None and self.seen is not None:
+                conds = [{k: b for k, b, _ in c if k not in self.taken} for c, _ in agree]
+                self._merge_tags[tag] = (_separating(conds, lambda i, j: middles[i] != middles[j]), middles)
+            return out
+        out = values[0]
+        for x in values[1:]:
+            out = merge(out, x, self._unknown_text)
+        return out
+
+    def _unknown_text(self, words: bool):
+        """An unknown piece of text for a merge of the decisions being merged: one that may be any
+        number of words (``words``), or part of one word; its origin (an object of its own) remembers
+        those decisions (:meth:`merged_decisions`)."""
+        from linter.launch import MStr, UNKNOWN_CHAR
+
+        origin = (self.source, 0)
+        self._keep.append(origin)
+        if words:
+            self.splat_ids.add(id(origin))
+        self._last_unknown = id(origin)
+        return MStr(UNKNOWN_CHAR, [origin])
+
+    def merged_decisions(self, texts) -> list:
+        """The decisions whose merge made an unknown character of ``texts`` (MStrs) and would make
+        the text known: with the text some path has in its place, nothing of it is unknown."""
+        from linter.launch import UNKNOWN_CHAR
+
+        out: list = []
+        for m in texts:
+            for k, o in enumerate(m.origins):
+                tag = self._merge_tags.get(id(o))
+                if tag is None:
+                    continue
+                decisions, middles = tag
+                rest = m.text[:k] + m.text[k + 1:]
+                if UNKNOWN_CHAR in rest or all(UNKNOWN_CHAR in mid for mid in middles):
+                    continue  # (something else in it stays unknown whatever the path)
+                out.extend(d for d in decisions if d not in out)
+        return out
+
+    def deferred_merged(self, d: Deferred):
+        """``d``'s value with every path merged (computed once)."""
+        if d.merged_value is None:
+            d.merged_value = self.merged_run(d.compute)
+        return copy_value(d.merged_value)
+
+    def merged_run(self, run):
+        """``run()`` with every path merged: what the paths share known, the rest unknown."""
+        saved = self._mode()
+        self.taken, self.pending, self.focus, self.seen, self.memo = {}, None, frozenset(), None, {}
+        try:
+            return run()
+        finally:
+            self._set_mode(saved)
+
+    def _mode(self) -> tuple:
+        return self.taken, self.pending, self.focus, self.seen, self.memo
+
+    def _set_mode(self, mode: tuple) -> None:
+        self.taken, self.pending, self.focus, self.seen, self.memo = mode
+
+    def explore_paths(self, run, focus: frozenset | None = None, seen: dict | None = None) -> list | None:
+        """``[(conds, result), ...]``: ``run()`` once per path of the decisions it reads (only those
+        of ``focus``, when given: the others merged, noted in ``seen``); None past
+        ``MAX_PATH_VARIANTS`` paths."""
+        saved = self._mode()
 
         def start(conds: tuple):
-            self.taken, self.pending = {k: b for k, b, _ in conds}, None
+            self.taken, self.pending, self.memo = {k: b for k, b, _ in conds}, None, {}
+            self.focus, self.seen = focus, seen
             return lambda: self.pending
 
         try:
-            runs = explore(run, start)
-            if runs is None:
-                self.taken, self.pending = _UNKNOWN_MODE, None
-                runs = [((), run())]
-            return runs
+            return explore(run, start)
         finally:
-            self.taken, self.pending = saved
+            self._set_mode(saved)
+
+    def along_paths(self, run, key=None):
+        """``[(conds, result), ...]``: ``run()`` (a function of no arguments) once per path of the
+        decisions it reads, ``conds`` the ``(decision, branch, label)`` taken on that path (empty when
+        it reads none); at most ``MAX_PATH_VARIANTS`` paths. Past them: with ``key`` (what the rules
+        decide a result by, and the texts of its values it does not know), the paths that differ in it
+        (:meth:`focused_paths`); else one run with every Choice unknown."""
+        runs = self.explore_paths(run)
+        if runs is None and key is not None:
+            try:
+                runs = self.focused_paths(run, *key)
+            except RecursionError:
+                runs = None
+        if runs is None:
+            saved = self._mode()
+            self.taken, self.pending, self.focus, self.memo = _UNKNOWN_MODE, None, None, None
+            try:
+                runs = [((), run())]
+            finally:
+                self._set_mode(saved)
+        return runs
+
+    def focused_paths(self, run, key, unknowns) -> list | None:
+        """The runs of ``run`` along the decisions that change what the rules decide, the others
+        merged. One run with every decision merged notes the decisions whose paths differ. A decision
+        whose difference names an option the rules decide by (:func:`_decisive_decisions`), or whose
+        merge left unknown a piece of such an option's value that one of its paths knows
+        (``unknowns(result)``: the texts of those values; :meth:`merged_decisions`), is tried: kept
+        apart when its branches give results of different ``key(result)`` (:func:`_splits`), in the
+        order they are met, and tried again after another is kept (a backend set on one branch of
+        another decision), while the paths fit ``MAX_PATH_VARIANTS``. At most
+        ``limits.MAX_PATH_TRIALS`` runs; None when even the merged run is past the cap."""
+        saved, self._stable, self.sketching = self._stable, {}, True
+        try:
+            runs = self._focused(run, key, unknowns)
+        finally:
+            self._stable, self.sketching = saved, False
+        if runs is None:
+            return None
+        focus = frozenset(k for conds, _ in runs for k, _, _ in conds)
+        return self.explore_paths(run, focus, None)  # the paths kept, read in full
+
+    def _focused(self, run, key, unknowns) -> list | None:
+        seen: dict = {}
+        focus: frozenset = frozenset()
+        runs = self.explore_paths(run, focus, seen)
+        if runs is None:
+            return None
+        budget = limits.MAX_PATH_TRIALS - len(runs)
+        rejected: dict = {}  # decision -> the decisions kept apart when it did not split its paths
+        while budget > 0:
+            wanted = [k for k, decisive in seen.items() if decisive is True]
+            for _, result in runs:
+                wanted += [k for k in self.merged_decisions(unknowns(result)) if k not in wanted]
+            wanted = [k for k in wanted if k not in focus and rejected.get(k) != focus]
+            added = False
+            for k in wanted:
+                if budget <= 0 or 2 * len(runs) > limits.MAX_PATH_VARIANTS:
+                    break  # (one more decision would not fit)
+                trial = self.explore_paths(run, focus | {k}, seen)
+                budget -= len(trial) if trial is not None else limits.MAX_PATH_VARIANTS
+                if trial is not None and _splits(trial, k, key):
+                    focus, runs, added = focus | {k}, trial, True
+                else:
+                    rejected[k] = focus
+            if not added:
+                break
+        return runs
+
+
+def _decisive_decisions(agree: list, values: list, taken: dict) -> set:
+    """The decisions (not taken) whose branches make ``values`` (those of the options ``agree``)
+    differ in an option the rules decide by (:func:`_separating`)."""
+    conds = [{k: b for k, b, _ in c if k not in taken} for c, _ in agree]
+    return _separating(conds, lambda i, j: not same(values[i], values[j]) and
+                       mentions_decisive(differing_text(values[i], values[j])))
+
+
+def _separating(conds: list[dict], differ) -> set:
+    """The decisions that separate options whose difference matters (``differ(i, j)``): two options
+    whose conditions ``conds`` (decision -> branch) differ in one decision only (a decision one of
+    them does not meet aside) count for that decision; when no such pair matters, a pair that
+    differs in several decisions counts for each of them."""
+    single: set = set()
+    several: set = set()
+    for i in range(len(conds)):
+        for j in range(i + 1, len(conds)):
+            a, b = conds[i], conds[j]
+            apart = {k for k in a if k in b and a[k] != b[k]}
+            if not apart or apart <= single or (len(apart) > 1 and (single or apart <= several)):
+                continue
+            if differ(i, j):
+                if len(apart) == 1:
+                    single |= apart
+                else:
+                    several |= apart
+    return single or several
+
+
+def _splits(runs: list, k, key) -> bool:
+    """Two paths that take different branches of ``k``, and the same branch of every other decision
+    both take (a decision only one of them meets, nested under another, does not count), give
+    results of different ``key``."""
+    paths = []
+    for conds, result in runs:
+        taken = {d: b for d, b, _ in conds}
+        if k in taken:
+            paths.append((taken, key(result)))
+    for i, (a, ka) in enumerate(paths):
+        for b, kb in paths[i + 1:]:
+            if a[k] != b[k] and ka != kb and all(b.get(d, x) == x for d, x in a.items() if d != k):
+                return True
+    return False

@@ -71,7 +71,7 @@ def call_args(call: ast.Call) -> list[Arg]:
 
 def ends(block: list) -> bool:
     """The block never reaches the statement after it: it ends in ``return`` or ``raise`` (also in
-    every branch of a final ``if``/``else``)."""
+    every branch of a final ``if``/``else``, every case of a final ``match`` whose last case is ``_``)."""
     if not block:
         return False
     last = block[-1]
@@ -79,7 +79,56 @@ def ends(block: list) -> bool:
         return True
     if isinstance(last, ast.If):
         return bool(last.orelse) and ends(last.body) and ends(last.orelse)
+    if isinstance(last, ast.Match):  # every case ends, and the last one always matches
+        return bool(last.cases) and irrefutable(last.cases[-1]) and all(ends(c.body) for c in last.cases)
     return False
+
+
+def guards_of(block: list, target) -> list:
+    """``[(test, holds), ...]``: the ``if``/``elif``/``while`` tests the statement ``target`` (inside
+    ``block``, not inside a nested definition) runs under, outermost first, ``holds`` True in a body
+    and False in an ``else``; [] when it is not there."""
+    todo = [(block, [])]
+    while todo:
+        stmts, guards = todo.pop()
+        for st in stmts:
+            if st is target:
+                return guards
+            if isinstance(st, ast.If):
+                todo.append((st.body, guards + [(st.test, True)]))
+                todo.append((st.orelse, guards + [(st.test, False)]))
+            elif isinstance(st, ast.While):
+                todo.append((st.body, guards + [(st.test, True)]))
+                todo.append((st.orelse, guards))
+            elif isinstance(st, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.Try, *TRIES)):
+                for sub in (getattr(st, "body", []), getattr(st, "orelse", []), getattr(st, "finalbody", [])):
+                    todo.append((sub, guards))
+                for h in getattr(st, "handlers", []):
+                    todo.append((h.body, guards))
+            elif isinstance(st, ast.Match):
+                for case in st.cases:
+                    todo.append((case.body, guards))
+    return []
+
+
+def conditional_sides(module) -> dict[int, list]:
+    """``{id(call): [(test, holds), ...]}`` for each call inside a branch of a conditional expression
+    (``A if TEST else B``: ``holds`` True in ``A``), outermost first. One walk of the module."""
+    out: dict[int, list] = {}
+    todo: list = [(module, ())]
+    while todo:
+        node, guards = todo.pop()
+        if isinstance(node, ast.Call) and guards:
+            out[id(node)] = list(guards)
+        if isinstance(node, ast.IfExp):
+            todo.append((node.test, guards))
+            todo.append((node.body, guards + ((node.test, True),)))
+            todo.append((node.orelse, guards + ((node.test, False),)))
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            guards = ()  # a definition's body runs when it is called, not where it is written
+        todo.extend((child, guards) for child in ast.iter_child_nodes(node))
+    return out
 
 
 def irrefutable(case) -> bool:

@@ -8,6 +8,7 @@ items). Nothing here knows the syntax tree.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from linter.launch import MStr
@@ -162,12 +163,42 @@ class Choice(Value):
     unknown test, a conditional expression, a function's early returns). ``options`` are
     ``(conds, value)`` pairs: ``conds`` a tuple of ``(decision, branch, label)`` — ``decision`` names
     the ``if``/expression, ``branch`` which of its paths, ``label`` says it in words ("`args.x` is
-    true") — and ``value`` is never itself a Choice. At most ``limits.MAX_PATH_VARIANTS`` options."""
+    true"). At most ``limits.MAX_PATH_VARIANTS`` options. ``depth`` 0: no ``value`` is a Choice (or
+    a :class:`Deferred`); past the cap, a join keeps the values of its paths as they are — each
+    a Choice or Deferred itself, ``depth`` counting how deep they nest (``limits.MAX_PATH_NESTING``):
+    a value per path without a list of every path."""
 
-    __slots__ = ("options",)
+    __slots__ = ("options", "depth")
 
-    def __init__(self, options: list) -> None:
+    def __init__(self, options: list, depth: int = 0) -> None:
         self.options = options
+        self.depth = depth
+
+
+class Deferred(Value):
+    """A value computed where it is read, on the path of the run under way: what a statement leaves
+    when the values it reads vary along more paths than ``limits.MAX_PATH_VARIANTS`` (``train_args =
+    f"{a}{b}…"`` reading twenty values each set in its own ``if``), so the launch that reads it keeps
+    the paths that matter (:mod:`.paths`). ``compute()`` gives the value in the evaluation mode of
+    ``owner`` (the analysis of its module); ``merged_value`` caches the value with every path merged
+    (:meth:`merged`); ``depth`` is how deep the Choices and Deferreds it reads nest."""
+
+    __slots__ = ("compute", "owner", "merged_value", "depth")
+
+    def __init__(self, compute, owner, depth: int = 0) -> None:
+        self.compute = compute
+        self.owner = owner
+        self.merged_value = None
+        self.depth = depth
+
+    def merged(self):
+        """The value with every path merged: what all paths agree on known, the rest unknown."""
+        return self.owner.deferred_merged(self)
+
+
+def nesting(v) -> int:
+    """How deep Choices and Deferreds nest in ``v`` (0 for any other value)."""
+    return v.depth + 1 if isinstance(v, (Choice, Deferred)) else 0
 
 
 NOTFOUND = object()
@@ -230,6 +261,9 @@ def join_values(a, b, where: Span | None, memo: dict):
     """
     if same(a, b):
         return a
+    if isinstance(a, Deferred) or isinstance(b, Deferred):
+        return join_values(a.merged() if isinstance(a, Deferred) else a,
+                           b.merged() if isinstance(b, Deferred) else b, where, memo)
     key = (id(a), id(b))
     got = memo.get(key)
     if got is not None:
@@ -261,6 +295,138 @@ def collapse(v, where: Span | None = None, memo: dict | None = None):
     return acc
 
 
+def merge(a, b, unknown):
+    """One value for two paths' values ``a`` and ``b`` (concrete, not Choices) where the difference
+    does not matter (:mod:`.paths`): what they share stays known with its origins, what differs is
+    unknown — a string keeps its common start and end around ``unknown(words)`` (an unknown piece
+    of text; ``words``: it may hold blanks, so be several words), a list its common first and last
+    items around a :class:`Splat`; otherwise as :func:`join_values`."""
+    if same(a, b):
+        return a
+    if isinstance(a, Str) and isinstance(b, Str) and a.joinable == b.joinable:
+        return Str(_merge_text(a.m, b.m, unknown), a.joinable)
+    if isinstance(a, Seq) and isinstance(b, Seq) and a.kind == b.kind:
+        x, y = a.items, b.items
+        if len(x) == len(y) and all(isinstance(i, Splat) == isinstance(j, Splat) for i, j in zip(x, y)):
+            return Seq([i if isinstance(i, Splat) else merge(i, j, unknown) for i, j in zip(x, y)], a.kind)
+        p = 0
+        while p < min(len(x), len(y)) and same(x[p], y[p]):
+            p += 1
+        q = 0
+        while q < min(len(x), len(y)) - p and same(x[-1 - q], y[-1 - q]):
+            q += 1
+        return Seq(x[:p] + [Splat(None)] + x[len(x) - q:], a.kind)
+    return join_values(a, b, None, {})
+
+
+def differing_text(a, b) -> str:
+    """The parts of two paths' values that differ, as text (for telling whether they name an option
+    that matters): a string's middles between the start and end they share, a list's items between
+    its shared first and last ones, a dict's keys whose values differ and those values; "" when
+    they are the same."""
+    if same(a, b):
+        return ""
+    if isinstance(a, Str) and isinstance(b, Str):
+        tx, ty = a.m.text, b.m.text
+        n = min(len(tx), len(ty))
+        p = 0
+        while p < n and tx[p] == ty[p]:
+            p += 1
+        q = 0
+        while q < n - p and tx[-1 - q] == ty[-1 - q]:
+            q += 1
+        p = max(tx.rfind(" ", 0, p), ty.rfind(" ", 0, p)) + 1  # from the start of the word it is in
+        return tx[p:len(tx) - q] + " " + ty[p:len(ty) - q]
+    if isinstance(a, Seq) and isinstance(b, Seq):
+        x, y = a.items, b.items
+        n = min(len(x), len(y))
+        p = 0
+        while p < n and same(x[p], y[p]):
+            p += 1
+        q = 0
+        while q < n - p and same(x[-1 - q], y[-1 - q]):
+            q += 1
+        return " ".join(i.m.text for i in x[max(0, p - 1):len(x) - q] + y[max(0, p - 1):len(y) - q]
+                        if isinstance(i, Str))
+    if isinstance(a, DictV) and isinstance(b, DictV):
+        theirs = {e.key: e.value for e in b.entries}
+        keys = [e.key for e in a.entries if e.key not in theirs or not same(e.value, theirs[e.key])]
+        keys += [k for k in theirs if k not in {e.key for e in a.entries}]
+        return " ".join(keys)
+    return ""
+
+
+def _origin_prefix(x: MStr, y: MStr, n: int, tail: bool) -> int:
+    """How many of the first (``tail``: last) ``n`` characters of ``x`` and ``y`` have the same
+    origins (the source's identity and the offset; an origin object of one character compares by
+    these too: each evaluation of a literal makes new ones). Walks the runs, not the characters."""
+    rx, ry = list(x.runs), list(y.runs)
+    if tail:
+        rx.reverse()
+        ry.reverse()
+    i = j = 0  # run indexes
+    ux = uy = 0  # characters of the current runs used already
+    done = 0
+    while done < n and i < len(rx) and j < len(ry):
+        nx, sx, ox, _ = rx[i]
+        ny, sy, oy, _ = ry[j]
+        left_x, left_y = nx - ux, ny - uy
+        # the next character's offset in each run (from its end when walking back)
+        cx = (ox + nx - 1 - ux) if tail else ox + ux
+        cy = (oy + ny - 1 - uy) if tail else oy + uy
+        if sx is not sy or (sx is not None and cx != cy):
+            break
+        step = min(left_x, left_y, n - done)
+        done += step
+        ux += step
+        uy += step
+        if ux == nx:
+            i, ux = i + 1, 0
+        if uy == ny:
+            j, uy = j + 1, 0
+    return done
+
+
+def merge_texts(values: list, unknown) -> tuple[Str, list[str]]:
+    """Several paths' strings (``Str`` values alike in ``joinable``) as one: the start and end they
+    all share kept (as :func:`merge`), one unknown piece between; and the text each path has in place
+    of that piece (its middle)."""
+    first = values[0].m
+    texts = [v.m.text for v in values]
+    pt = len(os.path.commonprefix(texts))
+    qt = min(len(os.path.commonprefix([t[::-1] for t in texts])), min(len(t) for t in texts) - pt)
+    n = len(first.text)
+    p = min(_origin_prefix(first, v.m, pt, tail=False) for v in values[1:])
+    q = min(_origin_prefix(first, v.m, qt, tail=True) for v in values[1:])
+    middles = [t[pt:len(t) - qt] for t in texts]
+    boundary = (pt == 0 or first.text[pt - 1].isspace()) and (qt == 0 or first.text[n - qt].isspace())
+    words = any(c.isspace() for m in middles for c in m) or boundary and not all(middles)
+    m = MStr.join([first[:p], MStr.plain(first.text[p:pt]), unknown(words),
+                   MStr.plain(first.text[n - qt:n - q]), first[n - q:]], first.where)
+    return Str(m, values[0].joinable), middles
+
+
+def _merge_text(x: MStr, y: MStr, unknown) -> MStr:
+    """``x`` and ``y`` (two paths' texts) as one: the start and end they share kept (with their origins
+    where both have the same, as plain text where the same text was written in two places), the
+    middle an unknown piece."""
+    tx, ty = x.text, y.text
+    if tx == ty:
+        p = _origin_prefix(x, y, len(tx), tail=False)
+        q = _origin_prefix(x, y, len(tx) - p, tail=True)
+        return MStr.join([x[:p], MStr.plain(tx[p:len(tx) - q]), x[len(tx) - q:]], x.where)
+    pt = len(os.path.commonprefix([tx, ty]))
+    qt = min(len(os.path.commonprefix([tx[::-1], ty[::-1]])), min(len(tx), len(ty)) - pt)
+    p = _origin_prefix(x, y, pt, tail=False)
+    q = _origin_prefix(x, y, qt, tail=True)
+    mx, my = tx[pt:len(tx) - qt], ty[pt:len(ty) - qt]
+    # several words, or a whole word that one path leaves out: any number of words
+    boundary = (pt == 0 or tx[pt - 1].isspace()) and (qt == 0 or tx[len(tx) - qt].isspace())
+    words = any(c.isspace() for c in mx + my) or boundary and not (mx and my)
+    return MStr.join([x[:p], MStr.plain(tx[p:pt]), unknown(words), MStr.plain(tx[len(tx) - qt:len(tx) - q]),
+                      x[len(tx) - q:]], x.where)
+
+
 def choose(pairs: list, cap: int):
     """A :class:`Choice` of ``pairs`` (``(conds, value)``, a value possibly a Choice itself: its
     options are flattened under ``conds``); the value itself when every path has the same one; None
@@ -273,7 +439,7 @@ def choose(pairs: list, cap: int):
         return v.options[0][1] if isinstance(v, Choice) else v
     if len(options) > cap:
         return None
-    return Choice(options)
+    return Choice(options, max(nesting(x) for _, x in options))
 
 
 def _join_items(a: list, b: list, where: Span | None, memo: dict) -> list:
@@ -303,6 +469,36 @@ def _join_dicts(a: DictV, b: DictV, where: Span | None, memo: dict) -> DictV:
     for e in theirs.values():
         out.entries.append(Entry(e.key, Unk(e.value_span or e.where), e.where, e.name_span, e.value_span))
     return out
+
+
+def fingerprint(v) -> tuple:
+    """A hashable key of ``v`` that two values share when :func:`same` holds for them (the text and
+    origin of every character, constants with where they are written, the items of a list, the
+    entries of a dict): a memo of a function's result per argument values keys on it."""
+    if isinstance(v, Str):
+        return ("s", v.joinable, v.m.text, tuple((n, id(src), off, id(atom)) for n, src, off, atom in v.m.runs))
+    if isinstance(v, Const):
+        span = (id(v.span.source), v.span.start) if v.span is not None else None
+        return ("c", type(v.value).__name__, v.value, span)
+    if isinstance(v, Seq):
+        return ("l", v.kind, tuple(fingerprint(i) for i in v.items))
+    if isinstance(v, (Splat, Unk)):
+        return ("?",)
+    if isinstance(v, DictV):
+        return ("d", v.open, tuple((e.key, fingerprint(e.value)) for e in v.entries))
+    if isinstance(v, Choice):
+        return ("ch", tuple((conds, fingerprint(x)) for conds, x in v.options))
+    if isinstance(v, Deferred):
+        return ("D", id(v))
+    if isinstance(v, Ref):
+        return ("r", v.qual, str(v.importer))
+    if isinstance(v, FuncV):
+        return ("f", id(v.node), id(v.bound))
+    if isinstance(v, ClassV):
+        return ("C", id(v.scope))
+    if isinstance(v, Instance):
+        return ("i", v.qual, v.image.text if v.image is not None else None)
+    return ("o", type(v).__name__)
 
 
 def copy_value(v):

@@ -8,9 +8,11 @@ takes a value takes the rest of the cluster (``-N2``) or the next word.
 
 from __future__ import annotations
 
-from typing import Collection
-
 from linter.launch import Token
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a compose file's run need not load it (8 ms)
+if TYPE_CHECKING:
+    from typing import Collection
 
 Option = tuple[str, "Token | None", Token]
 """``(name, value token or None, the token that named it)``."""

@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from dataclasses import field
 
+from linter.records import dataclass
 from linter.source import SourceFile, Span
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a compose file's run need not load it (8 ms)
+if TYPE_CHECKING:
+    from typing import Callable, Iterable, Sequence
 
 UNKNOWN_CHAR = "\ue000"
 """Placeholder for text whose value is not known (a Unicode private-use character)."""

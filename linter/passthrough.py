@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from linter.launch import MStr, Problem, Token
+from linter.records import dataclass
 from linter.source import SourceFile, Span
 
 _PASS = (("exec", '"$@"'), ("exec", '"${@}"'), ('"$@"',), ('"${@}"',))

@@ -11,20 +11,25 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from linter.boundary import referenced_at
 from linter.gpus.given import Given, given
 from linter.gpus.targets import Target, choose
 from linter.launch import UNKNOWN, GpuDecl, KwArgs, Launch
+from linter.records import dataclass
 from linter.sglang import release as release_mod
 from linter.sglang.analysis import StartupAnalysis, Verdict, hardware_of, startup_analysis, verdicts
 from linter.sglang.dialects import hydra_by_program, hydra_kwargs
 from linter.sglang.models import ModelInfo, resolve_model
 from linter.sglang.options import OptionTable, ParsedArgs, Setting, parse_args, settings_from_kwargs
 from linter.workspace import lexists
+
+TYPE_CHECKING = False  # typing is imported only by type checkers: a compose file's run need not load it (8 ms)
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object
 
 
 class Settings(Protocol):

@@ -334,6 +334,7 @@ def test_auto_starts_workers_only_on_idle_cpus(tmp_path, capsys, monkeypatch):
     # saves): --jobs auto lints in one process then; --jobs N is obeyed.
     repo = make_repo(tmp_path)
     spy = Spy(monkeypatch)
+    monkeypatch.setattr(pool, "MIN_SECONDS", 0.0)
     monkeypatch.setattr(pool, "available_cpus", lambda: 2)
     monkeypatch.setattr(pool, "idle_cpus", lambda: 0)
     busy = run(repo, capsys, "--format", "json", ".")
@@ -344,15 +345,37 @@ def test_auto_starts_workers_only_on_idle_cpus(tmp_path, capsys, monkeypatch):
     assert run(repo, capsys, "--format", "json", ".") == busy and spy.answered > 0
 
 
-def test_idle_cpus_reads_the_runnable_processes(monkeypatch, tmp_path):
+def test_auto_starts_workers_only_on_a_run_that_pays(tmp_path, capsys, monkeypatch):
+    # --jobs auto: a short run (less than MIN_SECONDS of linting here) ends in this process; a longer one
+    # starts workers (idle CPUs here); --jobs N starts them whatever the run's length
+    repo = make_repo(tmp_path)
+    spy = Spy(monkeypatch)
+    monkeypatch.setattr(pool, "available_cpus", lambda: 2)
+    monkeypatch.setattr(pool, "idle_cpus", lambda: 2)
+    monkeypatch.setattr(pool, "MIN_SECONDS", 3600.0)
+    short = run(repo, capsys, "--format", "json", ".")
+    assert spy.answered == 0
+    assert run(repo, capsys, "--jobs", "2", "--format", "json", ".") == short and spy.answered > 0
+    spy.answered = 0
+    monkeypatch.setattr(pool, "MIN_SECONDS", 0.0)
+    assert run(repo, capsys, "--format", "json", ".") == short and spy.answered > 0
+
+
+@pytest.mark.parametrize("loadavg, idle", [
+    (b"0.40 0.62 0.58 3/350 12345\n", 2),  # 3 runnable now, this process one of them; a quiet minute
+    (b"1.30 1.10 0.98 1/350 12345\n", 4),  # the last minute's load: this run, or the one before it
+    (b"2.60 2.10 1.98 1/350 12345\n", 2),  # between their bursts, two other jobs ran this last minute
+    (b"5.81 6.21 5.78 3/350 12345\n", 0),  # a busy shared machine: one process
+])
+def test_idle_cpus_reads_the_runnable_processes_and_the_load(monkeypatch, tmp_path, loadavg, idle):
     monkeypatch.setattr(pool, "available_cpus", lambda: 4)
     real_open = open
 
     def fake(path, *args, **kwargs):
         if path == "/proc/loadavg":
-            (tmp_path / "loadavg").write_bytes(b"5.81 6.21 5.78 3/350 12345\n")
+            (tmp_path / "loadavg").write_bytes(loadavg)
             return real_open(tmp_path / "loadavg", *args, **kwargs)
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr("builtins.open", fake)
-    assert pool.idle_cpus() == 2  # 3 runnable, this process one of them
+    assert pool.idle_cpus() == idle

@@ -68,7 +68,8 @@ def test_the_yaml_layer_imports_no_format():
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     assert {m for m in imported if m.startswith("linter")} <= {"linter", "linter.extract", "linter.launch",
-                                                               "linter.source", "linter.extract.yamlload"}
+                                                               "linter.source", "linter.extract.yamlload",
+                                                               "linter.records"}
     assert "yamlload" in {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                           and n.module == "linter.extract" for a in n.names}
 

@@ -26,13 +26,14 @@ and of its ``extends``; an included file uses the ``.env`` of its own folder.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from linter import limits
 from linter.extract.compose_env import parse_dotenv
 from linter.formats import COMPOSE_OVERRIDE_FILES
 from linter.launch import MStr, Problem
+from linter.records import dataclass
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, is_file
 

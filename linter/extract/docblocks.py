@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
 
 from linter.mentions import mentions_sglang
 from linter.extract.embedded import Virtual, extract_as, line_bounds, merge, python_problem
 from linter.formats import BY_NAME, REGISTRY
 from linter.launch import UNKNOWN_CHAR, ContextLabel, Extraction, Problem
+from linter.records import dataclass
 from linter.sglang.entrypoints import LAUNCH_TEXT, PYTHON_LAUNCH_TEXT
 from linter.sglang.frameworks import COMMAND_TEXT, python_api_text
 from linter.source import SourceFile, Span

@@ -44,13 +44,14 @@ import dataclasses
 import io
 import re
 from pathlib import Path
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from linter import limits
 from linter.extract.compose import interpolate
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.passthrough import through, wrapper_script
+from linter.records import dataclass
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from linter.extract import yamltree
 from linter.extract.yamlstream import parse_documents
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import GpuDecl
+from linter.records import dataclass
 
 MAX_FILES = 5000
 """YAML files looked at per repository for NodePools."""

@@ -54,7 +54,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from linter import datafiles, limits
@@ -67,6 +67,7 @@ from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, 
 from linter.passthrough import through, wrapper_script
 from linter.extract.recognized import launches
 from linter.recognize import image_entrypoint
+from linter.records import dataclass
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, listing

@@ -15,10 +15,11 @@ import contextlib
 import contextvars
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from linter import limits
 from linter.launch import MStr
+from linter.records import dataclass
 from linter.source import SourceFile, Span
 
 __all__ = ["Walk", "align", "comments", "get", "is_map", "is_seq", "is_str", "items", "load_tree", "mstr",

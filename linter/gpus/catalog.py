@@ -25,13 +25,13 @@ Names that name no single GPU ("Blackwell", "RTX 6000", a MIG profile, Intel's "
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
-from dataclasses import dataclass
 
 from linter import datafiles
+
+from linter.records import dataclass
 
 __all__ = ["Gpu", "Memory", "all_gpus", "lookup", "memory_of", "normalise", "why_unknown"]
 
@@ -334,6 +334,8 @@ def why_unknown(name: str) -> str:
     if not key:
         return f"{shown} names a vendor or brand, not a GPU; name the product (H100, B200, …)"
     reason = f"{shown} is not in the GPU catalog ({CATALOG_FILE})"
+    import difflib  # (only for a name the catalog does not know)
+
     close = difflib.get_close_matches(key, list(cat.display), n=1, cutoff=0.8)
     if close:
         alias = cat.display[close[0]]

@@ -18,11 +18,11 @@ the largest of them; with an unknown target, or a MIG slice, it is unknown.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from linter.gpus.catalog import Memory, memory_of
 from linter.gpus.targets import Target
 from linter.launch import GpuCount
+from linter.records import dataclass
 
 _CONTAINER_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu", "gpu", "--gpus")
 _NAME_COUNT = re.compile(r"^(.*\S)\s*:\s*(\d+)\s*$")

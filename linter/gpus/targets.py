@@ -14,10 +14,9 @@ SGL003 where it is declared). What SGLang sees of a target (its SM predicates) i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from linter.gpus.catalog import Gpu, lookup
 from linter.launch import GpuDecl
+from linter.records import dataclass
 
 
 @dataclass

@@ -18,10 +18,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import TextIO
 
 from linter.launch import UNKNOWN
+from linter.records import dataclass
 
 
 @dataclass(frozen=True)

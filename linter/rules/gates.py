@@ -10,9 +10,8 @@ the model loads. Gates are reported only for declared, known targets.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from linter.gpus.targets import Target
+from linter.records import dataclass
 from linter.rules.base import (
     SAFE,
     UNSAFE,

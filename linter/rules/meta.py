@@ -8,11 +8,11 @@ which say how each finding is made.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from linter.rules.base import Diagnostic, Rule, Severity
 from linter.source import SourceFile, Span
 
+TYPE_CHECKING = False  # typing is imported only by type checkers (8 ms at start-up)
 if TYPE_CHECKING:
     from linter.launch import GpuDecl
 

@@ -10,8 +10,6 @@ argparse: only SGL201 applies to them (a keyword that is not a ``ServerArgs`` fi
 
 from __future__ import annotations
 
-import difflib
-
 from linter.rules.base import SAFE, UNSAFE, Example, Fix, LaunchContext, Rule, Severity, insertion_point
 from linter.launch import UNKNOWN, CliArgs, KwArgs
 from linter.sglang.options import ArgProblem
@@ -102,6 +100,8 @@ class UnknownOption(Rule):
             fields = set(ctx.table.fields)
             for kw in ctx.launch.kwargs:
                 if fields and kw.name not in fields:
+                    import difflib  # (only for a keyword SGLang does not know)
+
                     close = difflib.get_close_matches(kw.name, sorted(fields), n=1, cutoff=0.75)
                     hint = f"; did you mean {close[0]!r}?" if close else ""
                     fix = None

@@ -18,10 +18,9 @@ SGLang stops there, so no check here reads it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from linter.gpus.targets import Target
 from linter.launch import UNKNOWN
+from linter.records import dataclass
 from linter.sglang.decision import (
     DECISION_DESTS,
     HYPOTHETICAL,

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
 
 from linter.gpus.counts import VISIBLE_DEVICE_VARIABLES
+from linter.records import dataclass
 from linter.source import Span
 
 

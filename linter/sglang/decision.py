@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import enum
 import functools
-from dataclasses import dataclass
 
 from linter import datafiles
 from linter.launch import UNKNOWN
+from linter.records import dataclass
 from linter.sglang.options import OptionTable, ParsedArgs, Setting, version_tuple
 
 

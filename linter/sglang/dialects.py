@@ -19,10 +19,10 @@ from __future__ import annotations
 import fnmatch
 import functools
 import re
-from dataclasses import dataclass
 
 from linter import datafiles
 from linter.launch import MStr, Token
+from linter.records import dataclass
 from linter.source import written
 
 _PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from linter.launch import Token
+from linter.records import dataclass
 
 _PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
 _SGLANG = re.compile(r"^(?:.*/)?sglang$")

@@ -32,10 +32,11 @@ import dataclasses
 import fnmatch
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from linter import datafiles
 from linter.launch import UNKNOWN, FrameworkFacts, GpuCount, KwArg, MStr, Token
+from linter.records import dataclass
 from linter.source import Span, written
 
 Settings = dict

@@ -21,9 +21,8 @@ Gates, each with SGLang's own message (sglang-semantics.md §4.3 and §8):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from linter.launch import UNKNOWN
+from linter.records import dataclass
 from linter.sglang.decision import (
     GPT_OSS,
     Hardware,

@@ -19,9 +19,8 @@ so a budget that the weights exceed is exceeded by SGLang's own default too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from linter.launch import UNKNOWN
+from linter.records import dataclass
 from linter.sglang.options import ParsedArgs, version_tuple
 
 

@@ -40,10 +40,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from linter import datafiles
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, MStr, Token
+from linter.records import dataclass
 from linter.sglang import valuetypes
 from linter.sglang.versions import is_release, version_tuple  # noqa: F401 - part of this module's interface
 
@@ -400,10 +401,19 @@ class ParsedArgs:
 
     def get(self, dest: str) -> Setting | None:
         """The occurrence that wins (the last one), or None when the option is not given."""
-        for s in reversed(self.settings):
-            if s.dest == dest:
-                return s
-        return None
+        # Rules ask a launch hundreds of times: the last occurrence of each dest, indexed once per length
+        # of ``settings`` (which only grows: occurrences are appended while the words are parsed).
+        index = self.__dict__.get("_last")
+        if index is None or index[0] != len(self.settings):
+            last = {s.dest: s for s in self.settings}
+            index = self.__dict__["_last"] = (len(self.settings), last)
+        return index[1].get(dest)
+
+    def __getstate__(self) -> dict:
+        """What pickling keeps (a pool's result): the fields, not :meth:`get`'s index."""
+        state = dict(self.__dict__)
+        state.pop("_last", None)
+        return state
 
     def value(self, dest: str, default: object = None) -> object:
         s = self.get(dest)

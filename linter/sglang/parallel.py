@@ -9,11 +9,11 @@ The checks, the releases that have them and where each is raised are data:
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from linter import datafiles
+from linter.records import dataclass
 from linter.sglang.options import OptionTable, ParsedArgs, Setting, version_tuple
-from linter.sglang.placement import ALIASES, flag_option, has_option, int_option, option_setting
+from linter.sglang.placement import ALIASES, flag_option, has_option, int_option, option_setting, parsed_key
 
 
 @dataclass(frozen=True)
@@ -80,8 +80,22 @@ def _sizes(parsed: ParsedArgs, table: OptionTable) -> _Sizes:
                   {d: option_setting(parsed, d) for d in _WHERE})
 
 
+_failed: list = [(None, None, ())]
+"""The last :func:`failures` asked, as one tuple (read and replaced whole): (key, the objects it was
+computed from, the failures). A launch's rules ask it again and again (the GPU count, each target's
+weights and KV room)."""
+
+
 def failures(parsed: ParsedArgs, table: OptionTable) -> list[ParallelFailure]:
     """The parallel-size checks of the launch's release that it fails (see the module docstring)."""
+    key = parsed_key(parsed, table)
+    last = _failed[0]
+    if last[0] != key:
+        last = _failed[0] = (key, (parsed, table), tuple(_failures(parsed, table)))
+    return list(last[2])
+
+
+def _failures(parsed: ParsedArgs, table: OptionTable) -> list[ParallelFailure]:
     if not parsed.judged(*_WHERE, *ALIASES.values()):
         return []  # argparse refuses one of the sizes: SGLang stops in the parser
     s = _sizes(parsed, table)

@@ -30,9 +30,8 @@ DP-attention rank is a process of its own on one GPU, ``dp_size`` (= ``tp_size``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from linter.launch import UNKNOWN
+from linter.records import dataclass
 from linter.sglang.options import OptionTable, ParsedArgs, Setting, version_tuple
 
 SOURCE = ("sglang 0.5.23 python/sglang/srt/entrypoints/engine.py:928-938 and :2051-2077, "
@@ -139,10 +138,33 @@ def flag_option(parsed: ParsedArgs, dest: str) -> bool | None:
     return bool(s.value) if not isinstance(s.value, str) else s.value.lower() not in ("false", "0", "")
 
 
+def parsed_key(parsed: ParsedArgs, table: OptionTable) -> tuple:
+    """What a result computed from ``parsed`` and ``table`` depends on, for a one-entry memo held with
+    them (so their ids stay theirs): the objects, and the lengths of the lists that only grow while
+    SGLang's parser is followed (``settings``, ``rejected``, ``unknown_words``)."""
+    return id(parsed), id(table), len(parsed.settings), len(parsed.rejected), len(parsed.unknown_words)
+
+
+_placed: list = [(None, None, None)]
+"""The last :func:`placement` asked, as one tuple (read and replaced whole): (key, the objects it was
+computed from, the result). A launch's rules ask it again and again (the GPU count, each target's
+weights and KV room, colocation)."""
+
+
 def placement(parsed: ParsedArgs, table: OptionTable) -> Placement | None:
     """Where the launch's ranks go (see the module docstring); None when a size it needs is not known
     statically, is not a positive integer, or the layout is one SGLang rejects before placing ranks
     (a size that does not divide: :mod:`linter.sglang.parallel` reports those)."""
+    key = parsed_key(parsed, table)
+    last = _placed[0]
+    if last[0] == key:
+        return last[2]
+    result = _placement(parsed, table)
+    _placed[0] = (key, (parsed, table), result)
+    return result
+
+
+def _placement(parsed: ParsedArgs, table: OptionTable) -> Placement | None:
     if not parsed.judged(*_DESTS, *ALIASES.values()):
         return None  # argparse refuses one of them: SGLang stops in the parser
     v = version_tuple(table.version)

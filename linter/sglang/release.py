@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
+from linter.records import dataclass
 from linter.sglang.options import OptionTable, available_versions, load_table, unavailable_versions, version_tuple
 
 _IMAGE = re.compile(r"(?:^|[\s/\"'=])(?:lmsysorg/)?sglang:(?P<tag>[A-Za-z0-9_.\-]+)")

@@ -12,9 +12,9 @@ write instead for one launch is :mod:`linter.sglang.successors`.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from linter import datafiles
+from linter.records import dataclass
 from linter.sglang.versions import version_tuple
 
 _DATA = "linter.sglang.data"

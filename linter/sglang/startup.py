@@ -22,9 +22,8 @@ A value the linter cannot see is not judged.
 from __future__ import annotations
 
 import json
-import logging
-from dataclasses import dataclass
 
+from linter.records import dataclass
 from linter.sglang.options import OptionTable, ParsedArgs, Setting
 
 
@@ -39,6 +38,8 @@ class StartupFailure:
 
 def log_level_error(value: str) -> str | None:
     """The error ``logging.basicConfig(level=getattr(logging, value.upper()))`` raises, or None."""
+    import logging  # (only a launch that sets --log-level pays for it: 6 ms at start-up otherwise)
+
     name = value.upper()
     level = getattr(logging, name, None)
     if level is None or name.startswith("__"):

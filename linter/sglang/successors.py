@@ -20,9 +20,10 @@ writing it is: ``safe`` where SGLang's own words or code make it the same for th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from linter.launch import UNKNOWN
+from linter.records import dataclass
 from linter.sglang import valuetypes
 from linter.sglang.options import OptionTable, ParsedArgs, available_versions
 from linter.sglang.removals import (  # noqa: F401 - part of this module's interface

@@ -33,7 +33,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import Decimal, InvalidOperation
 
 UNJUDGED = object()
 """The value is not judged: the type function is unknown to the linter."""
@@ -65,6 +64,8 @@ def _human_readable_int(text: str) -> str | None:
     if m:
         number, suffix = m.groups()
         if len(suffix) == 2 and "." in number:
+            from decimal import Decimal, InvalidOperation  # (rare: 3 ms at start-up otherwise)
+
             try:
                 whole = int(Decimal(number))
             except (InvalidOperation, ValueError):  # pragma: no cover - \d digits always convert

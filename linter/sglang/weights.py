@@ -26,9 +26,9 @@ qk_rope_head_dim) × layers × bytes`` on every GPU (``mem_cache/memory_pool.py`
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from linter import datafiles
+from linter.records import dataclass
 
 DTYPE_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp32": 4.0, "fp8": 1.0, "int8": 1.0, "fp4": 0.5, "int4": 0.5,
                "mxfp4": 0.5}

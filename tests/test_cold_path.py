@@ -1,0 +1,50 @@
+"""The cold path's memos give what computing afresh gives: ParsedArgs.get's index of the winning
+occurrences, and the one-entry memos of a launch's placement and parallel checks (linter.sglang)."""
+
+from __future__ import annotations
+
+import pickle
+
+from linter.launch import MStr, Token
+from linter.sglang import parallel, placement
+from linter.sglang.options import Setting, load_table, parse_args
+
+LAUNCH_SERVER = "sglang.launch_server"
+
+
+def parsed(*words: str):
+    return parse_args(load_table("0.5.23"), [Token(MStr.plain(w)) for w in words], LAUNCH_SERVER)
+
+
+def test_get_gives_the_last_occurrence_and_follows_appends():
+    p = parsed("--model-path", "m", "--tp", "2", "--tp", "4")
+    assert p.get("tp_size").value == "4" and p.get("pp_size") is None
+    p.settings.append(Setting("tp_size", "8", "--tp", len(p.settings)))
+    p.settings.append(Setting("pp_size", "2", "--pp", len(p.settings)))
+    assert p.get("tp_size").value == "8" and p.get("pp_size").value == "2"
+
+
+def test_pickling_keeps_the_fields_not_the_index():
+    p = parsed("--model-path", "m", "--tp", "2")
+    assert p.get("tp_size") is not None and "_last" in p.__dict__
+    back = pickle.loads(pickle.dumps(p))
+    assert "_last" not in back.__dict__ and back.get("tp_size").value == "2"
+
+
+def test_placement_and_parallel_memos_follow_the_launch_and_its_settings():
+    a = parsed("--model-path", "m", "--tp", "4")
+    b = parsed("--model-path", "m", "--tp", "2", "--dp", "3", "--nnodes", "2")
+    pa, pb = placement.placement(a, a.table), placement.placement(b, b.table)
+    assert (pa.tp, pa.needed) == (4, 4)
+    assert pb is None  # replicas over several nodes: not placed
+    assert placement.placement(a, a.table) is placement.placement(a, a.table)
+    assert [f.check["id"] for f in parallel.failures(b, b.table)] == \
+        [f.check["id"] for f in parallel._failures(b, b.table)] != []
+    assert parallel.failures(a, a.table) == parallel._failures(a, a.table) == []
+    # an occurrence appended afterwards (the words are still being read) is seen
+    a.settings.append(Setting("tp_size", "8", "--tp", len(a.settings)))
+    assert placement.placement(a, a.table).tp == 8
+    # the list handed out is the caller's own
+    got = parallel.failures(b, b.table)
+    got.clear()
+    assert parallel.failures(b, b.table) != []

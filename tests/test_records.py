@@ -1,0 +1,154 @@
+"""linter.records.dataclass gives the classes the standard library's @dataclass gives: the same
+fields, __init__, repr, equality, hashing and frozenness, on a table of class shapes."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+
+import pytest
+
+from linter import records
+
+
+def shapes(dataclass):
+    """The same class bodies, decorated by ``dataclass`` (the standard one or linter.records')."""
+
+    @dataclass
+    class Plain:
+        a: int
+        b: str = "x"
+        c: list = dataclasses.field(default_factory=list)
+
+    @dataclass(frozen=True)
+    class Frozen:
+        a: int
+        b: tuple = ()
+        extra: dict = dataclasses.field(default_factory=dict, hash=False, compare=False)
+        hidden: int = dataclasses.field(default=0, repr=False)
+
+    @dataclass(frozen=True)
+    class One:
+        a: float
+
+    @dataclass(frozen=True)
+    class Empty:
+        pass
+
+    @dataclass(eq=False)
+    class Identity:
+        a: int
+
+    @dataclass(frozen=True, eq=False)
+    class FrozenIdentity:
+        a: int
+
+    @dataclass
+    class OwnEq:
+        a: int
+
+        def __eq__(self, other):
+            return True
+
+    @dataclass(frozen=True)
+    class OwnHash:
+        a: int
+
+        def __hash__(self):
+            return 7
+
+    @dataclass
+    class OwnRepr:
+        a: int
+
+        def __repr__(self):
+            return "mine"
+
+    @dataclass
+    class Node:
+        name: str
+        children: list = dataclasses.field(default_factory=list)
+
+    @dataclass(frozen=True)
+    class Child(Frozen):
+        d: int = 1
+
+    return {c.__name__: c for c in (Plain, Frozen, One, Empty, Identity, FrozenIdentity, OwnEq, OwnHash, OwnRepr,
+                                    Node, Child)}
+
+
+STD, OURS = shapes(dataclasses.dataclass), shapes(records.dataclass)
+ARGS = {"Plain": [(1,), (1, "y", [2])], "Frozen": [(1,), (1, (2,), {"k": 1}, 5)], "One": [(1.0,), (float("nan"),)],
+        "Empty": [()], "Identity": [(1,)], "FrozenIdentity": [(1,)], "OwnEq": [(1,)], "OwnHash": [(1,)],
+        "OwnRepr": [(1,)], "Node": [("n",)], "Child": [(1,), (1, (), {}, 0, 2)]}
+
+
+def _hash(obj):
+    try:
+        return ("hash", hash(obj) if type(obj).__hash__ is not object.__hash__ else "identity")
+    except TypeError as exc:
+        return ("unhashable", str(exc).replace("linter", ""))
+
+
+@pytest.mark.parametrize("name", sorted(ARGS))
+def test_same_behaviour_as_the_standard_decorator(name):
+    std, ours = STD[name], OURS[name]
+    assert [(f.name, f.default, f.default_factory, f.repr, f.compare, f.hash) for f in dataclasses.fields(ours)] == \
+        [(f.name, f.default, f.default_factory, f.repr, f.compare, f.hash) for f in dataclasses.fields(std)]
+    assert ours.__match_args__ == std.__match_args__
+    assert (ours.__hash__ is None) == (std.__hash__ is None)
+    for args in ARGS[name]:
+        a, b = std(*args), ours(*args)
+        assert repr(b) == repr(a)
+        assert _hash(b) == _hash(a)
+        assert (b == ours(*args)) == (a == std(*args))
+        assert (b == b) == (a == a)
+        assert (b != ours(*args)) == (a != std(*args))
+        other = object()
+        assert (b == other) == (a == other)
+        assert (b == a) is (a == b) is (name == "OwnEq")  # another class: NotImplemented both ways (unless own)
+        assert repr(dataclasses.replace(b)) == repr(dataclasses.replace(a))
+        assert dataclasses.asdict(b) == dataclasses.asdict(a)
+        assert repr(copy.copy(b)) == repr(b) and repr(copy.deepcopy(b)) == repr(b)
+        frozen = std.__dataclass_params__.frozen
+        for f in dataclasses.fields(std):
+            if frozen:
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    setattr(b, f.name, 1)
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    delattr(b, f.name)
+            else:
+                setattr(b, f.name, 1)
+                setattr(a, f.name, 1)
+                assert repr(b) == repr(a)
+
+
+def test_recursive_repr_and_nan():
+    a, b = STD["Node"]("root"), OURS["Node"]("root")
+    a.children.append(a)
+    b.children.append(b)
+    assert repr(b) == repr(a) and repr(b).endswith("Node(name='root', children=[...])")
+    nan = float("nan")
+    assert (OURS["One"](nan) == OURS["One"](nan)) == (STD["One"](nan) == STD["One"](nan))
+    x, y = OURS["One"](nan), STD["One"](nan)
+    assert (x == x) == (y == y) is True  # the same float object: equal, as the tuples compare
+    assert hash(OURS["Empty"]()) == hash(STD["Empty"]()) == hash(())
+    assert hash(OURS["One"](2.0)) == hash(STD["One"](2.0)) == hash((2.0,))
+
+
+def test_pickled_like_a_dataclass():
+    from linter.source import SourceFile, Span
+
+    span = Span(SourceFile(None, "f", "text"), 1, 3)
+    back = pickle.loads(pickle.dumps(span))
+    assert back == span and repr(back) == repr(span) and hash(back) == hash(span)
+
+
+def test_the_linters_own_classes_are_made_by_it():
+    # every dataclass of linter.resolve (a module a compose file's run loads) is a records.dataclass
+    from linter import resolve
+
+    made = [c for c in vars(resolve).values() if isinstance(c, type) and dataclasses.is_dataclass(c)
+            and c.__module__ == "linter.resolve"]
+    assert made and all(c.__repr__.__module__ == "linter.records" for c in made)

@@ -63,6 +63,9 @@ class Progress:
             if now - self.began < AFTER:
                 return
             self._show()
+            self.drawn = now
+            self._draw()  # (with its counts at once: a run may end before the next redraw is due)
+            return
         if now - self.drawn >= _EVERY:
             self.drawn = now
             self._draw()

@@ -263,7 +263,7 @@ def test_nested_for_loops_past_the_cap_are_merged(tmp_path, capsys):
     diags = lint(tmp_path, capsys, {"run.sh": f"""
         #!/bin/bash
         for x in {outer}; do
-          for bk in fa3 fa4 fa3 fa4; do
+          for bk in fa3 fa4 triton flashinfer; do
             {LAUNCH.replace("fa4", "$bk")}
           done
         done
@@ -273,6 +273,72 @@ def test_nested_for_loops_past_the_cap_are_merged(tmp_path, capsys):
     assert diags == []
     out = run(tmp_path, capsys, *H100, "--explain", "run.sh")[1]
     assert out.count("run.sh:4: python -m sglang.launch_server") == 1 and "attention_backend: unknown" in out
+
+
+REPEATED = " ".join(["fa3"] * 16 + ["fa4"])
+"""17 loop words, past the cap, of 2 values: the fa4 pass fails on an H100."""
+
+
+@pytest.mark.parametrize("body", [
+    'python3 -m sglang.launch_server ${ARGS} --attention-backend "$b" &',
+    'x=$b\n  python3 -m sglang.launch_server ${ARGS} --attention-backend "$x"',
+    'export B="$b" LOG=/tmp/$b.log\n  echo "$B" > "$LOG"\n  python3 -m sglang.launch_server ${ARGS} --attention-backend $B',
+    'note "$b"\n  python3 -m sglang.launch_server ${ARGS} --attention-backend "$b"',  # a function that sets nothing
+    'unset y\n  y=$b\n  python3 -m sglang.launch_server ${ARGS} --attention-backend "$y"',
+    'for p in 30000 30001; do\n    python3 -m sglang.launch_server ${ARGS} --attention-backend "$b" --port $p\n  done',
+])
+def test_for_loop_past_the_cap_with_repeated_words_runs_each_value_once(tmp_path, capsys, body):
+    diags = lint(tmp_path, capsys, {"run.sh": (
+        "#!/bin/bash\n"
+        "ARGS='--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference'\n"
+        'note() { local tag=$1; echo "$tag"; }\n'
+        f"for b in {REPEATED}; do\n  {body}\ndone\n")})
+    # the fa4 pass is judged, at the fa4 word; the 16 fa3 passes are one
+    assert [(d["code"], d["line"], d["column"]) for d in diags] == [("SGL101", 4, 74)]
+
+
+@pytest.mark.parametrize("words, finding", [
+    (" ".join(["fa4"] + ["fa3"] * 15 + ["fa4"]), [("SGL101", 2, 10)]),  # the last pass is fa4 (written first at col 10)
+    (" ".join(["fa4"] * 15 + ["fa3"] * 2), []),  # the last pass is fa3
+])
+def test_for_loop_past_the_cap_leaves_its_last_word(tmp_path, capsys, words, finding):
+    diags = lint(tmp_path, capsys, {"run.sh": (
+        "#!/bin/bash\n"
+        f'for b in {words}; do\n  echo "$b"\ndone\n'
+        "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference "
+        '--attention-backend "$b"\n')})
+    assert [(d["code"], d["line"], d["column"]) for d in diags] == finding
+
+
+@pytest.mark.parametrize("body", [
+    'ARGS="$ARGS --max-running-requests 8"',  # a variable set from itself
+    'ARGS+=" --max-running-requests 8"',
+    'EXTRA+=(--port 3000)',  # an array append
+    'ports[0]=3000',
+    '((i++))',
+    'i=$((i + 1))',
+    'let i=i+1',
+    'echo "$prev"; prev=$b',  # read before the pass sets it
+    'if [ -n "$DEBUG" ]; then last=$b; fi; echo "$last"',  # set only on some passes
+    'read -r line; echo "$line"',
+    ': "${ONCE:=$b}"',
+    'shift',
+    'cd sub',
+    'source ./more.sh',
+    'bump; echo "$COUNT"',  # a function that sets what the body reads
+])
+def test_for_loop_past_the_cap_whose_body_carries_state_is_merged(tmp_path, capsys, body):
+    diags = lint(tmp_path, capsys, {"run.sh": (
+        "#!/bin/bash\n"
+        "ARGS='--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference'\n"
+        "bump() { COUNT=1; }\n"
+        f"for b in {REPEATED}; do\n  {body}\n"
+        '  python3 -m sglang.launch_server ${ARGS} --attention-backend "$b"\ndone\n')})
+    # a later pass may differ from an earlier one with the same word: the passes stay merged (as
+    # before), the backend unknown, never a guess
+    assert diags == []
+    out = run(tmp_path, capsys, *H100, "--explain", "run.sh")[1]
+    assert "attention_backend: unknown" in out
 
 
 @pytest.mark.parametrize("word, finding", [

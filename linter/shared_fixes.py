@@ -31,8 +31,10 @@ def reconcile_shared_fixes(results: Iterable) -> None:
     if not edited:
         return
     users = _readers(results, edited)
+    readers = {f"{ctx.launch.source.display}:{ctx.identity}": launch_place(ctx, res.source)
+               for res in results for ctx in res.contexts}
     for group in _by_edit(diags).values():
-        _reconcile(group, users)
+        _reconcile(group, users, readers)
 
 
 def _edited(diags: list[Diagnostic]) -> dict[str, set[int]]:
@@ -57,6 +59,27 @@ def _readers(results: list, edited: dict[str, set[int]]) -> dict[Place, set[str]
                 for k in _within(offs, off, n) if offs is not None else ():
                     users.setdefault((src_path, k), set()).add(who)
     return users
+
+
+def launch_place(ctx, linted=None) -> str:
+    """Where a launch is, as a user opens it: ``FILE:LINE:COLUMN`` of its command (a call, one path's
+    variant), then the conditions of its path when it is one of several ("when `args.det` is true"),
+    and the file linted when the command is in another (a compose base: ``from b200/compose.yaml``).
+    ``linted`` is that file's :class:`~linter.source.SourceFile` (None: the launch's own). A launch from
+    the result cache (:class:`linter.cache.codec.RecordedLaunch`) keeps it as ``place``."""
+    recorded = getattr(ctx, "place", None)
+    if recorded is not None:
+        return recorded
+    launch = ctx.launch
+    line, col = launch.span.start_line_col
+    place = f"{launch.source.display}:{line}:{col}"
+    if launch.path:
+        from linter.branches import describe
+
+        place += f" ({describe(launch.path)})"
+    if linted is not None and linted.display != launch.source.display:
+        place += f" (from {linted.display})"
+    return place
 
 
 def value_uses(ctx):
@@ -90,8 +113,9 @@ def _by_edit(diags: list[Diagnostic]) -> dict[tuple, list[Diagnostic]]:
     return by_edit
 
 
-def _reconcile(group: list[Diagnostic], users: dict[Place, set[str]]) -> None:
-    """The findings of one code whose fixes edit one place."""
+def _reconcile(group: list[Diagnostic], users: dict[Place, set[str]], readers: dict) -> None:
+    """The findings of one code whose fixes edit one place; ``readers`` maps a launch's
+    ``FILE:IDENTITY`` to where it is (:func:`launch_place`, what a note names)."""
     from linter.rules.base import UNSAFE
 
     contents = {tuple(e.content for e in d.fix.edits) for d in group if d.fix is not None}
@@ -118,7 +142,8 @@ def _reconcile(group: list[Diagnostic], users: dict[Place, set[str]]) -> None:
         others = touched - fixed_for
         if others and d.fix.applicability == "safe":
             d.fix.applicability = UNSAFE
-            _note(d, "the fix is unsafe: the value is shared with " + ", ".join(sorted(others)))
+            _note(d, "the fix is unsafe: the value is also read by the launch" + ("s" if len(others) > 1 else "")
+                  + " at " + ", ".join(sorted(readers.get(o, o) for o in others)))
 
 
 def _note(d: Diagnostic, note: str) -> None:

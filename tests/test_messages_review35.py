@@ -64,3 +64,29 @@ def test_launches_sharing_a_container_are_named_by_their_place(tmp_path, capsys)
     assert d["code"] == "SGL401" and d["line"] == 4
     assert "runs at the same time as the launch at two.sh:3:32 (4 GPUs) in the same container" in d["message"]
     assert "script:" not in d["message"]
+
+
+# -- b: --explain shows what an unknown word was written as ----------------------------------------------
+
+DET = "--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference"
+
+
+@pytest.mark.parametrize("name, text, shown", [
+    ("u.py", 'import subprocess, sys\nsubprocess.run(["python", "-m", "sglang.launch_server", *sys.argv[1:]])\n',
+     "unknown:   arguments not known statically (*sys.argv[1:] at u.py:2:57) may set any option"),
+    ("u.sh", f"python -m sglang.launch_server {DET} --attention-backend $1\n",
+     "attention_backend: unknown ($1 at u.sh:1:122) (written as --attention-backend)"),
+    ("u.sh", f"python -m sglang.launch_server {DET} ${{EXTRA}}\n",
+     "unknown:   arguments not known statically (${EXTRA} at u.sh:1:102) may set any option"),
+    ("u.sh", f"python -m sglang.launch_server {DET} --attention-backend fa${{V}}\n",
+     "attention_backend: unknown (fa${V} at u.sh:1:122) (written as --attention-backend)"),
+    # what the file holds never becomes a terminal escape
+    ("u.py", 'import os, subprocess\nsubprocess.run(["python", "-m", "sglang.launch_server", "--attention-backend", '
+             'os.environ["B\x1b[2J"]])\n',
+     'attention_backend: unknown (os.environ["B\\x1b[2J"] at u.py:2:80) (written as --attention-backend)'),
+])
+def test_explain_names_the_text_of_an_unknown_word(tmp_path, capsys, name, text, shown):
+    write_tree(tmp_path, {name: text})
+    out = run(tmp_path, capsys, *H100, "--explain", name)[1]
+    assert shown in [line.strip() for line in out.splitlines()]
+    assert "(?)" not in out and "\x1b" not in out

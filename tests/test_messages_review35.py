@@ -90,3 +90,42 @@ def test_explain_names_the_text_of_an_unknown_word(tmp_path, capsys, name, text,
     out = run(tmp_path, capsys, *H100, "--explain", name)[1]
     assert shown in [line.strip() for line in out.splitlines()]
     assert "(?)" not in out and "\x1b" not in out
+
+
+# -- c: the summary counts launches, not their paths --------------------------------------------------------
+
+FLAGS = src("""
+    import argparse, subprocess
+    p = argparse.ArgumentParser()
+    p.add_argument("--det", action="store_true")
+    p.add_argument("--big", action="store_true")
+    args = p.parse_args()
+    cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3", "--attention-backend", "fa3"]
+    if args.det:
+        cmd.append("--enable-deterministic-inference")
+    if args.big:
+        cmd += ["--tp", "8"]
+    subprocess.run(cmd)
+    """)
+SHELL_PATHS = src("""
+    #!/bin/bash
+    if [ -n "$DET" ]; then EXTRA=--enable-deterministic-inference; else EXTRA=; fi
+    python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa3 $EXTRA
+    python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa3 --port 30001 &
+    """)
+
+
+@pytest.mark.parametrize("files, summary, release", [
+    ({"p.py": FLAGS}, "Checked 1 launch (4 paths) in 1 file.", "for 1 launch;"),
+    ({"run.sh": SHELL_PATHS}, "Checked 2 launches (3 paths) in 1 file.", "for 2 launches;"),
+    ({"p.py": FLAGS, "run.sh": SHELL_PATHS}, "Checked 3 launches (7 paths) in 2 files.", "for 3 launches;"),
+    ({"go.py": CALLS}, "Checked 2 launches in 1 file.", "for 2 launches;"),  # a launch per call, no paths
+])
+@pytest.mark.parametrize("cached", [False, True])
+def test_the_summary_counts_launches_and_says_how_many_paths(tmp_path, capsys, files, summary, release, cached):
+    write_tree(tmp_path, files)
+    if cached:
+        run(tmp_path, capsys, *H100, "--color", "never", ".")
+    out = " ".join(run(tmp_path, capsys, *H100, "--color", "never", ".")[1].split())
+    assert summary in out
+    assert f"SGLang release assumed: 0.5.23 (newest known) {release}" in out

@@ -129,3 +129,84 @@ def test_the_summary_counts_launches_and_says_how_many_paths(tmp_path, capsys, f
     out = " ".join(run(tmp_path, capsys, *H100, "--color", "never", ".")[1].split())
     assert summary in out
     assert f"SGLang release assumed: 0.5.23 (newest known) {release}" in out
+
+
+# -- d: a recursive helper that starts the launch is a launch ------------------------------------------------
+
+ARGV = ('["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3", '
+        '"--enable-deterministic-inference", "--attention-backend", "fa4"]')
+RECURSIVE = {
+    # the command handed down unchanged to the level that starts it
+    "handed": f"""
+        def go(n, cmd):
+            if n:
+                go(n - 1, cmd)
+            else:
+                subprocess.run(cmd)
+
+
+        go(3, {ARGV})
+        """,
+    # each level adds words: the launch has words not known after the known ones
+    "grown": f"""
+        def go(n, cmd):
+            if n:
+                go(n - 1, cmd + ["--port", str(30000 + n)])
+            else:
+                subprocess.run(cmd)
+
+
+        go(3, {ARGV})
+        """,
+    "program": f"""
+        def go(n, prog):
+            if n:
+                go(n - 1, prog)
+            else:
+                subprocess.run([prog] + {ARGV}[1:])
+
+
+        go(3, "python")
+        """,
+    "returned": f"""
+        def build(n):
+            if n:
+                return build(n - 1)
+            return {ARGV}
+
+
+        subprocess.run(build(2))
+        """,
+    "returned-grown": f"""
+        def build(n, extra):
+            if n:
+                return build(n - 1, extra + ["--tp", "8"])
+            return {ARGV} + extra
+
+
+        subprocess.run(build(2, []))
+        """,
+    # unchanged: the argv is written where it starts
+    "literal": f"""
+        def go(n):
+            if n:
+                go(n - 1)
+            else:
+                subprocess.run({ARGV})
+
+
+        go(3)
+        """,
+}
+
+
+@pytest.mark.parametrize("case, verified", [("handed", True), ("grown", False), ("program", True),
+                                            ("returned", True), ("returned-grown", False), ("literal", True)])
+def test_a_recursive_helper_that_starts_the_launch_is_a_launch(tmp_path, capsys, case, verified):
+    write_tree(tmp_path, {"rec.py": "import subprocess\n\n\n" + src(RECURSIVE[case])})
+    diags = lint_json(tmp_path, capsys, *H100)[1]
+    assert [d["code"] for d in diags] == ["SGL101"]
+    out = " ".join(run(tmp_path, capsys, *H100, "--color", "never", ".")[1].split())
+    assert "No SGLang launch found" not in out
+    assert ("Checked 1 launch in 1 file." if verified else
+            "Checked 1 launch in 1 file; 1 launch could not be fully verified, see --explain.") in out

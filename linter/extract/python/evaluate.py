@@ -464,6 +464,8 @@ class Evaluator:
             bound[a.vararg.arg] = given[a.vararg.arg]
         if a.kwarg is not None:
             bound[a.kwarg.arg] = Unk(None)
+        for name in owner.varied_by_recursion(scope):  # another value at each level of a recursion
+            bound[name] = Unk(None)
         if all(isinstance(v, Unk) for v in bound.values()):
             return None
         key = tuple((name, fingerprint(v)) for name, v in bound.items())

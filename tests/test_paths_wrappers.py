@@ -119,13 +119,43 @@ def test_kubernetes_configmap_from_a_kustomize_generator(tmp_path, capsys):
     assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "deploy/pod.yaml")]
 
 
+@pytest.mark.parametrize("files", [
+    # a base folder the overlay's kustomization names (its YAML files read)
+    {"overlays/prod/kustomization.yaml": "resources:\n- ../../base\n- pod.yaml\n", "base/configmap.yaml": CONFIGMAP},
+    # the legacy `bases:` field
+    {"overlays/prod/kustomization.yaml": "bases: [../../base]\nresources: [pod.yaml]\n",
+     "base/configmap.yaml": CONFIGMAP},
+    # one file of another folder
+    {"overlays/prod/kustomization.yaml": "resources: [pod.yaml, ../../common/scripts.yaml]\n",
+     "common/scripts.yaml": CONFIGMAP},
+    # the base's own kustomization: its generator, and a folder it names in turn
+    {"overlays/prod/kustomization.yaml": "resources: [../../base, pod.yaml]\n",
+     "base/kustomization.yaml": "configMapGenerator:\n- name: sglang-scripts\n  files: [scripts/entry.sh]\n",
+     "base/scripts/entry.sh": ENTRY},
+    {"overlays/prod/kustomization.yaml": "components: [../../base]\nresources: [pod.yaml]\n",
+     "base/kustomization.yaml": "resources: [../shared]\n", "shared/cm.yaml": CONFIGMAP},
+])
+def test_kubernetes_configmap_from_what_the_kustomization_names_in_other_folders(tmp_path, capsys, files):
+    diags = lint(tmp_path, capsys, {**files, "overlays/prod/pod.yaml": pod('["/scripts/entry.sh"]', ARGV, CM_VOLUME)})
+    assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "overlays/prod/pod.yaml")]
+
+
+def test_kubernetes_configmap_named_outside_the_root_is_not_read(tmp_path, capsys):
+    write_tree(tmp_path, {"repo/.git/HEAD": "ref: refs/heads/main\n",
+                          "repo/deploy/kustomization.yaml": "resources: [pod.yaml, ../../elsewhere]\n",
+                          "repo/deploy/pod.yaml": pod('["/scripts/entry.sh"]', ARGV, CM_VOLUME),
+                          "elsewhere/configmap.yaml": CONFIGMAP})
+    diags = lint_json(tmp_path / "repo", capsys, *H100)[1]
+    assert [(d["code"], d["path"]) for d in diags] == [("SGL001", "deploy/pod.yaml")]
+
+
 @pytest.mark.parametrize("volume, says", [
     ("emptyDir: {}", "comes from the emptyDir volume `scripts`, filled only when the pod runs"),
     ("hostPath: {path: /opt/sglang}", "comes from the hostPath volume `scripts` (the node's /opt/sglang)"),
     ("persistentVolumeClaim: {claimName: tools}", "comes from the persistent volume claim tools (volume `scripts`)"),
     ("configMap: {name: defined-elsewhere}", ("comes from ConfigMap `defined-elsewhere` (volume `scripts`), which is "
-                                              "not defined in this file, the YAML files beside it or their "
-                                              "kustomization.yaml")),
+                                              "not defined in this file, the YAML files beside it, their "
+                                              "kustomization.yaml or what it names")),
 ])
 def test_kubernetes_script_on_a_volume_the_repository_does_not_hold_is_said_not_guessed(tmp_path, capsys, volume,
                                                                                          says):

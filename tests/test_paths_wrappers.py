@@ -484,3 +484,65 @@ def test_a_launch_whose_backend_stays_unknown_is_not_counted_as_checked(tmp_path
     explain = subprocess.run([sys.executable, "-m", "linter", "--no-cache", "--explain", str(script)],
                              cwd=tmp_path, capture_output=True, text=True)
     assert "not fully verified: the attention backend on H100 is not known" in explain.stdout
+
+
+# -- a relative entrypoint script in the container's working folder -------------------------------------------
+
+WRAPPER_EXPORTS = '#!/bin/bash\nset -e\nexport BACKEND=fa4\nexec "$@"\n'
+
+
+def compose(entrypoint: str, more: str) -> str:
+    return src(f"""
+        services:
+          sglang:
+            image: lmsysorg/sglang:v0.5.23-cu129
+            entrypoint: [{entrypoint}]
+            command: [{SH_BACKEND.replace("$", "$$")}]
+        """) + "".join(f"    {line}\n" for line in more.splitlines())
+
+
+@pytest.mark.parametrize("files, finding", [
+    # working_dir /app is ./deploy on the host: ./run.sh is deploy/run.sh
+    ({"deploy/run.sh": WRAPPER_EXPORTS,
+      "compose.yaml": compose('"./run.sh"', 'working_dir: /app\nvolumes: ["./deploy:/app"]')},
+     [("SGL101", "deploy/run.sh", 3)]),
+    ({"scripts/run.sh": WRAPPER_EXPORTS,
+      "compose.yaml": compose('"./run.sh"', 'working_dir: /app/scripts\nvolumes: ["./:/app"]')},
+     [("SGL101", "scripts/run.sh", 3)]),
+    ({"run.sh": WRAPPER_EXPORTS, "compose.yaml": compose('"bash", "run.sh"', 'working_dir: /app\nvolumes: ["./:/app"]')},
+     [("SGL101", "run.sh", 3)]),
+    # no working_dir: beside the compose file, as before
+    ({"run.sh": WRAPPER_EXPORTS, "compose.yaml": compose('"./run.sh"', 'volumes: ["./:/app"]')},
+     [("SGL101", "run.sh", 3)]),
+    # a working folder the repository does not hold: the run.sh beside the file is not the one that runs
+    ({"run.sh": WRAPPER_EXPORTS, "compose.yaml": compose('"./run.sh"', 'working_dir: /srv')}, []),
+    ({"run.sh": WRAPPER_EXPORTS, "compose.yaml": compose('"./run.sh"', 'working_dir: ${WD}\nvolumes: ["./:/app"]')},
+     []),
+])
+def test_compose_working_dir_places_a_relative_entrypoint_script(tmp_path, capsys, files, finding):
+    assert found(lint(tmp_path, capsys, files)) == finding
+
+
+@pytest.mark.parametrize("working, command, files, finding", [
+    # the script is ./entry.sh in the working folder, which is the ConfigMap volume
+    ("workingDir: /scripts", '["./entry.sh"]', {}, ("SGL101", "pod.yaml")),
+    ("workingDir: /opt", '["bash", "../scripts/entry.sh"]', {}, ("SGL101", "pod.yaml")),
+    # no workingDir: a relative script is the repository's file beside the manifest, as before
+    (None, '["./entry.sh"]', {"entry.sh": ENTRY}, ("SGL101", "pod.yaml")),
+])
+def test_kubernetes_working_dir_places_a_relative_entrypoint_script(tmp_path, capsys, working, command, files,
+                                                                      finding):
+    manifest = CONFIGMAP + "---\n" + pod(command, ARGV, CM_VOLUME)
+    if working is not None:
+        manifest = manifest.replace("    command:", f"    {working}\n    command:")
+    diags = lint(tmp_path, capsys, {"pod.yaml": manifest, **files})
+    assert [(c, p) for c, p, _ in found(diags)] == [finding]
+
+
+def test_kubernetes_working_dir_not_in_the_repository_reads_no_file_beside_the_manifest(tmp_path, capsys):
+    args = '"sh", "-c", "' + LAUNCH.replace("fa4", "$BACKEND") + '"'
+    manifest = pod('["./entry.sh"]', args, "emptyDir: {}", mount="{name: scripts, mountPath: /other}")
+    manifest = manifest.replace("    command:", "    workingDir: /srv\n    command:")
+    # the entry.sh beside the manifest would export BACKEND=fa4; the container runs /srv/entry.sh
+    diags = lint(tmp_path, capsys, {"pod.yaml": manifest, "entry.sh": WRAPPER_EXPORTS})
+    assert found(diags) == []

@@ -833,21 +833,24 @@ def _volume_script(command: list[Token], args: list[Token] | None, container: _C
 
     values = [w.value for w in command]
     i = script_index(values)
-    if i is None or not values[i].startswith("/"):
+    if i is None:
         return None
-    where = on_volume(values[i], container.fields.get("volumeMounts"), spec.volumes)
+    script = _in_container(values[i], _workdir(container))
+    if script is None:
+        return None
+    where = on_volume(script, container.fields.get("volumeMounts"), spec.volumes)
     words = command + (args or [])
     if where is None or launches(words, source):
         return None  # (a program on a volume that starts SGLang itself: /models/venv/bin/python3 -m …)
     at = command[i].span_of() or Span(source, 0, 0)
     text, home = _configmap_script(where, source, cms, ws)
     if text is None or home is None:
-        _unread_script(where, values[i], words[i + 1:], source, at, cms, result)
+        _unread_script(where, script, words[i + 1:], source, at, cms, result)
         return None, None
     if home is not source and home not in result.related:
         result.related.append(home)
     def resolve(word: str):  # a file the script sources: another key of a ConfigMap volume
-        got = sourced_path(word, values[i], _text(container.fields.get("workingDir")))
+        got = sourced_path(word, script, _text(container.fields.get("workingDir")))
         beside = on_volume(got, container.fields.get("volumeMounts"), spec.volumes) if got else None
         found = _configmap_script(beside, source, cms, ws) if beside is not None else (None, None)
         return (found[1], found[0]) if found[0] is not None else None
@@ -861,6 +864,35 @@ def _volume_script(command: list[Token], args: list[Token] | None, container: _C
         return None, None  # a Python or other script: not read here
     made = [Token(MStr.plain(w, at)) for w in (shell, "-c")] + [Token(text), command[i]] + words[i + 1:]
     return made, None
+
+
+def _script_folder(workdir: str | None):
+    """``workdir`` of :func:`linter.passthrough.wrapper_script` for a container working folder
+    (:func:`_workdir`): the manifest's folder when none is written (as before), else that folder in the
+    container, or None (a relative script is not followed) when it is not known."""
+    from linter.passthrough import HOST
+
+    return HOST if workdir is None else (workdir or None)
+
+
+def _workdir(container: _Container) -> str | None:
+    """The container's ``workingDir`` when absolute and known, ``""`` when written otherwise (a
+    ``$(VAR)``, a relative path), None when absent (the image's own, not known here)."""
+    node = container.fields.get("workingDir")
+    if node is None:
+        return None
+    text = _text(node)
+    return text if text and text.startswith("/") and "$(" not in text else ""
+
+
+def _in_container(path: str, workdir: str | None) -> str | None:
+    """The absolute container path of a script named ``path``: itself when absolute, else in the
+    working folder ``workdir`` when that is known (:func:`_workdir`); None otherwise."""
+    import posixpath
+
+    if path.startswith("/"):
+        return path
+    return posixpath.normpath(posixpath.join(workdir, path)) if workdir else None
 
 
 def _configmap_script(where, source: SourceFile, cms: _ConfigMaps, ws: Workspace | None) \
@@ -927,7 +959,8 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     image = yamltree.mstr(image_node, source) if _is_str(image_node) else None
     on_volume = _volume_script(command, args, container, spec, source, cms, ws, result) if command else None
     wrapper = on_volume[1] if on_volume is not None else \
-        wrapper_script([w.value for w in command], Path(source.path).parent, ws, tokens=command) if command else None
+        wrapper_script([w.value for w in command], Path(source.path).parent, ws, tokens=command,
+                       workdir=_script_folder(_workdir(container))) if command else None
     if on_volume is not None:
         argv = on_volume[0]
     elif wrapper is not None:  # the script's own arguments, then ``args``: the command it runs

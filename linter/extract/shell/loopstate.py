@@ -48,62 +48,99 @@ def carries_state(body, loop_variable: str, doc: Doc, functions: dict) -> bool:
 def _scan(node, doc: Doc, functions: dict, assigned: set[str], reads: set[str]) -> bool:
     """Add what ``node`` sets to ``assigned`` and what it reads to ``reads``; True when it holds
     something that carries state on its own."""
+    scan = _Scan(doc, functions, assigned)
     stack = [node]
     while stack:
         n = stack.pop()
-        t = n.type
-        if t == "variable_assignment":
-            name = n.child_by_field_name("name")
-            op = next((c.type for c in n.children if not c.is_named), "=")
-            if name is None or name.type != "variable_name" or op != "=":
-                return True  # X+=…, A[i]=… (each reads the old value)
-            assigned.add(doc.node_text(name))
-            stack.extend(c for c in n.named_children if c != name)
-            continue
-        if t in ("declaration_command", "unset_command"):  # local X, export X, unset X: names, not reads
-            for c in n.named_children:
-                if c.type == "variable_name":
-                    assigned.add(doc.node_text(c))
-            stack.extend(c for c in n.named_children if c.type != "variable_name")
-            continue
-        if t in ("for_statement", "select_statement"):
-            variable = n.child_by_field_name("variable")
-            if variable is not None:
-                assigned.add(doc.node_text(variable))
-            inner: set[str] = set()  # the loop sets its variable before each pass reads it
-            for c in n.named_children:
-                if c != variable and _scan(c, doc, functions, assigned, inner):
-                    return True
-            reads |= inner - {doc.node_text(variable)} if variable is not None else inner
-            continue
-        if t == "c_style_for_statement":
+        handler = _HANDLERS.get(n.type)
+        more = handler(scan, n, reads) if handler is not None else n.named_children
+        if more is None:
             return True
-        if t == "compound_statement" and n.children and n.children[0].type == "((":
-            return True
-        elif t in ("postfix_expression", "unary_expression", "binary_expression") and \
-                any(not c.is_named and c.type in _ARITH_ASSIGN for c in n.children):
-            return True
-        elif t == "expansion" and any(not c.is_named and c.type in _EXPANSION_ASSIGN for c in n.children):
-            return True  # ${X:=d} sets X when empty: only on the first pass
-        elif t == "function_definition":
-            return True
-        elif t == "command":
-            name = n.child_by_field_name("name")
-            head = doc.node_text(name) if name is not None else ""
-            if head in _CARRYING_COMMANDS:
-                return True
-            if head in _NAMING_BUILTINS:
-                for arg in n.named_children[1:]:
-                    word = doc.node_text(arg).split("=", 1)[0]
-                    if NAME.fullmatch(word):
-                        assigned.add(word)
-            fn = functions.get(head)
-            if fn is not None:
-                assigned |= fn.assigned
-        elif t == "variable_name":
-            reads.add(doc.node_text(n))
-        stack.extend(n.named_children)
+        stack.extend(more)
     return False
+
+
+class _Scan:
+    """One scan of :func:`_scan`: its handlers return the children still to scan, or None when the
+    node carries state on its own."""
+
+    def __init__(self, doc: Doc, functions: dict, assigned: set[str]) -> None:
+        self.doc = doc
+        self.functions = functions
+        self.assigned = assigned
+
+    def assignment(self, n, reads: set[str]) -> list | None:
+        name = n.child_by_field_name("name")
+        op = next((c.type for c in n.children if not c.is_named), "=")
+        if name is None or name.type != "variable_name" or op != "=":
+            return None  # X+=…, A[i]=… (each reads the old value)
+        self.assigned.add(self.doc.node_text(name))
+        return [c for c in n.named_children if c != name]
+
+    def declaration(self, n, reads: set[str]) -> list:
+        """``local X``, ``export X``, ``unset X``: names, not reads."""
+        self.assigned.update(self.doc.node_text(c) for c in n.named_children if c.type == "variable_name")
+        return [c for c in n.named_children if c.type != "variable_name"]
+
+    def loop(self, n, reads: set[str]) -> list | None:
+        variable = n.child_by_field_name("variable")
+        if variable is not None:
+            self.assigned.add(self.doc.node_text(variable))
+        inner: set[str] = set()  # the loop sets its variable before each pass reads it
+        for c in n.named_children:
+            if c != variable and _scan(c, self.doc, self.functions, self.assigned, inner):
+                return None
+        reads |= inner - {self.doc.node_text(variable)} if variable is not None else inner
+        return []
+
+    def carries(self, n, reads: set[str]) -> None:
+        """``for ((…))``, a function defined in the body: not followed."""
+        return None
+
+    def arithmetic(self, n, reads: set[str]) -> list | None:
+        """``((i++))``, ``$((i = i + 1))``: assigns a variable from itself."""
+        if n.type == "compound_statement" and not (n.children and n.children[0].type == "(("):
+            return n.named_children
+        if n.type != "compound_statement" and not any(not c.is_named and c.type in _ARITH_ASSIGN
+                                                      for c in n.children):
+            return n.named_children
+        return None
+
+    def expansion(self, n, reads: set[str]) -> list | None:
+        """``${X:=d}`` sets X when empty: only on the first pass."""
+        if any(not c.is_named and c.type in _EXPANSION_ASSIGN for c in n.children):
+            return None
+        return n.named_children
+
+    def command(self, n, reads: set[str]) -> list | None:
+        name = n.child_by_field_name("name")
+        head = self.doc.node_text(name) if name is not None else ""
+        if head in _CARRYING_COMMANDS:
+            return None
+        if head in _NAMING_BUILTINS:
+            for arg in n.named_children[1:]:
+                word = self.doc.node_text(arg).split("=", 1)[0]
+                if NAME.fullmatch(word):
+                    self.assigned.add(word)
+        fn = self.functions.get(head)
+        if fn is not None:
+            self.assigned |= fn.assigned
+        return n.named_children
+
+    def variable(self, n, reads: set[str]) -> list:
+        reads.add(self.doc.node_text(n))
+        return n.named_children
+
+
+_HANDLERS = {
+    "variable_assignment": _Scan.assignment, "declaration_command": _Scan.declaration,
+    "unset_command": _Scan.declaration, "for_statement": _Scan.loop, "select_statement": _Scan.loop,
+    "c_style_for_statement": _Scan.carries, "function_definition": _Scan.carries,
+    "compound_statement": _Scan.arithmetic, "postfix_expression": _Scan.arithmetic,
+    "unary_expression": _Scan.arithmetic, "binary_expression": _Scan.arithmetic,
+    "expansion": _Scan.expansion, "command": _Scan.command, "variable_name": _Scan.variable,
+}
+"""Node type → what :func:`_scan` does with it (any other: its children are scanned)."""
 
 
 def _plainly_set(statement, doc: Doc) -> set[str]:

@@ -61,25 +61,43 @@ def _readers(results: list, edited: dict[str, set[int]]) -> dict[Place, set[str]
     return users
 
 
-def launch_place(ctx, linted=None) -> str:
-    """Where a launch is, as a user opens it: ``FILE:LINE:COLUMN`` of its command (a call, one path's
-    variant), then the conditions of its path when it is one of several ("when `args.det` is true"),
-    and the file linted when the command is in another (a compose base: ``from b200/compose.yaml``).
-    ``linted`` is that file's :class:`~linter.source.SourceFile` (None: the launch's own). A launch from
-    the result cache (:class:`linter.cache.codec.RecordedLaunch`) keeps it as ``place``."""
+def launch_place(ctx, linted=None) -> tuple[str, str | None]:
+    """Where a launch is, as a user opens it: ``(FILE:LINE:COLUMN of its command — a call, one path's
+    variant —, with the file linted when the command is in another: "(from b200/compose.yaml)" for a
+    compose base; the conditions of its path when it is one of several: "when `args.det` is true", else
+    None)``. ``linted`` is that file's :class:`~linter.source.SourceFile` (None: the launch's own). A
+    launch from the result cache (:class:`linter.cache.codec.RecordedLaunch`) keeps it as ``place``."""
     recorded = getattr(ctx, "place", None)
     if recorded is not None:
         return recorded
     launch = ctx.launch
     line, col = launch.span.start_line_col
     place = f"{launch.source.display}:{line}:{col}"
-    if launch.path:
-        from linter.branches import describe
-
-        place += f" ({describe(launch.path)})"
     if linted is not None and linted.display != launch.source.display:
         place += f" (from {linted.display})"
-    return place
+    if not launch.path:
+        return place, None
+    from linter.branches import describe
+
+    return place, describe(launch.path)
+
+
+def _named(keys: set[str], readers: dict) -> str:
+    """The launches ``keys`` (``FILE:IDENTITY``) in words: each place once, with the conditions of the
+    paths that read the value when not every path of that launch does."""
+    conditions: dict[str, list] = {}
+    for key in keys:
+        place, when = readers.get(key, (key, None))
+        conditions.setdefault(place, []).append(when)
+    paths: dict[str, int] = {}
+    for place, _ in readers.values():
+        paths[place] = paths.get(place, 0) + 1
+    parts = []
+    for place in sorted(conditions):
+        whens = sorted(w for w in conditions[place] if w is not None)
+        partial = whens and len(conditions[place]) < paths.get(place, 0)
+        parts.append(f"{place} ({' or '.join(whens)})" if partial else place)
+    return ("the launch at " if len(parts) == 1 else "the launches at ") + ", ".join(parts)
 
 
 def value_uses(ctx):
@@ -142,8 +160,7 @@ def _reconcile(group: list[Diagnostic], users: dict[Place, set[str]], readers: d
         others = touched - fixed_for
         if others and d.fix.applicability == "safe":
             d.fix.applicability = UNSAFE
-            _note(d, "the fix is unsafe: the value is also read by the launch" + ("s" if len(others) > 1 else "")
-                  + " at " + ", ".join(sorted(readers.get(o, o) for o in others)))
+            _note(d, "the fix is unsafe: the value is also read by " + _named(others, readers))
 
 
 def _note(d: Diagnostic, note: str) -> None:

@@ -52,6 +52,30 @@ def test_an_unsafe_fix_names_the_other_launch_by_its_place(tmp_path, capsys, cac
     assert not any("#1" in n or "go:deepseek" in n for n in d["notes"])
 
 
+SHARED = """#!/bin/bash
+BACKEND=fa4
+python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend $BACKEND --enable-deterministic-inference &
+if [ -n "$BIG" ]; then {branches}; fi
+python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend $B --tp $TP --port 30001
+"""
+
+
+@pytest.mark.parametrize("branches, named", [
+    # both paths of the second launch read BACKEND: the launch, once, with no condition
+    ("B=$BACKEND TP=8; else B=$BACKEND TP=1", "by the launch at run.sh:5:1"),
+    # only one path reads it: that path's condition
+    ("B=$BACKEND TP=8; else B=triton TP=1", 'by the launch at run.sh:5:1 (when `[ -n "$BIG" ]` succeeds)'),
+])
+@pytest.mark.parametrize("cached", [False, True])
+def test_an_unsafe_fix_names_the_paths_of_the_other_launch(tmp_path, capsys, branches, named, cached):
+    write_tree(tmp_path, {"run.sh": SHARED.format(branches=branches)})
+    if cached:
+        lint_json(tmp_path, capsys, *H100)
+    [d] = lint_json(tmp_path, capsys, *H100)[1]
+    assert (d["code"], d["line"]) == ("SGL101", 2)
+    assert d["notes"][-1] == "the fix is unsafe: the value is also read " + named
+
+
 def test_launches_sharing_a_container_are_named_by_their_place(tmp_path, capsys):
     write_tree(tmp_path, {"two.sh": src("""
         #!/bin/bash

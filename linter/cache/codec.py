@@ -54,7 +54,7 @@ class RecordedLaunch:
     __slots__ = ("identity", "launch", "unverified", "release", "uses", "place", "group")
 
     def __init__(self, identity: str, launch: LaunchRef, unverified: tuple[str, ...], release: tuple,
-                 uses: tuple[tuple[str, int, int], ...], place: str, group: str | None) -> None:
+                 uses: tuple[tuple[str, int, int], ...], place: tuple, group: str | None) -> None:
         self.identity = identity
         self.launch = launch
         self.unverified = unverified
@@ -113,7 +113,7 @@ def encode(result: FileResult, ws: Workspace) -> dict:
         for ctx in result.contexts:
             launches.append([ctx.identity, src(ctx.launch.source), ctx.launch.first_line,
                              list(unverified_reasons(ctx)), list(release_facts(ctx)),
-                             [list(u) for u in value_uses(ctx)], launch_place(ctx, result.source),
+                             [list(u) for u in value_uses(ctx)], list(launch_place(ctx, result.source)),
                              _group_key(launch_group(ctx))])
     return {"fmt": result.fmt, "skipped": result.skipped,
             "source": src(result.source) if result.source is not None else None,
@@ -157,7 +157,8 @@ def decode(payload: dict, path: Path, files: dict[str, SourceFile]) -> FileResul
         diags.append(Diagnostic(code, name, severity, message, span(at), fix, launch, key, list(notes), launch_id,
                                 [(span(lab), lab[3]) for lab in labels], list(also)))
     contexts = [RecordedLaunch(ident, LaunchRef(sources[s], int(line)), tuple(unverified),
-                               tuple(release), tuple((u[0], int(u[1]), int(u[2])) for u in uses), str(place),
+                               tuple(release), tuple((u[0], int(u[1]), int(u[2])) for u in uses),
+                               (str(place[0]), None if place[1] is None else str(place[1])),
                                None if group is None else str(group))
                 for ident, s, line, unverified, release, uses, place, group in payload["launches"]]
     source = sources[payload["source"]] if payload["source"] is not None else None

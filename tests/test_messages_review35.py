@@ -210,6 +210,16 @@ RECURSIVE = {
 
         subprocess.run(build(2, []))
         """,
+    # each level adds a backend after the base's: the recursion's path is judged, never silently the base
+    "returned-override": f"""
+        def build(n):
+            if n:
+                return build(n - 1) + ["--attention-backend", "fa4"]
+            return {ARGV.replace('"fa4"', '"fa3"')}
+
+
+        subprocess.run(build(2))
+        """,
     # unchanged: the argv is written where it starts
     "literal": f"""
         def go(n):
@@ -224,13 +234,17 @@ RECURSIVE = {
 }
 
 
-@pytest.mark.parametrize("case, verified", [("handed", True), ("grown", False), ("program", True),
-                                            ("returned", True), ("returned-grown", False), ("literal", True)])
-def test_a_recursive_helper_that_starts_the_launch_is_a_launch(tmp_path, capsys, case, verified):
+@pytest.mark.parametrize("case, verified, finding", [
+    ("handed", True, "error"), ("grown", False, "error"), ("program", True, "error"),
+    # a return that calls back: the base's list, then words not known (a path of its own)
+    ("returned", False, "error"), ("returned-grown", False, "error"),
+    ("returned-override", False, "warning"),  # fa4 only on the path that recursed
+    ("literal", True, "error"),
+])
+def test_a_recursive_helper_that_starts_the_launch_is_a_launch(tmp_path, capsys, case, verified, finding):
     write_tree(tmp_path, {"rec.py": "import subprocess\n\n\n" + src(RECURSIVE[case])})
     diags = lint_json(tmp_path, capsys, *H100)[1]
-    assert [d["code"] for d in diags] == ["SGL101"]
+    assert [(d["code"], d["severity"]) for d in diags if d["code"] == "SGL101"] == [("SGL101", finding)]
     out = " ".join(run(tmp_path, capsys, *H100, "--color", "never", ".")[1].split())
-    assert "No SGLang launch found" not in out
-    assert ("Checked 1 launch in 1 file." if verified else
-            "Checked 1 launch in 1 file; 1 launch could not be fully verified, see --explain.") in out
+    assert "No SGLang launch found" not in out and "Checked 1 launch" in out
+    assert ("1 launch could not be fully verified" in out) is not verified

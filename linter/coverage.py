@@ -55,27 +55,59 @@ def _unknown_decisions(ctx: LaunchContext) -> list[str]:
     return [f"the attention backend on {label} is not known" for label in unknown]
 
 
+_FRESH = object()
+"""No recorded group: a launch resolved in this run."""
+
+
+def launch_group(ctx) -> object:
+    """What the contexts of one launch share: a launch the file builds differently along paths the
+    linter cannot decide is one context per path (``Launch.path``, :mod:`linter.variants`), all at one
+    place; any other context is a launch of its own (a unique key). A cached launch keeps its key."""
+    recorded = getattr(ctx, "group", _FRESH)
+    if recorded is not _FRESH:
+        return recorded if recorded is not None else id(ctx)
+    launch = ctx.launch
+    if not launch.path:
+        return id(ctx)
+    return f"{launch.source.path}\0{launch.span.start}\0{launch.span.end}\0{launch.program}"
+
+
+def per_launch(contexts: Iterable) -> list[list]:
+    """``contexts`` grouped by launch (:func:`launch_group`), in order of first appearance."""
+    groups: dict = {}
+    for c in contexts:
+        groups.setdefault(launch_group(c), []).append(c)
+    return list(groups.values())
+
+
 class Coverage(FrozenRecord):
-    """Counts of one run: ``files`` looked at, ``launch_files`` holding a launch, ``launches`` found,
-    ``unverified`` launches with an incomplete check."""
+    """Counts of one run: ``files`` looked at, ``launch_files`` holding a launch, ``launches`` found
+    (the paths of one launch counted once), ``unverified`` launches with an incomplete check on some
+    path, ``paths`` the contexts checked (a launch built along several paths has one per path)."""
 
     files: int
     launch_files: int
     launches: int
     unverified: int
-    _fields = ("files", "launch_files", "launches", "unverified")
+    paths: int
+    _fields = ("files", "launch_files", "launches", "unverified", "paths")
 
-    def __init__(self, files: int, launch_files: int, launches: int, unverified: int) -> None:
-        self.__dict__.update(files=files, launch_files=launch_files, launches=launches, unverified=unverified)
+    def __init__(self, files: int, launch_files: int, launches: int, unverified: int, paths: int | None = None) -> None:
+        self.__dict__.update(files=files, launch_files=launch_files, launches=launches, unverified=unverified,
+                             paths=launches if paths is None else paths)
 
     def describe(self) -> str:
-        """One sentence for the summary, e.g. ``Checked 12 launches in 9 files; 2 launches could not be
-        fully verified, see --explain.``, ``No SGLang launch found in 41 files.`` or ``No file linted.``"""
+        """One sentence for the summary, e.g. ``Checked 12 launches (15 paths) in 9 files; 2 launches
+        could not be fully verified, see --explain.``, ``No SGLang launch found in 41 files.`` or ``No
+        file linted.``"""
         if not self.files:
             return "No file linted."
         if not self.launches:
             return f"No SGLang launch found in {_n(self.files, 'file')}."
-        text = f"Checked {_n(self.launches, 'launch')} in {_n(self.launch_files, 'file')}"
+        text = f"Checked {_n(self.launches, 'launch')}"
+        if self.paths != self.launches:
+            text += f" ({_n(self.paths, 'path')})"
+        text += f" in {_n(self.launch_files, 'file')}"
         if self.unverified:
             text += (f"; {_n(self.unverified, 'launch')} could not be fully verified, see --explain")
         return text + "."
@@ -92,5 +124,7 @@ def measure(results: Iterable, skipped: int = 0) -> Coverage:
     results = list(results)
     with_launches = [r for r in results if r.contexts]
     contexts = [c for r in with_launches for c in r.contexts]
-    return Coverage(files=len(results) + skipped, launch_files=len(with_launches), launches=len(contexts),
-                    unverified=sum(1 for c in contexts if unverified_reasons(c)))
+    launches = per_launch(contexts)
+    return Coverage(files=len(results) + skipped, launch_files=len(with_launches), launches=len(launches),
+                    unverified=sum(1 for group in launches if any(unverified_reasons(c) for c in group)),
+                    paths=len(contexts))

@@ -31,8 +31,10 @@ def reconcile_shared_fixes(results: Iterable) -> None:
     if not edited:
         return
     users = _readers(results, edited)
+    readers = {f"{ctx.launch.source.display}:{ctx.identity}": launch_place(ctx, res.source)
+               for res in results for ctx in res.contexts}
     for group in _by_edit(diags).values():
-        _reconcile(group, users)
+        _reconcile(group, users, readers)
 
 
 def _edited(diags: list[Diagnostic]) -> dict[str, set[int]]:
@@ -57,6 +59,45 @@ def _readers(results: list, edited: dict[str, set[int]]) -> dict[Place, set[str]
                 for k in _within(offs, off, n) if offs is not None else ():
                     users.setdefault((src_path, k), set()).add(who)
     return users
+
+
+def launch_place(ctx, linted=None) -> tuple[str, str | None]:
+    """Where a launch is, as a user opens it: ``(FILE:LINE:COLUMN of its command — a call, one path's
+    variant —, with the file linted when the command is in another: "(from b200/compose.yaml)" for a
+    compose base; the conditions of its path when it is one of several: "when `args.det` is true", else
+    None)``. ``linted`` is that file's :class:`~linter.source.SourceFile` (None: the launch's own). A
+    launch from the result cache (:class:`linter.cache.codec.RecordedLaunch`) keeps it as ``place``."""
+    recorded = getattr(ctx, "place", None)
+    if recorded is not None:
+        return recorded
+    launch = ctx.launch
+    line, col = launch.span.start_line_col
+    place = f"{launch.source.display}:{line}:{col}"
+    if linted is not None and linted.display != launch.source.display:
+        place += f" (from {linted.display})"
+    if not launch.path:
+        return place, None
+    from linter.branches import describe
+
+    return place, describe(launch.path)
+
+
+def _named(keys: set[str], readers: dict) -> str:
+    """The launches ``keys`` (``FILE:IDENTITY``) in words: each place once, with the conditions of the
+    paths that read the value when not every path of that launch does."""
+    conditions: dict[str, list] = {}
+    for key in keys:
+        place, when = readers.get(key, (key, None))
+        conditions.setdefault(place, []).append(when)
+    paths: dict[str, int] = {}
+    for place, _ in readers.values():
+        paths[place] = paths.get(place, 0) + 1
+    parts = []
+    for place in sorted(conditions):
+        whens = sorted(w for w in conditions[place] if w is not None)
+        partial = whens and len(conditions[place]) < paths.get(place, 0)
+        parts.append(f"{place} ({' or '.join(whens)})" if partial else place)
+    return ("the launch at " if len(parts) == 1 else "the launches at ") + ", ".join(parts)
 
 
 def value_uses(ctx):
@@ -90,8 +131,9 @@ def _by_edit(diags: list[Diagnostic]) -> dict[tuple, list[Diagnostic]]:
     return by_edit
 
 
-def _reconcile(group: list[Diagnostic], users: dict[Place, set[str]]) -> None:
-    """The findings of one code whose fixes edit one place."""
+def _reconcile(group: list[Diagnostic], users: dict[Place, set[str]], readers: dict) -> None:
+    """The findings of one code whose fixes edit one place; ``readers`` maps a launch's
+    ``FILE:IDENTITY`` to where it is (:func:`launch_place`, what a note names)."""
     from linter.rules.base import UNSAFE
 
     contents = {tuple(e.content for e in d.fix.edits) for d in group if d.fix is not None}
@@ -118,7 +160,7 @@ def _reconcile(group: list[Diagnostic], users: dict[Place, set[str]]) -> None:
         others = touched - fixed_for
         if others and d.fix.applicability == "safe":
             d.fix.applicability = UNSAFE
-            _note(d, "the fix is unsafe: the value is shared with " + ", ".join(sorted(others)))
+            _note(d, "the fix is unsafe: the value is also read by " + _named(others, readers))
 
 
 def _note(d: Diagnostic, note: str) -> None:

@@ -119,13 +119,43 @@ def test_kubernetes_configmap_from_a_kustomize_generator(tmp_path, capsys):
     assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "deploy/pod.yaml")]
 
 
+@pytest.mark.parametrize("files", [
+    # a base folder the overlay's kustomization names (its YAML files read)
+    {"overlays/prod/kustomization.yaml": "resources:\n- ../../base\n- pod.yaml\n", "base/configmap.yaml": CONFIGMAP},
+    # the legacy `bases:` field
+    {"overlays/prod/kustomization.yaml": "bases: [../../base]\nresources: [pod.yaml]\n",
+     "base/configmap.yaml": CONFIGMAP},
+    # one file of another folder
+    {"overlays/prod/kustomization.yaml": "resources: [pod.yaml, ../../common/scripts.yaml]\n",
+     "common/scripts.yaml": CONFIGMAP},
+    # the base's own kustomization: its generator, and a folder it names in turn
+    {"overlays/prod/kustomization.yaml": "resources: [../../base, pod.yaml]\n",
+     "base/kustomization.yaml": "configMapGenerator:\n- name: sglang-scripts\n  files: [scripts/entry.sh]\n",
+     "base/scripts/entry.sh": ENTRY},
+    {"overlays/prod/kustomization.yaml": "components: [../../base]\nresources: [pod.yaml]\n",
+     "base/kustomization.yaml": "resources: [../shared]\n", "shared/cm.yaml": CONFIGMAP},
+])
+def test_kubernetes_configmap_from_what_the_kustomization_names_in_other_folders(tmp_path, capsys, files):
+    diags = lint(tmp_path, capsys, {**files, "overlays/prod/pod.yaml": pod('["/scripts/entry.sh"]', ARGV, CM_VOLUME)})
+    assert [(c, p) for c, p, _ in found(diags)] == [("SGL101", "overlays/prod/pod.yaml")]
+
+
+def test_kubernetes_configmap_named_outside_the_root_is_not_read(tmp_path, capsys):
+    write_tree(tmp_path, {"repo/.git/HEAD": "ref: refs/heads/main\n",
+                          "repo/deploy/kustomization.yaml": "resources: [pod.yaml, ../../elsewhere]\n",
+                          "repo/deploy/pod.yaml": pod('["/scripts/entry.sh"]', ARGV, CM_VOLUME),
+                          "elsewhere/configmap.yaml": CONFIGMAP})
+    diags = lint_json(tmp_path / "repo", capsys, *H100)[1]
+    assert [(d["code"], d["path"]) for d in diags] == [("SGL001", "deploy/pod.yaml")]
+
+
 @pytest.mark.parametrize("volume, says", [
     ("emptyDir: {}", "comes from the emptyDir volume `scripts`, filled only when the pod runs"),
     ("hostPath: {path: /opt/sglang}", "comes from the hostPath volume `scripts` (the node's /opt/sglang)"),
     ("persistentVolumeClaim: {claimName: tools}", "comes from the persistent volume claim tools (volume `scripts`)"),
     ("configMap: {name: defined-elsewhere}", ("comes from ConfigMap `defined-elsewhere` (volume `scripts`), which is "
-                                              "not defined in this file, the YAML files beside it or their "
-                                              "kustomization.yaml")),
+                                              "not defined in this file, the YAML files beside it, their "
+                                              "kustomization.yaml or what it names")),
 ])
 def test_kubernetes_script_on_a_volume_the_repository_does_not_hold_is_said_not_guessed(tmp_path, capsys, volume,
                                                                                          says):
@@ -263,7 +293,7 @@ def test_nested_for_loops_past_the_cap_are_merged(tmp_path, capsys):
     diags = lint(tmp_path, capsys, {"run.sh": f"""
         #!/bin/bash
         for x in {outer}; do
-          for bk in fa3 fa4 fa3 fa4; do
+          for bk in fa3 fa4 triton flashinfer; do
             {LAUNCH.replace("fa4", "$bk")}
           done
         done
@@ -273,6 +303,72 @@ def test_nested_for_loops_past_the_cap_are_merged(tmp_path, capsys):
     assert diags == []
     out = run(tmp_path, capsys, *H100, "--explain", "run.sh")[1]
     assert out.count("run.sh:4: python -m sglang.launch_server") == 1 and "attention_backend: unknown" in out
+
+
+REPEATED = " ".join(["fa3"] * 16 + ["fa4"])
+"""17 loop words, past the cap, of 2 values: the fa4 pass fails on an H100."""
+
+
+@pytest.mark.parametrize("body", [
+    'python3 -m sglang.launch_server ${ARGS} --attention-backend "$b" &',
+    'x=$b\n  python3 -m sglang.launch_server ${ARGS} --attention-backend "$x"',
+    'export B="$b" LOG=/tmp/$b.log\n  echo "$B" > "$LOG"\n  python3 -m sglang.launch_server ${ARGS} --attention-backend $B',
+    'note "$b"\n  python3 -m sglang.launch_server ${ARGS} --attention-backend "$b"',  # a function that sets nothing
+    'unset y\n  y=$b\n  python3 -m sglang.launch_server ${ARGS} --attention-backend "$y"',
+    'for p in 30000 30001; do\n    python3 -m sglang.launch_server ${ARGS} --attention-backend "$b" --port $p\n  done',
+])
+def test_for_loop_past_the_cap_with_repeated_words_runs_each_value_once(tmp_path, capsys, body):
+    diags = lint(tmp_path, capsys, {"run.sh": (
+        "#!/bin/bash\n"
+        "ARGS='--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference'\n"
+        'note() { local tag=$1; echo "$tag"; }\n'
+        f"for b in {REPEATED}; do\n  {body}\ndone\n")})
+    # the fa4 pass is judged, at the fa4 word; the 16 fa3 passes are one
+    assert [(d["code"], d["line"], d["column"]) for d in diags] == [("SGL101", 4, 74)]
+
+
+@pytest.mark.parametrize("words, finding", [
+    (" ".join(["fa4"] + ["fa3"] * 15 + ["fa4"]), [("SGL101", 2, 10)]),  # the last pass is fa4 (written first at col 10)
+    (" ".join(["fa4"] * 15 + ["fa3"] * 2), []),  # the last pass is fa3
+])
+def test_for_loop_past_the_cap_leaves_its_last_word(tmp_path, capsys, words, finding):
+    diags = lint(tmp_path, capsys, {"run.sh": (
+        "#!/bin/bash\n"
+        f'for b in {words}; do\n  echo "$b"\ndone\n'
+        "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference "
+        '--attention-backend "$b"\n')})
+    assert [(d["code"], d["line"], d["column"]) for d in diags] == finding
+
+
+@pytest.mark.parametrize("body", [
+    'ARGS="$ARGS --max-running-requests 8"',  # a variable set from itself
+    'ARGS+=" --max-running-requests 8"',
+    'EXTRA+=(--port 3000)',  # an array append
+    'ports[0]=3000',
+    '((i++))',
+    'i=$((i + 1))',
+    'let i=i+1',
+    'echo "$prev"; prev=$b',  # read before the pass sets it
+    'if [ -n "$DEBUG" ]; then last=$b; fi; echo "$last"',  # set only on some passes
+    'read -r line; echo "$line"',
+    ': "${ONCE:=$b}"',
+    'shift',
+    'cd sub',
+    'source ./more.sh',
+    'bump; echo "$COUNT"',  # a function that sets what the body reads
+])
+def test_for_loop_past_the_cap_whose_body_carries_state_is_merged(tmp_path, capsys, body):
+    diags = lint(tmp_path, capsys, {"run.sh": (
+        "#!/bin/bash\n"
+        "ARGS='--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference'\n"
+        "bump() { COUNT=1; }\n"
+        f"for b in {REPEATED}; do\n  {body}\n"
+        '  python3 -m sglang.launch_server ${ARGS} --attention-backend "$b"\ndone\n')})
+    # a later pass may differ from an earlier one with the same word: the passes stay merged (as
+    # before), the backend unknown, never a guess
+    assert diags == []
+    out = run(tmp_path, capsys, *H100, "--explain", "run.sh")[1]
+    assert "attention_backend: unknown" in out
 
 
 @pytest.mark.parametrize("word, finding", [
@@ -388,3 +484,65 @@ def test_a_launch_whose_backend_stays_unknown_is_not_counted_as_checked(tmp_path
     explain = subprocess.run([sys.executable, "-m", "linter", "--no-cache", "--explain", str(script)],
                              cwd=tmp_path, capture_output=True, text=True)
     assert "not fully verified: the attention backend on H100 is not known" in explain.stdout
+
+
+# -- a relative entrypoint script in the container's working folder -------------------------------------------
+
+WRAPPER_EXPORTS = '#!/bin/bash\nset -e\nexport BACKEND=fa4\nexec "$@"\n'
+
+
+def compose(entrypoint: str, more: str) -> str:
+    return src(f"""
+        services:
+          sglang:
+            image: lmsysorg/sglang:v0.5.23-cu129
+            entrypoint: [{entrypoint}]
+            command: [{SH_BACKEND.replace("$", "$$")}]
+        """) + "".join(f"    {line}\n" for line in more.splitlines())
+
+
+@pytest.mark.parametrize("files, finding", [
+    # working_dir /app is ./deploy on the host: ./run.sh is deploy/run.sh
+    ({"deploy/run.sh": WRAPPER_EXPORTS,
+      "compose.yaml": compose('"./run.sh"', 'working_dir: /app\nvolumes: ["./deploy:/app"]')},
+     [("SGL101", "deploy/run.sh", 3)]),
+    ({"scripts/run.sh": WRAPPER_EXPORTS,
+      "compose.yaml": compose('"./run.sh"', 'working_dir: /app/scripts\nvolumes: ["./:/app"]')},
+     [("SGL101", "scripts/run.sh", 3)]),
+    ({"run.sh": WRAPPER_EXPORTS, "compose.yaml": compose('"bash", "run.sh"', 'working_dir: /app\nvolumes: ["./:/app"]')},
+     [("SGL101", "run.sh", 3)]),
+    # no working_dir: beside the compose file, as before
+    ({"run.sh": WRAPPER_EXPORTS, "compose.yaml": compose('"./run.sh"', 'volumes: ["./:/app"]')},
+     [("SGL101", "run.sh", 3)]),
+    # a working folder the repository does not hold: the run.sh beside the file is not the one that runs
+    ({"run.sh": WRAPPER_EXPORTS, "compose.yaml": compose('"./run.sh"', 'working_dir: /srv')}, []),
+    ({"run.sh": WRAPPER_EXPORTS, "compose.yaml": compose('"./run.sh"', 'working_dir: ${WD}\nvolumes: ["./:/app"]')},
+     []),
+])
+def test_compose_working_dir_places_a_relative_entrypoint_script(tmp_path, capsys, files, finding):
+    assert found(lint(tmp_path, capsys, files)) == finding
+
+
+@pytest.mark.parametrize("working, command, files, finding", [
+    # the script is ./entry.sh in the working folder, which is the ConfigMap volume
+    ("workingDir: /scripts", '["./entry.sh"]', {}, ("SGL101", "pod.yaml")),
+    ("workingDir: /opt", '["bash", "../scripts/entry.sh"]', {}, ("SGL101", "pod.yaml")),
+    # no workingDir: a relative script is the repository's file beside the manifest, as before
+    (None, '["./entry.sh"]', {"entry.sh": ENTRY}, ("SGL101", "pod.yaml")),
+])
+def test_kubernetes_working_dir_places_a_relative_entrypoint_script(tmp_path, capsys, working, command, files,
+                                                                      finding):
+    manifest = CONFIGMAP + "---\n" + pod(command, ARGV, CM_VOLUME)
+    if working is not None:
+        manifest = manifest.replace("    command:", f"    {working}\n    command:")
+    diags = lint(tmp_path, capsys, {"pod.yaml": manifest, **files})
+    assert [(c, p) for c, p, _ in found(diags)] == [finding]
+
+
+def test_kubernetes_working_dir_not_in_the_repository_reads_no_file_beside_the_manifest(tmp_path, capsys):
+    args = '"sh", "-c", "' + LAUNCH.replace("fa4", "$BACKEND") + '"'
+    manifest = pod('["./entry.sh"]', args, "emptyDir: {}", mount="{name: scripts, mountPath: /other}")
+    manifest = manifest.replace("    command:", "    workingDir: /srv\n    command:")
+    # the entry.sh beside the manifest would export BACKEND=fa4; the container runs /srv/entry.sh
+    diags = lint(tmp_path, capsys, {"pod.yaml": manifest, "entry.sh": WRAPPER_EXPORTS})
+    assert found(diags) == []

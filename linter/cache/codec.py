@@ -51,15 +51,18 @@ class RecordedLaunch:
     release came from a dated nightly image tag, how the table's release stands to the written one in
     words or None)``."""
 
-    __slots__ = ("identity", "launch", "unverified", "release", "uses")
+    __slots__ = ("identity", "launch", "unverified", "release", "uses", "place", "group")
 
     def __init__(self, identity: str, launch: LaunchRef, unverified: tuple[str, ...], release: tuple,
-                 uses: tuple[tuple[str, int, int], ...]) -> None:
+                 uses: tuple[tuple[str, int, int], ...], place: tuple, group: str | None) -> None:
         self.identity = identity
         self.launch = launch
         self.unverified = unverified
         self.release = release
         self.uses = uses
+        self.place = place
+        self.group = group
+        """:func:`linter.coverage.launch_group` of a launch built along paths (None: a launch of its own)."""
 
 
 def release_facts(ctx) -> tuple:
@@ -104,17 +107,23 @@ def encode(result: FileResult, ws: Workspace) -> dict:
                       d.launch_id, [span(s) + [text] for s, text in d.labels], list(d.also)])
     launches = []
     if result.contexts:
-        from linter.coverage import unverified_reasons
-        from linter.shared_fixes import value_uses
+        from linter.coverage import launch_group, unverified_reasons
+        from linter.shared_fixes import launch_place, value_uses
 
         for ctx in result.contexts:
             launches.append([ctx.identity, src(ctx.launch.source), ctx.launch.first_line,
                              list(unverified_reasons(ctx)), list(release_facts(ctx)),
-                             [list(u) for u in value_uses(ctx)]])
+                             [list(u) for u in value_uses(ctx)], list(launch_place(ctx, result.source)),
+                             _group_key(launch_group(ctx))])
     return {"fmt": result.fmt, "skipped": result.skipped,
             "source": src(result.source) if result.source is not None else None,
             "related": [src(f) for f in result.related], "diags": diags, "launches": launches,
             "sources": sources}
+
+
+def _group_key(group) -> str | None:
+    """A launch group as the cache keeps it: the string of a launch built along paths, else None."""
+    return group if isinstance(group, str) else None
 
 
 def paths_on_disk(payload: dict) -> list[str]:
@@ -148,8 +157,10 @@ def decode(payload: dict, path: Path, files: dict[str, SourceFile]) -> FileResul
         diags.append(Diagnostic(code, name, severity, message, span(at), fix, launch, key, list(notes), launch_id,
                                 [(span(lab), lab[3]) for lab in labels], list(also)))
     contexts = [RecordedLaunch(ident, LaunchRef(sources[s], int(line)), tuple(unverified),
-                               tuple(release), tuple((u[0], int(u[1]), int(u[2])) for u in uses))
-                for ident, s, line, unverified, release, uses in payload["launches"]]
+                               tuple(release), tuple((u[0], int(u[1]), int(u[2])) for u in uses),
+                               (str(place[0]), None if place[1] is None else str(place[1])),
+                               None if group is None else str(group))
+                for ident, s, line, unverified, release, uses, place, group in payload["launches"]]
     source = sources[payload["source"]] if payload["source"] is not None else None
     return FileResult(path, source=source, fmt=payload["fmt"], diagnostics=diags, contexts=contexts,
                       related=[sources[i] for i in payload["related"]], skipped=payload["skipped"])

@@ -43,7 +43,7 @@ try:
 except ImportError:  # pragma: no cover - a Python built without it
     from hashlib import blake2b
 
-FORMAT = 2
+FORMAT = 3
 """The layout and entry format; a shard of another format is ignored (and rewritten)."""
 
 DIR_NAME = ".lint-configs_cache"

@@ -237,9 +237,11 @@ def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace, env: dict, result: E
     ep_words = _tokens(ep, ep_layer.source, ep_layer.env) if ep is not None else None
     cmd_words = _tokens(cmd, cmd_layer.source, cmd_layer.env) if cmd is not None else None
     if ep_words:
-        from linter.passthrough import through, wrapper_script
+        from linter.passthrough import HOST, through, wrapper_script
 
-        wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc), ep_words)
+        workdir = _workdir(svc)  # where a relative script is: the service's working_dir when written
+        wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc), ep_words,
+                                 workdir=HOST if workdir is None else (workdir or None))
         if wrapper is not None:
             env.update(wrapper.env)
             result.related.extend(wrapper.files)

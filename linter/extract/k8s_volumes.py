@@ -11,7 +11,8 @@ pod runs), ``hostPath`` (the node's files), a persistent volume claim, a ``secre
 the repository does not show: such a script is not known, and never guessed.
 
 The ConfigMap itself is looked up by :mod:`linter.extract.kubernetes` (the same file, the YAML files
-of its folder, a ``kustomization.yaml`` there whose ``configMapGenerator`` names the script's file).
+of its folder, a ``kustomization.yaml`` there whose ``configMapGenerator`` names the script's file,
+and what that kustomization's ``resources``/``bases``/``components`` name in other folders of the root).
 """
 
 from __future__ import annotations

@@ -39,7 +39,8 @@ text — in the ConfigMap when it came from one (shared by every launch that rea
 **Entrypoint scripts.** A ``command`` that starts with a script of the repository ending in ``exec
 "$@"`` passes ``args`` through (:mod:`linter.passthrough`); a script on one of the pod's volumes
 (:mod:`linter.extract.k8s_volumes`) is read from its ConfigMap (this file, the YAML files of its
-folder, their ``kustomization.yaml`` generators) — a wrapper, or a shell script that is the launch
+folder, their ``kustomization.yaml`` generators, and the files and folders of the root that
+kustomization's ``resources``/``bases``/``components`` name) — a wrapper, or a shell script that is the launch
 itself — and one on a volume the repository does not hold is reported, never guessed.
 
 **Targets** come from each pod spec's own ``nodeSelector`` and required node affinity
@@ -452,34 +453,68 @@ def _collect_configmaps(roots, source: SourceFile, into: _ConfigMaps, overwrite:
         into.files[name] = source
 
 
+MAX_KUSTOMIZE_FOLDERS = 32
+"""Folders a kustomization's ``resources``/``bases``/``components`` lead to that are read for ConfigMaps."""
+
+
 def _folder_configmaps(source: SourceFile, ws: Workspace, into: _ConfigMaps) -> None:
+    """Read the ConfigMaps beside ``source``: the YAML files of its folder and its kustomization's
+    generators, then the files and folders that kustomization's ``resources``/``bases``/``components``
+    name in other folders of the run's root (their own kustomizations followed too, at most
+    :data:`MAX_KUSTOMIZE_FOLDERS` folders)."""
     if into.folder_read:
         return
     into.folder_read = True
     folder = Path(source.path).parent
-    try:
-        names = [p for p in (folder / n for n in listing("d", folder))
-                 if p.suffix.lower() in (".yaml", ".yml") and p != source.path]
-    except OSError:
-        return
-    for path in names[:200]:
-        other = ws.try_read(path)
-        if other is None or "ConfigMap" not in other.text:
+    queue, seen = [folder], {folder}
+    while queue:
+        here = queue.pop(0)
+        try:
+            names = [p for p in (here / n for n in listing("d", here))
+                     if p.suffix.lower() in (".yaml", ".yml") and p != source.path]
+        except OSError:
             continue
+        for path in names[:200]:
+            _configmaps_of_file(path, ws, into)
+        for entry in _kustomize_generators(here, ws, into):
+            target = here / entry
+            if ws.refuse(target, quiet=True):
+                continue
+            if target.suffix.lower() in (".yaml", ".yml"):
+                _configmaps_of_file(target, ws, into)
+            elif target not in seen and len(seen) < MAX_KUSTOMIZE_FOLDERS:
+                seen.add(target)
+                queue.append(target)
+
+
+def _configmaps_of_file(path: Path, ws: Workspace, into: _ConfigMaps) -> None:
+    other = ws.try_read(path)
+    if other is not None and "ConfigMap" in other.text:
         _collect_configmaps(parse_documents(other, None), other, into, overwrite=False)
-    _kustomize_generators(folder, ws, into)
 
 
-def _kustomize_generators(folder: Path, ws: Workspace, into: _ConfigMaps) -> None:
+def _kustomize_generators(folder: Path, ws: Workspace, into: _ConfigMaps) -> list[str]:
     """The ``configMapGenerator`` entries of the folder's ``kustomization.yaml``: each ``files`` item
     (``path`` or ``key=path``, relative to that folder) is a key whose value is the file's text
     (kustomize ``api/types/kustomization.go``, ``ConfigMapArgs``/``GeneratorArgs.FileSources``). The
-    name is the one resources refer to (kustomize adds a hash suffix and rewrites the references)."""
+    name is the one resources refer to (kustomize adds a hash suffix and rewrites the references).
+    Returns the local paths its ``resources``, ``bases`` and ``components`` name (the same file's
+    ``Kustomization`` fields; a remote URL is left out), relative to the folder."""
     for name in ("kustomization.yaml", "kustomization.yml", "Kustomization"):
         text_source = ws.try_read(folder / name, quiet=True)
-        if text_source is None or "configMapGenerator" not in text_source.text:
+        if text_source is None:
             continue
-        gens = _val(next(iter(parse_documents(text_source, None)), None), "configMapGenerator")
+        doc = next(iter(parse_documents(text_source, None)), None)
+        refs = []
+        for field_name in ("resources", "bases", "components"):
+            items = _val(doc, field_name)
+            for item in (items.value if _is_seq(items) else []):
+                ref = _text(item)
+                if ref and "://" not in ref and not ref.startswith(("github.com/", "git@")):
+                    refs.append(ref)
+        if "configMapGenerator" not in text_source.text:
+            return refs
+        gens = _val(doc, "configMapGenerator")
         for gen in (gens.value if _is_seq(gens) else []):
             cm, files = _text(_val(gen, "name")), _val(gen, "files")
             if not cm or not _is_seq(files):
@@ -493,7 +528,8 @@ def _kustomize_generators(folder: Path, ws: Workspace, into: _ConfigMaps) -> Non
                     got = ws.try_read(path, quiet=True)
                     if got is not None:
                         keys[key] = got
-        return
+        return refs
+    return []
 
 
 def environment(container: _Container, source: SourceFile, cms: _ConfigMaps, injected,
@@ -797,21 +833,24 @@ def _volume_script(command: list[Token], args: list[Token] | None, container: _C
 
     values = [w.value for w in command]
     i = script_index(values)
-    if i is None or not values[i].startswith("/"):
+    if i is None:
         return None
-    where = on_volume(values[i], container.fields.get("volumeMounts"), spec.volumes)
+    script = _in_container(values[i], _workdir(container))
+    if script is None:
+        return None
+    where = on_volume(script, container.fields.get("volumeMounts"), spec.volumes)
     words = command + (args or [])
     if where is None or launches(words, source):
         return None  # (a program on a volume that starts SGLang itself: /models/venv/bin/python3 -m …)
     at = command[i].span_of() or Span(source, 0, 0)
     text, home = _configmap_script(where, source, cms, ws)
     if text is None or home is None:
-        _unread_script(where, values[i], words[i + 1:], source, at, cms, result)
+        _unread_script(where, script, words[i + 1:], source, at, cms, result)
         return None, None
     if home is not source and home not in result.related:
         result.related.append(home)
     def resolve(word: str):  # a file the script sources: another key of a ConfigMap volume
-        got = sourced_path(word, values[i], _text(container.fields.get("workingDir")))
+        got = sourced_path(word, script, _text(container.fields.get("workingDir")))
         beside = on_volume(got, container.fields.get("volumeMounts"), spec.volumes) if got else None
         found = _configmap_script(beside, source, cms, ws) if beside is not None else (None, None)
         return (found[1], found[0]) if found[0] is not None else None
@@ -825,6 +864,35 @@ def _volume_script(command: list[Token], args: list[Token] | None, container: _C
         return None, None  # a Python or other script: not read here
     made = [Token(MStr.plain(w, at)) for w in (shell, "-c")] + [Token(text), command[i]] + words[i + 1:]
     return made, None
+
+
+def _script_folder(workdir: str | None):
+    """``workdir`` of :func:`linter.passthrough.wrapper_script` for a container working folder
+    (:func:`_workdir`): the manifest's folder when none is written (as before), else that folder in the
+    container, or None (a relative script is not followed) when it is not known."""
+    from linter.passthrough import HOST
+
+    return HOST if workdir is None else (workdir or None)
+
+
+def _workdir(container: _Container) -> str | None:
+    """The container's ``workingDir`` when absolute and known, ``""`` when written otherwise (a
+    ``$(VAR)``, a relative path), None when absent (the image's own, not known here)."""
+    node = container.fields.get("workingDir")
+    if node is None:
+        return None
+    text = _text(node)
+    return text if text and text.startswith("/") and "$(" not in text else ""
+
+
+def _in_container(path: str, workdir: str | None) -> str | None:
+    """The absolute container path of a script named ``path``: itself when absolute, else in the
+    working folder ``workdir`` when that is known (:func:`_workdir`); None otherwise."""
+    import posixpath
+
+    if path.startswith("/"):
+        return path
+    return posixpath.normpath(posixpath.join(workdir, path)) if workdir else None
 
 
 def _configmap_script(where, source: SourceFile, cms: _ConfigMaps, ws: Workspace | None) \
@@ -854,8 +922,8 @@ def _unread_script(where, path: str, after: list[Token], source: SourceFile, at:
     if where.kind == "configMap" and where.configmap and where.configmap in cms.data and where.key:
         what = f"ConfigMap `{where.configmap}` ({vol}), whose key `{where.key}` is not there or is a template"
     elif where.kind == "configMap" and where.configmap and where.key:
-        what = (f"ConfigMap `{where.configmap}` ({vol}), which is not defined in this file, the YAML files beside it "
-                "or their kustomization.yaml")
+        what = (f"ConfigMap `{where.configmap}` ({vol}), which is not defined in this file, the YAML files beside it, "
+                "their kustomization.yaml or what it names")
     elif where.kind == "configMap":
         what = f"the ConfigMap {vol}, where it is {where.detail or 'no key of the ConfigMap'}"
     elif where.kind == "emptyDir":
@@ -891,7 +959,8 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     image = yamltree.mstr(image_node, source) if _is_str(image_node) else None
     on_volume = _volume_script(command, args, container, spec, source, cms, ws, result) if command else None
     wrapper = on_volume[1] if on_volume is not None else \
-        wrapper_script([w.value for w in command], Path(source.path).parent, ws, tokens=command) if command else None
+        wrapper_script([w.value for w in command], Path(source.path).parent, ws, tokens=command,
+                       workdir=_script_folder(_workdir(container))) if command else None
     if on_volume is not None:
         argv = on_volume[0]
     elif wrapper is not None:  # the script's own arguments, then ``args``: the command it runs

@@ -16,6 +16,24 @@ def _value(v) -> str:
     return repr(v)
 
 
+_MAX_WRITTEN = 60
+"""Characters of an unknown value's source text shown (the rest is an ellipsis)."""
+
+
+def _written(text) -> str:
+    """What an unknown value was written as — the source text of the expression it came from
+    (``*sys.argv[1:]``, ``$1``, ``${EXTRA}``) with its place, else its known characters with ``?`` for
+    the unknown ones. ``text`` is an :class:`~linter.launch.MStr`; the caller escapes control characters."""
+    where = text.where
+    if where is not None and where.end > where.start:
+        line, col = where.start_line_col
+        shown = where.source.text[where.start:where.end]
+        if len(shown) > _MAX_WRITTEN:
+            shown = shown[:_MAX_WRITTEN - 1] + "…"
+        return f"{shown} at {where.source.display}:{line}:{col}"
+    return text.text.replace("\ue000", "?") or "?"
+
+
 def _writes_line(ctx, path: Path, line: int) -> bool:
     """True when a value of the launch was written on ``line`` of ``path`` (a variable, a .env)."""
     for s in ctx.parsed.settings:
@@ -141,13 +159,16 @@ def _parsed_lines(ctx) -> list[str]:
             if s.flag is not None and id(s.flag) in ctx.parsed.from_config:
                 loc = s.flag.location()
                 where = f" in the --config file {loc.source.display}:{loc.line}" if loc is not None else ""
-            out.append(f"  {dest}: {_value(s.value)} (written as {s.spelled}{where})")
+            value = _value(s.value)
+            if s.value is UNKNOWN and s.value_text is not None:
+                value += f" ({_written(s.value_text)})"
+            out.append(f"  {dest}: {value} (written as {s.spelled}{where})")
     for p in ctx.parsed.problems:
         out.append(f"  parser:    {p.message}")
     for f in ctx.parsed.config_sources:
         out.append(f"  --config:  {f.display} merged in front of the command line (SGLang's config merger)")
     if ctx.parsed.unknown_words:
-        words = ", ".join(t.raw.replace("\ue000", "?") or "?" for t in ctx.parsed.unknown_words[:3])
+        words = ", ".join(_written(t.text) for t in ctx.parsed.unknown_words[:3])
         out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
     return out
 

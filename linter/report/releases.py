@@ -26,7 +26,9 @@ def release_lines(contexts: Iterable[LaunchContext]) -> list[str]:
     """One line per assumption, e.g. ``SGLang release assumed: 0.5.23 (newest known) for 3 launches;
     pin it with sglang-version or an image tag``. Empty when every launch names a release with a table
     whose start-up checks are documented."""
-    contexts = list(contexts)
+    from linter.coverage import per_launch
+
+    contexts = [group[0] for group in per_launch(contexts)]  # the paths of one launch share its release
     if not contexts:
         return []
     from linter.cache.codec import release_facts

@@ -145,7 +145,8 @@ class GpuCountExceeded(Rule):
         total = p.ranks + sum(o.ranks for o in others)
         if total <= shared.count:
             return
-        lines = ", ".join(f"{o.identity} ({o.ranks})" for o in others)
+        lines = ", ".join("the launch at {}:{}:{} ({} GPU{})".format(
+            o.span.source.display, *o.span.start_line_col, o.ranks, "" if o.ranks == 1 else "s") for o in others)
         msg = (f"this launch ({p.ranks} GPUs) runs at the same time as {lines} in the same container: together "
                f"{total} GPUs, but {g.where(shared)} gives it {shared.count}; the servers share GPUs and each "
                "budgets most of their memory for itself, so the later ones run out of memory at start-up")

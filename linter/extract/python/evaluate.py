@@ -464,6 +464,8 @@ class Evaluator:
             bound[a.vararg.arg] = given[a.vararg.arg]
         if a.kwarg is not None:
             bound[a.kwarg.arg] = Unk(None)
+        for name in owner.varied_by_recursion(scope):  # another value at each level of a recursion
+            bound[name] = Unk(None)
         if all(isinstance(v, Unk) for v in bound.values()):
             return None
         key = tuple((name, fingerprint(v)) for name, v in bound.items())
@@ -575,7 +577,9 @@ class Evaluator:
         its returned expressions, evaluated where they stand and joined — with the parameters bound
         to ``args`` (:meth:`bind_args`; None: the arguments are unknown). A method bound to a class
         runs for that class. A recursive call, and a chain of calls deeper than
-        ``limits.MAX_CALL_DEPTH``, is unknown. Remembered per argument values."""
+        ``limits.MAX_CALL_DEPTH``, is unknown; a ``return`` that calls back into the function gives the
+        list another ``return`` gives, then words not known (:func:`_grown_by_recursion`). Remembered
+        per argument values."""
         owner = fv.owner or self
         scope = owner.index.scope_of_node.get(id(fv.node))
         key = (id(scope), id(fv.bound))
@@ -604,6 +608,7 @@ class Evaluator:
         try:
             pairs = []
             varies = False
+            recursive: set[int] = set()  # the pairs whose return expression calls back into the function
             for k, ret in enumerate(returns):
                 at = owner.frame_before(scope, owner.offsets(ret)[0], fv.bound, args)
                 if at.unreachable:
@@ -613,7 +618,10 @@ class Evaluator:
                 else:
                     # its own paths (``return A if c else B``), apart from the caller's: the caller
                     # picks from what it returns
+                    before = owner.cuts[0]
                     runs = owner.along_paths(lambda: owner.ev(ret.value, at))
+                    if owner.cuts[0] > before:
+                        recursive.add(len(pairs))
                     varies = varies or len(runs) > 1
                     v = runs[0][1] if len(runs) == 1 else choose(runs, limits.MAX_PATH_VARIANTS)
                     if v is None:
@@ -621,6 +629,8 @@ class Evaluator:
                 pairs.append((((("return",) + key, k, owner.return_label(scope.node, ret)),), v))
             if not pairs:
                 return Unk(where)
+            if recursive:
+                pairs = _grown_by_recursion(pairs, recursive, where)
             # a value per return (early returns on paths the linter cannot decide: issue 35)
             got = choose(pairs, limits.MAX_PATH_VARIANTS) if len(pairs) > 1 else pairs[0][1]
             if got is None or self.taken is None:
@@ -806,3 +816,21 @@ def _stripped(m: MStr, method: str) -> MStr:
         while j > i and text[j - 1].isspace():
             j -= 1
     return m[i:j]
+
+
+def _grown_by_recursion(pairs: list, recursive: set[int], where: Span | None) -> list:
+    """``pairs`` (``(conds, value)`` per ``return``) with each return that calls back into its
+    function (``return build(n - 1) + [...]``, a recursion cut short: unknown, or a list that starts
+    with unknown items) made the list a non-recursive return gives, then words not known, then what
+    that return adds after the call — the launch the last level builds, not fully verified, rather
+    than none (issue 35). Unchanged without a non-recursive list return."""
+    base = next((v for k, (_, v) in enumerate(pairs) if k not in recursive and isinstance(v, Seq)), None)
+    if base is None:
+        return pairs
+    out = []
+    for k, (conds, v) in enumerate(pairs):
+        if k in recursive and (isinstance(v, Unk) or isinstance(v, Seq) and v.items and isinstance(v.items[0], Splat)):
+            rest = v.items[1:] if isinstance(v, Seq) else []
+            v = Seq(list(base.items) + [Splat(where)] + rest, base.kind)
+        out.append((conds, v))
+    return out

@@ -253,9 +253,11 @@ class FrameLookups:
         return got
 
     def _params_from_calls(self, scope: Scope) -> dict:
-        calls = self._only_calls(scope)
+        inner = self.self_calls(scope)
+        calls = [c for c in self._only_calls(scope) if not any(c is i for i in inner)]
         if not calls:
             return {}
+        varied = self.varied_by_recursion(scope)
         args = scope.node.args
         positional = [a.arg for a in args.posonlyargs + args.args]
         defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
@@ -271,7 +273,7 @@ class FrameLookups:
                 seen[name] = _agree(seen.get(name), given.get(name, defaults.get(name)))
         out = {}
         for name, got in seen.items():
-            if got is not _NOT_CONST:
+            if got is not _NOT_CONST and name not in varied:
                 const, value = got
                 out[name] = self.string(value, None) if isinstance(const, str) else Const(const, self.span(value))
         return out
@@ -292,15 +294,17 @@ class FrameLookups:
         return got
 
     def _call_sets(self, scope: Scope) -> list[tuple]:
-        calls = self._only_calls(scope)
+        inner = self.self_calls(scope)  # a level of a recursion: its parameters are not constants
+        calls = [c for c in self._only_calls(scope) if not any(c is i for i in inner)]
         if len(calls) < 2:
             return []
+        varied = self.varied_by_recursion(scope)
         args = scope.node.args
         positional = [a.arg for a in args.posonlyargs + args.args]
         defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
         defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
         read = _read_not_passed_on(scope.node)
-        names = [n for n in positional + [a.arg for a in args.kwonlyargs] if n in read]
+        names = [n for n in positional + [a.arg for a in args.kwonlyargs] if n in read and n not in varied]
         sets: dict = {}
         for call in calls:
             if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
@@ -319,6 +323,42 @@ class FrameLookups:
         if not 2 <= len(sets) <= limits.MAX_CALL_VARIANTS:
             return []
         return list(sets.values())
+
+    def varied_by_recursion(self, scope: Scope) -> set[str]:
+        """Parameters of the function ``scope`` that a call of it by name inside its own body gives
+        another value than their own (``go(n - 1, cmd)`` varies ``n``, not ``cmd``): each level of the
+        recursion may see another value, so no outer call's value holds for them (issue 35: a
+        recursive helper that starts the launch at its last level). Empty when it does not call itself."""
+        memo = self._params_memo
+        got = memo.get(("varied", id(scope)))
+        if got is None:
+            got = memo[("varied", id(scope))] = self._varied_by_recursion(scope)
+        return got
+
+    def self_calls(self, scope: Scope) -> list:
+        """The calls by name of the function ``scope`` inside its own body."""
+        node = scope.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return []
+        lo, hi = self.offsets(node)
+        return [c for c, _ in self.index.calls if isinstance(c.func, ast.Name) and c.func.id == node.name
+                and lo <= self.offsets(c)[0] < hi]
+
+    def _varied_by_recursion(self, scope: Scope) -> set[str]:
+        calls = self.self_calls(scope)
+        if not calls:
+            return set()
+        args = scope.node.args
+        positional = [a.arg for a in args.posonlyargs + args.args]
+        names = positional + [a.arg for a in args.kwonlyargs]
+        varied: set[str] = set()
+        for call in calls:
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                return set(names)
+            given = dict(zip(positional, call.args))
+            given.update({k.arg: k.value for k in call.keywords})
+            varied.update(n for n in names if not (isinstance(given.get(n), ast.Name) and given[n].id == n))
+        return varied
 
     def _only_calls(self, scope: Scope) -> list:
         """The calls by name of the module function ``scope``, when the module uses its name nowhere

@@ -313,11 +313,21 @@ class LaunchFinder:
         for inner in inners:
             frame = self.a.frame_before(scope, self.a.offsets(inner)[0], None, args)
             if args is None or isinstance(args[1].get(param), Unk):
-                frame.bind(param, self.a.ev(node, get_frame()))
+                frame.bind(param, self._command_given(scope, param, self.a.ev(node, get_frame())))
             found = self._launches_on_path(inner, lambda f=frame: f)
             if found:
                 return [dataclasses.replace(launch, span=span) for launch in found]
         return []
+
+    def _command_given(self, scope: Scope, param: str, value: Value) -> Value:
+        """The command a call gives the helper ``scope``: ``value``, followed by words not known when
+        the helper calls itself with another command (``go(n - 1, cmd + [...])``: the level that
+        starts it may have more) — still a launch, not fully verified (issue 35)."""
+        if param not in self.a.varied_by_recursion(scope):
+            return value
+        inner = self.a.self_calls(scope)
+        more = Splat(self.a.span(inner[0]) if inner else None)
+        return Seq(list(value.items) + [more], value.kind) if isinstance(value, Seq) else value
 
     def _args(self, call, frame: Frame) -> tuple[list, dict]:
         """Positional values (a ``*x`` of a known sequence spliced in, of an unknown one a

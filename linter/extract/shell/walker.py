@@ -24,6 +24,7 @@ from linter.extract.shell.document import Doc, named_kids
 from linter.branches import explore
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, start_run
 from linter.extract.shell.expand import Expander, scalar
+from linter.extract.shell.loopstate import carries_state, distinct_words
 from linter.extract.shell.printed import printed
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
@@ -369,7 +370,7 @@ class Walker(Commands):
         conds = [c for i, c in enumerate(node.children)
                  if node.field_name_for_child(i) == "condition" and c.is_named]
         body = node.child_by_field_name("body")
-        items = self._known_items(values, body, env) if variable is not None and not self.silent else None
+        items = self._known_items(variable, values, body, env) if variable is not None and not self.silent else None
         if items is not None:
             self._each(self.doc.node_text(variable), items, body, env)
             return
@@ -390,20 +391,31 @@ class Walker(Commands):
             for name in _assigned_names(node, self.doc):
                 env.set(name, UNKNOWN_V)
 
-    def _known_items(self, values: list, body, env: Env) -> list | None:
+    def _known_items(self, variable, values: list, body, env: Env) -> list | None:
         """The words a ``for NAME in WORDS`` loop goes over when each is known, its body neither leaves
         the loop early (``break``, ``continue``, ``return``, ``exit``) nor is walked inside a loop whose
         passes are merged, and its runs times those of the ``for`` loops around it walked once per
-        word are at most ``limits.MAX_PATH_VARIANTS``; None otherwise (the loop's passes are merged:
-        what differs is unknown)."""
+        word are at most ``limits.MAX_PATH_VARIANTS`` — counting a repeated word once when the body
+        carries nothing from pass to pass (:mod:`.loopstate`); None otherwise (the loop's passes are
+        merged: what differs is unknown)."""
         if not values or body is None or self.merged_loops:
             return None
         words: list = []
+        checked = False  # whether the body was found to carry nothing from pass to pass
         for v in values:
-            words.extend(self.expand.words([v], env))
-            if self.per_word * len(words) > limits.MAX_PATH_VARIANTS or \
-                    any(t.value is None or _GLOB.search(t.value) for t in words):
+            more = self.expand.words([v], env)
+            if any(t.value is None or _GLOB.search(t.value) for t in more):
                 return None  # (a file pattern may expand to other words: not guessed)
+            words.extend(more)
+            if self.per_word * len(words) > limits.MAX_PATH_VARIANTS:
+                # a body that carries nothing from pass to pass does the same on equal words
+                if not checked and carries_state(body, self.doc.node_text(variable), self.doc,
+                                                 self.shared.functions):
+                    return None
+                checked = True
+                words = distinct_words(words)
+                if self.per_word * len(words) > limits.MAX_PATH_VARIANTS:
+                    return None
         stack = [body]
         while stack:
             n = stack.pop()

@@ -16,9 +16,8 @@ of its folder, a ``kustomization.yaml`` there whose ``configMapGenerator`` names
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from linter.extract import yamltree
+from linter.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -40,11 +40,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import field
 
 from linter import datafiles
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, MStr, Token
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.sglang import valuetypes
 from linter.sglang.versions import is_release, version_tuple  # noqa: F401 - part of this module's interface
 

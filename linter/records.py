@@ -99,8 +99,9 @@ def init_fields(obj) -> tuple[str, ...] | None:
 # importing :mod:`dataclasses` loads :mod:`inspect` with ``ast``, ``dis`` and ``tokenize``: together
 # about a third of a one-compose-file ``--no-cache`` run (scripts/bench.py, "compose-cold": some 13 ms
 # for the import and 1 ms a class for the 65 classes that run defines). Here a class is read without
-# that module: ``__init__`` is written and compiled as the standard one is, but on the class's first
-# instance (most classes a run defines never get one); ``__repr__``, ``__eq__``, ``__hash__`` and a frozen
+# that module: ``__init__`` binds its arguments generically for a class's first objects, then is written
+# and compiled as the standard one is (:data:`COMPILE_AFTER`; most classes of a run make few objects or
+# none); ``__repr__``, ``__eq__``, ``__hash__`` and a frozen
 # class's ``__setattr__``/``__delattr__`` are closures, with the same results as CPython 3.10–3.13
 # ``dataclasses`` gives:
 #
@@ -341,16 +342,84 @@ def _std_params(cls):
                            match_args=True, kw_only=False, slots=False, weakref_slot=False)
 
 
-def _lazy_init(cls, spec: tuple[Field, ...], frozen: bool):
-    """An ``__init__`` that on its first call compiles the class's real one (:func:`_init_fn`), puts it on
-    the class in its place, and runs it."""
+COMPILE_AFTER = 16
+"""Objects a class makes through :func:`_binder`'s generic ``__init__`` before its own is compiled
+(:func:`_init_fn`): compiling one costs about what 50 generic calls do, and most classes of a run make
+only a few objects (a cold compose run: 42 classes, some 8 ms of compiling saved)."""
 
-    def __init__(self, *args, **kwargs):
-        real = _init_fn(cls, spec, frozen)
-        type.__setattr__(cls, "__init__", real)
-        real(self, *args, **kwargs)
+
+def _lazy_init(cls, spec: tuple[Field, ...], frozen: bool):
+    """An ``__init__`` that binds its arguments generically (:func:`_binder`) for the class's first
+    :data:`COMPILE_AFTER` objects, then compiles the class's own (:func:`_init_fn`) and puts it on the
+    class in its place. Written ``(*args, **kwargs)`` so that a field named ``self`` is a keyword too."""
+    state: list = [0, None]  # objects made, the generic binder (made on the first call)
+
+    def __init__(*args, **kwargs):
+        state[0] += 1
+        if state[0] > COMPILE_AFTER:
+            real = _init_fn(cls, spec, frozen)
+            type.__setattr__(cls, "__init__", real)
+            real(*args, **kwargs)
+            return
+        bind = state[1]
+        if bind is None:
+            bind = state[1] = _binder(cls, spec, frozen)
+        bind(args[0], args[1:], kwargs)
 
     return __init__
+
+
+def _binder(cls, spec: tuple[Field, ...], frozen: bool):
+    """``bind(self, args, kwargs)``: what the compiled ``__init__`` (:func:`_init_fn`) does with the same
+    arguments — the same fields set in the same order, the same defaults and factories, ``__post_init__``
+    — and TypeError for arguments it would refuse (too many, unknown, repeated or missing)."""
+    names = tuple(f.name for f in spec if f.init)
+    index = {name: i for i, name in enumerate(names)}
+    count = len(names)
+    required = [f.default is MISSING and f.default_factory is MISSING for f in spec if f.init]
+    plan = [(f.name, index[f.name] if f.init else None, f.default,
+             None if f.default_factory is MISSING else f.default_factory)
+            for f in spec if f.init or f.default_factory is not MISSING]
+    where = f"{cls.__qualname__}.__init__()"
+    least = 1 + sum(required)  # (as CPython words it: the required parameters come first)
+    takes = f"{count + 1} positional argument{'s' if count else ''}" if least == count + 1 else \
+        f"from {least} to {count + 1} positional arguments"
+    post = hasattr(cls, "__post_init__")
+    assign = object.__setattr__ if frozen else setattr
+
+    def bind(self, args: tuple, kwargs: dict) -> None:
+        given = len(args)
+        values = list(args[:count])
+        if given < count:
+            values.extend([MISSING] * (count - given))
+        for name, value in kwargs.items():  # (CPython checks the keywords before the number given)
+            i = index.get(name)
+            if i is None:
+                raise TypeError(f"{where} got an unexpected keyword argument {name!r}")
+            if i < given:
+                raise TypeError(f"{where} got multiple values for argument {name!r}")
+            values[i] = value
+        if given > count:
+            raise TypeError(f"{where} takes {takes} but {given + 1} were given")
+        if given + len(kwargs) < count:
+            missing = [names[i] for i in range(count) if required[i] and values[i] is MISSING]
+            if missing:
+                listed = " and ".join([", ".join(repr(n) for n in missing[:-1]), repr(missing[-1])]
+                                      if len(missing) > 1 else [repr(missing[0])])
+                raise TypeError(f"{where} missing {len(missing)} required positional argument"
+                                f"{'s' if len(missing) > 1 else ''}: {listed}")
+        for name, i, default, factory in plan:
+            if i is None:
+                value = factory()
+            else:
+                value = values[i]
+                if value is MISSING:
+                    value = factory() if factory is not None else default
+            assign(self, name, value)
+        if post:
+            self.__post_init__()
+
+    return bind
 
 
 def _init_fn(cls, spec: tuple[Field, ...], frozen: bool):

@@ -209,3 +209,48 @@ def test_a_class_is_defined_without_the_dataclasses_module():
             "import dataclasses\nassert dataclasses.is_dataclass(x) and [f.name for f in dataclasses.fields(A)] == ['a', 'b']\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture(params=["generic", "compiled"])
+def init_kind(request, monkeypatch):
+    """Classes made while their objects are bound generically, or with their compiled __init__."""
+    monkeypatch.setattr(records, "COMPILE_AFTER", 10**9 if request.param == "generic" else 0)
+    return shapes(records.dataclass, records.field)
+
+
+@pytest.mark.parametrize("name", sorted(ARGS))
+def test_the_generic_and_the_compiled_init_make_the_same_objects(name, init_kind):
+    std, ours = STD[name], init_kind[name]
+    for args in ARGS[name]:
+        names = [f.name for f in dataclasses.fields(std) if f.init]
+        for made_std, made_ours in ((std(*args), ours(*args)),
+                                    (std(**dict(zip(names, args))), ours(**dict(zip(names, args))))):
+            assert repr(made_ours) == repr(made_std) and vars(made_ours) == vars(made_std)
+
+
+@pytest.mark.parametrize("call", [
+    lambda c: c(),  # missing a required argument
+    lambda c: c(1, "x", [], 4),  # too many
+    lambda c: c.__init__(c.__new__(c), 1, 2, 3, 4, 5),
+    lambda c: c(1, nope=2),  # unknown
+    lambda c: c(1, a=2),  # repeated
+    lambda c: c(1, 2, 3, 4, 5, a=2),  # repeated and too many
+    lambda c: c(b=2),  # missing, with another given by keyword
+])
+@pytest.mark.parametrize("name", ["Plain", "One", "Empty", "Frozen"])
+def test_the_generic_and_the_compiled_init_refuse_the_same_arguments(call, name, init_kind):
+    def outcome(cls):
+        try:
+            return repr(call(cls))
+        except TypeError as exc:
+            return str(exc).replace("shapes.<locals>.", "")
+
+    assert outcome(init_kind[name]) == outcome(STD[name])
+
+
+def test_a_class_compiles_its_init_after_its_first_objects():
+    made = shapes(records.dataclass, records.field)["Plain"]
+    generic = made.__init__
+    objects = [made(k) for k in range(records.COMPILE_AFTER + 2)]
+    assert made.__init__ is not generic and made.__init__.__qualname__.endswith("Plain.__init__")
+    assert [o.a for o in objects] == list(range(records.COMPILE_AFTER + 2)) and objects[-1].c == []

@@ -116,10 +116,14 @@ def _rx(name: str) -> re.Pattern:
 def _prepare(name: str) -> str:
     """Case-fold and strip the decorations that never change the GPU: count, ``gpu:``, ``-SHARED``, MIG."""
     s = name.strip().casefold()
-    s = _COUNT.sub("", s)
-    s = _GRES.sub("", s)
-    s = _SHARED.sub("", s)
-    s = _MIG_SUFFIX.sub("", s)
+    # (each pattern only where the text it needs is there: the catalog normalises its 640 aliases at start-up)
+    if ":" in s:
+        s = _COUNT.sub("", s)
+        s = _GRES.sub("", s)
+    if "shared" in s:
+        s = _SHARED.sub("", s)
+    if "gb" in s:
+        s = _MIG_SUFFIX.sub("", s)
     return s.strip()
 
 

@@ -16,12 +16,13 @@ exactly passes their spans; otherwise each line is scanned for ``#…lint-config
 from __future__ import annotations
 
 import re
-from dataclasses import field
 
-from linter.gpus.comments import DIRECTIVE as _DIRECTIVE, line_scan as _line_scan, targets_in
-from linter.launch import GpuDecl
 from linter.codes import expand_selector
-from linter.records import dataclass
+from linter.gpus.comments import DIRECTIVE as _DIRECTIVE
+from linter.gpus.comments import line_scan as _line_scan
+from linter.gpus.comments import targets_in
+from linter.launch import GpuDecl
+from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 
 _IGNORE = re.compile(r"(?:ignore|noqa)[ \t]*\[(?P<codes>[^\]]*)\](?P<reason>.*)$")

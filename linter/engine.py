@@ -13,13 +13,12 @@ import re
 import stat
 from pathlib import Path
 
-
 from linter import limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
-from linter.records import Record
 from linter.discover import PREFILTER, detect_format, mentions_sglang
-from linter.source import DecodeError, Edit, SourceFile, Span
+from linter.records import Record
 from linter.shared_fixes import reconcile_shared_fixes
+from linter.source import DecodeError, Edit, SourceFile, Span
 from linter.workspace import MAX_BYTES, Workspace
 
 TYPE_CHECKING = False  # typing is imported only by type checkers: a cached run need not load it
@@ -43,8 +42,8 @@ def _load() -> None:
     from linter import directives as _directives
     from linter.resolve import resolve as _resolve
     from linter.rules import LAUNCH_RULES as _launch_rules
-    from linter.rules.base import Diagnostic as _diagnostic
     from linter.rules import meta
+    from linter.rules.base import Diagnostic as _diagnostic
     from linter.sglang.decision import parser_only_note as _note
 
     resolve, LAUNCH_RULES, Diagnostic, parser_only_note = _resolve, _launch_rules, _diagnostic, _note
@@ -361,12 +360,11 @@ class Engine:
         """``--upgrade-to X``: resolve each launch again under X and keep, per launch, the findings it has
         there and not under its pinned release (the same rule, place and key). Sets ``result.upgrade``;
         returns the ``id()`` of the new findings."""
-        import dataclasses
-
+        from linter import records
         from linter.sglang.colocate import colocate
 
         release = self.options.upgrade_to
-        contexts = colocate(_identify([dataclasses.replace(self._context(c.launch, settings, file_decls, file_counts,
+        contexts = colocate(_identify([records.replace(self._context(c.launch, settings, file_decls, file_counts,
                                                                          version=release),
                                                            version_origin=f"--upgrade-to {release}")
                                        for c in result.contexts]))
@@ -575,7 +573,7 @@ def _identify(contexts: list[LaunchContext]) -> list[LaunchContext]:
     """Give each launch a line-independent identity for baselines and SARIF fingerprints: the
     extractor's scope (a compose service, a shell function, a Python function) and the model it
     serves, numbered only among launches that share both."""
-    import dataclasses  # (a launch file is linted: the resolver has loaded it)
+    from linter import records
 
     counts: dict[str, int] = {}
     out = []
@@ -584,7 +582,7 @@ def _identify(contexts: list[LaunchContext]) -> list[LaunchContext]:
         base = f"{scope}:{ctx.model.path or ctx.launch.program}"
         k = counts.get(base, 0)
         counts[base] = k + 1
-        out.append(dataclasses.replace(ctx, identity=base if k == 0 else f"{base}#{k}"))
+        out.append(records.replace(ctx, identity=base if k == 0 else f"{base}#{k}"))
     return out
 
 

@@ -27,13 +27,12 @@ import signal
 import stat
 import tempfile
 import threading
-from dataclasses import field
 from pathlib import Path
 
 from linter.discover import FIXER_TEMP
 from linter.engine import Engine, FileResult, reconcile_with_readers
 from linter.isolate import crashed, lint_file
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.rules.base import SAFE, Diagnostic, Fix
 from linter.source import SourceFile, apply_edits
 

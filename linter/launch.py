@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from dataclasses import field
 
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 
 TYPE_CHECKING = False  # typing is imported only by type checkers: a compose file's run need not load it (8 ms)

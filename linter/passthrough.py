@@ -31,11 +31,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import field
 from pathlib import Path
 
 from linter.launch import MStr, Problem, Token
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 
 _PASS = (("exec", '"$@"'), ("exec", '"${@}"'), ('"$@"',), ('"${@}"',))

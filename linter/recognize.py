@@ -35,12 +35,11 @@ import contextvars
 import enum
 import functools
 import re
-from dataclasses import field
 
 from linter import datafiles
 from linter.argv import skip_options
 from linter.launch import UNKNOWN, GpuCount, GpuDecl, MStr, Token
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.sglang.dialects import match as match_dialect
 from linter.sglang.dialects import match_hydra, passed_over_hydra
 from linter.sglang.entrypoints import entry_program, match_entry_point

@@ -23,10 +23,9 @@ very character.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
-from linter import limits
+from linter import limits, records
 from linter.boundary import referenced_at
 from linter.extract import yamltree
 from linter.extract.compose_env import interpolate, parse_dotenv  # noqa: F401 - part of this module's interface
@@ -37,6 +36,7 @@ from linter.gpus.comments import declared_targets
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, is_file
+
 
 def _tokens(node, source: SourceFile, env: dict[str, MStr]) -> list[Token] | None:
     """The argv words of a command/entrypoint node, or None when it is absent or not text."""
@@ -137,9 +137,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 
 
 def _extract(source: SourceFile, ws: Workspace) -> Extraction:
-    from linter.extract.yamlload import InvalidYaml, MappingNode
-
     from linter.extract.compose_stack import build
+    from linter.extract.yamlload import InvalidYaml, MappingNode
 
     result = Extraction()
     try:
@@ -207,7 +206,7 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         if stack.incomplete:
             # an override without its base: the base's values (a --model-path …) are unknown, not absent
             missing = Token(MStr.unknown(Span(source, 0, 0)), splat=True)
-            found = [dataclasses.replace(got, args=list(got.args) + [missing]) for got in found]
+            found = [records.replace(got, args=list(got.args) + [missing]) for got in found]
         image, workdir, devices = _image(svc), _workdir(svc), _device_counts(svc)
         for k, got in enumerate(found):
             launch = Launch(source=home, program=got.program, span=Span(home, start, end), args=got.args,

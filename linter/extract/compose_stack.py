@@ -26,14 +26,13 @@ and of its ``extends``; an included file uses the ``.env`` of its own folder.
 
 from __future__ import annotations
 
-from dataclasses import field
 from pathlib import Path
 
 from linter import limits
 from linter.extract.compose_env import parse_dotenv
 from linter.formats import COMPOSE_OVERRIDE_FILES
 from linter.launch import MStr, Problem
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, is_file
 
@@ -104,10 +103,9 @@ class _Loader:
 
     def load(self, path: Path, where: Span | None):
         """(source, root node) of a compose file, or None (reported at ``where``)."""
+        from linter.boundary import referenced_at
         from linter.extract import yamltree
         from linter.extract.yamlload import InvalidYaml
-
-        from linter.boundary import referenced_at
 
         path = Path(_norm(path))
         if path in self.roots:
@@ -230,9 +228,8 @@ def build(source: SourceFile, root, ws: Workspace, problems: list[Problem]) -> l
 def _file_services(loader: _Loader, source: SourceFile, root, env, folder: Path, depth: int,
                    seen_files: tuple) -> dict[str, Service]:
     """The services of one file: its ``include``s first, then its own (with ``extends`` resolved)."""
-    from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
-
     from linter.extract import yamltree
+    from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
 
     services: dict[str, Service] = {}
     if not isinstance(root, MappingNode):
@@ -304,9 +301,8 @@ def _is_file(loader: _Loader, path: Path) -> bool:
 
 def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: tuple) -> list[Layer]:
     """``layer`` with the layers of the service it extends in front (recursively)."""
-    from linter.extract.yamlload import MappingNode, ScalarNode
-
     from linter.extract import yamltree
+    from linter.extract.yamlload import MappingNode, ScalarNode
 
     key, ext = yamltree.get(layer.node, "extends")
     if key is None:

@@ -27,13 +27,13 @@ read. A fix that inserts a line break into a block carries the prefix its lines 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
-from linter.mentions import mentions_sglang
+from linter import records
 from linter.extract.embedded import Virtual, extract_as, line_bounds, merge, python_problem
 from linter.formats import BY_NAME, REGISTRY
 from linter.launch import UNKNOWN_CHAR, ContextLabel, Extraction, Problem
+from linter.mentions import mentions_sglang
 from linter.records import dataclass
 from linter.sglang.entrypoints import LAUNCH_TEXT, PYTHON_LAUNCH_TEXT
 from linter.sglang.frameworks import COMMAND_TEXT, python_api_text
@@ -217,7 +217,7 @@ def read_blocks(blocks: list[DocBlock], ws, result: Extraction) -> None:
         for problem in part.problems:
             problem.message = f"{problem.message} (in the {what} at line {block.line})"
         if block.context:
-            part.launches = [dataclasses.replace(launch, context=block.context + launch.context)
+            part.launches = [records.replace(launch, context=block.context + launch.context)
                              for launch in part.launches]
         merge(result, part)
     host = blocks[0].code.host if blocks else None

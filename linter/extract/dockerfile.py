@@ -39,19 +39,16 @@ BuildKit ``frontend/dockerfile/instructions``):
 
 from __future__ import annotations
 
-import dataclasses
-
 import io
 import re
 from pathlib import Path
-from dataclasses import field
 
-from linter import limits
+from linter import limits, records
 from linter.extract.compose import interpolate
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.passthrough import through, wrapper_script
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
@@ -481,7 +478,7 @@ def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span,
     env.update(stage.env)
     out = argv_launches(argv, source, env, result, key, where, image=stage.image)
     # the CMD/ENTRYPOINT instruction (its first line anchors suppressions)
-    return [dataclasses.replace(launch, span=where) for launch in out]
+    return [records.replace(launch, span=where) for launch in out]
 
 
 def _from(value: MStr, stages: list[_Stage], global_args: dict[str, MStr | None], span: Span) -> _Stage:

@@ -12,10 +12,10 @@ never edits half an escape.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import re
 
+from linter import records
 from linter.launch import UNKNOWN_CHAR, Extraction, MStr, Problem
 from linter.source import SourceFile, Span
 
@@ -76,7 +76,7 @@ def extract_as(module: str, virtual: Virtual, ws, key_prefix: str = "") -> Extra
                         if "lint-configs" in m.group()]
     mapper = _Mapper(vsrc, virtual)
     out: Extraction = mapper.map(got)
-    out.launches = [dataclasses.replace(launch, key=key_prefix + (launch.key or "")) for launch in out.launches]
+    out.launches = [records.replace(launch, key=key_prefix + (launch.key or "")) for launch in out.launches]
     return out
 
 
@@ -171,9 +171,9 @@ class _Mapper:
             return tuple(self.map(x) for x in obj)
         if isinstance(obj, dict):
             return {k: self.map(v) for k, v in obj.items()}
-        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            changes = {f.name: self.map(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.init}
-            return dataclasses.replace(obj, **changes)
+        names = records.init_fields(obj)
+        if names is not None:
+            return records.replace(obj, **{name: self.map(getattr(obj, name)) for name in names})
         return obj
 
 

@@ -14,8 +14,7 @@ fix land in the file that holds it; the config then is a related file of the com
 
 from __future__ import annotations
 
-import dataclasses
-
+from linter import records
 from linter.launch import Extraction, KwArg, Launch
 from linter.workspace import Workspace
 
@@ -84,7 +83,7 @@ def _launches(names, settings: dict, launch: Launch) -> list[Launch]:
                                       key_prefix=(launch.key + ":") if launch.key else "", in_config=False)
     for p in passed:
         note_passed_over(p.span, p.message)
-    return [dataclasses.replace(m, image=m.image if m.image is not None else launch.image,
+    return [records.replace(m, image=m.image if m.image is not None else launch.image,
                                 gpu_decls=list(launch.gpu_decls), workdir=launch.workdir, mounts=launch.mounts,
                                 gpu_counts=m.gpu_counts or list(launch.gpu_counts))
             for m in made]

@@ -31,14 +31,13 @@ every character's origin (template text, a helper, or ``values.yaml``).
 from __future__ import annotations
 
 import re
-from dataclasses import field
 from pathlib import Path
 
 from linter import limits
 from linter.extract import kubernetes as k8s
 from linter.extract import yamltree
 from linter.launch import Extraction, MStr, Problem
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, is_file, listing
 

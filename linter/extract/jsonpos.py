@@ -9,9 +9,7 @@ only as their span. Offsets are character offsets into the text (RFC 8259 gramma
 
 from __future__ import annotations
 
-from dataclasses import field
-
-from linter.records import dataclass
+from linter.records import dataclass, field
 
 MAX_DEPTH = 256
 """Deeper nesting is refused (ValueError) rather than recursed into."""

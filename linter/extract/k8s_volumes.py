@@ -17,9 +17,8 @@ and what that kustomization's ``resources``/``bases``/``components`` name in oth
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from linter.extract import yamltree
+from linter.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -52,23 +52,21 @@ names nothing known (``$(MODEL_PATH)``).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
-from dataclasses import field
 from pathlib import Path
 
-from linter import datafiles, limits
+from linter import datafiles, limits, records
 from linter.extract import yamltree
+from linter.extract.recognized import launches
 from linter.extract.words import SplitError, split_words
 from linter.extract.yamlstream import MAX_DOCUMENTS, parse_documents  # noqa: F401 - part of this module's interface
 from linter.formats import looks_like_kubernetes
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
 from linter.passthrough import through, wrapper_script
-from linter.extract.recognized import launches
 from linter.recognize import image_entrypoint
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace, listing
@@ -160,11 +158,11 @@ def remap(ex: Extraction, reduced: SourceFile, origin, fallback: SourceFile) -> 
         return MStr(x.text, [origin(o[1]) if o is not None and o[0] is reduced else o for o in x.origins],
                     span(x.where))
 
-    ex.launches = [dataclasses.replace(
+    ex.launches = [records.replace(
         launch, source=fallback if launch.source is reduced else launch.source, span=span(launch.span),
         args=[Token(mstr(t.text), t.splat, t.joinable) for t in launch.args], image=mstr(launch.image),
         gpu_decls=[GpuDecl(d.name, span(d.span), d.how) for d in launch.gpu_decls],
-        gpu_counts=[dataclasses.replace(c, span=span(c.span)) for c in launch.gpu_counts],
+        gpu_counts=[records.replace(c, span=span(c.span)) for c in launch.gpu_counts],
         model_hint=None if launch.model_hint is None else ModelHint(
             launch.model_hint.architecture, span(launch.model_hint.span), launch.model_hint.how))
         for launch in ex.launches]
@@ -760,7 +758,7 @@ def _add_launches(got: list, container: _Container, spec: _PodSpec, workload: st
             # launch that names both (a Launch is frozen: the list holds a new one)
             first = seen[identity]
             if key not in first.key.split(","):
-                joined = dataclasses.replace(first, key=f"{first.key},{key}")
+                joined = records.replace(first, key=f"{first.key},{key}")
                 result.launches[result.launches.index(first)] = joined
                 seen[identity] = joined
             continue

@@ -33,13 +33,12 @@ it); a MyST directive that is never closed (it runs to the end of its container,
 from __future__ import annotations
 
 import re
-from dataclasses import field
 
 from linter import limits
 from linter.extract.docblocks import DocBlock, Layer, code_of, read_blocks
 from linter.extract.embedded import problem_at
 from linter.launch import ContextLabel, Extraction, Problem
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)

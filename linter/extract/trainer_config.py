@@ -14,9 +14,9 @@ counts).
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
+from linter import records
 from linter.launch import UNKNOWN, Extraction, KwArg
 from linter.source import Span
 from linter.workspace import Workspace
@@ -50,7 +50,7 @@ def expand_server_groups(extraction: Extraction, ws: Workspace) -> None:
             out.append(launch)
             continue
         for n, (name, overrides) in enumerate(groups):
-            out.append(dataclasses.replace(launch, key=f"{launch.key}:{name or f'group{n}'}",
+            out.append(records.replace(launch, key=f"{launch.key}:{name or f'group{n}'}",
                                            overrides=tuple(overrides)))
     extraction.launches = out
 

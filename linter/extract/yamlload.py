@@ -76,10 +76,19 @@ _RESOLVERS = [
 
 
 _BY_FIRST: dict[str, list] = {}
-"""The resolvers to try for a plain scalar, by its first character ('' for the empty scalar)."""
+"""The resolvers to try for a plain scalar, by its first character ('' for the empty scalar), as
+``(tag, pattern)``; compiled by :func:`_compiled_for` when a scalar first starts with that character."""
 for _tag, _pattern, _first in _RESOLVERS:
     for _c in _first:
-        _BY_FIRST.setdefault(_c, []).append((_tag, re.compile(_pattern, re.VERBOSE)))
+        _BY_FIRST.setdefault(_c, []).append((_tag, _pattern))
+_COMPILED: dict[str, list] = {}
+
+
+def _compiled_for(first: str) -> list:
+    """``(tag, compiled pattern)`` of the resolvers for a plain scalar starting with ``first`` (compiled
+    once, on first use: a file has few of these kinds, and start-up is part of every run)."""
+    got = _COMPILED[first] = [(tag, re.compile(pattern, re.VERBOSE)) for tag, pattern in _BY_FIRST.get(first, ())]
+    return got
 
 
 class _Resolver12:
@@ -96,7 +105,11 @@ class _Resolver12:
             if implicit[0]:
                 if not value:
                     self.empty = True  # a plain empty scalar: its marks need moving (_empty_scalar_marks)
-                for tag, regexp in _BY_FIRST.get(value[:1], ()):
+                first = value[:1]
+                resolvers = _COMPILED.get(first)
+                if resolvers is None:
+                    resolvers = _compiled_for(first)
+                for tag, regexp in resolvers:
                     if regexp.match(value):
                         return tag
             return "tag:yaml.org,2002:str"

@@ -15,11 +15,10 @@ import contextlib
 import contextvars
 import re
 import sys
-from dataclasses import field
 
 from linter import limits
 from linter.launch import MStr
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 
 __all__ = ["Walk", "align", "comments", "get", "is_map", "is_seq", "is_str", "items", "load_tree", "mstr",

@@ -84,34 +84,46 @@ _COUNT = re.compile(r"\s*:\s*\d+$")  # H100:8
 _GRES = re.compile(r"^gpu:")  # Slurm gres spec gpu:h100
 _SHARED = re.compile(r"[-_ ]shared$")  # GFD time-slicing / MPS
 _MIG_SUFFIX = re.compile(rf"(?:[-_ ]mig)?[-_ ]{_PROFILE}$")  # GFD -MIG-1g.10gb, Slurm _1g.10gb
-_MIG_ONLY = re.compile(rf"(?:nvidia\.com/)?(?:mig[-_ ]?)?({_PROFILE})")
-_SM_TARGET = re.compile(r"(?:sm|compute)[-_ ]?(\d{2,3})[afs]?")
-_GFX = re.compile(r"gfx\d+[a-z]?")
 _BRANDS = ("nvidia", "tesla", "geforce", "amd", "instinct")
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
-_SEPARATORS = re.compile(r"[\s_\-]+")
-# Trailing words that do not change which GPU is meant (memory, memory type, form factor, edition).
-# Deliberately not "nvl": H100 NVL and H200 NVL are GPUs of their own.
-_TOLERATED = re.compile(
-    r"\d+(?:\.\d+)?(?:gb|g|gib)|hbm\d*e?|sxm\d*|pcie|ac|pc|oam|hf|nvlink|nvl\d+|edition|gpus?"
-)
 
-# Instance types (reference/gpu-names.md section 5); the family tables are in catalog.json.
-_AWS = re.compile(r"(?:ml\.)?([a-z][a-z0-9]*(?:-[a-z0-9]+)?)\.(?:\d*xlarge|large|medium|metal(?:-\d+xl)?|\*)")
-_GCP = re.compile(r"([a-z]\d+[a-z]?-[a-z]+)-\d+g?(?:-[a-z0-9]+)*")
-_AZURE = re.compile(r"(?:standard[-_])?(n[a-z]?)[a-z]?\d+[a-z0-9]*((?:[-_][a-z0-9]+)*)[-_]v\d+")
-_OCI = re.compile(r"(?:bm|vm)\.gpu(\d*)(?:\.([a-z0-9.-]+?))?\.\d+")
-_OCI_VERSION = re.compile(r"-v\d+$")
-_LAMBDA = re.compile(r"gpu[-_]\d+x[-_](.+)")
+_LATER = {
+    "mig_only": (rf"(?:nvidia\.com/)?(?:mig[-_ ]?)?({_PROFILE})",),
+    "sm_target": (r"(?:sm|compute)[-_ ]?(\d{2,3})[afs]?",),
+    "gfx": (r"gfx\d+[a-z]?",),
+    "separators": (r"[\s_\-]+",),
+    # Trailing words that do not change which GPU is meant (memory, memory type, form factor, edition).
+    # Deliberately not "nvl": H100 NVL and H200 NVL are GPUs of their own.
+    "tolerated": (r"\d+(?:\.\d+)?(?:gb|g|gib)|hbm\d*e?|sxm\d*|pcie|ac|pc|oam|hf|nvlink|nvl\d+|edition|gpus?",),
+    # Instance types (reference/gpu-names.md section 5); the family tables are in catalog.json.
+    "aws": (r"(?:ml\.)?([a-z][a-z0-9]*(?:-[a-z0-9]+)?)\.(?:\d*xlarge|large|medium|metal(?:-\d+xl)?|\*)",),
+    "gcp": (r"([a-z]\d+[a-z]?-[a-z]+)-\d+g?(?:-[a-z0-9]+)*",),
+    "azure": (r"(?:standard[-_])?(n[a-z]?)[a-z]?\d+[a-z0-9]*((?:[-_][a-z0-9]+)*)[-_]v\d+",),
+    "oci": (r"(?:bm|vm)\.gpu(\d*)(?:\.([a-z0-9.-]+?))?\.\d+",),
+    "oci_version": (r"-v\d+$",),
+    "lambda": (r"gpu[-_]\d+x[-_](.+)",),
+}
+"""Patterns a lookup needs only for a name not found as written (a MIG profile, an ``sm_90`` target, an
+instance type …): compiled on first use (:func:`_rx`), not at import (start-up of every launch's run)."""
+
+
+@functools.cache
+def _rx(name: str) -> re.Pattern:
+    """The compiled pattern ``name`` of :data:`_LATER`."""
+    return re.compile(*_LATER[name])
 
 
 def _prepare(name: str) -> str:
     """Case-fold and strip the decorations that never change the GPU: count, ``gpu:``, ``-SHARED``, MIG."""
     s = name.strip().casefold()
-    s = _COUNT.sub("", s)
-    s = _GRES.sub("", s)
-    s = _SHARED.sub("", s)
-    s = _MIG_SUFFIX.sub("", s)
+    # (each pattern only where the text it needs is there: the catalog normalises its 640 aliases at start-up)
+    if ":" in s:
+        s = _COUNT.sub("", s)
+        s = _GRES.sub("", s)
+    if "shared" in s:
+        s = _SHARED.sub("", s)
+    if "gb" in s:
+        s = _MIG_SUFFIX.sub("", s)
     return s.strip()
 
 
@@ -226,23 +238,23 @@ def all_gpus() -> tuple[Gpu, ...]:
 
 def _instance_type(s: str, families: dict[str, dict[str, str]]) -> str | None:
     """The canonical GPU of a cloud instance type / machine type / VM size / shape, or None."""
-    m = _AWS.fullmatch(s)
+    m = _rx("aws").fullmatch(s)
     if m and m.group(1) in families["aws"]:
         return families["aws"][m.group(1)]
-    m = _GCP.fullmatch(s)
+    m = _rx("gcp").fullmatch(s)
     if m and m.group(1) in families["gcp"]:
         return families["gcp"][m.group(1)]
-    m = _AZURE.fullmatch(s)
+    m = _rx("azure").fullmatch(s)
     if m:
         series = m.group(1)
-        for token in _SEPARATORS.split(m.group(2)):
+        for token in _rx("separators").split(m.group(2)):
             for key in (f"{series}:{token}", token):
                 if token and key in families["azure"]:
                     return families["azure"][key]
-    m = _OCI.fullmatch(s)
+    m = _rx("oci").fullmatch(s)
     if m:
         token = m.group(2) if m.group(2) else f"gpu{m.group(1)}"
-        for key in (token, _OCI_VERSION.sub("", token)):
+        for key in (token, _rx("oci_version").sub("", token)):
             if key in families["oci"]:
                 return families["oci"][key]
     return None
@@ -250,8 +262,8 @@ def _instance_type(s: str, families: dict[str, dict[str, str]]) -> str | None:
 
 def _reductions(s: str):
     """Keys of ``s`` with trailing tolerated words (memory, form factor …) dropped one by one."""
-    tokens = [t for t in _SEPARATORS.split(s) if t]
-    while len(tokens) > 1 and _TOLERATED.fullmatch(tokens[-1]):
+    tokens = [t for t in _rx("separators").split(s) if t]
+    while len(tokens) > 1 and _rx("tolerated").fullmatch(tokens[-1]):
         tokens.pop()
         yield _compact(" ".join(tokens))
 
@@ -263,7 +275,7 @@ def _keys(s: str, cat: _Catalog):
     if canonical is not None:
         yield _compact(canonical)
     yield from _reductions(s)
-    m = _LAMBDA.fullmatch(s)
+    m = _rx("lambda").fullmatch(s)
     if m:
         yield _compact(m.group(1))
         yield from _reductions(m.group(1))
@@ -313,20 +325,20 @@ def why_unknown(name: str) -> str:
     raw = _COUNT.sub("", name.strip().casefold())
     if not raw:
         return "an empty GPU name names no GPU; name the product (H100, B200, …)"
-    m = _MIG_ONLY.fullmatch(raw)
+    m = _rx("mig_only").fullmatch(raw)
     if m:
         return (
             f"MIG profile {m.group(1)!r} is a slice size, not a GPU; name the GPU it is cut from "
             "(a profile is at most a hint: the same size exists on several GPUs)"
         )
-    m = _SM_TARGET.fullmatch(raw)
+    m = _rx("sm_target").fullmatch(raw)
     if m:
         digits = m.group(1)
         return (
             f"{shown} names a compute-capability target ({digits[:-1]}.{digits[-1]}), not a GPU; "
             "name the product (B200, H100, …)"
         )
-    if _GFX.fullmatch(raw):
+    if _rx("gfx").fullmatch(raw):
         return f"{shown} names an AMD GPU ISA, not one GPU; name the product (MI300X, MI355X, …)"
     if stopped_at is not None:
         return cat.not_gpus[stopped_at].format(name=shown)

@@ -19,11 +19,9 @@ pod spec (Kubernetes, Helm, KubeRay …) can use them.
 
 from __future__ import annotations
 
-from dataclasses import field
-
 from linter.gpus.catalog import lookup, normalise
 from linter.launch import UNKNOWN_CHAR, GpuCount, GpuDecl
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.source import Span
 
 GPU_LABELS: dict[str, str] = {

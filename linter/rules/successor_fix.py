@@ -17,9 +17,9 @@ means to:
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
+from linter import records
 from linter.launch import UNKNOWN, KwArg, Token
 from linter.rules.base import SAFE, UNSAFE, Fix
 from linter.sglang.successors import Entry, Plan, plan, removal_text
@@ -269,7 +269,7 @@ def _with_more_values(p: Plan, ctx, next_word: bool, after) -> Plan:
         if w.value is None or w.value.startswith("-"):
             break
         more.append(w.value)
-    return dataclasses.replace(p, words=words + more) if more else p
+    return records.replace(p, words=words + more) if more else p
 
 
 __all__ = ["said", "clause", "word_fix", "kwarg_fix", "choice_fix", "for_word", "value_of_word", "absorbing_fix"]

@@ -13,11 +13,10 @@ The group's launches are the ones of one file with the same scope (:attr:`Launch
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from linter.gpus.counts import VISIBLE_DEVICE_VARIABLES
-from linter.records import dataclass
+from linter.records import dataclass, replace
 from linter.source import Span
 
 
@@ -93,7 +92,7 @@ def colocate(contexts: list) -> list:
                 continue
             records = {i: neighbour_of(contexts[i]) for i in run}
             for i in run:
-                out[i] = dataclasses.replace(contexts[i], colocated=tuple(records[j] for j in run if j != i))
+                out[i] = replace(contexts[i], colocated=tuple(records[j] for j in run if j != i))
     return out
 
 

@@ -41,13 +41,12 @@ SGLang's own code with the oracle (``tests/data/config_file_oracle.jsonl``).
 from __future__ import annotations
 
 import json
-from dataclasses import field
 from pathlib import PurePosixPath
 from typing import Callable, Sequence
 
 from linter import limits
 from linter.launch import MStr, Token
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 
 _BUILTIN_CLASS = {"store": "_StoreAction", "store_true": "_StoreTrueAction", "store_false": "_StoreFalseAction",

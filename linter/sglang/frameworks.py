@@ -28,15 +28,13 @@ finding and its fix land in the framework's own text. :func:`convert` applies a 
 
 from __future__ import annotations
 
-import dataclasses
 import fnmatch
 import functools
 import re
-from dataclasses import field
 
-from linter import datafiles
+from linter import datafiles, records
 from linter.launch import UNKNOWN, FrameworkFacts, GpuCount, KwArg, MStr, Token
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.source import Span, written
 
 Settings = dict
@@ -317,7 +315,7 @@ def respelled(fw: Framework, settings: Settings) -> Settings:
         for new, old in fw.renamed:
             if key == new or key.startswith(new + "."):
                 name = old + key[len(new):]
-                out[name] = dataclasses.replace(kw, name=name)
+                out[name] = records.replace(kw, name=name)
                 break
     return out
 

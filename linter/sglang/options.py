@@ -40,11 +40,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import field
 
 from linter import datafiles
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, MStr, Token
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.sglang import valuetypes
 from linter.sglang.versions import is_release, version_tuple  # noqa: F401 - part of this module's interface
 
@@ -849,17 +848,26 @@ _REJECTING = {"ambiguous-option", "invalid-choice", "invalid-value", "unexpected
               "deprecated-raises"}
 
 
+def _resolutions(table: OptionTable) -> list[tuple[Option, dict]]:
+    """The options of ``table`` whose deprecation has a resolution, with it, in the table's order: found
+    once per table (every launch asks; a table has hundreds of options and a handful of these)."""
+    got = table.__dict__.get("_resolutions")
+    if got is None:
+        got = table.__dict__["_resolutions"] = [(opt, res) for opt in table.options
+                                                if (res := (opt.deprecation or {}).get("resolution"))]
+    return got
+
+
 def apply_resolutions(parsed: ParsedArgs) -> None:
     """The deprecated options the release's resolution turns into another option's value (the table's
     ``deprecation.resolution.rule``, e.g. 0.5.23 ``--dp-size N --enable-dp-attention`` →
     ``--attn-dp-size N`` with ``dp_size`` 1, ``arg_groups/parallel_hook.py:39``): the new values are
     added as settings located where the old ones were written, so the rules read them as if written."""
     table = parsed.table
-    for opt in table.options:
-        dep = opt.deprecation
-        resolution = (dep or {}).get("resolution")
-        if not resolution:
-            continue
+    for opt, resolution in _resolutions(table):
+        trigger = parsed.get(opt.dest)
+        if trigger is None or trigger.value is not True:
+            continue  # the deprecated option is not set: SGLang's handler returns at once
         rule = resolution.get("rule") or {}
         fields = set(rule.get("if", {})) | set(rule.get("set", {})) | {
             v["from"] for v in rule.get("set", {}).values() if isinstance(v, dict)}
@@ -872,9 +880,6 @@ def apply_resolutions(parsed: ParsedArgs) -> None:
                                           table.types)
                 value = UNKNOWN if got is valuetypes.UNJUDGED else got
             current[dest] = value
-        trigger = parsed.get(opt.dest)
-        if trigger is None or trigger.value is not True:
-            continue  # the deprecated option is not set: SGLang's handler returns at once
         if any(v is UNKNOWN for v in current.values()):
             continue
         note = (f"{opt.primary}: SGLang {table.version}'s {resolution.get('function')} "

@@ -20,14 +20,12 @@ writing it is: ``safe`` where SGLang's own words or code make it the same for th
 from __future__ import annotations
 
 import re
-from dataclasses import field
 
 from linter.launch import UNKNOWN
-from linter.records import dataclass
+from linter.records import dataclass, field
 from linter.sglang import valuetypes
 from linter.sglang.options import OptionTable, ParsedArgs, available_versions
-from linter.sglang.removals import (  # noqa: F401 - part of this module's interface
-    Entry, deprecated_choice, deprecated_option, entries, removed_choice, removed_option)
+from linter.sglang.removals import Entry, deprecated_choice, deprecated_option, entries, removed_choice, removed_option  # noqa: F401 - part of this module's interface
 
 _PLACEHOLDER = re.compile(r"^\{([a-z_]+)\}$")
 SAFE, UNSAFE = "safe", "unsafe"

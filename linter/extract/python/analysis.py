@@ -11,9 +11,8 @@ calls are launches) and :class:`~.modal.ModalDecls` (Modal GPUs and images). The
 from __future__ import annotations
 
 import ast
-import dataclasses
 
-from linter import limits
+from linter import limits, records
 from linter.extract.python.ci import ci_declarations
 from linter.extract.python.evaluate import Evaluator
 from linter.extract.python.frames import Frame, FrameLookups
@@ -122,7 +121,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
                 changes["gpu_decls"] = self.modal.decls_for(scope)
                 if launch.image is None:
                     changes["image"] = self.modal.image_for(scope)
-            self.result.launches.append(dataclasses.replace(launch, **changes))
+            self.result.launches.append(records.replace(launch, **changes))
 
         classes: dict[int, list[tuple]] = {}  # scope id -> its concrete classes (once per scope, not per call)
         for call, scope in self.index.calls:
@@ -158,7 +157,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
         first = [_same_key(x) for x in per_set[0][1]]
         if all([_same_key(x) for x in found] == first for _, found in per_set[1:]):
             return per_set[0][1]
-        return [dataclasses.replace(launch, span=self.span(site)) for site, found in per_set for launch in found]
+        return [records.replace(launch, span=self.span(site)) for site, found in per_set for launch in found]
 
     def method_class(self, scope):
         """The class of which ``scope`` is a method taking ``self``/``cls``, or None."""
@@ -199,7 +198,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
                 if scope.parent is not base or owner.method_class(scope) is None or not self.runs_method(cls, scope):
                     continue
                 for launch in owner.finder.launches(call, scope, cls):
-                    launch = dataclasses.replace(launch, source=self.source, span=self.name_span(cls.node))
+                    launch = records.replace(launch, source=self.source, span=self.name_span(cls.node))
                     out.append((launch, f"{cls.qual}.{scope.node.name}"))
         return out
 
@@ -232,7 +231,7 @@ def merge_identical(found: list[tuple[Launch, str]], site: str) -> list[tuple[La
         launch, qual = members[0]
         if len(members) > 1:
             quals = tuple(q for _, q in members)
-            launch = dataclasses.replace(launch, reached_by=quals)
+            launch = records.replace(launch, reached_by=quals)
             qual = site if site not in {q for g in groups.values() if g is not members for _, q in g} else qual
         out.append((launch, qual))
     return out

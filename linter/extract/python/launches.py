@@ -9,9 +9,9 @@ calls (:mod:`linter.sglang.entrypoints`) give keyword-argument launches.
 from __future__ import annotations
 
 import ast
-import dataclasses
 from typing import TYPE_CHECKING
 
+from linter import records
 from linter.extract.python.frames import Frame
 from linter.extract.python.names import (
     CALL_NAMES,
@@ -215,7 +215,7 @@ class LaunchFinder:
             return runs[0][1]
         out = []
         for conds, found in runs:
-            out.extend(dataclasses.replace(launch, path=tuple(label for _, _, label in conds)) for launch in found)
+            out.extend(records.replace(launch, path=tuple(label for _, _, label in conds)) for launch in found)
         return out
 
     def _launches_on_path(self, call, get_frame) -> list[Launch]:
@@ -292,7 +292,7 @@ class LaunchFinder:
         out = []
         for conds, found in self.a.along_paths(on_path, (launches_key, launches_unknowns)):
             labels = tuple(label for _, _, label in conds)
-            out.extend(dataclasses.replace(launch, path=labels) if labels else launch for launch in found)
+            out.extend(records.replace(launch, path=labels) if labels else launch for launch in found)
         return out
 
     def _through_wrapper(self, call, name: str, callee: FuncV, get_frame) -> list[Launch]:
@@ -316,7 +316,7 @@ class LaunchFinder:
                 frame.bind(param, self._command_given(scope, param, self.a.ev(node, get_frame())))
             found = self._launches_on_path(inner, lambda f=frame: f)
             if found:
-                return [dataclasses.replace(launch, span=span) for launch in found]
+                return [records.replace(launch, span=span) for launch in found]
         return []
 
     def _command_given(self, scope: Scope, param: str, value: Value) -> Value:

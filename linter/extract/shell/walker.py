@@ -11,22 +11,21 @@ and loops merge as before: what differs is unknown.
 
 from __future__ import annotations
 
-import dataclasses
 import heapq
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from linter import limits
+from linter import limits, records
+from linter.branches import explore
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.conditions import case_branch, decide
 from linter.extract.shell.document import Doc, named_kids
-from linter.branches import explore
 from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, start_run
 from linter.extract.shell.expand import Expander, scalar
 from linter.extract.shell.loopstate import carries_state, distinct_words
 from linter.extract.shell.printed import printed
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
+from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 
 _GLOB = re.compile(r"[*?\[{]")
@@ -194,7 +193,7 @@ class Walker(Commands):
                     del shared.launches[k:], shared.problems[p:]
                 elif conds:
                     labels = tuple(label for _, _, label in conds)
-                    shared.launches[k:] = [dataclasses.replace(x, path=labels) for x in shared.launches[k:]]
+                    shared.launches[k:] = [records.replace(x, path=labels) for x in shared.launches[k:]]
                 return run[1]
             return done
 

@@ -263,6 +263,112 @@ def test_a_helper_that_runs_its_command_is_one_launch_at_each_call(tmp_path, cap
     assert launch_lines(tmp_path, capsys) == ["run.py:8"]  # (not again where the helper starts it)
 
 
+# -- 3b. arguments handed on through a chain of calls to the function that launches -------------------
+
+LAUNCHER = f"""
+    import subprocess
+
+
+    def f1(c):
+        subprocess.run([{DSV3_LAUNCH}, "--enable-deterministic-inference", "--attention-backend", c])
+    """
+
+CHAINS = {
+    "two": (
+        """
+        def f0(c):
+            f1(c)
+
+
+        f0("fa4")
+        """, [("SGL101", "error", 10, "safe")], ["run.py:5"]),
+    "three, by keyword": (
+        """
+        def f2(c):
+            f1(c=c)
+
+
+        def f3(x, other=1):
+            f2(c=x)
+
+
+        f3(other=2, x="fa4")
+        """, [("SGL101", "error", 14, "safe")], ["run.py:5"]),
+    "the outer calls pass different constants": (
+        """
+        def f0(c):
+            f1(c)
+
+
+        f0("fa4")
+        f0("fa3")
+        f0("fa4")
+        """, [("SGL101", "error", 10, "safe")], ["run.py:10", "run.py:11"]),
+    "a constant written at the middle call": (
+        """
+        def f0(det):
+            f1("fa4")
+
+
+        f0(1)
+        """, [("SGL101", "error", 7, "safe")], ["run.py:5"]),
+    "a parameter rebound before it is handed on": (
+        """
+        def f0(c):
+            c = pick(c)
+            f1(c)
+
+
+        f0("fa4")
+        """, [], ["run.py:5"]),
+}
+
+
+@pytest.mark.parametrize("case", CHAINS, ids=list(CHAINS))
+def test_arguments_are_bound_through_a_chain_of_calls(tmp_path, capsys, case):
+    """``f0("fa4")`` calling ``f1(c)`` that launches with ``c``: the launch is decided, located at the
+    outermost call that gives it (its finding at the constant, where the fix edits); before, the
+    launching helper was read with its parameters unknown (no finding)."""
+    chain, expected, launches = CHAINS[case]
+    code, diags = lint(tmp_path, capsys, {"run.py": src(LAUNCHER) + src(chain)}, "--select", "SGL101")
+    assert [(d["code"], d["severity"], d["line"], d["fix"]["applicability"]) for d in diags] == expected
+    assert launch_lines(tmp_path, capsys) == launches
+    if case == "the outer calls pass different constants":  # one launch per set, each decided
+        out = explain(tmp_path, capsys, "run.py")
+        assert "attention_backend: 'fa4'" in out and "attention_backend: 'fa3'" in out
+        assert "attention_backend: unknown" not in out
+
+
+@pytest.mark.parametrize("recursive", [
+    'def f0(c, n):\n    if n:\n        f0(c, n - 1)\n    f1(c)\n\n\nf0("fa4", 3)\n',
+    'def f0(c):\n    f1(c)\n\n\ndef g(c):\n    f0(c)\n    g(c)\n\n\ng("fa4")\n',
+    'def f0(c):\n    g(c)\n    f1(c)\n\n\ndef g(c):\n    f0(c)\n\n\nf0("fa4")\n',
+], ids=["itself", "a caller that calls itself", "two calling each other"])
+def test_a_recursive_chain_of_calls_is_bounded(tmp_path, capsys, recursive):
+    """A recursion hands on no constant (its call's value is unknown), the calls from outside it do:
+    the launch they decide is an error where their constant is written; the one the recursion
+    reaches is not decided (listed, never guessed)."""
+    code, diags = lint(tmp_path, capsys, {"run.py": src(LAUNCHER) + recursive}, "--select", "SGL101")
+    [d] = diags
+    assert (d["code"], d["severity"]) == ("SGL101", "error")
+    assert src(LAUNCHER).count("\n") < d["line"]  # at the outer constant, not in the helper
+    out = explain(tmp_path, capsys, "run.py")
+    assert "attention_backend: 'fa4'" in out and "attention_backend: unknown" in out
+
+
+def test_a_chain_deeper_than_the_limit_is_unknown(tmp_path, capsys):
+    from linter import limits
+
+    n = limits.MAX_CALL_DEPTH + 2
+    chain = "".join(f"def g{k}(c):\n    {'f1' if k == 0 else f'g{k - 1}'}(c)\n\n\n" for k in range(n))
+    code, diags = lint(tmp_path, capsys, {"run.py": src(LAUNCHER) + chain + f'g{n - 1}("fa4")\n'},
+                       "--select", "SGL101")
+    assert diags == []
+    shallow = "".join(f"def g{k}(c):\n    {'f1' if k == 0 else f'g{k - 1}'}(c)\n\n\n" for k in range(3))
+    code, diags = lint(tmp_path, capsys, {"run.py": src(LAUNCHER) + shallow + 'g2("fa4")\n'}, "--select", "SGL101")
+    assert [d["severity"] for d in diags] == ["error"]
+
+
 # -- 4. past the variant cap: the decisions that matter are kept apart, the others merged ------------
 
 def _unrelated_fields(n: int) -> list[str]:

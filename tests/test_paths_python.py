@@ -420,6 +420,35 @@ def test_past_the_cap_a_list_grown_in_twenty_branches_keeps_the_one_that_matters
     assert explain(tmp_path, capsys, "run.py").count("path:      when ") == 2
 
 
+def _det_among(before: int, after: int) -> str:
+    """A module that appends ``--enable-deterministic-inference`` under an undecided test, with
+    ``before`` and ``after`` unrelated undecided ``cmd += [...]`` around it, to a fa4 launch."""
+    lines = ["import os", "import subprocess", "",
+             f'cmd = [{DSV3_LAUNCH}, "--attention-backend", "fa4"]']
+    switches = [(f"A{k}", f"--flag-{k}") for k in range(before + after)]
+    switches.insert(before, ("DET", "--enable-deterministic-inference"))
+    for name, flag in switches:
+        lines += [f'if os.environ.get("{name}"):', f'    cmd += ["{flag}"]']
+    return "\n".join(lines + ["subprocess.run(cmd)"]) + "\n"
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    (0, 17), (1, 16), (8, 9), (17, 0),  # first, second, middle, last of 18
+    (20, 5), (0, 25), (25, 0), (30, 30),  # nested past MAX_PATH_NESTING
+], ids=["first", "second", "middle", "last", "20-before-5-after", "first-of-26", "last-of-26", "middle-of-61"])
+def test_past_the_cap_the_deterministic_switch_is_kept_wherever_it_sits(tmp_path, capsys, before, after):
+    """Which decision is kept apart does not depend on where it sits among the others: appended
+    second, ``--enable-deterministic-inference`` was merged into the unknown middle of the lists
+    the other paths give; among more ``if``s than ``MAX_PATH_NESTING`` nests, it was merged away
+    with them (deterministic inference unknown, no finding)."""
+    code, diags = lint(tmp_path, capsys, {"run.py": _det_among(before, after)}, "--select", "SGL101,SGL004")
+    only_on_path(diags, 4, "fa3", '`os.environ.get("DET")` is true')
+    out = explain(tmp_path, capsys, "run.py")
+    assert "deterministic inference: on (by --enable-deterministic-inference)" in out
+    # two launches: DET's paths; the other decisions merged (their flags unknown words on both)
+    assert out.count("path:      when ") == 2 and 'when `os.environ.get("DET")` is false' in out
+
+
 def test_past_the_cap_a_backend_chosen_in_a_variable_is_kept_apart(tmp_path, capsys):
     lines = ["import subprocess", "", "def main(args):"] + _unrelated_fields(20) + [
         '    backend = "fa4" if args.fast else "fa3"',

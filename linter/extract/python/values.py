@@ -325,13 +325,7 @@ def _merge_items(x: list, y: list) -> list:
     items the other does not. Merged one after another, the paths of twenty undecided ``cmd +=``
     keep an item every path has wherever it sits among them (issue 35: ``--enable-deterministic-
     inference`` appended second of twenty was lost into one unknown middle)."""
-    n = min(len(x), len(y))
-    p = 0
-    while p < n and same(x[p], y[p]):
-        p += 1
-    q = 0
-    while q < n - p and same(x[-1 - q], y[-1 - q]):
-        q += 1
+    p, q = _shared_ends(x, y)
     mx, my = x[p:len(x) - q], y[p:len(y) - q]
     middle: list = []
     i = j = 0
@@ -347,6 +341,19 @@ def _merge_items(x: list, y: list) -> list:
         if not (isinstance(item, Splat) and out and isinstance(out[-1], Splat)):
             out.append(item)
     return out + x[len(x) - q:]
+
+
+def _shared_ends(x: list, y: list) -> tuple[int, int]:
+    """(how many first items, how many last items) two lists share (:func:`same` items; the last
+    ones counted among those left after the first)."""
+    n = min(len(x), len(y))
+    p = 0
+    while p < n and same(x[p], y[p]):
+        p += 1
+    q = 0
+    while q < n - p and same(x[-1 - q], y[-1 - q]):
+        q += 1
+    return p, q
 
 
 def _common_items(x: list, y: list) -> list[tuple[int, int]]:
@@ -394,13 +401,7 @@ def differing_text(a, b) -> str:
         return tx[p:len(tx) - q] + " " + ty[p:len(ty) - q]
     if isinstance(a, Seq) and isinstance(b, Seq):
         x, y = a.items, b.items
-        n = min(len(x), len(y))
-        p = 0
-        while p < n and same(x[p], y[p]):
-            p += 1
-        q = 0
-        while q < n - p and same(x[-1 - q], y[-1 - q]):
-            q += 1
+        p, q = _shared_ends(x, y)
         return " ".join(i.m.text for i in x[max(0, p - 1):len(x) - q] + y[max(0, p - 1):len(y) - q]
                         if isinstance(i, Str))
     if isinstance(a, DictV) and isinstance(b, DictV):

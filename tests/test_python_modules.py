@@ -7,8 +7,6 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import pytest
-
 from linter.extract import python as py
 from linter.workspace import Workspace
 from tests.helpers import codes_at, lint_json, run, write_tree
@@ -453,79 +451,3 @@ def test_a_files_result_does_not_depend_on_the_files_linted_before_it(tmp_path, 
     assert [d[:3] for d in alone["b.py"]] == [("SGL101", "heavy.py", 241)]
     assert _lint_in_order(tmp_path, ["a.py", "b.py"]) == alone
     assert _lint_in_order(tmp_path, ["b.py", "a.py"]) == alone
-
-
-# -- a launching function imported from another module, counted where it is called (issue 35) ----------
-
-RUN_SCRIPT = """
-    import subprocess
-
-
-    def _execute_train(backend, det=True):
-        cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
-               "--attention-backend", backend]
-        if det:
-            cmd.append("--enable-deterministic-inference")
-        subprocess.run(cmd)
-    """
-
-
-def test_a_launching_function_imported_from_another_module_is_a_launch_where_it_is_called(tmp_path, capsys):
-    (tmp_path / ".git").mkdir()
-    write_tree(tmp_path, {
-        "scripts/__init__.py": "",
-        "scripts/run_x.py": src(RUN_SCRIPT),
-        "tests/model_scripts/test_x.py": src("""
-            from scripts.run_x import _execute_train
-
-
-            def execute():
-                _execute_train("fa4")
-
-
-            if __name__ == "__main__":
-                execute()
-            """),
-    })
-    code, diags = lint_json(tmp_path, capsys, "--target-gpu", "H100", "tests/model_scripts/test_x.py")
-    # the constant this file passes decides the helper's launch: fa4 with deterministic inference on H100
-    assert [(d["path"], d["line"], d["code"], d["severity"]) for d in diags] == [
-        ("tests/model_scripts/test_x.py", 5, "SGL101", "error")]
-    code, out, _ = run(tmp_path, capsys, "--target-gpu", "H100", "--list-launches", "tests/model_scripts/test_x.py")
-    assert [line for line in out.splitlines() if line.startswith("tests/")] == ["tests/model_scripts/test_x.py:5"]
-
-
-def test_functions_imported_in_a_cycle_start_nothing_twice(tmp_path, capsys):
-    (tmp_path / ".git").mkdir()
-    write_tree(tmp_path, {
-        "a.py": src("""
-            import subprocess
-            from b import g
-
-
-            def f(c):
-                g(c)
-                subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "m", "--tp", c])
-            """),
-        "b.py": src("""
-            from a import f
-
-
-            def g(c):
-                f(c)  # starts the SGLang server
-            """),
-        "c.py": "from a import f\n\nf('2')  # starts the SGLang server\n",
-    })
-    code, out, _ = run(tmp_path, capsys, "--list-launches", "c.py", "b.py")
-    assert [line for line in out.splitlines() if line[:2] in ("b.", "c.")] == ["b.py:5", "c.py:3"]
-
-
-@pytest.mark.parametrize("text", [
-    "from os import system\n\nsystem('ls')\n",  # the standard library: not a module of the repository
-    "from helpers import tidy\n\ntidy()\n",  # a function of the repository that starts nothing
-])
-def test_calls_of_imported_functions_that_start_nothing_are_no_launch(tmp_path, capsys, text):
-    (tmp_path / ".git").mkdir()
-    write_tree(tmp_path, {"helpers.py": "def tidy():\n    return 1\n", "run.py": text})
-    code, out, _ = run(tmp_path, capsys, "--list-launches", "run.py")
-    assert "0 launches" in out

@@ -23,10 +23,6 @@ does not):
   runs ``sglang serve --model-path MODEL *other_args``.
 * a call of a module function that starts the command it is given (``def _run(cmd): subprocess.Popen(cmd)``)
   is read as that function's call with the command passed here, located here;
-* a call of a function imported (``from scripts.run_x import _execute_train``) from another module of
-  the repository that launches is that function's launches, run with the arguments this call gives it
-  and located here (miles' model scripts; a function already being read for such a call starts
-  nothing again);
 * miles' ``execute_train(train_args=...)``, which runs ``python3 train.py TRAIN_ARGS`` in a shell: a
   launch of the slime/miles trainer even when its arguments are partly or wholly unknown.
 
@@ -123,26 +119,6 @@ from linter.workspace import Workspace
 _SUBCLASS_RE = re.compile(r"^[ \t]*class[ \t]+\w+[ \t]*\([ \t]*[A-Za-z_]", re.MULTILINE)
 """A class with a base: it may inherit a launch from a class of another module."""
 
-_FROM_IMPORT_RE = re.compile(r"^[ \t]*from[ \t]+(\.*)([A-Za-z_]\w*)?[\w.]*[ \t]+import[ \t]+\(?([\w \t,\\\n]+)",
-                             re.MULTILINE)
-"""``from M import a, b as c``: the module's dots, its top-level name, and the names."""
-
-
-def _calls_imported(text: str) -> bool:
-    """The file calls a name it imports with ``from … import`` from a module that is not in Python's
-    standard library: a function of another module of the repository that may launch (miles' model
-    scripts call ``_execute_train(args)`` from ``scripts/run_*.py``: issue 35)."""
-    import sys
-
-    for m in _FROM_IMPORT_RE.finditer(text):
-        if not m.group(1) and (m.group(2) is None or m.group(2) in sys.stdlib_module_names):
-            continue
-        for part in m.group(3).replace("\\", " ").split(","):
-            name = part.split()[-1] if part.split() else ""
-            if name.isidentifier() and re.search(rf"(?<![\w.]){re.escape(name)}[ \t]*\(", text):
-                return True
-    return False
-
 
 @limits.budgeted
 def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
@@ -152,10 +128,9 @@ def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     # The early exit. No call the extractor recognises can be written without one of the names of
     # CALL_NAMES in the code (an alias is bound from the real name), so a file without one (as a
     # word, then as a name in code: not in a string or a comment) holds no launch and the parse and
-    # analysis are not needed — unless one of its classes inherits a launch from another module, or it
-    # calls a function it imports from one.
+    # analysis are not needed — unless one of its classes inherits a launch from another module.
     # Its comments are listed only when a directive may be there.
-    inherits = ws is not None and (_SUBCLASS_RE.search(source.text) is not None or _calls_imported(source.text))
+    inherits = ws is not None and _SUBCLASS_RE.search(source.text) is not None
     if not CALL_NAME_RE.search(source.text) and not inherits:
         return Extraction(comments=_scan(source)[0] if "lint-configs" in source.text else None)
     comments, named = _scan(source)

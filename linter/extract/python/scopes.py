@@ -8,7 +8,6 @@ local to a function, which module lists some function mutates in place), by laun
 from __future__ import annotations
 
 import ast
-import sys
 
 from linter.extract.python.names import MUTATORS
 from linter.extract.python.syntax import (
@@ -65,9 +64,6 @@ class ModuleIndex:
         self.star_imports: list[str] = []
         self.classes: list[Scope] = []
         self.alias_names: set[str] = set()  # names bound by ``import … as``, ``from … import`` or ``x = a.b``
-        # names bound by ``from M import f`` where M is not in Python's standard library (a function of
-        # another module of the repository may launch)
-        self.imported_names: set[str] = set()
         # statement id -> (call or walrus, name) that its own expressions change in place or bind
         self.effects: dict[int, list] = {}
         self.collect()
@@ -234,8 +230,6 @@ class Collector(Binds):
                 return
             if alias.asname is not None:
                 self.index.alias_names.add(alias.asname)
-            if node.level or node.module is not None and node.module.split(".")[0] not in sys.stdlib_module_names:
-                self.index.imported_names.add(alias.asname or alias.name)
 
     def visit_Import(self, node) -> None:
         super().visit_Import(node)

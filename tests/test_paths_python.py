@@ -356,6 +356,16 @@ def test_a_recursive_chain_of_calls_is_bounded(tmp_path, capsys, recursive):
     assert "attention_backend: 'fa4'" in out and "attention_backend: unknown" in out
 
 
+def test_functions_that_all_call_one_another_are_each_read_once(tmp_path, capsys):
+    """Ten functions each handing ``c`` on to all the others: every chain through them is a
+    recursion; each function is read once (before, every chain was read again: 9**12 readings)."""
+    body = "".join(f"def g{i}(c):\n" + "".join(f"    {'f1' if j == 0 else f'g{j}'}(c)\n"
+                                               for j in range(10) if j != i) + "\n\n" for i in range(1, 10))
+    code, diags = lint(tmp_path, capsys, {"run.py": src(LAUNCHER) + body + 'g9("fa4")\n'}, "--select", "SGL101")
+    # at g9("fa4"), after the nine functions of twelve lines each
+    assert [(d["severity"], d["line"]) for d in diags] == [("error", src(LAUNCHER).count("\n") + 12 * 9 + 1)]
+
+
 def test_a_chain_deeper_than_the_limit_is_unknown(tmp_path, capsys):
     from linter import limits
 

@@ -346,23 +346,20 @@ class FrameLookups:
             return memo[key]
         reading = memo.setdefault("reading", [])
         if id(scope) in reading or depth > limits.MAX_CALL_DEPTH:
-            memo["cut"] = True
             return None
         calls = self._only_calls(scope)
         if not calls:
             memo[key] = None
             return None
         reading.append(id(scope))
-        cut_before = memo.pop("cut", False)
         try:
             got = self._call_entries(scope, calls, depth)
         finally:
             reading.pop()
-            cut = memo.pop("cut", False)
-            if cut_before or cut:
-                memo["cut"] = True
-        if not cut:  # (a result read around a recursion or a cut chain depends on where it began)
-            memo[key] = got
+        # kept even when read around a recursion or a cut chain (then it depends on where the reading
+        # began, always the same for one file): each function is read once, so functions that all
+        # call one another cost their calls, not one reading per chain through them
+        memo[key] = got
         return got
 
     def _call_entries(self, scope: Scope, calls: list, depth: int) -> list[tuple] | None:

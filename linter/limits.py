@@ -132,7 +132,9 @@ MAX_ARG_SETS = 32
 parameters). Helpers are called with a few argument sets; each set costs one evaluation of the
 function (memoised, counted in :data:`MAX_EVAL_STEPS`). Past the limit a call's return value is
 evaluated with its arguments unknown, as before arguments were bound (no SGL004: nothing is skipped,
-only less is known)."""
+only less is known). Also the most sets of constants a calling function is read along when it hands
+a parameter on to a launching function (``def f0(c): f1(c)``); past it, that call gives its own
+constants only."""
 
 MAX_CALL_VARIANTS = 8
 """Most launches one Python function's body gives for the different constants its calls pass
@@ -143,7 +145,9 @@ are unknown, a value per path for a test on one (no SGL004)."""
 MAX_CALL_DEPTH = 12
 """Deepest chain of Python function calls evaluated inside one another for their return values
 (``f0(a)`` returning ``f1(a + [...])`` …). Helpers nest two or three deep; a chain past it (or a
-recursion, at once) is unknown at the call that goes past it. Each level costs about 25 interpreter
+recursion, at once) is unknown at the call that goes past it. Also the longest chain of module
+functions a parameter is handed on through to the function that launches with it (``f0("fa4")``
+calling ``f1(c)``); past it, or in a recursion, the parameter is unknown. Each level costs about 25 interpreter
 frames of the evaluator, so the chain stays far from Python's recursion limit."""
 
 MAX_PATH_TRIALS = 8 * MAX_PATH_VARIANTS
@@ -156,8 +160,10 @@ decisions not tried yet stay merged (no SGL004)."""
 MAX_PATH_NESTING = 40
 """Deepest nesting of values kept per path past :data:`MAX_PATH_VARIANTS` (each ``if`` past the cap
 keeps its two paths' values, which may be such values themselves). Reading one runs the nested levels
-inside one another, a few dozen interpreter frames each; past the limit the paths are joined (what
-they agree on known, the rest unknown), as before paths were kept."""
+inside one another, a few dozen interpreter frames each; at the limit the value is made one plain
+value per path of the decisions whose paths differ in an option the rules decide by (deterministic
+inference, a backend …), the other decisions merged (what they agree on known, the rest unknown), and
+nests from there again (``linter.extract.python.paths.Paths.collapsed``)."""
 
 ALL = {name: value for name, value in dict(globals()).items() if name.startswith("MAX_")}
 """Every limit by name (for documentation and tests)."""

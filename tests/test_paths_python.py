@@ -263,6 +263,124 @@ def test_a_helper_that_runs_its_command_is_one_launch_at_each_call(tmp_path, cap
     assert launch_lines(tmp_path, capsys) == ["run.py:8"]  # (not again where the helper starts it)
 
 
+# -- 3b. arguments handed on through a chain of calls to the function that launches -------------------
+
+LAUNCHER = f"""
+    import subprocess
+
+
+    def f1(c):
+        subprocess.run([{DSV3_LAUNCH}, "--enable-deterministic-inference", "--attention-backend", c])
+    """
+
+CHAINS = {
+    "two": (
+        """
+        def f0(c):
+            f1(c)
+
+
+        f0("fa4")
+        """, [("SGL101", "error", 10, "safe")], ["run.py:5"]),
+    "three, by keyword": (
+        """
+        def f2(c):
+            f1(c=c)
+
+
+        def f3(x, other=1):
+            f2(c=x)
+
+
+        f3(other=2, x="fa4")
+        """, [("SGL101", "error", 14, "safe")], ["run.py:5"]),
+    "the outer calls pass different constants": (
+        """
+        def f0(c):
+            f1(c)
+
+
+        f0("fa4")
+        f0("fa3")
+        f0("fa4")
+        """, [("SGL101", "error", 10, "safe")], ["run.py:10", "run.py:11"]),
+    "a constant written at the middle call": (
+        """
+        def f0(det):
+            f1("fa4")
+
+
+        f0(1)
+        """, [("SGL101", "error", 7, "safe")], ["run.py:5"]),
+    "a parameter rebound before it is handed on": (
+        """
+        def f0(c):
+            c = pick(c)
+            f1(c)
+
+
+        f0("fa4")
+        """, [], ["run.py:5"]),
+}
+
+
+@pytest.mark.parametrize("case", CHAINS, ids=list(CHAINS))
+def test_arguments_are_bound_through_a_chain_of_calls(tmp_path, capsys, case):
+    """``f0("fa4")`` calling ``f1(c)`` that launches with ``c``: the launch is decided, located at the
+    outermost call that gives it (its finding at the constant, where the fix edits); before, the
+    launching helper was read with its parameters unknown (no finding)."""
+    chain, expected, launches = CHAINS[case]
+    code, diags = lint(tmp_path, capsys, {"run.py": src(LAUNCHER) + src(chain)}, "--select", "SGL101")
+    assert [(d["code"], d["severity"], d["line"], d["fix"]["applicability"]) for d in diags] == expected
+    assert launch_lines(tmp_path, capsys) == launches
+    if case == "the outer calls pass different constants":  # one launch per set, each decided
+        out = explain(tmp_path, capsys, "run.py")
+        assert "attention_backend: 'fa4'" in out and "attention_backend: 'fa3'" in out
+        assert "attention_backend: unknown" not in out
+
+
+@pytest.mark.parametrize("recursive, also_unknown", [
+    ('def f0(c, n):\n    if n:\n        f0(c, n - 1)\n    f1(c)\n\n\nf0("fa4", 3)\n', False),
+    ('def f0(c):\n    f1(c)\n\n\ndef g(c):\n    f0(c)\n    g(c)\n\n\ng("fa4")\n', False),
+    ('def f0(c):\n    g(c)\n    f1(c)\n\n\ndef g(c):\n    f0(c)\n\n\nf0("fa4")\n', True),
+], ids=["itself", "a caller that calls itself", "two calling each other"])
+def test_a_recursive_chain_of_calls_is_bounded(tmp_path, capsys, recursive, also_unknown):
+    """The calls from outside a recursion decide the launch: an error where their constant is written.
+    A function that calls itself handing ``c`` on unchanged (``f0(c, n - 1)``) keeps the outer
+    constant at every level; a mutual recursion is read once around (bounded), and the launch it
+    reaches is not decided (listed, never guessed)."""
+    code, diags = lint(tmp_path, capsys, {"run.py": src(LAUNCHER) + recursive}, "--select", "SGL101")
+    [d] = diags
+    assert (d["code"], d["severity"]) == ("SGL101", "error")
+    assert src(LAUNCHER).count("\n") < d["line"]  # at the outer constant, not in the helper
+    out = explain(tmp_path, capsys, "run.py")
+    assert "attention_backend: 'fa4'" in out
+    assert ("attention_backend: unknown" in out) is also_unknown
+
+
+def test_functions_that_all_call_one_another_are_each_read_once(tmp_path, capsys):
+    """Ten functions each handing ``c`` on to all the others: every chain through them is a
+    recursion; each function is read once (before, every chain was read again: 9**12 readings)."""
+    body = "".join(f"def g{i}(c):\n" + "".join(f"    {'f1' if j == 0 else f'g{j}'}(c)\n"
+                                               for j in range(10) if j != i) + "\n\n" for i in range(1, 10))
+    code, diags = lint(tmp_path, capsys, {"run.py": src(LAUNCHER) + body + 'g9("fa4")\n'}, "--select", "SGL101")
+    # at g9("fa4"), after the nine functions of twelve lines each
+    assert [(d["severity"], d["line"]) for d in diags] == [("error", src(LAUNCHER).count("\n") + 12 * 9 + 1)]
+
+
+def test_a_chain_deeper_than_the_limit_is_unknown(tmp_path, capsys):
+    from linter import limits
+
+    n = limits.MAX_CALL_DEPTH + 2
+    chain = "".join(f"def g{k}(c):\n    {'f1' if k == 0 else f'g{k - 1}'}(c)\n\n\n" for k in range(n))
+    code, diags = lint(tmp_path, capsys, {"run.py": src(LAUNCHER) + chain + f'g{n - 1}("fa4")\n'},
+                       "--select", "SGL101")
+    assert diags == []
+    shallow = "".join(f"def g{k}(c):\n    {'f1' if k == 0 else f'g{k - 1}'}(c)\n\n\n" for k in range(3))
+    code, diags = lint(tmp_path, capsys, {"run.py": src(LAUNCHER) + shallow + 'g2("fa4")\n'}, "--select", "SGL101")
+    assert [d["severity"] for d in diags] == ["error"]
+
+
 # -- 4. past the variant cap: the decisions that matter are kept apart, the others merged ------------
 
 def _unrelated_fields(n: int) -> list[str]:
@@ -312,6 +430,35 @@ def test_past_the_cap_a_list_grown_in_twenty_branches_keeps_the_one_that_matters
     code, diags = lint(tmp_path, capsys, {"run.py": "\n".join(LIST_PAST_CAP) + "\n"}, "--select", "SGL101,SGL004")
     only_on_path(diags, 6, "fa3", "`args.true_on_policy` is true", fix="safe")
     assert explain(tmp_path, capsys, "run.py").count("path:      when ") == 2
+
+
+def _det_among(before: int, after: int) -> str:
+    """A module that appends ``--enable-deterministic-inference`` under an undecided test, with
+    ``before`` and ``after`` unrelated undecided ``cmd += [...]`` around it, to a fa4 launch."""
+    lines = ["import os", "import subprocess", "",
+             f'cmd = [{DSV3_LAUNCH}, "--attention-backend", "fa4"]']
+    switches = [(f"A{k}", f"--flag-{k}") for k in range(before + after)]
+    switches.insert(before, ("DET", "--enable-deterministic-inference"))
+    for name, flag in switches:
+        lines += [f'if os.environ.get("{name}"):', f'    cmd += ["{flag}"]']
+    return "\n".join(lines + ["subprocess.run(cmd)"]) + "\n"
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    (0, 17), (1, 16), (8, 9), (17, 0),  # first, second, middle, last of 18
+    (20, 5), (0, 25), (25, 0), (30, 30),  # nested past MAX_PATH_NESTING
+], ids=["first", "second", "middle", "last", "20-before-5-after", "first-of-26", "last-of-26", "middle-of-61"])
+def test_past_the_cap_the_deterministic_switch_is_kept_wherever_it_sits(tmp_path, capsys, before, after):
+    """Which decision is kept apart does not depend on where it sits among the others: appended
+    second, ``--enable-deterministic-inference`` was merged into the unknown middle of the lists
+    the other paths give; among more ``if``s than ``MAX_PATH_NESTING`` nests, it was merged away
+    with them (deterministic inference unknown, no finding)."""
+    code, diags = lint(tmp_path, capsys, {"run.py": _det_among(before, after)}, "--select", "SGL101,SGL004")
+    only_on_path(diags, 4, "fa3", '`os.environ.get("DET")` is true')
+    out = explain(tmp_path, capsys, "run.py")
+    assert "deterministic inference: on (by --enable-deterministic-inference)" in out
+    # two launches: DET's paths; the other decisions merged (their flags unknown words on both)
+    assert out.count("path:      when ") == 2 and 'when `os.environ.get("DET")` is false' in out
 
 
 def test_past_the_cap_a_backend_chosen_in_a_variable_is_kept_apart(tmp_path, capsys):

@@ -398,3 +398,56 @@ def test_a_launch_helper_re_exported_by_a_module_of_the_repository(tmp_path):
     for name in ("test/test_named.py", "test/test_star.py"):
         [launch] = extract(tmp_path, name).launches
         assert values(launch) == ["--model-path", "Qwen/Qwen3-8B", "--tp", "2"]
+
+
+# -- a file's result does not depend on the files linted before it (issue 35: -j 1 and -j 2 differed) --
+
+_LAUNCH_OF = """
+    import subprocess
+    from heavy import BACKEND, backend
+    subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+                    "--enable-deterministic-inference", "--attention-backend", {value}])
+    """
+
+
+def _heavy_repo(root: Path) -> None:
+    """``heavy.py`` costs about 15,000 steps to analyse; ``a.py`` spends 8,000 of its own before its
+    launch (together past a budget of 20,000 steps), ``b.py`` almost none, both read ``heavy``."""
+    (root / ".git").mkdir()
+    rows = "".join(f"V{k} = [{', '.join(['1'] * 60)}]\n" for k in range(240))
+    own = "".join(f"W{k} = [{', '.join(['2'] * 60)}]\n" for k in range(130))
+    write_tree(root, {
+        "heavy.py": rows + 'BACKEND = "fa4"\n\n\ndef backend():\n    return BACKEND\n',
+        "a.py": "# lint-configs: target-gpu=H100\n" + own + src(_LAUNCH_OF.format(value="BACKEND")),
+        "b.py": "# lint-configs: target-gpu=H100\n" + src(_LAUNCH_OF.format(value="backend()")),
+    })
+
+
+def _lint_in_order(root: Path, order: list[str]) -> dict[str, list[tuple]]:
+    """Each file of ``order`` linted in turn by one engine (one process, as ``-j 1`` does): its
+    diagnostics as (code, file, line, message)."""
+    from linter.config import ConfigResolver
+    from linter.engine import Engine, RunOptions
+    from linter.isolate import lint_file
+
+    engine = Engine(Workspace(root), RunOptions(), ConfigResolver(isolated=True))
+    out = {}
+    for name in order:
+        result = lint_file(engine, root / name)
+        out[name] = sorted((d.code, d.span.source.display, d.span.line, d.message) for d in result.diagnostics)
+    return out
+
+
+def test_a_files_result_does_not_depend_on_the_files_linted_before_it(tmp_path, monkeypatch):
+    from linter import limits
+
+    monkeypatch.setattr(limits, "MAX_EVAL_STEPS", 20_000)
+    _heavy_repo(tmp_path)
+    alone = {name: _lint_in_order(tmp_path, [name])[name] for name in ("a.py", "b.py")}
+    # a.py pays for heavy.py's analysis under its own budget: past it, alone or not
+    assert [d[:3] for d in alone["a.py"]] == [("SGL004", "a.py", 1)]
+    assert "MAX_EVAL_STEPS" in alone["a.py"][0][3]
+    # b.py reads heavy.py's function and value whole: fa4 is refused on H100, where heavy.py writes it
+    assert [d[:3] for d in alone["b.py"]] == [("SGL101", "heavy.py", 241)]
+    assert _lint_in_order(tmp_path, ["a.py", "b.py"]) == alone
+    assert _lint_in_order(tmp_path, ["b.py", "a.py"]) == alone

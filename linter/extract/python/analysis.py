@@ -62,7 +62,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
         self.ws = ws
         self.resolver = Resolver(self, ws, depth, Analysis) if ws is not None else None
         if self.resolver is not None and depth == 0:
-            self.resolver.cache.register(self)
+            self.resolver.modules.register(self)
         self.finder = LaunchFinder(self)
         self.modal = ModalDecls(self)
 

@@ -37,6 +37,11 @@ def _agree(seen, value):
     return seen if type(seen[0]) is type(const) and seen[0] == const else _NOT_CONST
 
 
+def _same_const(a, b) -> bool:
+    """Two literal constants are the same value of the same type (``1`` is not ``True``)."""
+    return type(a) is type(b) and a == b
+
+
 def _read_not_passed_on(fn) -> set[str]:
     """The names the function ``fn`` reads other than as a whole argument of a call (a test, a
     value it builds, a subscript …), outside the functions and classes inside it."""
@@ -52,6 +57,31 @@ def _read_not_passed_on(fn) -> set[str]:
             passed.update(id(k.value) for k in node.keywords if isinstance(k.value, ast.Name))
         elif isinstance(node, ast.Name) and id(node) not in passed:
             out.add(node.id)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _rebound(fn) -> set[str]:
+    """The names the function ``fn``'s own code binds or deletes (an assignment, ``for``, ``with … as``,
+    ``except … as``, an import, a ``def`` or ``class``, ``global``/``nonlocal``), outside the functions
+    and classes inside it: a parameter among them may not hold its argument at a given call."""
+    out: set[str] = set()
+    todo = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            out.update(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
         todo.extend(ast.iter_child_nodes(node))
     return out
 
@@ -253,36 +283,22 @@ class FrameLookups:
         return got
 
     def _params_from_calls(self, scope: Scope) -> dict:
-        inner = self.self_calls(scope)
-        calls = [c for c in self._only_calls(scope) if not any(c is i for i in inner)]
-        if not calls:
+        entries = self.call_entries(scope)
+        if not entries:
             return {}
-        varied = self.varied_by_recursion(scope)
-        args = scope.node.args
-        positional = [a.arg for a in args.posonlyargs + args.args]
-        defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
-        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-        names = positional + [a.arg for a in args.kwonlyargs]
-        seen: dict = {}
-        for call in calls:
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-                return {}
-            given = dict(zip(positional, call.args))
-            given.update({k.arg: k.value for k in call.keywords})
-            for name in names:
-                seen[name] = _agree(seen.get(name), given.get(name, defaults.get(name)))
         out = {}
-        for name, got in seen.items():
-            if got is not _NOT_CONST and name not in varied:
-                const, value = got
-                out[name] = self.string(value, None) if isinstance(const, str) else Const(const, self.span(value))
+        for name in entries[0][1]:
+            const, node = entries[0][1][name]
+            if all(name in bound and _same_const(bound[name][0], const) for _, bound in entries[1:]):
+                out[name] = self.string(node, None) if isinstance(const, str) else Const(const, self.span(node))
         return out
 
     def call_sets(self, scope: Scope) -> list[tuple]:
-        """``[(first call, (key, {parameter: value})), ...]``: one entry per distinct set of literal
+        """``[(call, (key, {parameter: value})), ...]``: one entry per distinct set of literal
         constants the calls of the module function ``scope`` give its parameters (defaults included;
-        a parameter some call gives no constant is left out of that call's set), in the order of
-        their first call — when there are two to ``limits.MAX_CALL_VARIANTS`` such sets (``go(det=True)``
+        a parameter some call gives no constant is left out of that call's set; through a chain of
+        calls, :meth:`call_entries`), in the order of their first call, each with the outermost call
+        that decides it — when there are two to ``limits.MAX_CALL_VARIANTS`` such sets (``go(det=True)``
         and ``go()``: issue 35, each call's launch is decided). Only the parameters the function reads
         other than to hand them on to a call count (``before_submit=before_submit`` does not). [] otherwise: one set (then
         :meth:`known_params` binds it), more than the limit, a call that spreads ``*args``/``**kwargs``,
@@ -294,35 +310,120 @@ class FrameLookups:
         return got
 
     def _call_sets(self, scope: Scope) -> list[tuple]:
+        entries = self.call_entries(scope)
+        if not entries or len(entries) < 2:
+            return []
+        read = _read_not_passed_on(scope.node)
+        names = [n for n in scope.params if n in read]
+        sets: dict = {}
+        for site, given in entries:
+            key, bound = [], {}
+            for name in names:
+                if name not in given:
+                    continue
+                const, node = given[name]
+                key.append((name, type(const).__name__, const))
+                bound[name] = self.string(node, None) if isinstance(const, str) else Const(const, self.span(node))
+            sets.setdefault(tuple(key), (site, (("call",) + tuple(key), bound)))
+        if not 2 <= len(sets) <= limits.MAX_CALL_VARIANTS:
+            return []
+        return list(sets.values())
+
+    def call_entries(self, scope: Scope, depth: int = 0) -> list[tuple] | None:
+        """``[(call, {parameter: (constant, node)}), ...]``: the literal constants each call of the
+        module function ``scope`` gives its parameters (defaults included), one entry per distinct
+        set, in the order of their calls. A parameter of the calling module function handed on whole
+        (``def f0(c): f1(c)``, ``f1(backend=c)``) has the constants the calls of that function give it,
+        through a chain of such calls (issue 35): one entry per set of the caller, whose call —
+        the outermost that gives a constant of the set — is the entry's call. None: no call to read
+        (a call that spreads ``*args``/``**kwargs``, a function used other than by a call of its
+        name). Bounded: a chain deeper than ``limits.MAX_CALL_DEPTH`` or back into a function being
+        read (recursion) reads that call's own constants only, as does a caller read along more than
+        ``limits.MAX_ARG_SETS`` sets."""
+        memo = self._params_memo
+        key = ("entries", id(scope))
+        if key in memo:
+            return memo[key]
+        reading = memo.setdefault("reading", [])
+        if id(scope) in reading or depth > limits.MAX_CALL_DEPTH:
+            return None
         inner = self.self_calls(scope)  # a level of a recursion: its parameters are not constants
         calls = [c for c in self._only_calls(scope) if not any(c is i for i in inner)]
-        if len(calls) < 2:
-            return []
-        varied = self.varied_by_recursion(scope)
+        if not calls:
+            memo[key] = None
+            return None
+        reading.append(id(scope))
+        try:
+            got = self._call_entries(scope, calls, depth)
+        finally:
+            reading.pop()
+        # kept even when read around a recursion or a cut chain (then it depends on where the reading
+        # began, always the same for one file): each function is read once, so functions that all
+        # call one another cost their calls, not one reading per chain through them
+        memo[key] = got
+        return got
+
+    def _call_entries(self, scope: Scope, calls: list, depth: int) -> list[tuple] | None:
         args = scope.node.args
         positional = [a.arg for a in args.posonlyargs + args.args]
         defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
         defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-        read = _read_not_passed_on(scope.node)
-        names = [n for n in positional + [a.arg for a in args.kwonlyargs] if n in read and n not in varied]
-        sets: dict = {}
+        varied = self.varied_by_recursion(scope)
+        names = [n for n in positional + [a.arg for a in args.kwonlyargs] if n not in varied]
+        out: dict = {}
         for call in calls:
             if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-                return []
+                return None
             given = dict(zip(positional, call.args))
             given.update({k.arg: k.value for k in call.keywords})
-            key, bound = [], {}
-            for name in names:
-                got = _agree(None, given.get(name, defaults.get(name)))
-                if got is _NOT_CONST:
-                    continue
-                const, node = got
-                key.append((name, type(const).__name__, const))
-                bound[name] = self.string(node, None) if isinstance(const, str) else Const(const, self.span(node))
-            sets.setdefault(tuple(key), (call, (("call",) + tuple(key), bound)))
-        if not 2 <= len(sets) <= limits.MAX_CALL_VARIANTS:
-            return []
-        return list(sets.values())
+            nodes = {name: given.get(name, defaults.get(name)) for name in names}
+            for site, bound in self._through_caller(call, nodes, depth):
+                fixed = tuple((n, type(c).__name__, c) for n, (c, _) in bound.items())
+                out.setdefault(fixed, (site, bound))
+        return list(out.values())
+
+    def _through_caller(self, call, nodes: dict, depth: int) -> list[tuple]:
+        """``[(call, {parameter: (constant, node)})]`` for one call whose arguments are ``nodes``
+        (parameter -> the node it is given, or None): its literal constants, and for each set of
+        constants its caller (a module function) is called with, the parameters it hands on whole."""
+        own = {}
+        handed: dict[str, str] = {}  # parameter -> the caller's parameter it is given
+        for name, node in nodes.items():
+            got = _agree(None, node)
+            if got is not _NOT_CONST:
+                own[name] = got
+            elif isinstance(node, ast.Name):
+                handed[name] = node.id
+        caller = self._caller_of(call) if handed else None
+        outer = None
+        if caller is not None and caller.kind == "function":
+            usable = {n for n in set(handed.values()) if n in caller.params and n not in self._rebinds(caller)}
+            handed = {k: v for k, v in handed.items() if v in usable}
+            if handed:
+                outer = self.call_entries(caller, depth + 1)
+        if not outer or len(outer) > limits.MAX_ARG_SETS:
+            return [(call, own)]
+        out = []
+        for site, env in outer:
+            bound = dict(own)
+            bound.update({name: env[param] for name, param in handed.items() if param in env})
+            out.append((site if len(bound) > len(own) else call, bound))
+        return out
+
+    def _caller_of(self, call) -> Scope | None:
+        """The scope whose code makes ``call`` (a call of the module's index)."""
+        memo = self._params_memo
+        got = memo.get("callers")
+        if got is None:
+            got = memo["callers"] = {id(c): scope for c, scope in self.index.calls}
+        return got.get(id(call))
+
+    def _rebinds(self, scope: Scope) -> set[str]:
+        memo = self._params_memo
+        got = memo.get(("rebinds", id(scope)))
+        if got is None:
+            got = memo[("rebinds", id(scope))] = _rebound(scope.node)
+        return got
 
     def varied_by_recursion(self, scope: Scope) -> set[str]:
         """Parameters of the function ``scope`` that a call of it by name inside its own body gives

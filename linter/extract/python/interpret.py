@@ -315,7 +315,7 @@ class Interpreter:
         if runs is None and self._loop_nesting == 0:
             if self.defer(st, frame):
                 return  # past the cap: what it sets is computed where it is read
-            runs = [((), self.merged_run(run))]  # (nested too deep: its paths merged)
+            runs = self.decisive_runs(run)  # (nested too deep: its paths merged but those that matter)
         if runs is None:
             runs = self.along_paths(run)
         if len(runs) == 1:
@@ -600,9 +600,12 @@ class Interpreter:
                 if paths and not any(x is NOTFOUND or refs_join and isinstance(x, (Ref, Instance)) for x in vals):
                     acc = choose([(f.cond, x) for f, x in zip(frames, vals)], limits.MAX_PATH_VARIANTS)
                     depth = max(nesting(x) for x in vals)
-                    if acc is None and depth < limits.MAX_PATH_NESTING and self._loop_nesting == 0:
-                        # past the cap: each path's value kept as it is (itself a value per path)
+                    if acc is None and self._loop_nesting == 0:
+                        # past the cap: each path's value kept as it is (itself a value per path); nested
+                        # too deep, one plain value per path of the decisions that matter, the rest merged
                         acc = Choice([(f.cond, x) for f, x in zip(frames, vals)], depth)
+                        if depth >= limits.MAX_PATH_NESTING:
+                            acc = self.collapsed(acc)
                 if acc is None:
                     acc = vals[0]
                     for x in vals[1:]:

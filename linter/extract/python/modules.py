@@ -1,5 +1,5 @@
 """Imports resolved to the files of the same repository, each analysed (parsed, never imported or run)
-at most once per run.
+at most once per linted file.
 
 ``from .common import ARGS``, ``from pkg.common import ARGS`` and ``import pkg.common as m; m.ARGS``
 name a value written in another file of the repository. :class:`Resolver` finds that file and reads
@@ -13,16 +13,20 @@ also under ``src/``, ``python/`` and ``lib/`` (SGLang's own package is ``python/
 ``a/b.py`` or ``a/b/__init__.py``. Nothing outside the repository is read: such a name is unknown.
 
 Bounds: a chain of at most :data:`MAX_DEPTH` modules analysed for one another; a module that is
-being analysed when it is needed again (an import cycle) gives unknown values; each module is parsed
-once per run (per :class:`~linter.workspace.Workspace`) and again only when its text changed (after a
-fix). Names of the callables the Python format recognises (``popen_launch_server``, ``Engine`` …)
-are never resolved: they stay what they are, even in SGLang's own repository.
+being analysed when it is needed again (an import cycle) gives unknown values. Names of the
+callables the Python format recognises (``popen_launch_server``, ``Engine`` …) are never resolved:
+they stay what they are, even in SGLang's own repository.
 
-A module's analysis is shared by every file of the run that imports it, and what it resolved is
-remembered: when a result cache is used (``Workspace.track_deps``), what each module's resolutions
-looked at is kept (:attr:`ModuleCache.deps`) and noted again for every file that gets that module's
-analysis (with the modules it read, transitively), so a cached result depends on every file that
-could change it (:mod:`linter.workspace`).
+What is shared, and what is not. Each module is parsed once per run (per
+:class:`~linter.workspace.Workspace`) and again only when its text changed (after a fix), and the
+file-system answers (is there such a file, where is the repository root) are kept for the run: both
+are the same whichever file asks. A module's *analysis* is made once per linted file, under that
+file's step budget (:func:`linter.limits.file_budget`), and used by every import of that file's
+lint: an analysis is computed as the importing file needs it (a function's return value per
+argument set, a class attribute) and is cut short where the budget ends, so one shared across files
+would make a file's result depend on which files were linted before it in the same process (with
+``-j 2`` a different partition: issue 35). Every file thus pays for the modules it reads, and its
+result — SGL004 included — is the same alone, first, last, or in another process.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from linter.extract.python.names import CALL_QUALS
 from linter.extract.python.parsing import parse
 from linter.extract.python.values import NOTFOUND, ClassV, Ref, Unk, Value, copy_value
 from linter.launch import Extraction
+from linter import limits
 from linter.workspace import capture, exists, note, replay
 
 if TYPE_CHECKING:
@@ -50,20 +55,17 @@ _PACKAGE_DIRS = ("", "src", "python", "lib")
 
 
 class ModuleCache:
-    """The analyses of one run, by path (with the :class:`SourceFile` they were made from), the
-    modules being analysed now, and the file-system answers already looked up."""
+    """What the runs of one workspace share about Python modules: each parsed module by path (with
+    the :class:`SourceFile` it was parsed from) and the file-system answers already looked up. The
+    analyses made from them belong to the file being linted (:class:`FileModules`)."""
 
     def __init__(self, ws: Workspace) -> None:
         # a weak reference: the cache is the value of a weak-keyed dict whose key is ``ws``; a strong
         # one would keep every run's workspace, files and analyses alive (a long fuzz run, an editor)
         self._ws = weakref.ref(ws)
-        self.analyses: dict[Path, tuple[SourceFile, Analysed | None]] = {}
-        self.in_progress: set[Path] = set()
+        self.parsed: dict[Path, tuple[SourceFile, tuple | None]] = {}
         self.files: dict[Path, tuple[bool, tuple]] = {}
         self.roots: dict[Path, tuple[Path, list]] = {}
-        self.deps: dict[Path, list] = {}
-        """For each module analysed (by path): what its resolutions looked at so far (with
-        ``ws.track_deps`` only; see :func:`linter.workspace.note`)."""
 
     @property
     def ws(self) -> Workspace:
@@ -104,28 +106,27 @@ class ModuleCache:
         self.roots[folder] = (root, probes)
         return root
 
-    def looked_up(self, module: Path, deps: list) -> None:
-        """Keep ``deps``, what a resolution made for ``module`` looked at (with ``ws.track_deps``)."""
-        if deps:
-            self.deps.setdefault(module, []).extend(deps)
+    def parse(self, source: SourceFile) -> tuple | None:
+        """``(ast.Module, Positions)`` of ``source`` (None: it does not parse), parsed once per text."""
+        got = self.parsed.get(source.path)
+        if got is None or got[0] is not source:
+            got = self.parsed[source.path] = (source, parse(source, Extraction()))
+        return got[1]
 
-    def _replay_closure(self, module: Path) -> None:
-        """Note again what ``module``'s resolutions looked at, and those of the modules they read."""
-        seen: set[Path] = set()
-        todo = [module]
-        out: list = []
-        while todo:
-            m = todo.pop()
-            if m in seen:
-                continue
-            seen.add(m)
-            for dep in self.deps.get(m, ()):
-                out.append(dep)
-                if dep[0] == "f":
-                    other = Path(dep[1])
-                    if other in self.deps and other not in seen:
-                        todo.append(other)
-        replay(dict.fromkeys(out))
+    def file_modules(self) -> FileModules:
+        """The analyses of the file being linted (kept with its budget, so they go with its lint)."""
+        return limits.budget().once(("python modules", id(self)), lambda: FileModules(self))
+
+
+class FileModules:
+    """The analyses of the modules one linted file reads, by path (with the :class:`SourceFile` they
+    were made from), and the modules being analysed now. Made per file (:meth:`ModuleCache.file_modules`):
+    every analysis here is computed under that file's budget."""
+
+    def __init__(self, shared: ModuleCache) -> None:
+        self.shared = shared
+        self.analyses: dict[Path, tuple[SourceFile, Analysed | None]] = {}
+        self.in_progress: set[Path] = set()
 
     def register(self, analysis: Analysed) -> None:
         """The linted file's own analysis: an import of it from another module finds this one."""
@@ -134,28 +135,22 @@ class ModuleCache:
     def analysis(self, path: Path, depth: int, analyse: Analyse) -> Analysed | None:
         """The analysis of the module at ``path``, made by ``analyse`` (the assembled analysis class)
         when it is not made yet (None: unreadable, unparseable, too deep, or in a cycle of imports)."""
-        source = self.ws.try_read(path)
+        ws = self.shared.ws
+        source = ws.try_read(path)
         if source is None:
             return None
         got = self.analyses.get(path)
         if got is not None and got[0] is source:
-            if self.ws.track_deps:
-                self._replay_closure(path)
             return got[1]
         if path in self.in_progress or depth > MAX_DEPTH:
             return None
         self.in_progress.add(path)
         try:
-            parsed = parse(source, Extraction())
+            parsed = self.shared.parse(source)
             analysis = None
             if parsed is not None:
                 module, positions = parsed
-                if self.ws.track_deps:
-                    with capture() as deps:
-                        analysis = analyse(source, module, positions, Extraction(), self.ws, depth)
-                    self.looked_up(path, deps)
-                else:
-                    analysis = analyse(source, module, positions, Extraction(), self.ws, depth)
+                analysis = analyse(source, module, positions, Extraction(), ws, depth)
         finally:
             self.in_progress.discard(path)
         self.analyses[path] = (source, analysis)
@@ -182,15 +177,10 @@ class Resolver:
         self.a = analysis
         self.analyse = analyse
         self.cache = cache_for(ws)
+        self.modules = self.cache.file_modules()
         self.depth = depth
         self.here = analysis.source.path.parent
-        self.track = ws.track_deps
-        if self.track:
-            with capture() as deps:
-                self.root = self.cache.root_of(self.here)
-            self.cache.looked_up(analysis.source.path, deps)
-        else:
-            self.root = self.cache.root_of(self.here)
+        self.root = self.cache.root_of(self.here)
         self._memo: dict[tuple, Value | None] = {}
         self.used: list[SourceFile] = []
         """The other modules whose values this module read (their findings land there)."""
@@ -203,12 +193,7 @@ class Resolver:
             got = self._memo[key]
             return copy_value(got) if got is not None else None
         self._memo[key] = None  # a name that leads back to itself: not resolved
-        if self.track:
-            with capture() as deps:
-                got = self._resolve(ref)
-            self.cache.looked_up(self.a.source.path, deps)
-        else:
-            got = self._resolve(ref)
+        got = self._resolve(ref)
         self._memo[key] = got
         return copy_value(got) if got is not None else None
 
@@ -225,7 +210,7 @@ class Resolver:
             path = self.module_file(parts[:k], level, ref.importer)
             if path is None:
                 continue
-            other = self.cache.analysis(path, self.depth + 1, self.analyse)
+            other = self.modules.analysis(path, self.depth + 1, self.analyse)
             if other is None:
                 return Unk(None)  # in the repository, but not to be read now (a cycle, too deep, broken)
             value = other.module_final().vars.get(parts[k], NOTFOUND)

@@ -12,7 +12,9 @@ The runs are bounded by ``limits.MAX_PATH_VARIANTS``. Past it:
 
 * a statement that sets names leaves each a :class:`~.values.Deferred`: the statement, computed again
   where the value is read, on that reader's path; a join of paths whose values are past the cap
-  keeps each path's value as it is (a Choice of Choices, at most ``limits.MAX_PATH_NESTING`` deep);
+  keeps each path's value as it is (a Choice of Choices); at ``limits.MAX_PATH_NESTING`` deep it is
+  made one plain value per path of the decisions whose paths differ in an option the rules decide
+  by, the others merged (:meth:`Paths.collapsed`), found by their effect wherever they sit;
 * a launch keeps apart only the decisions that change what the rules decide (deterministic inference,
   the attention backends, the model, the parallel sizes: :func:`linter.sglang.decisive.decisive_key`)
   and merges the others (:meth:`Paths.focused_paths`): what their paths share stays known, what
@@ -29,6 +31,7 @@ from linter.extract.python.values import (
     Deferred,
     Str,
     Unk,
+    choose,
     copy_value,
     differing_text,
     merge,
@@ -232,6 +235,37 @@ class Paths:
             return run()
         finally:
             self._set_mode(saved)
+
+    def decisive_runs(self, run) -> list:
+        """``[(conds, result), ...]``: ``run()`` with every decision merged but those whose paths
+        differ in an option the rules decide by (``--enable-deterministic-inference``, an attention
+        backend …: :func:`_decisive_decisions`), which are kept apart — for a statement whose values
+        nest too deep (``limits.MAX_PATH_NESTING``) to be kept per path. One run with every decision
+        merged finds them, by what their paths' values differ in, wherever they sit among the others
+        (issue 35: a deterministic switch among 25 undecided ``cmd +=`` was merged away when it came
+        early); a second takes them. Each result is then a plain value per decision kept (its nesting
+        starts again). All merged (one run) when none is found or they would be more than
+        ``limits.MAX_PATH_VARIANTS`` paths."""
+        seen: dict = {}
+        runs = self.explore_paths(run, frozenset(), seen)
+        keep = frozenset(k for k, decisive in seen.items() if decisive is True and k is not _ATTRIBUTED)
+        if keep and len(keep) < limits.MAX_PATH_VARIANTS.bit_length():
+            kept = self.explore_paths(run, keep, None)
+            if kept is not None and len(kept) > 1:
+                return kept
+        return runs if runs is not None and len(runs) == 1 else [((), self.merged_run(run))]
+
+    def collapsed(self, v):
+        """``v`` (a value kept per path, nested deep) as a plain value per path of the decisions that
+        matter (:meth:`decisive_runs`), the others merged: a Choice that nests no further, or one
+        value."""
+        if not isinstance(v, (Choice, Deferred)):
+            return v
+        runs = self.decisive_runs(lambda: self.pick(v))
+        if len(runs) == 1:
+            return runs[0][1]
+        got = choose(runs, limits.MAX_PATH_VARIANTS)
+        return got if got is not None else self.merged_run(lambda: self.pick(v))
 
     def _mode(self) -> tuple:
         return self.taken, self.pending, self.focus, self.seen, self.memo

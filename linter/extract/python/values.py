@@ -309,14 +309,76 @@ def merge(a, b, unknown):
         x, y = a.items, b.items
         if len(x) == len(y) and all(isinstance(i, Splat) == isinstance(j, Splat) for i, j in zip(x, y)):
             return Seq([i if isinstance(i, Splat) else merge(i, j, unknown) for i, j in zip(x, y)], a.kind)
-        p = 0
-        while p < min(len(x), len(y)) and same(x[p], y[p]):
-            p += 1
-        q = 0
-        while q < min(len(x), len(y)) - p and same(x[-1 - q], y[-1 - q]):
-            q += 1
-        return Seq(x[:p] + [Splat(None)] + x[len(x) - q:], a.kind)
+        return Seq(_merge_items(x, y), a.kind)
     return join_values(a, b, None, {})
+
+
+_MAX_ALIGN_CELLS = 2_500
+"""Most pairs of items compared to align the middles of two lists being merged (50 by 50 items: a
+launch's arguments that differ between two paths are a few); past it only their common first and
+last items are kept."""
+
+
+def _merge_items(x: list, y: list) -> list:
+    """The items of two paths' lists as one list: the items both have, in the same order (their
+    longest common subsequence, :func:`same` items), with a :class:`Splat` wherever either has
+    items the other does not. Merged one after another, the paths of twenty undecided ``cmd +=``
+    keep an item every path has wherever it sits among them (issue 35: ``--enable-deterministic-
+    inference`` appended second of twenty was lost into one unknown middle)."""
+    p, q = _shared_ends(x, y)
+    mx, my = x[p:len(x) - q], y[p:len(y) - q]
+    middle: list = []
+    i = j = 0
+    for ai, aj in (_common_items(mx, my) if len(mx) * len(my) <= _MAX_ALIGN_CELLS else []):
+        if ai > i or aj > j:
+            middle.append(Splat(None))
+        middle.append(mx[ai])
+        i, j = ai + 1, aj + 1
+    if i < len(mx) or j < len(my) or not middle:
+        middle.append(Splat(None))
+    out: list = list(x[:p])
+    for item in middle:  # (two unknown runs side by side are one)
+        if not (isinstance(item, Splat) and out and isinstance(out[-1], Splat)):
+            out.append(item)
+    return out + x[len(x) - q:]
+
+
+def _shared_ends(x: list, y: list) -> tuple[int, int]:
+    """(how many first items, how many last items) two lists share (:func:`same` items; the last
+    ones counted among those left after the first)."""
+    n = min(len(x), len(y))
+    p = 0
+    while p < n and same(x[p], y[p]):
+        p += 1
+    q = 0
+    while q < n - p and same(x[-1 - q], y[-1 - q]):
+        q += 1
+    return p, q
+
+
+def _common_items(x: list, y: list) -> list[tuple[int, int]]:
+    """The index pairs of a longest common subsequence of ``x`` and ``y`` (items compared with
+    :func:`same`; unknown runs never match)."""
+    n, m = len(x), len(y)
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = table[i], table[i + 1]
+        for j in range(m - 1, -1, -1):
+            if not isinstance(x[i], Splat) and same(x[i], y[j]):
+                row[j] = below[j + 1] + 1
+            else:
+                row[j] = max(below[j], row[j + 1])
+    out = []
+    i = j = 0
+    while i < n and j < m:
+        if not isinstance(x[i], Splat) and same(x[i], y[j]):
+            out.append((i, j))
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return out
 
 
 def differing_text(a, b) -> str:
@@ -339,13 +401,7 @@ def differing_text(a, b) -> str:
         return tx[p:len(tx) - q] + " " + ty[p:len(ty) - q]
     if isinstance(a, Seq) and isinstance(b, Seq):
         x, y = a.items, b.items
-        n = min(len(x), len(y))
-        p = 0
-        while p < n and same(x[p], y[p]):
-            p += 1
-        q = 0
-        while q < n - p and same(x[-1 - q], y[-1 - q]):
-            q += 1
+        p, q = _shared_ends(x, y)
         return " ".join(i.m.text for i in x[max(0, p - 1):len(x) - q] + y[max(0, p - 1):len(y) - q]
                         if isinstance(i, Str))
     if isinstance(a, DictV) and isinstance(b, DictV):

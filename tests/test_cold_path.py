@@ -4,12 +4,17 @@ occurrences, and the one-entry memos of a launch's placement and parallel checks
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
+import pytest
+
+from linter.extract import yamltree
 from linter.launch import MStr, Token
 from linter.sglang import parallel, placement
 from linter.sglang.options import Setting, load_table, parse_args
 
 LAUNCH_SERVER = "sglang.launch_server"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def parsed(*words: str):
@@ -48,3 +53,18 @@ def test_placement_and_parallel_memos_follow_the_launch_and_its_settings():
     got = parallel.failures(b, b.table)
     got.clear()
     assert parallel.failures(b, b.table) != []
+
+
+# -- per-launch and per-file work done once (issue 37, the launch-dense cold path) ----------------------
+
+
+def test_resolutions_are_asked_of_the_deprecated_options_that_have_one():
+    from linter.sglang.options import available_versions
+
+    for version in available_versions():
+        table = load_table(version)
+        assert table.resolved == [o for o in table.options if (o.deprecation or {}).get("resolution")]
+    assert [o.primary for o in load_table("0.5.23").resolved] == ["--enable-dp-attention"]
+    p = parsed("--model-path", "m", "--dp", "8", "--enable-dp-attention")
+    assert (p.value("attn_dp_size"), p.value("dp_size")) == ("8", "1")
+

@@ -137,6 +137,9 @@ class OptionTable:
             self.by_dest.setdefault(opt.dest, opt)
         self._sorted = sorted(self.by_string)
         self._order = {s: k for k, s in enumerate(("-h", "--help", *self.by_string))}
+        self.resolved = [opt for opt in self.options if ((opt.deprecation or {}).get("resolution"))]
+        """The deprecated options whose release turns them into another option's value
+        (:func:`apply_resolutions` asks only these, for every launch)."""
 
     def in_parser_order(self, strings) -> list[str]:
         """``strings`` in the order argparse registered them (``-h``/``--help`` first): the order of its
@@ -855,11 +858,11 @@ def apply_resolutions(parsed: ParsedArgs) -> None:
     ``--attn-dp-size N`` with ``dp_size`` 1, ``arg_groups/parallel_hook.py:39``): the new values are
     added as settings located where the old ones were written, so the rules read them as if written."""
     table = parsed.table
-    for opt in table.options:
-        dep = opt.deprecation
-        resolution = (dep or {}).get("resolution")
-        if not resolution:
-            continue
+    for opt in table.resolved:
+        trigger = parsed.get(opt.dest)
+        if trigger is None or trigger.value is not True:
+            continue  # the deprecated option is not set: SGLang's handler returns at once
+        resolution = opt.deprecation["resolution"]
         rule = resolution.get("rule") or {}
         fields = set(rule.get("if", {})) | set(rule.get("set", {})) | {
             v["from"] for v in rule.get("set", {}).values() if isinstance(v, dict)}
@@ -872,9 +875,6 @@ def apply_resolutions(parsed: ParsedArgs) -> None:
                                           table.types)
                 value = UNKNOWN if got is valuetypes.UNJUDGED else got
             current[dest] = value
-        trigger = parsed.get(opt.dest)
-        if trigger is None or trigger.value is not True:
-            continue  # the deprecated option is not set: SGLang's handler returns at once
         if any(v is UNKNOWN for v in current.values()):
             continue
         note = (f"{opt.primary}: SGLang {table.version}'s {resolution.get('function')} "

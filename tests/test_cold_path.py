@@ -68,3 +68,47 @@ def test_resolutions_are_asked_of_the_deprecated_options_that_have_one():
     p = parsed("--model-path", "m", "--dp", "8", "--enable-dp-attention")
     assert (p.value("attn_dp_size"), p.value("dp_size")) == ("8", "1")
 
+
+YAML_MAPPINGS = [
+    "a: 1\nb: 2\n",
+    "a: 1\na: 2\n",  # a repeated key: the first pair wins
+    "base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  y: 3\n",
+    "base: &b {x: 1}\nother: &o {x: 2, z: 4}\nm:\n  <<: [*b, *o]\n  w: 0\n",
+    "1: int\ntrue: bool\n'1': str\n~: null\n1.5: float\n",
+    "? [a, b]\n: complex\nk: v\n",
+    "{}\n",
+]
+YAML_KEYS = ["a", "b", "x", "y", "z", "w", "m", "base", "1", "k", "missing", 1, True, 1.5, None, "true", "~"]
+
+
+def _scan(node, key):
+    for k, v in yamltree.items(node):
+        if getattr(k, "value", None) == key:
+            return k, v
+    return None, None
+
+
+@pytest.mark.parametrize("text", YAML_MAPPINGS)
+def test_yaml_get_finds_what_a_scan_of_the_pairs_finds(text):
+    from linter.source import SourceFile
+
+    source = SourceFile(Path("x.yaml"), "x.yaml", text)
+    with yamltree.walk(source):
+        root = yamltree.load_tree(source)
+        nodes = [root] + [v for _, v in yamltree.items(root) if yamltree.is_map(v)]
+        for node in nodes:
+            for key in YAML_KEYS:
+                assert yamltree.get(node, key) == _scan(node, key), (node, key)
+                assert yamltree.value_of(node, key) is _scan(node, key)[1]
+
+
+def test_yaml_get_of_a_merged_key_and_the_node_kinds():
+    from linter.source import SourceFile
+
+    source = SourceFile(Path("x.yaml"), "x.yaml", YAML_MAPPINGS[2])
+    with yamltree.walk(source):
+        m = yamltree.value_of(yamltree.load_tree(source), "m")
+        assert [yamltree.text(yamltree.value_of(m, k)) for k in ("x", "y")] == ["1", "3"]
+        assert yamltree.is_map(m) and not yamltree.is_seq(m) and not yamltree.is_str(m)
+        assert yamltree.is_str(yamltree.value_of(m, "x")) and yamltree.value_of(yamltree.value_of(m, "x"), "x") is None
+

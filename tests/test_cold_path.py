@@ -112,3 +112,20 @@ def test_yaml_get_of_a_merged_key_and_the_node_kinds():
         assert yamltree.is_map(m) and not yamltree.is_seq(m) and not yamltree.is_str(m)
         assert yamltree.is_str(yamltree.value_of(m, "x")) and yamltree.value_of(yamltree.value_of(m, "x"), "x") is None
 
+
+def _blocks(tokens):
+    return [(t.type, t.tag, t.map, t.level, t.nesting, t.info, t.markup, t.content, t.meta) for t in tokens]
+
+
+@pytest.mark.parametrize("path", ["examples/README.md", "examples/runbooks/deepseek-v3-h100.md", "tests/data/README.md"])
+def test_markdown_block_tokens_without_the_inline_parse(path):
+    from markdown_it import MarkdownIt
+
+    from linter.extract.markdown import _parser
+    from linter.extract.pymdown import pymdown_plugin
+
+    text = (ROOT / path).read_text()
+    full = MarkdownIt("commonmark").use(pymdown_plugin).parse(text)
+    got = _parser(text).parse(text)
+    assert _blocks(got) == _blocks(full) and any(t.type == "heading_open" for t in got)
+    assert all(not t.children for t in got)  # the inline parse was not made

@@ -129,3 +129,32 @@ def test_markdown_block_tokens_without_the_inline_parse(path):
     got = _parser(text).parse(text)
     assert _blocks(got) == _blocks(full) and any(t.type == "heading_open" for t in got)
     assert all(not t.children for t in got)  # the inline parse was not made
+
+
+def test_an_mstr_crosses_to_the_parent_as_its_runs():
+    import io
+
+    from linter.launch import MStr
+    from linter.source import SourceFile, Span
+
+    src = SourceFile(Path("a.yaml"), "a.yaml", "x" * 2000)
+
+    def roundtrip(obj):  # the file is named, as the pool's wire names it (linter/poolwire.py)
+        out = io.BytesIO()
+        pickler = pickle.Pickler(out)
+        pickler.persistent_id = lambda o: "a.yaml" if o is src else None
+        pickler.dump(obj)
+        unpickler = pickle.Unpickler(io.BytesIO(out.getvalue()))
+        unpickler.persistent_load = lambda key: src
+        return unpickler.load(), len(out.getvalue())
+
+    atom = (src, 1500)
+    per_char = MStr("y" * 1001, [(src, k) for k in range(1000)] + [atom], Span(src, 0, 1001))
+    back, size = roundtrip(per_char)
+    assert (back.text, back.runs, back.where, back.origins) == (per_char.text, per_char.runs, per_char.where,
+                                                                per_char.origins)
+    assert back.runs == ((1000, src, 0, None), (1, src, 1500, atom))
+    assert size < 1200  # the text and two runs, not a tuple per character
+    joined = MStr.join([MStr.literal(src, 0, 3), MStr.plain("!"), MStr.unknown(None)])
+    again, _ = roundtrip(joined)
+    assert (again.text, again.runs, again.where, again.known) == (joined.text, joined.runs, joined.where, False)

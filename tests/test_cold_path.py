@@ -158,3 +158,15 @@ def test_an_mstr_crosses_to_the_parent_as_its_runs():
     joined = MStr.join([MStr.literal(src, 0, 3), MStr.plain("!"), MStr.unknown(None)])
     again, _ = roundtrip(joined)
     assert (again.text, again.runs, again.where, again.known) == (joined.text, joined.runs, joined.where, False)
+
+
+@pytest.mark.parametrize("i,j", [(0, 1), (3, 9), (5, 5), (7, 4), (0, 12), (11, 12)])
+def test_a_span_of_the_page_itself_is_the_span_of_its_characters(i, j):
+    from linter.extract.docblocks import Layer
+    from linter.source import SourceFile
+
+    host = SourceFile(Path("a.md"), "a.md", "# title\nrun\n")
+    page = Layer(host)
+    listed = Layer(host, host.text, [(k, k + 1) for k in range(len(host.text))])  # as a layer that lists them
+    got, want = page.span(i, j), listed.span(i, j)
+    assert (got.start, got.end) == (want.start, want.end) == (i, j) if want is not None else got is None

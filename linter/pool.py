@@ -148,7 +148,9 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
                 if skip_unmentioned and _skipped_on_bytes(engine.ws, cand):
                     yield cand, None
                 else:
-                    yield cand, lint_file(engine, cand.path, mentioned=skip_unmentioned)
+                    res = lint_file(engine, cand.path, mentioned=skip_unmentioned)
+                    _settle(res)
+                    yield cand, res
             elif (got := _cached(cache, cand)) is not None:
                 yield cand, got[0]
             elif _skipped_on_bytes(engine.ws, cand, cache):
@@ -164,6 +166,19 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
         yield from run.finish()
     finally:
         run.close()
+
+
+def _settle(result: FileResult) -> None:
+    """After a file linted in this process: its garbage cycles are collected, and what is still alive
+    (its result, the files it read: kept until the run ends) leaves the collector's view, as a
+    worker's result does (:meth:`_Pool._take`). Otherwise each result is scanned again by the
+    collections of the files after it (7 % of a run over 2,400 launch files; half of it now). Nothing
+    of a file's own work is alive between two files, so nothing frozen here becomes garbage later
+    but with the results."""
+    if result.prefiltered or result.source is None:
+        return  # nothing was parsed
+    gc.collect(1)
+    gc.freeze()
 
 
 def _cached(cache, cand) -> tuple[FileResult, list[Path]] | None:
@@ -238,6 +253,7 @@ class _Run:
                 yield cand, None
                 return
             res = lint_file(engine, cand.path, mentioned=self.skip)
+            _settle(res)
             yield cand, res
             if not res.prefiltered:
                 self.units += 1

@@ -379,3 +379,26 @@ def test_idle_cpus_reads_the_runnable_processes_and_the_load(monkeypatch, tmp_pa
 
     monkeypatch.setattr("builtins.open", fake)
     assert pool.idle_cpus() == idle
+
+
+# -- the collector in one process ----------------------------------------------------------------
+
+
+def test_one_process_collects_each_file_and_freezes_its_result(tmp_path):
+    import gc
+
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT / "examples" / "inference", root)
+    (root / "notes.txt").write_text("nothing to lint here\n")
+    before = gc.get_freeze_count()
+    try:
+        ws = Workspace(root)
+        engine = Engine(ws, RunOptions(), ConfigResolver(isolated=True))
+        results = {ws.display(c.path): r for c, r in pool.lint_all(engine, walk([root], lambda p, d: False, False), 1)}
+        assert results["docker-compose.yml"].contexts and results["notes.txt"].prefiltered
+        frozen = gc.get_freeze_count()
+        assert frozen > before  # the results (and the files read) left the collector's view
+        pool._settle(results["notes.txt"])  # a file the filter passed over: nothing to collect nor freeze
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -723,7 +723,7 @@ class _Run:
         cfg = self.configs.for_dir(ws.cwd)
         keep_skipped = bool(args.show_files or args.explain or args.write_baseline or args.baseline
                             or (cfg is not None and cfg.baseline))
-        from linter.cache.cli import open_for_run
+        from linter.cache.cli import needs_fresh_results, open_for_run
         from linter.progress import shown
 
         cache = open_for_run(args, self.engine, self.configs, self.warn)
@@ -732,8 +732,9 @@ class _Run:
         # with the cache, a walked file it knows the filter skips costs one stat (no result is needed of it)
         quick = cache if not keep_skipped else None
         files = walk(self.paths, self.excluded, args.force_exclude, walked, quick)
-        for cand, res in shown(lint_all(self.engine, files, args.jobs, skip_unmentioned=not keep_skipped, cache=cache),
-                               args, self.quiet, walked):
+        recorded = not needs_fresh_results(args)
+        for cand, res in shown(lint_all(self.engine, files, args.jobs, skip_unmentioned=not keep_skipped, cache=cache,
+                                        recorded=recorded), args, self.quiet, walked):
             if res is None or (res.prefiltered and not keep_skipped):
                 self.skipped_files += 1  # decided on the file's bytes, before any Path or result is made
                 continue

@@ -129,7 +129,7 @@ class WorkerLost(Exception):
 
 def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *, skip_unmentioned: bool = False,
              timeout: float | None = None, method: str | None = None,
-             cache=None) -> Iterator[tuple[C, FileResult | None]]:
+             cache=None, recorded: bool = False) -> Iterator[tuple[C, FileResult | None]]:
     """``(candidate, lint_file(engine, candidate.path))`` for each candidate in order, as one process
     gives them; a candidate has ``path`` (a :class:`~pathlib.Path`, absolute) and ``name`` (the same
     as a string), as :class:`linter.discover.Candidate`. With ``skip_unmentioned`` (no output names
@@ -139,8 +139,10 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
     takes the next ones, and each result comes once the units before it are answered (so the results
     waiting here stay few). ``timeout`` (seconds, default :data:`UNIT_TIMEOUT`) and ``method`` (a
     multiprocessing start method, default :func:`start_method`) are for tests. ``cache`` (a
-    :class:`linter.cache.ResultCache`) answers the units it can and keeps the others' results. Never
-    raises for a bad file (SGL000 on it instead)."""
+    :class:`linter.cache.ResultCache`) answers the units it can and keeps the others' results. With
+    ``recorded`` (the output needs no more of a result than the cache keeps: see
+    :func:`linter.cache.cli.needs_fresh_results`), a worker sends a result as the cache records it
+    (:mod:`linter.cache.codec`), not pickled whole. Never raises for a bad file (SGL000 on it instead)."""
     size = available_cpus() if jobs is None else jobs
     if size <= 1:
         for cand in candidates:
@@ -159,7 +161,7 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
                 yield cand, cache.lint(cand.path, look=False)[0]
         return
     run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method, skip_unmentioned, cache,
-               auto=jobs is None)
+               auto=jobs is None, recorded=recorded)
     try:
         for cand in candidates:
             yield from run.add(cand)
@@ -212,9 +214,10 @@ class _Run:
     its bytes (``quick``) or a unit sent to the pool, and waits in ``window`` until it can be given."""
 
     def __init__(self, engine: Engine, size: int, timeout: float, method: str, skip_unmentioned: bool,
-                 cache=None, auto: bool = False) -> None:
+                 cache=None, auto: bool = False, recorded: bool = False) -> None:
         self.engine = engine
         self.cache = cache
+        self.recorded = recorded
         self.auto = auto
         """``--jobs auto``: workers start only while CPUs are idle (:meth:`_maybe_start_pool`)."""
         self.skip = skip_unmentioned
@@ -310,7 +313,7 @@ class _Run:
 
     def _start_pool(self) -> None:
         ws = self.engine.ws
-        self.pool = _Pool(self.engine, self.size, self.timeout, self._method(), self.cache)
+        self.pool = _Pool(self.engine, self.size, self.timeout, self._method(), self.cache, self.recorded)
         if self.cache is not None:
             self.cache.walk_skips = False  # every file reaches the window: a worker may have read it
         for p in ws.reads:  # read before every unit of the pool
@@ -402,7 +405,9 @@ class _Worker:
 class _Pool:
     """Worker processes fed with units; answers are kept by unit index."""
 
-    def __init__(self, engine: Engine, size: int, timeout: float, method: str, cache=None) -> None:
+    def __init__(self, engine: Engine, size: int, timeout: float, method: str, cache=None,
+                 recorded: bool = False) -> None:
+        self.recorded = recorded
         self.ctx = None  # multiprocessing's context, once a worker starts
         self.engine = engine
         self.cache = cache
@@ -476,7 +481,7 @@ class _Pool:
                 # Objects made so far stay out of the collector: its passes would write to (and so
                 # copy) every page each worker shares with this process.
                 gc.freeze()
-            proc = self.ctx.Process(target=_serve, args=(child_end, self.engine, inherited),
+            proc = self.ctx.Process(target=_serve, args=(child_end, self.engine, inherited, self.recorded),
                                     name="lint-configs worker", daemon=True)
             proc.start()
             child_end.close()
@@ -564,9 +569,14 @@ class _Pool:
         result = None  # unless it reads back: this process lints it
         if payload is not None:  # (None: it could not be sent)
             try:
-                from linter.poolwire import Unpickler
+                if isinstance(payload, dict):  # the result as the cache records it
+                    from linter.cache.codec import decode
 
-                result = Unpickler(BytesIO(payload), self.files).load()
+                    result = decode(payload, path, self.files)
+                else:
+                    from linter.poolwire import Unpickler
+
+                    result = Unpickler(BytesIO(payload), self.files).load()
             except Exception:  # noqa: BLE001
                 pass
         if result is not None and self.cache is not None and deps is not None:
@@ -624,10 +634,11 @@ def _death(proc) -> str:
 # -- the worker side ----------------------------------------------------------------------------
 
 
-def _serve(conn, engine: Engine, inherited: list) -> None:
+def _serve(conn, engine: Engine, inherited: list, recorded: bool = False) -> None:
     """A worker: lint each ``(index, path)`` received, answer ``(index, files read, new files,
-    pickled FileResult or None, its dependencies or None)``; stop on None or when this process's end of
-    the pipe closes."""
+    pickled FileResult or None, its dependencies or None)`` — with ``recorded``, the result as the
+    cache records it where that gives all of it (:func:`linter.poolwire.recorded`), else pickled; stop
+    on None or when this process's end of the pipe closes."""
     for c in inherited:
         c.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops the workers
@@ -653,10 +664,13 @@ def _serve(conn, engine: Engine, inherited: list) -> None:
         sources: list[tuple] = []
         try:
             from linter.poolwire import Pickler
+            from linter.poolwire import recorded as record
 
-            out = BytesIO()
-            Pickler(out, ws, shipped, sources).dump(result)
-            payload = out.getvalue()
+            payload = record(result, ws, shipped, sources) if recorded else None
+            if payload is None:
+                out = BytesIO()
+                Pickler(out, ws, shipped, sources).dump(result)
+                payload = out.getvalue()
         except Exception:  # noqa: BLE001 - something that cannot be pickled: the parent lints it
             payload, sources = None, []
         try:

@@ -170,3 +170,22 @@ def test_a_span_of_the_page_itself_is_the_span_of_its_characters(i, j):
     listed = Layer(host, host.text, [(k, k + 1) for k in range(len(host.text))])  # as a layer that lists them
     got, want = page.span(i, j), listed.span(i, j)
     assert (got.start, got.end) == (want.start, want.end) == (i, j) if want is not None else got is None
+
+
+@pytest.mark.parametrize("text", [
+    "k: plain value\n", "k: 'quoted'\n", "k: \"esc\\tape\"\n", "k: >\n  folded\n  lines\n", "k: |\n  a\n  b\n",
+    "k: x\n", "k: 8\n", "k: \"\"\n", "k: 'it''s'\n", "k: a\r\n  b\r\n",
+])
+def test_a_scalar_written_as_it_reads_has_the_origins_align_gives(text):
+    from linter.launch import MStr
+    from linter.source import SourceFile, Span
+
+    source = SourceFile(Path("x.yaml"), "x.yaml", text)
+    with yamltree.walk(source):
+        node = yamltree.value_of(yamltree.load_tree(source), "k")
+        got = yamltree.mstr(node, source)
+        value = node.value if isinstance(node.value, str) else str(node.value)
+        start, end = node.start_mark.index, node.end_mark.index
+        want = MStr(value, yamltree.align(value, source, start, end), Span(source, start, end))
+        assert (got.text, got.origins, got.where) == (want.text, want.origins, want.where)
+        assert [r[:3] for r in got.runs] == [r[:3] for r in want.runs]

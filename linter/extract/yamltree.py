@@ -69,6 +69,10 @@ def mstr(node, source: SourceFile) -> MStr:
     """The value of a ScalarNode (:mod:`linter.extract.yamlload`) with per-character origins."""
     value = node.value if isinstance(node.value, str) else str(node.value)
     start, end = node.start_mark.index, node.end_mark.index
+    n = len(value)
+    if n and start + n <= end and source.text.startswith(value, start):
+        # written as it reads (most plain scalars): align() would place character i at start + i, one run
+        return MStr.from_runs(value, ((n, source, start, None),), Span(source, start, end))
     return MStr(value, align(value, source, start, end), Span(source, start, end))
 
 

@@ -129,7 +129,7 @@ class WorkerLost(Exception):
 
 def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *, skip_unmentioned: bool = False,
              timeout: float | None = None, method: str | None = None,
-             cache=None, recorded: bool = False) -> Iterator[tuple[C, FileResult | None]]:
+             cache=None, recorded: bool = False, freeze: bool = False) -> Iterator[tuple[C, FileResult | None]]:
     """``(candidate, lint_file(engine, candidate.path))`` for each candidate in order, as one process
     gives them; a candidate has ``path`` (a :class:`~pathlib.Path`, absolute) and ``name`` (the same
     as a string), as :class:`linter.discover.Candidate`. With ``skip_unmentioned`` (no output names
@@ -142,7 +142,9 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
     :class:`linter.cache.ResultCache`) answers the units it can and keeps the others' results. With
     ``recorded`` (the output needs no more of a result than the cache keeps: see
     :func:`linter.cache.cli.needs_fresh_results`), a worker sends a result as the cache records it
-    (:mod:`linter.cache.codec`), not pickled whole. Never raises for a bad file (SGL000 on it instead)."""
+    (:mod:`linter.cache.codec`), not pickled whole. With ``freeze`` (the process ends after the run: the
+    command), each file linted in this process is settled (:func:`_settle`). Never raises for a bad file
+    (SGL000 on it instead)."""
     size = available_cpus() if jobs is None else jobs
     if size <= 1:
         for cand in candidates:
@@ -151,7 +153,8 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
                     yield cand, None
                 else:
                     res = lint_file(engine, cand.path, mentioned=skip_unmentioned)
-                    _settle(res)
+                    if freeze:
+                        _settle(res)
                     yield cand, res
             elif (got := _cached(cache, cand)) is not None:
                 yield cand, got[0]
@@ -161,7 +164,7 @@ def lint_all(engine: Engine, candidates: Iterable[C], jobs: int | None = None, *
                 yield cand, cache.lint(cand.path, look=False)[0]
         return
     run = _Run(engine, size, UNIT_TIMEOUT if timeout is None else timeout, method, skip_unmentioned, cache,
-               auto=jobs is None, recorded=recorded)
+               auto=jobs is None, recorded=recorded, freeze=freeze)
     try:
         for cand in candidates:
             yield from run.add(cand)
@@ -176,7 +179,8 @@ def _settle(result: FileResult) -> None:
     worker's result does (:meth:`_Pool._take`). Otherwise each result is scanned again by the
     collections of the files after it (7 % of a run over 2,400 launch files; half of it now). Nothing
     of a file's own work is alive between two files, so nothing frozen here becomes garbage later
-    but with the results."""
+    but with the results. Only in a process that ends after the run (:func:`linter.cli.entry`): code
+    that calls :func:`linter.cli.main` and goes on keeps its collector as it was."""
     if result.prefiltered or result.source is None:
         return  # nothing was parsed
     gc.collect(1)
@@ -214,10 +218,11 @@ class _Run:
     its bytes (``quick``) or a unit sent to the pool, and waits in ``window`` until it can be given."""
 
     def __init__(self, engine: Engine, size: int, timeout: float, method: str, skip_unmentioned: bool,
-                 cache=None, auto: bool = False, recorded: bool = False) -> None:
+                 cache=None, auto: bool = False, recorded: bool = False, freeze: bool = False) -> None:
         self.engine = engine
         self.cache = cache
         self.recorded = recorded
+        self.freeze = freeze
         self.auto = auto
         """``--jobs auto``: workers start only while CPUs are idle (:meth:`_maybe_start_pool`)."""
         self.skip = skip_unmentioned
@@ -256,7 +261,8 @@ class _Run:
                 yield cand, None
                 return
             res = lint_file(engine, cand.path, mentioned=self.skip)
-            _settle(res)
+            if self.freeze:
+                _settle(res)
             yield cand, res
             if not res.prefiltered:
                 self.units += 1

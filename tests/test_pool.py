@@ -394,7 +394,8 @@ def test_one_process_collects_each_file_and_freezes_its_result(tmp_path):
     try:
         ws = Workspace(root)
         engine = Engine(ws, RunOptions(), ConfigResolver(isolated=True))
-        results = {ws.display(c.path): r for c, r in pool.lint_all(engine, walk([root], lambda p, d: False, False), 1)}
+        results = {ws.display(c.path): r for c, r in pool.lint_all(engine, walk([root], lambda p, d: False, False), 1,
+                                                                          freeze=True)}
         assert results["docker-compose.yml"].contexts and results["notes.txt"].prefiltered
         frozen = gc.get_freeze_count()
         assert frozen > before  # the results (and the files read) left the collector's view
@@ -454,3 +455,15 @@ def test_what_the_cache_does_not_record_goes_pickled_whole(tmp_path):
     assert data["fmt"] == "shell" and [s[0] for s in sources] == [str(tmp_path / "a.sh")]
     assert recorded(FileResult(tmp_path / "a.sh", source=source, fmt="shell"), ws, {str(tmp_path / "a.sh")}, []) \
         is not None  # a file sent before is named, not sent again
+
+
+def test_a_run_through_main_freezes_nothing(tmp_path):
+    import gc
+
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT / "examples" / "inference", root)
+    ws = Workspace(root)
+    engine = Engine(ws, RunOptions(), ConfigResolver(isolated=True))
+    gc.unfreeze()  # (what earlier tests froze: a worker's results in the pool's parent)
+    assert list(pool.lint_all(engine, walk([root], lambda p, d: False, False), 1))
+    assert gc.get_freeze_count() == 0  # only the command (linter.cli.entry) asks for freeze=True

@@ -199,6 +199,11 @@ class MStr:
     def __repr__(self) -> str:
         return f"MStr({self.text!r})"
 
+    def __reduce__(self):
+        # pickled (a pool worker's result) as its text, runs and span: not a tuple per character, which
+        # is most of a result's bytes and the parent's time to read it back
+        return MStr.from_runs, (self.text, self.runs, self.where)
+
 
 def _compress(origins: Sequence) -> tuple:
     """The canonical runs of per-character ``origins`` (see :class:`MStr`)."""

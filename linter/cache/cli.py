@@ -37,8 +37,7 @@ def open_for_run(args, engine, configs, warn) -> cache.ResultCache | None:
     another release), and when the folder may not be used (``warn`` says why)."""
     if getattr(args, "no_cache", False) or cache.disabled_by_environment():
         return None
-    if args.stdin_filename is not None or "-" in args.paths or args.explain or args.list_launches \
-            or args.show_files or args.upgrade_to:
+    if needs_fresh_results(args):
         return None
     from linter.cache.trust import refusal
 
@@ -48,6 +47,14 @@ def open_for_run(args, engine, configs, warn) -> cache.ResultCache | None:
         warn(f"the result cache {engine.ws.display(folder)} is not used: {why}")
         return None
     return cache.ResultCache(folder, engine, shared=folder.parent == cache.user_cache_home())
+
+
+def needs_fresh_results(args) -> bool:
+    """True when the run's output needs more of a result than the cache keeps (:mod:`linter.cache.codec`):
+    standard input, ``--explain``, ``--list-launches``, ``--show-files`` and ``--upgrade-to``. Otherwise a
+    recorded result gives exactly what a fresh one gives (also across the pool's processes)."""
+    return bool(args.stdin_filename is not None or "-" in args.paths or args.explain or args.list_launches
+                or args.show_files or args.upgrade_to)
 
 
 def clean(argv: Sequence[str]) -> int:

@@ -111,6 +111,8 @@ class Layer:
 
     def span(self, i: int, j: int) -> Span | None:
         """The host span of characters ``[i, j)`` (the hull of their places), None when they have none."""
+        if self._origins is None:  # the host file itself: character k is [k, k + 1) (no list of them made)
+            return Span(self.host, i, j) if i < j else None
         got = [o for o in self.origins(i, j) if o is not None]
         return Span(self.host, got[0][0], got[-1][1]) if got else None
 

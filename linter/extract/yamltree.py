@@ -68,6 +68,10 @@ def mstr(node, source: SourceFile) -> MStr:
     """The value of a ScalarNode (:mod:`linter.extract.yamlload`) with per-character origins."""
     value = node.value if isinstance(node.value, str) else str(node.value)
     start, end = node.start_mark.index, node.end_mark.index
+    n = len(value)
+    if n and start + n <= end and source.text.startswith(value, start):
+        # written as it reads (most plain scalars): align() would place character i at start + i, one run
+        return MStr.from_runs(value, ((n, source, start, None),), Span(source, start, end))
     return MStr(value, align(value, source, start, end), Span(source, start, end))
 
 
@@ -127,11 +131,12 @@ def comments(source: SourceFile, root) -> list[Span]:
 @dataclass
 class Walk:
     """The walk of one YAML file: ``source`` (for SGL004 spans; None before any file), ``merged`` the
-    memo of :func:`items` (node id -> (node, pairs); the node is kept so its id is not reused while
-    cached) and ``visited`` the merged pairs counted against ``MAX_YAML_NODES``."""
+    memo of :func:`items` (node id -> [node, pairs, index of the pairs by key or None]; the node is
+    kept so its id is not reused while cached) and ``visited`` the merged pairs counted against
+    ``MAX_YAML_NODES``."""
 
     source: SourceFile | None = None
-    merged: dict[int, tuple[object, list]] = field(default_factory=dict)
+    merged: dict[int, list] = field(default_factory=dict)
     visited: int = 0
 
 
@@ -151,12 +156,18 @@ def items(node) -> list[tuple[object, object]]:
 
     Memoised per node, and the pairs visited are counted: past ``MAX_YAML_NODES`` merges are not
     followed (SGL004), so nested merges of aliases cannot grow exponentially."""
-    from linter.extract.yamlload import MappingNode, SequenceNode
-
     walk = _walk()
     hit = walk.merged.get(id(node))
     if hit is not None and hit[0] is node:
         return hit[1]
+    return _merge(walk, node)[1]
+
+
+def _merge(walk: Walk, node) -> list:
+    """The memo entry of :func:`items` for ``node``, computed: ``[node, pairs, None]`` (the third item
+    is :func:`get`'s index of the pairs, made when first asked)."""
+    from linter.extract.yamlload import MappingNode, SequenceNode
+
     own, merged = [], []
     for k, v in node.value:
         if getattr(k, "tag", "") == "tag:yaml.org,2002:merge" or getattr(k, "value", None) == "<<":
@@ -183,8 +194,8 @@ def items(node) -> list[tuple[object, object]]:
             continue
         seen.add(key)
         out.append((k, v))
-    walk.merged[id(node)] = (node, out)
-    return out
+    entry = walk.merged[id(node)] = [node, out, None]
+    return entry
 
 
 _NOT_A_BRACKET = re.compile(r"""(?:
@@ -219,10 +230,32 @@ def too_deep(text: str) -> int | None:
 
 def get(node, key: str):
     """``(key node, value node)`` of ``key`` in a MappingNode (merges resolved), or ``(None, None)``."""
-    for k, v in items(node):
+    walk = _walk()
+    entry = walk.merged.get(id(node))
+    if entry is None or entry[0] is not node:
+        entry = _merge(walk, node)
+    index = entry[2]
+    if index is None:
+        # an extractor asks a mapping for key after key: the pairs are indexed once per node (the
+        # first pair of each key value, as a scan of the pairs finds it; items() already dropped the
+        # later pairs of a key, and a complex key equals no string)
+        index = entry[2] = {}
+        for k, v in entry[1]:
+            value = getattr(k, "value", None)
+            if isinstance(value, _PLAIN_KEYS) and value not in index:
+                index[value] = (k, v)
+    return index.get(key, _NONE) if isinstance(key, _PLAIN_KEYS) else _scan(entry[1], key)
+
+
+_PLAIN_KEYS = (str, int, float, bool, type(None))
+_NONE = (None, None)
+
+
+def _scan(pairs: list, key) -> tuple:
+    for k, v in pairs:
         if getattr(k, "value", None) == key:
             return k, v
-    return None, None
+    return _NONE
 
 
 def start_walk(source: SourceFile) -> None:
@@ -262,25 +295,33 @@ def load_tree(source: SourceFile):
         return None
 
 
+_NODES: list = []
+"""(MappingNode, SequenceNode, ScalarNode) once a node was asked about: the extractors ask about every
+node, and an import statement per question costs more than the question."""
+
+
+def _nodes() -> list:
+    if not _NODES:
+        from linter.extract.yamlload import MappingNode, ScalarNode, SequenceNode
+
+        _NODES[:] = [MappingNode, SequenceNode, ScalarNode]
+    return _NODES
+
+
 def is_map(node) -> bool:
     """True for a MappingNode."""
-    from linter.extract.yamlload import MappingNode
-
-    return isinstance(node, MappingNode)
+    return isinstance(node, (_NODES or _nodes())[0])
 
 
 def is_seq(node) -> bool:
     """True for a SequenceNode."""
-    from linter.extract.yamlload import SequenceNode
-
-    return isinstance(node, SequenceNode)
+    return isinstance(node, (_NODES or _nodes())[1])
 
 
 def is_str(node) -> bool:
     """A scalar that is not null (numbers count: ``count: 8``)."""
-    from linter.extract.yamlload import ScalarNode
-
-    return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null" and node.value not in (None, "")
+    return isinstance(node, (_NODES or _nodes())[2]) and node.tag != "tag:yaml.org,2002:null" \
+        and node.value not in (None, "")
 
 
 def text(node) -> str | None:
@@ -291,9 +332,7 @@ def text(node) -> str | None:
 def is_scalar(node) -> bool:
     """A scalar that is not null; unlike :func:`is_str` an empty string counts (``value: ""`` sets a
     variable to nothing)."""
-    from linter.extract.yamlload import ScalarNode
-
-    return isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null"
+    return isinstance(node, (_NODES or _nodes())[2]) and node.tag != "tag:yaml.org,2002:null"
 
 
 def scalar_text(node) -> str | None:
@@ -303,4 +342,4 @@ def scalar_text(node) -> str | None:
 
 def value_of(node, key: str):
     """The value node of ``key`` in a MappingNode (merges resolved); None when absent or not a mapping."""
-    return get(node, key)[1] if is_map(node) else None
+    return get(node, key)[1] if isinstance(node, (_NODES or _nodes())[0]) else None

@@ -136,6 +136,9 @@ class OptionTable:
             self.by_dest.setdefault(opt.dest, opt)
         self._sorted = sorted(self.by_string)
         self._order = {s: k for k, s in enumerate(("-h", "--help", *self.by_string))}
+        self.resolved = [opt for opt in self.options if ((opt.deprecation or {}).get("resolution"))]
+        """The deprecated options whose release turns them into another option's value
+        (:func:`apply_resolutions` asks only these, for every launch)."""
 
     def in_parser_order(self, strings) -> list[str]:
         """``strings`` in the order argparse registered them (``-h``/``--help`` first): the order of its
@@ -848,26 +851,17 @@ _REJECTING = {"ambiguous-option", "invalid-choice", "invalid-value", "unexpected
               "deprecated-raises"}
 
 
-def _resolutions(table: OptionTable) -> list[tuple[Option, dict]]:
-    """The options of ``table`` whose deprecation has a resolution, with it, in the table's order: found
-    once per table (every launch asks; a table has hundreds of options and a handful of these)."""
-    got = table.__dict__.get("_resolutions")
-    if got is None:
-        got = table.__dict__["_resolutions"] = [(opt, res) for opt in table.options
-                                                if (res := (opt.deprecation or {}).get("resolution"))]
-    return got
-
-
 def apply_resolutions(parsed: ParsedArgs) -> None:
     """The deprecated options the release's resolution turns into another option's value (the table's
     ``deprecation.resolution.rule``, e.g. 0.5.23 ``--dp-size N --enable-dp-attention`` →
     ``--attn-dp-size N`` with ``dp_size`` 1, ``arg_groups/parallel_hook.py:39``): the new values are
     added as settings located where the old ones were written, so the rules read them as if written."""
     table = parsed.table
-    for opt, resolution in _resolutions(table):
+    for opt in table.resolved:
         trigger = parsed.get(opt.dest)
         if trigger is None or trigger.value is not True:
             continue  # the deprecated option is not set: SGLang's handler returns at once
+        resolution = opt.deprecation["resolution"]
         rule = resolution.get("rule") or {}
         fields = set(rule.get("if", {})) | set(rule.get("set", {})) | {
             v["from"] for v in rule.get("set", {}).values() if isinstance(v, dict)}

@@ -936,3 +936,33 @@ def test_a_syntax_error_on_a_launch_s_line_leaves_only_sgl001(tmp_path, capsys, 
     assert (code, [d["code"] for d in diags]) == (1, ["SGL001"])
     _, out, _ = run(tmp_path, capsys, "--list-launches", "--color", "never", "serve.sh")
     assert out.count("python -m sglang.launch_server") == launches
+
+
+@pytest.mark.parametrize("assign, use, words", [
+    # tree-sitter-bash puts the blank between two expansions of a double-quoted string into the
+    # second expansion's first token: it is still text of the string (before, "$A $B" was "xy")
+    ('A=x\nB=y\nC="$A $B"\n', "$C", ["x", "y"]),
+    ('A=x\nB=y\nC="$A ${B}"\n', "$C", ["x", "y"]),
+    ('A=x\nB=y\nC="$A\t  $B"\n', '"$C"', ["x\t  y"]),
+    ('A=x\nB=y\n', '"$A $B"', ["x y"]),
+    ('A=x\nB=y\nC="$A $B $A"\n', "$C", ["x", "y", "x"]),
+    ('A=x\nC="a $A b"\n', '"$C"', ["a x b"]),
+    ('A=x\nB=y\nC="$A$B"\n', "$C", ["xy"]),  # no blank: one word (must not change)
+])
+def test_blanks_between_expansions_in_double_quotes_are_kept(assign, use, words):
+    _, ex = _extract(f"#!/bin/bash\n{assign}python -m sglang.launch_server --model-path {use}\n")
+    [launch] = ex.launches
+    assert _values(launch)[1:] == words
+
+
+def test_an_option_list_built_in_a_string_is_split_at_its_blanks(repo):
+    """``ARGS="$ARGS $DET"`` (the common way to gather options): before, the blank was lost and
+    ``fa4--enable-deterministic-inference`` was judged an invalid choice."""
+    text = f"""#!/bin/bash
+# lint-configs: target-gpu=H100
+ARGS="{DSV3} --attention-backend fa4"
+ARGS="$ARGS {DET}"
+python -m sglang.launch_server $ARGS
+"""
+    repo.write({"serve.sh": text})
+    assert [(d["code"], d["line"]) for d in repo.lint()] == [("SGL101", 3)]

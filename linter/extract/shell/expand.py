@@ -386,6 +386,14 @@ class Expander:
                 a, b = doc.rng(child)
                 segs.append(("lit", self._dq_text(a, b), False))
             else:
+                # tree-sitter-bash puts the blanks between two expansions inside the second one's first
+                # token ("$A $B": `$B` starts at the space): they are text of the string
+                a, b = doc.rng(child)
+                k = a
+                while k < b and doc.text[k] in " \t\n\r":
+                    k += 1
+                if k > a:
+                    segs.append(("lit", self._dq_text(a, k), False))
                 segs.extend(self.segs(child, env, quoted=True))
         return segs
 

@@ -585,10 +585,10 @@ python -m sglang.launch_server --same "$SAME" --one "$ONE" --kept "$KEPT" --case
     first, second, after, after_unset = ex.launches
     # a `for` over known words runs once per word, as bash does (issue 35): the second round sees triton
     assert (_values(first), _values(second)) == (["--loop", "fa4"], ["--loop", "triton"])
-    # ONE is set on one path of an ``if``: a launch per path (issue 35); ``&&`` stays merged
-    assert _values(after) == ["--same", "fa3", "--one", "fa3", "--kept", "fa3", "--case", "x", "--and", None,
+    # ONE is set on one path of an ``if``: a launch per path (issue 35); ``true &&`` always runs
+    assert _values(after) == ["--same", "fa3", "--one", "fa3", "--kept", "fa3", "--case", "x", "--and", "1",
                               "--in", "fa3"]
-    assert _values(after_unset) == ["--same", "fa3", "--one", None, "--kept", "fa3", "--case", "x", "--and", None,
+    assert _values(after_unset) == ["--same", "fa3", "--one", None, "--kept", "fa3", "--case", "x", "--and", "1",
                                     "--in", "fa3"]
     assert after.path == ('`[ -n "$A" ]` succeeds',) and after_unset.path == ('`[ -n "$A" ]` fails',)
     assert after.args[1].span_of() is None  # written in two places: known, but no single literal to edit
@@ -966,3 +966,40 @@ python -m sglang.launch_server $ARGS
 """
     repo.write({"serve.sh": text})
     assert [(d["code"], d["line"]) for d in repo.lint()] == [("SGL101", 3)]
+
+
+@pytest.mark.parametrize("line, when", [
+    ('EXTRA=""\n[ -n "$DET" ] && EXTRA="{det}"', '`[ -n "$DET" ]` succeeds'),
+    ('EXTRA=""\n[[ -n $DET ]] && EXTRA="{det}"', '`[[ -n $DET ]]` succeeds'),
+    ('EXTRA=""\ntest -n "$DET" && EXTRA="{det}"', '`test -n "$DET"` succeeds'),
+    ('EXTRA="{det}"\n[ -z "$DET" ] || EXTRA=""', '`[ -z "$DET" ]` succeeds'),  # kept where it succeeds
+])
+def test_a_test_and_an_assignment_joined_by_and_or_are_a_decision(repo, line, when):
+    """``[ -n "$DET" ] && EXTRA=…`` is ``if [ -n "$DET" ]; then EXTRA=…; fi``: a warning naming the
+    condition (before: merged to unknown, the launch passed as not fully verified)."""
+    text = (f"#!/bin/bash\n# lint-configs: target-gpu=H100\n{line.format(det=DET)}\n"
+            f"python -m sglang.launch_server {DSV3} --attention-backend fa4 $EXTRA\n")
+    repo.write({"serve.sh": text})
+    [d] = repo.lint()
+    assert (d["code"], d["severity"]) == ("SGL101", "warning")
+    assert f"when {when}" in d["message"]
+
+
+@pytest.mark.parametrize("line, words", [
+    ("true && X=1", ["1"]),
+    ("false && X=1", [None]),  # never runs: X is what the environment gives
+    ("false || X=1", ["1"]),
+    ("[ a = a ] && X=1", ["1"]),  # decided by the script
+    ("[ a = b ] && X=1", [None]),
+])
+def test_decided_and_or_lists_take_their_one_way(line, words):
+    _, ex = _extract(f"#!/bin/bash\n{line}\npython -m sglang.launch_server --x $X\n")
+    [launch] = ex.launches
+    assert _values(launch)[1:] == words and launch.path == ()
+
+
+def test_another_commands_success_is_not_a_decision():
+    """``cd dir && X=…``: whether cd succeeds is not a switch the user means; X stays merged."""
+    _, ex = _extract('#!/bin/bash\ncd /opt && X=fa3\npython -m sglang.launch_server --x "$X"\n')
+    [launch] = ex.launches
+    assert _values(launch)[1:] == [None] and launch.path == ()

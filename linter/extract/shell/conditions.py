@@ -30,7 +30,10 @@ def decide(expand: Expander, cond: list, env: Env) -> bool | None:
         return _expression(expand, node.named_children[0], env)
     if node.type == "command":
         name = node.child_by_field_name("name")
-        if name is None or expand.doc.node_text(name) != "test":
+        program = expand.doc.node_text(name) if name is not None else None
+        if program in ("true", ":", "false") and not node.children_by_field_name("argument"):
+            return program != "false"  # bash's builtins: always succeed, always fail
+        if program != "test":
             return None
         words = [_word(expand, a, env) for a in node.children_by_field_name("argument")]
         if any(w is None for w in words):

@@ -168,11 +168,34 @@ class Walker(Commands):
         kids = node.named_children
         if not kids:
             return
+        ops = [c.type for c in node.children if not c.is_named]
+        if len(kids) == 2 and ops in (["&&"], ["||"]) and _is_test(kids[0], self.doc):
+            self._and_or(kids[0], kids[1], ops[0] == "&&", env)
+            return
         self.visit(kids[0], env)
         for child in kids[1:]:
             branch = env.copy()
             self.visit(child, branch)
             env.replace(merge([env, branch]))
+
+    def _and_or(self, test, then, on_success: bool, env: Env) -> None:
+        """``test && then`` (``on_success``) or ``test || then``: ``then`` runs on the paths where
+        ``test`` succeeds (fails), as in ``if test; then then; fi`` — one decision with its condition
+        (``[ -n "$DET" ] && EXTRA=--enable-deterministic-inference``); a test the script decides
+        (:func:`.conditions.decide`) runs ``then`` or not."""
+        self.visit(test, env)
+        decided = decide(self.expand, [test], env)
+        if decided is not None:
+            if decided is on_success:
+                self.visit(then, env)
+            return
+        truth = self._truth([test], on_success)
+        decision = (id(self.doc), " ".join(self._truth([test], True).split()))
+        taken = env.copy()
+        self.visit(then, taken)
+        first, second = (0, 1) if on_success else (1, 0)
+        conds = [((decision, first, truth),), ((decision, second, self._truth([test], not on_success)),)]
+        env.replace(merge([taken, env], conds))
 
     def _along_paths(self, handler, node, env: Env) -> None:
         """Run a simple command once per path of the variables it reads that hold a value per path
@@ -737,6 +760,16 @@ def _assigned_names(body, doc: Doc) -> set[str]:
                     local.add(doc.node_text(c))
         stack.extend(n.named_children)
     return names - local
+
+
+def _is_test(node, doc: Doc) -> bool:
+    """A test (``[ … ]``, ``[[ … ]]``, ``test …``, ``true``, ``false``): what a ``&&``/``||`` list is
+    read as a decision for, as ``if`` reads it; another command's success (``cd``, ``mkdir``) is not
+    a decision the user means."""
+    if node.type == "test_command":
+        return True
+    name = node.child_by_field_name("name") if node.type == "command" else None
+    return name is not None and doc.node_text(name) in ("test", "true", "false", ":")
 
 
 def walk_all(shared: Shared, doc: Doc, root, env: Env, launch_span: Span | None = None,

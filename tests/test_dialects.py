@@ -184,3 +184,14 @@ def test_a_backend_refused_on_every_gpu_is_an_error_without_a_target():
             "--enable-deterministic-inference\n")
     got = [(d.code, d.fix.applicability.value if d.fix else None) for d in lint_text(text, "shell")]
     assert got == [("SGL102", "unsafe"), ("SGL103", "unsafe")]
+
+
+def test_an_option_in_an_unquoted_array_expansion_is_reported_where_it_is_written():
+    """``${SGLANG_ARGS[@]}`` unquoted (miles' run-glm5-disagg-profile.sh): each SGLang option is
+    reported at its own line in the array, as with the quoted form; before, every finding stood at
+    the expansion (the "--" put back before the option carried the expansion's place)."""
+    text = ("#!/bin/bash\nSGLANG_ARGS=(\n   --sglang-enable-dp-attention\n   --sglang-cuda-graph-max-bs 8\n)\n"
+            "ray job submit -- python3 train.py --hf-checkpoint /root/Qwen3-4B ${SGLANG_ARGS[@]}\n")
+    for form in (text, text.replace("${SGLANG_ARGS[@]}", '"${SGLANG_ARGS[@]}"')):
+        found = sorted((d.code, d.span.line) for d in lint_text(form, "shell"))
+        assert found == [("SGL202", 4), ("SGL211", 3)], form

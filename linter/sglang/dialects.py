@@ -140,7 +140,9 @@ def translate(dialect: Dialect, words: list[Token], lookup) -> Translated:
             i += 1  # the trainer's own option (or its value): never SGLang's
             continue
         sglang_name = "--" + name[len(dialect.prefix):]
-        flag = Token(MStr.join([MStr.plain("--", tok.text.where), tok.text[len(dialect.prefix):]]),
+        # the "--" is the word's own (its origin, not the place a shell expansion put the word)
+        dashes = tok.text[:2] if tok.text.text.startswith("--") else MStr.plain("--", tok.text.where)
+        flag = Token(MStr.join([dashes, tok.text[len(dialect.prefix):]]),
                      joinable=tok.joinable)
         option = lookup(sglang_name)
         dest = option.dest if option is not None else sglang_name[2:].replace("-", "_")

@@ -603,3 +603,28 @@ def test_elif_after_a_branch_that_returns_says_the_earlier_test_failed(tmp_path,
     out = explain(tmp_path, capsys, "run.py")
     assert "path:      when none of `args.dry_run`, `args.true_on_policy` is true (" in out
     assert "path:      when `args.plain` is false and `args.true_on_policy` is false (" in out
+
+
+@pytest.mark.parametrize("test, severity", [
+    ("N > 4", None),  # dead: N is 2 (before: a warning "when `N > 4` is true")
+    ("N >= 2", "error"),
+    ("1 < N < 3", "error"),  # a chain, pair by pair
+    ("N < 2 < 3", None),
+    ("N % 2", None),  # arithmetic on known integers
+    ("N * 3 == 6", "error"),
+    ("NAME < 'b'", "error"),  # two strings order
+    ("N > NAME", "warning"),  # Python would raise: not decided
+    ("N // 0", "warning"),  # no value: not decided
+    ("len(sys.argv) > 2", "warning"),
+])
+def test_comparisons_of_known_values_are_decided(tmp_path, capsys, test, severity):
+    code, diags = lint(tmp_path, capsys, {"run.py": f"""
+        import subprocess, sys
+        N = 2
+        NAME = "a"
+        B = [{DSV3_LAUNCH}]
+        if {test}:
+            B += ["--attention-backend", "fa4", "--enable-deterministic-inference"]
+        subprocess.run(B)
+        """})
+    assert [d["severity"] for d in sgl101(diags)] == ([severity] if severity else [])

@@ -57,6 +57,42 @@ def _plain(v) -> object:
     return _UNDECIDED
 
 
+_INT_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+            ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b}
+"""Arithmetic on two known integers (Python's own operators: ``//`` and ``%`` floor)."""
+_TOTAL_OPS = (ast.Add, ast.Sub, ast.Mult)
+"""Those defined for a right-hand 0."""
+
+
+def _small_int(v) -> bool:
+    """A known integer (not a bool) of at most 64 bits: its products stay small."""
+    return isinstance(v, Const) and type(v.value) is int and abs(v.value) < 1 << 63
+
+
+_ORDER = {ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
+          ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b}
+
+
+def _compare(op, left, right) -> bool | None:
+    """``left op right`` for two known plain values (:func:`_plain`): ``==``/``!=``/``is``/``is not``
+    of any, ``<``/``<=``/``>``/``>=`` of two numbers or two strings (``N = 2`` then ``if N > 4:``);
+    None when undecided (an unknown side, another operator, or types Python would not order)."""
+    if left is _UNDECIDED or right is _UNDECIDED:
+        return None
+    kind = type(op)
+    if kind in (ast.Eq, ast.NotEq):
+        return (left == right) is (kind is ast.Eq)
+    if kind in (ast.Is, ast.IsNot):
+        same = left is right or (left == right and type(left) is type(right)
+                                 and (left is None or isinstance(left, bool)))
+        return same is (kind is ast.Is)
+    order = _ORDER.get(kind)
+    numbers = all(isinstance(v, (int, float)) for v in (left, right))
+    if order is None or not (numbers or (isinstance(left, str) and isinstance(right, str))):
+        return None
+    return order(left, right)
+
+
 def _truthy(v) -> bool | None:
     """The truth of a known value (a constant, a string, a list of known length, a closed dict), or None."""
     if isinstance(v, Const):
@@ -162,12 +198,15 @@ class Evaluator:
         return Unk(self.span(node))
 
     def _ev_binop(self, node: ast.BinOp, frame: Frame) -> Value:
-        if isinstance(node.op, ast.Add):
-            return self.add(self.ev(node.left, frame), self.ev(node.right, frame), self.span(node))
-        if isinstance(node.op, ast.Mod):
-            left = self.ev(node.left, frame)
-            if isinstance(left, Str):
-                return percent_format(left.m, self.ev(node.right, frame), self.span(node), self.budget)
+        arith = _INT_OPS.get(type(node.op))
+        if arith is not None:
+            left, right = self.ev(node.left, frame), self.ev(node.right, frame)
+            if _small_int(left) and _small_int(right) and (right.value or type(node.op) in _TOTAL_OPS):
+                return Const(arith(left.value, right.value), self.span(node))  # N % 2, TP * DP
+            if isinstance(node.op, ast.Add):
+                return self.add(left, right, self.span(node))
+            if isinstance(node.op, ast.Mod) and isinstance(left, Str):
+                return percent_format(left.m, right, self.span(node), self.budget)
         return Unk(self.span(node))
 
     def _ev_subscript(self, node: ast.Subscript, frame: Frame) -> Value:
@@ -227,8 +266,8 @@ class Evaluator:
     def decide(self, test, frame: Frame) -> bool | None:
         """Whether ``test`` holds, when the file decides it (issue 35: a condition the file decides is
         not two paths): a known constant, string, list or dict (``TRUE_ON_POLICY = True`` then ``if
-        TRUE_ON_POLICY:``), ``not``, ``and``/``or``, and ``==``/``!=``/``is``/``is not`` of two known
-        constants or strings. None when it is not decided here (a value per path is not decided)."""
+        TRUE_ON_POLICY:``), ``not``, ``and``/``or``, and comparisons of known constants or strings
+        (:func:`_compare`; chains too). None when it is not decided here (a value per path is not decided)."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             got = self.decide(test.operand, frame)
             return None if got is None else not got
@@ -242,15 +281,16 @@ class Evaluator:
                     return stop
             return not stop
         if isinstance(test, ast.Compare):
-            if len(test.ops) != 1 or type(test.ops[0]) not in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot):
+            if len(test.ops) > 4:
                 return None
             left = _plain(self.ev(test.left, frame))
-            right = _plain(self.ev(test.comparators[0], frame))
-            if left is _UNDECIDED or right is _UNDECIDED:
-                return None
-            equal = left == right if isinstance(test.ops[0], (ast.Eq, ast.NotEq)) else left is right or (
-                left == right and type(left) is type(right) and (left is None or isinstance(left, bool)))
-            return equal if isinstance(test.ops[0], (ast.Eq, ast.Is)) else not equal
+            for op, node in zip(test.ops, test.comparators):  # a chain: each pair, as Python does
+                right = _plain(self.ev(node, frame))
+                got = _compare(op, left, right)
+                if got is not True:
+                    return got
+                left = right
+            return True
         return _truthy(self.ev(test, frame))
 
     def truth(self, test, value: bool) -> str:

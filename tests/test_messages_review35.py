@@ -116,6 +116,33 @@ def test_explain_names_the_text_of_an_unknown_word(tmp_path, capsys, name, text,
     assert "(?)" not in out and "\x1b" not in out
 
 
+MANY_IFS = "import os, subprocess\ncmd = [\"python\", \"-m\", \"sglang.launch_server\", \"--model-path\", \"m\"]\n" + "".join(
+    f'if os.environ.get("V{k}"):\n    cmd += ["--served-model-name", "m{k}"]\n' for k in range(20)) + "subprocess.run(cmd)\n"
+
+
+@pytest.mark.parametrize("name, text, header", [
+    ("u.py", 'import subprocess\nsubprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "m"])\n'
+     'subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "m"])\n',
+     ["u.py:2: python -m sglang.launch_server (m)", "u.py:3: python -m sglang.launch_server (m)"]),
+    ("u.sh", "python -m sglang.launch_server --model-path m\n", ["u.sh:1: python -m sglang.launch_server (m)"]),
+    ("u.sh", "go() {\n  python -m sglang.launch_server --model-path m\n}\ngo\n",
+     ["u.sh:2: python -m sglang.launch_server (go():m)"]),
+])
+def test_explain_headers_name_no_internal_scope_or_number(tmp_path, capsys, name, text, header):
+    """The header names what a reader can open — a function, a service — and the model; not the
+    whole file's scope (``<module>``, ``script``) nor the baseline's ``#1``."""
+    write_tree(tmp_path, {name: text})
+    out = run(tmp_path, capsys, *H100, "--explain", name)[1]
+    assert [line for line in out.splitlines() if line.startswith(name)] == header
+
+
+def test_an_unknown_word_with_no_place_is_said_so(tmp_path, capsys):
+    write_tree(tmp_path, {"u.py": MANY_IFS})
+    out = run(tmp_path, capsys, *H100, "--explain", "u.py")[1]
+    assert "(?)" not in out
+    assert "a value with no single place in the files" in out
+
+
 # -- c: the summary counts launches, not their paths --------------------------------------------------------
 
 FLAGS = src("""

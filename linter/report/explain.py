@@ -4,6 +4,8 @@ their compute capability, and the attention backend SGLang ends up with on each 
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 from linter.coverage import unverified_reasons
@@ -31,7 +33,9 @@ def _written(text) -> str:
         if len(shown) > _MAX_WRITTEN:
             shown = shown[:_MAX_WRITTEN - 1] + "…"
         return f"{shown} at {where.source.display}:{line}:{col}"
-    return text.text.replace("\ue000", "?") or "?"
+    if not text.text.replace("\ue000", ""):
+        return "a value with no single place in the files (paths merged past the cap, …)"
+    return text.text.replace("\ue000", "?")
 
 
 def _writes_line(ctx, path: Path, line: int) -> bool:
@@ -77,10 +81,21 @@ def _selected(ctx, line: int | None, path: Path | None) -> bool:
     return here or path is None or path.name == ".env" or path.name.endswith(".env")
 
 
+def _named(ctx) -> str:
+    """The launch's scope and model as a reader knows them (``services.s:deepseek-ai/DeepSeek-V3``,
+    ``launch():…``): its identity without the baseline's number (the line tells launches apart) and
+    without the whole file's scope (``script``, ``<module>``), which names nothing to open."""
+    name = re.sub(r"#\d+$", "", ctx.identity or "") or "launch"
+    for whole in ("script:", "<module>:"):
+        if name.startswith(whole):
+            return name[len(whole):] or "launch"
+    return name
+
+
 def _launch_lines(ctx) -> list[str]:
     """The explanation of one launch, one line each, ending with an empty line."""
     launch = ctx.launch
-    out = [f"{launch.source.display}:{launch.span.start_line_col[0]}: {launch.program} ({ctx.identity or 'launch'})"]
+    out = [f"{launch.source.display}:{launch.span.start_line_col[0]}: {launch.program} ({_named(ctx)})"]
     out += _how_reached(launch)
     cuda = f"CUDA {ctx.cuda_build[0]}.{ctx.cuda_build[1]}" if ctx.cuda_build else "CUDA >= 12.8 (assumed)"
     out.append(f"  release:   SGLang {ctx.table.version}, from {ctx.version_origin}; torch built for {cuda}")

@@ -199,7 +199,7 @@ class Engine:
         if any(ctx.launch.path for ctx in result.contexts):
             from linter.variants import combine
 
-            combine(result.contexts, diags)
+            diags = combine(result.contexts, diags)
         result.diagnostics.extend(self._report(result, diags, settings, found, file_decls, extraction))
         reconcile_shared_fixes([result])
         return result

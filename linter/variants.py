@@ -7,7 +7,9 @@ a finding every path has is reported as any other (one fix serves them all); a f
 paths have is a warning that names the conditions leading there ("when `args.true_on_policy` is
 true"). Its fix is unsafe when the value it edits is also read on a path where nothing is wrong with
 it (a value written once before the paths part); it stays safe when only the paths that have the
-finding read it (a value written in the failing branch itself).
+finding read it (a value written in the failing branch itself). Where another launch has the same
+finding at the same place on every path (a call that decides the condition), that one finding is
+reported, not also the warning.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ def _group(launch) -> tuple:
     return (str(launch.source.path), launch.span.start, launch.span.end, launch.program)
 
 
-def combine(contexts, diags: list) -> None:
-    """Mark, in place, the findings of ``diags`` (of the launches of ``contexts``) that only some paths
-    of their launch have: severity warning, the path's conditions in the message, the fix unsafe."""
+def combine(contexts, diags: list) -> list:
+    """``diags`` (the findings of the launches of ``contexts``) with those that only some paths of
+    their launch have marked, in place: severity warning, the path's conditions in the message, the
+    fix unsafe. A marked finding another finding has unmarked (same code, place and words: another
+    launch has it on every path) is left out, merged into that one (:func:`_merge_into_every_path`)."""
     paths: dict[tuple, set[str]] = {}
     members: dict[tuple, list] = {}
     for ctx in contexts:
@@ -27,7 +31,7 @@ def combine(contexts, diags: list) -> None:
             paths.setdefault(_group(ctx.launch), set()).add(ctx.identity)
             members.setdefault(_group(ctx.launch), []).append(ctx)
     if not paths:
-        return
+        return diags
     having: dict[tuple, set[str]] = {}
     for d in diags:
         if d.launch is not None and d.launch.path:
@@ -40,6 +44,7 @@ def combine(contexts, diags: list) -> None:
     for d in diags:
         if d.launch is not None and d.launch.path:
             holding.setdefault((_group(d.launch), d.code, d.span.key(), d.message), []).append(d.launch.path)
+    original: dict[int, str] = {}  # id of a marked finding -> its message before the path's words
     for d in diags:
         if d.launch is None or not d.launch.path:
             continue
@@ -48,6 +53,7 @@ def combine(contexts, diags: list) -> None:
         if having[key] >= paths[group]:
             continue  # every path has it
         when = _when(holding[key + (d.message,)])
+        original[id(d)] = d.message
         d.severity = Severity.WARNING
         d.message = f"{d.message} ({when}; not on every path of this launch)"
         if d.fix is None:
@@ -61,6 +67,28 @@ def combine(contexts, diags: list) -> None:
                f"{_when([c.launch.path for c in sound])}, and there nothing is wrong with it"
         if note not in d.notes:
             d.notes.append(note)
+    return _merge_into_every_path(diags, original) if original else diags
+
+
+def _merge_into_every_path(diags: list, original: dict[int, str]) -> list:
+    """``diags`` without the findings marked only-some-paths (``original``: id -> unmarked message)
+    that an unmarked finding has in the same words at the same place (a call that decides the
+    condition, beside one that does not: fresh review of issue 35, D13). That one keeps the launch of
+    the one left out among those it serves (``also``), and its fix is unsafe when that one's was."""
+    every = {(d.code, d.span.key(), d.message): d for d in diags if id(d) not in original}
+    out = []
+    for d in diags:
+        kept = every.get((d.code, d.span.key(), original[id(d)])) if id(d) in original else None
+        if kept is None:
+            out.append(d)
+            continue
+        if d.launch_id != kept.launch_id and d.launch_id not in kept.also:
+            kept.also.append(d.launch_id)
+        if kept.fix is not None and d.fix is not None and d.fix.applicability != "safe" \
+                and kept.fix.applicability == "safe":
+            kept.fix.applicability = d.fix.applicability
+            kept.notes.extend(n for n in d.notes if n.startswith("the fix is unsafe") and n not in kept.notes)
+    return out
 
 
 def _reads(ctx, edits) -> bool:

@@ -973,3 +973,44 @@ def test_wrapper_script_outside_the_root_is_sgl005_at_the_entrypoint(tmp_path, c
                           "repo/.git/HEAD": "ref: refs/heads/main\n", **files})
     code, diags = lint_json(tmp_path / "repo", capsys, *H100)
     assert [(d["code"], d["path"], d["line"]) for d in diags if d["code"] == "SGL005"] == [("SGL005", *where)]
+
+
+DECIDED_BESIDE_UNDECIDED = """
+    import subprocess
+
+    def launch(mode, port=None, det=False):
+        cmd = ["python3", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+               "--attention-backend", "fa4", "--disaggregation-mode", mode]
+        if port is not None:
+            cmd += ["--port", str(port)]
+        else:
+            cmd += ["--prefill-round-robin-balance"]
+        if det:
+            cmd += ["--enable-deterministic-inference"]
+        subprocess.Popen(cmd)
+
+    def main(ports, d):
+        for p in ports:
+            launch("prefill", port=p, det=d)
+        {second}
+    """
+
+
+@pytest.mark.parametrize("second, expected, fix", [
+    # must fix: a call that decides the condition has the finding on every path: one finding, the
+    # error, not also the other call's warning 'not on every path' in the same words (D13)
+    ('launch("decode")', [("SGL201", "error", 9), ("SGL101", "warning", 5)], None),
+    ('launch("decode", port=1, det=True)', [("SGL201", "warning", 9), ("SGL101", "error", 5)],
+     # the other call's path without --enable-deterministic-inference reads fa4 too: still unsafe
+     "the fix is unsafe: the value it edits is also read when `det` is false, and there nothing is wrong with it"),
+    # must not change: no call decides it (one warning each), or the deciding call has no finding
+    ("pass", [("SGL201", "warning", 9), ("SGL101", "warning", 5)], None),
+    ('launch("decode", port=1)', [("SGL201", "warning", 9), ("SGL101", "warning", 5)], None),
+])
+def test_every_path_finding_of_one_call_wins_over_the_same_finding_on_some_paths(tmp_path, capsys, second,
+                                                                                   expected, fix):
+    code, diags = lint(tmp_path, capsys, {"serve.py": DECIDED_BESIDE_UNDECIDED.replace("{second}", second)})
+    assert sorted(codes(diags)) == sorted(expected)
+    if fix is not None:
+        [d] = [d for d in diags if d["severity"] == "error"]
+        assert d["fix"]["applicability"] == "unsafe" and fix in d["notes"]

@@ -884,6 +884,46 @@ def test_instance_attributes_are_unknown(tmp_path):
     assert values(ex.launches[0]) == ["m", "--attention-backend", None]
 
 
+SELF_CMD = 'cmd = ["python", "-m", "sglang.launch_server"{}]'
+SELF_CMD_DET = SELF_CMD.format(f', "--model-path", "{DSV3}", "--attention-backend", "fa4"')
+
+
+@pytest.mark.parametrize("body, expected", [
+    # must fix: ``self.cmd`` read in ``__init__`` before it binds it is the class attribute (it was
+    # read as the end of that same ``__init__``: a loop, reported as SGL001 and the launch lost)
+    (f"class S:\n    {SELF_CMD.format('')}\n    def __init__(self):\n"
+     "        self.cmd = self.cmd + ['--tp', '2']\n", [("SGL205", "error", 7)]),
+    (f"class S:\n    {SELF_CMD.format('')}\n    def __init__(self):\n"
+     "        self.cmd += ['--tp', '2']\n", [("SGL205", "error", 7)]),
+    (f"class S:\n    {SELF_CMD.format('')}\n    def __init__(self):\n"
+     "        self.cmd.append('--tp')\n", [("SGL205", "error", 5), ("SGL205", "error", 7)]),
+    # the words the class attribute gives and the ones __init__ adds are both checked
+    (f"class S:\n    {SELF_CMD_DET}\n    def __init__(self):\n"
+     "        self.cmd = self.cmd + ['--enable-deterministic-inference']\n", [("SGL101", "error", 3)]),
+    # an inherited __init__ reads the class attribute of the class it runs for
+    (f"class S:\n    {SELF_CMD.format('')}\n    def __init__(self):\n"
+     "        self.cmd = self.cmd + ['--enable-deterministic-inference']\n"
+     "    def run(self):\n        return subprocess.Popen(self.cmd)\n"
+     f"class T(S):\n    {SELF_CMD_DET}\n",
+     [("SGL205", "error", 7), ("SGL901", "warning", 5), ("SGL101", "error", 9)]),
+    # must not change: set in __init__ before it is read there
+    ("class S:\n    cmd = None\n    def __init__(self):\n"
+     f"        {SELF_CMD_DET.replace('cmd', 'self.cmd', 1)}\n"
+     "        self.cmd = self.cmd + ['--enable-deterministic-inference']\n", [("SGL101", "error", 5)]),
+    ("class S:\n    def __init__(self):\n"
+     f"        {SELF_CMD.format('').replace('cmd', 'self.cmd', 1)}\n        pass\n", [("SGL205", "error", 7)]),
+    # a base's __init__ (run by super()) binds it too: not followed, so unknown — no finding
+    (f"class B:\n    def __init__(self):\n        self.{SELF_CMD_DET}\n"
+     f"class S(B):\n    {SELF_CMD.format('')}\n    def __init__(self):\n"
+     "        super().__init__(); self.cmd = self.cmd + ['--enable-deterministic-inference']\n", []),
+])
+def test_self_attribute_read_in_init_before_it_is_bound(tmp_path, capsys, body, expected):
+    run_method = "" if "def run" in body else "    def run(self):\n        return subprocess.Popen(self.cmd)\n"
+    write_tree(tmp_path, {"serve.py": "import subprocess\n" + body + run_method})
+    code, diags = lint_json(tmp_path, capsys, *H100)
+    assert sorted((d["code"], d["severity"], d["line"]) for d in diags) == sorted(expected)
+
+
 def test_fstring_parts(tmp_path, capsys):
     text = """
         import subprocess

@@ -379,18 +379,25 @@ class Evaluator:
     def instance_attr(self, frame: Frame, attr: str, where: Span) -> Value | None:
         """``self.attr`` bound only by ``self.attr = …`` in the ``__init__`` the instance runs (the
         first class of its MRO that defines one): the value there at the end of ``__init__``. None
-        when no such ``__init__`` binds it (a class attribute, then)."""
+        when no such ``__init__`` binds it, or when read in that ``__init__`` before it binds it (a class
+        attribute, then; unknown when a base's ``__init__`` binds it too)."""
         cls = frame.self_class if frame.self_class is not None else frame.scope.parent
         if frame.self_class is None and any(k is not cls and self._inherits(k, cls) and "__init__" in
                                             self.index.locals_of(k) for k in self.index.classes):
             return None  # a subclass runs its own __init__
-        for c in self.mro(cls):
+        mro = self.mro(cls)
+        for n, c in enumerate(mro):
             index = c.owner.index
             if "__init__" not in index.locals_of(c):
                 continue
             init = index.init_attrs.get((id(c), attr))
             if init is None:
                 return None
+            if frame.scope is init:
+                # read in that ``__init__`` before it binds it (``self.cmd = self.cmd + […]``): not
+                # its own end (a loop), but the class attribute — unknown when an ``__init__`` of a
+                # base binds it too (``super().__init__()`` may have run; it is not followed)
+                return Unk(where) if any((id(k), attr) in k.owner.index.init_attrs for k in mro[n + 1:]) else None
             owner = c.owner
             end = owner.frame_before(init, owner.offsets(init.node)[1], frame.self_class)
             return copy_value(end.overrides.get(f"{init.self_name}.{attr}", Unk(where)))

@@ -275,3 +275,15 @@ def test_a_recursive_helper_that_starts_the_launch_is_a_launch(tmp_path, capsys,
     out = " ".join(run(tmp_path, capsys, *H100, "--color", "never", ".")[1].split())
     assert "No SGLang launch found" not in out and "Checked 1 launch" in out
     assert ("1 launch could not be fully verified" in out) is not verified
+
+
+def test_list_launches_shows_each_paths_conditions_and_counts_the_launch_once(tmp_path, capsys):
+    import json
+
+    write_tree(tmp_path, {"go.py": FLAGS})
+    out = run(tmp_path, capsys, *H100, "--list-launches", "go.py")[1]
+    assert out.strip().splitlines()[-1].startswith("1 launch (4 paths) in 1 file;")
+    assert "path: when `args.big` is true and `args.det` is true" in out
+    rows = json.loads(run(tmp_path, capsys, *H100, "--list-launches", "--format", "json", "go.py")[1])
+    assert sorted(sorted(r["conditions"]) for r in rows) == sorted(
+        sorted([f"`args.det` is {a}", f"`args.big` is {b}"]) for a in ("true", "false") for b in ("true", "false"))

@@ -85,6 +85,10 @@ class LaunchRow:
     context: list[dict] = field(default_factory=list)
     """The labels a documentation block holding the launch sits under, outermost first: ``kind``
     (heading, tab, admonition, caption), ``text``, and ``line``/``column`` (1-based) where it is written."""
+    conditions: list[str] = field(default_factory=list)
+    """The path of a launch the file builds differently along paths the linter cannot decide: the
+    conditions that lead to this row, in words (``"`args.det` is true"``); empty for a launch of one
+    path. Rows at one place with conditions are the paths of one launch (the summary counts it once)."""
     upgrade: dict | None = None
     """With ``--upgrade-to X``: ``{"release": X, "findings": [...]}``, each finding the launch has under X
     and not under its pinned release (``code``, ``path``, ``line``, ``column``, ``text``: what is written
@@ -184,7 +188,8 @@ def _row(res, ctx, upgrade: str | None = None) -> LaunchRow:
         deterministic=None if on is UNKNOWN else bool(on),
         deterministic_by=setting.spelled if setting is not None and on is True else None,
         attention_backend=backend, target_origin=ctx.target_origin, targets=targets, if_target_unknown=classes,
-        findings=findings, hardware=summary(ctx), context=[_label(c) for c in launch.context], upgrade=moved,
+        findings=findings, hardware=summary(ctx), context=[_label(c) for c in launch.context],
+        conditions=list(launch.path), upgrade=moved,
     )
 
 
@@ -367,6 +372,8 @@ def _launch_block(rows: _Rows, r: LaunchRow) -> None:
     scope = r.scope.removesuffix(f":{r.model}") if r.model else r.scope
     add(f"{r.path}:{r.line}", 0, "bold")
     add(f"{r.format}: {r.entry_point}" + (f", {scope}" if scope else ""), 2)
+    if r.conditions:
+        add(" and ".join(r.conditions), 2, head="path: when ")
     arch = (r.architecture or "unknown") + (" (DSA)" if r.dsa else "")
     add(f"{r.model or 'unknown'} -> {arch} ({r.model_origin.split(' (')[0]})", 2, head="model: ")
     cuda = f"CUDA {r.cuda_build}" if r.cuda_build else "CUDA >= 12.8 (assumed)"
@@ -406,8 +413,13 @@ def _given_text(hw: dict) -> str | None:
 def _summary(launches: list[LaunchRow]) -> str:
     """The closing count: launches, files, how many fail on a declared target and how many have none."""
     files = len({r.path for r in launches})
-    refused = sum(1 for r in launches if any(t.verdict in ("refused", "asserts-at-load") for t in r.targets))
-    unknown = sum(1 for r in launches if not any(t.gpu for t in r.targets))
-    return (f"{len(launches)} launch{'es' if len(launches) != 1 else ''} in {files} file"
-            f"{'s' if files != 1 else ''}; {refused} fail{'s' if refused == 1 else ''} on a declared target, "
-            f"{unknown} without a known target.")
+    groups: dict = {}  # the paths of one launch (rows at one place with conditions) are one launch
+    for k, r in enumerate(launches):
+        groups.setdefault((r.path, r.line, r.entry_point) if r.conditions else k, []).append(r)
+    refused = sum(1 for g in groups.values()
+                  if any(t.verdict in ("refused", "asserts-at-load") for r in g for t in r.targets))
+    unknown = sum(1 for g in groups.values() if not any(t.gpu for r in g for t in r.targets))
+    n, paths = len(groups), len(launches)
+    return (f"{n} launch{'es' if n != 1 else ''}" + (f" ({paths} paths)" if paths != n else "")
+            + f" in {files} file{'s' if files != 1 else ''}; {refused} fail{'s' if refused == 1 else ''} "
+            f"on a declared target, {unknown} without a known target.")

@@ -247,6 +247,7 @@ class Engine:
             result.skipped = "does not mention SGLang"
             unused = unused_targets(directives.scan(source).targets)
             if unused:
+                result.skipped += "; only its target-gpu directives are checked"  # (what the check reports)
                 result.diagnostics = self._select(unused, self.configs.settings_for(source.path))
             return False
         return True

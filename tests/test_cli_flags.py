@@ -105,7 +105,7 @@ def test_color(tmp_path, capsys, monkeypatch, env, flag, ansi):
 def test_show_files(tmp_path, capsys):
     write_tree(tmp_path, {"deploy/compose.yaml": BAD, "deploy/.env": "X=1\n", "scripts/serve.sh": SHELL,
                           "scripts/util.sh": "echo hi\n", "README.md": "sglang\n", "legacy/compose.yaml": BAD,
-                          ".gitignore": "legacy/\n"})
+                          ".gitignore": "legacy/\n", "scripts/x.py": "# lint-configs: target-gpu=H100\nprint(1)\n"})
     code, out, _ = run(tmp_path, capsys, "--show-files", ".")
     assert code == 0
     other = f"skipped: not a file of a linted format ({names_text()})"
@@ -116,11 +116,15 @@ def test_show_files(tmp_path, capsys):
         "deploy/compose.yaml: compose, 1 launch",
         "scripts/serve.sh: shell, 1 launch",
         "scripts/util.sh: skipped: does not mention SGLang",
+        # read for its directive, which the check reports unused (SGL002)
+        "scripts/x.py: skipped: does not mention SGLang; only its target-gpu directives are checked",
     ]
     code, out, _ = run(tmp_path, capsys, "--show-files", "--format", "json", "scripts")
     assert json.loads(out) == [
         {"path": "scripts/serve.sh", "format": "shell", "launches": 1, "skipped": None},
         {"path": "scripts/util.sh", "format": None, "launches": 0, "skipped": "does not mention SGLang"},
+        {"path": "scripts/x.py", "format": None, "launches": 0,
+         "skipped": "does not mention SGLang; only its target-gpu directives are checked"},
     ]
 
 

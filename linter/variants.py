@@ -12,6 +12,8 @@ finding read it (a value written in the failing branch itself).
 A path has a finding when it has one of the same code at the same place, or one of the same code
 with the same words at another place: ``fa4`` written in both branches (two literals, or ``"fa4" if c
 else "fa4"``) is one finding on every path, each literal an error of its own (fresh review of issue 35, D1).
+A path's finding that another launch has outright, in the same words at the same place (``go(x)``
+and ``go()``, one launch per call), is that finding, of one more launch: not also a warning.
 """
 
 from __future__ import annotations
@@ -45,20 +47,35 @@ def combine(contexts, diags: list) -> None:
     for d in diags:
         if d.launch is not None and d.launch.path:
             holding.setdefault((_group(d.launch), d.code, d.span.key(), d.message), []).append(d.launch.path)
+
+    def holds(d) -> set[str]:  # the paths of d's launch that have d
+        group = _group(d.launch)
+        return having[(group, d.code, d.span.key())] | having[(group, d.code, d.message)]
+
+    partial = [(d, holds(d)) for d in diags if d.launch is not None and d.launch.path]
+    partial = [(d, on) for d, on in partial if not on >= paths[_group(d.launch)]]  # every path has the rest
+    # a finding that holds outright (a launch without paths, or on every path) with the same words at
+    # the same place is the same finding of another launch: ``launch(x)`` and ``launch()``, one
+    # launch per call, the second failing always (fresh review of issue 35, D14)
+    outright: dict[tuple, object] = {}
     for d in diags:
-        if d.launch is None or not d.launch.path:
-            continue
+        if d.launch is not None and not any(d is p for p, _ in partial):
+            outright.setdefault((d.code, d.span.key(), d.message), d)
+    redundant = []
+    for d, on in partial:
         group = _group(d.launch)
         key = (group, d.code, d.span.key())
-        holds = having[key] | having[(group, d.code, d.message)]
-        if holds >= paths[group]:
-            continue  # every path has it
+        same = outright.get((d.code, d.span.key(), d.message))
+        if same is not None:
+            same.also.append(d.launch_id)
+            redundant.append(d)
+            continue
         when = _when(holding[key + (d.message,)])
         d.severity = Severity.WARNING
         d.message = f"{d.message} ({when}; not on every path of this launch)"
         if d.fix is None:
             continue
-        sound = [c for c in members[group] if c.identity not in holds and _reads(c, d.fix.edits)]
+        sound = [c for c in members[group] if c.identity not in on and _reads(c, d.fix.edits)]
         if not sound:
             continue  # only the paths that have the finding read what the fix edits
         if d.fix.applicability == "safe":
@@ -67,6 +84,8 @@ def combine(contexts, diags: list) -> None:
                f"{_when([c.launch.path for c in sound])}, and there nothing is wrong with it"
         if note not in d.notes:
             d.notes.append(note)
+    if redundant:
+        diags[:] = [d for d in diags if not any(d is r for r in redundant)]
 
 
 def _reads(ctx, edits) -> bool:

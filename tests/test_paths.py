@@ -639,6 +639,40 @@ def test_python_parameter_calls_disagree_give_a_launch_per_call(tmp_path, capsys
     assert [line for line in out.splitlines() if line.startswith("run.py:")] == ["run.py:10", "run.py:11"]
 
 
+D14 = """
+    import subprocess
+    def launch(det=None):
+        cmd = ["python3", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+               "--attention-backend", "fa4"]
+        if det is None:
+            cmd += ["--enable-deterministic-inference"]
+        subprocess.Popen(cmd)
+    def main(x):
+        {calls}
+    """
+
+
+@pytest.mark.parametrize("calls, lines, finding", [
+    # must fix: launch() decides det (None: deterministic always), launch(x) does not: a launch per
+    # call, the second's finding holds outright — an error, not a path's warning (fresh review, D14)
+    (["launch(x)", "launch()"], ["run.py:9", "run.py:9", "run.py:10"], ("error", False)),
+    (["launch()", "launch(x)"], ["run.py:9", "run.py:10", "run.py:10"], ("error", False)),
+    # must not change: only calls whose value is unknown: one launch, a warning naming the condition
+    (["launch(x)"], ["run.py:7", "run.py:7"], ("warning", True)),
+    (["launch(x)", "launch(x)"], ["run.py:7", "run.py:7"], ("warning", True)),
+    # every call decided against it: no finding
+    (["launch(1)", "launch(2)"], ["run.py:7"], None),
+])
+def test_python_call_with_an_unknown_argument_keeps_the_decided_calls_launch(tmp_path, capsys, calls, lines,
+                                                                            finding):
+    code, diags = lint(tmp_path, capsys, {"run.py": D14.replace("{calls}", "\n        ".join(calls))})
+    got = [(d["severity"], "(when `det is None` is true; not on every path" in d["message"])
+           for d in diags if d["code"] == "SGL101"]
+    assert got == ([] if finding is None else [finding])
+    out = run(tmp_path, capsys, *H100, "--list-launches", ".")[1]
+    assert [line for line in out.splitlines() if line.startswith("run.py:")] == lines
+
+
 PY_DEAD_LAUNCH = """
     import subprocess
     TRUE_ON_POLICY = True

@@ -10,6 +10,10 @@ it (a value written once before the paths part); it stays safe when only the pat
 finding read it (a value written in the failing branch itself). Where another launch has the same
 finding at the same place on every path (a call that decides the condition), that one finding is
 reported, not also the warning.
+
+A path has a finding when it has one of the same code at the same place, or one of the same code
+with the same words at another place: ``fa4`` written in both branches (two literals, or ``"fa4" if c
+else "fa4"``) is one finding on every path, each literal an error of its own (fresh review of issue 35, D1).
 """
 
 from __future__ import annotations
@@ -32,10 +36,11 @@ def combine(contexts, diags: list) -> list:
             members.setdefault(_group(ctx.launch), []).append(ctx)
     if not paths:
         return diags
-    having: dict[tuple, set[str]] = {}
+    having: dict[tuple, set[str]] = {}  # by place, and by words (the same finding written twice)
     for d in diags:
         if d.launch is not None and d.launch.path:
             having.setdefault((_group(d.launch), d.code, d.span.key()), set()).add(d.launch_id)
+            having.setdefault((_group(d.launch), d.code, d.message), set()).add(d.launch_id)
     from linter.rules.base import UNSAFE, Severity
 
     # the paths a finding holds on, for its words: those with the same message (paths that load
@@ -50,15 +55,16 @@ def combine(contexts, diags: list) -> list:
             continue
         group = _group(d.launch)
         key = (group, d.code, d.span.key())
-        if having[key] >= paths[group]:
-            continue  # every path has it
+        on = having[key] | having[(group, d.code, d.message)]
+        if on >= paths[group]:
+            continue  # every path has it (here, or in the same words elsewhere)
         when = _when(holding[key + (d.message,)])
         original[id(d)] = d.message
         d.severity = Severity.WARNING
         d.message = f"{d.message} ({when}; not on every path of this launch)"
         if d.fix is None:
             continue
-        sound = [c for c in members[group] if c.identity not in having[key] and _reads(c, d.fix.edits)]
+        sound = [c for c in members[group] if c.identity not in on and _reads(c, d.fix.edits)]
         if not sound:
             continue  # only the paths that have the finding read what the fix edits
         if d.fix.applicability == "safe":

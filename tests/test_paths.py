@@ -226,6 +226,76 @@ def test_each_path_its_own_value_each_its_own_fix(tmp_path, capsys):
     assert d["column"] == len('        backend = "') + 1
 
 
+# fa4 on every path, written in two places (fresh review of issue 35, D1): one finding on every path,
+# an error at each literal, each fix safe (only the paths that have the finding read what it edits)
+EVERY_PATH_TWO_LITERALS = {
+    "if/else each appending fa4": ("run.py", """
+        import subprocess
+
+        def main(args):
+            cmd = ["sglang", "serve", "deepseek-ai/DeepSeek-V3", "--enable-deterministic-inference"]
+            if args.x:
+                cmd += ["--attention-backend", "fa4"]
+            else:
+                cmd += ["--attention-backend", "fa4", "--tp", "8"]
+            subprocess.run(cmd)
+        """, [6, 8]),
+    "conditional expression with fa4 on both sides": ("run.py", """
+        import os, subprocess
+        backend = "fa4" if os.environ.get("A") else "fa4"
+        subprocess.run(f"sglang serve deepseek-ai/DeepSeek-V3 --enable-deterministic-inference "
+                       f"--attention-backend {backend}", shell=True)
+        """, [2, 2]),
+    "shell if/else each writing fa4": ("run.sh", """
+        #!/bin/bash
+        if [ -n "$FAST" ]; then
+          ARGS=(--attention-backend fa4 --tp 8)
+        else
+          ARGS=(--attention-backend fa4)
+        fi
+        python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference "${ARGS[@]}"
+        """, [3, 5]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EVERY_PATH_TWO_LITERALS))
+def test_a_finding_on_every_path_written_in_two_literals_is_an_error_at_each(tmp_path, capsys, case):
+    name, text, lines = EVERY_PATH_TWO_LITERALS[case]
+    code, diags = lint(tmp_path, capsys, {name: text})
+    assert [(d["code"], d["severity"], d["line"]) for d in diags] == [("SGL101", "error", n) for n in lines]
+    assert not any("every path" in d["message"] for d in diags)
+    assert [(d["fix"]["applicability"], [e["content"] for e in d["fix"]["edits"]]) for d in diags] == \
+        [("safe", ["fa3"])] * 2
+    run(tmp_path, capsys, *H100, "--fix", ".")
+    assert "fa4" not in (tmp_path / name).read_text()
+
+
+# must not change: a finding each path has in its own words (another model) holds on that path only
+TWO_LITERALS_SOME_PATHS = {
+    "fa4 on one path only": ("""
+        backend = "fa4" if os.environ.get("A") else "triton"
+        model = "deepseek-ai/DeepSeek-V3"
+        """, [("`os.environ.get(\"A\")` is true", 2)]),
+    "fa4 on both paths, another model on each": ("""
+        backend = "fa4" if os.environ.get("A") else "fa4"
+        model = "deepseek-ai/DeepSeek-V3" if os.environ.get("A") else "deepseek-ai/DeepSeek-R1"
+        """, [("`os.environ.get(\"A\")` is true", 2), ("`os.environ.get(\"A\")` is false", 2)]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TWO_LITERALS_SOME_PATHS))
+def test_a_finding_of_some_paths_stays_a_warning_with_its_condition(tmp_path, capsys, case):
+    values, expected = TWO_LITERALS_SOME_PATHS[case]
+    code, diags = lint(tmp_path, capsys, {"run.py": "import os, subprocess\n" + src(values) + src("""
+        subprocess.run(f"sglang serve {model} --enable-deterministic-inference "
+                       f"--attention-backend {backend}", shell=True)
+        """)})
+    assert [(d["code"], d["severity"]) for d in diags] == [("SGL101", "warning")] * len(expected)
+    assert [(d["line"]) for d in diags] == [line for _, line in expected]
+    for d, (when, _) in zip(diags, expected):
+        assert f"(when {when}; not on every path of this launch)" in d["message"]
+
+
 def test_path_explosion_is_bounded_and_ends_in_unknown_without_sgl004(tmp_path, capsys):
     flags = [f"--x{i}" for i in range(6)]  # 2**6 = 64 paths > MAX_PATH_VARIANTS
     assert 2 ** len(flags) > limits.MAX_PATH_VARIANTS
@@ -567,6 +637,40 @@ def test_python_parameter_calls_disagree_give_a_launch_per_call(tmp_path, capsys
     assert d["severity"] == "error" and "not on every path" not in d["message"]
     out = run(tmp_path, capsys, *H100, "--list-launches", ".")[1]
     assert [line for line in out.splitlines() if line.startswith("run.py:")] == ["run.py:10", "run.py:11"]
+
+
+D14 = """
+    import subprocess
+    def launch(det=None):
+        cmd = ["python3", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+               "--attention-backend", "fa4"]
+        if det is None:
+            cmd += ["--enable-deterministic-inference"]
+        subprocess.Popen(cmd)
+    def main(x):
+        {calls}
+    """
+
+
+@pytest.mark.parametrize("calls, lines, finding", [
+    # must fix: launch() decides det (None: deterministic always), launch(x) does not: a launch per
+    # call, the second's finding holds outright — an error, not a path's warning (fresh review, D14)
+    (["launch(x)", "launch()"], ["run.py:9", "run.py:9", "run.py:10"], ("error", False)),
+    (["launch()", "launch(x)"], ["run.py:9", "run.py:10", "run.py:10"], ("error", False)),
+    # must not change: only calls whose value is unknown: one launch, a warning naming the condition
+    (["launch(x)"], ["run.py:7", "run.py:7"], ("warning", True)),
+    (["launch(x)", "launch(x)"], ["run.py:7", "run.py:7"], ("warning", True)),
+    # every call decided against it: no finding
+    (["launch(1)", "launch(2)"], ["run.py:7"], None),
+])
+def test_python_call_with_an_unknown_argument_keeps_the_decided_calls_launch(tmp_path, capsys, calls, lines,
+                                                                            finding):
+    code, diags = lint(tmp_path, capsys, {"run.py": D14.replace("{calls}", "\n        ".join(calls))})
+    got = [(d["severity"], "(when `det is None` is true; not on every path" in d["message"])
+           for d in diags if d["code"] == "SGL101"]
+    assert got == ([] if finding is None else [finding])
+    out = run(tmp_path, capsys, *H100, "--list-launches", ".")[1]
+    assert [line for line in out.splitlines() if line.startswith("run.py:")] == lines
 
 
 PY_DEAD_LAUNCH = """

@@ -225,7 +225,10 @@ def merge_identical(found: list[tuple[Launch, str]], site: str) -> list[tuple[La
         return found
     groups: dict[tuple, list[tuple[Launch, str]]] = {}
     for launch, qual in found:
-        groups.setdefault(_same_key(launch), []).append((launch, qual))
+        # one launch per call and per path: a call that decides it is not a path of another call
+        # whose value is unknown (``launch(x)`` and ``launch()``: fresh review of issue 35, D14)
+        key = _same_key(launch) + (launch.span.key() if launch.span else None, launch.path)
+        groups.setdefault(key, []).append((launch, qual))
     out = []
     for members in groups.values():
         launch, qual = members[0]

@@ -280,7 +280,7 @@ start
         ("subst", 25, "script"),
     ]
     fn = ex.launches[0]
-    assert fn.args[2].splat  # "$@"
+    assert _values(fn) == ["--k", "fn"]  # start is called with no arguments: "$@" is no word (bash)
     assert [l.args[-1].value for l in ex.launches if l.args[1].value == "for"] == ["30000", "30001"]
 
 
@@ -607,7 +607,8 @@ launch 30000
     _, ex = _extract(text)
     (launch,) = ex.launches
     assert launch.key == "launch()"
-    assert _values(launch) == ["--model-path", "Qwen/Qwen3-8B", "--attention-backend", "fa3", "--port", None]
+    # "$1" is the call's argument (before: unknown)
+    assert _values(launch) == ["--model-path", "Qwen/Qwen3-8B", "--attention-backend", "fa3", "--port", "30000"]
     _, ex2 = _extract(text.replace("launch 30000", "setup\nlaunch 30000"))
     assert _value_after(ex2.launches[0], "--attention-backend").value is None
 
@@ -1003,3 +1004,44 @@ def test_another_commands_success_is_not_a_decision():
     _, ex = _extract('#!/bin/bash\ncd /opt && X=fa3\npython -m sglang.launch_server --x "$X"\n')
     [launch] = ex.launches
     assert _values(launch)[1:] == [None] and launch.path == ()
+
+
+@pytest.mark.parametrize("body, call, words", [
+    ('"$@"', "f --tp 2 --x", ["--tp", "2", "--x"]),
+    ("$@", "f --tp 2", ["--tp", "2"]),
+    ('--tp "$1" --pp "$2"', "f 2 4", ["--tp", "2", "--pp", "4"]),
+    ('--tp "${1:-8}"', "f", ["--tp", "8"]),  # no argument: the default
+    ('--tp "$2"', "f 2", ["--tp", ""]),  # past the arguments: empty, as bash
+    ('"$@"', "f", []),  # no arguments: "$@" is no word at all
+    ('"$@"', "f $UNSET_FROM_OUTSIDE", [None]),  # an unknown word stays unknown
+    ('M=$1; shift; python -m sglang.launch_server --model-path "$M" "$@"', "f m --tp 2",
+     ["--model-path", "m", "--tp", "2"]),
+    ('shift 2; python -m sglang.launch_server "$@"', "f a b --tp 2", ["--tp", "2"]),
+    ('set -- --tp 4; python -m sglang.launch_server "$@"', "f --tp 2", ["--tp", "4"]),
+])
+def test_a_functions_positional_parameters_are_its_calls_arguments(body, call, words):
+    """``launch() { python -m sglang.launch_server … "$@"; }; launch --attention-backend fa4`` (before:
+    "$@" and $1 were unknown in every function, and the launch passed as not fully verified)."""
+    if "python" not in body:
+        body = f"python -m sglang.launch_server {body}"
+    _, ex = _extract(f"#!/bin/bash\nf() {{ {body}; }}\n{call}\n")
+    [launch] = ex.launches
+    assert _values(launch) == words
+
+
+def test_calls_with_different_arguments_leave_them_unknown():
+    _, ex = _extract('#!/bin/bash\nf() { python -m sglang.launch_server --tp "$1"; }\nf 2\nf 4\n')
+    [launch] = ex.launches
+    assert _values(launch) == ["--tp", None]
+
+
+def test_a_function_forwarding_its_arguments_gets_a_finding_at_the_call(repo):
+    text = f"""#!/bin/bash
+# lint-configs: target-gpu=H100
+launch() {{
+  python -m sglang.launch_server {DSV3} "$@"
+}}
+launch --attention-backend fa4 {DET}
+"""
+    repo.write({"serve.sh": text})
+    assert [(d["code"], d["line"], d["severity"]) for d in repo.lint()] == [("SGL101", 6, "error")]

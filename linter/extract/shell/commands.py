@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from linter import limits
 from linter.extract.shell.document import Doc, parse_script
-from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env
+from linter.extract.shell.env import ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env
 from linter.extract.shell.errors import error_message, first_error
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import Span
@@ -19,7 +19,7 @@ MAX_NESTING = 8
 ASSIGN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_.+/-]+\Z")
 """A word that is its own value (no quote, escape, expansion nor glob)."""
-_EFFECTS = frozenset({"eval", "read", "mapfile", "readarray", "getopts", "printf", "set", "cd", "pushd", "export", "readonly",
+_EFFECTS = frozenset({"eval", "read", "mapfile", "readarray", "getopts", "printf", "set", "shift", "cd", "pushd", "export", "readonly",
                       "declare", "typeset", "local"})
 """Builtins that change the walker's variables (:meth:`Commands._builtin_effects`)."""
 _ASSIGNING_EXPANSION = re.compile(r"\$\{[^}]*=")
@@ -41,6 +41,7 @@ def mark_joinable(token: Token) -> Token:
 
 
 CWD = "\x00cwd"
+
 """The pseudo-variable holding the folder a ``cd`` moved to: an MStr path (absolute, or relative to
 the script's folder when it starts with ``.``), or UNKNOWN_V."""
 _SCRIPT_DIR = re.compile(r'"?\$\((?P<inner>.*)\)"?(?P<rest>(?:/[^\s"$]*)?)"?', re.S)
@@ -119,7 +120,7 @@ class Commands:
             self._eval(tokens, span, env)
             return
         if head is not None:
-            self._call_function(head, env)
+            self._call_function(head, env, tokens[1:])
 
         def child_env(inherit: bool = True, more: dict | None = None) -> Env:
             # the environment of the program run: exported variables and this command's assignments,
@@ -178,13 +179,17 @@ class Commands:
         tokens.extend(self.expand.words(word, env))
         return tokens
 
-    def _call_function(self, head: str, env: Env) -> None:
-        """A command whose program is a function of this document: the call is recorded, and what
-        the function assigns is not followed into the caller (unknown after the call)."""
+    def _call_function(self, head: str, env: Env, args: list | None = None) -> None:
+        """A command whose program is a function of this document: the call is recorded with its
+        arguments as the function's positional parameters (``args``: the words after its name; None
+        when they were not built: unknown), and what the function assigns is not followed into the
+        caller (unknown after the call)."""
         fn = self.shared.functions.get(head)
         if fn is not None and fn.doc is self.doc:
             if not self.silent:
-                self.shared.add_call(fn, env)
+                call = env.copy()
+                call.set(ARGV, list(args) if args is not None else UNKNOWN_V)
+                self.shared.add_call(fn, call)
             for name in fn.assigned:
                 env.set(name, UNKNOWN_V)
 
@@ -213,6 +218,9 @@ class Commands:
                 _INERT.clear()
         if not inert:
             return False
+        if j < end and head in self.shared.functions:
+            return False  # a function's arguments are its positional parameters: built
+        args = [] if head in self.shared.functions else None  # (called with none)
         if j < end and text[j] not in " \t":
             return False  # the next word may continue the program's name (``ech\\⏎o``)
         rest = text[j:end]
@@ -221,7 +229,7 @@ class Commands:
         if "$(" in rest or "`" in rest or "<(" in rest or ">(" in rest:
             for child in _argument_nodes(node, name_node):
                 self._visit_subs(child, env)
-        self._call_function(head, env)
+        self._call_function(head, env, args)
         return True
 
     def _builtin_effects(self, tokens: list[Token], env: Env) -> None:
@@ -419,6 +427,22 @@ def _set_effects(tokens: list[Token], args: list, env: Env) -> None:
             env.allexport = False
         elif a in ("-o", "+o") and k + 1 < len(args) and args[k + 1] == "allexport":
             env.allexport = a == "-o"
+    if "--" in args or any(a is None for a in args):
+        # ``set -- a b`` gives the positional parameters (words not known: unknown ones)
+        env.set(ARGV, list(tokens[1 + args.index("--") + 1:]) if "--" in args else UNKNOWN_V)
+
+
+def _shift_effects(tokens: list[Token], args: list, env: Env) -> None:
+    """``shift [N]`` inside a call of a function of the file: its positional parameters lose their
+    first N (1 by default; past their number bash shifts nothing). An N not known: unknown."""
+    argv = env.get(ARGV)
+    if not isinstance(argv, list):
+        return
+    n = args[0] if args else "1"
+    if n is None or not n.isdigit() or any(t.splat for t in argv[:int(n)]):
+        env.set(ARGV, UNKNOWN_V)
+    elif int(n) <= len(argv):
+        env.set(ARGV, argv[int(n):])
 
 
 def _cd_effects(tokens: list[Token], args: list, env: Env) -> None:
@@ -440,7 +464,7 @@ _BUILTIN_EFFECTS: dict[str | None, Callable[[list[Token], list, Env], None]] = {
     "mapfile": _mapfile_effects, "readarray": _mapfile_effects,
     "getopts": _getopts_effects,
     "printf": _printf_effects,
-    "set": _set_effects,
+    "set": _set_effects, "shift": _shift_effects,
     "cd": _cd_effects, "pushd": _cd_effects,
     "export": _declare_effects, "readonly": _declare_effects, "declare": _declare_effects,
     "typeset": _declare_effects, "local": _declare_effects,

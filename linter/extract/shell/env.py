@@ -211,6 +211,10 @@ def _unlocated(value):
     return [Token(_unlocated(t.text), t.splat) for t in value]
 
 
+ARGV = "\x00argv"
+"""The positional parameters of a call of a function of the file (a list of tokens: ``$1``, ``"$@"``);
+absent at the top of a script (its arguments come from outside: unknown)."""
+
 def merge_value(a, b):
     """The value of a variable after two paths that leave ``a`` and ``b`` (as :func:`merge` does it)."""
     if _same(a, b):

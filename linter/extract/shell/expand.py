@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from linter import limits
 from linter.extract.shell.document import Doc
-from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env
+from linter.extract.shell.env import ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env
 from linter.launch import UNKNOWN_CHAR, MStr, Token, hull, join_runs
 from linter.source import Span
 
@@ -395,6 +395,10 @@ class Expander:
                 if k > a:
                     segs.append(("lit", self._dq_text(a, k), False))
                 segs.extend(self.segs(child, env, quoted=True))
+        rest = segs[1:]
+        if rest and all(seg[0] == "arr" and not seg[1] or seg[0] == "lit" and not seg[1].text for seg in rest) \
+                and any(seg[0] == "arr" for seg in rest):
+            return []  # "$@" of no parameters, "${A[@]}" of an empty array: no word at all (bash)
         return segs
 
     def _ansi(self, i: int, j: int) -> MStr:
@@ -504,6 +508,13 @@ class Expander:
     def _special_param(self, p: _Param) -> list:
         """Positional and special parameters: ``$1 $@ $* $# $? $$ $! $0 $-``."""
         name, op_node = p.name, p.op_node
+        argv = p.env.get(ARGV)  # inside a call of a function of the file: its arguments
+        if isinstance(argv, list):
+            if name in ("@", "*") and op_node is None:
+                p.index = name
+                return self._all_elements(p, argv)
+            if name.isdigit() and name != "0":
+                return _PARAM_OPS.get(p.op, Expander._op_other)(p, self._element(str(int(name) - 1), argv))
         if name in ("@", "*") and op_node is None:
             if name == "@" and p.quoted:
                 return [("splat", MStr.unknown(p.where))]

@@ -632,3 +632,18 @@ def test_comparisons_of_known_values_are_decided(tmp_path, capsys, test, severit
         subprocess.run(B)
         """})
     assert [d["severity"] for d in sgl101(diags)] == ([severity] if severity else [])
+
+
+@pytest.mark.parametrize("helper, call", [
+    ('def f1(c):\n    subprocess.run(c + ["--enable-deterministic-inference"])\n',
+     f'f1([{DSV3_LAUNCH}, "--attention-backend", "fa4"])\n'),
+    (f'def f1(extra):\n    subprocess.run([{DSV3_LAUNCH}, "--attention-backend", "fa4"] + extra)\n',
+     'f1(["--enable-deterministic-inference"])\n'),
+    ('def f2(c):\n    subprocess.run(c)\n\n\ndef f1(c):\n    f2(c + ["--enable-deterministic-inference"])\n',
+     f'f1([{DSV3_LAUNCH}, "--attention-backend", "fa4"])\n'),
+])
+def test_a_helper_that_starts_its_parameter_with_more_words_is_a_launch_at_each_call(tmp_path, capsys, helper, call):
+    """``subprocess.run(c + [...])``, ``[...] + extra``: the helper starts the command it is given with
+    words of its own (fresh review of issue 35, D2); before, no launch was found."""
+    code, diags = lint(tmp_path, capsys, {"run.py": "import subprocess\n\n\n" + helper + "\n\n" + call})
+    assert [(d["code"], d["severity"]) for d in sgl101(diags)] == [("SGL101", "error")]

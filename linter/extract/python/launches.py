@@ -81,6 +81,17 @@ def always_raises(fn) -> bool:
     return ends(fn.body)
 
 
+
+def _param_operand(node, params, depth: int = 0) -> str | None:
+    """The parameter that is the command a helper starts, or a whole operand of the ``+`` that makes
+    it (``subprocess.run(cmd)``, ``subprocess.run(cmd + ["--x"])``, ``[...] + extra``: issue 35's
+    review); None otherwise (a parameter inside a list literal is a value of the helper's own command)."""
+    if isinstance(node, ast.Name):
+        return node.id if node.id in params else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and depth < 8:
+        return _param_operand(node.left, params, depth + 1) or _param_operand(node.right, params, depth + 1)
+    return None
+
 class LaunchFinder:
     """The launches of one call (:meth:`launches`), read with the analysis' evaluation."""
 
@@ -103,12 +114,13 @@ class LaunchFinder:
                     continue
                 first = call.args[0] if call.args else next(
                     (k.value for k in call.keywords if k.arg in ("args", "cmd", "command")), None)
-                if not (isinstance(first, ast.Name) and first.id in scope.params and self.may_launch(call)):
+                param = _param_operand(first, scope.params)
+                if param is None or not self.may_launch(call):
                     continue
                 got = self._wrappers.get(scope.node.name)
                 if got is None:
-                    self._wrappers[scope.node.name] = (scope, [call], first.id, scope.params.index(first.id))
-                elif got[2] == first.id:
+                    self._wrappers[scope.node.name] = (scope, [call], param, scope.params.index(param))
+                elif got[2] == param:
                     got[1].append(call)
         return self._wrappers
 

@@ -108,6 +108,9 @@ class Boundary:
         self.exempt: list[str] = []
         self._real: dict[str, str] = {}
         self._answers: dict[str, bool] = {}  # may_read per path asked: a launch asks again and again
+        self._missing: set[str] = set()
+        """Paths :meth:`real` found missing (``lstat``: no such file): nothing below them exists either, so
+        a model id looked up as a folder (``deepseek-ai/DeepSeek-V3/config.json``) costs one ``lstat``."""
 
     def real(self, path: Path | str) -> str:
         """``os.path.realpath(path)``, remembered for the run: a folder's real path is found once, so a
@@ -119,14 +122,31 @@ class Boundary:
             if not os.path.isabs(p) or tail in ("", ".", "..") or "//" in p or "/./" in p or "/../" in p:
                 got = os.path.realpath(p)  # (a path with . or .. parts: as realpath reads it)
             else:
-                try:
-                    link = stat.S_ISLNK(os.lstat(p).st_mode)
-                except OSError:
-                    link = False  # missing: realpath keeps the name after the real folder
-                got = os.path.realpath(p) if link else os.path.join(self.real(head), tail)
+                real_head = self.real(head)
+                link = False  # missing: realpath keeps the name after the real folder
+                if head in self._missing:
+                    self._remember_missing(p)  # below a missing folder: missing too, no lstat
+                else:
+                    try:
+                        link = stat.S_ISLNK(os.lstat(p).st_mode)
+                    except FileNotFoundError:
+                        self._remember_missing(p)
+                    except OSError:
+                        pass
+                got = os.path.realpath(p) if link else os.path.join(real_head, tail)
             if len(self._real) < 1 << 16:
                 self._real[p] = got
         return got
+
+    def _remember_missing(self, path: str) -> None:
+        if len(self._missing) < 1 << 16:
+            self._missing.add(path)
+
+    def known_missing(self, path: Path | str) -> bool:
+        """True when :meth:`real` found ``path``, or a folder above it, missing in this run (no file is
+        looked at: False means only "not known")."""
+        p = os.fspath(path)
+        return p in self._missing or os.path.dirname(p) in self._missing
 
     def name(self, path: Path | str) -> None:
         """The user named ``path`` (a file or folder): when it lies outside the root, its folder (the

@@ -366,6 +366,9 @@ def _load_json(ws: Workspace, path: Path) -> tuple[dict | None, tuple[str, str] 
     """(the JSON object in ``path`` or None, the (limit, what) it exceeded or None)."""
     if any(len(part.encode("utf-8", "surrogateescape")) > limits.MAX_PATH_COMPONENT_BYTES for part in path.parts):
         return None, None  # no such file can exist (ENAMETOOLONG)
+    if ws.boundary.known_missing(path):  # the root check found a folder above it missing: no stat
+        note(("i", str(path), "0"))
+        return None, None
     try:
         if not is_file(path):
             return None, None

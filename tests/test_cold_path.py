@@ -189,3 +189,16 @@ def test_a_scalar_written_as_it_reads_has_the_origins_align_gives(text):
         want = MStr(value, yamltree.align(value, source, start, end), Span(source, start, end))
         assert (got.text, got.origins, got.where) == (want.text, want.origins, want.where)
         assert [r[:3] for r in got.runs] == [r[:3] for r in want.runs]
+
+
+@pytest.mark.parametrize("order, wins", [
+    (["tp_size"], 0), (["tensor_parallel_size"], 0), (["tp_size", "tensor_parallel_size"], 1),
+    (["tensor_parallel_size", "tp_size"], 1), ([], None),
+])
+def test_option_setting_gives_the_later_of_the_field_and_its_older_dest(order, wins):
+    from linter.sglang.options import ParsedArgs
+
+    p = ParsedArgs(load_table("0.5.23"), settings=[Setting(d, str(i), "--tp", i) for i, d in enumerate(order)])
+    got = placement.option_setting(p, "tp_size")
+    assert (got.index if got is not None else None) == wins
+    assert placement.option_setting(p, "base_gpu_id") is None

@@ -108,6 +108,11 @@ class Boundary:
         self.exempt: list[str] = []
         self._real: dict[str, str] = {}
         self._answers: dict[str, bool] = {}  # may_read per path asked: a launch asks again and again
+        self._missing: set[str] = set()
+        """Paths :meth:`real` found missing (``lstat``: no such file): nothing below them exists either, so
+        a model id looked up as a folder (``deepseek-ai/DeepSeek-V3/config.json``) costs one ``lstat``."""
+        self._listed: dict[str, frozenset[str] | None] = {}
+        """Folders :meth:`survey` listed: their names, case-folded (None: not listable)."""
 
     def real(self, path: Path | str) -> str:
         """``os.path.realpath(path)``, remembered for the run: a folder's real path is found once, so a
@@ -119,14 +124,59 @@ class Boundary:
             if not os.path.isabs(p) or tail in ("", ".", "..") or "//" in p or "/./" in p or "/../" in p:
                 got = os.path.realpath(p)  # (a path with . or .. parts: as realpath reads it)
             else:
-                try:
-                    link = stat.S_ISLNK(os.lstat(p).st_mode)
-                except OSError:
-                    link = False  # missing: realpath keeps the name after the real folder
-                got = os.path.realpath(p) if link else os.path.join(self.real(head), tail)
+                real_head = self.real(head)
+                link = False  # missing: realpath keeps the name after the real folder
+                if head in self._missing or self._unlisted(head, tail):
+                    self._remember_missing(p)  # below a missing folder, or not in its listing: no lstat
+                else:
+                    try:
+                        link = stat.S_ISLNK(os.lstat(p).st_mode)
+                    except FileNotFoundError:
+                        self._remember_missing(p)
+                    except OSError:
+                        pass
+                got = os.path.realpath(p) if link else os.path.join(real_head, tail)
             if len(self._real) < 1 << 16:
                 self._real[p] = got
         return got
+
+    def _remember_missing(self, path: str) -> None:
+        if len(self._missing) < 1 << 16:
+            self._missing.add(path)
+
+    def survey(self, folder: Path | str) -> None:
+        """List ``folder`` once for the run: a name asked in it afterwards that is not there is known
+        missing (:meth:`known_missing`, :meth:`real`) without an ``lstat`` or ``stat`` of its own — a
+        compose file probes eight file names and the ``.env`` beside it. Nothing is noted as a
+        dependency here: each probe still notes its own answer."""
+        f = os.fspath(folder)
+        if f in self._listed or f in self._missing:
+            return
+        try:
+            names: frozenset[str] | None = frozenset(n.casefold() for n in os.listdir(f))
+        except FileNotFoundError:
+            self._remember_missing(f)
+            return
+        except OSError:
+            names = None
+        if len(self._listed) < 1 << 16:
+            self._listed[f] = names
+
+    def _unlisted(self, folder: str, name: str) -> bool:
+        names = self._listed.get(folder)
+        # case-folded, ASCII only: a file system that ignores case (or Unicode normalisation) still
+        # finds no such file when no name folds to it
+        return names is not None and name.isascii() and name.casefold() not in names
+
+    def known_missing(self, path: Path | str) -> bool:
+        """True when ``path`` is known missing in this run: :meth:`real` found it or a folder above it
+        missing, or :meth:`survey` listed its folder without it (no file is looked at: False means only
+        "not known")."""
+        p = os.fspath(path)
+        if p in self._missing:
+            return True
+        head, tail = os.path.split(p)
+        return head in self._missing or self._unlisted(head, tail)
 
     def name(self, path: Path | str) -> None:
         """The user named ``path`` (a file or folder): when it lies outside the root, its folder (the

@@ -109,8 +109,7 @@ def value_uses(ctx):
         yield from recorded
         return
     for s in ctx.parsed.settings:
-        text = s.value_text
-        for n, src, off, _ in text.runs if text is not None else ():
+        for n, src, off, _ in s.value_runs:
             if src is not None:
                 yield (str(src.path), off, n)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import errno
 import json
 import os
 import stat
@@ -167,7 +168,19 @@ class Workspace:
         root is refused (and reported) first, as :meth:`refuse`: False."""
         if self.refuse(path):
             return False
+        return self._is_file(path)
+
+    def _is_file(self, path: Path) -> bool:
+        """:func:`is_file` (noted), answered without a ``stat`` when the path is known missing."""
+        if self.boundary.known_missing(path):
+            note(("i", str(path), "0"))
+            return False
         return is_file(path)
+
+    def survey(self, folder: Path) -> None:
+        """Probes of several names in ``folder`` follow: list it once (:meth:`Boundary.survey
+        <linter.boundary.Boundary.survey>`) so that each absent one costs no ``stat``."""
+        self.boundary.survey(folder)
 
     def listing(self, kind: str, folder: Path) -> list[str]:
         """:func:`listing` (``"d"``: names in ``folder``; ``"g"``: everything under it), noted as a dependency."""
@@ -215,6 +228,8 @@ class Workspace:
             boundary.record(path, boundary.current_reference(), quiet)
             raise boundary.OutsideRoot(path)
         missing = self._missing.get(path)
+        if missing is None and not named and self.boundary.known_missing(path):
+            missing = self._missing[path] = (errno.ENOENT, os.strerror(errno.ENOENT), str(path))  # as stat says
         if missing is not None:
             note(("m", str(path)))
             raise FileNotFoundError(*missing)
@@ -367,7 +382,7 @@ def _load_json(ws: Workspace, path: Path) -> tuple[dict | None, tuple[str, str] 
     if any(len(part.encode("utf-8", "surrogateescape")) > limits.MAX_PATH_COMPONENT_BYTES for part in path.parts):
         return None, None  # no such file can exist (ENAMETOOLONG)
     try:
-        if not is_file(path):
+        if not ws._is_file(path):
             return None, None
         size = path.stat().st_size
     except (OSError, ValueError):

@@ -529,6 +529,17 @@ def test_a_model_config_created_where_it_was_looked_for_makes_it_stale(tmp_path,
     assert counts[0] == 0 and "SGL101" in out
 
 
+def test_a_model_id_made_a_local_folder_where_it_was_looked_for_makes_it_stale(tmp_path, capsys, caches):
+    """A Hugging Face id is looked up as a local folder first; the root check finds ``deepseek-ai``
+    missing and nothing below it is looked at again, but the ``config.json`` probe is still kept: a
+    config made there later is read (a Llama config: no MLA finding)."""
+    counts, (code, out, _) = stale_after(
+        tmp_path, capsys, caches, {".git/HEAD": "", "docker-compose.yml": FOLDED_H100},
+        lambda root: write_tree(root, {"deepseek-ai/DeepSeek-V3/config.json":
+                                       json.dumps({"architectures": ["LlamaForCausalLM"]})}))
+    assert counts[0] == 0 and "SGL101" not in out
+
+
 def test_a_configmap_file_added_beside_a_manifest_makes_it_stale(tmp_path, capsys, caches):
     manifest = ("# lint-configs: target-gpu=H100\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: s}\n"
                 "spec:\n  template:\n    spec:\n      containers:\n        - name: s\n"

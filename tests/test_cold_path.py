@@ -189,3 +189,41 @@ def test_a_scalar_written_as_it_reads_has_the_origins_align_gives(text):
         want = MStr(value, yamltree.align(value, source, start, end), Span(source, start, end))
         assert (got.text, got.origins, got.where) == (want.text, want.origins, want.where)
         assert [r[:3] for r in got.runs] == [r[:3] for r in want.runs]
+
+
+@pytest.mark.parametrize("words", [
+    ["--model-path", "a/b", "--tp=4", "--dp", "2"],
+    ["--tp", "", "--model-path=", "--port", "30000"],
+    ["--json-model-override-args", '{"a": 1}', "--enable-dp-attention"],
+])
+def test_value_runs_are_the_runs_of_the_value_text(words):
+    """Setting.value_runs (the fix reconciliation's view) equals value_text.runs for each setting, on
+    words read from a file (runs with a source and offsets) and on a word joined from two places."""
+    from linter.source import SourceFile
+
+    text = " ".join(words)
+    src = SourceFile(path=Path("/x/launch.sh"), display="launch.sh", text=text)
+    tokens, at = [], 0
+    for w in words:
+        tokens.append(Token(MStr.literal(src, at, at + len(w))))
+        at += len(w) + 1
+    tokens.append(Token(MStr.join([MStr.literal(src, 0, 2), MStr.plain("-port=1")])))  # "--" + "-port=1"
+    p = parse_args(load_table("0.5.23"), tokens, LAUNCH_SERVER)
+    assert len(p.settings) >= 3
+    for s in p.settings:
+        want = s.value_text.runs if s.value_text is not None else ()
+        assert s.value_runs == want, s
+    assert any(s.value_runs for s in p.settings)
+
+
+@pytest.mark.parametrize("order, wins", [
+    (["tp_size"], 0), (["tensor_parallel_size"], 0), (["tp_size", "tensor_parallel_size"], 1),
+    (["tensor_parallel_size", "tp_size"], 1), ([], None),
+])
+def test_option_setting_gives_the_later_of_the_field_and_its_older_dest(order, wins):
+    from linter.sglang.options import ParsedArgs
+
+    p = ParsedArgs(load_table("0.5.23"), settings=[Setting(d, str(i), "--tp", i) for i, d in enumerate(order)])
+    got = placement.option_setting(p, "tp_size")
+    assert (got.index if got is not None else None) == wins
+    assert placement.option_setting(p, "base_gpu_id") is None

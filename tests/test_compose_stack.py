@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
+
 from tests.helpers import lint_json, run, write_tree
 
 BASE = """\
@@ -197,3 +201,36 @@ def test_an_override_that_names_no_sglang_at_all_is_still_read_with_its_stack(tm
     (tmp_path / "other" / "docker-compose.override.yml").write_text("services:\n  web:\n    image: nginx\n")
     code, diags = _lint_files(tmp_path, capsys, "other/docker-compose.override.yml")
     assert diags == []
+
+
+@pytest.mark.parametrize("files", [
+    {"docker-compose.yml": "services: {}\n"},
+    {"docker-compose.yml": "services: {}\n", ".env": "A=1\n", "docker-compose.override.yml": "services: {}\n"},
+    {"compose.override.yaml": "services: {}\n", "Compose.yaml": "services: {}\n"},  # no compose.yaml by that case
+])
+def test_one_listing_answers_the_missing_compose_names_with_the_same_dependencies(tmp_path, monkeypatch, files):
+    """stack_paths lists the folder once: each name that is not there costs no stat, and the
+    dependencies noted (each probe's answer: the result cache keeps them) are those a stat per name gives."""
+    from linter import workspace
+    from linter.extract.compose_stack import stack_paths
+
+    write_tree(tmp_path, files)
+    first = next(iter(files))
+
+    def looks(survey: bool):
+        ws = workspace.Workspace(tmp_path, root=tmp_path)
+        if not survey:
+            monkeypatch.setattr(ws, "survey", lambda folder: None)
+        source = ws.read(tmp_path / first, named=True)
+        stats = []
+        real_stat = os.stat
+        monkeypatch.setattr(os, "stat", lambda p, *a, **k: stats.append(str(p)) or real_stat(p, *a, **k))
+        with workspace.recording() as deps:
+            got = stack_paths(source, ws)
+        monkeypatch.setattr(os, "stat", real_stat)
+        return got, deps, stats
+
+    got, deps, stats = looks(True)
+    assert (got, deps) == looks(False)[:2]
+    # only names that are there (in some case) are stat'ed
+    assert stats and {os.path.basename(p).casefold() for p in stats} <= {f.casefold() for f in files}

@@ -346,3 +346,25 @@ def test_the_findings_do_not_depend_on_the_working_directory(tmp_path, capsys):
             main(["--output-format", "json", "--no-cache", target])
         got.append(sorted((d["code"], d["line"]) for d in json.loads(capsys.readouterr().out)))
     assert got[0] == got[1] and [c for c, _ in got[0]] == ["SGL101"]
+
+
+@pytest.mark.parametrize("asked, missing", [
+    ("gone/deeper/config.json", True),  # below a missing folder: known without looking
+    ("here/config.json", True),
+    ("here/file", False),
+    ("here/file/below", False),  # below a file: not "missing" (ENOTDIR), only not known
+    ("dangling/config.json", True),  # through a link whose target is missing
+    ("here", False),
+])
+def test_the_root_check_remembers_what_it_found_missing(tmp_path, asked, missing):
+    """Boundary.real finds a path's real location as os.path.realpath does, and remembers the missing
+    folders on the way (no lstat of anything below them): known_missing answers from that alone."""
+    from linter.boundary import Boundary
+
+    write_tree(tmp_path, {"here/file": "x"})
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    b = Boundary(tmp_path)
+    path = str(tmp_path / asked)
+    assert b.real(path) == os.path.realpath(path)
+    assert b.known_missing(path) is missing
+    assert b.known_missing(str(tmp_path / "here")) is False

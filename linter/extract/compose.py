@@ -35,7 +35,7 @@ from linter.formats import looks_like_compose  # noqa: F401 - part of this modul
 from linter.gpus.comments import declared_targets
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
 from linter.source import SourceFile, Span
-from linter.workspace import Workspace, is_file
+from linter.workspace import Workspace
 
 
 def _tokens(node, source: SourceFile, env: dict[str, MStr]) -> list[Token] | None:
@@ -153,7 +153,7 @@ def _extract(source: SourceFile, ws: Workspace) -> Extraction:
     if not isinstance(root, MappingNode):
         return result
     env_path = Path(source.path).parent / ".env"
-    if ws.try_read(env_path) is None and ws.may_read(env_path) and is_file(env_path):
+    if ws.try_read(env_path) is None and ws.may_read(env_path) and ws.is_file(env_path):
         try:
             ws.read(env_path)
             why = "cannot be read"

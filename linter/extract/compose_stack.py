@@ -34,7 +34,7 @@ from linter.formats import COMPOSE_OVERRIDE_FILES
 from linter.launch import MStr, Problem
 from linter.records import dataclass, field
 from linter.source import SourceFile, Span
-from linter.workspace import Workspace, is_file
+from linter.workspace import Workspace
 
 DEFAULT_FILES = ("compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml")
 OVERRIDE_FILES = COMPOSE_OVERRIDE_FILES
@@ -167,6 +167,7 @@ def stack_paths(source: SourceFile, ws: Workspace) -> tuple[list[list[Path]], st
     found, and problems in words (an override with no base)."""
     folder = source.path.parent
     me = Path(_norm(source.path))
+    ws.survey(folder)  # its .env and eight compose file names: one listing answers the missing ones
     dotenv = ws.try_read(folder / ".env")
     env = parse_dotenv(dotenv) if dotenv is not None else {}
     problems: list[str] = []
@@ -193,9 +194,8 @@ def stack_paths(source: SourceFile, ws: Workspace) -> tuple[list[list[Path]], st
 
 
 def _exists(ws: Workspace, path: Path) -> bool:
-    if ws.refuse(path):  # a link out of the root: SGL005, never looked at
-        return False
-    return is_file(path) or ws.try_read(path) is not None
+    # (a link out of the root is refused first: SGL005, never looked at)
+    return ws.is_file(path) or ws.try_read(path) is not None
 
 
 def build(source: SourceFile, root, ws: Workspace, problems: list[Problem]) -> list[Stack]:
@@ -296,7 +296,7 @@ def _included(loader: _Loader, target_str: str, written: str, where: Span, depth
 def _is_file(loader: _Loader, path: Path) -> bool:
     if not loader.ws.may_read(path):
         return True  # outside the root: never looked at; ``_Loader.load`` refuses it at the reference (SGL005)
-    return is_file(path) or loader.ws.try_read(path) is not None
+    return loader.ws.is_file(path) or loader.ws.try_read(path) is not None
 
 
 def _extends(loader: _Loader, layer: Layer, name: str, svcs, depth: int, chain: tuple) -> list[Layer]:

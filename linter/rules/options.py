@@ -672,14 +672,13 @@ class DeprecatedOption(Rule):
             if full is None:
                 continue
             opt = table.by_string[full]
-            where = s.flag.location(0, len(s.spelled))
             if s.spelled != full and s.spelled.startswith("--"):
                 old = removed_option(s.spelled, table)
                 if old is not None:
                     _, fix, got = for_word(ctx, old, s.flag, s.spelled)
                     yield self.diagnostic(f"{s.spelled} was {removal_text(old)}{said(old)}, and SGLang {table.version} "
                                           f"reads it as an abbreviation of {full}, another option; {clause(got)}",
-                                          where, ctx, fix, key=f"abbrev:{s.spelled}")
+                                          s.flag.location(0, len(s.spelled)), ctx, fix, key=f"abbrev:{s.spelled}")
                     continue
             found = deprecated_option(full, table)
             if found is not None and opt.deprecation is None and found[1]["behaviour"] == "warns":
@@ -688,7 +687,8 @@ class DeprecatedOption(Rule):
                 fix = _still_works(fix)
                 yield self.diagnostic(f"{full} is deprecated in SGLang {table.version}: it warns at start-up "
                                       f"{stage['message']!r} ({stage['source']}); {removal_text(entry)}; "
-                                      f"{clause(got)}", where, ctx, fix, key=f"deprecated:{full}")
+                                      f"{clause(got)}", s.flag.location(0, len(s.spelled)), ctx, fix,
+                                      key=f"deprecated:{full}")
             if isinstance(s.value, str) and opt.choices:
                 got_choice = deprecated_choice(opt.option_strings, s.value, table)
                 if got_choice is not None:

@@ -291,6 +291,20 @@ class Setting:
         i, j = self.value_range
         return self.value_token.text[i:j]
 
+    @property
+    def value_runs(self) -> tuple:
+        """``value_text.runs`` (``(n, source, offset, atom)``; empty when the value is not a string),
+        without making the :class:`~linter.launch.MStr`: the run's fix reconciliation asks it of every
+        setting of every launch."""
+        if self.kwarg is not None:
+            text = self.kwarg.value_text
+            return text.runs if text is not None else ()
+        if self.value_token is None or self.value_range is None:
+            return ()
+        text = self.value_token.text
+        start, stop, _ = slice(*self.value_range).indices(len(text.text))  # as text[i:j] slices
+        return text.runs_of(start, stop)
+
     def value_location(self):
         """The span to report the value at (exact when possible)."""
         text = self.value_text

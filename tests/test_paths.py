@@ -541,7 +541,7 @@ def test_shell_function_that_prints_a_command_line(tmp_path, capsys, use, prints
 
 
 @pytest.mark.parametrize("body", [
-    f"echo {LAUNCH} $1",  # reads its arguments: printed with the call's, not plain
+    f"echo {LAUNCH} $FROM_OUTSIDE",  # a word the environment gives: not plain ($1 is the call's: known)
     f"echo -e {LAUNCH}",  # escapes interpreted
     f"echo {LAUNCH}; echo more",  # two commands
     f"echo {LAUNCH} $UNSET_SOMEWHERE_ELSE",  # a word not known

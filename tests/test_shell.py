@@ -1045,3 +1045,22 @@ launch --attention-backend fa4 {DET}
 """
     repo.write({"serve.sh": text})
     assert [(d["code"], d["line"], d["severity"]) for d in repo.lint()] == [("SGL101", 6, "error")]
+
+
+def test_a_printed_command_line_takes_the_calls_arguments(repo):
+    """``CMD=$(build fa4)`` where ``build`` echoes a command line with ``$1``: the call's argument is
+    the value (before: a call with arguments printed something unknown, and no launch was found)."""
+    text = f"""#!/bin/bash
+# lint-configs: target-gpu=H100
+build() {{
+  local be=$1
+  echo "python -m sglang.launch_server {DSV3} --attention-backend $be {DET}"
+}}
+CMD=$(build fa4)
+$CMD
+"""
+    repo.write({"serve.sh": text})
+    [d] = repo.lint()
+    assert (d["code"], d["line"], d["column"], d["severity"]) == ("SGL101", 7, 13, "error")
+    repo.fix()
+    assert b"CMD=$(build fa3)" in repo.read("serve.sh")

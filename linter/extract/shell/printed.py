@@ -1,8 +1,8 @@
 """Command lines a shell function prints (issue 35): ``build() { echo python -m sglang.launch_server
 …; }`` used as ``$(build) --port 1``, ``CMD=$(build); $CMD`` or ``eval "$(build)"``. The output of
 ``$(build)`` is known when the function's body ends in one ``echo`` (no ``-e``) or ``printf '%s '``
-of words that are all known where it is called, and the call has no arguments; anything else stays
-unknown. The statements before it are walked (silently, on a copy of the caller's variables), so a
+of words that are all known where it is called (its arguments are its ``$1``, ``"$@"``); anything
+else stays unknown. The statements before it are walked (silently, on a copy of the caller's variables), so a
 local variable set in an ``if`` gives the printed line per path, the caller's command being run once
 per path. Nothing is run: the words are expanded as the walker expands any command's.
 """
@@ -10,7 +10,7 @@ per path. Nothing is run: the words are expanded as the walker expands any comma
 from __future__ import annotations
 
 from linter import limits
-from linter.extract.shell.env import Env
+from linter.extract.shell.env import ARGV, Env
 from linter.extract.shell.expand import Expander
 from linter.launch import MStr
 
@@ -34,7 +34,7 @@ def _known_words(expand: Expander, nodes: list, env: Env) -> list[MStr] | None:
 
 
 def printed(expand: Expander, functions: dict, node, env: Env, before=None) -> MStr | None:
-    """What the command substitution ``node`` prints, when it is a call (no arguments) of a function
+    """What the command substitution ``node`` prints, when it is a call of a function
     of ``functions`` (name -> :class:`~.walker.Fn`) of the same document whose body prints a plain
     command line: the words joined by blanks, each with its origin in the function's body (so a fix
     edits the ``echo`` line); None otherwise, and past ``limits.MAX_PRINTED_DEPTH`` functions read
@@ -50,12 +50,17 @@ def printed(expand: Expander, functions: dict, node, env: Env, before=None) -> M
 
 def _printed(expand: Expander, functions: dict, node, env: Env, before) -> MStr | None:
     inner = _statements(node)
-    if len(inner) != 1 or inner[0].type != "command" or inner[0].child_by_field_name("argument") is not None:
+    if len(inner) != 1 or inner[0].type != "command":
         return None
     name = inner[0].child_by_field_name("name")
     fn = functions.get(expand.doc.node_text(name)) if name is not None else None
     if fn is None or fn.doc is not expand.doc:
         return None
+    given = []  # the call's words: the function's positional parameters ($1, "$@")
+    for arg in inner[0].children_by_field_name("argument"):
+        given.extend(expand.words([arg], env))
+    env = env.copy()
+    env.set(ARGV, given)
     body = _statements(fn.body)
     if not body or body[-1].type != "command" or (len(body) > 1 and before is None):
         return None

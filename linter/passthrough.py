@@ -205,10 +205,12 @@ class _TopLevel:
             if words[0] in ("source", ".") and len(words) > 1:
                 return self._source(words[1])
             if words[0] == "shift":
-                n = words[1] if len(words) > 1 else "1"
-                if not n.isdigit():
+                from linter.extract.shell.env import small_number
+
+                n = small_number(words[1] if len(words) > 1 else "1")
+                if n is None:
                     return False
-                self.shifts.append((int(n), self.errexit))
+                self.shifts.append((n, self.errexit))
             elif words[0] == "set":
                 self.errexit = _errexit(words[1:], self.errexit)
             return True

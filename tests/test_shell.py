@@ -1064,3 +1064,28 @@ $CMD
     assert (d["code"], d["line"], d["column"], d["severity"]) == ("SGL101", 7, 13, "error")
     repo.fix()
     assert b"CMD=$(build fa3)" in repo.read("serve.sh")
+
+
+HUGE = "9" * 5000  # int() refuses strings of more than 4,300 digits
+
+
+@pytest.mark.parametrize("script", [
+    f'f() {{ shift {HUGE}; python -m sglang.launch_server "$@"; }}\nf a\n',
+    'f() { shift ²; python -m sglang.launch_server "$@"; }\nf a\n',  # a Unicode digit: isdigit() but no int
+    f"X=$(( {HUGE} + 1 ))\npython -m sglang.launch_server --tp $X\n",
+    f"A=(x)\npython -m sglang.launch_server --tp ${{A[{HUGE}]}}\n",
+    f"A=(x)\nA[{HUGE}]=3\npython -m sglang.launch_server --tp ${{A[0]}}\n",
+    f'f() {{ python -m sglang.launch_server --tp "${{{HUGE}}}"; }}\nf a\n',
+])
+def test_numbers_a_file_writes_are_read_only_when_small(repo, script):
+    """A count, index or arithmetic number of thousands of digits (or a Unicode digit) is not a
+    number the walker uses: the run goes on, never an internal error (SGL000)."""
+    repo.write({"serve.sh": "#!/bin/bash\n" + script})
+    assert not [d for d in repo.lint() if d["code"] == "SGL000"]
+
+
+def test_a_wrapper_shifting_a_huge_count_is_no_internal_error(repo):
+    repo.write({"wrap.sh": f'#!/bin/bash\nshift {HUGE}\nexec "$@"\n',
+                "compose.yaml": 'services:\n  s:\n    image: lmsysorg/sglang\n    entrypoint: ["./wrap.sh"]\n'
+                                '    command: ["python3", "-m", "sglang.launch_server", "--model-path", "m"]\n'})
+    assert not [d for d in repo.lint() if d["code"] == "SGL000"]

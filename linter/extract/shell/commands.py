@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from linter import limits
 from linter.extract.shell.document import Doc, parse_script
-from linter.extract.shell.env import ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env
+from linter.extract.shell.env import ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, small_number
 from linter.extract.shell.errors import error_message, first_error
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import Span
@@ -438,11 +438,11 @@ def _shift_effects(tokens: list[Token], args: list, env: Env) -> None:
     argv = env.get(ARGV)
     if not isinstance(argv, list):
         return
-    n = args[0] if args else "1"
-    if n is None or not n.isdigit() or any(t.splat for t in argv[:int(n)]):
+    n = small_number(args[0] if args else "1")
+    if n is None or any(t.splat for t in argv[:n]):
         env.set(ARGV, UNKNOWN_V)
-    elif int(n) <= len(argv):
-        env.set(ARGV, argv[int(n):])
+    elif n <= len(argv):
+        env.set(ARGV, argv[n:])
 
 
 def _cd_effects(tokens: list[Token], args: list, env: Env) -> None:

@@ -211,6 +211,15 @@ def _unlocated(value):
     return [Token(_unlocated(t.text), t.splat) for t in value]
 
 
+def small_number(text: str | None) -> int | None:
+    """``text`` as a count or index when it is ASCII decimal digits of at most 18 (``shift 2``,
+    ``${A[3]}``, ``$((8))``); None otherwise — a Unicode digit (``²``), or a number so long that
+    ``int()`` would refuse it or the value would mean nothing (a hostile file's 5,000 nines)."""
+    if text and len(text) <= 18 and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 ARGV = "\x00argv"
 """The positional parameters of a call of a function of the file (a list of tokens: ``$1``, ``"$@"``);
 absent at the top of a script (its arguments come from outside: unknown)."""

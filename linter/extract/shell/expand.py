@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from linter import limits
 from linter.extract.shell.document import Doc
-from linter.extract.shell.env import ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env
+from linter.extract.shell.env import ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, small_number
 from linter.launch import UNKNOWN_CHAR, MStr, Token, hull, join_runs
 from linter.source import Span
 
@@ -233,7 +233,7 @@ class Expander:
     def _arith_number(self, node, env: Env, depth: int) -> int | None:
         """A decimal literal (``0``, ``42``; not ``012``, octal in bash, nor ``0x1F``)."""
         text = self.doc.node_text(node)
-        return int(text) if text.isdigit() and (text == "0" or not text.startswith("0")) else None
+        return small_number(text) if text == "0" or not text.startswith("0") else None
 
     def _arith_variable(self, node, env: Env, depth: int) -> int | None:
         """``A`` or ``$A``/``${A…}`` inside ``$((…))``: the variable's known decimal value."""
@@ -474,7 +474,7 @@ class Expander:
         value = env.get(p.name)
         if p.index in ("@", "*"):
             return p.unknown() if p.op is not None else self._all_elements(p, value)
-        if p.index is not None and not p.index.isdigit():
+        if p.index is not None and small_number(p.index) is None:
             return p.unknown()
         return _PARAM_OPS.get(p.op, Expander._op_other)(p, self._element(p.index, value))
 
@@ -513,7 +513,7 @@ class Expander:
             if name in ("@", "*") and op_node is None:
                 p.index = name
                 return self._all_elements(p, argv)
-            if name.isdigit() and name != "0":
+            if small_number(name) is not None and name != "0":
                 return _PARAM_OPS.get(p.op, Expander._op_other)(p, self._element(str(int(name) - 1), argv))
         if name in ("@", "*") and op_node is None:
             if name == "@" and p.quoted:

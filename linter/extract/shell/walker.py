@@ -20,7 +20,7 @@ from linter.branches import explore
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.conditions import case_branch, decide
 from linter.extract.shell.document import Doc, named_kids
-from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, start_run
+from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, small_number, start_run
 from linter.extract.shell.expand import Expander, scalar
 from linter.extract.shell.loopstate import carries_state, distinct_words
 from linter.extract.shell.printed import printed
@@ -590,10 +590,11 @@ class Walker(Commands):
             value = UNKNOWN_V
         old = env.get(name)
         if index is not None:
-            if isinstance(old, list) and index.isdigit() and not isinstance(value, list) \
-                    and value is not UNKNOWN_V and int(index) < len(old) and op == "=":
+            k = small_number(index)
+            if isinstance(old, list) and k is not None and not isinstance(value, list) \
+                    and value is not UNKNOWN_V and k < len(old) and op == "=":
                 new = list(old)
-                new[int(index)] = Token(value)
+                new[k] = Token(value)
                 env.set(name, new, export)
             else:
                 env.set(name, UNKNOWN_V, export)

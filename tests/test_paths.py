@@ -396,6 +396,40 @@ def test_shell_value_written_once_read_by_both_paths_gets_an_unsafe_fix(tmp_path
     assert "BACKEND=fa4" in (tmp_path / "run.sh").read_text()
 
 
+@pytest.mark.parametrize("extra, line, when", [
+    # ${NAME:+WORD} of a variable the script never sets: the word on one path only, like `[ -n "$DET" ] && …`
+    ("${DET:+--enable-deterministic-inference}", 2, "`$DET` is set and not empty"),
+    ('"${DET:+--enable-deterministic-inference}"', 2, "`$DET` is set and not empty"),
+    ("${DET+--enable-deterministic-inference}", 2, "`$DET` is set"),
+    ("$X", 3, "`$DET` is set and not empty"),  # through a variable assigned from the expansion
+])
+def test_shell_alternative_value_expansion_is_a_path(tmp_path, capsys, extra, line, when):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"""
+        #!/bin/bash
+        BACKEND=fa4
+        X=${{DET:+--enable-deterministic-inference}}
+        python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend "$BACKEND" {extra}
+        """})
+    only_on_path([d for d in diags if d["code"] == "SGL101"], 2, "fa3", when)
+    # quoted, the expansion is an empty argument where DET is unset, as in bash: the parser stops there
+    strays = [d["message"] for d in diags if d["code"] == "SGL204"]
+    assert strays == (["stray argument '': SGLang's parser takes no positional arguments and stops "
+                       "(when `$DET` is unset or empty; not on every path of this launch)"]
+                      if extra.startswith('"') else [])
+
+
+@pytest.mark.parametrize("setup, finding", [
+    ("DET=1", "error"), ("DET=", None), ("unset DET", None), ("DET=$1", "warning"),
+])
+def test_shell_alternative_value_the_script_gives_is_decided(tmp_path, capsys, setup, finding):
+    code, diags = lint(tmp_path, capsys, {"run.sh": f"""
+        #!/bin/bash
+        {setup}
+        python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 ${{DET:+--enable-deterministic-inference}}
+        """})
+    assert [d["severity"] for d in diags if d["code"] == "SGL101"] == ([finding] if finding else [])
+
+
 def test_shell_path_explosion_ends_in_unknown(tmp_path, capsys):
     body = "".join(f'if [ -n "$F{i}" ]; then X{i}=--x{i}; fi\n' for i in range(6))
     refs = " ".join(f"$X{i}" for i in range(6))

@@ -485,10 +485,13 @@ python -m sglang.launch_server --attention-backend "$ATTN" --model-path $MODEL -
 f
 """
     _, ex = _extract(text)
-    fn, main_ = ex.launches
+    fn, main_, unset = ex.launches
+    # ${PLUS:+--flag}, PLUS never set in the script: the word on one path, nothing on the other
+    assert (main_.path, unset.path) == (("`$PLUS` is set and not empty",), ("`$PLUS` is unset or empty",))
     assert _values(main_) == ["--attention-backend", "fa4", "--model-path", "deepseek-ai/DeepSeek-V3", "--tp", "8",
                               "--pp", "2", "--port", "30000", "--host", "0.0.0.0", "--mem", "0.9", "--never", None,
-                              "--plus", None, None]
+                              "--plus", "--flag", None]
+    assert _values(unset)[-2:] == ["--plus", None]
     spans = [_span(t) for t in main_.args]
     assert spans[1] == ("fa4", 2)
     assert spans[3] == ("deepseek-ai/DeepSeek-V3", 3)
@@ -824,7 +827,8 @@ def test_launches_in_script_maps_origins():
     ("X=v", "${X:-d}", "v"), ("X=", "${X:-d}", "d"), ("X=", "${X-d}", ""), ("unset X", "${X-d}", "d"),
     ("", "${X-d}", "d"), ("X=$1", "${X:-d}", None), ("X=$(date)", "${X-d}", None),
     ("X=v", "${X:+alt}", "alt"), ("X=", "${X:+alt}", ""), ("X=", "${X+alt}", "alt"), ("unset X", "${X:+alt}", ""),
-    ("", "${X:+alt}", None), ("X=$1", "${X:+alt}", None),
+    # a value from outside the script: the word on one path, nothing on the other (two launches)
+    ("", "${X:+alt}", ("alt", "")), ("X=$1", "${X:+alt}", ("alt", "")), ("X=$1", "${X+alt}", "alt"),
     ("X=v", "${X:?missing}", "v"), ("", "${X:?missing}", None), ("X=", "${X?missing}", ""),
     ("X=v", "${X}", "v"), ("unset X", "${X}", ""), ("X=v", "${#X}", None), ("X=v", "${X%v}", None),
     ("X=v", "${X:0:1}", None), ("X=v", "${!X}", None),
@@ -838,7 +842,8 @@ def test_launches_in_script_maps_origins():
 ])
 def test_expansion_operators(setup, word, expected):
     _, ex = _extract(f'{setup}\npython -m sglang.launch_server --v "{word}"\n')
-    assert _values(ex.launches[0])[1:] == [expected]
+    per_path = expected if isinstance(expected, tuple) else (expected,)
+    assert [_values(launch)[1:] for launch in ex.launches] == [[v] for v in per_path]
 
 
 def test_exported_and_allexport_variables_in_child_shells():

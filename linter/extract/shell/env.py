@@ -319,6 +319,20 @@ def pick(value):
     return got
 
 
+def choose(decision, branches: list) -> int | None:
+    """The branch the run under way takes at ``decision`` (a value the script reads but never sets,
+    tested where it is expanded: ``${DET:+--enable-deterministic-inference}``), ``branches`` the
+    ``[(branch, label), ...]`` it has; None when no run is under way, or when this run has not taken
+    it yet (then it is the decision the run asks for next, as an undecided :class:`Paths` is)."""
+    run = _RUN.get()
+    if run is None:
+        return None
+    got = run[0].get(decision)
+    if got is None and run[1] is None:
+        run[1] = (decision, branches)
+    return got
+
+
 def start_run(run: list) -> contextvars.Token:
     """Make ``run`` (``[taken, None]``, or None: every Paths unknown) the run under way; returns the
     token that :func:`end_run` takes."""

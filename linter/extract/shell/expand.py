@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from linter import limits
 from linter.extract.shell.document import Doc
-from linter.extract.shell.env import ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, small_number
+from linter.extract.shell.env import ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, choose, small_number
 from linter.launch import UNKNOWN_CHAR, MStr, Token, hull, join_runs
 from linter.source import Span
 
@@ -592,12 +592,15 @@ class Expander:
         colon = p.op.startswith(":")
         if isinstance(value, MStr):
             if not value.known and colon and _all_unknown(value):
-                return p.unknown()
+                return _alternative_path(p)
             if value.text == "" and colon:
                 return p.empty()
             return p.operand()
         if value is UNSET:
             return p.empty()
+        if value is ABSENT or value is UNKNOWN_V:
+            # a value from outside the script: the word on the paths where it is set, nothing on the others
+            return _alternative_path(p)
         return p.unknown()
 
     @staticmethod
@@ -629,6 +632,19 @@ class Expander:
             i, _ = self.doc.rng(op_node)
             segs.append(("lit", MStr.plain("", self.doc.where(i, i)), False))
         return segs
+
+
+def _alternative_path(p: _Param) -> list:
+    """``${NAME:+WORD}`` of a parameter the script does not give: two paths of one decision per name
+    and operator ("`$DET` is set and not empty" or not), as ``[ -n "$DET" ] && …`` is; unknown when no
+    run along paths is under way (:func:`.env.choose`)."""
+    colon = p.op.startswith(":")
+    test = f"`${p.name}` is set" + (" and not empty" if colon else "")
+    unset = f"`${p.name}` is unset" + (" or empty" if colon else "")
+    got = choose((id(p.expander.doc), "${%s%s}" % (p.name, p.op)), [(0, test), (1, unset)])
+    if got is None:
+        return p.unknown()
+    return p.operand() if got == 0 else p.empty()
 
 
 def _all_unknown(m: MStr) -> bool:

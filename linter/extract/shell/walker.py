@@ -117,7 +117,7 @@ class Walker(Commands):
             self.budget.step("walking the shell script", _WEIGHT.get(node.type, 1))
         handler = _HANDLERS.get(node.type)
         if handler is not None:
-            if node.type in _SIMPLE and (env.paths or self._may_print_paths(node)):
+            if node.type in _SIMPLE and (env.paths or self._may_print_paths(node) or self._may_choose(node)):
                 self._along_paths(handler, node, env)
             else:
                 handler(self, node, env)
@@ -129,6 +129,11 @@ class Walker(Commands):
         """A command that reads the output of a function whose body does more than print (it may set
         a local variable per path): run along paths (:meth:`_along_paths`; once when none is read)."""
         return self.shared.printers > 0 and b"$(" in self.doc.data[node.start_byte:node.end_byte]
+
+    def _may_choose(self, node) -> bool:
+        """A command that expands ``${NAME:+WORD}`` / ``${NAME+WORD}``: when the script does not give
+        ``NAME``, the word is there on some paths only (:func:`.expand._alternative_path`)."""
+        return _ALTERNATIVE.search(self.doc.data, node.start_byte, node.end_byte) is not None
 
     def _before_print(self, statements: list, env: Env) -> Env:
         """The variables after ``statements`` (a function's body before the command that prints),
@@ -716,6 +721,9 @@ def _size(value) -> int:
     """Characters of a value (an MStr, or an array's words and the blanks between them)."""
     return len(value.text) if isinstance(value, MStr) else sum(len(t.text.text) + 1 for t in value)
 
+
+_ALTERNATIVE = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?\+")
+"""``${NAME:+`` or ``${NAME+``: a word that is there when a variable is set (see :meth:`Walker._may_choose`)."""
 
 _SIMPLE = frozenset({"command", "variable_assignment", "variable_assignments", "declaration_command",
                      "unset_command"})

@@ -136,6 +136,23 @@ def test_explain_headers_name_no_internal_scope_or_number(tmp_path, capsys, name
     assert [line for line in out.splitlines() if line.startswith(name)] == header
 
 
+@pytest.mark.parametrize("name, text, scopes", [
+    ("u.py", 'import subprocess\nsubprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "m"])\n'
+     'subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "m"])\n',
+     ["python: python -m sglang.launch_server", "python: python -m sglang.launch_server"]),
+    ("u.sh", "python -m sglang.launch_server --model-path m\npython -m sglang.launch_server --model-path m\n",
+     ["shell: python -m sglang.launch_server", "shell: python -m sglang.launch_server"]),
+    ("u.sh", "go() {\n  python -m sglang.launch_server --model-path m\n}\ngo\n",
+     ["shell: python -m sglang.launch_server, go()"]),
+])
+def test_list_launches_names_no_internal_scope_or_number(tmp_path, capsys, name, text, scopes):
+    """``--list-launches`` names a launch's scope as ``--explain`` does: no ``script``/``<module>``, no
+    ``#1`` (before: ``shell: python -m sglang.launch_server, script:m#1``)."""
+    write_tree(tmp_path, {name: text})
+    out = run(tmp_path, capsys, *H100, "--list-launches", name)[1]
+    assert [line.strip() for line in out.splitlines() if line.startswith("  ") and ": python -m" in line] == scopes
+
+
 def test_an_unknown_word_with_no_place_is_said_so(tmp_path, capsys):
     write_tree(tmp_path, {"u.py": MANY_IFS})
     out = run(tmp_path, capsys, *H100, "--explain", "u.py")[1]

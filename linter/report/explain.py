@@ -4,8 +4,6 @@ their compute capability, and the attention backend SGLang ends up with on each 
 
 from __future__ import annotations
 
-import re
-
 from pathlib import Path
 
 from linter.coverage import unverified_reasons
@@ -83,13 +81,10 @@ def _selected(ctx, line: int | None, path: Path | None) -> bool:
 
 def _named(ctx) -> str:
     """The launch's scope and model as a reader knows them (``services.s:deepseek-ai/DeepSeek-V3``,
-    ``launch():…``): its identity without the baseline's number (the line tells launches apart) and
-    without the whole file's scope (``script``, ``<module>``), which names nothing to open."""
-    name = re.sub(r"#\d+$", "", ctx.identity or "") or "launch"
-    for whole in ("script:", "<module>:"):
-        if name.startswith(whole):
-            return name[len(whole):] or "launch"
-    return name
+    ``launch():…``; :func:`linter.report.scope.reader_scope`), else ``launch``."""
+    from linter.report.scope import reader_scope
+
+    return reader_scope(ctx.identity) or "launch"
 
 
 def _launch_lines(ctx) -> list[str]:

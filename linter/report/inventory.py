@@ -22,6 +22,7 @@ from dataclasses import asdict, field
 from typing import TextIO
 
 from linter.launch import UNKNOWN
+from linter.report.scope import reader_scope
 from linter.records import dataclass
 
 
@@ -369,7 +370,7 @@ class _Rows:
 def _launch_block(rows: _Rows, r: LaunchRow) -> None:
     """The lines of one launch (see :func:`render_text`)."""
     add = rows.add
-    scope = r.scope.removesuffix(f":{r.model}") if r.model else r.scope
+    scope = reader_scope(r.scope, r.model)
     add(f"{r.path}:{r.line}", 0, "bold")
     add(f"{r.format}: {r.entry_point}" + (f", {scope}" if scope else ""), 2)
     if r.conditions:

@@ -575,6 +575,10 @@ class Launch:
     is true"), when the file builds it differently on paths the linter cannot decide (an ``if`` on a
     command-line flag): each path is a launch of its own (at most ``limits.MAX_PATH_VARIANTS``), at
     the same place. Empty when every path gives the same command."""
+    not_verified: tuple[str, ...] = ()
+    """Why the file does not tell for certain that this command runs as written, in words (an
+    entrypoint script in front of it that the repository does not hold): the launch is judged, and
+    counted and explained as not fully verified (:func:`linter.coverage.unverified_reasons`)."""
 
     @property
     def first_line(self) -> int:

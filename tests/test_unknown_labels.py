@@ -101,7 +101,10 @@ def unknown_lines(out: str) -> list[str]:
     # must fix: a list whose paths were merged past the cap: 'a value with no single place in the files'
     ({"u.py": MANY_IFS}, "u.py", ["(cmd at u.py:43:16)"]),
     # must fix: a shell value whose paths were merged: the text of its first assignment (3:3, several lines)
-    ({"u.sh": SHELL_MANY_IFS}, "u.sh", ["($A at u.sh:7:26, $A at u.sh:12:27, $A at u.sh:17:27)"]),
+    ({"u.sh": SHELL_MANY_IFS}, "u.sh", ["($A at u.sh:7:26, $A at u.sh:12:27, $A at u.sh:17:27 and 1 more)"]),
+    # past three, how many more
+    ({"u.sh": "python -m sglang.launch_server --model-path m $A $B $C $D $E\n"}, "u.sh",
+     ["($A at u.sh:1:47, $B at u.sh:1:50, $C at u.sh:1:53 and 2 more)"]),
     # must not change: a whole unknown expression, a splat, an expansion
     ({"u.py": 'import subprocess, sys\nsubprocess.run(["python", "-m", "sglang.launch_server", *sys.argv[1:]])\n'},
      "u.py", ["(*sys.argv[1:] at u.py:2:57)"]),

@@ -817,7 +817,9 @@ class Evaluator:
 
     def _splat_mstr(self, where: Span | None) -> MStr:
         """An unknown character that stands for any number of words (remembered by identity)."""
-        origin = UnknownOrigin(where.source, where.start, where) if where is not None else (self.source, 0)
+        origin = UnknownOrigin(where.source, where.start, where) if where is not None else UnknownOrigin(self.source, 0)
+        if where is None:  # (labelled by the expression that reads it: :meth:`ev`)
+            self.unlabelled.append(origin)
         self._keep.append(origin)
         self.splat_ids.add(id(origin))
         return MStr(UNKNOWN_CHAR, [origin], where)

@@ -81,6 +81,9 @@ MANY_IFS = 'import os, subprocess\ncmd = ["python", "-m", "sglang.launch_server"
 SHELL_MANY_IFS = "A=\"--model-path m\"\n" + "".join(
     f'if [ -n "$V{k}" ]; then A="$A --served-model-name m{k}"; fi\n' for k in range(20)) + \
     "python -m sglang.launch_server $A\n"
+SHELL_ARRAY_IFS = "A=(--model-path m)\n" + "".join(
+    f'if [ -n "$V{k}" ]; then A+=(--served-model-name m{k}); fi\n' for k in range(20)) + \
+    'python -m sglang.launch_server "${A[@]}"\n'
 DET = "--model-path deepseek-ai/DeepSeek-V3 --enable-deterministic-inference"
 
 
@@ -102,6 +105,8 @@ def unknown_lines(out: str) -> list[str]:
     ({"u.py": MANY_IFS}, "u.py", ["(cmd at u.py:43:16)"]),
     # must fix: a shell value whose paths were merged: the text of its first assignment (3:3, several lines)
     ({"u.sh": SHELL_MANY_IFS}, "u.sh", ["($A at u.sh:7:26, $A at u.sh:12:27, $A at u.sh:17:27 and 1 more)"]),
+    # a shell array whose paths were merged: where it is expanded (was 'a value with no single place' four times)
+    ({"u.sh": SHELL_ARRAY_IFS}, "u.sh", ["(${A[@]} at u.sh:22:33)"]),
     # past three, how many more
     ({"u.sh": "python -m sglang.launch_server --model-path m $A $B $C $D $E\n"}, "u.sh",
      ["($A at u.sh:1:47, $B at u.sh:1:50, $C at u.sh:1:53 and 2 more)"]),

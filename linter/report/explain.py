@@ -200,9 +200,8 @@ def _parsed_lines(ctx) -> list[str]:
     for f in ctx.parsed.config_sources:
         out.append(f"  --config:  {f.display} merged in front of the command line (SGLang's config merger)")
     if ctx.parsed.unknown_words:
-        words = ", ".join(_written(t.text) for t in ctx.parsed.unknown_words[:3])
-        if len(ctx.parsed.unknown_words) > 3:
-            words += f" and {len(ctx.parsed.unknown_words) - 3} more"
+        shown = list(dict.fromkeys(_written(t.text) for t in ctx.parsed.unknown_words))  # (one per place)
+        words = ", ".join(shown[:3]) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
         out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
     return out
 

@@ -531,7 +531,8 @@ class Expander:
         if isinstance(value, MStr):
             tokens = [Token(value)]
         elif isinstance(value, list):
-            tokens = value
+            # items the paths merged (no place of their own): this expansion is where they are read
+            tokens = [Token(MStr.unknown(where), splat=True) if t.splat and t.text.where is None else t for t in value]
         elif value is UNSET:
             tokens = []
         else:

@@ -23,7 +23,7 @@ def unverified_reasons(ctx: LaunchContext) -> list[str]:
     recorded = getattr(ctx, "unverified", None)
     if recorded is not None:
         return list(recorded)
-    out = []
+    out = list(ctx.launch.not_verified)
     if ctx.model.architecture is None and not ctx.model.skip_checks:
         out.append(f"the model's architecture is not known ({ctx.model.origin})")
     if ctx.has_unknown_target:

@@ -26,6 +26,39 @@ UNKNOWN_CHAR = "\ue000"
 """Placeholder for text whose value is not known (a Unicode private-use character)."""
 
 
+class UnknownOrigin(tuple):
+    """The origin of an :data:`UNKNOWN_CHAR`: ``(source, offset)`` like any origin (so everything
+    that reads origins reads it alike), plus ``label``, the span of the expression whose value it
+    stands for (``plan.train_args`` in ``f"… {plan.train_args}"``, ``$EXTRA``), or None while no
+    one expression is known (paths merged where the expression was not yet read). A run holding it
+    is never joined with its neighbours (:func:`join_runs`), so the object — and its label — reaches
+    the launch however the text is cut and joined again (a shell script in a string, a split)."""
+
+    def __new__(cls, source: SourceFile | None, offset: int, label: Span | None = None) -> UnknownOrigin:
+        self = tuple.__new__(cls, (source, offset))
+        self.label = label
+        return self
+
+    def __reduce__(self):
+        return UnknownOrigin, (self[0], self[1], self.label)
+
+
+def label_unknowns(m: MStr, where: Span) -> None:
+    """Give the unknown characters of ``m`` that have no label yet ``where``, the expression that
+    reads them (a shell ``$EXTRA`` whose paths were merged)."""
+    if UNKNOWN_CHAR in m.text:
+        for _, _, _, atom in m.runs:
+            if type(atom) is UnknownOrigin and atom.label is None:
+                atom.label = where
+
+
+def unknown_label(m: MStr) -> Span | None:
+    """The label of the first unknown character of ``m`` that has one (:class:`UnknownOrigin`), or None."""
+    for _, _, _, atom in m.runs:
+        if type(atom) is UnknownOrigin and atom.label is not None and atom.label.end > atom.label.start:
+            return atom.label
+    return None
+
 
 class MStr:
     """A string whose characters each remember their origin ``(SourceFile, offset)`` or ``None``.
@@ -80,10 +113,23 @@ class MStr:
         return cls.from_runs(text, ((len(text), None, 0, None),) if text else (), where)
 
     @classmethod
-    def unknown(cls, where: Span | None) -> MStr:
-        """The placeholder :data:`UNKNOWN_CHAR`, from the start of ``where``."""
-        return cls.from_runs(UNKNOWN_CHAR, ((1, where.source, where.start, None) if where else (1, None, 0, None),),
-                             where)
+    def unknown(cls, where: Span | None, label: Span | None = None) -> MStr:
+        """The placeholder :data:`UNKNOWN_CHAR`, from the start of ``where``; ``label`` (default
+        ``where``) is the expression it stands for (:class:`UnknownOrigin`)."""
+        return cls._unknown_at(where, label or where)
+
+    @classmethod
+    def unknown_of_paths(cls, where: Span | None) -> MStr:
+        """An unknown character standing for what several paths' values differ in: at the start of
+        ``where`` (for locations), with no label until an expression reads it (:func:`label_unknowns`)."""
+        return cls._unknown_at(where, None)
+
+    @classmethod
+    def _unknown_at(cls, where: Span | None, label: Span | None) -> MStr:
+        if where is None:
+            return cls.from_runs(UNKNOWN_CHAR, ((1, None, 0, None),))
+        origin = UnknownOrigin(where.source, where.start, label)
+        return cls.from_runs(UNKNOWN_CHAR, ((1, where.source, where.start, origin),), where)
 
     @classmethod
     def join(cls, parts: Iterable[MStr], where: Span | None = None) -> MStr:
@@ -222,7 +268,9 @@ def _compress(origins: Sequence) -> tuple:
             n, src, first = 1, None, 0
             continue
         s, off = o
-        if n and s is src and off == first + n:
+        # (an unknown character's origin is a run of its own: its label stays with it)
+        if n and s is src and off == first + n and type(o) is not UnknownOrigin \
+                and (n > 1 or type(obj) is not UnknownOrigin):
             n += 1
             continue
         if n:
@@ -245,7 +293,8 @@ def join_runs(seq: Iterable[tuple]) -> tuple:
             last = out[-1]
             run = runs[0]
             src = run[1]
-            if last[1] is src and (src is None or last[2] + last[0] == run[2]):
+            if last[1] is src and (src is None or last[2] + last[0] == run[2]) \
+                    and type(last[3]) is not UnknownOrigin and type(run[3]) is not UnknownOrigin:
                 out[-1] = (last[0] + run[0], src, last[2], None)
                 out.extend(itertools.islice(runs, 1, None))
                 continue
@@ -526,6 +575,10 @@ class Launch:
     is true"), when the file builds it differently on paths the linter cannot decide (an ``if`` on a
     command-line flag): each path is a launch of its own (at most ``limits.MAX_PATH_VARIANTS``), at
     the same place. Empty when every path gives the same command."""
+    not_verified: tuple[str, ...] = ()
+    """Why the file does not tell for certain that this command runs as written, in words (an
+    entrypoint script in front of it that the repository does not hold): the launch is judged, and
+    counted and explained as not fully verified (:func:`linter.coverage.unverified_reasons`)."""
 
     @property
     def first_line(self) -> int:

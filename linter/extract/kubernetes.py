@@ -39,9 +39,11 @@ text — in the ConfigMap when it came from one (shared by every launch that rea
 **Entrypoint scripts.** A ``command`` that starts with a script of the repository ending in ``exec
 "$@"`` passes ``args`` through (:mod:`linter.passthrough`); a script on one of the pod's volumes
 (:mod:`linter.extract.k8s_volumes`) is read from its ConfigMap (this file, the YAML files of its
-folder, their ``kustomization.yaml`` generators, and the files and folders of the root that
-kustomization's ``resources``/``bases``/``components`` name) — a wrapper, or a shell script that is the launch
-itself — and one on a volume the repository does not hold is reported, never guessed.
+folder, their ``kustomization.yaml`` generators, the files and folders of the root that
+kustomization's ``resources``/``bases``/``components`` name, and the overlays that name the folder:
+:mod:`linter.extract.kustomize`) — a wrapper, or a shell script that is the launch itself. A script
+on a volume the repository does not hold is never guessed: the launch after it is judged as written
+and is not fully verified, and ``--explain`` says why.
 
 **Targets** come from each pod spec's own ``nodeSelector`` and required node affinity
 (:mod:`linter.gpus.kubernetes`); a nested runner without its own (OME ``leader`` under
@@ -58,6 +60,7 @@ from pathlib import Path
 
 from linter import datafiles, limits, records
 from linter.extract import yamltree
+from linter.extract.kustomize import ConfigMaps, collect_configmaps, folder_configmaps, overlay_configmaps
 from linter.extract.recognized import launches
 from linter.extract.words import SplitError, split_words
 from linter.extract.yamlstream import MAX_DOCUMENTS, parse_documents  # noqa: F401 - part of this module's interface
@@ -69,7 +72,7 @@ from linter.recognize import image_entrypoint
 from linter.records import dataclass, field
 from linter.sglang.entrypoints import match_entry_point
 from linter.source import SourceFile, Span
-from linter.workspace import Workspace, listing
+from linter.workspace import Workspace
 
 _CONFLICT = re.compile(r"^(<<<<<<<|\|\|\|\|\|\|\||=======|>>>>>>>)(?:[ \t][^\r\n]*)?\r?$", re.MULTILINE)
 _BLANKS = re.compile(r"[ \t\r\n]")
@@ -422,115 +425,7 @@ def expand(s: MStr, variables: dict, open_ended: bool = False, injected=lambda n
     return MStr.join(parts, s.where)
 
 
-@dataclass
-class _ConfigMaps:
-    """ConfigMaps of the file and its folder: name -> (key -> value MStr), and the files they are in."""
-
-    data: dict[str, dict[str, MStr]] = field(default_factory=dict)
-    files: dict[str, SourceFile] = field(default_factory=dict)
-    folder_read: bool = False
-    """The YAML files of the folder and its kustomization's generators are read (:func:`_folder_configmaps`)."""
-    generated: dict[str, dict[str, SourceFile]] = field(default_factory=dict)
-    """``configMapGenerator`` ConfigMaps of the folder's kustomization: name -> (key -> the file)."""
-
-
-def _collect_configmaps(roots, source: SourceFile, into: _ConfigMaps, overwrite: bool) -> None:
-    for root in roots:
-        if not _is_map(root) or _text(_val(root, "kind")) != "ConfigMap":
-            continue
-        name = _text(_val(_val(root, "metadata"), "name"))
-        data = _val(root, "data")
-        if name is None or (name in into.data and not overwrite):
-            continue
-        values = {}
-        if _is_map(data):
-            for k, v in yamltree.items(data):
-                if _is_str(v) and _is_str(k):
-                    values[str(k.value)] = yamltree.mstr(v, source)
-        into.data[name] = values
-        into.files[name] = source
-
-
-MAX_KUSTOMIZE_FOLDERS = 32
-"""Folders a kustomization's ``resources``/``bases``/``components`` lead to that are read for ConfigMaps."""
-
-
-def _folder_configmaps(source: SourceFile, ws: Workspace, into: _ConfigMaps) -> None:
-    """Read the ConfigMaps beside ``source``: the YAML files of its folder and its kustomization's
-    generators, then the files and folders that kustomization's ``resources``/``bases``/``components``
-    name in other folders of the run's root (their own kustomizations followed too, at most
-    :data:`MAX_KUSTOMIZE_FOLDERS` folders)."""
-    if into.folder_read:
-        return
-    into.folder_read = True
-    folder = Path(source.path).parent
-    queue, seen = [folder], {folder}
-    while queue:
-        here = queue.pop(0)
-        try:
-            names = [p for p in (here / n for n in listing("d", here))
-                     if p.suffix.lower() in (".yaml", ".yml") and p != source.path]
-        except OSError:
-            continue
-        for path in names[:200]:
-            _configmaps_of_file(path, ws, into)
-        for entry in _kustomize_generators(here, ws, into):
-            target = here / entry
-            if ws.refuse(target, quiet=True):
-                continue
-            if target.suffix.lower() in (".yaml", ".yml"):
-                _configmaps_of_file(target, ws, into)
-            elif target not in seen and len(seen) < MAX_KUSTOMIZE_FOLDERS:
-                seen.add(target)
-                queue.append(target)
-
-
-def _configmaps_of_file(path: Path, ws: Workspace, into: _ConfigMaps) -> None:
-    other = ws.try_read(path)
-    if other is not None and "ConfigMap" in other.text:
-        _collect_configmaps(parse_documents(other, None), other, into, overwrite=False)
-
-
-def _kustomize_generators(folder: Path, ws: Workspace, into: _ConfigMaps) -> list[str]:
-    """The ``configMapGenerator`` entries of the folder's ``kustomization.yaml``: each ``files`` item
-    (``path`` or ``key=path``, relative to that folder) is a key whose value is the file's text
-    (kustomize ``api/types/kustomization.go``, ``ConfigMapArgs``/``GeneratorArgs.FileSources``). The
-    name is the one resources refer to (kustomize adds a hash suffix and rewrites the references).
-    Returns the local paths its ``resources``, ``bases`` and ``components`` name (the same file's
-    ``Kustomization`` fields; a remote URL is left out), relative to the folder."""
-    for name in ("kustomization.yaml", "kustomization.yml", "Kustomization"):
-        text_source = ws.try_read(folder / name, quiet=True)
-        if text_source is None:
-            continue
-        doc = next(iter(parse_documents(text_source, None)), None)
-        refs = []
-        for field_name in ("resources", "bases", "components"):
-            items = _val(doc, field_name)
-            for item in (items.value if _is_seq(items) else []):
-                ref = _text(item)
-                if ref and "://" not in ref and not ref.startswith(("github.com/", "git@")):
-                    refs.append(ref)
-        if "configMapGenerator" not in text_source.text:
-            return refs
-        gens = _val(doc, "configMapGenerator")
-        for gen in (gens.value if _is_seq(gens) else []):
-            cm, files = _text(_val(gen, "name")), _val(gen, "files")
-            if not cm or not _is_seq(files):
-                continue
-            keys = into.generated.setdefault(cm, {})
-            for item in files.value:
-                spec = _text(item) or ""
-                key, _, rel = spec.rpartition("=") if "=" in spec else (spec.rsplit("/", 1)[-1], "", spec)
-                path = folder / rel
-                if rel and not ws.refuse(path, quiet=True):
-                    got = ws.try_read(path, quiet=True)
-                    if got is not None:
-                        keys[key] = got
-        return refs
-    return []
-
-
-def environment(container: _Container, source: SourceFile, cms: _ConfigMaps, injected,
+def environment(container: _Container, source: SourceFile, cms: ConfigMaps, injected,
                 related: list[SourceFile]) -> tuple[dict, bool]:
     """(variables, open_ended) of a container as the kubelet builds them: ``envFrom`` in order, then
     ``env`` in order (each value expanded with the variables before it)."""
@@ -699,8 +594,8 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
     from linter.extract.yamlload import SequenceNode
 
     result.comments = yamltree.comments(reading, SequenceNode("tag:yaml.org,2002:seq", roots)) if roots else None
-    cms = _ConfigMaps()
-    _collect_configmaps(roots, reading, cms, overwrite=True)
+    cms = ConfigMaps()
+    collect_configmaps(roots, reading, cms, overwrite=True)
     seen: dict[tuple, Launch] = {}
     for root in roots:
         if not _is_map(root):
@@ -726,7 +621,7 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
                 decls = picked(ws, Path(source.path), {k: v.text for k, v in sched.node_selector.items()})
             for container in spec.containers:
                 if _is_seq(container.fields.get("envFrom")):
-                    _folder_configmaps(source, ws, cms)
+                    folder_configmaps(source, ws, cms)
                 group = _group_size(root, kind, spec, reading)
                 got = _launches(container, spec, reading, cms, injected, result,
                                 _group_size_env(group, injected), ws)
@@ -745,10 +640,10 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 
 def _add_launches(got: list, container: _Container, spec: _PodSpec, workload: str, decls: list, group: list,
                   hint, reading: SourceFile, seen: dict, result: Extraction) -> None:
-    """Append a container's launches (``got``: (found, span, image) each) to ``result``: one container
-    read by two templates (leader and worker of one pattern) is one launch that names both (``seen``:
-    identity -> launch so far)."""
-    for k, (found, span, image) in enumerate(got):
+    """Append a container's launches (``got``: (found, span, image, not_verified) each) to ``result``:
+    one container read by two templates (leader and worker of one pattern) is one launch that names
+    both (``seen``: identity -> launch so far)."""
+    for k, (found, span, image, not_verified) in enumerate(got):
         identity = (id(container.fields.get("command")), id(container.fields.get("args")),
                     tuple(id(e) for e in container.env), k,
                     tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
@@ -767,7 +662,7 @@ def _add_launches(got: list, container: _Container, spec: _PodSpec, workload: st
                         gpu_decls=list(found.gpu_decls) + decls,
                         gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
                         + group,
-                        model_hint=hint, background=found.background)
+                        model_hint=hint, background=found.background, not_verified=not_verified)
         seen[identity] = launch
         result.launches.append(launch)
 
@@ -817,15 +712,17 @@ def _folded_launches(argv: list[Token], source: SourceFile, shell_env: dict, ima
 
 
 def _volume_script(command: list[Token], args: list[Token] | None, container: _Container, spec: _PodSpec,
-                   source: SourceFile, cms: _ConfigMaps, ws: Workspace | None, result: Extraction) -> tuple | None:
-    """``(argv or None, wrapper or None)`` when the script ``command`` starts with (``/scripts/entry.sh``,
-    ``bash /opt/run.sh``) lies on one of the pod's volumes (:mod:`linter.extract.k8s_volumes`); None
-    when it does not (a file of the image, or a relative path). A ConfigMap's script (this file, the
-    YAML files beside it, their kustomization's generators) is read: a wrapper that ends in ``exec
+                   source: SourceFile, cms: ConfigMaps, ws: Workspace | None, result: Extraction) -> tuple | None:
+    """``(argv or None, wrapper or None, why not fully verified or None)`` when the script ``command``
+    starts with (``/scripts/entry.sh``, ``bash /opt/run.sh``) lies on one of the pod's volumes
+    (:mod:`linter.extract.k8s_volumes`); None when it does not (a file of the image, or a relative
+    path). A ConfigMap's script (this file, the YAML files beside it, their kustomization's
+    generators, an overlay's: :mod:`linter.extract.kustomize`) is read: a wrapper that ends in ``exec
     "$@"`` passes the rest through (:mod:`linter.passthrough`), else a shell script is the command
     itself (its launches found as in ``sh -c``). A script the repository does not hold (an
     ``emptyDir``, a ``hostPath``, a ConfigMap defined elsewhere) is not guessed: when the words after it
-    hold an SGLang launch, SGL001 says that launch is not checked."""
+    hold an SGLang launch, that launch is judged as written and is not fully verified, which says why
+    (:func:`_unread_script`)."""
     from linter.extract.k8s_volumes import on_volume
     from linter.passthrough import script_index, script_shell, sourced_path, wrapper_of
 
@@ -843,8 +740,10 @@ def _volume_script(command: list[Token], args: list[Token] | None, container: _C
     at = command[i].span_of() or Span(source, 0, 0)
     text, home = _configmap_script(where, source, cms, ws)
     if text is None or home is None:
-        _unread_script(where, script, words[i + 1:], source, at, cms, result)
-        return None, None
+        after = words[i + 1:]
+        if not after or not launches(after, source):
+            return None, None, None
+        return after, None, _unread_script(where, script, cms)
     if home is not source and home not in result.related:
         result.related.append(home)
     def resolve(word: str):  # a file the script sources: another key of a ConfigMap volume
@@ -856,12 +755,12 @@ def _volume_script(command: list[Token], args: list[Token] | None, container: _C
     wrapper = wrapper_of(values, i, home, script=text, resolve=resolve)
     if wrapper is not None:
         result.related.extend(f for f in wrapper.sourced if f is not source and f not in result.related)
-        return through(wrapper, words, source, result.problems, at), wrapper
+        return through(wrapper, words, source, result.problems, at), wrapper, None
     shell = script_shell(values, i, text.text)
     if shell is None:
-        return None, None  # a Python or other script: not read here
+        return None, None, None  # a Python or other script: not read here
     made = [Token(MStr.plain(w, at)) for w in (shell, "-c")] + [Token(text), command[i]] + words[i + 1:]
-    return made, None
+    return made, None, None
 
 
 def _script_folder(workdir: str | None):
@@ -893,13 +792,15 @@ def _in_container(path: str, workdir: str | None) -> str | None:
     return posixpath.normpath(posixpath.join(workdir, path)) if workdir else None
 
 
-def _configmap_script(where, source: SourceFile, cms: _ConfigMaps, ws: Workspace | None) \
+def _configmap_script(where, source: SourceFile, cms: ConfigMaps, ws: Workspace | None) \
         -> tuple[MStr | None, SourceFile | None]:
     """(the text, the file it is in) of the ConfigMap key ``where`` names; (None, None) when not known."""
     if where.kind != "configMap" or not where.configmap or not where.key:
         return None, None
     if where.configmap not in cms.data and where.configmap not in cms.generated and ws is not None:
-        _folder_configmaps(source, ws, cms)
+        folder_configmaps(source, ws, cms)
+    if where.configmap not in cms.data and where.configmap not in cms.generated and ws is not None:
+        overlay_configmaps(source, ws, cms)  # an overlay that names this folder generates it
     if where.configmap in cms.data:
         home = cms.files[where.configmap]
         value = cms.data[where.configmap].get(where.key)
@@ -910,18 +811,19 @@ def _configmap_script(where, source: SourceFile, cms: _ConfigMaps, ws: Workspace
     return (MStr.literal(got, 0, len(got.text)), got) if got is not None else (None, None)
 
 
-def _unread_script(where, path: str, after: list[Token], source: SourceFile, at: Span, cms: _ConfigMaps,
-                   result: Extraction) -> None:
-    """SGL001 at the script's word when the words after it hold an SGLang launch: what the script
-    runs is not known, so that launch goes unchecked."""
-    if not after or not launches(after, source):
-        return
+def _unread_script(where, path: str, cms: ConfigMaps) -> str:
+    """Why the launch after a script on a volume (the words after it) is not fully verified: the
+    script is not in the repository, so whether it runs them as written is not known."""
     vol = f"volume `{where.volume}`"
-    if where.kind == "configMap" and where.configmap and where.configmap in cms.data and where.key:
+    generated = cms.generated.get(where.configmap or "", {})
+    if where.kind == "configMap" and where.key and where.key in generated and generated[where.key] is None:
+        what = (f"ConfigMap `{where.configmap}` ({vol}), whose key `{where.key}` the overlays that name this "
+                "folder generate from different files")
+    elif where.kind == "configMap" and where.configmap and where.configmap in cms.data and where.key:
         what = f"ConfigMap `{where.configmap}` ({vol}), whose key `{where.key}` is not there or is a template"
     elif where.kind == "configMap" and where.configmap and where.key:
         what = (f"ConfigMap `{where.configmap}` ({vol}), which is not defined in this file, the YAML files beside it, "
-                "their kustomization.yaml or what it names")
+                "their kustomization.yaml or what it names, nor generated by a kustomization that names this folder")
     elif where.kind == "configMap":
         what = f"the ConfigMap {vol}, where it is {where.detail or 'no key of the ConfigMap'}"
     elif where.kind == "emptyDir":
@@ -934,11 +836,11 @@ def _unread_script(where, path: str, after: list[Token], source: SourceFile, at:
         what = f"the {where.kind} {vol}"
     else:
         what = f"{vol}, which the pod does not define"
-    result.problems.append(Problem(f"the entrypoint {path} comes from {what}: what it runs is not known, so the "
-                                   "SGLang launch after it is not checked", at))
+    return (f"the entrypoint {path} comes from {what}: whether it runs the SGLang launch after it as written is "
+            "not known")
 
 
-def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _ConfigMaps, injected,
+def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: ConfigMaps, injected,
               result: Extraction, controller_env: dict | None = None, ws: Workspace | None = None):
     """(Found, span, image) of each launch a container runs; ``controller_env`` holds values the
     workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none. A
@@ -977,7 +879,8 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     spans += [Span(source, k.start_mark.index, k.end_mark.index) for name, k in container.keys.items()
               if name in ("command", "args") and k.start_mark is not None]
     span = hull(spans)
-    return [(f, span, image) for f in found]
+    not_verified = (on_volume[2],) if on_volume is not None and on_volume[2] else ()
+    return [(f, span, image, not_verified) for f in found]
 
 
 __all__ = ["environment", "expand", "extract", "looks_like_kubernetes", "parse_documents", "pod_specs", "remap"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from linter.coverage import unverified_reasons
-from linter.launch import UNKNOWN
+from linter.launch import UNKNOWN, UnknownOrigin, unknown_label
 
 
 def _value(v) -> str:
@@ -24,16 +24,33 @@ def _written(text) -> str:
     """What an unknown value was written as — the source text of the expression it came from
     (``*sys.argv[1:]``, ``$1``, ``${EXTRA}``) with its place, else its known characters with ``?`` for
     the unknown ones. ``text`` is an :class:`~linter.launch.MStr`; the caller escapes control characters."""
-    where = text.where
+    where = _place(text)
     if where is not None and where.end > where.start:
         line, col = where.start_line_col
-        shown = where.source.text[where.start:where.end]
+        shown = " ".join(where.source.text[where.start:where.end].split())  # (one line)
         if len(shown) > _MAX_WRITTEN:
             shown = shown[:_MAX_WRITTEN - 1] + "…"
         return f"{shown} at {where.source.display}:{line}:{col}"
     if not text.text.replace("\ue000", ""):
         return "a value with no single place in the files (paths merged past the cap, …)"
     return text.text.replace("\ue000", "?")
+
+
+def _place(text):
+    """The span to show for ``text`` (an MStr holding unknown characters): the word as written
+    (``fa${V}``) when its span holds the expression that is unknown, else that expression
+    (``plan.train_args``: a word cut from a longer string has the string's span, or one character
+    of it); None when an unknown character stands for no one expression (paths merged where no
+    expression read them)."""
+    label = unknown_label(text)
+    where = text.where
+    if label is not None:
+        whole = where is not None and where.source is label.source and where.start <= label.start \
+            and label.end <= where.end
+        return where if whole and text.text.replace("\ue000", "") else label
+    if any(type(atom) is UnknownOrigin and atom.label is None for _, _, _, atom in text.runs):
+        return None
+    return where
 
 
 def _writes_line(ctx, path: Path, line: int) -> bool:
@@ -178,7 +195,8 @@ def _parsed_lines(ctx) -> list[str]:
     for f in ctx.parsed.config_sources:
         out.append(f"  --config:  {f.display} merged in front of the command line (SGLang's config merger)")
     if ctx.parsed.unknown_words:
-        words = ", ".join(_written(t.text) for t in ctx.parsed.unknown_words[:3])
+        shown = list(dict.fromkeys(_written(t.text) for t in ctx.parsed.unknown_words))  # (one per place)
+        words = ", ".join(shown[:3]) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
         out.append(f"  unknown:   arguments not known statically ({words}) may set any option")
     return out
 

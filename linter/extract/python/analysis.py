@@ -47,6 +47,7 @@ class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
         self.splat_ids: set[int] = set()
         self._keep: list = []
         self._merge_tags: dict[int, frozenset] = {}  # id of a merge's unknown character -> its decisions
+        self.unlabelled: list = []  # merges' unknown characters (UnknownOrigin) and Splats no expression has read yet
         self._loop_memo: dict[int, list] = {}  # loop id -> [(frame before it, frame at a round's start)]
         self._loop_nesting = 0
         self._bases_memo: dict[int, list] = {}

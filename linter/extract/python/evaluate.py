@@ -37,7 +37,7 @@ from linter.extract.python.values import (
     fingerprint,
 )
 from linter.extract.words import SplitError, split_words
-from linter.launch import UNKNOWN_CHAR, MStr, Token
+from linter.launch import UNKNOWN_CHAR, MStr, Token, UnknownOrigin
 from linter.source import Span
 
 
@@ -111,8 +111,23 @@ class Evaluator:
     and statement execution call each other (a class attribute runs the class body)."""
 
     def ev(self, node, frame: Frame) -> Value:
-        """The value of ``node`` on the path of the run under way (:meth:`~.paths.Paths.pick`)."""
-        return self.pick(self._ev(node, frame))
+        """The value of ``node`` on the path of the run under way (:meth:`~.paths.Paths.pick`). The
+        unknown pieces the paths merged while it was read, and an unknown value with no place, are
+        given ``node`` as the place they are reported at (``--explain``: ``true_on_policy_args at
+        run.py:306:10``); an inner expression reads them first and keeps its own."""
+        made = len(self.unlabelled)
+        v = self.pick(self._ev(node, frame))
+        if isinstance(v, Unk) and v.where is None:
+            v = Unk(self.span(node))
+        if len(self.unlabelled) > made:
+            where = self.span(node)
+            for piece in self.unlabelled[made:]:
+                if isinstance(piece, Splat):
+                    piece.where = piece.where or where
+                else:
+                    piece.label = where
+            del self.unlabelled[made:]
+        return v
 
     def _ev(self, node, frame: Frame) -> Value:
         """The value of ``node``: one step per kind of expression (:data:`_EV_STEPS`); any other
@@ -335,10 +350,11 @@ class Evaluator:
                 expr = next(fields, None)
                 if expr is None:  # the source and ast disagree: nothing is guessed
                     return Unk(self.span(node))
-                where = Span(self.source, piece.start, piece.end)
                 v = self.ev(expr, frame)
                 m = as_text(v) if piece.simple else None
-                parts.append(m if m is not None else MStr.unknown(where))
+                # (unknown: labelled by the expression written in the field, ``plan.train_args``)
+                parts.append(m if m is not None else MStr.unknown(Span(self.source, piece.start, piece.end),
+                                                                  Span(self.source, piece.expr_start, piece.expr_end)))
         if next(fields, None) is not None:
             return Unk(self.span(node))
         if not self.budget.charge(sum(len(p) for p in parts), "a Python string", self.span(node)):
@@ -801,7 +817,9 @@ class Evaluator:
 
     def _splat_mstr(self, where: Span | None) -> MStr:
         """An unknown character that stands for any number of words (remembered by identity)."""
-        origin = (where.source, where.start) if where is not None else (self.source, 0)
+        origin = UnknownOrigin(where.source, where.start, where) if where is not None else UnknownOrigin(self.source, 0)
+        if where is None:  # (labelled by the expression that reads it: :meth:`ev`)
+            self.unlabelled.append(origin)
         self._keep.append(origin)
         self.splat_ids.add(id(origin))
         return MStr(UNKNOWN_CHAR, [origin], where)

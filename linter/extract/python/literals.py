@@ -28,15 +28,18 @@ class Literal:
 
 
 class Field:
-    """A replacement field ``{…}`` of an f-string: its offsets (braces included) and whether it is
-    ``str(value)`` itself (no format spec, no ``!r``/``!a`` conversion, no ``=``)."""
+    """A replacement field ``{…}`` of an f-string: its offsets (braces included), whether it is
+    ``str(value)`` itself (no format spec, no ``!r``/``!a`` conversion, no ``=``), and the offsets
+    of its expression (``expr_start``, ``expr_end``: without the blanks around it)."""
 
-    __slots__ = ("start", "end", "simple")
+    __slots__ = ("start", "end", "simple", "expr_start", "expr_end")
 
-    def __init__(self, start: int, end: int, simple: bool) -> None:
+    def __init__(self, start: int, end: int, simple: bool, expr_start: int, expr_end: int) -> None:
         self.start = start
         self.end = end
         self.simple = simple
+        self.expr_start = expr_start
+        self.expr_end = expr_end
 
 
 def literals(text: str, start: int, end: int) -> list[Literal] | None:
@@ -133,16 +136,18 @@ def fstring_pieces(text: str, lit: Literal) -> list[tuple[int, int] | Field]:
             continue
         if part < i:
             out.append((part, i))
-        j, simple = _field_end(text, i, end)
-        out.append(Field(i, j, simple))
+        j, simple, k = _field_end(text, i, end)
+        e0 = i + 1 + len(text[i + 1:k]) - len(text[i + 1:k].lstrip())
+        out.append(Field(i, j, simple, e0, max(e0, len(text[:k].rstrip()))))
         i = part = j
     if part < end:
         out.append((part, end))
     return out
 
 
-def _field_end(text: str, i: int, end: int) -> tuple[int, bool]:
-    """(the offset after the ``}`` that closes the field opened at ``i``, whether it is simple)."""
+def _field_end(text: str, i: int, end: int) -> tuple[int, bool, int]:
+    """(the offset after the ``}`` that closes the field opened at ``i``, whether it is simple, the
+    offset where its expression ends)."""
     k = i + 1
     depth = 0
     while k < end:  # the expression
@@ -166,6 +171,7 @@ def _field_end(text: str, i: int, end: int) -> tuple[int, bool]:
                 continue
             break
         k += 1
+    expr_end = k
     equal = False
     if k < end and text[k] == "=":
         equal = True
@@ -184,7 +190,7 @@ def _field_end(text: str, i: int, end: int) -> tuple[int, bool]:
             depth += 1
         elif c == "}":
             if depth == 0:
-                return k + 1, not equal and not spec and conversion in (None, "s")
+                return k + 1, not equal and not spec and conversion in (None, "s"), expr_end
             depth -= 1
         k += 1
-    return end, False
+    return end, False, expr_end

@@ -29,6 +29,8 @@ from linter.branches import MISSING, TOO_MANY, decision_branches, explore, selec
 from linter.extract.python.values import (
     Choice,
     Deferred,
+    Seq,
+    Splat,
     Str,
     Unk,
     choose,
@@ -188,15 +190,18 @@ class Paths:
         out = values[0]
         for x in values[1:]:
             out = merge(out, x, self._unknown_text)
+        if isinstance(out, Seq):  # the items the paths' lists differ in: labelled as the unknown text is
+            self.unlabelled.extend(i for i in out.items if isinstance(i, Splat) and i.where is None)
         return out
 
     def _unknown_text(self, words: bool):
         """An unknown piece of text for a merge of the decisions being merged: one that may be any
         number of words (``words``), or part of one word; its origin (an object of its own) remembers
         those decisions (:meth:`merged_decisions`)."""
-        from linter.launch import MStr, UNKNOWN_CHAR
+        from linter.launch import MStr, UNKNOWN_CHAR, UnknownOrigin
 
-        origin = (self.source, 0)
+        origin = UnknownOrigin(self.source, 0)  # labelled by the expression that reads it (Evaluator.ev)
+        self.unlabelled.append(origin)
         self._keep.append(origin)
         if words:
             self.splat_ids.add(id(origin))

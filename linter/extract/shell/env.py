@@ -369,7 +369,7 @@ def common(values: list):
         # its own: a blank keeps the known word before (after) it apart from the unknown
         left = " " if 0 < pre and all(_at_blank(v.text, pre) for v in values) else ""
         right = " " if post and all(_at_blank(v.text, len(v) - post) for v in values) else ""
-        return MStr.join([first[:pre], MStr.plain(left), MStr.unknown(first.where), MStr.plain(right),
+        return MStr.join([first[:pre], MStr.plain(left), MStr.unknown_of_paths(first.where), MStr.plain(right),
                           first[len(first) - post:]])
     if all(isinstance(v, list) for v in values):
         same_token = lambda a, b: a.splat == b.splat and _same(a.text, b.text)  # noqa: E731

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from linter import limits
 from linter.extract.shell.document import Doc
 from linter.extract.shell.env import ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, choose, small_number
-from linter.launch import UNKNOWN_CHAR, MStr, Token, hull, join_runs
+from linter.launch import UNKNOWN_CHAR, MStr, Token, hull, join_runs, label_unknowns
 from linter.source import Span
 
 IFS = " \t\n"
@@ -531,7 +531,8 @@ class Expander:
         if isinstance(value, MStr):
             tokens = [Token(value)]
         elif isinstance(value, list):
-            tokens = value
+            # items the paths merged (no place of their own): this expansion is where they are read
+            tokens = [Token(MStr.unknown(where), splat=True) if t.splat and t.text.where is None else t for t in value]
         elif value is UNSET:
             tokens = []
         else:
@@ -685,6 +686,7 @@ class _Param:
         """A variable's value substituted: counted by the file's budget before it is used."""
         if not limits.budget().charge(len(m.text), "a shell expansion", self.where):
             return self.unknown()
+        label_unknowns(m, self.where)  # (paths merged in it: this expansion is where they are read)
         return [("lit", m, not self.quoted)]
 
     def operand(self) -> list:

@@ -37,7 +37,9 @@ a dict literal or ``dict(...)``, and what a function or method returns when ever
 function, chains of calls at most ``limits.MAX_CALL_DEPTH`` deep, a recursion unknown). A module
 function that its calls give different constants (``go(det=True)`` and ``go()``) starts one launch
 per distinct set of them (at most ``limits.MAX_CALL_VARIANTS``), each located at its first call and
-decided with its parameters known. A call in a method is a launch for its class and, separately, for
+decided with its parameters known. A constant given this way may also be a ``@dataclass`` of the
+module built at the call (``launch(Args(true_on_policy=True))``, ``launch(Args())``): its fields are
+the values given, else the field's defaults (:mod:`.dataclass_values`). A call in a method is a launch for its class and, separately, for
 each subclass that inherits the method (with that subclass's attributes, overrides and ``super()``
 chain); a class that inherits a launching method from a class of another module is a launch of its
 own file, located at its name. Imported names are read from the files of the same repository

@@ -20,6 +20,7 @@ from linter.extract.python.values import (
     NOTFOUND,
     ClassV,
     Const,
+    DataInstance,
     DictV,
     Entry,
     FuncV,
@@ -372,6 +373,8 @@ class Evaluator:
             return ref if got is None else got
         if isinstance(base, ClassV):
             return self.class_attr(base.scope, attr, where, virtual=False)
+        if isinstance(base, DataInstance):
+            return base.fields.get(attr, Unk(where))
         if isinstance(base, Instance) and base.qual == MODAL_IMAGE:
             return Instance(MODAL_IMAGE + "#method", base.image)
         return Unk(where)

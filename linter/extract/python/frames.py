@@ -12,8 +12,21 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from linter import limits
+from linter.extract.python.dataclass_values import UNKNOWN, InstanceConst, instance_const, module_classes
 from linter.extract.python.syntax import guards_of
-from linter.extract.python.values import NOTFOUND, ClassV, Const, DictV, FuncV, Seq, Unk, Value, copy_value, same
+from linter.extract.python.values import (
+    NOTFOUND,
+    ClassV,
+    Const,
+    DictV,
+    FuncV,
+    DataInstance,
+    Seq,
+    Unk,
+    Value,
+    copy_value,
+    same,
+)
 from linter.source import Span
 
 if TYPE_CHECKING:
@@ -290,8 +303,36 @@ class FrameLookups:
         for name in entries[0][1]:
             const, node = entries[0][1][name]
             if all(name in bound and _same_const(bound[name][0], const) for _, bound in entries[1:]):
-                out[name] = self.string(node, None) if isinstance(const, str) else Const(const, self.span(node))
+                out[name] = self.given_value(const, node)
         return out
+
+    def given_value(self, const, node) -> Value:
+        """The value of the literal ``const`` a call gives at ``node`` (:meth:`call_entries`): a
+        string with its origins, a constant, or a dataclass instance built from constants."""
+        if isinstance(const, str):
+            return self.string(node, None)
+        if isinstance(const, InstanceConst):
+            built = instance_const(node, self._module_classes())
+            return DataInstance(const.qual, {k: Unk(self.span(built[1][k])) if t == UNKNOWN else
+                                             self.given_value(c, built[1][k]) for k, t, c in const.fields})
+        return Const(const, self.span(node))
+
+    def constant_given(self, node):
+        """``(constant, node)`` when ``node`` (an argument, or None) is a literal constant or builds a
+        dataclass of the module from constants (:mod:`.records`); ``_NOT_CONST`` otherwise."""
+        got = _agree(None, node)
+        if got is _NOT_CONST and isinstance(node, ast.Call):
+            built = instance_const(node, self._module_classes())
+            if built is not None:
+                return built[0], node
+        return got
+
+    def _module_classes(self) -> dict:
+        memo = self._params_memo
+        got = memo.get("dataclasses")
+        if got is None:
+            got = memo["dataclasses"] = module_classes(self.module)
+        return got
 
     def call_sets(self, scope: Scope) -> list[tuple]:
         """``[(call, (key, {parameter: value})), ...]``: one entry per distinct set of literal
@@ -323,7 +364,7 @@ class FrameLookups:
                     continue
                 const, node = given[name]
                 key.append((name, type(const).__name__, const))
-                bound[name] = self.string(node, None) if isinstance(const, str) else Const(const, self.span(node))
+                bound[name] = self.given_value(const, node)
             sets.setdefault(tuple(key), (site, (("call",) + tuple(key), bound)))
         if not 2 <= len(sets) <= limits.MAX_CALL_VARIANTS:
             return []
@@ -389,7 +430,7 @@ class FrameLookups:
         own = {}
         handed: dict[str, str] = {}  # parameter -> the caller's parameter it is given
         for name, node in nodes.items():
-            got = _agree(None, node)
+            got = self.constant_given(node)
             if got is not _NOT_CONST:
                 own[name] = got
             elif isinstance(node, ast.Name):

@@ -1,0 +1,70 @@
+"""Values along every path in Python (issue 35, the review at rev36): a dataclass the file builds and
+hands to the launching function, a command kept in a module global or on ``self`` by another
+function or method, a mutual recursion, a parameter changed in a branch before it is handed on, and
+two deciding ``if``s among more undecidable ones than the variant cap. Each case launches DeepSeek-V3
+(absorbed MLA) on an H100, so fa4 with deterministic inference is SGL101: an error when it holds on
+every path, a warning naming the condition when it holds on some."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_paths import lint
+
+# -- D10: a dataclass the file builds is handed to the launching function -------------------------
+
+DATACLASS = """
+    import os, subprocess
+    from dataclasses import dataclass, field
+
+    @dataclass
+    class Args:
+        true_on_policy: bool = False
+        backend: str = field(default="fa4")
+        tags: list = field(default_factory=list)
+
+    def launch(args: Args):
+        cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+               "--attention-backend", args.backend, *args.tags]
+        {PRE}if args.true_on_policy:
+            cmd.append("--enable-deterministic-inference")
+        subprocess.run(cmd)
+
+    {CALLS}
+    """
+
+
+def _dataclass_case(calls: str, pre: str = "") -> str:
+    return DATACLASS.replace("{CALLS}", calls.replace("\n", "\n    ")).replace("{PRE}", pre + "\n        " if pre else "")
+
+
+@pytest.mark.parametrize(("calls", "pre", "expected"), [
+    # the value the call gives: every path
+    ("launch(Args(true_on_policy=True))", "", [("error", None)]),
+    ("launch(Args(True))", "", [("error", None)]),
+    ("launch(Args(True, 'fa4'))", "", [("error", None)]),
+    # the field's default (true_on_policy False): no finding
+    ("launch(Args())", "", []),
+    ("launch(Args(true_on_policy=False))", "", []),
+    # another backend given: nothing (deterministic triton is fine)
+    ("launch(Args(True, backend='triton'))", "", []),
+    # two calls, each decided: one launch each, the first an error
+    ("launch(Args(true_on_policy=True))\nlaunch(Args())", "", [("error", None)]),
+    # the function changes the field before it reads it
+    ("launch(Args())", "args.true_on_policy = True", [("error", None)]),
+    ("launch(Args(true_on_policy=True))", "args.true_on_policy = False", []),
+    # what the file does not decide stays a condition
+    ("launch(Args(true_on_policy=bool(os.environ.get('X'))))", "", [("warning", "`args.true_on_policy` is true")]),
+    # (one launch an error, the other a warning at the same fa4: the error is reported)
+    ("launch(Args(true_on_policy=True))\nlaunch(Args(os.environ.get('X')))", "", [("error", None)]),
+])
+def test_a_dataclass_built_in_the_file_gives_its_fields(tmp_path, capsys, calls, pre, expected):
+    code, diags = lint(tmp_path, capsys, {"run.py": _dataclass_case(calls, pre)}, "--select", "SGL101")
+    got = [(d["severity"], d["message"]) for d in diags]
+    assert len(got) == len(expected), got
+    for (severity, message), (want, when) in zip(got, expected):
+        assert severity == want
+        if when is None:
+            assert "not on every path" not in message
+        else:
+            assert f"(when {when}; not on every path of this launch)" in message

@@ -35,7 +35,8 @@ DATACLASS = """
 
 
 def _dataclass_case(calls: str, pre: str = "") -> str:
-    return DATACLASS.replace("{CALLS}", calls.replace("\n", "\n    ")).replace("{PRE}", pre + "\n        " if pre else "")
+    text = DATACLASS.replace("{CALLS}", calls.replace("\n", "\n    "))
+    return text.replace("{PRE}", pre + "\n        " if pre else "")
 
 
 @pytest.mark.parametrize(("calls", "pre", "expected"), [
@@ -60,6 +61,107 @@ def _dataclass_case(calls: str, pre: str = "") -> str:
 ])
 def test_a_dataclass_built_in_the_file_gives_its_fields(tmp_path, capsys, calls, pre, expected):
     code, diags = lint(tmp_path, capsys, {"run.py": _dataclass_case(calls, pre)}, "--select", "SGL101")
+    _check(diags, expected)
+
+
+# -- D12: a command set by one function or method and run by another ---------------------------------
+
+ARGV = '["python3", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3"]'
+FA4_DET = '["--attention-backend", "fa4", "--enable-deterministic-inference"]'
+
+SET_ELSEWHERE = {
+    # a module global set through ``global`` in one function, run in another: a launch; the path on
+    # which setup() has not run has no command (None), so the finding holds on every path of the launch
+    "global set in a function": (f"""
+        import subprocess
+        CMD = None
+        def setup():
+            global CMD
+            CMD = {ARGV} + {FA4_DET}
+        def run():
+            subprocess.Popen(CMD)
+        setup(); run()
+        """, [("error", None)]),
+    # a global the module gives a command, extended by a function: a path each
+    "global extended in a function": (f"""
+        import subprocess
+        CMD = {ARGV} + ["--attention-backend", "fa4"]
+        def det():
+            global CMD
+            CMD = CMD + ["--enable-deterministic-inference"]
+        def run():
+            subprocess.Popen(CMD)
+        """, [("warning", "`det()` has run")]),
+    # two functions extend it: each may run after the other, so what each extends is unknown
+    "global extended by two functions": (f"""
+        import subprocess
+        CMD = {ARGV} + ["--attention-backend", "fa4"]
+        def det():
+            global CMD
+            CMD = CMD + ["--enable-deterministic-inference"]
+        def tp():
+            global CMD
+            CMD = CMD + ["--tp", "2"]
+        def run():
+            subprocess.Popen(CMD)
+        """, []),
+    # self.cmd set in a method other than __init__ (over a class attribute), run in another
+    "self.cmd set in a method": (f"""
+        import subprocess
+        class Server:
+            cmd = {ARGV}
+            def configure(self, det):
+                self.cmd = self.cmd + ["--attention-backend", "fa4"]
+                if det:
+                    self.cmd = self.cmd + ["--enable-deterministic-inference"]
+            def launch(self):
+                return subprocess.Popen(self.cmd)
+        """, [("warning", "`configure()` has run and `det` is true")]),
+    # set in __init__, extended in another method
+    "self.cmd extended in a method": (f"""
+        import subprocess
+        class S:
+            def __init__(self):
+                self.cmd = {ARGV} + ["--attention-backend", "fa4"]
+            def add(self):
+                self.cmd += ["--enable-deterministic-inference"]
+            def run(self):
+                return subprocess.Popen(self.cmd)
+        """, [("warning", "`add()` has run")]),
+    # the setter calls the method that runs it: no hang, the launch in the setter is its own
+    "setter calls the runner": (f"""
+        import subprocess
+        class S:
+            def __init__(self):
+                self.cmd = {ARGV} + ["--attention-backend", "fa4"]
+            def add(self):
+                self.cmd = self.cmd + ["--enable-deterministic-inference"]
+                return self.run()
+            def run(self):
+                return subprocess.Popen(self.cmd)
+        """, [("warning", "`add()` has run")]),
+    # changed in place other than by ``=``/``+=``/append/extend elsewhere: unknown, as before
+    "self.cmd changed in place elsewhere": (f"""
+        import subprocess
+        class S:
+            def __init__(self):
+                self.cmd = {ARGV} + {FA4_DET}
+            def drop(self):
+                self.cmd.remove("--enable-deterministic-inference")
+            def run(self):
+                return subprocess.Popen(self.cmd)
+        """, []),
+}
+
+
+@pytest.mark.parametrize("case", SET_ELSEWHERE, ids=list(SET_ELSEWHERE))
+def test_a_command_set_by_another_function_is_a_path(tmp_path, capsys, case):
+    text, expected = SET_ELSEWHERE[case]
+    code, diags = lint(tmp_path, capsys, {"run.py": text}, "--select", "SGL101")
+    _check(diags, expected)
+
+
+def _check(diags: list[dict], expected: list) -> None:
     got = [(d["severity"], d["message"]) for d in diags]
     assert len(got) == len(expected), got
     for (severity, message), (want, when) in zip(got, expected):

@@ -356,6 +356,9 @@ class Evaluator:
             bound = frame.overrides.get(f"{base_node.id}.{attr}")
             if bound is not None:  # ``cls.model = …`` earlier in this method
                 return bound
+            late = self.attr_read(frame, attr, where)  # bound by another method than ``__init__``
+            if late is not None:
+                return late
             if not is_classmethod(scope.node):
                 got = self.instance_attr(frame, attr, where)
                 if got is not None:

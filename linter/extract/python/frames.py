@@ -246,8 +246,12 @@ class Frame:
                 return Unk(where)
             return self.a.outer_lookup(scope.parent, name, where)
         if name in scope.globals:
-            v = self.a.module_final().vars.get(name, NOTFOUND)
-            return copy_value(v)
+            v = copy_value(self.a.module_final().vars.get(name, NOTFOUND))
+            setters = self.a.global_setters(name)
+            if not any(s is scope for s in setters):
+                return self.a.global_read(name, v, where)
+            # another function that sets it may have run before this one: what it extends is not known
+            return Unk(where) if len(setters) > 1 else v
         if name in self.a.index.locals_of(scope):
             return self.vars.get(name, Unk(where))
         return self.a.outer_lookup(scope.parent, name, where)
@@ -580,7 +584,7 @@ class FrameLookups:
                 v = self.module_final().vars.get(name, NOTFOUND)
                 if v is not NOTFOUND and name in self.index.taint_names and isinstance(v, (Seq, DictV)):
                     return Unk(where)
-                return copy_value(v)
+                return self.global_read(name, copy_value(v), where)
             scope = scope.parent
             while scope is not None and scope.kind == "class":
                 scope = scope.parent

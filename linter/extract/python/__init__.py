@@ -46,8 +46,9 @@ launch for its class and, separately, for each subclass that inherits the method
 subclass's attributes, overrides and ``super()`` chain); a class that inherits a launching method
 from a class of another module is a launch of its own file, located at its name. Imported names
 are read from the files of the same repository (:mod:`.modules`: never imported or run; bounded and
-cached per run), so a value keeps the origin where it is written. Anything else — other calls, modules outside the repository, loop variables, a
-module list that some function mutates in place — is unknown, never guessed.
+cached per run), so a value keeps the origin where it is written. Anything else — other calls,
+modules outside the repository, loop variables, a module list that some function mutates in place —
+is unknown, never guessed.
 
 Compound statements (``if``, ``for``, ``while``, ``try``, ``with``, ``match``) are followed along
 each of their paths. The branches of an ``if``/``elif``/``else`` or ``match`` (a test or case the file

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_paths import lint
+from tests.helpers import run
+from tests.test_paths import H100, lint
 
 # -- D10: a dataclass the file builds is handed to the launching function -------------------------
 
@@ -170,3 +171,54 @@ def _check(diags: list[dict], expected: list) -> None:
             assert "not on every path" not in message
         else:
             assert f"(when {when}; not on every path of this launch)" in message
+
+
+# -- D8: a recursion, direct or mutual, that extends the command it is handed --------------------------
+
+RECURSIONS = {
+    "mutual": f"""
+        import subprocess, os
+        def a(c, n):
+            if os.environ.get("X"):
+                return b(c + ["--attention-backend", "fa4"], n)
+            return b(c, n)
+        def b(c, n):
+            if n:
+                return a(c + ["--enable-deterministic-inference"], n - 1)
+            return c
+        subprocess.run(a({ARGV}, 5))
+        """,
+    "direct": f"""
+        import subprocess
+        def a(c, n):
+            if n:
+                return a(c + ["--enable-deterministic-inference"], n - 1)
+            return c
+        subprocess.run(a({ARGV} + ["--attention-backend", "fa4"], 5))
+        """,
+    "three functions": f"""
+        import subprocess
+        def a(c, n):
+            return b(c + ["--attention-backend", "fa4"], n)
+        def b(c, n):
+            return d(c, n)
+        def d(c, n):
+            if n:
+                return a(c + ["--enable-deterministic-inference"], n - 1)
+            return c
+        subprocess.run(a({ARGV}, 5))
+        """,
+}
+
+
+@pytest.mark.parametrize("case", RECURSIONS, ids=list(RECURSIONS))
+def test_a_recursion_that_extends_the_command_is_an_unverified_launch(tmp_path, capsys, case):
+    """The words the outermost call gives are known, what the levels add is not: the launch is found,
+    not fully verified, and its unknown part is named by --explain (not "no SGLang launch found")."""
+    code, diags = lint(tmp_path, capsys, {"run.py": RECURSIONS[case]})
+    assert diags == []
+    out = run(tmp_path, capsys, *H100, ".")[1]
+    assert "Checked 1 launch" in out and "1 launch could not be fully verified" in out
+    explained = run(tmp_path, capsys, *H100, "--explain", "run.py")[1]
+    assert "python -m sglang.launch_server (deepseek-ai/DeepSeek-V3)" in explained
+    assert "unknown:   arguments not known statically" in explained

@@ -36,10 +36,11 @@ strings, ``+=``, ``.append``, ``.extend``, ``.insert``, ``.pop``, ``x[i] = …``
 a dict literal or ``dict(...)``, and what a function or method returns when every path of it ends in
 ``return``, with the call's arguments bound to its parameters (positional, keywords, defaults, a
 ``*x``/``**x`` of known items; remembered per argument values, at most ``limits.MAX_ARG_SETS`` sets per
-function, chains of calls at most ``limits.MAX_CALL_DEPTH`` deep, a recursion unknown). A module
-function that its calls give different constants (``go(det=True)`` and ``go()``) starts one launch
-per distinct set of them (at most ``limits.MAX_CALL_VARIANTS``), each located at its first call and
-decided with its parameters known. A constant given this way may also be a ``@dataclass`` of the
+function, chains of calls at most ``limits.MAX_CALL_DEPTH`` deep, a recursion (direct or mutual)
+unknown, but for a list each level extends: the outermost call's words, then words not known). A
+module function that its calls give different constants (``go(det=True)`` and ``go()``) starts one
+launch per distinct set of them (at most ``limits.MAX_CALL_VARIANTS``), each located at its first
+call and decided with its parameters known. A constant given this way may also be a ``@dataclass`` of the
 module built at the call (``launch(Args(true_on_policy=True))``, ``launch(Args())``): its fields are
 the values given, else the field's defaults (:mod:`.dataclass_values`). A call in a method is a
 launch for its class and, separately, for each subclass that inherits the method (with that

@@ -517,8 +517,12 @@ class Evaluator:
             bound[a.vararg.arg] = given[a.vararg.arg]
         if a.kwarg is not None:
             bound[a.kwarg.arg] = Unk(None)
+        grown = owner.grown_by_recursion(scope)
         for name in owner.varied_by_recursion(scope):  # another value at each level of a recursion
-            bound[name] = Unk(None)
+            v = bound[name]
+            # (a list each level extends: what the outermost call gives, then words not known)
+            bound[name] = Seq(v.items + [Splat(self.span(call))], v.kind) if name in grown and \
+                isinstance(v, Seq) else Unk(None)
         if all(isinstance(v, Unk) for v in bound.values()):
             return None
         key = tuple((name, fingerprint(v)) for name, v in bound.items())

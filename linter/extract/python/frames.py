@@ -74,6 +74,13 @@ def _read_not_passed_on(fn) -> set[str]:
     return out
 
 
+def _same_or_extended(node, name: str) -> bool:
+    """``node`` is the name ``name``, or ``name + …`` (a list or string it extends at its end)."""
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        node = node.left
+    return isinstance(node, ast.Name) and node.id == name
+
+
 def _rebound(fn) -> set[str]:
     """The names the function ``fn``'s own code binds or deletes (an assignment, ``for``, ``with … as``,
     ``except … as``, an import, a ``def`` or ``class``, ``global``/``nonlocal``), outside the functions
@@ -491,20 +498,68 @@ class FrameLookups:
                 and lo <= self.offsets(c)[0] < hi]
 
     def _varied_by_recursion(self, scope: Scope) -> set[str]:
-        calls = self.self_calls(scope)
+        return self._recursion_params(scope)[0]
+
+    def grown_by_recursion(self, scope: Scope) -> set[str]:
+        """Of :meth:`varied_by_recursion`, the parameters every call of the recursion gives as the
+        caller's parameter of the same name, or that plus more (``a(c + ["--x"], n - 1)``): at any
+        level they hold what the outermost call gives, then words not known (issue 35, rev36 D8)."""
+        memo = self._params_memo
+        got = memo.get(("grown", id(scope)))
+        if got is None:
+            got = memo[("grown", id(scope))] = self._recursion_params(scope)[1]
+        return got
+
+    def _recursion_params(self, scope: Scope) -> tuple[set[str], set[str]]:
+        calls = self.recursive_calls(scope)
         if not calls:
-            return set()
+            return set(), set()
         args = scope.node.args
         positional = [a.arg for a in args.posonlyargs + args.args]
         names = positional + [a.arg for a in args.kwonlyargs]
         varied: set[str] = set()
+        grown = set(names)
         for call in calls:
             if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-                return set(names)
+                return set(names), set()
             given = dict(zip(positional, call.args))
             given.update({k.arg: k.value for k in call.keywords})
             varied.update(n for n in names if not (isinstance(given.get(n), ast.Name) and given[n].id == n))
-        return varied
+            grown = {n for n in grown if _same_or_extended(given.get(n), n)}
+        return varied, grown & varied
+
+    def recursive_calls(self, scope: Scope) -> list:
+        """The calls by name of the module function ``scope`` inside its own body, and inside the
+        module functions it calls that call it back (a mutual recursion: ``a`` calls ``b`` calls
+        ``a``), through calls by name."""
+        own = self.self_calls(scope)
+        node = scope.node
+        if scope.parent is None or scope.parent.kind != "module" or not isinstance(node, (ast.FunctionDef,
+                                                                                          ast.AsyncFunctionDef)):
+            return own
+        cycle = self._cycle_of(scope)
+        return own + [c for c, where in self.index.calls if any(where is m for m in cycle)
+                      and isinstance(c.func, ast.Name) and c.func.id == node.name]
+
+    def _cycle_of(self, scope: Scope) -> list:
+        """The other module functions that ``scope`` reaches through calls by name and that reach it."""
+        functions = self._params_memo.get("module functions")
+        if functions is None:
+            functions = self._params_memo["module functions"] = {
+                s.node.name: s for s in self.index.scopes if s.kind == "function" and s.parent is not None
+                and s.parent.kind == "module"}
+
+        def reach(start: Scope) -> list:
+            seen: dict = {}
+            todo = [start]
+            while todo and len(seen) <= len(functions):
+                for name in sorted(todo.pop().callees):
+                    f = functions.get(name)
+                    if f is not None and id(f) not in seen:
+                        seen[id(f)] = f
+                        todo.append(f)
+            return list(seen.values())
+        return [g for g in reach(scope) if g is not scope and any(h is scope for h in reach(g))]
 
     def _only_calls(self, scope: Scope) -> list:
         """The calls by name of the module function ``scope``, when the module uses its name nowhere

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import run
-from tests.test_paths import H100, lint
+from tests.test_paths import H100, lint, src
 
 # -- D10: a dataclass the file builds is handed to the launching function -------------------------
 
@@ -222,3 +222,44 @@ def test_a_recursion_that_extends_the_command_is_an_unverified_launch(tmp_path, 
     explained = run(tmp_path, capsys, *H100, "--explain", "run.py")[1]
     assert "python -m sglang.launch_server (deepseek-ai/DeepSeek-V3)" in explained
     assert "unknown:   arguments not known statically" in explained
+
+
+# -- d2d: a parameter changed in a branch before it is handed on to the function that launches --------
+
+F1 = """
+    def f1(c):
+        subprocess.run(c)
+    """
+
+HANDED_ON = {
+    # the branch adds an unrelated option: fa4 + deterministic on both paths, an error
+    "branch adds another option": ("""
+        def f0(c):
+            if os.environ.get("C0"):
+                c = c + ["--served-model-name", "n0"]
+            return f1(c)
+        """, FA4_DET, [("error", None)], ["`os.environ.get(\"C0\")` is true", "`os.environ.get(\"C0\")` is false"]),
+    # the branch adds the deciding option: a warning naming it
+    "branch adds deterministic": ("""
+        def f0(c):
+            if os.environ.get("DET"):
+                c += ["--enable-deterministic-inference"]
+            f1(c)
+        """, '["--attention-backend", "fa4"]', [("warning", "`os.environ.get(\"DET\")` is true")],
+        ["`os.environ.get(\"DET\")` is true", "`os.environ.get(\"DET\")` is false"]),
+    # handed on unchanged to a helper defined after it (found before only when defined first)
+    "handed on unchanged": ("""
+        def f0(c):
+            f1(c)
+        """, FA4_DET, [("error", None)], []),
+}
+
+
+@pytest.mark.parametrize("case", HANDED_ON, ids=list(HANDED_ON))
+def test_a_parameter_changed_then_handed_on_is_a_launch_per_path(tmp_path, capsys, case):
+    helper, extra, expected, paths = HANDED_ON[case]
+    text = "import os, subprocess\n" + src(helper) + src(F1) + f"f0({ARGV} + {extra})\n"
+    code, diags = lint(tmp_path, capsys, {"run.py": text}, "--select", "SGL101")
+    _check(diags, expected)
+    listed = run(tmp_path, capsys, *H100, "--list-launches", ".")[1]
+    assert [line.split("path: when ", 1)[1] for line in listed.splitlines() if "path: when" in line] == paths

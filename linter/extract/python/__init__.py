@@ -22,7 +22,9 @@ does not):
 * ``sglang.test.test_utils.popen_launch_server(model, base_url, ..., other_args=[...])``, which
   runs ``sglang serve --model-path MODEL *other_args``.
 * a call of a module function that starts the command it is given (``def _run(cmd): subprocess.Popen(cmd)``)
-  is read as that function's call with the command passed here, located here;
+  is read as that function's call with the command passed here, located here — also one that hands
+  it on, changed or not, to such a function defined anywhere in the module (``def f0(c): if x: c =
+  c + [...]`` then ``f1(c)``: a launch per path);
 * miles' ``execute_train(train_args=...)``, which runs ``python3 train.py TRAIN_ARGS`` in a shell: a
   launch of the slime/miles trainer even when its arguments are partly or wholly unknown.
 

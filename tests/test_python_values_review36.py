@@ -263,3 +263,32 @@ def test_a_parameter_changed_then_handed_on_is_a_launch_per_path(tmp_path, capsy
     _check(diags, expected)
     listed = run(tmp_path, capsys, *H100, "--list-launches", ".")[1]
     assert [line.split("path: when ", 1)[1] for line in listed.splitlines() if "path: when" in line] == paths
+
+
+# -- D7b: two deciding ifs among more undecidable ones than the variant cap ----------------------------
+
+def _two_among(n: int, det_at: int, fa_at: int) -> str:
+    """``n`` undecided ``if``s each adding to a DeepSeek-V3 launch: ``--served-model-name mK`` but
+    at ``det_at`` (deterministic inference) and ``fa_at`` (the fa4 backend)."""
+    lines = ["import os, subprocess", f"cmd = {ARGV}"]
+    for k in range(n):
+        name, words = ("DET", '"--enable-deterministic-inference"') if k == det_at else \
+            ("FA", '"--attention-backend", "fa4"') if k == fa_at else (f"V{k}", f'"--served-model-name", "m{k}"')
+        lines += [f'if os.environ.get("{name}"):', f"    cmd += [{words}]"]
+    return "\n".join(lines + ["subprocess.run(cmd)"]) + "\n"
+
+
+@pytest.mark.parametrize(("n", "det_at", "fa_at"), [
+    (25, 0, 20),  # the review's case
+    (25, 10, 24),
+    (25, 24, 0),  # backend first, deterministic last
+    (40, 5, 35),  # past MAX_PATH_NESTING
+    (18, 0, 17),
+    (12, 3, 9),  # under the nesting cap: kept before too
+])
+def test_past_the_cap_two_deciding_ifs_are_both_kept(tmp_path, capsys, n, det_at, fa_at):
+    code, diags = lint(tmp_path, capsys, {"run.py": _two_among(n, det_at, fa_at)}, "--select", "SGL101")
+    [d] = diags
+    assert (d["severity"], d["line"]) == ("warning", 4 + 2 * fa_at)
+    assert '`os.environ.get("DET")` is true' in d["message"] and '`os.environ.get("FA")` is true' in d["message"]
+    assert d["fix"]["applicability"] == "unsafe"

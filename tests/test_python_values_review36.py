@@ -70,6 +70,15 @@ def test_a_dataclass_built_in_the_file_gives_its_fields(tmp_path, capsys, calls,
 ARGV = '["python3", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3"]'
 FA4_DET = '["--attention-backend", "fa4", "--enable-deterministic-inference"]'
 
+def _det_setter_and(other: str) -> str:
+    """A module whose global fa4 command ``det()`` extends with deterministic inference, and a second
+    function ``other()`` sets (``other``: its statement; "" for none), run by ``run()``."""
+    second = f"def other():\n    global CMD\n    {other}\n" if other else ""
+    return (f'import subprocess\nCMD = {ARGV} + ["--attention-backend", "fa4"]\n'
+            'def det():\n    global CMD\n    CMD = CMD + ["--enable-deterministic-inference"]\n'
+            f"{second}def run():\n    subprocess.Popen(CMD)\n")
+
+
 SET_ELSEWHERE = {
     # a module global set through ``global`` in one function, run in another: a launch; the path on
     # which setup() has not run has no command (None), so the finding holds on every path of the launch
@@ -84,28 +93,13 @@ SET_ELSEWHERE = {
         setup(); run()
         """, [("error", None)]),
     # a global the module gives a command, extended by a function: a path each
-    "global extended in a function": (f"""
-        import subprocess
-        CMD = {ARGV} + ["--attention-backend", "fa4"]
-        def det():
-            global CMD
-            CMD = CMD + ["--enable-deterministic-inference"]
-        def run():
-            subprocess.Popen(CMD)
-        """, [("warning", "`det()` has run")]),
-    # two functions extend it: each may run after the other, so what each extends is unknown
-    "global extended by two functions": (f"""
-        import subprocess
-        CMD = {ARGV} + ["--attention-backend", "fa4"]
-        def det():
-            global CMD
-            CMD = CMD + ["--enable-deterministic-inference"]
-        def tp():
-            global CMD
-            CMD = CMD + ["--tp", "2"]
-        def run():
-            subprocess.Popen(CMD)
-        """, []),
+    "global extended in a function": (_det_setter_and(""), [("warning", "`det()` has run")]),
+    # two functions extend it: each may run after the other, so each extends the module's words
+    # then words not known; the path on which det() ran last has deterministic inference on
+    "global extended by two functions": (_det_setter_and('CMD = CMD + ["--tp", "2"]'),
+                                         [("warning", "`det()` ran last")]),
+    # one of them replaces it: what the other extends is unknown (no path has fa4 and deterministic)
+    "global replaced by one of two functions": (_det_setter_and(f"CMD = {ARGV}"), []),
     # self.cmd set in a method other than __init__ (over a class attribute), run in another
     "self.cmd set in a method": (f"""
         import subprocess
@@ -292,3 +286,46 @@ def test_past_the_cap_two_deciding_ifs_are_both_kept(tmp_path, capsys, n, det_at
     assert (d["severity"], d["line"]) == ("warning", 4 + 2 * fa_at)
     assert '`os.environ.get("DET")` is true' in d["message"] and '`os.environ.get("FA")` is true' in d["message"]
     assert d["fix"]["applicability"] == "unsafe"
+
+
+# -- bounds: many setters, long call cycles -------------------------------------------------------------
+
+def _global_setters(n: int) -> str:
+    lines = ["import subprocess", f"CMD = {ARGV}"]
+    for k in range(n):
+        lines += [f"def s{k}():", "    global CMD", f"    CMD = CMD + ['--served-model-name', 'm{k}']",
+                  f"    s{(k + 1) % n}()"]
+    return "\n".join(lines + ["def run():", "    subprocess.Popen(CMD)"]) + "\n"
+
+
+def _method_setters(n: int) -> str:
+    lines = ["import subprocess", "class S:", "    def __init__(self):", f"        self.cmd = {ARGV}"]
+    for k in range(n):
+        lines += [f"    def s{k}(self):", f"        self.cmd += ['--served-model-name', 'm{k}']",
+                  f"        self.s{(k + 1) % n}()", "        return self.run()"]
+    return "\n".join(lines + ["    def run(self):", "        return subprocess.Popen(self.cmd)"]) + "\n"
+
+
+def _long_cycle(n: int) -> str:
+    """``n`` functions calling one another in a ring with a counter that ends the chain after three:
+    longer than ``limits.MAX_CALL_DEPTH``, so it is read level by level (the counter decided)."""
+    lines = ["import subprocess"]
+    for k in range(n):
+        lines += [f"def f{k}(c, n):", f"    if n: return f{(k + 1) % n}(c + ['--served-model-name', 'm{k}'], n - 1)",
+                  "    return c"]
+    return "\n".join(lines + [f"subprocess.run(f0({ARGV} + {FA4_DET}, 3))"]) + "\n"
+
+
+@pytest.mark.parametrize(("text", "paths"), [
+    (_global_setters(200), None),
+    (_method_setters(200), None),
+    (_long_cycle(40), 1),
+])
+def test_many_setters_and_long_cycles_stay_bounded(tmp_path, capsys, text, paths):
+    """A launch is found (the module's words known) and nothing is past the evaluation limit."""
+    code, diags = lint(tmp_path, capsys, {"run.py": text})
+    assert "SGL004" not in [d["code"] for d in diags]
+    listed = run(tmp_path, capsys, *H100, "--list-launches", ".")[1]
+    assert "1 launch" in listed.splitlines()[-1]
+    if paths == 1:  # the ring read with its counter: one path, the launch decided
+        assert [(d["code"], d["severity"]) for d in diags if d["code"] == "SGL101"] == [("SGL101", "error")]

@@ -81,6 +81,75 @@ def _same_or_extended(node, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
 
 
+def _shortest_cycle(scope, members: list) -> int:
+    """The fewest calls by name from the function ``scope`` back to itself through ``members`` (its
+    strongly connected component)."""
+    by_name = {m.node.name: m for m in members}
+    frontier, seen, steps = [scope], {id(scope)}, 0
+    while frontier:
+        steps += 1
+        nxt = []
+        for f in frontier:
+            for name in sorted(f.callees):
+                g = by_name.get(name)
+                if g is scope:
+                    return steps
+                if g is not None and id(g) not in seen:
+                    seen.add(id(g))
+                    nxt.append(g)
+        frontier = nxt
+    return len(members) + 1
+
+
+def _call_cycles(functions: list) -> dict:
+    """``{id(function scope): [the scopes of its strongly connected component]}`` of the graph of
+    ``functions`` (module functions) calling one another by name, for the components of more than
+    one function (Tarjan's algorithm, without recursion: linear in the calls)."""
+    by_name = {f.node.name: f for f in functions}
+    edges = {id(f): [by_name[n] for n in sorted(f.callees) if n in by_name] for f in functions}
+    index: dict = {}
+    low: dict = {}
+    stack: list = []
+    on_stack: set = set()
+    out: dict = {}
+    counter = 0
+    for root in functions:
+        if id(root) in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, i = work.pop()
+            if i == 0:
+                index[id(node)] = low[id(node)] = counter
+                counter += 1
+                stack.append(node)
+                on_stack.add(id(node))
+            nexts = edges[id(node)]
+            if i < len(nexts):
+                work.append((node, i + 1))
+                nxt = nexts[i]
+                if id(nxt) not in index:
+                    work.append((nxt, 0))
+                elif id(nxt) in on_stack:
+                    low[id(node)] = min(low[id(node)], index[id(nxt)])
+                continue
+            if work:  # (back in the caller: its low link takes this one's)
+                parent = work[-1][0]
+                low[id(parent)] = min(low[id(parent)], low[id(node)])
+            if low[id(node)] == index[id(node)]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(id(w))
+                    component.append(w)
+                    if w is node:
+                        break
+                if len(component) > 1:
+                    for w in component:
+                        out[id(w)] = component
+    return out
+
+
 def _rebound(fn) -> set[str]:
     """The names the function ``fn``'s own code binds or deletes (an assignment, ``for``, ``with … as``,
     ``except … as``, an import, a ``def`` or ``class``, ``global``/``nonlocal``), outside the functions
@@ -257,8 +326,7 @@ class Frame:
             setters = self.a.global_setters(name)
             if not any(s is scope for s in setters):
                 return self.a.global_read(name, v, where)
-            # another function that sets it may have run before this one: what it extends is not known
-            return Unk(where) if len(setters) > 1 else v
+            return self.a.setter_start(setters, v, name, where)  # (another may have run before it)
         if name in self.a.index.locals_of(scope):
             return self.vars.get(name, Unk(where))
         return self.a.outer_lookup(scope.parent, name, where)
@@ -542,24 +610,18 @@ class FrameLookups:
                       and isinstance(c.func, ast.Name) and c.func.id == node.name]
 
     def _cycle_of(self, scope: Scope) -> list:
-        """The other module functions that ``scope`` reaches through calls by name and that reach it."""
-        functions = self._params_memo.get("module functions")
-        if functions is None:
-            functions = self._params_memo["module functions"] = {
-                s.node.name: s for s in self.index.scopes if s.kind == "function" and s.parent is not None
-                and s.parent.kind == "module"}
-
-        def reach(start: Scope) -> list:
-            seen: dict = {}
-            todo = [start]
-            while todo and len(seen) <= len(functions):
-                for name in sorted(todo.pop().callees):
-                    f = functions.get(name)
-                    if f is not None and id(f) not in seen:
-                        seen[id(f)] = f
-                        todo.append(f)
-            return list(seen.values())
-        return [g for g in reach(scope) if g is not scope and any(h is scope for h in reach(g))]
+        """The other module functions that ``scope`` reaches through calls by name and that reach it
+        (its strongly connected component of the module's call graph, computed once for all)."""
+        memo = self._params_memo
+        components = memo.get("call cycles")
+        if components is None:
+            components = memo["call cycles"] = _call_cycles([
+                s for s in self.index.scopes if s.kind == "function" and s.parent is not None
+                and s.parent.kind == "module" and isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef))])
+        members = components.get(id(scope), ())
+        if not members or _shortest_cycle(scope, members) > limits.MAX_CALL_DEPTH:
+            return []  # (a chain that long is cut before it calls back: each level is read as it is)
+        return [g for g in members if g is not scope]
 
     def _only_calls(self, scope: Scope) -> list:
         """The calls by name of the module function ``scope``, when the module uses its name nowhere

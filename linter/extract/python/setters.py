@@ -16,11 +16,44 @@ import ast
 from typing import TYPE_CHECKING
 
 from linter import limits
-from linter.extract.python.values import NOTFOUND, Unk, choose, collapse, copy_value, join_values
+from linter.extract.python.values import NOTFOUND, Seq, Splat, Unk, choose, collapse, copy_value, join_values
 
 if TYPE_CHECKING:
     from linter.extract.python.scopes import Scope
     from linter.source import Span
+
+
+def _is_target(node, name: str, attr: str | None) -> bool:
+    """``node`` is the name ``name`` (``attr`` None) or the attribute ``name.attr``."""
+    if attr is None:
+        return isinstance(node, ast.Name) and node.id == name
+    return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) \
+        and node.value.id == name
+
+
+def only_extends(fn, name: str, attr: str | None = None) -> bool:
+    """Every binding of ``name`` (or ``name.attr``) in the function ``fn``'s own code extends what it
+    held (``X = X + [...]``, ``X += [...]``): whatever ran before, it ends with those words added."""
+    todo = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(_is_target(t, name, attr) for t in targets):
+                left = node.value
+                while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add):
+                    left = left.left
+                if left is node.value or not _is_target(left, name, attr):
+                    return False
+            elif any(isinstance(t, (ast.Tuple, ast.List, ast.Starred)) for t in targets):
+                return False  # (unpacked into it, perhaps)
+        elif isinstance(node, ast.AugAssign) and _is_target(node.target, name, attr) and \
+                not isinstance(node.op, ast.Add):
+            return False
+        todo.extend(ast.iter_child_nodes(node))
+    return True
 
 
 class LateSetters:
@@ -65,7 +98,7 @@ class LateSetters:
             return self._class_level(cls, attr)
         base = self._after_init(init, attr, frame.self_class) if init is not None else self._class_level(cls, attr)
         if any(s is scope for s in setters):
-            return base if len(setters) == 1 else Unk(where)
+            return self.setter_start(setters, base, f"{scope.self_name}.{attr}", where)
         reading = self._params_memo.setdefault("late attrs", set())
         if key in reading:  # (a setter that reads it through a call back into a reader)
             return Unk(where)
@@ -79,6 +112,23 @@ class LateSetters:
             return self._paths_of(("attr", key), base, ends, where)
         finally:
             reading.discard(key)
+
+    def setter_start(self, setters: list, base, key: str, where: Span | None):
+        """What a function among ``setters`` (those that set the module global or ``self``
+        attribute ``key``, ``"self.cmd"``) reads before it sets it: ``base`` when it is the only one;
+        else, when every setter only extends it (:func:`only_extends`), ``base`` then words not known
+        (what the others that ran before it added); else unknown."""
+        if len(setters) == 1:
+            return base
+        name, _, attr = key.partition(".")
+        memo = self._params_memo
+        extends = memo.get(("extends", key, id(setters)))
+        if extends is None:  # (``setters`` is the list kept for that name: its id stays its own)
+            extends = memo[("extends", key, id(setters))] = all(
+                only_extends(s.node, s.self_name if attr else name, attr or None) for s in setters)
+        if isinstance(base, Seq) and extends:
+            return Seq(list(base.items) + [Splat(where)], base.kind)
+        return Unk(where)
 
     def _other_inits(self, cls, self_class) -> bool:
         """A class other than ``cls`` runs its own ``__init__`` for the instance (a subclass of this
@@ -109,8 +159,8 @@ class LateSetters:
         names = [f"`{s.node.name}()`" for s, _ in ends]
         pairs = []
         if base is not NOTFOUND:
-            none = names[0] if len(names) == 1 else "none of " + ", ".join(names)
-            pairs.append((((decision, 0, f"{none} has not run"),), base))
+            none = f"{names[0]} has not run" if len(names) == 1 else "none of " + ", ".join(names) + " has run"
+            pairs.append((((decision, 0, none),), base))
         for k, (_, v) in enumerate(ends):
             label = f"{names[k]} has run" if len(ends) == 1 else f"{names[k]} ran last"
             pairs.append((((decision, k + 1, label),), v))

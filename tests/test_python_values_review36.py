@@ -100,6 +100,15 @@ SET_ELSEWHERE = {
                                          [("warning", "`det()` ran last")]),
     # one of them replaces it: what the other extends is unknown (no path has fa4 and deterministic)
     "global replaced by one of two functions": (_det_setter_and(f"CMD = {ARGV}"), []),
+    # the setter is called before every call of the runner, in the same block: what it leaves, always
+    "setter called before the runner": (_det_setter_and("") + "def main():\n    det()\n    run()\nmain()\n",
+                                        [("error", None)]),
+    "setter called before the runner at module level": (_det_setter_and("") + "det(); run()\n", [("error", None)]),
+    # not before every call, or the global rebound in between: a path each
+    "setter called after one of two calls": (_det_setter_and("") + "run()\ndet(); run()\n",
+                                              [("warning", "`det()` has run")]),
+    "global rebound between": (_det_setter_and("") + "det()\nCMD = list(CMD)\nrun()\n",
+                               [("warning", "`det()` has run")]),
     # self.cmd set in a method other than __init__ (over a class attribute), run in another
     "self.cmd set in a method": (f"""
         import subprocess

@@ -325,11 +325,11 @@ class Frame:
             v = copy_value(self.a.module_final().vars.get(name, NOTFOUND))
             setters = self.a.global_setters(name)
             if not any(s is scope for s in setters):
-                return self.a.global_read(name, v, where)
+                return self.a.global_read(name, v, where, scope)
             return self.a.setter_start(setters, v, name, where)  # (another may have run before it)
         if name in self.a.index.locals_of(scope):
             return self.vars.get(name, Unk(where))
-        return self.a.outer_lookup(scope.parent, name, where)
+        return self.a.outer_lookup(scope.parent, name, where, reader=scope)
 
 
 class FrameLookups:
@@ -689,8 +689,9 @@ class FrameLookups:
             memo[("dead", id(scope))] = got
         return got
 
-    def outer_lookup(self, scope: Scope | None, name: str, where: Span | None):
-        """Look ``name`` up from a function or class into its enclosing scopes (classes skipped)."""
+    def outer_lookup(self, scope: Scope | None, name: str, where: Span | None, reader: Scope | None = None):
+        """Look ``name`` up from a function or class (``reader``, when given) into its enclosing
+        scopes (classes skipped)."""
         while scope is not None and scope.kind == "class":
             scope = scope.parent
         while scope is not None:
@@ -701,7 +702,7 @@ class FrameLookups:
                 v = self.module_final().vars.get(name, NOTFOUND)
                 if v is not NOTFOUND and name in self.index.taint_names and isinstance(v, (Seq, DictV)):
                     return Unk(where)
-                return self.global_read(name, copy_value(v), where)
+                return self.global_read(name, copy_value(v), where, reader)
             scope = scope.parent
             while scope is not None and scope.kind == "class":
                 scope = scope.parent

@@ -1,13 +1,16 @@
 """Values one function sets for another: a module global bound by ``global CMD`` in one function and
 read in another, ``self.cmd`` bound by a method other than ``__init__`` and read in another method.
 
-Whether the function that sets the value runs before the one that reads it is not followed (a call
+Whether the function that sets the value runs before the one that reads it is mostly not followed (a call
 order is not a path of one function), so the value read is one path per function that may have set it
 last — "`setup()` has run" — beside the value the module or the class and its ``__init__`` give it
 ("`setup()` has not run"): a launch built from it is found, each finding with its condition (issue
 35: values along every path). One function that sets it: that function's value at its end; several:
-each at its end, starting from an unknown value where it reads what it extends (another may have run
-before it). At most ``limits.MAX_PATH_VARIANTS`` paths; past them, the paths are joined.
+each at its end, starting from what the module gives followed by words not known when every one only
+extends it (another may have run before it), else from an unknown value. At most
+``limits.MAX_PATH_VARIANTS`` paths; past them, the paths are joined. A module global that one function
+sets, read in a function every call of which follows a call of that function in the same block
+(``setup()`` then ``run()``), is what that function leaves: one path.
 """
 
 from __future__ import annotations
@@ -21,6 +24,23 @@ from linter.extract.python.values import NOTFOUND, Seq, Splat, Unk, choose, coll
 if TYPE_CHECKING:
     from linter.extract.python.scopes import Scope
     from linter.source import Span
+
+
+def _call_statements(module: ast.Module) -> dict:
+    """``{id(call): (its block, its index)}`` for each call that is a statement of its own
+    (``run()``), in any block of ``module``."""
+    out: dict = {}
+    todo: list = [module]
+    while todo:
+        node = todo.pop()
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                for i, st in enumerate(block):
+                    if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+                        out[id(st.value)] = (block, i)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
 
 
 def _is_target(node, name: str, attr: str | None) -> bool:
@@ -69,17 +89,48 @@ class LateSetters:
                                and name in self.index.binds_of(s).bound]
         return got
 
-    def global_read(self, name: str, base, where: Span | None):
-        """The module global ``name`` read in a function that does not set it: ``base`` (its value at
-        the module's end) or what each function that sets it leaves (see the module docstring)."""
+    def global_read(self, name: str, base, where: Span | None, reader: Scope | None = None):
+        """The module global ``name`` read in a function (``reader``, when known) that does not set it:
+        ``base`` (its value at the module's end) or what each function that sets it leaves (see the
+        module docstring) — only what the one function that sets it leaves when every call of the
+        reader comes after a call of that function in the same block (``setup(); run()``)."""
         setters = self.global_setters(name)
         if not setters:
             return base
+        if len(setters) == 1 and reader is not None and self._always_after(reader, setters[0], name):
+            v = self.final_frame(setters[0]).overrides.get(name, NOTFOUND)
+            return base if v is NOTFOUND else copy_value(v)
         ends = []
         for s in setters:
             v = self.final_frame(s).overrides.get(name, NOTFOUND)
             ends.append((s, base if v is NOTFOUND else v))
         return self._paths_of(("global", name), base, ends, where)
+
+    def _always_after(self, reader: Scope, setter: Scope, global_name: str) -> bool:
+        """Every call of the module function ``reader`` (called only by its name: ``_only_calls``) is
+        a statement of its own that follows, in the same block, a statement that calls ``setter``
+        by name (``setup()`` then ``run()``, at the module's level or in a function), with nothing
+        between them that binds ``global_name``."""
+        calls = self._only_calls(reader)
+        if not calls:
+            return False
+        memo = self._params_memo
+        blocks = memo.get("call statements")
+        if blocks is None:
+            blocks = memo["call statements"] = _call_statements(self.module)
+        name = setter.node.name
+        for call in calls:
+            got = blocks.get(id(call))
+            if got is None:
+                return False
+            block, i = got
+            j = next((j for j in range(i - 1, -1, -1) if isinstance(block[j], ast.Expr) and
+                      isinstance(block[j].value, ast.Call) and isinstance(block[j].value.func, ast.Name)
+                      and block[j].value.func.id == name), None)
+            if j is None or any(isinstance(n, ast.Name) and n.id == global_name and not isinstance(n.ctx, ast.Load)
+                                for st in block[j + 1:i] for n in ast.walk(st)):
+                return False  # (no call of the setter before it, or the global rebound in between)
+        return True
 
     def attr_read(self, frame, attr: str, where: Span | None):
         """``self.attr`` read in a method of the class ``cls`` that defines it, when methods of that

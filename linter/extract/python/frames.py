@@ -12,15 +12,16 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from linter import limits
+from linter.extract.python.callgraph import call_cycles, shortest_cycle
 from linter.extract.python.dataclass_values import UNKNOWN, InstanceConst, instance_const, module_classes
 from linter.extract.python.syntax import guards_of
 from linter.extract.python.values import (
     NOTFOUND,
     ClassV,
     Const,
+    DataInstance,
     DictV,
     FuncV,
-    DataInstance,
     Seq,
     Unk,
     Value,
@@ -79,75 +80,6 @@ def _same_or_extended(node, name: str) -> bool:
     while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         node = node.left
     return isinstance(node, ast.Name) and node.id == name
-
-
-def _shortest_cycle(scope, members: list) -> int:
-    """The fewest calls by name from the function ``scope`` back to itself through ``members`` (its
-    strongly connected component)."""
-    by_name = {m.node.name: m for m in members}
-    frontier, seen, steps = [scope], {id(scope)}, 0
-    while frontier:
-        steps += 1
-        nxt = []
-        for f in frontier:
-            for name in sorted(f.callees):
-                g = by_name.get(name)
-                if g is scope:
-                    return steps
-                if g is not None and id(g) not in seen:
-                    seen.add(id(g))
-                    nxt.append(g)
-        frontier = nxt
-    return len(members) + 1
-
-
-def _call_cycles(functions: list) -> dict:
-    """``{id(function scope): [the scopes of its strongly connected component]}`` of the graph of
-    ``functions`` (module functions) calling one another by name, for the components of more than
-    one function (Tarjan's algorithm, without recursion: linear in the calls)."""
-    by_name = {f.node.name: f for f in functions}
-    edges = {id(f): [by_name[n] for n in sorted(f.callees) if n in by_name] for f in functions}
-    index: dict = {}
-    low: dict = {}
-    stack: list = []
-    on_stack: set = set()
-    out: dict = {}
-    counter = 0
-    for root in functions:
-        if id(root) in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, i = work.pop()
-            if i == 0:
-                index[id(node)] = low[id(node)] = counter
-                counter += 1
-                stack.append(node)
-                on_stack.add(id(node))
-            nexts = edges[id(node)]
-            if i < len(nexts):
-                work.append((node, i + 1))
-                nxt = nexts[i]
-                if id(nxt) not in index:
-                    work.append((nxt, 0))
-                elif id(nxt) in on_stack:
-                    low[id(node)] = min(low[id(node)], index[id(nxt)])
-                continue
-            if work:  # (back in the caller: its low link takes this one's)
-                parent = work[-1][0]
-                low[id(parent)] = min(low[id(parent)], low[id(node)])
-            if low[id(node)] == index[id(node)]:
-                component = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(id(w))
-                    component.append(w)
-                    if w is node:
-                        break
-                if len(component) > 1:
-                    for w in component:
-                        out[id(w)] = component
-    return out
 
 
 def _rebound(fn) -> set[str]:
@@ -398,7 +330,7 @@ class FrameLookups:
 
     def constant_given(self, node):
         """``(constant, node)`` when ``node`` (an argument, or None) is a literal constant or builds a
-        dataclass of the module from constants (:mod:`.records`); ``_NOT_CONST`` otherwise."""
+        dataclass of the module from constants (:mod:`.dataclass_values`); ``_NOT_CONST`` otherwise."""
         got = _agree(None, node)
         if got is _NOT_CONST and isinstance(node, ast.Call):
             built = instance_const(node, self._module_classes())
@@ -615,11 +547,11 @@ class FrameLookups:
         memo = self._params_memo
         components = memo.get("call cycles")
         if components is None:
-            components = memo["call cycles"] = _call_cycles([
+            components = memo["call cycles"] = call_cycles([
                 s for s in self.index.scopes if s.kind == "function" and s.parent is not None
                 and s.parent.kind == "module" and isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef))])
         members = components.get(id(scope), ())
-        if not members or _shortest_cycle(scope, members) > limits.MAX_CALL_DEPTH:
+        if not members or shortest_cycle(scope, members) > limits.MAX_CALL_DEPTH:
             return []  # (a chain that long is cut before it calls back: each level is read as it is)
         return [g for g in members if g is not scope]
 

@@ -306,12 +306,12 @@ def test_instance_keyword_dicts_from_init(tmp_path):
                 kwargs = {**self.engine_kwargs, **self.extra, "log_level": "info"}
                 return sglang.Engine(**kwargs, **self.later)
         """)})
-    [launch] = extract(tmp_path, "rollout.py").launches
-    # self.later is set outside __init__ too: its keys are not known
-    assert {k.name: k.value for k in launch.kwargs} == {
-        "model_path": "deepseek-ai/DeepSeek-V3", "attention_backend": "fa4", "enable_deterministic_inference": True,
-        "log_level": "info"}
-    assert launch.kwargs[1].value_text.where.line == 6
+    launches = extract(tmp_path, "rollout.py").launches
+    # self.later is set outside __init__ too: a path each, before and after reset() (issue 35, rev36 D12)
+    common = {"model_path": "deepseek-ai/DeepSeek-V3", "attention_backend": "fa4",
+              "enable_deterministic_inference": True, "log_level": "info"}
+    assert [{k.name: k.value for k in launch.kwargs} for launch in launches] == [{**common, "tp_size": 16}, common]
+    assert [launch.kwargs[1].value_text.where.line for launch in launches] == [6, 6]
 
 
 def test_ci_runner_names_declare_a_gpu_only_when_the_catalog_knows_it():

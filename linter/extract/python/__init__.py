@@ -22,28 +22,36 @@ does not):
 * ``sglang.test.test_utils.popen_launch_server(model, base_url, ..., other_args=[...])``, which
   runs ``sglang serve --model-path MODEL *other_args``.
 * a call of a module function that starts the command it is given (``def _run(cmd): subprocess.Popen(cmd)``)
-  is read as that function's call with the command passed here, located here;
+  is read as that function's call with the command passed here, located here — also one that hands
+  it on, changed or not, to such a function defined anywhere in the module (``def f0(c): if x: c =
+  c + [...]`` then ``f1(c)``: a launch per path);
 * miles' ``execute_train(train_args=...)``, which runs ``python3 train.py TRAIN_ARGS`` in a shell: a
   launch of the slime/miles trainer even when its arguments are partly or wholly unknown.
 
 Values: literals (with implicit concatenation, f-strings, ``"...".format(...)`` and ``"..." % (...)``
 whose parts are known), names bound at module level or in the enclosing function before the call,
 class attributes (``cls.X``, ``self.X``, ``Class.X``, along the bases), ``self.X`` bound only by
-``self.X = …`` in ``__init__``, ``cls.X = …`` earlier in the same method, ``+`` of lists, tuples and
+``self.X = …`` in ``__init__``, ``cls.X = …`` earlier in the same method, a module global or ``self.X``
+that another function or method sets (``global CMD``; ``self.cmd += […]`` outside ``__init__``: a path
+on which it has run and one on which it has not, :mod:`.setters`), ``+`` of lists, tuples and
 strings, ``+=``, ``.append``, ``.extend``, ``.insert``, ``.pop``, ``x[i] = …``, ``del x[i]``, ``**`` of
 a dict literal or ``dict(...)``, and what a function or method returns when every path of it ends in
 ``return``, with the call's arguments bound to its parameters (positional, keywords, defaults, a
 ``*x``/``**x`` of known items; remembered per argument values, at most ``limits.MAX_ARG_SETS`` sets per
-function, chains of calls at most ``limits.MAX_CALL_DEPTH`` deep, a recursion unknown). A module
-function that its calls give different constants (``go(det=True)`` and ``go()``) starts one launch
-per distinct set of them (at most ``limits.MAX_CALL_VARIANTS``), each located at its first call and
-decided with its parameters known. A call in a method is a launch for its class and, separately, for
-each subclass that inherits the method (with that subclass's attributes, overrides and ``super()``
-chain); a class that inherits a launching method from a class of another module is a launch of its
-own file, located at its name. Imported names are read from the files of the same repository
-(:mod:`.modules`: never imported or run; bounded and cached per run), so a value keeps the origin
-where it is written. Anything else — other calls, modules outside the repository, loop variables, a
-module list that some function mutates in place — is unknown, never guessed.
+function, chains of calls at most ``limits.MAX_CALL_DEPTH`` deep, a recursion (direct or mutual)
+unknown, but for a list each level extends: the outermost call's words, then words not known). A
+module function that its calls give different constants (``go(det=True)`` and ``go()``) starts one
+launch per distinct set of them (at most ``limits.MAX_CALL_VARIANTS``), each located at its first
+call and decided with its parameters known. A constant given this way may also be a ``@dataclass`` of the
+module built at the call (``launch(Args(true_on_policy=True))``, ``launch(Args())``): its fields are
+the values given, else the field's defaults (:mod:`.dataclass_values`). A call in a method is a
+launch for its class and, separately, for each subclass that inherits the method (with that
+subclass's attributes, overrides and ``super()`` chain); a class that inherits a launching method
+from a class of another module is a launch of its own file, located at its name. Imported names
+are read from the files of the same repository (:mod:`.modules`: never imported or run; bounded and
+cached per run), so a value keeps the origin where it is written. Anything else — other calls,
+modules outside the repository, loop variables, a module list that some function mutates in place —
+is unknown, never guessed.
 
 Compound statements (``if``, ``for``, ``while``, ``try``, ``with``, ``match``) are followed along
 each of their paths. The branches of an ``if``/``elif``/``else`` or ``match`` (a test or case the file

@@ -1,8 +1,8 @@
 """The analysis of one module: its parts wired together, and the loop over its calls.
 
 :class:`Analysis` is the interpretation (:class:`~.interpret.Interpreter`,
-:class:`~.statements.Statements`, :class:`~.frames.FrameLookups`) and the evaluation
-(:class:`~.evaluate.Evaluator`) of the module — mixins, because statements and expressions call each
+:class:`~.statements.Statements`, :class:`~.frames.FrameLookups`, :class:`~.setters.LateSetters`) and
+the evaluation (:class:`~.evaluate.Evaluator`) of the module — mixins, because statements and expressions call each
 other and share the frame caches — plus two parts it owns: :class:`~.launches.LaunchFinder` (which
 calls are launches) and :class:`~.modal.ModalDecls` (Modal GPUs and images). The module's structure
 (scopes, calls, names bound) is a :class:`~.scopes.ModuleIndex`.
@@ -23,6 +23,7 @@ from linter.extract.python.modules import Resolver
 from linter.extract.python.paths import Paths
 from linter.extract.python.positions import Positions
 from linter.extract.python.scopes import ModuleIndex
+from linter.extract.python.setters import LateSetters
 from linter.extract.python.statements import Statements
 from linter.extract.python.values import Ref, Value
 from linter.launch import Extraction, Launch
@@ -30,7 +31,7 @@ from linter.source import SourceFile, Span
 from linter.workspace import Workspace
 
 
-class Analysis(Interpreter, Statements, FrameLookups, Evaluator, Paths):
+class Analysis(Interpreter, Statements, FrameLookups, LateSetters, Evaluator, Paths):
     """One parsed module (``module``, an ``ast.Module`` of ``source.text``; ``positions`` converts its
     node positions to character offsets); :meth:`run` appends its launches to ``result``."""
 

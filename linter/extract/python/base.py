@@ -88,7 +88,7 @@ class Analysed(Protocol):
         """``scope``'s frame just before character ``offset``."""
         ...
 
-    def outer_lookup(self, scope: Scope | None, name: str, where: Span | None) -> Any:
+    def outer_lookup(self, scope: Scope | None, name: str, where: Span | None, reader: Scope | None = None) -> Any:
         """``name`` looked up in ``scope`` and the scopes around it."""
         ...
 

@@ -20,6 +20,7 @@ from linter.extract.python.values import (
     NOTFOUND,
     ClassV,
     Const,
+    DataInstance,
     DictV,
     Entry,
     FuncV,
@@ -371,6 +372,9 @@ class Evaluator:
             bound = frame.overrides.get(f"{base_node.id}.{attr}")
             if bound is not None:  # ``cls.model = …`` earlier in this method
                 return bound
+            late = self.attr_read(frame, attr, where)  # bound by another method than ``__init__``
+            if late is not None:
+                return late
             if not is_classmethod(scope.node):
                 got = self.instance_attr(frame, attr, where)
                 if got is not None:
@@ -388,6 +392,8 @@ class Evaluator:
             return ref if got is None else got
         if isinstance(base, ClassV):
             return self.class_attr(base.scope, attr, where, virtual=False)
+        if isinstance(base, DataInstance):
+            return base.fields.get(attr, Unk(where))
         if isinstance(base, Instance) and base.qual == MODAL_IMAGE:
             return Instance(MODAL_IMAGE + "#method", base.image)
         return Unk(where)
@@ -527,8 +533,12 @@ class Evaluator:
             bound[a.vararg.arg] = given[a.vararg.arg]
         if a.kwarg is not None:
             bound[a.kwarg.arg] = Unk(None)
+        grown = owner.grown_by_recursion(scope)
         for name in owner.varied_by_recursion(scope):  # another value at each level of a recursion
-            bound[name] = Unk(None)
+            v = bound[name]
+            # (a list each level extends: what the outermost call gives, then words not known)
+            bound[name] = Seq(v.items + [Splat(self.span(call))], v.kind) if name in grown and \
+                isinstance(v, Seq) else Unk(None)
         if all(isinstance(v, Unk) for v in bound.values()):
             return None
         key = tuple((name, fingerprint(v)) for name, v in bound.items())

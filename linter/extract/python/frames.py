@@ -12,8 +12,22 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from linter import limits
+from linter.extract.python.callgraph import call_cycles, shortest_cycle
+from linter.extract.python.dataclass_values import UNKNOWN, InstanceConst, instance_const, module_classes
 from linter.extract.python.syntax import guards_of
-from linter.extract.python.values import NOTFOUND, ClassV, Const, DictV, FuncV, Seq, Unk, Value, copy_value, same
+from linter.extract.python.values import (
+    NOTFOUND,
+    ClassV,
+    Const,
+    DataInstance,
+    DictV,
+    FuncV,
+    Seq,
+    Unk,
+    Value,
+    copy_value,
+    same,
+)
 from linter.source import Span
 
 if TYPE_CHECKING:
@@ -59,6 +73,13 @@ def _read_not_passed_on(fn) -> set[str]:
             out.add(node.id)
         todo.extend(ast.iter_child_nodes(node))
     return out
+
+
+def _same_or_extended(node, name: str) -> bool:
+    """``node`` is the name ``name``, or ``name + …`` (a list or string it extends at its end)."""
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        node = node.left
+    return isinstance(node, ast.Name) and node.id == name
 
 
 def _rebound(fn) -> set[str]:
@@ -233,11 +254,14 @@ class Frame:
                 return Unk(where)
             return self.a.outer_lookup(scope.parent, name, where)
         if name in scope.globals:
-            v = self.a.module_final().vars.get(name, NOTFOUND)
-            return copy_value(v)
+            v = copy_value(self.a.module_final().vars.get(name, NOTFOUND))
+            setters = self.a.global_setters(name)
+            if not any(s is scope for s in setters):
+                return self.a.global_read(name, v, where, scope)
+            return self.a.setter_start(setters, v, name, where)  # (another may have run before it)
         if name in self.a.index.locals_of(scope):
             return self.vars.get(name, Unk(where))
-        return self.a.outer_lookup(scope.parent, name, where)
+        return self.a.outer_lookup(scope.parent, name, where, reader=scope)
 
 
 class FrameLookups:
@@ -290,8 +314,36 @@ class FrameLookups:
         for name in entries[0][1]:
             const, node = entries[0][1][name]
             if all(name in bound and _same_const(bound[name][0], const) for _, bound in entries[1:]):
-                out[name] = self.string(node, None) if isinstance(const, str) else Const(const, self.span(node))
+                out[name] = self.given_value(const, node)
         return out
+
+    def given_value(self, const, node) -> Value:
+        """The value of the literal ``const`` a call gives at ``node`` (:meth:`call_entries`): a
+        string with its origins, a constant, or a dataclass instance built from constants."""
+        if isinstance(const, str):
+            return self.string(node, None)
+        if isinstance(const, InstanceConst):
+            built = instance_const(node, self._module_classes())
+            return DataInstance(const.qual, {k: Unk(self.span(built[1][k])) if t == UNKNOWN else
+                                             self.given_value(c, built[1][k]) for k, t, c in const.fields})
+        return Const(const, self.span(node))
+
+    def constant_given(self, node):
+        """``(constant, node)`` when ``node`` (an argument, or None) is a literal constant or builds a
+        dataclass of the module from constants (:mod:`.dataclass_values`); ``_NOT_CONST`` otherwise."""
+        got = _agree(None, node)
+        if got is _NOT_CONST and isinstance(node, ast.Call):
+            built = instance_const(node, self._module_classes())
+            if built is not None:
+                return built[0], node
+        return got
+
+    def _module_classes(self) -> dict:
+        memo = self._params_memo
+        got = memo.get("dataclasses")
+        if got is None:
+            got = memo["dataclasses"] = module_classes(self.module)
+        return got
 
     def call_sets(self, scope: Scope) -> list[tuple]:
         """``[(call, (key, {parameter: value})), ...]``: one entry per distinct set of literal
@@ -323,7 +375,7 @@ class FrameLookups:
                     continue
                 const, node = given[name]
                 key.append((name, type(const).__name__, const))
-                bound[name] = self.string(node, None) if isinstance(const, str) else Const(const, self.span(node))
+                bound[name] = self.given_value(const, node)
             sets.setdefault(tuple(key), (site, (("call",) + tuple(key), bound)))
         if not 2 <= len(sets) <= limits.MAX_CALL_VARIANTS:
             return []
@@ -389,7 +441,7 @@ class FrameLookups:
         own = {}
         handed: dict[str, str] = {}  # parameter -> the caller's parameter it is given
         for name, node in nodes.items():
-            got = _agree(None, node)
+            got = self.constant_given(node)
             if got is not _NOT_CONST:
                 own[name] = got
             elif isinstance(node, ast.Name):
@@ -446,20 +498,62 @@ class FrameLookups:
                 and lo <= self.offsets(c)[0] < hi]
 
     def _varied_by_recursion(self, scope: Scope) -> set[str]:
-        calls = self.self_calls(scope)
+        return self._recursion_params(scope)[0]
+
+    def grown_by_recursion(self, scope: Scope) -> set[str]:
+        """Of :meth:`varied_by_recursion`, the parameters every call of the recursion gives as the
+        caller's parameter of the same name, or that plus more (``a(c + ["--x"], n - 1)``): at any
+        level they hold what the outermost call gives, then words not known (issue 35, rev36 D8)."""
+        memo = self._params_memo
+        got = memo.get(("grown", id(scope)))
+        if got is None:
+            got = memo[("grown", id(scope))] = self._recursion_params(scope)[1]
+        return got
+
+    def _recursion_params(self, scope: Scope) -> tuple[set[str], set[str]]:
+        calls = self.recursive_calls(scope)
         if not calls:
-            return set()
+            return set(), set()
         args = scope.node.args
         positional = [a.arg for a in args.posonlyargs + args.args]
         names = positional + [a.arg for a in args.kwonlyargs]
         varied: set[str] = set()
+        grown = set(names)
         for call in calls:
             if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-                return set(names)
+                return set(names), set()
             given = dict(zip(positional, call.args))
             given.update({k.arg: k.value for k in call.keywords})
             varied.update(n for n in names if not (isinstance(given.get(n), ast.Name) and given[n].id == n))
-        return varied
+            grown = {n for n in grown if _same_or_extended(given.get(n), n)}
+        return varied, grown & varied
+
+    def recursive_calls(self, scope: Scope) -> list:
+        """The calls by name of the module function ``scope`` inside its own body, and inside the
+        module functions it calls that call it back (a mutual recursion: ``a`` calls ``b`` calls
+        ``a``), through calls by name."""
+        own = self.self_calls(scope)
+        node = scope.node
+        if scope.parent is None or scope.parent.kind != "module" or not isinstance(node, (ast.FunctionDef,
+                                                                                          ast.AsyncFunctionDef)):
+            return own
+        cycle = self._cycle_of(scope)
+        return own + [c for c, where in self.index.calls if any(where is m for m in cycle)
+                      and isinstance(c.func, ast.Name) and c.func.id == node.name]
+
+    def _cycle_of(self, scope: Scope) -> list:
+        """The other module functions that ``scope`` reaches through calls by name and that reach it
+        (its strongly connected component of the module's call graph, computed once for all)."""
+        memo = self._params_memo
+        components = memo.get("call cycles")
+        if components is None:
+            components = memo["call cycles"] = call_cycles([
+                s for s in self.index.scopes if s.kind == "function" and s.parent is not None
+                and s.parent.kind == "module" and isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef))])
+        members = components.get(id(scope), ())
+        if not members or shortest_cycle(scope, members) > limits.MAX_CALL_DEPTH:
+            return []  # (a chain that long is cut before it calls back: each level is read as it is)
+        return [g for g in members if g is not scope]
 
     def _only_calls(self, scope: Scope) -> list:
         """The calls by name of the module function ``scope``, when the module uses its name nowhere
@@ -527,8 +621,9 @@ class FrameLookups:
             memo[("dead", id(scope))] = got
         return got
 
-    def outer_lookup(self, scope: Scope | None, name: str, where: Span | None):
-        """Look ``name`` up from a function or class into its enclosing scopes (classes skipped)."""
+    def outer_lookup(self, scope: Scope | None, name: str, where: Span | None, reader: Scope | None = None):
+        """Look ``name`` up from a function or class (``reader``, when given) into its enclosing
+        scopes (classes skipped)."""
         while scope is not None and scope.kind == "class":
             scope = scope.parent
         while scope is not None:
@@ -539,7 +634,7 @@ class FrameLookups:
                 v = self.module_final().vars.get(name, NOTFOUND)
                 if v is not NOTFOUND and name in self.index.taint_names and isinstance(v, (Seq, DictV)):
                     return Unk(where)
-                return copy_value(v)
+                return self.global_read(name, copy_value(v), where, reader)
             scope = scope.parent
             while scope is not None and scope.kind == "class":
                 scope = scope.parent

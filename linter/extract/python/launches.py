@@ -28,7 +28,7 @@ from linter.extract.python.names import (
 )
 from linter.extract.python.scopes import Scope
 from linter.extract.python.strings import split_whitespace
-from linter.extract.python.syntax import call_args, conditional_sides, ends, returns_in
+from linter.extract.python.syntax import FUNCTIONS, call_args, conditional_sides, ends, returns_in
 from linter.extract.python.values import Const, DictV, FuncV, Ref, Seq, Splat, Str, Unk, Value
 from linter.launch import UNKNOWN, UNKNOWN_CHAR, KwArg, Launch, MStr, Token
 from linter.sglang.dialects import dialects
@@ -108,21 +108,38 @@ class LaunchFinder:
         an argv built in one place and run by a helper)."""
         if self._wrappers is None:
             self._wrappers = {}
-            for call, scope in self.a.index.calls:
-                if scope.kind != "function" or scope.parent is None or scope.parent.kind != "module" \
-                        or not isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    continue
-                first = call.args[0] if call.args else next(
-                    (k.value for k in call.keywords if k.arg in ("args", "cmd", "command")), None)
-                param = _param_operand(first, scope.params)
-                if param is None or not self.may_launch(call):
-                    continue
-                got = self._wrappers.get(scope.node.name)
-                if got is None:
-                    self._wrappers[scope.node.name] = (scope, [call], param, scope.params.index(param))
-                elif got[2] == param:
-                    got[1].append(call)
+            taken: set[int] = set()
+            # until nothing is added: a helper that hands its command to one defined after it
+            # (``def f0(c): f1(c)`` before ``def f1(c): subprocess.run(c)``) is one too
+            while self._find_wrappers(taken):
+                pass
+            for _, inners, _, _ in self._wrappers.values():
+                inners.sort(key=lambda c: self.a.offsets(c)[0])
         return self._wrappers
+
+    def _find_wrappers(self, taken: set[int]) -> bool:
+        """One pass of :meth:`wrappers` over the module's calls (``taken``: the calls already read as
+        starting a helper's command); whether it found another."""
+        found = False
+        for call, scope in self.a.index.calls:
+            if id(call) in taken or scope.kind != "function" or scope.parent is None or \
+                    scope.parent.kind != "module" or not isinstance(scope.node, FUNCTIONS):
+                continue
+            first = call.args[0] if call.args else next(
+                (k.value for k in call.keywords if k.arg in ("args", "cmd", "command")), None)
+            param = _param_operand(first, scope.params)
+            if param is None or not self.may_launch(call):
+                continue
+            got = self._wrappers.get(scope.node.name)
+            if got is None:
+                self._wrappers[scope.node.name] = (scope, [call], param, scope.params.index(param))
+            elif got[2] == param:
+                got[1].append(call)
+            else:
+                continue
+            taken.add(id(call))
+            found = True
+        return found
 
     def sides(self) -> dict[int, list]:
         """The conditional-expression branches each call is in (:func:`~.syntax.conditional_sides`)."""

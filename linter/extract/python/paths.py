@@ -14,7 +14,9 @@ The runs are bounded by ``limits.MAX_PATH_VARIANTS``. Past it:
   where the value is read, on that reader's path; a join of paths whose values are past the cap
   keeps each path's value as it is (a Choice of Choices); at ``limits.MAX_PATH_NESTING`` deep it is
   made one plain value per path of the decisions whose paths differ in an option the rules decide
-  by, the others merged (:meth:`Paths.collapsed`), found by their effect wherever they sit;
+  by, the others merged (:meth:`Paths.collapsed`), found by their effect wherever they sit (when a
+  merged run notes more of them than fit, each is taken alone to tell those that make the
+  difference from those merely beside it);
 * a launch keeps apart only the decisions that change what the rules decide (deterministic inference,
   the attention backends, the model, the parallel sizes: :func:`linter.sglang.decisive.decisive_key`)
   and merges the others (:meth:`Paths.focused_paths`): what their paths share stays known, what
@@ -249,16 +251,40 @@ class Paths:
         merged finds them, by what their paths' values differ in, wherever they sit among the others
         (issue 35: a deterministic switch among 25 undecided ``cmd +=`` was merged away when it came
         early); a second takes them. Each result is then a plain value per decision kept (its nesting
-        starts again). All merged (one run) when none is found or they would be more than
+        starts again). When more are noted than fit, each is confirmed alone (:meth:`_confirmed`).
+        All merged (one run) when none is found or they would be more than
         ``limits.MAX_PATH_VARIANTS`` paths."""
         seen: dict = {}
         runs = self.explore_paths(run, frozenset(), seen)
         keep = frozenset(k for k, decisive in seen.items() if decisive is True and k is not _ATTRIBUTED)
+        if len(keep) >= limits.MAX_PATH_VARIANTS.bit_length():
+            keep = self._confirmed(run, [k for k in seen if k in keep])
         if keep and len(keep) < limits.MAX_PATH_VARIANTS.bit_length():
             kept = self.explore_paths(run, keep, None)
             if kept is not None and len(kept) > 1:
                 return kept
         return runs if runs is not None and len(runs) == 1 else [((), self.merged_run(run))]
+
+    def _confirmed(self, run, candidates: list) -> frozenset:
+        """Of ``candidates`` (decisions a merged run found near a difference that matters, in the order
+        met), those whose own two paths, every other decision merged, give values that differ in an
+        option the rules decide by: a merge notes the decisions beside such a difference too (``if
+        V21:`` after ``if FA:``, whose merged paths hide the backend), so past the cap the ones that
+        make it are told apart by taking each alone (issue 35, rev36 D7b: two deciding ``if``s among
+        25). At most ``limits.MAX_PATH_TRIALS`` runs."""
+        budget = limits.MAX_PATH_TRIALS
+        out = []
+        for k in candidates:
+            if budget <= 0:
+                break
+            trial = self.explore_paths(run, frozenset((k,)), None)
+            budget -= len(trial) if trial is not None else limits.MAX_PATH_VARIANTS
+            if trial is None:
+                continue
+            results = [r for _, r in trial]
+            if any(_differ_decisively(a, b) for i, a in enumerate(results) for b in results[i + 1:]):
+                out.append(k)
+        return frozenset(out)
 
     def collapsed(self, v):
         """``v`` (a value kept per path, nested deep) as a plain value per path of the decisions that
@@ -369,6 +395,18 @@ def _decisive_decisions(agree: list, values: list, taken: dict) -> set:
     conds = [{k: b for k, b, _ in c if k not in taken} for c, _ in agree]
     return _separating(conds, lambda i, j: not same(values[i], values[j]) and
                        mentions_decisive(differing_text(values[i], values[j])))
+
+
+def _differ_decisively(a, b) -> bool:
+    """Two runs' results (values, or the frames a statement leaves: each name it changed compared)
+    differ in an option the rules decide by."""
+    if hasattr(a, "changed") and hasattr(b, "changed"):  # frames
+        for name in sorted(a.changed | b.changed):
+            for x, y in ((a.vars, b.vars), (a.overrides, b.overrides)):
+                if mentions_decisive(differing_text(x.get(name), y.get(name))):
+                    return True
+        return False
+    return mentions_decisive(differing_text(a, b))
 
 
 def _separating(conds: list[dict], differ) -> set:

@@ -15,6 +15,7 @@ from linter.extract.python.syntax import (
     BindInfo,
     Binds,
     expects_raise,
+    is_classmethod,
     is_staticmethod,
     param_names,
     target_names,
@@ -61,6 +62,11 @@ class ModuleIndex:
         self.taint_attrs: set[tuple[int, str]] = set()  # (class scope id, attribute)
         # (class scope id, attribute) -> the class's ``__init__`` that binds it with ``=`` (and nothing else does)
         self.init_attrs: dict[tuple[int, str], Scope] = {}
+        # (class scope id, attribute) -> the methods of the class other than ``__init__`` that bind it by
+        # ``self.x = …``/``self.x += …`` (:mod:`.setters`), and the ``__init__`` that does, when nothing
+        # else changes it (not another class, not in place, not through an alias)
+        self.method_attrs: dict[tuple[int, str], list[Scope]] = {}
+        self.init_binds: dict[tuple[int, str], Scope] = {}
         self.star_imports: list[str] = []
         self.classes: list[Scope] = []
         self.alias_names: set[str] = set()  # names bound by ``import … as``, ``from … import`` or ``x = a.b``
@@ -70,6 +76,8 @@ class ModuleIndex:
         self.prescan_taint()
         for key in self.taint_attrs:  # also set elsewhere: not known from __init__ alone
             self.init_attrs.pop(key, None)
+        for key in set(self.method_attrs) & self._foreign:
+            del self.method_attrs[key]
 
     def collect(self) -> None:
         """One walk of the module: its scopes, calls, names bound and mutated per scope, import aliases,
@@ -103,17 +111,25 @@ class ModuleIndex:
     # -- taint: module lists that functions mutate in place ----------------------------------------
 
     def prescan_taint(self) -> None:
+        self._foreign: set[tuple[int, str]] = set()  # attributes changed other than by a method's ``self.x =``
         for scope in self.scopes:
             info = self.binds_of(scope)
             for base, attr in info.attr_mutated:
                 cls = self.class_for_base(scope, base)
                 if cls is None:
                     continue
-                if scope.kind == "function" and scope.node.name == "__init__" and scope.parent is cls \
-                        and base == scope.self_name and (base, attr) not in info.attr_inplace:
-                    self.init_attrs.setdefault((id(cls), attr), scope)  # ``self.x = …`` in ``__init__``
+                key = (id(cls), attr)
+                own = scope.kind == "function" and scope.parent is cls and base == scope.self_name and \
+                    (base, attr) not in info.attr_inplace and not is_classmethod(scope.node)
+                if own and scope.node.name == "__init__":
+                    self.init_attrs.setdefault(key, scope)  # ``self.x = …`` in ``__init__``
+                    self.init_binds.setdefault(key, scope)
+                    continue
+                self.taint_attrs.add(key)
+                if own:
+                    self.method_attrs.setdefault(key, []).append(scope)
                 else:
-                    self.taint_attrs.add((id(cls), attr))
+                    self._foreign.add(key)
             if scope.kind != "function":
                 continue
             local = self.locals_of(scope)
@@ -130,6 +146,7 @@ class ModuleIndex:
                             cls = self.class_for_base(scope, base)
                             if cls is not None:
                                 self.taint_attrs.add((id(cls), attr))
+                                self._foreign.add((id(cls), attr))
 
     def class_for_base(self, scope: Scope, base: str) -> Scope | None:
         if scope.self_name and base == scope.self_name and scope.parent and scope.parent.kind == "class":

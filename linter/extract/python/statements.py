@@ -9,7 +9,7 @@ import ast
 from linter.extract.python.frames import Frame
 from linter.extract.python.names import HARMLESS, MUTATORS
 from linter.extract.python.syntax import call_args, target_names
-from linter.extract.python.values import Const, DictV, Entry, Ref, Seq, Splat, Str, Unk, Value
+from linter.extract.python.values import Const, DataInstance, DictV, Entry, Ref, Seq, Splat, Str, Unk, Value
 
 
 class Statements:
@@ -168,11 +168,22 @@ class Statements:
                 target.value.id == frame.scope.self_name and target.value.id not in frame.vars:
             # ``cls.model = …`` in a method: read back as such later in the same method
             frame.bind(f"{target.value.id}.{target.attr}", value)
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            self._set_field(target, value, frame)
+
+    def _set_field(self, target: ast.Attribute, value: Value, frame: Frame) -> None:
+        """``args.x = …`` on a dataclass instance the file built (:class:`DataInstance`): read back as such."""
+        name = target.value.id
+        cur = frame.lookup(name, None)
+        if isinstance(cur, DataInstance):
+            frame.bind(name, DataInstance(cur.qual, {**cur.fields, target.attr: value}))
 
     def aug_assign(self, node, frame: Frame) -> None:
         if self._self_attr(node.target, frame):
             self._aug_assign_attr(node, frame)
             return
+        if isinstance(node.target, ast.Attribute) and isinstance(node.target.value, ast.Name):
+            self._set_field(node.target, Unk(self.span(node)), frame)  # (``args.n += 1``: not followed)
         if not isinstance(node.target, ast.Name):
             return
         name = node.target.id

@@ -137,6 +137,18 @@ class Instance(Value):
         self.image = image
 
 
+class DataInstance(Value):
+    """An instance of a dataclass of the module built from constants (:mod:`.dataclass_values`): ``qual`` its
+    class, ``fields`` ``{field: value}`` — those whose value the file gives (the argument, else the
+    default). Never changed in place (an attribute it is not given is unknown)."""
+
+    __slots__ = ("qual", "fields")
+
+    def __init__(self, qual: str, fields: dict) -> None:
+        self.qual = qual
+        self.fields = fields
+
+
 class FuncV(Value):
     """A function or method of an analysed module: its ``ast`` node, the analysis that holds it
     (None: the current one) and, for a method looked up on a class, the class it is bound to."""
@@ -238,6 +250,8 @@ _SAME = {
     Const: lambda a, b: type(a.value) is type(b.value) and a.value == b.value and a.span == b.span,
     Ref: lambda a, b: a.qual == b.qual and a.importer == b.importer,
     Instance: _same_images,
+    DataInstance: lambda a, b: a.qual == b.qual and a.fields.keys() == b.fields.keys() and
+    all(same(v, b.fields[k]) for k, v in a.fields.items()),
     FuncV: lambda a, b: a.node is b.node and a.bound is b.bound,
     ClassV: lambda a, b: a.scope is b.scope,
     Choice: _same_choices,
@@ -552,6 +566,8 @@ def fingerprint(v) -> tuple:
         return ("f", id(v.node), id(v.bound))
     if isinstance(v, ClassV):
         return ("C", id(v.scope))
+    if isinstance(v, DataInstance):
+        return ("R", v.qual, tuple((k, fingerprint(x)) for k, x in v.fields.items()))
     if isinstance(v, Instance):
         return ("i", v.qual, v.image.text if v.image is not None else None)
     return ("o", type(v).__name__)

@@ -106,6 +106,36 @@ class ModuleCache:
         self.roots[folder] = (root, probes)
         return root
 
+    def module_file(self, here: Path, root: Path, parts: list[str], level: int, importer=None) -> Path | None:
+        """The file of module ``parts`` imported from a file in ``here`` (relative to ``importer``'s
+        package, else ``here``, ``level`` levels up; or absolute: from ``here`` and each folder above it
+        up to ``root``, also under ``src/``, ``python/`` and ``lib/``), inside ``root``, or None."""
+        if level:
+            base = Path(importer).parent if importer is not None else here
+            for _ in range(level - 1):
+                base = base.parent
+            return self._in(root, base, parts)
+        for folder in (here, *here.parents):
+            for sub in _PACKAGE_DIRS:
+                got = self._in(root, folder / sub if sub else folder, parts)
+                if got is not None:
+                    return got
+            if folder == root:
+                break
+        return None
+
+    def _in(self, root: Path, base: Path, parts: list[str]) -> Path | None:
+        if root != base and root not in base.parents:
+            return None
+        if not parts:
+            init = base / "__init__.py"
+            return init if self.is_file(init) else None
+        target = base.joinpath(*parts)
+        for path in (target.with_name(target.name + ".py"), target / "__init__.py"):
+            if self.is_file(path):
+                return path
+        return None
+
     def parse(self, source: SourceFile) -> tuple | None:
         """``(ast.Module, Positions)`` of ``source`` (None: it does not parse), parsed once per text."""
         got = self.parsed.get(source.path)
@@ -230,28 +260,4 @@ class Resolver:
     def module_file(self, parts: list[str], level: int, importer) -> Path | None:
         """The file of module ``parts`` (relative to ``importer``'s package ``level`` levels up, or
         absolute), inside the repository, or None."""
-        if level:
-            base = Path(importer).parent if importer is not None else self.here
-            for _ in range(level - 1):
-                base = base.parent
-            return self._in(base, parts)
-        for folder in (self.here, *self.here.parents):
-            for sub in _PACKAGE_DIRS:
-                got = self._in(folder / sub if sub else folder, parts)
-                if got is not None:
-                    return got
-            if folder == self.root:
-                break
-        return None
-
-    def _in(self, base: Path, parts: list[str]) -> Path | None:
-        if self.root != base and self.root not in base.parents:
-            return None
-        if not parts:
-            init = base / "__init__.py"
-            return init if self.cache.is_file(init) else None
-        target = base.joinpath(*parts)
-        for path in (target.with_name(target.name + ".py"), target / "__init__.py"):
-            if self.cache.is_file(path):
-                return path
-        return None
+        return self.cache.module_file(self.here, self.root, parts, level, importer)

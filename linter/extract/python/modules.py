@@ -66,6 +66,7 @@ class ModuleCache:
         self.parsed: dict[Path, tuple[SourceFile, tuple | None]] = {}
         self.files: dict[Path, tuple[bool, tuple]] = {}
         self.roots: dict[Path, tuple[Path, list]] = {}
+        self.facts: dict[Path, tuple] = {}  # path -> (SourceFile, its launchers.Facts or None)
 
     @property
     def ws(self) -> Workspace:

@@ -221,9 +221,9 @@ class LaunchFinder:
 
                 cache = cache_for(ws)
                 path = self.a.source.path
-                facts = launchers.facts_of(cache, path, self.a.module)
-                if facts is not None and name not in facts.functions:
-                    got = launchers.can_launch(cache, path, name)
+                facts = launchers.facts_of(cache, path)
+                if facts is not None and name in facts.imports and facts.function(name) is None:
+                    got = launchers.can_launch(cache, path, name, facts.mentions)
             self._imported[name] = got
         return got
 

@@ -67,6 +67,7 @@ class ModuleCache:
         self.files: dict[Path, tuple[bool, tuple]] = {}
         self.roots: dict[Path, tuple[Path, list]] = {}
         self.facts: dict[Path, tuple] = {}  # path -> (SourceFile, its launchers.Facts or None)
+        self.found: dict[tuple, tuple] = {}  # (folder, root, module parts, level) -> (its file or None, probes)
 
     @property
     def ws(self) -> Workspace:
@@ -110,20 +111,38 @@ class ModuleCache:
     def module_file(self, here: Path, root: Path, parts: list[str], level: int, importer=None) -> Path | None:
         """The file of module ``parts`` imported from a file in ``here`` (relative to ``importer``'s
         package, else ``here``, ``level`` levels up; or absolute: from ``here`` and each folder above it
-        up to ``root``, also under ``src/``, ``python/`` and ``lib/``), inside ``root``, or None."""
+        up to ``root``, also under ``src/``, ``python/`` and ``lib/``), inside ``root``, or None. Kept
+        for the run with the probes it made (noted again each time it answers from memory)."""
         if level:
             base = Path(importer).parent if importer is not None else here
             for _ in range(level - 1):
                 base = base.parent
-            return self._in(root, base, parts)
-        for folder in (here, *here.parents):
+            return self._memo(("r", base, root, tuple(parts)), lambda: self._in(root, base, parts))
+        return self._absolute(here, root, tuple(parts))
+
+    def _absolute(self, folder: Path, root: Path, parts: tuple[str, ...]) -> Path | None:
+        """An absolute import looked for from ``folder`` up (each folder's answer kept: the files of a
+        tree share the walk above them)."""
+        def find() -> Path | None:
             for sub in _PACKAGE_DIRS:
-                got = self._in(root, folder / sub if sub else folder, parts)
+                got = self._in(root, folder / sub if sub else folder, list(parts))
                 if got is not None:
                     return got
-            if folder == root:
-                break
-        return None
+            if folder == root or folder.parent == folder:
+                return None
+            return self._absolute(folder.parent, root, parts)
+
+        return self._memo(("a", folder, root, parts), find)
+
+    def _memo(self, key: tuple, find) -> Path | None:
+        got = self.found.get(key)
+        if got is not None:
+            replay(got[1])
+            return got[0]
+        with capture() as probes:
+            path = find()
+        self.found[key] = (path, probes)
+        return path
 
     def _in(self, root: Path, base: Path, parts: list[str]) -> Path | None:
         if root != base and root not in base.parents:

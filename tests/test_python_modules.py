@@ -643,3 +643,21 @@ def test_an_imported_launch_does_not_depend_on_the_files_linted_before_it(tmp_pa
     assert [d[:3] for d in alone["c.py"]] == [("SGL101", "c.py", 4)]
     for order in (["a.py", "run_x.py", "c.py"], ["c.py", "run_x.py", "a.py"], ["run_x.py", "c.py", "a.py"]):
         assert {k: v for k, v in _lint_in_order(tmp_path, order).items()} == alone
+
+
+def test_an_imported_function_named_like_a_process_starter_is_not_read(tmp_path, monkeypatch):
+    # miles' tests import ``run`` from miles.utils.async_utils: the name of subprocess.run, not a launcher;
+    # reading it for every call (the review's tests/fast/rollout/rm_hub/test_rm_hub.py) spent the budget
+    from linter.extract.python.launches import LaunchFinder
+
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {
+        "async_utils.py": "def run(coro):\n    return loop().run(coro)\n",
+        "test_x.py": "from async_utils import run\n\nrun(1)  # sglang\n",
+    })
+
+    def refuse(*args):
+        raise AssertionError("read")
+
+    monkeypatch.setattr(LaunchFinder, "_imported_helper", refuse)
+    assert extract(tmp_path, "test_x.py").launches == []

@@ -265,7 +265,9 @@ class LaunchFinder:
         if isinstance(callee, FuncV) and callee.owner in (None, self.a) and isinstance(func, ast.Name):
             return self._through_wrapper(call, func.id, callee, get_frame)
         if isinstance(callee, FuncV) and callee.owner not in (None, self.a) and isinstance(func, ast.Name):
-            return self._imported_helper(call, callee, get_frame)
+            # (only one that may launch: ``from miles.utils.async_utils import run`` is named as
+            # subprocess' ``run`` but is not read)
+            return self._imported_helper(call, callee, get_frame) if self.imported_launcher(func.id) else []
         if not isinstance(callee, Ref):
             return []
         q = callee.qual

@@ -4,15 +4,19 @@ cheap pre-test for a call of a function imported from another module (miles' mod
 mention SGLang but runs a value of a module that does (``from p.good import CMD;
 subprocess.run(CMD)``).
 
-A module's part is syntactic (:class:`Facts`): for each of its module-level functions, whether its
-body calls a launcher by qualified name (:data:`.names.LAUNCH_QUALS`, through the module's imports:
-``subprocess.run``, ``U.execute_train`` …) and which other functions it calls (of the same module, or
-imported). It is made once per text per run (:class:`~.modules.ModuleCache`) and shared by every
-importer, whatever its step budget: the answer is a pure function of the texts, so a file's result
-never depends on the files linted before it, nor on ``-j``. Whether a function can launch is a walk
-over those calls across modules of the repository (found as :class:`~.modules.Resolver` finds them),
-at most :data:`MAX_FUNCTIONS` functions; the files it reads and looks for are noted for the result
-cache each time it is asked. It says *may*: the analysis decides what the call starts.
+A module's part is syntactic (:class:`Facts`, :class:`FunctionFacts`): its imports (read from the
+text), whether it mentions SGLang, and for each module-level function asked about — only that
+function's text is parsed — whether its body calls an SGLang entry point or starts a process by
+qualified name (:data:`.names.LAUNCH_QUALS`, through the module's imports: ``subprocess.run``,
+``U.execute_train`` …), hands a parameter to the process starter (a wrapper), and which other
+functions it calls. It is made once per text per run (:class:`~.modules.ModuleCache`) and shared by
+every importer, whatever its step budget: the answer is a pure function of the texts, so a file's
+result never depends on the files linted before it, nor on ``-j``. Whether a function may launch is a
+walk over those calls (:func:`can_launch`): a process starter counts where a module on the way
+mentions SGLang (a ``subprocess.run`` of a module that never names it starts something else), and the
+walk goes at most :data:`MAX_HOPS` modules and :data:`MAX_FUNCTIONS` functions from the caller; the
+files it reads and looks for are noted for the result cache each time it is asked. It says *may*: the
+analysis decides what the call starts.
 """
 
 from __future__ import annotations

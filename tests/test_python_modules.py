@@ -476,6 +476,20 @@ def test_a_command_imported_from_a_module_that_mentions_sglang_is_a_launch(tmp_p
     assert [(d["path"], d["line"], d["column"], d["code"]) for d in diags] == [("p/good.py", 1, 115, "SGL101")]
 
 
+@pytest.mark.parametrize("name, text, expected", [
+    ("main.py", "from p.good import CMD\n", True),
+    ("main.py", "from .good import CMD\n", True),  # relative: a module of the package
+    ("main.py", "if x:\n    import numpy as np\n", True),  # outside the standard library: maybe the repository's
+    ("main.py", "import os\nfrom subprocess import run\n", False),  # the standard library only
+    ("main.py", "print('no imports')\n", False),
+    ("notes.txt", "from p.good import CMD\n", False),  # not a Python file
+])
+def test_which_files_without_a_mention_the_byte_filter_lets_through(name, text, expected):
+    from linter.mentions import imports_other_modules
+
+    assert imports_other_modules(name, text.encode()) is expected
+
+
 def test_a_target_gpu_directive_applies_to_a_command_imported_from_another_module(tmp_path, capsys):
     (tmp_path / ".git").mkdir()
     write_tree(tmp_path, {"good.py": CMD_MODULE,

@@ -262,12 +262,8 @@ class LaunchFinder:
             if self.a.decide(test, get_frame()) is (not holds):
                 return []  # the side of a conditional expression the file decides against
         callee = self.a.ev(func, get_frame())
-        if isinstance(callee, FuncV) and callee.owner in (None, self.a) and isinstance(func, ast.Name):
-            return self._through_wrapper(call, func.id, callee, get_frame)
-        if isinstance(callee, FuncV) and callee.owner not in (None, self.a) and isinstance(func, ast.Name):
-            # (only one that may launch: ``from miles.utils.async_utils import run`` is named as
-            # subprocess' ``run`` but is not read)
-            return self._imported_helper(call, callee, get_frame) if self.imported_launcher(func.id) else []
+        if isinstance(callee, FuncV) and isinstance(func, ast.Name):
+            return self._function_call(call, func.id, callee, get_frame)
         if not isinstance(callee, Ref):
             return []
         q = callee.qual
@@ -367,6 +363,14 @@ class LaunchFinder:
         inner = self.a.self_calls(scope)
         more = Splat(self.a.span(inner[0]) if inner else None)
         return Seq(list(value.items) + [more], value.kind) if isinstance(value, Seq) else value
+
+    def _function_call(self, call, name: str, callee: FuncV, get_frame) -> list[Launch]:
+        """A call of a module function by its name: of this module, through it when it is a wrapper;
+        of another, that function's launches when it may launch (only then: ``from
+        miles.utils.async_utils import run`` is named as subprocess' ``run`` but is not read)."""
+        if callee.owner in (None, self.a):
+            return self._through_wrapper(call, name, callee, get_frame)
+        return self._imported_helper(call, callee, get_frame) if self.imported_launcher(name) else []
 
     def _imported_helper(self, call, callee: FuncV, get_frame) -> list[Launch]:
         """A call of a function of another module of the repository that may launch (miles' model

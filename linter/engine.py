@@ -16,6 +16,7 @@ from pathlib import Path
 from linter import limits
 from linter.config import ConfigResolver, Selection, Settings, selected_codes
 from linter.discover import PREFILTER, detect_format, mentions_sglang
+from linter.mentions import imports_other_modules
 from linter.records import Record
 from linter.shared_fixes import reconcile_shared_fixes
 from linter.source import DecodeError, Edit, SourceFile, Span
@@ -551,7 +552,9 @@ def unmentioned_probe(path: Path | str) -> tuple[str | None, os.stat_result | No
         return None, st
     finally:
         os.close(fd)
-    if len(data) > MAX_BYTES or _QUICK_MARKS.search(data) or _read_unmentioned(os.path.basename(path)):
+    name = os.path.basename(path)
+    if len(data) > MAX_BYTES or _QUICK_MARKS.search(data) or _read_unmentioned(name) or \
+            imports_other_modules(name, data):
         return None, st
     try:
         return data.decode("utf-8"), st  # a file that is not UTF-8 goes the whole way: SGL001 if a format claims it

@@ -267,7 +267,7 @@ REGISTRY: tuple[Format, ...] = (
            sample="Serving\n=======\n\n.. code-block:: bash\n\n   {head}   # image: {image}\n   {command}\n"),
     Format("python", "linter.extract.python", "Python launch code (subprocess, Engine/ServerArgs, Modal)",
            extensions=(".py",), shebangs=(r"python(?:\d+(?:\.\d+)*)?",), sample_name="launch.py",
-           languages=("python",),
+           languages=("python",), read_with="linter.extract.python.launchers:read_with_imports",
            sample="{head}# image: {image}\nimport shlex\nimport subprocess\n\n\ndef start():\n"
                   "    return subprocess.Popen(shlex.split(\"{command}\"))\n"),
     Format("dockerfile", "linter.extract.dockerfile", "Dockerfiles (the last stage's ENTRYPOINT and CMD)",

@@ -7,6 +7,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from linter.extract import python as py
 from linter.workspace import Workspace
 from tests.helpers import codes_at, lint_json, run, write_tree
@@ -451,3 +453,225 @@ def test_a_files_result_does_not_depend_on_the_files_linted_before_it(tmp_path, 
     assert [d[:3] for d in alone["b.py"]] == [("SGL101", "heavy.py", 241)]
     assert _lint_in_order(tmp_path, ["a.py", "b.py"]) == alone
     assert _lint_in_order(tmp_path, ["b.py", "a.py"]) == alone
+
+
+# -- a command or a launching function imported from another module (issue 35) -----------------------
+
+CMD_MODULE = ('CMD = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3", '
+              '"--attention-backend", "fa4", "--enable-deterministic-inference"]\n')
+
+
+@pytest.mark.parametrize("main", [
+    # only the imported module spells SGLang (the review's D20: skipped by the mention filter before)
+    "import subprocess\nfrom p.good import CMD\nsubprocess.run(CMD + ['--tp', '1'])\n",
+    "import subprocess\nimport p.good as g\nsubprocess.run(g.CMD)\n",
+    "import subprocess\nfrom p import good\nsubprocess.run(good.CMD)\n",
+    "from subprocess import run\nfrom .p.good import CMD\nrun(CMD)\n",
+])
+def test_a_command_imported_from_a_module_that_mentions_sglang_is_a_launch(tmp_path, capsys, main):
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {"p/__init__.py": "", "p/good.py": CMD_MODULE, "main.py": main})
+    code, diags = lint_json(tmp_path, capsys, "--target-gpu", "H100", "main.py")
+    # located where the literal is written: 'fa4' in p/good.py
+    assert [(d["path"], d["line"], d["column"], d["code"]) for d in diags] == [("p/good.py", 1, 115, "SGL101")]
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("main.py", "from p.good import CMD\n", True),
+    ("main.py", "from .good import CMD\n", True),  # relative: a module of the package
+    ("main.py", "if x:\n    import numpy as np\n", True),  # outside the standard library: maybe the repository's
+    ("main.py", "import os\nfrom subprocess import run\n", False),  # the standard library only
+    ("main.py", "print('no imports')\n", False),
+    ("notes.txt", "from p.good import CMD\n", False),  # not a Python file
+])
+def test_which_files_without_a_mention_the_byte_filter_lets_through(name, text, expected):
+    from linter.mentions import imports_other_modules
+
+    assert imports_other_modules(name, text.encode()) is expected
+
+
+def test_a_target_gpu_directive_applies_to_a_command_imported_from_another_module(tmp_path, capsys):
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {"good.py": CMD_MODULE,
+                          "main.py": "# lint-configs: target-gpu=H100\nimport subprocess\nfrom good import CMD\n"
+                                     "subprocess.run(CMD)\n"})
+    code, diags = lint_json(tmp_path, capsys, "main.py")
+    assert [(d["path"], d["line"], d["code"], d["severity"]) for d in diags] == [("good.py", 1, "SGL101", "error")]
+
+
+@pytest.mark.parametrize("main", [
+    "import subprocess\nfrom p.plain import CMD\nsubprocess.run(CMD)\n",  # the module does not mention SGLang
+    "import subprocess\nimport json\nsubprocess.run(json.loads('[]'))\n",  # the standard library only
+    "from p.good import CMD\nprint(CMD)\n",  # a value of a module that does, but nothing runs it
+])
+def test_files_that_neither_mention_sglang_nor_run_what_a_module_that_does_holds_are_skipped(tmp_path, capsys,
+                                                                                           main):
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {"p/__init__.py": "", "p/good.py": CMD_MODULE, "p/plain.py": "CMD = ['ls']\n",
+                          "main.py": main})
+    code, out, _ = run(tmp_path, capsys, "--list-launches", "main.py")
+    assert "0 launches" in out
+
+
+RUN_SCRIPT = """
+    import subprocess
+
+    import miles.utils.external_utils.command_utils as U
+
+
+    def _execute_train(backend, det=True):
+        cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+               "--attention-backend", backend]
+        if det:
+            cmd.append("--enable-deterministic-inference")
+        subprocess.run(cmd)
+
+
+    def _train(args):
+        U.execute_train(train_args=args, num_gpus_per_node=8, megatron_model_type="deepseek-v3")
+
+
+    def _indirect(backend):
+        _execute_train(backend)  # the launch is _execute_train's, where it is written
+
+
+    def _run(cmd):
+        subprocess.run(cmd)
+
+
+    def _wrapped(backend):
+        _run(["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+              "--attention-backend", backend, "--enable-deterministic-inference"])
+
+
+    def _prepare(args):
+        print(args)
+    """
+
+
+@pytest.mark.parametrize("call, expected", [
+    ('_execute_train("fa4")', [("tests/model_scripts/test_x.py", 6, "SGL101", "error")]),
+    ('_wrapped("fa4")', [("tests/model_scripts/test_x.py", 6, "SGL101", "error")]),  # through a module wrapper
+    ('_execute_train("fa3")', []),
+])
+def test_a_launching_function_imported_from_another_module_is_a_launch_where_it_is_called(tmp_path, capsys,
+                                                                                          call, expected):
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {
+        "scripts/__init__.py": "",
+        "scripts/run_x.py": src(RUN_SCRIPT),
+        # the model script names no runner and does not mention SGLang (miles' DeepSeek-V4 one)
+        "tests/model_scripts/test_x.py": src(f"""
+            import os
+            if os.getenv("PLATFORM") == "rocm":
+                from scripts.amd.run_x import _execute_train, _wrapped
+            else:
+                from scripts.run_x import _execute_train, _wrapped
+            {call}
+            """),
+    })
+    code, diags = lint_json(tmp_path, capsys, "--target-gpu", "H100", "tests/model_scripts/test_x.py")
+    # the constant this file passes decides the helper's launch
+    assert [(d["path"], d["line"], d["code"], d["severity"]) for d in diags] == expected
+    code, out, _ = run(tmp_path, capsys, "--list-launches", "tests/model_scripts/test_x.py")
+    assert [line.split()[0] for line in out.splitlines() if line.startswith("tests/")] == [
+        "tests/model_scripts/test_x.py:6"]
+
+
+def test_the_miles_trainer_started_by_an_imported_function_is_a_launch_where_it_is_called(tmp_path, capsys):
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {
+        "scripts/__init__.py": "",
+        "scripts/run_x.py": src(RUN_SCRIPT),
+        "test_x.py": "from scripts.run_x import _prepare, _train\n\n_prepare(1)\n_train('--sglang-tp 2')\n",
+    })
+    code, out, _ = run(tmp_path, capsys, "--list-launches", "test_x.py")
+    assert [line.split()[0] for line in out.splitlines() if line.startswith("test_x")] == ["test_x.py:4"]
+
+
+def test_functions_imported_in_a_cycle_start_nothing_twice(tmp_path, capsys):
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {
+        "a.py": src("""
+            import subprocess
+            from b import g
+
+
+            def f(c):
+                g(c)
+                subprocess.run(["python", "-m", "sglang.launch_server", "--model-path", "m", "--tp", c])
+            """),
+        "b.py": src("""
+            from a import f
+
+
+            def g(c):
+                f(c)
+            """),
+        "c.py": "from a import f\n\nf('2')\n",
+    })
+    code, out, _ = run(tmp_path, capsys, "--list-launches", "c.py", "b.py")
+    assert [line.split()[0] for line in out.splitlines() if line[:2] in ("b.", "c.")] == ["b.py:5", "c.py:3"]
+
+
+@pytest.mark.parametrize("text", [
+    "from os import system\n\nsystem('ls')\n",  # the standard library: not a module of the repository
+    "from helpers import tidy\n\ntidy()\n",  # a function of the repository that starts nothing
+    "from helpers import Tidy\n\nTidy()\n",  # a class
+])
+def test_calls_of_imported_functions_that_start_nothing_are_no_launch(tmp_path, capsys, text):
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {"helpers.py": "def tidy():\n    return 1\n\n\nclass Tidy:\n    pass\n", "run.py": text})
+    code, out, _ = run(tmp_path, capsys, "--list-launches", "run.py")
+    assert "0 launches" in out
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("_execute_train", True),  # subprocess.run in its body
+    ("_train", True),  # miles' U.execute_train
+    ("_wrapped", True),  # through the module's wrapper _run
+    ("_run", True),
+    ("_indirect", False),  # _execute_train's launch is found in _execute_train
+    ("_prepare", False),
+    ("missing", False),
+])
+def test_which_functions_of_a_module_may_launch(tmp_path, name, expected):
+    from linter.extract.python.launchers import can_launch
+    from linter.extract.python.modules import cache_for
+
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {"scripts/run_x.py": src(RUN_SCRIPT)})
+    assert can_launch(cache_for(Workspace(tmp_path)), tmp_path / "scripts/run_x.py", name) is expected
+
+
+def test_an_imported_launch_does_not_depend_on_the_files_linted_before_it(tmp_path, monkeypatch):
+    from linter import limits
+
+    monkeypatch.setattr(limits, "MAX_EVAL_STEPS", 20_000)
+    _heavy_repo(tmp_path)
+    write_tree(tmp_path, {
+        "run_x.py": src(RUN_SCRIPT),
+        "c.py": "# lint-configs: target-gpu=H100\nfrom run_x import _execute_train\n\n_execute_train('fa4')\n",
+    })
+    alone = {name: _lint_in_order(tmp_path, [name])[name] for name in ("a.py", "c.py", "run_x.py")}
+    assert [d[:3] for d in alone["c.py"]] == [("SGL101", "c.py", 4)]
+    for order in (["a.py", "run_x.py", "c.py"], ["c.py", "run_x.py", "a.py"], ["run_x.py", "c.py", "a.py"]):
+        assert {k: v for k, v in _lint_in_order(tmp_path, order).items()} == alone
+
+
+def test_an_imported_function_named_like_a_process_starter_is_not_read(tmp_path, monkeypatch):
+    # miles' tests import ``run`` from miles.utils.async_utils: the name of subprocess.run, not a launcher;
+    # reading it for every call (the review's tests/fast/rollout/rm_hub/test_rm_hub.py) spent the budget
+    from linter.extract.python.launches import LaunchFinder
+
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {
+        "async_utils.py": "def run(coro):\n    return loop().run(coro)\n",
+        "test_x.py": "from async_utils import run\n\nrun(1)  # sglang\n",
+    })
+
+    def refuse(*args):
+        raise AssertionError("read")
+
+    monkeypatch.setattr(LaunchFinder, "_imported_helper", refuse)
+    assert extract(tmp_path, "test_x.py").launches == []

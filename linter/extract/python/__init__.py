@@ -25,6 +25,11 @@ does not):
   is read as that function's call with the command passed here, located here — also one that hands
   it on, changed or not, to such a function defined anywhere in the module (``def f0(c): if x: c =
   c + [...]`` then ``f1(c)``: a launch per path);
+* a call of a function imported from another module of the repository (``from scripts.run_x import
+  _execute_train``) that may launch — it, or a function it calls, calls one of the callables above
+  (:mod:`.launchers`) — is that function's launches, run with the arguments this call gives it and
+  located here (miles' model scripts); a function already being read for such a call starts nothing
+  again;
 * miles' ``execute_train(train_args=...)``, which runs ``python3 train.py TRAIN_ARGS`` in a shell: a
   launch of the slime/miles trainer even when its arguments are partly or wholly unknown.
 
@@ -94,8 +99,9 @@ registration of a test file (``register_cuda_ci(…, runner_config="4-gpu-b200")
 ``…-4-gpu-b200``) declares the file's GPU when the catalog knows the runner's GPU word exactly
 (:mod:`.ci`, :mod:`linter.sglang.ci`).
 
-A file that holds none of the call names above as a word, and no class with a base (which may
-inherit a launch from another module), cannot start a launch and is not parsed.
+A file that holds none of the call names above as a word, no class with a base (which may
+inherit a launch from another module) and no call of an imported function that may launch, cannot
+start a launch and is not parsed.
 
 The analysis is imported only inside :func:`extract`, so linting a tree without Python launch files
 never pays for it. ``ast`` positions are UTF-8 byte columns; :mod:`.positions` turns them into the
@@ -136,13 +142,16 @@ def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     # The early exit. No call the extractor recognises can be written without one of the names of
     # CALL_NAMES in the code (an alias is bound from the real name), so a file without one (as a
     # word, then as a name in code: not in a string or a comment) holds no launch and the parse and
-    # analysis are not needed — unless one of its classes inherits a launch from another module.
+    # analysis are not needed — unless one of its classes inherits a launch from another module, or
+    # it calls a function imported from one that may launch (:mod:`.launchers`, asked only then).
     # Its comments are listed only when a directive may be there.
     inherits = ws is not None and _SUBCLASS_RE.search(source.text) is not None
+    if not inherits and ws is not None and not CALL_NAME_RE.search(source.text):
+        inherits = _calls_launcher(source, ws)
     if not CALL_NAME_RE.search(source.text) and not inherits:
         return Extraction(comments=_scan(source)[0] if "lint-configs" in source.text else None)
     comments, named = _scan(source)
-    if not named and not inherits:
+    if not named and not inherits and (ws is None or not _calls_launcher(source, ws)):
         return Extraction(comments=comments)
     result = Extraction()
     parsed = parse(source, result)
@@ -157,6 +166,12 @@ def extract(source: SourceFile, ws: Workspace | None) -> Extraction:
     except limits.LimitExceeded as exc:  # the file's steps are spent: the launches found so far stay
         limits.budget().stopped(exc, Span(source, 0, 0), "the rest of the module is not checked")
     return result
+
+
+def _calls_launcher(source: SourceFile, ws: Workspace) -> bool:
+    from linter.extract.python.launchers import calls_launcher
+
+    return calls_launcher(source, ws)
 
 
 def _scan(source: SourceFile) -> tuple[list[Span] | None, bool]:

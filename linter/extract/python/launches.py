@@ -99,6 +99,8 @@ class LaunchFinder:
         self.a = analysis
         self._wrappers: dict[str, tuple] | None = None
         self._sides: dict[int, list] | None = None
+        self._imported: dict[str, bool] = {}  # imported name -> it may launch (:mod:`.launchers`)
+        self._reading: set[int] = set()  # functions of other modules read for a call of them now
 
     def wrappers(self) -> dict[str, tuple]:
         """Module functions that start the command they are given (``def _run(cmd, **kw):
@@ -219,7 +221,28 @@ class LaunchFinder:
         func = call.func
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
         return name is not None and (name in CALL_NAMES or name in self.a.index.alias_names or
-                                     (isinstance(func, ast.Name) and name in self.wrappers()))
+                                     (isinstance(func, ast.Name) and (name in self.wrappers() or
+                                                                      self.imported_launcher(name))))
+
+    def imported_launcher(self, name: str) -> bool:
+        """True when ``name`` is imported from another module of the repository and names a function
+        that may launch (:func:`.launchers.can_launch`: a syntactic walk, shared by every importer,
+        so no importer's budget or order changes the answer)."""
+        got = self._imported.get(name)
+        if got is None:
+            got = False
+            ws = self.a.ws
+            if ws is not None:
+                from linter.extract.python import launchers
+                from linter.extract.python.modules import cache_for
+
+                cache = cache_for(ws)
+                path = self.a.source.path
+                facts = launchers.facts_of(cache, path)
+                if facts is not None and name in facts.imports and facts.function(name) is None:
+                    got = launchers.can_launch(cache, path, name, facts.mentions)
+            self._imported[name] = got
+        return got
 
     def launches(self, call, scope: Scope, self_class: Scope | None = None, args: tuple | None = None) -> list[Launch]:
         """The launches ``call`` (an ``ast.Call`` in ``scope``) starts, in a method run for the class
@@ -256,8 +279,8 @@ class LaunchFinder:
             if self.a.decide(test, get_frame()) is (not holds):
                 return []  # the side of a conditional expression the file decides against
         callee = self.a.ev(func, get_frame())
-        if isinstance(callee, FuncV) and callee.owner in (None, self.a) and isinstance(func, ast.Name):
-            return self._through_wrapper(call, func.id, callee, get_frame)
+        if isinstance(callee, FuncV) and isinstance(func, ast.Name):
+            return self._function_call(call, func.id, callee, get_frame)
         if not isinstance(callee, Ref):
             return []
         q = callee.qual
@@ -357,6 +380,35 @@ class LaunchFinder:
         inner = self.a.self_calls(scope)
         more = Splat(self.a.span(inner[0]) if inner else None)
         return Seq(list(value.items) + [more], value.kind) if isinstance(value, Seq) else value
+
+    def _function_call(self, call, name: str, callee: FuncV, get_frame) -> list[Launch]:
+        """A call of a module function by its name: of this module, through it when it is a wrapper;
+        of another, that function's launches when it may launch (only then: ``from
+        miles.utils.async_utils import run`` is named as subprocess' ``run`` but is not read)."""
+        if callee.owner in (None, self.a):
+            return self._through_wrapper(call, name, callee, get_frame)
+        return self._imported_helper(call, callee, get_frame) if self.imported_launcher(name) else []
+
+    def _imported_helper(self, call, callee: FuncV, get_frame) -> list[Launch]:
+        """A call of a function of another module of the repository that may launch (miles' model
+        scripts call ``_execute_train(args)`` imported from ``scripts/run_*.py``, issue 35): that
+        function's launches, run with the arguments this call gives its parameters (unknown where
+        this module does not know them), located here; their values stay where they are written. A
+        function already being read for such a call (a cycle of imports) starts nothing again."""
+        owner = callee.owner
+        scope = owner.index.scope_of_node.get(id(callee.node))
+        if scope is None or scope.kind != "function" or owner.method_class(scope) is not None or \
+                id(scope) in self._reading:
+            return []
+        args = self.a.bind_args(callee, call, get_frame())
+        self._reading.add(id(scope))
+        try:
+            found = [launch for inner, s in owner.index.calls if s is scope
+                     for launch in owner.finder.launches(inner, scope, None, args)]
+        finally:
+            self._reading.discard(id(scope))
+        span = self.a.span(call)
+        return [records.replace(launch, source=self.a.source, span=span) for launch in found]
 
     def _args(self, call, frame: Frame) -> tuple[list, dict]:
         """Positional values (a ``*x`` of a known sequence spliced in, of an unknown one a

@@ -66,6 +66,8 @@ class ModuleCache:
         self.parsed: dict[Path, tuple[SourceFile, tuple | None]] = {}
         self.files: dict[Path, tuple[bool, tuple]] = {}
         self.roots: dict[Path, tuple[Path, list]] = {}
+        self.facts: dict[Path, tuple] = {}  # path -> (SourceFile, its launchers.Facts or None)
+        self.found: dict[tuple, tuple] = {}  # (folder, root, module parts, level) -> (its file or None, probes)
 
     @property
     def ws(self) -> Workspace:
@@ -105,6 +107,54 @@ class ModuleCache:
             root = Path(limit)  # imports are looked for inside the run's root only
         self.roots[folder] = (root, probes)
         return root
+
+    def module_file(self, here: Path, root: Path, parts: list[str], level: int, importer=None) -> Path | None:
+        """The file of module ``parts`` imported from a file in ``here`` (relative to ``importer``'s
+        package, else ``here``, ``level`` levels up; or absolute: from ``here`` and each folder above it
+        up to ``root``, also under ``src/``, ``python/`` and ``lib/``), inside ``root``, or None. Kept
+        for the run with the probes it made (noted again each time it answers from memory)."""
+        if level:
+            base = Path(importer).parent if importer is not None else here
+            for _ in range(level - 1):
+                base = base.parent
+            return self._memo(("r", base, root, tuple(parts)), lambda: self._in(root, base, parts))
+        return self._absolute(here, root, tuple(parts))
+
+    def _absolute(self, folder: Path, root: Path, parts: tuple[str, ...]) -> Path | None:
+        """An absolute import looked for from ``folder`` up (each folder's answer kept: the files of a
+        tree share the walk above them)."""
+        def find() -> Path | None:
+            for sub in _PACKAGE_DIRS:
+                got = self._in(root, folder / sub if sub else folder, list(parts))
+                if got is not None:
+                    return got
+            if folder == root or folder.parent == folder:
+                return None
+            return self._absolute(folder.parent, root, parts)
+
+        return self._memo(("a", folder, root, parts), find)
+
+    def _memo(self, key: tuple, find) -> Path | None:
+        got = self.found.get(key)
+        if got is not None:
+            replay(got[1])
+            return got[0]
+        with capture() as probes:
+            path = find()
+        self.found[key] = (path, probes)
+        return path
+
+    def _in(self, root: Path, base: Path, parts: list[str]) -> Path | None:
+        if root != base and root not in base.parents:
+            return None
+        if not parts:
+            init = base / "__init__.py"
+            return init if self.is_file(init) else None
+        target = base.joinpath(*parts)
+        for path in (target.with_name(target.name + ".py"), target / "__init__.py"):
+            if self.is_file(path):
+                return path
+        return None
 
     def parse(self, source: SourceFile) -> tuple | None:
         """``(ast.Module, Positions)`` of ``source`` (None: it does not parse), parsed once per text."""
@@ -230,28 +280,4 @@ class Resolver:
     def module_file(self, parts: list[str], level: int, importer) -> Path | None:
         """The file of module ``parts`` (relative to ``importer``'s package ``level`` levels up, or
         absolute), inside the repository, or None."""
-        if level:
-            base = Path(importer).parent if importer is not None else self.here
-            for _ in range(level - 1):
-                base = base.parent
-            return self._in(base, parts)
-        for folder in (self.here, *self.here.parents):
-            for sub in _PACKAGE_DIRS:
-                got = self._in(folder / sub if sub else folder, parts)
-                if got is not None:
-                    return got
-            if folder == self.root:
-                break
-        return None
-
-    def _in(self, base: Path, parts: list[str]) -> Path | None:
-        if self.root != base and self.root not in base.parents:
-            return None
-        if not parts:
-            init = base / "__init__.py"
-            return init if self.cache.is_file(init) else None
-        target = base.joinpath(*parts)
-        for path in (target.with_name(target.name + ".py"), target / "__init__.py"):
-            if self.cache.is_file(path):
-                return path
-        return None
+        return self.cache.module_file(self.here, self.root, parts, level, importer)

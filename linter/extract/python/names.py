@@ -57,9 +57,12 @@ COMMAND_METHOD = "__command__"
 CALL_NAME_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, CALL_NAMES | {COMMAND_METHOD}), key=len,
                                                       reverse=True)) + r")\b")
 """Any of the names above as a whole word: a file without one holds no launch (the early exit)."""
-CALL_QUALS = (POPEN | SHELL_CALLS | set(EXEC) | {CREATE_EXEC} | ENGINE | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD
-              | POPEN_LAUNCH_SERVER | EXECUTE_TRAIN | MODAL_APPS | REGISTER_CUDA_CI | FRAMEWORK_CALLS
-              | {"areal.api.cli_args.SGLangConfig"})
+STARTERS = frozenset(POPEN | SHELL_CALLS | set(EXEC) | {CREATE_EXEC})
+"""The process starters: what they start is an SGLang launch when their command is one."""
+LAUNCH_QUALS = STARTERS | ENGINE | SERVER_ARGS | RUNTIME | LAUNCH_SERVER_CMD | POPEN_LAUNCH_SERVER | EXECUTE_TRAIN \
+    | FRAMEWORK_CALLS
+"""The callables whose call starts a launch: a function that calls one may launch (:mod:`.launchers`)."""
+CALL_QUALS = LAUNCH_QUALS | MODAL_APPS | REGISTER_CUDA_CI | {"areal.api.cli_args.SGLangConfig"}
 """Qualified names the analysis knows as such: never resolved to a file of the repository."""
 HARMLESS = {"info", "debug", "warning", "warn", "error", "exception", "critical", "log", "print", "write",
             "join", "dumps", "format", "echo", "len", "repr", "str", "copy", "deepcopy"}

@@ -745,10 +745,10 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 
 def _add_launches(got: list, container: _Container, spec: _PodSpec, workload: str, decls: list, group: list,
                   hint, reading: SourceFile, seen: dict, result: Extraction) -> None:
-    """Append a container's launches (``got``: (found, span, image) each) to ``result``: one container
+    """Append a container's launches (``got``: (found, span, image, path) each) to ``result``: one container
     read by two templates (leader and worker of one pattern) is one launch that names both (``seen``:
     identity -> launch so far)."""
-    for k, (found, span, image) in enumerate(got):
+    for k, (found, span, image, path) in enumerate(got):
         identity = (id(container.fields.get("command")), id(container.fields.get("args")),
                     tuple(id(e) for e in container.env), k,
                     tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
@@ -767,7 +767,7 @@ def _add_launches(got: list, container: _Container, spec: _PodSpec, workload: st
                         gpu_decls=list(found.gpu_decls) + decls,
                         gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
                         + group,
-                        model_hint=hint, background=found.background)
+                        model_hint=hint, background=found.background, path=path)
         seen[identity] = launch
         result.launches.append(launch)
 
@@ -940,7 +940,9 @@ def _unread_script(where, path: str, after: list[Token], source: SourceFile, at:
 
 def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _ConfigMaps, injected,
               result: Extraction, controller_env: dict | None = None, ws: Workspace | None = None):
-    """(Found, span, image) of each launch a container runs; ``controller_env`` holds values the
+    """(Found, span, image, path) of each launch a container runs (``path``: the condition in words, as
+    :attr:`~linter.launch.Launch.path` holds it, under which a wrapper script passes ``args`` through;
+    empty when always); ``controller_env`` holds values the
     workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none. A
     ``command`` that is a wrapper script of the repository ending in ``exec "$@"``
     (:mod:`linter.passthrough`) passes ``args`` through, with the variables it exports."""
@@ -977,7 +979,8 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: _C
     spans += [Span(source, k.start_mark.index, k.end_mark.index) for name, k in container.keys.items()
               if name in ("command", "args") and k.start_mark is not None]
     span = hull(spans)
-    return [(f, span, image) for f in found]
+    path = (wrapper.condition,) if wrapper is not None and wrapper.condition else ()
+    return [(f, span, image, path) for f in found]
 
 
 __all__ = ["environment", "expand", "extract", "looks_like_kubernetes", "parse_documents", "pod_specs", "remap"]

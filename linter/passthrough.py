@@ -490,8 +490,27 @@ def sourced_path(word: str, script: str, workdir: str | None = None) -> str | No
     return None
 
 
+DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+"""The ``PATH`` Docker gives a Linux container whose image sets none (moby ``pkg/system/path_deprecated.go``
+``defaultUnixPathEnv``, now ``oci.DefaultPathEnv``): where a bare entrypoint name is looked up."""
+
+
+def _on_path(name: str, mounts: tuple, ws, search: str | None) -> str | None:
+    """The container path of a bare command ``name`` (no ``/``: the runtime looks it up in ``PATH``,
+    as ``execvp`` does) in the first folder of ``search`` (else :data:`DEFAULT_PATH`) where ``mounts``
+    (bind mounts, ``COPY`` destinations) put a file of the repository; None when none does."""
+    for folder in (search or DEFAULT_PATH).split(":"):
+        if not folder.startswith("/"):
+            continue
+        inside = folder.rstrip("/") + "/" + name
+        host = _on_host(inside, mounts)
+        if host is not None and not ws.refuse(host, quiet=True) and ws.is_file(host):
+            return inside
+    return None
+
+
 def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = (), tokens: list | None = None,
-                   workdir: str | None = HOST) -> Wrapper | None:
+                   workdir: str | None = HOST, search: str | None = None) -> Wrapper | None:
     """When ``words`` (an entrypoint's words, None where unknown) start with a script of the repository
     that passes its arguments through (``./entrypoint.sh``, ``bash /app/entrypoint.sh`` with ``/app``
     mounted or copied from the repository), that script; None otherwise. ``folder`` is the naming
@@ -501,11 +520,15 @@ def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = ()
     the run's :class:`~linter.workspace.Workspace` (None: nothing is read), which refuses a script
     outside the root (SGL005 at the word of ``tokens``, the :class:`~linter.launch.Token` of each
     word, that names it). A script of the repository that does not pass its arguments through is a
-    Wrapper whose ``follows`` is False."""
+    Wrapper whose ``follows`` is False. A bare name (``entry.sh``) is looked up in the container's
+    ``PATH`` (``search``, else :data:`DEFAULT_PATH`) through ``mounts`` first (``COPY entry.sh
+    /usr/local/bin/``; fresh review of issue 35, D18)."""
     i = script_index(words)
     if i is None or ws is None:
         return None
     name = words[i]
+    if "/" not in name and mounts:
+        name = _on_path(name, mounts, ws, search) or name
     if not name.startswith("/") and workdir is not HOST:
         if workdir is None:
             return None

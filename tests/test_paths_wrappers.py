@@ -624,3 +624,31 @@ def test_conditional_pass_through_in_dockerfiles_and_kubernetes(tmp_path, capsys
         files = k8s_with(entry)
     assert [c for c, _, _ in found(lint(tmp_path, capsys, files))] == ["SGL101"]
     assert [row["conditions"] for row in inventory(tmp_path, capsys)] == [['`[ -n "$X" ]` succeeds']]
+
+
+# -- an entrypoint named without a folder is found through PATH (D18) ----------------------------------------
+
+@pytest.mark.parametrize("lines, launch", [
+    ("COPY scripts/entry.sh /usr/local/bin/", True),
+    ("COPY scripts/entry.sh /usr/bin/entry.sh", True),
+    ("COPY scripts/ /bin/", True),
+    ("ENV PATH=/opt/tools/bin\nCOPY scripts/entry.sh /opt/tools/bin/", True),
+    ("ENV PATH=/opt/tools/bin\nCOPY scripts/entry.sh /usr/local/bin/", False),  # not on that PATH
+    ("COPY scripts/entry.sh /srv/", False),  # not on the default PATH
+])
+def test_dockerfile_bare_entrypoint_is_found_through_path(tmp_path, capsys, lines, launch):
+    files = {"scripts/entry.sh": ENTRY, "Dockerfile": "FROM lmsysorg/sglang:v0.5.23-cu129\n" + lines +
+             f'\nENTRYPOINT ["entry.sh"]\nCMD [{ARGV}]\n'}
+    assert [c for c, _, _ in found(lint(tmp_path, capsys, files))] == (["SGL101"] if launch else [])
+
+
+def test_compose_bare_entrypoint_is_found_through_a_mount_on_path(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {"scripts/entry.sh": ENTRY, "compose.yaml": f"""
+        services:
+          sgl:
+            image: lmsysorg/sglang:v0.5.23-cu129
+            entrypoint: ["entry.sh"]
+            volumes: ["./scripts:/usr/local/bin"]
+            command: [{ARGV}]
+        """})
+    assert found(diags) == [("SGL101", "compose.yaml", 6)]

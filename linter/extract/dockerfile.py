@@ -382,8 +382,9 @@ def _final_argv(last: _Stage, source: SourceFile, ws: Workspace, result: Extract
         if known is not None and not known[1]:
             return [Token(MStr.plain(w, last.where)) for w in known[0]] + list(cmd)
         argv = list(cmd)
+    search = last.env.get("PATH")  # where a bare ENTRYPOINT name is looked up, when an ENV sets it
     wrapper = wrapper_script([t.value for t in argv], Path(source.path).parent, ws, tuple(last.copies), argv,
-                             workdir=last.workdir)
+                             workdir=last.workdir, search=search.text if search is not None and search.known else None)
     if wrapper is None:
         return argv
     last.env = {**last.env, **wrapper.env}

@@ -408,7 +408,8 @@ def _cmd_not_run(last: _Stage, source: SourceFile, ws: Workspace, result: Extrac
     if wrapper is not None:
         result.related.extend(wrapper.files)
     what = (f"runs the entrypoint wrapper {words[0]} with no arguments: it ends in `exec \"$@\"` and receives no "
-            "command, so" if wrapper is not None and wrapper.follows else "runs `/bin/sh -c` with its text and ignores CMD:")
+            "command, so" if wrapper is not None and wrapper.follows
+            else "runs `/bin/sh -c` with its text and ignores CMD:")
     result.problems.append(Problem(
         f"ENTRYPOINT in shell form {what} the SGLang launch in CMD never starts (Docker passes CMD only to "
         "an ENTRYPOINT written as a JSON array)", last.entry_where or Span(source, 0, 0)))

@@ -338,8 +338,106 @@ def _by_path(values: list, conds: list):
     if options is None:
         return values[0].options[0][1] if isinstance(values[0], Paths) else values[0]
     if len(options) > limits.MAX_PATH_VARIANTS:
-        return common([v for _, v in options])
+        return _decisive_only(options)
     return Paths(options)
+
+
+def _decisive_only(options: list):
+    """Past ``MAX_PATH_VARIANTS`` paths: a value per path of the decisions whose branches make the
+    values differ in an option the rules decide by (deterministic inference, a backend, the model …:
+    :func:`linter.sglang.decisive.mentions_decisive`), the values of the other decisions merged
+    (:func:`common`) — as the Python format keeps its decisive decisions (fresh review of issue 35,
+    D7: ten undecided ``if``s with ``--enable-deterministic-inference`` added by the sixth kept the
+    later, irrelevant ones and lost it). :func:`common` of them all when no decision matters or the
+    decisive ones alone are still past the cap."""
+    from linter.branches import separating
+    from linter.sglang.decisive import mentions_decisive
+
+    values = [v for _, v in options]
+    taken = [{k: b for k, b, _ in c} for c, _ in options]
+    keep = separating(taken, lambda i, j: mentions_decisive(_differing_text(values[i], values[j])))
+    groups: dict[frozenset, tuple[tuple, list]] = {}
+    for c, v in options:
+        kept = tuple(x for x in c if x[0] in keep)
+        groups.setdefault(frozenset((k, b) for k, b, _ in kept), (kept, []))[1].append(v)
+    if not keep or len(groups) > limits.MAX_PATH_VARIANTS:
+        return common(values)
+    merged = [(kept, vs[0] if all(_same(vs[0], v) for v in vs[1:]) else _common_words(vs))
+              for kept, vs in groups.values()]
+    return Paths(merged) if len(merged) > 1 else merged[0][1]
+
+
+MAX_ALIGNED_WORDS = 400
+"""Most words of a value :func:`_common_words` aligns (past it: :func:`common`, its start and end)."""
+
+
+def _common_words(values: list):
+    """What every scalar of ``values`` has, word by word in order — a common subsequence of their
+    words (longest for each pair, taken in turn), each kept word with its origins — with an unknown
+    word wherever some value has other words: the words a merged decision adds in the middle of a
+    command line are unknown, the others (``--enable-deterministic-inference`` a kept decision added
+    before them) stay known. :func:`common` for arrays, states and values past
+    :data:`MAX_ALIGNED_WORDS` words."""
+    if not all(isinstance(v, MStr) for v in values):
+        return common(values)
+    spans = [[(m.start(), m.end()) for m in re.finditer(r"\S+", v.text)] for v in values]
+    if max(len(w) for w in spans) > MAX_ALIGNED_WORDS:
+        return common(values)
+    first = values[0]
+
+    def same_word(a: tuple, v: int, b: tuple) -> bool:
+        return _same(first[a[0]:a[1]], values[v][b[0]:b[1]])
+
+    from linter.branches import common_subsequence
+
+    kept = list(range(len(spans[0])))  # indexes of the first value's words every value has, in order
+    for v in range(1, len(values)):
+        pairs = common_subsequence(len(kept), len(spans[v]),
+                                   lambda i, j: same_word(spans[0][kept[i]], v, spans[v][j]))  # noqa: B023
+        kept = [kept[i] for i, _ in pairs]
+    gaps = [False] * (len(kept) + 1)  # gap k: some value has words before kept[k] (after the one before)
+    for v in range(len(values)):
+        at = -1
+        for k, i in enumerate(kept):
+            j = next(j for j in range(at + 1, len(spans[v])) if same_word(spans[0][i], v, spans[v][j]))
+            gaps[k] = gaps[k] or j > at + 1
+            at = j
+        gaps[-1] = gaps[-1] or at + 1 < len(spans[v])
+    parts: list[MStr] = []
+    for k, i in enumerate(kept + [None]):
+        if gaps[k]:
+            parts.append(MStr.unknown(first.where))
+        if i is not None:
+            parts.append(first[spans[0][i][0]:spans[0][i][1]])
+    out: list[MStr] = []
+    for part in parts:
+        out += [MStr.plain(" "), part] if out else [part]
+    return MStr.join(out, first.where) if out else MStr.plain("", first.where)
+
+
+def _differing_text(a, b) -> str:
+    """The parts of two paths' values that differ, as text: a scalar's middles
+    (:func:`linter.branches.text_middles`), an array's words between its shared first and last ones;
+    a value against an unknown one is all its text."""
+    if isinstance(a, MStr) and isinstance(b, MStr):
+        from linter.branches import text_middles
+
+        return text_middles(a.text, b.text)
+    if isinstance(a, list) and isinstance(b, list):
+        same = lambda s, t: s.splat == t.splat and s.text.text == t.text.text  # noqa: E731
+        pre = _shared([a, b], len, lambda v, k: v[k], same)
+        post = _shared([a, b], lambda v: len(v) - pre, lambda v, k: v[len(v) - 1 - k], same)
+        return " ".join(t.text.text for t in a[pre:len(a) - post] + b[pre:len(b) - post])
+    return " ".join(_text_of(v) for v in (a, b))
+
+
+def _text_of(value) -> str:
+    """A value's text (a scalar's, an array's words joined); "" for a state (unknown, unset)."""
+    if isinstance(value, MStr):
+        return value.text
+    if isinstance(value, list):
+        return " ".join(t.text.text for t in value)
+    return ""
 
 
 def common(values: list):

@@ -1,0 +1,65 @@
+"""Shell values along every path after the fresh review of issue 35: past the variant cap the
+decisions that change what the rules decide are kept (D7), a function called with different
+arguments in branches gives one launch per call (D11b), and a finding a loop repeats is reported
+once per place (D22). Each case carries DeepSeek-V3 with fa4 on an H100, so a path with deterministic
+inference on shows as SGL101."""
+
+from __future__ import annotations
+
+import pytest
+
+from linter import limits
+from tests.helpers import lint_json, write_tree
+
+HEAD = "#!/bin/bash\n# lint-configs: target-gpu=H100\n"
+MODEL = "--model-path deepseek-ai/DeepSeek-V3"
+
+
+def lint(tmp_path, capsys, script: str) -> list[dict]:
+    write_tree(tmp_path, {"run.sh": HEAD + script})
+    return lint_json(tmp_path, capsys)[1]
+
+
+def summary(diags: list[dict], code: str = "SGL101") -> list[tuple[str, str, int]]:
+    """(code, severity, line) of the findings of ``code`` (a served name set in two ifs is SGL207 on
+    the paths that take both: true, and not what these cases are about)."""
+    return [(d["code"], d["severity"], d["line"]) for d in diags if d["code"] == code]
+
+
+# -- D7: past the cap, the deciding ifs are kept ----------------------------------------------------------
+
+def ifs(n: int, deciding: dict[int, str]) -> str:
+    """``A`` built by ``n`` undecided ifs: those in ``deciding`` add their words, the others a served name."""
+    lines = [f'A="{MODEL} --attention-backend fa4"']
+    for k in range(n):
+        var, words = (f"D{k}", deciding[k]) if k in deciding else (f"V{k}", f"--served-model-name m{k}")
+        lines.append(f'if [ -n "${var}" ]; then A="$A {words}"; fi')
+    return "\n".join(lines) + "\npython -m sglang.launch_server $A\n"
+
+
+DET = "--enable-deterministic-inference"
+
+
+@pytest.mark.parametrize("n, at", [(10, 5), (10, 0), (10, 9), (17, 5), (25, 20), (40, 12)])
+def test_the_deciding_if_is_kept_past_the_cap(tmp_path, capsys, n, at):
+    assert 2 ** n > limits.MAX_PATH_VARIANTS
+    diags = lint(tmp_path, capsys, ifs(n, {at: DET}))
+    assert summary(diags) == [("SGL101", "warning", 3)]
+    message = next(d["message"] for d in diags if d["code"] == "SGL101")
+    assert f'(when `[ -n "$D{at}" ]` succeeds; not on every path of this launch)' in message
+
+
+def test_two_deciding_ifs_among_many_are_both_kept(tmp_path, capsys):
+    script = ifs(20, {0: DET}).replace("--attention-backend fa4", "--attention-backend triton")
+    script = script.replace('if [ -n "$V13" ]; then A="$A --served-model-name m13"; fi',
+                            'if [ -n "$FA" ]; then A="$A --attention-backend fa4"; fi')
+    diags = lint(tmp_path, capsys, script)
+    assert [(d["code"], d["severity"]) for d in diags if d["code"] == "SGL101"] == [("SGL101", "warning")]
+    message = next(d["message"] for d in diags if d["code"] == "SGL101")
+    assert '`[ -n "$D0" ]` succeeds' in message and '`[ -n "$FA" ]` succeeds' in message
+
+
+@pytest.mark.parametrize("n", [6, 12])
+def test_irrelevant_ifs_past_the_cap_do_not_hide_an_every_path_finding(tmp_path, capsys, n):
+    script = ifs(n, {}).replace("--attention-backend fa4", f"--attention-backend fa4 {DET}")
+    assert summary(lint(tmp_path, capsys, script)) == [("SGL101", "error", 3)]

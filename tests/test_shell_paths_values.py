@@ -63,3 +63,37 @@ def test_two_deciding_ifs_among_many_are_both_kept(tmp_path, capsys):
 def test_irrelevant_ifs_past_the_cap_do_not_hide_an_every_path_finding(tmp_path, capsys, n):
     script = ifs(n, {}).replace("--attention-backend fa4", f"--attention-backend fa4 {DET}")
     assert summary(lint(tmp_path, capsys, script)) == [("SGL101", "error", 3)]
+
+
+# -- D11b: a function called with different arguments gives one launch per call ------------------------------
+
+FN = f'launch() {{\n  python -m sglang.launch_server {MODEL} "$@"\n}}\n'
+
+
+@pytest.mark.parametrize("calls, found", [
+    # the calls in the branches of an if: each call's launch is that branch's path
+    ('if [ "$MODE" = det ]; then\n  launch --attention-backend fa4 ' + DET +
+     '\nelse\n  launch --attention-backend fa4\nfi\n',
+     [("SGL101", "warning", 7, '(when `[ "$MODE" = det ]` succeeds; not on every path of this launch)')]),
+    ('case "$MODE" in\n  det) launch --attention-backend fa4 ' + DET +
+     ';;\n  *) launch --attention-backend fa4;;\nesac\n',
+     [("SGL101", "warning", 7, '(when `"$MODE"` matches `det`; not on every path of this launch)')]),
+    ('[ -n "$DET" ] && launch --attention-backend fa4 ' + DET + '\n',
+     [("SGL101", "error", 6, "SGLang 0.5.23 refuses to start on H100 (SM90)")]),  # one call: its launch
+    # calls one after another: both run, each its own launch
+    ('launch --attention-backend fa4 ' + DET + '\nlaunch --attention-backend triton ' + DET + '\n',
+     [("SGL101", "error", 6, "SGLang 0.5.23 refuses to start on H100 (SM90)")]),
+    ('for b in fa4 triton; do launch --attention-backend "$b" ' + DET + '; done\n',
+     [("SGL101", "error", 6, "SGLang 0.5.23 refuses to start on H100 (SM90)")]),
+])
+def test_function_called_with_different_arguments_gives_a_launch_per_call(tmp_path, capsys, calls, found):
+    diags = lint(tmp_path, capsys, FN + calls)
+    assert [(d["code"], d["severity"], d["line"]) for d in diags] == [f[:3] for f in found]
+    assert all(f[3] in d["message"] for d, f in zip(diags, found))
+
+
+def test_function_calls_past_the_cap_are_merged(tmp_path, capsys):
+    calls = "".join(f'[ -n "$X{k}" ] && launch --attention-backend fa4 --served-model-name m{k}\n'
+                    for k in range(limits.MAX_PATH_VARIANTS + 1))
+    diags = lint(tmp_path, capsys, FN + calls + f"launch --attention-backend fa4 {DET}\n")
+    assert summary(diags) == []  # the served names differ: one merged launch whose arguments are unknown

@@ -97,3 +97,32 @@ def test_function_calls_past_the_cap_are_merged(tmp_path, capsys):
                     for k in range(limits.MAX_PATH_VARIANTS + 1))
     diags = lint(tmp_path, capsys, FN + calls + f"launch --attention-backend fa4 {DET}\n")
     assert summary(diags) == []  # the served names differ: one merged launch whose arguments are unknown
+
+
+# -- D22: a finding a loop repeats is said once per place, and every loop alike ------------------------------
+
+LOOP = 'for w in a b c d; do A="$A --served-model-name $w"; done\n'
+OVERRIDDEN = "--served-model-name a, b and c are overridden by --served-model-name d later in the command"
+
+
+@pytest.mark.parametrize("pairs", [0, 4, 12])
+def test_a_repeated_option_in_loops_is_said_once_per_loop(tmp_path, capsys, pairs):
+    # `pairs` undecided ifs that choose --tp (an option the rules decide by) between the loops: past
+    # the cap their paths merge, and every loop's words stay known all the same
+    body = "".join(f'if [ -n "$X{k}" ]; then A="$A --tp 1"; else A="$A --tp 2"; fi\n' + LOOP for k in range(pairs))
+    script = f'A="{MODEL}"\n' + LOOP + body + "python -m sglang.launch_server $A\n"
+    diags = lint(tmp_path, capsys, script)
+    loops = [4 + 2 * k for k in range(pairs + 1)]
+    served = [d for d in diags if d["code"] == "SGL207" and "--served-model-name" in d["message"]]
+    assert [(d["line"], d["column"]) for d in served] == [(line, 28) for line in loops]
+    assert all(OVERRIDDEN in d["message"] and "(when" not in d["message"] for d in served)
+
+
+@pytest.mark.parametrize("args, says", [
+    ("--tp 2 --tp 4", ["--tp 2 is overridden by --tp 4"]),
+    ("--tp 2 --tp 3 --tp 4", ["--tp 2 is overridden by --tp 4", "--tp 3 is overridden by --tp 4"]),
+    ("--tp 4 --tp 4", []),
+])
+def test_repeated_options_written_in_different_places_are_said_each(tmp_path, capsys, args, says):
+    diags = lint(tmp_path, capsys, f"python -m sglang.launch_server {MODEL} {args}\n")
+    assert [d["message"].split(" later")[0] for d in diags if d["code"] == "SGL207"] == says

@@ -348,8 +348,9 @@ def _decisive_only(options: list):
     :func:`linter.sglang.decisive.mentions_decisive`), the values of the other decisions merged
     (:func:`common`) — as the Python format keeps its decisive decisions (fresh review of issue 35,
     D7: ten undecided ``if``s with ``--enable-deterministic-inference`` added by the sixth kept the
-    later, irrelevant ones and lost it). :func:`common` of them all when no decision matters or the
-    decisive ones alone are still past the cap."""
+    later, irrelevant ones and lost it). :func:`_common_words` of them all when no decision matters
+    or the decisive ones alone are still past the cap (D22: the words every path has stay known,
+    wherever they are, not only those at the start and end)."""
     from linter.branches import separating
     from linter.sglang.decisive import mentions_decisive
 
@@ -361,54 +362,51 @@ def _decisive_only(options: list):
         kept = tuple(x for x in c if x[0] in keep)
         groups.setdefault(frozenset((k, b) for k, b, _ in kept), (kept, []))[1].append(v)
     if not keep or len(groups) > limits.MAX_PATH_VARIANTS:
-        return common(values)
+        return _common_words(values)
     merged = [(kept, vs[0] if all(_same(vs[0], v) for v in vs[1:]) else _common_words(vs))
               for kept, vs in groups.values()]
     return Paths(merged) if len(merged) > 1 else merged[0][1]
 
 
-MAX_ALIGNED_WORDS = 400
+MAX_ALIGNED_WORDS = 2000
 """Most words of a value :func:`_common_words` aligns (past it: :func:`common`, its start and end)."""
 
 
 def _common_words(values: list):
     """What every scalar of ``values`` has, word by word in order — a common subsequence of their
-    words (longest for each pair, taken in turn), each kept word with its origins — with an unknown
-    word wherever some value has other words: the words a merged decision adds in the middle of a
-    command line are unknown, the others (``--enable-deterministic-inference`` a kept decision added
-    before them) stay known. :func:`common` for arrays, states and values past
-    :data:`MAX_ALIGNED_WORDS` words."""
+    words, each the same text written in the same place (:class:`difflib.SequenceMatcher`'s matching
+    blocks, each value against what the ones before it share), kept with its origins — with an unknown word wherever some value has other words: the words a merged decision adds in
+    the middle of a command line are unknown, the others (``--enable-deterministic-inference`` a
+    kept decision added before them, a loop's words after them) stay known. :func:`common` for
+    arrays, states and values past :data:`MAX_ALIGNED_WORDS` words."""
+    from difflib import SequenceMatcher
+
     if not all(isinstance(v, MStr) for v in values):
         return common(values)
     spans = [[(m.start(), m.end()) for m in re.finditer(r"\S+", v.text)] for v in values]
     if max(len(w) for w in spans) > MAX_ALIGNED_WORDS:
         return common(values)
-    first = values[0]
-
-    def same_word(a: tuple, v: int, b: tuple) -> bool:
-        return _same(first[a[0]:a[1]], values[v][b[0]:b[1]])
-
-    from linter.branches import common_subsequence
-
-    kept = list(range(len(spans[0])))  # indexes of the first value's words every value has, in order
+    # a word is matched by its text and where it was written (the same words in two loop bodies are not one)
+    words = [[(v.text[a:b], tuple((r[0], id(r[1]), r[2]) for r in v[a:b].runs)) for a, b in w]
+             for v, w in zip(values, spans)]
+    kept = list(range(len(words[0])))  # indexes of the first value's words every value has, in order
+    at: list[list[int]] = [kept]  # for each value, where each kept word is in it
     for v in range(1, len(values)):
-        pairs = common_subsequence(len(kept), len(spans[v]),
-                                   lambda i, j: same_word(spans[0][kept[i]], v, spans[v][j]))  # noqa: B023
-        kept = [kept[i] for i, _ in pairs]
-    gaps = [False] * (len(kept) + 1)  # gap k: some value has words before kept[k] (after the one before)
-    for v in range(len(values)):
-        at = -1
-        for k, i in enumerate(kept):
-            j = next(j for j in range(at + 1, len(spans[v])) if same_word(spans[0][i], v, spans[v][j]))
-            gaps[k] = gaps[k] or j > at + 1
-            at = j
-        gaps[-1] = gaps[-1] or at + 1 < len(spans[v])
+        matcher = SequenceMatcher(None, [words[0][i] for i in kept], words[v], autojunk=False)
+        pairs = [(a + k, b + k) for a, b, n in matcher.get_matching_blocks() for k in range(n)]
+        chosen = [i for i, _ in pairs]
+        at = [[places[i] for i in chosen] for places in at] + [[j for _, j in pairs]]
+        kept = [kept[i] for i in chosen]
+    first = values[0]
     parts: list[MStr] = []
-    for k, i in enumerate(kept + [None]):
-        if gaps[k]:
+    for k in range(len(kept) + 1):
+        # a gap before the k-th kept word (or after the last) where some value has other words
+        if any((places[k] if k < len(kept) else len(w)) > (places[k - 1] + 1 if k else 0)
+               for places, w in zip(at, words)):
             parts.append(MStr.unknown(first.where))
-        if i is not None:
-            parts.append(first[spans[0][i][0]:spans[0][i][1]])
+        if k < len(kept):
+            a, b = spans[0][kept[k]]
+            parts.append(first[a:b])
     out: list[MStr] = []
     for part in parts:
         out += [MStr.plain(" "), part] if out else [part]

@@ -375,9 +375,10 @@ MAX_ALIGNED_WORDS = 2000
 def _common_words(values: list):
     """What every scalar of ``values`` has, word by word in order — a common subsequence of their
     words, each the same text written in the same place (:class:`difflib.SequenceMatcher`'s matching
-    blocks, each value against what the ones before it share), kept with its origins — with an unknown word wherever some value has other words: the words a merged decision adds in
-    the middle of a command line are unknown, the others (``--enable-deterministic-inference`` a
-    kept decision added before them, a loop's words after them) stay known. :func:`common` for
+    blocks, each value against what the ones before it share), kept with its origins — with an
+    unknown word wherever some value has other words: the words a merged decision adds in the middle
+    of a command line are unknown, the others (``--enable-deterministic-inference`` a kept decision
+    added before them, a loop's words after them) stay known. :func:`common` for
     arrays, states and values past :data:`MAX_ALIGNED_WORDS` words."""
     from difflib import SequenceMatcher
 

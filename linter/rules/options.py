@@ -412,7 +412,8 @@ class RepeatedOption(Rule):
 
     ## What it does
     Warns when an option is given more than once with different values (also through aliases and
-    abbreviations: ``--tp 4 … --tensor-parallel-size 8``).
+    abbreviations: ``--tp 4 … --tensor-parallel-size 8``). An option written once that the command
+    repeats (in a loop body) is one finding there, with each value it is overridden in.
 
     ## Why it fails
     It does not fail: argparse keeps the last value. But one of the two was written for a reason,

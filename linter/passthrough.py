@@ -215,12 +215,14 @@ def _pass_args(doc, cmd) -> list | None:
 
 def _passing(doc, node, state: _TopLevel) -> tuple[list, str] | None:
     """(the words appended after ``"$@"``, the condition in words or ``""``) when the top-level
-    statement ``node`` passes the script's arguments on: ``exec "$@" …`` itself, or an ``if`` (no
+    statement ``node`` passes the script's arguments on: ``exec "$@" …`` itself (first in a list or
+    a pipeline too), or an ``if`` (no
     ``elif``) or ``test && …``/``test || …`` list whose branch holds it at its own top level — the
     commands of that branch before it are read as top-level ones (its exports count on that path)."""
     from linter.extract.shell.document import named_kids
 
-    args = _pass_args(doc, _command_of(node))
+    first = node.named_children[0] if node.type in ("list", "pipeline") and node.named_children else node
+    args = _pass_args(doc, _command_of(first))  # also ``"$@" || exit 1``, ``"$@" 2>&1 | tee log``
     if args is not None:
         return _expanded(state, args), ""
     branches: list[tuple[list, list, bool]] = []  # (test nodes, statements, whether the test holds)

@@ -578,6 +578,8 @@ COMPOSE_WRAPPED = f"""
     # lines after `exec "$@"` never run; after a plain `"$@"` they run once the launch has ended
     ('exec "$@"\necho done\nexec sleep infinity\n', [("SGL101", "compose.yaml", 5)], []),
     ('"$@"\necho "server ended"\n', [("SGL101", "compose.yaml", 5)], []),
+    ('"$@" 2>&1 | tee /var/log/server.log\n', [("SGL101", "compose.yaml", 5)], []),
+    ('"$@" || exit 1\n', [("SGL101", "compose.yaml", 5)], []),
     # words after "$@" are appended: the last --attention-backend wins (fa4 is overridden)
     ('exec "$@" --attention-backend triton\n', [("SGL207", "compose.yaml", 5)], []),
     ('B=fa4\nexec "$@" --attention-backend "$B" --tp 1\n', [("SGL101", "s/entry.sh", 2)], []),

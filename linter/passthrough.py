@@ -72,6 +72,8 @@ class Wrapper:
     """The files of the repository it reads with ``source``/``.`` (files the launch depends on)."""
     extra: tuple = ()
     """The :class:`~linter.launch.Token` words written after ``"$@"`` (appended to the command)."""
+    prefix: tuple = ()
+    """The words an ``exec PROGRAM … "$@"`` writes before ``"$@"`` (the command starts with them)."""
     condition: str = ""
     """When the script passes its arguments through only on some paths, the condition of that path in
     words ("`[ -n "$X" ]` succeeds"); empty when it always does."""
@@ -114,8 +116,9 @@ class Wrapper:
         return self._appended(args[off:]), ""
 
     def _appended(self, args: list) -> list:
-        """``args`` with the words the script writes after ``"$@"`` (none when no argument is left)."""
-        return args + list(self.extra) if args else args
+        """``args`` with the words the script writes before and after ``"$@"`` (none when no argument
+        is left)."""
+        return list(self.prefix) + args + list(self.extra) if args else args
 
 
 def _count(n: int) -> str:
@@ -137,6 +140,8 @@ class Reading:
     sourced: tuple = ()
     extra: tuple = ()
     """The words written after ``"$@"`` (:attr:`Wrapper.extra`)."""
+    prefix: tuple = ()
+    """The words of ``exec PROGRAM … "$@"`` before ``"$@"`` (:attr:`Wrapper.prefix`)."""
     condition: str = ""
     """When it passes its arguments through on some paths only: that path's condition."""
 
@@ -189,10 +194,10 @@ def read_script(source: SourceFile, need_pass: bool = True, script: MStr | None 
                 break
         ok = state.run(node, cmd, _words(doc, cmd) if cmd.type == "command" else None) and ok
     passes = ok and found is not None
-    extra, condition = found if found is not None else ((), "")
+    prefix, extra, condition = found if found is not None else ((), (), "")
     shell, errexit = _shebang(doc.text)
     return Reading(passes, tuple(state.shifts), state.exports, shell, errexit, tuple(state.sourced),
-                   tuple(extra), condition)
+                   tuple(extra), condition, tuple(prefix))
 
 
 def _command_of(node):
@@ -200,21 +205,27 @@ def _command_of(node):
     return node.named_children[0] if node.type == "redirected_statement" and node.named_children else node
 
 
-def _pass_args(doc, cmd) -> list | None:
-    """The argument nodes written after ``"$@"`` when ``cmd`` is ``exec "$@" …`` or ``"$@" …``, else None."""
+def _pass_args(doc, cmd) -> tuple[list, list] | None:
+    """(the nodes written before ``"$@"``, those after it) when ``cmd`` is ``exec [PROGRAM …] "$@" …``
+    (``exec``'s own ``-c``, ``-l``, ``-a NAME`` aside: ``exec`` replaces the shell with that command)
+    or ``"$@" …``; None otherwise (``"$@"`` an argument of another command that returns: ``echo``)."""
     if cmd.type != "command":
         return None
     words = _words(doc, cmd)
-    nodes = list(cmd.children_by_field_name("argument"))
-    if len(words) > 1 and words[0] == "exec" and words[1] in _ARGS:
-        return nodes[1:]
+    nodes = [cmd.child_by_field_name("name"), *cmd.children_by_field_name("argument")]
     if words and words[0] in _ARGS:
-        return nodes
-    return None
+        return [], nodes[1:]
+    if not words or words[0] != "exec" or not any(w in _ARGS for w in words[1:]):
+        return None
+    start = 1
+    while start < len(words) and words[start] in ("-c", "-l", "-cl", "-lc", "-a"):
+        start += 2 if words[start] == "-a" else 1
+    at = words.index(next(w for w in words[1:] if w in _ARGS), 1)
+    return (nodes[start:at] if start <= at else []), nodes[at + 1:]
 
 
-def _passing(doc, node, state: _TopLevel) -> tuple[list, str] | None:
-    """(the words appended after ``"$@"``, the condition in words or ``""``) when the top-level
+def _passing(doc, node, state: _TopLevel) -> tuple[list, list, str] | None:
+    """(the words before ``"$@"``, those after it, the condition in words or ``""``) when the top-level
     statement ``node`` passes the script's arguments on: ``exec "$@" …`` itself (first in a list or
     a pipeline too), or an ``if`` (no
     ``elif``) or ``test && …``/``test || …`` list whose branch holds it at its own top level — the
@@ -224,7 +235,7 @@ def _passing(doc, node, state: _TopLevel) -> tuple[list, str] | None:
     first = node.named_children[0] if node.type in ("list", "pipeline") and node.named_children else node
     args = _pass_args(doc, _command_of(first))  # also ``"$@" || exit 1``, ``"$@" 2>&1 | tee log``
     if args is not None:
-        return _expanded(state, args), ""
+        return _expanded(state, args[0]), _expanded(state, args[1]), ""
     branches: list[tuple[list, list, bool]] = []  # (test nodes, statements, whether the test holds)
     if node.type == "if_statement":
         test, body, clauses = _split_if(node)
@@ -244,7 +255,7 @@ def _passing(doc, node, state: _TopLevel) -> tuple[list, str] | None:
             for before in body[:k]:
                 cmd = _command_of(before)
                 state.run(before, cmd, _words(doc, cmd) if cmd.type == "command" else None)
-            return _expanded(state, args), _truth(doc, test, holds)
+            return _expanded(state, args[0]), _expanded(state, args[1]), _truth(doc, test, holds)
     return None
 
 
@@ -464,7 +475,7 @@ def wrapper_of(words: list[str | None], i: int, source: SourceFile, script: MStr
         on = errexit if on is None else on
         shifts.append((count, True if on or shell == "sh" else False if shell == "bash" else None))
     return Wrapper(i + 1, source, reading.env, tuple(shifts), words[i] or "", reading.sourced,
-                   reading.extra, reading.condition)
+                   reading.extra, reading.condition, reading.prefix)
 
 
 _SCRIPT_DIR = re.compile(r'(?:\$\(\s*dirname\s+"?(?:\$0|\$\{?BASH_SOURCE(?:\[0\])?\}?)"?\s*\)'
@@ -608,8 +619,15 @@ def through(wrapper: Wrapper, words: list[Token], source: SourceFile, problems: 
     if not launches(given, source) or (got and launches(got, source)):
         return got
     name = wrapper.name or "the entrypoint script"
+    if got and wrapper.prefix:
+        shown = " ".join(t.raw for t in wrapper.prefix)
+        problems.append(Problem(
+            f"the entrypoint wrapper {name} runs its arguments with `exec {shown} \"$@\"`, which the linter "
+            f"does not follow to a launch: the SGLang launch written after it is not checked",
+            where or Span(source, 0, 0)))
+        return got
     if got:
-        k = len(given) - len(got)
+        k = len(given) - (len(got) - len(wrapper.extra))
         shown = " ".join(t.raw for t in given[:k])
         why = (f"it shifts away its first {'argument' if k == 1 else f'{k} arguments'} (`{shown}`) and runs "
                f"`{' '.join(t.raw for t in got[:3])} …`, which is not that launch")

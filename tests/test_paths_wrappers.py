@@ -595,7 +595,6 @@ def test_compose_wrapper_passing_its_arguments_on_a_path_or_with_more_words(tmp_
     'case "$1" in\n  python3) exec "$@";;\nesac\nexec sleep infinity\n',  # a case: not followed
     'run() { exec "$@"; }\nrun "$@"\n',  # through a function
     'if [ -n "$X" ]; then exec "$@"; elif [ -n "$Y" ]; then exec "$@"; fi\n',  # an elif chain
-    'exec gosu app "$@"\n',  # another program first
     'exit 0\nexec "$@"\n',
     'exec sleep infinity\n',  # the command is never used
 ])
@@ -604,6 +603,20 @@ def test_wrapper_not_followed_is_said_never_silent(tmp_path, capsys, entry):
     assert found(diags) == [("SGL001", "compose.yaml", 4)]
     assert diags[0]["message"].startswith("the entrypoint wrapper ./s/entry.sh does not pass its arguments on")
     assert "the SGLang launch written after it is not checked" in diags[0]["message"]
+
+
+@pytest.mark.parametrize("entry, findings", [
+    ('exec numactl --interleave=all "$@"\n', [("SGL101", "compose.yaml", 5)]),  # a wrapper recognition knows
+    ('exec -a sglang-server "$@"\n', [("SGL101", "compose.yaml", 5)]),  # exec's own options
+    ('exec gosu app "$@"\n', [("SGL001", "compose.yaml", 4)]),  # a program that is not followed: said so
+    ('exec python -m other "$@"\n', [("SGL001", "compose.yaml", 4)]),
+])
+def test_wrapper_exec_of_a_program_before_its_arguments(tmp_path, capsys, entry, findings):
+    diags = lint(tmp_path, capsys, {"s/entry.sh": "#!/bin/bash\n" + entry, "compose.yaml": COMPOSE_WRAPPED})
+    assert found(diags) == findings
+    if findings[0][0] == "SGL001":
+        assert diags[0]["message"].startswith("the entrypoint wrapper ./s/entry.sh runs its arguments with `exec ")
+        assert diags[0]["message"].endswith("the SGLang launch written after it is not checked")
 
 
 def test_wrapper_not_followed_with_nothing_sglang_after_it_is_silent(tmp_path, capsys):

@@ -117,3 +117,62 @@ def flatten(pairs, nested: type, same) -> list | None:
             options.append((tuple(conds), v))
     first = options[0][1]
     return None if all(same(first, x) for _, x in options[1:]) else options
+
+
+def separating(conds: list[dict], differ) -> set:
+    """The decisions that separate options whose difference matters (``differ(i, j)``): two options
+    whose conditions ``conds`` (decision -> branch) differ in one decision only (a decision one of
+    them does not meet aside) count for that decision; when no such pair matters, a pair that
+    differs in several decisions counts for each of them."""
+    single: set = set()
+    several: set = set()
+    for i in range(len(conds)):
+        for j in range(i + 1, len(conds)):
+            a, b = conds[i], conds[j]
+            apart = {k for k in a if k in b and a[k] != b[k]}
+            if not apart or apart <= single or (len(apart) > 1 and (single or apart <= several)):
+                continue
+            if differ(i, j):
+                if len(apart) == 1:
+                    single |= apart
+                else:
+                    several |= apart
+    return single or several
+
+
+def common_subsequence(n: int, m: int, same) -> list[tuple[int, int]]:
+    """The index pairs ``(i, j)`` of a longest common subsequence of two sequences of ``n`` and ``m``
+    items, ``same(i, j)`` telling whether item ``i`` of the first matches item ``j`` of the second.
+    Shared by the Python and shell formats (aligning the values of merged paths)."""
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = table[i], table[i + 1]
+        for j in range(m - 1, -1, -1):
+            row[j] = below[j + 1] + 1 if same(i, j) else max(below[j], row[j + 1])
+    out = []
+    i = j = 0
+    while i < n and j < m:
+        if same(i, j):
+            out.append((i, j))
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def text_middles(x: str, y: str) -> str:
+    """The parts of two texts that differ, between the start and the end they share (from the start
+    of the word when the difference begins inside one), joined by a blank: what tells whether two
+    paths' values differ in an option that matters."""
+    n = min(len(x), len(y))
+    p = 0
+    while p < n and x[p] == y[p]:
+        p += 1
+    q = 0
+    while q < n - p and x[-1 - q] == y[-1 - q]:
+        q += 1
+    if p and not x[p - 1].isspace() and any(p < len(t) and not t[p].isspace() for t in (x, y)):
+        p = max(x.rfind(" ", 0, p), y.rfind(" ", 0, p)) + 1
+    return x[p:len(x) - q] + " " + y[p:len(y) - q]

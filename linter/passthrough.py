@@ -10,9 +10,17 @@ Dockerfile's relative path from its ``WORKDIR``) and read as text through the wo
 outside the run's root is never read (:mod:`linter.boundary`); it is never run. A Kubernetes script
 from a ConfigMap volume is read from the ConfigMap's text (:mod:`linter.extract.k8s_volumes`). It is
 read with the shell format's parser (:mod:`linter.extract.shell`): only its top-level commands
-count — the last one must be ``exec "$@"`` (``exec "${@}"``, ``"$@"``), no top-level ``exit`` or
-``exec COMMAND`` may come before it, top-level ``shift [N]`` drops the first arguments, and its
-top-level ``export NAME=VALUE`` commands (not text in a heredoc) give the environment. The one
+count — the first that passes the arguments on, ``exec "$@"`` (``exec "${@}"``, ``"$@"``), is the
+command; words written after ``"$@"`` are appended to it (``exec "$@" --attention-backend triton``),
+and what follows it never changes it (``exec`` replaces the shell; without ``exec`` the lines after
+run once the command has ended). A top-level ``if`` (no ``elif``) or ``test && …`` list whose branch
+holds that command at its own top level passes the arguments through on that path only: the
+wrapper's ``condition`` says when. No top-level ``exit`` or ``exec COMMAND`` may come before it,
+top-level ``shift [N]`` drops the first arguments, and its top-level ``export NAME=VALUE`` commands
+(not text in a heredoc) give the environment. A script of the repository read in this way that does
+not pass its arguments on like this is a wrapper the linter does not follow (``follows`` False):
+when the words after it hold an SGLang launch, :func:`through` says so (SGL001), never silence
+(fresh review of issue 35, D19). The one
 implementation for compose, Kubernetes and Dockerfiles; it sits in the formats layer because it
 reads shell.
 
@@ -37,8 +45,8 @@ from linter.launch import MStr, Problem, Token
 from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 
-_PASS = (("exec", '"$@"'), ("exec", '"${@}"'), ('"$@"',), ('"${@}"',))
-"""The words of a last command that passes the script's arguments through."""
+_ARGS = ('"$@"', '"${@}"')
+"""The word that passes the script's arguments on, each as one word."""
 
 _SHELLS = {"sh", "bash", "dash", "/bin/sh", "/bin/bash", "/bin/dash", "/usr/bin/sh", "/usr/bin/bash",
            "/usr/bin/dash"}
@@ -62,6 +70,15 @@ class Wrapper:
     name: str = ""
     sourced: tuple = ()
     """The files of the repository it reads with ``source``/``.`` (files the launch depends on)."""
+    extra: tuple = ()
+    """The :class:`~linter.launch.Token` words written after ``"$@"`` (appended to the command)."""
+    prefix: tuple = ()
+    """The words an ``exec PROGRAM … "$@"`` writes before ``"$@"`` (the command starts with them)."""
+    condition: str = ""
+    """When the script passes its arguments through only on some paths, the condition of that path in
+    words ("`[ -n "$X" ]` succeeds"); empty when it always does."""
+    follows: bool = True
+    """False for a script of the repository that does not pass its arguments on in a way read here."""
 
     @property
     def files(self) -> list[SourceFile]:
@@ -84,7 +101,7 @@ class Wrapper:
         count (a splat) among them makes each shift drop its count as written."""
         args = list(words[self.taken:])
         if any(getattr(w, "splat", False) for w in args):
-            return args[self.shift:], ""
+            return self._appended(args[self.shift:]), ""
         left, off = len(args), 0
         for count, stops in self.shifts:
             if count <= left:
@@ -96,7 +113,12 @@ class Wrapper:
                             f"so it receives no command")
         if args and off >= len(args):
             return [], f"it shifts away all {_count(len(args))} it is given, so `exec \"$@\"` receives no command"
-        return args[off:], ""
+        return self._appended(args[off:]), ""
+
+    def _appended(self, args: list) -> list:
+        """``args`` with the words the script writes before and after ``"$@"`` (none when no argument
+        is left)."""
+        return list(self.prefix) + args + list(self.extra) if args else args
 
 
 def _count(n: int) -> str:
@@ -116,6 +138,12 @@ class Reading:
     shell: str | None = None
     errexit: bool = False
     sourced: tuple = ()
+    extra: tuple = ()
+    """The words written after ``"$@"`` (:attr:`Wrapper.extra`)."""
+    prefix: tuple = ()
+    """The words of ``exec PROGRAM … "$@"`` before ``"$@"`` (:attr:`Wrapper.prefix`)."""
+    condition: str = ""
+    """When it passes its arguments through on some paths only: that path's condition."""
 
     @property
     def shift(self) -> int:
@@ -123,8 +151,8 @@ class Reading:
 
 
 def passes_through(text: str) -> bool:
-    """The script ``text`` ends in ``exec "$@"`` with no top-level ``exit`` or ``exec COMMAND``
-    before it (see :func:`read_script`)."""
+    """The script ``text`` passes its arguments on with a top-level ``exec "$@"`` with no top-level
+    ``exit`` or ``exec COMMAND`` before it (see :func:`read_script`)."""
     return read_script(SourceFile(None, "script", text)).passes
 
 
@@ -145,26 +173,117 @@ def read_script(source: SourceFile, need_pass: bool = True, script: MStr | None 
                 resolve: Resolve | None = None) -> Reading:
     """Read the script ``source`` (or ``script``, a text whose characters have origins in ``source``:
     a ConfigMap's value) with the shell parser (never run): :class:`Reading`. A script with a syntax
-    error, one whose last top-level command is not ``exec "$@"``, or one that exits, runs another
-    command with ``exec``, changes its arguments (``set --``, a ``shift`` not at top level) or shifts
-    by an unknown count before it, does not pass through. A top-level ``source FILE``/``. FILE`` that
-    ``resolve`` finds in the repository is read the same way, in place (its exports count, an
-    ``exit`` there stops the pass-through); one it does not find is taken to change nothing."""
+    error, one with no top-level command that passes its arguments on (:func:`_passing`), or one
+    that exits, runs another command with ``exec``, changes its arguments (``set --``, a ``shift`` not
+    at top level) or shifts by an unknown count before it, does not pass through. A top-level
+    ``source FILE``/``. FILE`` that ``resolve`` finds in the repository is read the same way, in place
+    (its exports count, an ``exit`` there stops the pass-through); one it does not find is taken to
+    change nothing. With ``need_pass`` False every top-level command is read (for its exports)."""
     from linter.extract.shell.errors import first_error
 
     state = _TopLevel(resolve)
     doc, root, top = _parse(source, script)
-    passes = bool(top) and first_error(root, doc.data) is None
+    ok = first_error(root, doc.data) is None
     state.doc_of(doc)
-    for k, node in enumerate(top):
-        cmd = node.named_children[0] if node.type == "redirected_statement" and node.named_children else node
-        words = _words(doc, cmd) if cmd.type == "command" else None
-        if k == len(top) - 1 and need_pass:
-            passes = passes and words is not None and tuple(words) in _PASS
-            break
-        passes = state.run(node, cmd, words) and passes
+    found = None
+    for node in top:
+        cmd = _command_of(node)
+        if need_pass:
+            found = _passing(doc, node, state)
+            if found is not None:
+                break
+        ok = state.run(node, cmd, _words(doc, cmd) if cmd.type == "command" else None) and ok
+    passes = ok and found is not None
+    prefix, extra, condition = found if found is not None else ((), (), "")
     shell, errexit = _shebang(doc.text)
-    return Reading(passes, tuple(state.shifts), state.exports, shell, errexit, tuple(state.sourced))
+    return Reading(passes, tuple(state.shifts), state.exports, shell, errexit, tuple(state.sourced),
+                   tuple(extra), condition, tuple(prefix))
+
+
+def _command_of(node):
+    """The command of a top-level statement (its redirections taken off)."""
+    return node.named_children[0] if node.type == "redirected_statement" and node.named_children else node
+
+
+def _pass_args(doc, cmd) -> tuple[list, list] | None:
+    """(the nodes written before ``"$@"``, those after it) when ``cmd`` is ``exec [PROGRAM …] "$@" …``
+    (``exec``'s own ``-c``, ``-l``, ``-a NAME`` aside: ``exec`` replaces the shell with that command)
+    or ``"$@" …``; None otherwise (``"$@"`` an argument of another command that returns: ``echo``)."""
+    if cmd.type != "command":
+        return None
+    words = _words(doc, cmd)
+    nodes = [cmd.child_by_field_name("name"), *cmd.children_by_field_name("argument")]
+    if words and words[0] in _ARGS:
+        return [], nodes[1:]
+    if not words or words[0] != "exec" or not any(w in _ARGS for w in words[1:]):
+        return None
+    start = 1
+    while start < len(words) and words[start] in ("-c", "-l", "-cl", "-lc", "-a"):
+        start += 2 if words[start] == "-a" else 1
+    at = words.index(next(w for w in words[1:] if w in _ARGS), 1)
+    return (nodes[start:at] if start <= at else []), nodes[at + 1:]
+
+
+def _passing(doc, node, state: _TopLevel) -> tuple[list, list, str] | None:
+    """(the words before ``"$@"``, those after it, the condition in words or ``""``) when the top-level
+    statement ``node`` passes the script's arguments on: ``exec "$@" …`` itself (first in a list or
+    a pipeline too), or an ``if`` (no
+    ``elif``) or ``test && …``/``test || …`` list whose branch holds it at its own top level — the
+    commands of that branch before it are read as top-level ones (its exports count on that path)."""
+    from linter.extract.shell.document import named_kids
+
+    first = node.named_children[0] if node.type in ("list", "pipeline") and node.named_children else node
+    args = _pass_args(doc, _command_of(first))  # also ``"$@" || exit 1``, ``"$@" 2>&1 | tee log``
+    if args is not None:
+        return _expanded(state, args[0]), _expanded(state, args[1]), ""
+    branches: list[tuple[list, list, bool]] = []  # (test nodes, statements, whether the test holds)
+    if node.type == "if_statement":
+        test, body, clauses = _split_if(node)
+        if any(c.type == "elif_clause" for c in clauses):
+            return None
+        branches.append((test, body, True))
+        branches.extend((test, [c for c in named_kids(e) if c.type != "comment"], False) for e in clauses)
+    elif node.type == "list" and len(node.named_children) == 2:
+        ops = [c.type for c in node.children if not c.is_named]
+        if ops in (["&&"], ["||"]):
+            branches.append(([node.named_children[0]], [node.named_children[1]], ops == ["&&"]))
+    for test, body, holds in branches:
+        for k, st in enumerate(body):
+            args = _pass_args(doc, _command_of(st))
+            if args is None:
+                continue
+            for before in body[:k]:
+                cmd = _command_of(before)
+                state.run(before, cmd, _words(doc, cmd) if cmd.type == "command" else None)
+            return _expanded(state, args[0]), _expanded(state, args[1]), _truth(doc, test, holds)
+    return None
+
+
+def _expanded(state: _TopLevel, nodes: list) -> list:
+    """The words of argument nodes, each split and expanded as the shell does, with the script's exports."""
+    return [t for n in nodes for t in state.expand.words([n], state.env)]
+
+
+def _split_if(node) -> tuple[list, list, list]:
+    """(test nodes, body statements, elif/else clauses) of an ``if`` statement."""
+    test, body, clauses, in_body = [], [], [], False
+    for child in node.children:
+        if not child.is_named:
+            in_body = in_body or child.type == "then"
+        elif child.type in ("elif_clause", "else_clause"):
+            clauses.append(child)
+        elif child.type != "comment":
+            (body if in_body else test).append(child)
+    return test, body, clauses
+
+
+def _truth(doc, test: list, holds: bool) -> str:
+    """A test succeeding or failing, in words ("`[ -n "$X" ]` succeeds"), as the shell walker says it."""
+    text = " ".join(doc.text[doc.c(test[0].start_byte):doc.c(test[-1].end_byte)].split()).rstrip(";").rstrip() \
+        if test else "the condition"
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"`{text}` {'succeeds' if holds else 'fails'}"
 
 
 def _parse(source: SourceFile, script: MStr | None):
@@ -217,6 +336,9 @@ class _TopLevel:
         if cmd.type == "declaration_command" and doc.node_text(cmd).split(None, 1)[0] == "export":
             self._export(cmd)
             return True
+        if cmd.type == "variable_assignment":  # a variable the words after "$@" may read
+            self._assign(cmd, export=False)
+            return True
         return not _changes_arguments(doc, node)
 
     def _source(self, word: str) -> bool:
@@ -246,19 +368,24 @@ class _TopLevel:
             self.doc, self.expand = outer
 
     def _export(self, cmd) -> None:
+        for a in cmd.named_children:
+            self._assign(a, export=True)
+
+    def _assign(self, a, export: bool) -> None:
+        """``NAME=VALUE`` (a ``variable_assignment`` node), exported or not."""
         from linter.extract.shell.expand import scalar
 
         doc = self.doc
-        for a in cmd.named_children:
-            name, value = a.child_by_field_name("name"), a.child_by_field_name("value")
-            if a.type != "variable_assignment" or name is None or name.type != "variable_name":
-                continue
-            if value is None:
-                m = MStr.plain("", doc.where(*doc.rng(a)))
-            else:
-                m = scalar(self.expand.segs(value, self.env), doc.where(*doc.rng(value)))
+        name, value = a.child_by_field_name("name"), a.child_by_field_name("value")
+        if a.type != "variable_assignment" or name is None or name.type != "variable_name":
+            return
+        if value is None:
+            m = MStr.plain("", doc.where(*doc.rng(a)))
+        else:
+            m = scalar(self.expand.segs(value, self.env), doc.where(*doc.rng(value)))
+        if export or doc.node_text(name) in self.exports:
             self.exports[doc.node_text(name)] = m
-            self.env.set(doc.node_text(name), m, export=True)
+        self.env.set(doc.node_text(name), m, export=export or doc.node_text(name) in self.exports)
 
 
 def _shebang(text: str) -> tuple[str | None, bool]:
@@ -331,13 +458,15 @@ def script_shell(words: list[str | None], i: int, text: str) -> str | None:
 
 
 def wrapper_of(words: list[str | None], i: int, source: SourceFile, script: MStr | None = None,
-               resolve: Resolve | None = None) -> Wrapper | None:
+               resolve: Resolve | None = None, unfollowed: bool = False) -> Wrapper | None:
     """The :class:`Wrapper` the script at ``words[i]`` is (its text ``source``, or ``script`` with
-    origins in ``source``; ``resolve`` finds the files it sources), None when it does not pass its
-    arguments through."""
+    origins in ``source``; ``resolve`` finds the files it sources). When it does not pass its
+    arguments through: None, or with ``unfollowed`` a Wrapper with ``follows`` False (so
+    :func:`through` can say that a launch after it is not checked)."""
     reading = read_script(source, script=script, resolve=resolve)
     if not reading.passes:
-        return None
+        return Wrapper(i + 1, source, reading.env, name=words[i] or "", sourced=reading.sourced,
+                       follows=False) if unfollowed else None
     shell, errexit = reading.shell, reading.errexit
     if i > 0 and words[i - 1] in _SHELLS:  # ``bash script``: that shell; the script's #! line is a comment
         shell, errexit = ("bash" if words[i - 1].endswith("bash") else "sh"), False
@@ -345,7 +474,8 @@ def wrapper_of(words: list[str | None], i: int, source: SourceFile, script: MStr
     for count, on in reading.shifts:
         on = errexit if on is None else on
         shifts.append((count, True if on or shell == "sh" else False if shell == "bash" else None))
-    return Wrapper(i + 1, source, reading.env, tuple(shifts), words[i] or "", reading.sourced)
+    return Wrapper(i + 1, source, reading.env, tuple(shifts), words[i] or "", reading.sourced,
+                   reading.extra, reading.condition, reading.prefix)
 
 
 _SCRIPT_DIR = re.compile(r'(?:\$\(\s*dirname\s+"?(?:\$0|\$\{?BASH_SOURCE(?:\[0\])?\}?)"?\s*\)'
@@ -373,8 +503,27 @@ def sourced_path(word: str, script: str, workdir: str | None = None) -> str | No
     return None
 
 
+DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+"""The ``PATH`` Docker gives a Linux container whose image sets none (moby ``pkg/system/path_deprecated.go``
+``defaultUnixPathEnv``, now ``oci.DefaultPathEnv``): where a bare entrypoint name is looked up."""
+
+
+def _on_path(name: str, mounts: tuple, ws, search: str | None) -> str | None:
+    """The container path of a bare command ``name`` (no ``/``: the runtime looks it up in ``PATH``,
+    as ``execvp`` does) in the first folder of ``search`` (else :data:`DEFAULT_PATH`) where ``mounts``
+    (bind mounts, ``COPY`` destinations) put a file of the repository; None when none does."""
+    for folder in (search or DEFAULT_PATH).split(":"):
+        if not folder.startswith("/"):
+            continue
+        inside = folder.rstrip("/") + "/" + name
+        host = _on_host(inside, mounts)
+        if host is not None and not ws.refuse(host, quiet=True) and ws.is_file(host):
+            return inside
+    return None
+
+
 def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = (), tokens: list | None = None,
-                   workdir: str | None = HOST) -> Wrapper | None:
+                   workdir: str | None = HOST, search: str | None = None) -> Wrapper | None:
     """When ``words`` (an entrypoint's words, None where unknown) start with a script of the repository
     that passes its arguments through (``./entrypoint.sh``, ``bash /app/entrypoint.sh`` with ``/app``
     mounted or copied from the repository), that script; None otherwise. ``folder`` is the naming
@@ -383,11 +532,16 @@ def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = ()
     is then found through ``mounts``) or None (not known: a relative path is not followed); ``ws``
     the run's :class:`~linter.workspace.Workspace` (None: nothing is read), which refuses a script
     outside the root (SGL005 at the word of ``tokens``, the :class:`~linter.launch.Token` of each
-    word, that names it)."""
+    word, that names it). A script of the repository that does not pass its arguments through is a
+    Wrapper whose ``follows`` is False. A bare name (``entry.sh``) is looked up in the container's
+    ``PATH`` (``search``, else :data:`DEFAULT_PATH`) through ``mounts`` first (``COPY entry.sh
+    /usr/local/bin/``; fresh review of issue 35, D18)."""
     i = script_index(words)
     if i is None or ws is None:
         return None
     name = words[i]
+    if "/" not in name and mounts:
+        name = _on_path(name, mounts, ws, search) or name
     if not name.startswith("/") and workdir is not HOST:
         if workdir is None:
             return None
@@ -426,7 +580,7 @@ def wrapper_script(words: list[str | None], folder: Path, ws, mounts: tuple = ()
         found = ws.try_read(target, quiet=True)
         return (found, None) if found is not None else None
 
-    return wrapper_of(words, i, source, resolve=resolve)
+    return wrapper_of(words, i, source, resolve=resolve, unfollowed=True)
 
 
 def _on_host(path: str, mounts: tuple) -> Path | None:
@@ -442,9 +596,20 @@ def through(wrapper: Wrapper, words: list[Token], source: SourceFile, problems: 
     """The command ``wrapper`` runs given ``words`` (:meth:`Wrapper.outcome`; ``[]`` for none or when
     that is not known). When the words after the script hold an SGLang launch that it does not run —
     it receives no command, or its shifts leave a command that is no longer that launch — a
-    :class:`~linter.launch.Problem` (SGL001) at ``where`` (the script's word) says so."""
-    got, why = wrapper.outcome(words)
+    :class:`~linter.launch.Problem` (SGL001) at ``where`` (the script's word) says so, as it does
+    when the wrapper is one the linter does not follow (``follows`` False)."""
     given = list(words[wrapper.taken:])
+    if not wrapper.follows:
+        from linter.extract.recognized import launches
+
+        if given and launches(given, source):
+            problems.append(Problem(
+                f"the entrypoint wrapper {wrapper.name or 'script'} does not pass its arguments on in a way the "
+                "linter follows (a top-level `exec \"$@\"`, alone or in one branch of an `if`, with no `exit` "
+                "or `exec COMMAND` before it): the SGLang launch written after it is not checked",
+                where or Span(source, 0, 0)))
+        return []
+    got, why = wrapper.outcome(words)
     if got is None:
         return []
     if got == given or not given:
@@ -454,8 +619,15 @@ def through(wrapper: Wrapper, words: list[Token], source: SourceFile, problems: 
     if not launches(given, source) or (got and launches(got, source)):
         return got
     name = wrapper.name or "the entrypoint script"
+    if got and wrapper.prefix:
+        shown = " ".join(t.raw for t in wrapper.prefix)
+        problems.append(Problem(
+            f"the entrypoint wrapper {name} runs its arguments with `exec {shown} \"$@\"`, which the linter "
+            f"does not follow to a launch: the SGLang launch written after it is not checked",
+            where or Span(source, 0, 0)))
+        return got
     if got:
-        k = len(given) - len(got)
+        k = len(given) - (len(got) - len(wrapper.extra))
         shown = " ".join(t.raw for t in given[:k])
         why = (f"it shifts away its first {'argument' if k == 1 else f'{k} arguments'} (`{shown}`) and runs "
                f"`{' '.join(t.raw for t in got[:3])} …`, which is not that launch")

@@ -148,13 +148,13 @@ services:
 
 def test_an_edited_entrypoint_script_makes_it_stale(tmp_path, capsys, caches):
     # the script passes the command through (exec "$@"): the launch is checked; once it runs something
-    # else, the command is its arguments and nothing is launched
+    # else, the launch after it is not checked, and SGL001 says so (D19)
     counts, (code, out, _) = stale_after(
         tmp_path, capsys, caches, {"compose.yaml": ENTRYPOINT_COMPOSE,
                                    "docker/entrypoint.sh": '#!/bin/bash\nexec "$@"\n'},
         lambda root: (root / "docker/entrypoint.sh").write_text('#!/bin/bash\nexec python -m other "$@"\n'),
         "--target-gpu", "H100")
-    assert counts[0] == 0 and code == 0 and "SGL101" not in out
+    assert counts[0] == 0 and code == 1 and "SGL101" not in out and "SGL001" in out
 
 
 def test_another_version_of_lint_configs_does_not_read_the_results(tmp_path, capsys, caches, monkeypatch):

@@ -458,17 +458,17 @@ COMPOSE = """
     """
 
 
-@pytest.mark.parametrize("last, launch", [
-    ('exec "$@"', True),
-    ('exec "${@}"', True),
-    ('"$@"', True),
-    ('exec python -m other "$@"', False),
-    ('exec "$@"\necho done', False),
+@pytest.mark.parametrize("last, codes", [
+    ('exec "$@"', ["SGL101"]),
+    ('exec "${@}"', ["SGL101"]),
+    ('"$@"', ["SGL101"]),
+    ('exec python -m other "$@"', ["SGL001"]),  # a wrapper not followed: said so (D19)
+    ('exec "$@"\necho done', ["SGL101"]),  # exec replaces the shell: the line after never runs (D19)
 ])
-def test_compose_entrypoint_script_that_passes_the_command_through(tmp_path, capsys, last, launch):
+def test_compose_entrypoint_script_that_passes_the_command_through(tmp_path, capsys, last, codes):
     code, diags = lint(tmp_path, capsys, {"compose.yaml": COMPOSE,
                                           "docker/entrypoint.sh": f"#!/bin/bash\nset -e\nexport X=1\n{last}\n"})
-    assert [d["code"] for d in diags] == (["SGL101"] if launch else [])
+    assert [d["code"] for d in diags] == codes
 
 
 def test_compose_entrypoint_script_not_in_the_repository_is_not_guessed(tmp_path, capsys):
@@ -957,7 +957,10 @@ def test_shell_function_output_read_too_deep_is_unknown_and_other_launches_stay(
 def test_wrapper_script_is_read_by_its_top_level_commands(tmp_path, capsys, script, launch):
     code, diags = lint(tmp_path, capsys, {"compose.yaml": COMPOSE,
                                           "docker/entrypoint.sh": f"#!/bin/bash\nset -e\n{script}\n"})
-    assert [d["code"] for d in diags] == (["SGL101"] if launch else [])
+    # a wrapper that does not pass the launch through is said not to be followed (D19), never silence
+    assert [d["code"] for d in diags] == (["SGL101"] if launch else ["SGL001"])
+    if not launch:
+        assert "the entrypoint wrapper /workspace/entrypoint.sh does not pass its arguments on" in diags[0]["message"]
 
 
 def test_wrapper_script_shift_drops_the_first_arguments(tmp_path, capsys):

@@ -448,7 +448,8 @@ def test_wrapper_whose_sourced_file_exits_does_not_pass_through(tmp_path, capsys
             ENTRYPOINT ["/app/entrypoint.sh"]
             CMD [{SH_BACKEND}]
             """})
-    assert found(diags) == []
+    assert found(diags) == [("SGL001", "Dockerfile", 3)]  # not passed through: said so (D19)
+    assert "the entrypoint wrapper /app/entrypoint.sh does not pass its arguments on" in diags[0]["message"]
 
 
 def test_kubernetes_configmap_wrapper_sourcing_another_key(tmp_path, capsys):
@@ -553,3 +554,123 @@ def test_kubernetes_working_dir_not_in_the_repository_reads_no_file_beside_the_m
     # the entry.sh beside the manifest would export BACKEND=fa4; the container runs /srv/entry.sh
     diags = lint(tmp_path, capsys, {"pod.yaml": manifest, "entry.sh": WRAPPER_EXPORTS})
     assert found(diags) == []
+
+
+# -- wrappers that pass their arguments on conditionally, with more words, or not at all (D19) -------------
+
+def inventory(tmp_path: Path, capsys) -> list[dict]:
+    import json
+
+    _, out, _ = run(tmp_path, capsys, *H100, "--list-launches", "--format", "json", ".")
+    return json.loads(out)
+
+
+COMPOSE_WRAPPED = f"""
+    services:
+      sgl:
+        image: lmsysorg/sglang:v0.5.23-cu129
+        entrypoint: ["./s/entry.sh"]
+        command: [{ARGV}]
+    """
+
+
+@pytest.mark.parametrize("entry, findings, conditions", [
+    # the pass-through in one branch of an if: the launch is that path's
+    ('if [ -n "$X" ]; then exec "$@"; fi\nexec sleep infinity\n', [("SGL101", "compose.yaml", 5)],
+     ['`[ -n "$X" ]` succeeds']),
+    ('if [ -z "$X" ]; then exec sleep infinity; else\n  export Y=1\n  exec "$@"\nfi\n',
+     [("SGL101", "compose.yaml", 5)], ['`[ -z "$X" ]` fails']),
+    ('[ "$1" = python3 ] && exec "$@"\nexec sleep infinity\n', [("SGL101", "compose.yaml", 5)],
+     ['`[ "$1" = python3 ]` succeeds']),
+    # lines after `exec "$@"` never run; after a plain `"$@"` they run once the launch has ended
+    ('exec "$@"\necho done\nexec sleep infinity\n', [("SGL101", "compose.yaml", 5)], []),
+    ('"$@"\necho "server ended"\n', [("SGL101", "compose.yaml", 5)], []),
+    ('"$@" 2>&1 | tee /var/log/server.log\n', [("SGL101", "compose.yaml", 5)], []),
+    ('"$@" || exit 1\n', [("SGL101", "compose.yaml", 5)], []),
+    # words after "$@" are appended: the last --attention-backend wins (fa4 is overridden)
+    ('exec "$@" --attention-backend triton\n', [("SGL207", "compose.yaml", 5)], []),
+    ('B=fa4\nexec "$@" --attention-backend "$B" --tp 1\n', [("SGL101", "s/entry.sh", 2)], []),
+])
+def test_compose_wrapper_passing_its_arguments_on_a_path_or_with_more_words(tmp_path, capsys, entry, findings,
+                                                                            conditions):
+    diags = lint(tmp_path, capsys, {"s/entry.sh": "#!/bin/bash\n" + entry, "compose.yaml": COMPOSE_WRAPPED})
+    assert found(diags) == findings
+    assert [row["conditions"] for row in inventory(tmp_path, capsys)] == [conditions]
+
+
+@pytest.mark.parametrize("entry", [
+    'case "$1" in\n  python3) exec "$@";;\nesac\nexec sleep infinity\n',  # a case: not followed
+    'run() { exec "$@"; }\nrun "$@"\n',  # through a function
+    'if [ -n "$X" ]; then exec "$@"; elif [ -n "$Y" ]; then exec "$@"; fi\n',  # an elif chain
+    'exit 0\nexec "$@"\n',
+    'exec sleep infinity\n',  # the command is never used
+])
+def test_wrapper_not_followed_is_said_never_silent(tmp_path, capsys, entry):
+    diags = lint(tmp_path, capsys, {"s/entry.sh": "#!/bin/bash\n" + entry, "compose.yaml": COMPOSE_WRAPPED})
+    assert found(diags) == [("SGL001", "compose.yaml", 4)]
+    assert diags[0]["message"].startswith("the entrypoint wrapper ./s/entry.sh does not pass its arguments on")
+    assert "the SGLang launch written after it is not checked" in diags[0]["message"]
+
+
+@pytest.mark.parametrize("entry, findings", [
+    ('exec numactl --interleave=all "$@"\n', [("SGL101", "compose.yaml", 5)]),  # a wrapper recognition knows
+    ('exec -a sglang-server "$@"\n', [("SGL101", "compose.yaml", 5)]),  # exec's own options
+    ('exec gosu app "$@"\n', [("SGL001", "compose.yaml", 4)]),  # a program that is not followed: said so
+    ('exec python -m other "$@"\n', [("SGL001", "compose.yaml", 4)]),
+])
+def test_wrapper_exec_of_a_program_before_its_arguments(tmp_path, capsys, entry, findings):
+    diags = lint(tmp_path, capsys, {"s/entry.sh": "#!/bin/bash\n" + entry, "compose.yaml": COMPOSE_WRAPPED})
+    assert found(diags) == findings
+    if findings[0][0] == "SGL001":
+        assert diags[0]["message"].startswith("the entrypoint wrapper ./s/entry.sh runs its arguments with `exec ")
+        assert diags[0]["message"].endswith("the SGLang launch written after it is not checked")
+
+
+def test_wrapper_not_followed_with_nothing_sglang_after_it_is_silent(tmp_path, capsys):
+    files = {"s/entry.sh": "#!/bin/bash\nexec sleep infinity\n",
+             "compose.yaml": COMPOSE_WRAPPED.replace(ARGV, '"redis-server"') + "  # sglang\n"}
+    assert lint(tmp_path, capsys, files) == []
+
+
+@pytest.mark.parametrize("fmt", ["dockerfile", "kubernetes"])
+def test_conditional_pass_through_in_dockerfiles_and_kubernetes(tmp_path, capsys, fmt):
+    entry = '#!/bin/bash\nif [ -n "$X" ]; then exec "$@"; fi\nexec sleep infinity\n'
+    if fmt == "dockerfile":
+        files = {"entry.sh": entry, "Dockerfile": f"""
+            FROM lmsysorg/sglang:v0.5.23-cu129
+            COPY entry.sh /entry.sh
+            ENTRYPOINT ["/entry.sh"]
+            CMD [{ARGV}]
+            """}
+    else:
+        files = k8s_with(entry)
+    assert [c for c, _, _ in found(lint(tmp_path, capsys, files))] == ["SGL101"]
+    assert [row["conditions"] for row in inventory(tmp_path, capsys)] == [['`[ -n "$X" ]` succeeds']]
+
+
+# -- an entrypoint named without a folder is found through PATH (D18) ----------------------------------------
+
+@pytest.mark.parametrize("lines, launch", [
+    ("COPY scripts/entry.sh /usr/local/bin/", True),
+    ("COPY scripts/entry.sh /usr/bin/entry.sh", True),
+    ("COPY scripts/ /bin/", True),
+    ("ENV PATH=/opt/tools/bin\nCOPY scripts/entry.sh /opt/tools/bin/", True),
+    ("ENV PATH=/opt/tools/bin\nCOPY scripts/entry.sh /usr/local/bin/", False),  # not on that PATH
+    ("COPY scripts/entry.sh /srv/", False),  # not on the default PATH
+])
+def test_dockerfile_bare_entrypoint_is_found_through_path(tmp_path, capsys, lines, launch):
+    files = {"scripts/entry.sh": ENTRY, "Dockerfile": "FROM lmsysorg/sglang:v0.5.23-cu129\n" + lines +
+             f'\nENTRYPOINT ["entry.sh"]\nCMD [{ARGV}]\n'}
+    assert [c for c, _, _ in found(lint(tmp_path, capsys, files))] == (["SGL101"] if launch else [])
+
+
+def test_compose_bare_entrypoint_is_found_through_a_mount_on_path(tmp_path, capsys):
+    diags = lint(tmp_path, capsys, {"scripts/entry.sh": ENTRY, "compose.yaml": f"""
+        services:
+          sgl:
+            image: lmsysorg/sglang:v0.5.23-cu129
+            entrypoint: ["entry.sh"]
+            volumes: ["./scripts:/usr/local/bin"]
+            command: [{ARGV}]
+        """})
+    assert found(diags) == [("SGL101", "compose.yaml", 6)]

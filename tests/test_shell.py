@@ -1034,10 +1034,10 @@ def test_a_functions_positional_parameters_are_its_calls_arguments(body, call, w
     assert _values(launch) == words
 
 
-def test_calls_with_different_arguments_leave_them_unknown():
+def test_calls_with_different_arguments_give_a_launch_each():
+    # one launch per call (fresh review of issue 35, D11b); before, the calls' arguments were merged
     _, ex = _extract('#!/bin/bash\nf() { python -m sglang.launch_server --tp "$1"; }\nf 2\nf 4\n')
-    [launch] = ex.launches
-    assert _values(launch) == ["--tp", None]
+    assert [_values(launch) for launch in ex.launches] == [["--tp", "2"], ["--tp", "4"]]
 
 
 def test_a_function_forwarding_its_arguments_gets_a_finding_at_the_call(repo):

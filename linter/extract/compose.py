@@ -187,7 +187,7 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         done.add(identity)
         try:
             env = _container_env(svc, ws, result.related)
-            argv = _argv(svc, ep, ep_layer, cmd, cmd_layer, ws, env, result)
+            argv, when = _argv(svc, ep, ep_layer, cmd, cmd_layer, ws, env, result)
             found = launches(argv, source, env=env, problems=result.problems)
         except SplitError as exc:
             node, layer = (ep, ep_layer) if ep is not None else (cmd, cmd_layer)
@@ -213,7 +213,7 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
                             key=scope + (f"#{k}" if k else ""),
                             image=got.image if got.image is not None else image, gpu_decls=list(got.gpu_decls) + decls,
                             workdir=workdir, mounts=_mounts(svc), gpu_counts=devices + list(got.gpu_counts),
-                            background=got.background)
+                            background=got.background, path=(when,) if when else ())
             result.launches.append(launch)
 
 
@@ -229,10 +229,13 @@ def _sharing(stack) -> dict[tuple[int, int], list[str]]:
     return sharing
 
 
-def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace, env: dict, result: Extraction) -> list[Token]:
-    """The service's argv: ``entrypoint`` then ``command``. An entrypoint script of the repository that
-    ends in ``exec "$@"`` passes the command through: its exported variables join ``env`` and it joins
-    the files ``result`` read. Raises SplitError for a string that does not split."""
+def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace, env: dict,
+          result: Extraction) -> tuple[list[Token], str]:
+    """(the service's argv: ``entrypoint`` then ``command``, the condition it runs under in words or
+    ``""``). An entrypoint script of the repository that passes its arguments through (``exec "$@"``,
+    :mod:`linter.passthrough`) passes the command through — on one path only when that ``exec`` is in
+    an ``if``: its condition —; its exported variables join ``env`` and it joins the files ``result``
+    read. Raises SplitError for a string that does not split."""
     ep_words = _tokens(ep, ep_layer.source, ep_layer.env) if ep is not None else None
     cmd_words = _tokens(cmd, cmd_layer.source, cmd_layer.env) if cmd is not None else None
     if ep_words:
@@ -245,8 +248,8 @@ def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace, env: dict, result: E
             env.update(wrapper.env)
             result.related.extend(wrapper.files)
             return through(wrapper, ep_words + (cmd_words or []), ep_layer.source, result.problems,
-                           ep_words[wrapper.taken - 1].span_of())
-    return (ep_words or []) + (cmd_words or [])
+                           ep_words[wrapper.taken - 1].span_of()), wrapper.condition
+    return (ep_words or []) + (cmd_words or []), ""
 
 
 def _anchor(keys, source: SourceFile) -> tuple[SourceFile, int, int]:

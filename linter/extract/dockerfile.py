@@ -82,6 +82,8 @@ class _Stage:
     span: Span | None = None
     where: Span | None = None
     """The CMD/ENTRYPOINT instruction that gives the launch (for its span and key)."""
+    passes_when: str = ""
+    """The condition under which the entrypoint wrapper passes ``CMD`` through (empty: always)."""
 
 
 def escape_char(text: str) -> str:
@@ -380,11 +382,13 @@ def _final_argv(last: _Stage, source: SourceFile, ws: Workspace, result: Extract
         if known is not None and not known[1]:
             return [Token(MStr.plain(w, last.where)) for w in known[0]] + list(cmd)
         argv = list(cmd)
+    search = last.env.get("PATH")  # where a bare ENTRYPOINT name is looked up, when an ENV sets it
     wrapper = wrapper_script([t.value for t in argv], Path(source.path).parent, ws, tuple(last.copies), argv,
-                             workdir=last.workdir)
+                             workdir=last.workdir, search=search.text if search is not None and search.known else None)
     if wrapper is None:
         return argv
     last.env = {**last.env, **wrapper.env}
+    last.passes_when = wrapper.condition
     result.related.extend(wrapper.files)
     return through(wrapper, argv, source, result.problems, argv[wrapper.taken - 1].span_of())
 
@@ -404,7 +408,8 @@ def _cmd_not_run(last: _Stage, source: SourceFile, ws: Workspace, result: Extrac
     if wrapper is not None:
         result.related.extend(wrapper.files)
     what = (f"runs the entrypoint wrapper {words[0]} with no arguments: it ends in `exec \"$@\"` and receives no "
-            "command, so" if wrapper is not None else "runs `/bin/sh -c` with its text and ignores CMD:")
+            "command, so" if wrapper is not None and wrapper.follows
+            else "runs `/bin/sh -c` with its text and ignores CMD:")
     result.problems.append(Problem(
         f"ENTRYPOINT in shell form {what} the SGLang launch in CMD never starts (Docker passes CMD only to "
         "an ENTRYPOINT written as a JSON array)", last.entry_where or Span(source, 0, 0)))
@@ -477,8 +482,10 @@ def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span,
     env = {name: MStr.plain("", where) for name in stage.args if name not in stage.env}
     env.update(stage.env)
     out = argv_launches(argv, source, env, result, key, where, image=stage.image)
-    # the CMD/ENTRYPOINT instruction (its first line anchors suppressions)
-    return [records.replace(launch, span=where) for launch in out]
+    # the CMD/ENTRYPOINT instruction (its first line anchors suppressions); a wrapper that passes CMD
+    # through on one path only: the launch is that path's
+    path = (stage.passes_when,) if stage.passes_when else ()
+    return [records.replace(launch, span=where, path=path or launch.path) for launch in out]
 
 
 def _from(value: MStr, stages: list[_Stage], global_args: dict[str, MStr | None], span: Span) -> _Stage:

@@ -640,10 +640,10 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
 
 def _add_launches(got: list, container: _Container, spec: _PodSpec, workload: str, decls: list, group: list,
                   hint, reading: SourceFile, seen: dict, result: Extraction) -> None:
-    """Append a container's launches (``got``: (found, span, image, not_verified) each) to ``result``:
-    one container read by two templates (leader and worker of one pattern) is one launch that names
-    both (``seen``: identity -> launch so far)."""
-    for k, (found, span, image, not_verified) in enumerate(got):
+    """Append a container's launches (``got``: (found, span, image, not_verified, path) each) to
+    ``result``: one container read by two templates (leader and worker of one pattern) is one launch
+    that names both (``seen``: identity -> launch so far)."""
+    for k, (found, span, image, not_verified, path) in enumerate(got):
         identity = (id(container.fields.get("command")), id(container.fields.get("args")),
                     tuple(id(e) for e in container.env), k,
                     tuple(id(v) for _, v in spec.node_selector), id(spec.affinity))
@@ -662,7 +662,7 @@ def _add_launches(got: list, container: _Container, spec: _PodSpec, workload: st
                         gpu_decls=list(found.gpu_decls) + decls,
                         gpu_counts=_gpu_counts(container, spec, reading) + list(found.gpu_counts)
                         + group,
-                        model_hint=hint, background=found.background, not_verified=not_verified)
+                        model_hint=hint, background=found.background, not_verified=not_verified, path=path)
         seen[identity] = launch
         result.launches.append(launch)
 
@@ -842,7 +842,9 @@ def _unread_script(where, path: str, cms: ConfigMaps) -> str:
 
 def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: ConfigMaps, injected,
               result: Extraction, controller_env: dict | None = None, ws: Workspace | None = None):
-    """(Found, span, image) of each launch a container runs; ``controller_env`` holds values the
+    """(Found, span, image, path) of each launch a container runs (``path``: the condition in words, as
+    :attr:`~linter.launch.Launch.path` holds it, under which a wrapper script passes ``args`` through;
+    empty when always); ``controller_env`` holds values the
     workload's controller gives its variables (``LWS_GROUP_SIZE``) when the container sets none. A
     ``command`` that is a wrapper script of the repository ending in ``exec "$@"``
     (:mod:`linter.passthrough`) passes ``args`` through, with the variables it exports."""
@@ -880,7 +882,8 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: Co
               if name in ("command", "args") and k.start_mark is not None]
     span = hull(spans)
     not_verified = (on_volume[2],) if on_volume is not None and on_volume[2] else ()
-    return [(f, span, image, not_verified) for f in found]
+    path = (wrapper.condition,) if wrapper is not None and wrapper.condition else ()
+    return [(f, span, image, not_verified, path) for f in found]
 
 
 __all__ = ["environment", "expand", "extract", "looks_like_kubernetes", "parse_documents", "pod_specs", "remap"]

@@ -412,7 +412,8 @@ class RepeatedOption(Rule):
 
     ## What it does
     Warns when an option is given more than once with different values (also through aliases and
-    abbreviations: ``--tp 4 … --tensor-parallel-size 8``).
+    abbreviations: ``--tp 4 … --tensor-parallel-size 8``). An option written once that the command
+    repeats (in a loop body) is one finding there, with each value it is overridden in.
 
     ## Why it fails
     It does not fail: argparse keeps the last value. But one of the two was written for a reason,
@@ -442,14 +443,22 @@ class RepeatedOption(Rule):
             if len(settings) < 2 or len(values) < 2:
                 continue
             last = settings[-1]
+            # one finding per place: an option written once in a loop body is repeated with each
+            # word of the loop, and said once with all of its values (fresh review of issue 35, D22)
+            at: dict = {}
             for s in settings[:-1]:
                 if repr(s.value) == repr(last.value):
                     continue
                 if id(s.flag) in ctx.parsed.from_config and id(last.flag) not in ctx.parsed.from_config:
                     continue  # the command line overriding the --config file is SGLang's documented precedence
-                yield self.diagnostic(f"{s.spelled} {_show(s.value)} is overridden by {last.spelled} {_show(last.value)} "
-                                      f"later in the command (the last one wins)", s.option_location(), ctx,
-                                      key=f"repeat:{dest}")
+                where = s.option_location()
+                shown = at.setdefault(where.key() if where is not None else id(s), (s, where, []))[2]
+                if _show(s.value) not in shown:
+                    shown.append(_show(s.value))
+            for s, where, shown in at.values():
+                said = f"{s.spelled} {_and(shown)} {'is' if len(shown) == 1 else 'are'}"
+                yield self.diagnostic(f"{said} overridden by {last.spelled} {_show(last.value)} "
+                                      f"later in the command (the last one wins)", where, ctx, key=f"repeat:{dest}")
 
 
 class ConfigFileRejected(Rule):
@@ -758,3 +767,8 @@ def _deprecated(ctx: LaunchContext, option):
 
 def _show(value) -> str:
     return value if isinstance(value, str) else "" if value is True else repr(value)
+
+
+def _and(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

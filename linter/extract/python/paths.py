@@ -27,7 +27,7 @@ The runs are bounded by ``limits.MAX_PATH_VARIANTS``. Past it:
 from __future__ import annotations
 
 from linter import limits
-from linter.branches import MISSING, TOO_MANY, decision_branches, explore, select
+from linter.branches import MISSING, TOO_MANY, decision_branches, explore, select, separating
 from linter.extract.python.values import (
     Choice,
     Deferred,
@@ -187,7 +187,7 @@ class Paths:
             tag = self._last_unknown
             if tag is not None and self.seen is not None:
                 conds = [{k: b for k, b, _ in c if k not in self.taken} for c, _ in agree]
-                self._merge_tags[tag] = (_separating(conds, lambda i, j: middles[i] != middles[j]), middles)
+                self._merge_tags[tag] = (separating(conds, lambda i, j: middles[i] != middles[j]), middles)
             return out
         out = values[0]
         for x in values[1:]:
@@ -391,9 +391,9 @@ class Paths:
 
 def _decisive_decisions(agree: list, values: list, taken: dict) -> set:
     """The decisions (not taken) whose branches make ``values`` (those of the options ``agree``)
-    differ in an option the rules decide by (:func:`_separating`)."""
+    differ in an option the rules decide by (:func:`linter.branches.separating`)."""
     conds = [{k: b for k, b, _ in c if k not in taken} for c, _ in agree]
-    return _separating(conds, lambda i, j: not same(values[i], values[j]) and
+    return separating(conds, lambda i, j: not same(values[i], values[j]) and
                        mentions_decisive(differing_text(values[i], values[j])))
 
 
@@ -407,27 +407,6 @@ def _differ_decisively(a, b) -> bool:
                     return True
         return False
     return mentions_decisive(differing_text(a, b))
-
-
-def _separating(conds: list[dict], differ) -> set:
-    """The decisions that separate options whose difference matters (``differ(i, j)``): two options
-    whose conditions ``conds`` (decision -> branch) differ in one decision only (a decision one of
-    them does not meet aside) count for that decision; when no such pair matters, a pair that
-    differs in several decisions counts for each of them."""
-    single: set = set()
-    several: set = set()
-    for i in range(len(conds)):
-        for j in range(i + 1, len(conds)):
-            a, b = conds[i], conds[j]
-            apart = {k for k in a if k in b and a[k] != b[k]}
-            if not apart or apart <= single or (len(apart) > 1 and (single or apart <= several)):
-                continue
-            if differ(i, j):
-                if len(apart) == 1:
-                    single |= apart
-                else:
-                    several |= apart
-    return single or several
 
 
 def _splits(runs: list, k, key) -> bool:

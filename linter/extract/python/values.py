@@ -373,26 +373,9 @@ def _shared_ends(x: list, y: list) -> tuple[int, int]:
 def _common_items(x: list, y: list) -> list[tuple[int, int]]:
     """The index pairs of a longest common subsequence of ``x`` and ``y`` (items compared with
     :func:`same`; unknown runs never match)."""
-    n, m = len(x), len(y)
-    table = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        row, below = table[i], table[i + 1]
-        for j in range(m - 1, -1, -1):
-            if not isinstance(x[i], Splat) and same(x[i], y[j]):
-                row[j] = below[j + 1] + 1
-            else:
-                row[j] = max(below[j], row[j + 1])
-    out = []
-    i = j = 0
-    while i < n and j < m:
-        if not isinstance(x[i], Splat) and same(x[i], y[j]):
-            out.append((i, j))
-            i, j = i + 1, j + 1
-        elif table[i + 1][j] >= table[i][j + 1]:
-            i += 1
-        else:
-            j += 1
-    return out
+    from linter.branches import common_subsequence
+
+    return common_subsequence(len(x), len(y), lambda i, j: not isinstance(x[i], Splat) and same(x[i], y[j]))
 
 
 def differing_text(a, b) -> str:
@@ -403,16 +386,9 @@ def differing_text(a, b) -> str:
     if same(a, b):
         return ""
     if isinstance(a, Str) and isinstance(b, Str):
-        tx, ty = a.m.text, b.m.text
-        n = min(len(tx), len(ty))
-        p = 0
-        while p < n and tx[p] == ty[p]:
-            p += 1
-        q = 0
-        while q < n - p and tx[-1 - q] == ty[-1 - q]:
-            q += 1
-        p = max(tx.rfind(" ", 0, p), ty.rfind(" ", 0, p)) + 1  # from the start of the word it is in
-        return tx[p:len(tx) - q] + " " + ty[p:len(ty) - q]
+        from linter.branches import text_middles
+
+        return text_middles(a.m.text, b.m.text)
     if isinstance(a, Seq) and isinstance(b, Seq):
         x, y = a.items, b.items
         p, q = _shared_ends(x, y)

@@ -189,7 +189,7 @@ class Commands:
             if not self.silent:
                 call = env.copy()
                 call.set(ARGV, list(args) if args is not None else UNKNOWN_V)
-                self.shared.add_call(fn, call)
+                self.shared.add_call(fn, call, tuple(self.conds))
             for name in fn.assigned:
                 env.set(name, UNKNOWN_V)
 

@@ -352,8 +352,105 @@ def _by_path(values: list, conds: list):
     if options is None:
         return values[0].options[0][1] if isinstance(values[0], Paths) else values[0]
     if len(options) > limits.MAX_PATH_VARIANTS:
-        return common([v for _, v in options])
+        return _decisive_only(options)
     return Paths(options)
+
+
+def _decisive_only(options: list):
+    """Past ``MAX_PATH_VARIANTS`` paths: a value per path of the decisions whose branches make the
+    values differ in an option the rules decide by (deterministic inference, a backend, the model …:
+    :func:`linter.sglang.decisive.mentions_decisive`), the values of the other decisions merged
+    (:func:`common`) — as the Python format keeps its decisive decisions (fresh review of issue 35,
+    D7: ten undecided ``if``s with ``--enable-deterministic-inference`` added by the sixth kept the
+    later, irrelevant ones and lost it). :func:`_common_words` of them all when no decision matters
+    or the decisive ones alone are still past the cap (D22: the words every path has stay known,
+    wherever they are, not only those at the start and end)."""
+    from linter.branches import separating
+    from linter.sglang.decisive import mentions_decisive
+
+    values = [v for _, v in options]
+    taken = [{k: b for k, b, _ in c} for c, _ in options]
+    keep = separating(taken, lambda i, j: mentions_decisive(_differing_text(values[i], values[j])))
+    groups: dict[frozenset, tuple[tuple, list]] = {}
+    for c, v in options:
+        kept = tuple(x for x in c if x[0] in keep)
+        groups.setdefault(frozenset((k, b) for k, b, _ in kept), (kept, []))[1].append(v)
+    if not keep or len(groups) > limits.MAX_PATH_VARIANTS:
+        return _common_words(values)
+    merged = [(kept, vs[0] if all(_same(vs[0], v) for v in vs[1:]) else _common_words(vs))
+              for kept, vs in groups.values()]
+    return Paths(merged) if len(merged) > 1 else merged[0][1]
+
+
+MAX_ALIGNED_WORDS = 2000
+"""Most words of a value :func:`_common_words` aligns (past it: :func:`common`, its start and end)."""
+
+
+def _common_words(values: list):
+    """What every scalar of ``values`` has, word by word in order — a common subsequence of their
+    words, each the same text written in the same place (:class:`difflib.SequenceMatcher`'s matching
+    blocks, each value against what the ones before it share), kept with its origins — with an
+    unknown word wherever some value has other words: the words a merged decision adds in the middle
+    of a command line are unknown, the others (``--enable-deterministic-inference`` a kept decision
+    added before them, a loop's words after them) stay known. :func:`common` for
+    arrays, states and values past :data:`MAX_ALIGNED_WORDS` words."""
+    from difflib import SequenceMatcher
+
+    if not all(isinstance(v, MStr) for v in values):
+        return common(values)
+    spans = [[(m.start(), m.end()) for m in re.finditer(r"\S+", v.text)] for v in values]
+    if max(len(w) for w in spans) > MAX_ALIGNED_WORDS:
+        return common(values)
+    # a word is matched by its text and where it was written (the same words in two loop bodies are not one)
+    words = [[(v.text[a:b], tuple((r[0], id(r[1]), r[2]) for r in v[a:b].runs)) for a, b in w]
+             for v, w in zip(values, spans)]
+    kept = list(range(len(words[0])))  # indexes of the first value's words every value has, in order
+    at: list[list[int]] = [kept]  # for each value, where each kept word is in it
+    for v in range(1, len(values)):
+        matcher = SequenceMatcher(None, [words[0][i] for i in kept], words[v], autojunk=False)
+        pairs = [(a + k, b + k) for a, b, n in matcher.get_matching_blocks() for k in range(n)]
+        chosen = [i for i, _ in pairs]
+        at = [[places[i] for i in chosen] for places in at] + [[j for _, j in pairs]]
+        kept = [kept[i] for i in chosen]
+    first = values[0]
+    parts: list[MStr] = []
+    for k in range(len(kept) + 1):
+        # a gap before the k-th kept word (or after the last) where some value has other words
+        if any((places[k] if k < len(kept) else len(w)) > (places[k - 1] + 1 if k else 0)
+               for places, w in zip(at, words)):
+            parts.append(MStr.unknown(first.where))
+        if k < len(kept):
+            a, b = spans[0][kept[k]]
+            parts.append(first[a:b])
+    out: list[MStr] = []
+    for part in parts:
+        out += [MStr.plain(" "), part] if out else [part]
+    return MStr.join(out, first.where) if out else MStr.plain("", first.where)
+
+
+def _differing_text(a, b) -> str:
+    """The parts of two paths' values that differ, as text: a scalar's middles
+    (:func:`linter.branches.text_middles`), an array's words between its shared first and last ones;
+    a value against an unknown one is all its text."""
+    if isinstance(a, MStr) and isinstance(b, MStr):
+        from linter.branches import text_middles
+
+        return text_middles(a.text, b.text)
+    if isinstance(a, list) and isinstance(b, list):
+        same = lambda s, t: s.splat == t.splat and s.text.text == t.text.text  # noqa: E731
+        pre = _shared([a, b], len, lambda v, k: v[k], same)
+        post = _shared([a, b], lambda v: len(v) - pre, lambda v, k: v[len(v) - 1 - k], same)
+        return " ".join(t.text.text for t in a[pre:len(a) - post] + b[pre:len(b) - post])
+    return " ".join(_text_of(v) for v in (a, b))
+
+
+def _text_of(value) -> str:
+    """A value's text (a scalar's, an array's words joined); "" for a state (unknown, unset)."""
+    if isinstance(value, MStr):
+        return value.text
+    if isinstance(value, list):
+        return " ".join(t.text.text for t in value)
+    return ""
 
 
 def common(values: list):

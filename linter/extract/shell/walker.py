@@ -20,7 +20,8 @@ from linter.branches import explore
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.conditions import case_branch, decide
 from linter.extract.shell.document import Doc, named_kids
-from linter.extract.shell.env import ABSENT, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, small_number, start_run
+from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, small_number,
+                                     start_run)
 from linter.extract.shell.expand import Expander, scalar
 from linter.extract.shell.loopstate import carries_state, distinct_words
 from linter.extract.shell.printed import printed
@@ -47,6 +48,9 @@ class Fn:
     calls: int = 0
     merged: Merged = field(default_factory=Merged)
     """The environments of its calls, merged as they come."""
+    each: list = field(default_factory=list)
+    """``(conditions, environment)`` of each call (the conditions in words of the branches it is in),
+    while there are at most ``limits.MAX_PATH_VARIANTS``; emptied past it."""
     launch_span: Span | None = None
     image: MStr | None = None
     order: int = 0
@@ -72,10 +76,15 @@ class Shared:
     printers: int = 0
     """Functions defined whose body is more than one statement (see :meth:`Walker._may_print_paths`)."""
 
-    def add_call(self, fn: Fn, env: Env) -> None:
-        """Record that ``fn`` is called with ``env`` (a copy is kept)."""
+    def add_call(self, fn: Fn, env: Env, conds: tuple = ()) -> None:
+        """Record that ``fn`` is called with ``env`` (a copy is kept) in the branches whose conditions
+        (in words) are ``conds``."""
         fn.calls += 1
         fn.merged.add(env)
+        if fn.calls <= limits.MAX_PATH_VARIANTS:
+            fn.each.append((conds, env.copy()))
+        else:
+            fn.each.clear()
         if fn.calls == 1:
             heapq.heappush(self.called, fn.order)
 
@@ -104,6 +113,9 @@ class Walker(Commands):
         once per word around it (:meth:`_each`), at most ``limits.MAX_PATH_VARIANTS``."""
         self.merged_loops = 0
         """Loops around the code being walked whose passes are merged (:meth:`_loop_passes`)."""
+        self.conds: list[str] = []
+        """The conditions, in words, of the undecided branches the code being walked is in (what a
+        function's call there is recorded with)."""
         self.expand = Expander(doc)
         self.expand.substitution = lambda node, env: printed(self.expand, self.shared.functions, node, env,
                                                               self._before_print)
@@ -197,7 +209,7 @@ class Walker(Commands):
         truth = self._truth([test], on_success)
         decision = (id(self.doc), " ".join(self._truth([test], True).split()))
         taken = env.copy()
-        self.visit(then, taken)
+        self._under(truth, then, taken)
         first, second = (0, 1) if on_success else (1, 0)
         conds = [((decision, first, truth),), ((decision, second, self._truth([test], not on_success)),)]
         env.replace(merge([taken, env], conds))
@@ -266,8 +278,7 @@ class Walker(Commands):
         outcomes = []
         conds = [((decision, 0, self._truth(cond, True)),)]
         taken = env.copy()
-        for c in body:
-            self.visit(c, taken)
+        self._under(conds[0][0][2], body, taken)
         outcomes.append(taken)
         rest = env
         has_else = False
@@ -282,29 +293,35 @@ class Walker(Commands):
                 if decided is False:
                     continue  # never taken: no path
                 branch = rest.copy()
-                for c in cbody:
-                    self.visit(c, branch)
+                # taken when the tests before it fail (and its own succeeds, unless decided)
+                label = self._none(tests) if decided else \
+                    " and ".join([self._truth(t, False) for t in tests] + [self._truth(ccond, True)])
+                self._under(label, cbody, branch)
                 outcomes.append(branch)
-                if decided:
-                    # taken whenever the tests before it fail: the last branch, what follows never runs
-                    conds.append(((decision, len(conds), self._none(tests)),))
+                conds.append(((decision, len(conds), label),))
+                if decided:  # the last branch: what follows never runs
                     has_else = True
                     break
-                # taken when the tests before it fail and its own succeeds
-                label = " and ".join([self._truth(t, False) for t in tests] + [self._truth(ccond, True)])
-                conds.append(((decision, len(conds), label),))
                 tests.append(ccond)
             else:
                 has_else = True
                 branch = rest.copy()
-                for c in clause.named_children:
-                    self.visit(c, branch)
+                self._under(self._none(tests), clause.named_children, branch)
                 outcomes.append(branch)
                 conds.append(((decision, len(conds), self._none(tests)),))
         if not has_else:
             outcomes.append(rest)
             conds.append(((decision, len(conds), self._none(tests)),))
         env.replace(merge(outcomes, conds))
+
+    def _under(self, label: str, nodes, env: Env) -> None:
+        """Walk ``nodes`` (one node or several) in a branch taken when ``label`` holds."""
+        self.conds.append(label)
+        try:
+            for c in (nodes if isinstance(nodes, list) else [nodes]):
+                self.visit(c, env)
+        finally:
+            self.conds.pop()
 
     def _if_head(self, node, env: Env) -> tuple:
         """Run the test of an ``if`` and drop the branches whose test the script decides false while
@@ -354,18 +371,14 @@ class Walker(Commands):
             if item.type != "case_item":
                 continue
             branch = env.copy()
-            patterns = []
-            for i, child in enumerate(item.children):
-                fname = item.field_name_for_child(i)
-                if fname == "value":
-                    patterns.append(self.doc.node_text(child))
-                    if self.doc.node_text(child) == "*":
-                        catch_all = True
-                    continue
-                if child.is_named:
-                    self.visit(child, branch)
+            patterns = [self.doc.node_text(c) for i, c in enumerate(item.children)
+                        if item.field_name_for_child(i) == "value"]
+            catch_all = catch_all or "*" in patterns
+            label = f"`{subject}` matches `{'|'.join(patterns)}`"
+            self._under(label, [c for i, c in enumerate(item.children)
+                                if c.is_named and item.field_name_for_child(i) != "value"], branch)
             outcomes.append(branch)
-            conds.append(((decision, len(conds), f"`{subject}` matches `{'|'.join(patterns)}`"),))
+            conds.append(((decision, len(conds), label),))
         if not catch_all:
             outcomes.append(env)
             conds.append(((decision, len(conds), f"no pattern of `case {subject}` matches"),))
@@ -473,14 +486,7 @@ class Walker(Commands):
         finally:
             self.loop_depth -= 1
             self.per_word = outer
-        seen: set = set()
-        kept = []
-        for launch in shared.launches[start:]:
-            key = (launch.span.key(), launch.program, tuple(t.text.text for t in launch.args), launch.path)
-            if key not in seen:
-                seen.add(key)
-                kept.append(launch)
-        shared.launches[start:] = kept
+        _dedupe(shared, start)
 
     def _loop_passes(self, node, env: Env, once) -> None:
         self.merged_loops += 1
@@ -717,6 +723,19 @@ _WEIGHT = {"command": 20, "variable_assignment": 20, "declaration_command": 20}
 times a list or a branch."""
 
 
+def _dedupe(shared: Shared, start: int) -> None:
+    """The launches found since ``start`` with identical ones (same place, entry point, words and
+    path) kept once."""
+    seen: set = set()
+    kept = []
+    for launch in shared.launches[start:]:
+        key = (launch.span.key(), launch.program, tuple(t.text.text for t in launch.args), launch.path)
+        if key not in seen:
+            seen.add(key)
+            kept.append(launch)
+    shared.launches[start:] = kept
+
+
 def _size(value) -> int:
     """Characters of a value (an MStr, or an array's words and the blanks between them)."""
     return len(value.text) if isinstance(value, MStr) else sum(len(t.text.text) + 1 for t in value)
@@ -810,7 +829,43 @@ def _walk_all(shared: Shared, doc: Doc, root, env: Env, launch_span: Span | None
                 break
             fn = order[first]
         fn.done = True
+        if _per_call(fn):
+            _walk_calls(shared, fn)
+            continue
         fenv = fn.merged.env() if fn.calls else fn.def_env.copy()
         inner = Walker(shared, fn.doc, f"{fn.name}()", fn.launch_span, fn.image)
         for child in fn.body.named_children:
             inner.visit(child, fenv)
+
+
+def _per_call(fn: Fn) -> bool:
+    """A function called (at most ``limits.MAX_PATH_VARIANTS`` times) with different arguments: walked
+    once per call, as the Python format evaluates a function once per call (fresh review of issue 35,
+    D11b: calls in the two branches of an ``if`` merged their arguments into one unknown)."""
+    if len(fn.each) < 2 or fn.calls != len(fn.each):
+        return False
+    first = fn.each[0][1].get(ARGV)
+    return any(not _same_args(first, env.get(ARGV)) for _, env in fn.each[1:])
+
+
+def _same_args(a, b) -> bool:
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(x.splat == y.splat and x.text.text == y.text.text for x, y in zip(a, b))
+    return a is b
+
+
+def _walk_calls(shared: Shared, fn: Fn) -> None:
+    """Walk ``fn`` once per call with that call's variables: its launches are one per call, each with
+    the conditions of the branches its call is in (:attr:`~linter.launch.Launch.path`); identical
+    launches of several calls are one."""
+    start = len(shared.launches)
+    for conds, env in fn.each:
+        k = len(shared.launches)
+        inner = Walker(shared, fn.doc, f"{fn.name}()", fn.launch_span, fn.image)
+        inner.conds = list(conds)
+        fenv = env.copy()
+        for child in fn.body.named_children:
+            inner.visit(child, fenv)
+        if conds:
+            shared.launches[k:] = [records.replace(x, path=x.path or tuple(conds)) for x in shared.launches[k:]]
+    _dedupe(shared, start)

@@ -1,0 +1,128 @@
+"""Shell values along every path after the fresh review of issue 35: past the variant cap the
+decisions that change what the rules decide are kept (D7), a function called with different
+arguments in branches gives one launch per call (D11b), and a finding a loop repeats is reported
+once per place (D22). Each case carries DeepSeek-V3 with fa4 on an H100, so a path with deterministic
+inference on shows as SGL101."""
+
+from __future__ import annotations
+
+import pytest
+
+from linter import limits
+from tests.helpers import lint_json, write_tree
+
+HEAD = "#!/bin/bash\n# lint-configs: target-gpu=H100\n"
+MODEL = "--model-path deepseek-ai/DeepSeek-V3"
+
+
+def lint(tmp_path, capsys, script: str) -> list[dict]:
+    write_tree(tmp_path, {"run.sh": HEAD + script})
+    return lint_json(tmp_path, capsys)[1]
+
+
+def summary(diags: list[dict], code: str = "SGL101") -> list[tuple[str, str, int]]:
+    """(code, severity, line) of the findings of ``code`` (a served name set in two ifs is SGL207 on
+    the paths that take both: true, and not what these cases are about)."""
+    return [(d["code"], d["severity"], d["line"]) for d in diags if d["code"] == code]
+
+
+# -- D7: past the cap, the deciding ifs are kept ----------------------------------------------------------
+
+def ifs(n: int, deciding: dict[int, str]) -> str:
+    """``A`` built by ``n`` undecided ifs: those in ``deciding`` add their words, the others a served name."""
+    lines = [f'A="{MODEL} --attention-backend fa4"']
+    for k in range(n):
+        var, words = (f"D{k}", deciding[k]) if k in deciding else (f"V{k}", f"--served-model-name m{k}")
+        lines.append(f'if [ -n "${var}" ]; then A="$A {words}"; fi')
+    return "\n".join(lines) + "\npython -m sglang.launch_server $A\n"
+
+
+DET = "--enable-deterministic-inference"
+
+
+@pytest.mark.parametrize("n, at", [(10, 5), (10, 0), (10, 9), (17, 5), (25, 20), (40, 12)])
+def test_the_deciding_if_is_kept_past_the_cap(tmp_path, capsys, n, at):
+    assert 2 ** n > limits.MAX_PATH_VARIANTS
+    diags = lint(tmp_path, capsys, ifs(n, {at: DET}))
+    assert summary(diags) == [("SGL101", "warning", 3)]
+    message = next(d["message"] for d in diags if d["code"] == "SGL101")
+    assert f'(when `[ -n "$D{at}" ]` succeeds; not on every path of this launch)' in message
+
+
+def test_two_deciding_ifs_among_many_are_both_kept(tmp_path, capsys):
+    script = ifs(20, {0: DET}).replace("--attention-backend fa4", "--attention-backend triton")
+    script = script.replace('if [ -n "$V13" ]; then A="$A --served-model-name m13"; fi',
+                            'if [ -n "$FA" ]; then A="$A --attention-backend fa4"; fi')
+    diags = lint(tmp_path, capsys, script)
+    assert [(d["code"], d["severity"]) for d in diags if d["code"] == "SGL101"] == [("SGL101", "warning")]
+    message = next(d["message"] for d in diags if d["code"] == "SGL101")
+    assert '`[ -n "$D0" ]` succeeds' in message and '`[ -n "$FA" ]` succeeds' in message
+
+
+@pytest.mark.parametrize("n", [6, 12])
+def test_irrelevant_ifs_past_the_cap_do_not_hide_an_every_path_finding(tmp_path, capsys, n):
+    script = ifs(n, {}).replace("--attention-backend fa4", f"--attention-backend fa4 {DET}")
+    assert summary(lint(tmp_path, capsys, script)) == [("SGL101", "error", 3)]
+
+
+# -- D11b: a function called with different arguments gives one launch per call ------------------------------
+
+FN = f'launch() {{\n  python -m sglang.launch_server {MODEL} "$@"\n}}\n'
+
+
+@pytest.mark.parametrize("calls, found", [
+    # the calls in the branches of an if: each call's launch is that branch's path
+    ('if [ "$MODE" = det ]; then\n  launch --attention-backend fa4 ' + DET +
+     '\nelse\n  launch --attention-backend fa4\nfi\n',
+     [("SGL101", "warning", 7, '(when `[ "$MODE" = det ]` succeeds; not on every path of this launch)')]),
+    ('case "$MODE" in\n  det) launch --attention-backend fa4 ' + DET +
+     ';;\n  *) launch --attention-backend fa4;;\nesac\n',
+     [("SGL101", "warning", 7, '(when `"$MODE"` matches `det`; not on every path of this launch)')]),
+    ('[ -n "$DET" ] && launch --attention-backend fa4 ' + DET + '\n',
+     [("SGL101", "error", 6, "SGLang 0.5.23 refuses to start on H100 (SM90)")]),  # one call: its launch
+    # calls one after another: both run, each its own launch
+    ('launch --attention-backend fa4 ' + DET + '\nlaunch --attention-backend triton ' + DET + '\n',
+     [("SGL101", "error", 6, "SGLang 0.5.23 refuses to start on H100 (SM90)")]),
+    ('for b in fa4 triton; do launch --attention-backend "$b" ' + DET + '; done\n',
+     [("SGL101", "error", 6, "SGLang 0.5.23 refuses to start on H100 (SM90)")]),
+])
+def test_function_called_with_different_arguments_gives_a_launch_per_call(tmp_path, capsys, calls, found):
+    diags = lint(tmp_path, capsys, FN + calls)
+    assert [(d["code"], d["severity"], d["line"]) for d in diags] == [f[:3] for f in found]
+    assert all(f[3] in d["message"] for d, f in zip(diags, found))
+
+
+def test_function_calls_past_the_cap_are_merged(tmp_path, capsys):
+    calls = "".join(f'[ -n "$X{k}" ] && launch --attention-backend fa4 --served-model-name m{k}\n'
+                    for k in range(limits.MAX_PATH_VARIANTS + 1))
+    diags = lint(tmp_path, capsys, FN + calls + f"launch --attention-backend fa4 {DET}\n")
+    assert summary(diags) == []  # the served names differ: one merged launch whose arguments are unknown
+
+
+# -- D22: a finding a loop repeats is said once per place, and every loop alike ------------------------------
+
+LOOP = 'for w in a b c d; do A="$A --served-model-name $w"; done\n'
+OVERRIDDEN = "--served-model-name a, b and c are overridden by --served-model-name d later in the command"
+
+
+@pytest.mark.parametrize("pairs", [0, 4, 12])
+def test_a_repeated_option_in_loops_is_said_once_per_loop(tmp_path, capsys, pairs):
+    # `pairs` undecided ifs that choose --tp (an option the rules decide by) between the loops: past
+    # the cap their paths merge, and every loop's words stay known all the same
+    body = "".join(f'if [ -n "$X{k}" ]; then A="$A --tp 1"; else A="$A --tp 2"; fi\n' + LOOP for k in range(pairs))
+    script = f'A="{MODEL}"\n' + LOOP + body + "python -m sglang.launch_server $A\n"
+    diags = lint(tmp_path, capsys, script)
+    loops = [4 + 2 * k for k in range(pairs + 1)]
+    served = [d for d in diags if d["code"] == "SGL207" and "--served-model-name" in d["message"]]
+    assert [(d["line"], d["column"]) for d in served] == [(line, 28) for line in loops]
+    assert all(OVERRIDDEN in d["message"] and "(when" not in d["message"] for d in served)
+
+
+@pytest.mark.parametrize("args, says", [
+    ("--tp 2 --tp 4", ["--tp 2 is overridden by --tp 4"]),
+    ("--tp 2 --tp 3 --tp 4", ["--tp 2 is overridden by --tp 4", "--tp 3 is overridden by --tp 4"]),
+    ("--tp 4 --tp 4", []),
+])
+def test_repeated_options_written_in_different_places_are_said_each(tmp_path, capsys, args, says):
+    diags = lint(tmp_path, capsys, f"python -m sglang.launch_server {MODEL} {args}\n")
+    assert [d["message"].split(" later")[0] for d in diags if d["code"] == "SGL207"] == says

@@ -418,7 +418,7 @@ def _common_words(values: list):
         # a gap before the k-th kept word (or after the last) where some value has other words
         if any((places[k] if k < len(kept) else len(w)) > (places[k - 1] + 1 if k else 0)
                for places, w in zip(at, words)):
-            parts.append(MStr.unknown(first.where))
+            parts.append(MStr.unknown_of_paths(first.where))
         if k < len(kept):
             a, b = spans[0][kept[k]]
             parts.append(first[a:b])

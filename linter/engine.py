@@ -639,7 +639,8 @@ def _beside(path: Path, stop: Path | None = None, levels: int = 2, depth: int = 
     compose files beside it), and the files under the folder up to ``levels`` above it (not above the
     repository root nor ``stop``, the run's working folder; at most ``depth`` folders down, ``limit``
     files) whose text names it — a ``--config configs/x.yaml``, an ``extends: {file:
-    ../common/x.yaml}``, an ``include``. Never above ``root`` (the run's root), never through a link."""
+    ../common/x.yaml}``, an ``include``, a Python module's name without ``.py`` (its ``import``). Never
+    above ``root`` (the run's root), never through a link."""
     try:
         out = sorted(p for p in path.parent.iterdir() if p.is_file())
     except OSError:
@@ -649,7 +650,8 @@ def _beside(path: Path, stop: Path | None = None, levels: int = 2, depth: int = 
         if (top / ".git").exists() or top.parent == top or top == stop or str(top) == root:
             break
         top = top.parent
-    name = path.name.encode()
+    # a Python module is named by its import (``from pkg.cmds import BASE``), not by its file name
+    name = ((path.parent.name if path.stem == "__init__" else path.stem) if path.suffix == ".py" else path.name).encode()
     seen = set(out)
     budget = [limit]
 

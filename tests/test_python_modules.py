@@ -675,3 +675,35 @@ def test_an_imported_function_named_like_a_process_starter_is_not_read(tmp_path,
 
     monkeypatch.setattr(LaunchFinder, "_imported_helper", refuse)
     assert extract(tmp_path, "test_x.py").launches == []
+
+
+SHARED_BASE = ('BASE = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3", '
+               '"--attention-backend", "fa4"]\n')
+
+
+@pytest.mark.parametrize("module, importer, other", [
+    # the other importer two folders away from the module: `from pkg.cmds import BASE`
+    ("pkg/cmds.py", "from pkg.cmds import BASE", "b.py"),
+    ("pkg/cmds.py", "from pkg import cmds\nBASE = cmds.BASE", "jobs/b.py"),
+    # a package's __init__ is named by its folder
+    ("pkg/__init__.py", "from pkg import BASE", "b.py"),
+])
+def test_a_fix_in_a_module_another_file_imports_is_unsafe_when_only_one_importer_is_linted(
+        tmp_path, capsys, module, importer, other):
+    """A pre-commit run names only the staged importer: the fix it would make edits a module that
+    another launch (not named) reads too, so it is unsafe and names that launch, as it does when the
+    whole tree is linted (fresh review of issue 35, d18: a safe fix rewrote the shared module)."""
+    head = "# lint-configs: target-gpu=H100\nimport subprocess\n"
+    files = {module: SHARED_BASE, "a.py": f'{head}{importer}\nsubprocess.run(BASE + ["--enable-deterministic-inference"])\n',
+             other: f"{head}{importer}\nsubprocess.run(BASE)\n"}
+    if module != "pkg/__init__.py":
+        files["pkg/__init__.py"] = ""
+    write_tree(tmp_path, files)
+    for named in ("a.py", "."):
+        _, diags = lint_json(tmp_path, capsys, named)
+        [d] = [d for d in diags if d["code"] == "SGL101"]
+        assert (d["path"], d["fix"]["applicability"]) == (module, "unsafe")
+        line = 4 + importer.count("\n")
+        assert f"the fix is unsafe: the value is also read by the launch at {other}:{line}:1" in d["notes"]
+    run(tmp_path, capsys, "--fix", "a.py")
+    assert (tmp_path / module).read_text() == SHARED_BASE  # --fix alone leaves the shared module as it is

@@ -148,7 +148,8 @@ def test_a_python_import_from_outside_the_root_is_refused(tmp_path, capsys):
         {"shared.py": f"# {SECRET}\nARGS = ['--model-path', 'x', '--bogus']\n"})
     (repo / "pkg" / "shared.py").symlink_to(out / "shared.py")
     code, diags, err = lint(repo, capsys, ".")
-    assert codes(diags) == [("pkg/serve.py", 1, "SGL005")]  # the outside module's values were not read
+    # the outside module's values were not read; the finding is at the import that names it (was 1:1)
+    assert codes(diags) == [("pkg/serve.py", 2, "SGL005")]
     assert "pkg/shared.py is a symbolic link to a file outside the repository root" in diags[0]["message"]
     assert SECRET not in json.dumps(diags) + err
     assert "pkg/shared.py: skipped: a symbolic link" in err
@@ -368,3 +369,18 @@ def test_the_root_check_remembers_what_it_found_missing(tmp_path, asked, missing
     assert b.real(path) == os.path.realpath(path)
     assert b.known_missing(path) is missing
     assert b.known_missing(str(tmp_path / "here")) is False
+
+
+@pytest.mark.parametrize("line", [
+    "from shared import ARGS",
+    "import shared\nARGS = shared.ARGS",
+    "from shared import ARGS as A\nARGS = A",
+])
+def test_a_refused_python_import_is_reported_at_the_import(tmp_path, capsys, line):
+    """An import of a module that is a link out of the root: SGL005 at the import statement that names
+    it, not at the top of the file (fresh review of issue 35, d14)."""
+    text = f"import subprocess\n{line}\nsubprocess.Popen(['python3', '-m', 'sglang.launch_server', *ARGS])\n"
+    repo, out = repo_and_outside(tmp_path, {"serve.py": text}, {"shared.py": "ARGS = ['--bogus']\n"})
+    (repo / "shared.py").symlink_to(out / "shared.py")
+    code, diags, err = lint(repo, capsys, "serve.py")
+    assert codes(diags) == [("serve.py", 2, "SGL005")]

@@ -387,7 +387,7 @@ class Evaluator:
             return self.super_attr(frame, attr, where)
         base = self.ev(base_node, frame)
         if isinstance(base, Ref):
-            ref = Ref(f"{base.qual}.{attr}", base.importer)
+            ref = Ref(f"{base.qual}.{attr}", base.importer, base.at)
             got = self.resolve_ref(ref)
             return ref if got is None else got
         if isinstance(base, ClassV):

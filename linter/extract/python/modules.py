@@ -39,7 +39,7 @@ from linter.extract.python.names import CALL_QUALS
 from linter.extract.python.parsing import parse
 from linter.extract.python.values import NOTFOUND, ClassV, Ref, Unk, Value, copy_value
 from linter.launch import Extraction
-from linter import limits
+from linter import boundary, limits
 from linter.workspace import capture, exists, note, replay
 
 if TYPE_CHECKING:
@@ -260,7 +260,8 @@ class Resolver:
             path = self.module_file(parts[:k], level, ref.importer)
             if path is None:
                 continue
-            other = self.modules.analysis(path, self.depth + 1, self.analyse)
+            with boundary.referenced_at(ref.at):  # a module the root refuses is reported at its import
+                other = self.modules.analysis(path, self.depth + 1, self.analyse)
             if other is None:
                 return Unk(None)  # in the repository, but not to be read now (a cycle, too deep, broken)
             value = other.module_final().vars.get(parts[k], NOTFOUND)

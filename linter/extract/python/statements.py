@@ -59,27 +59,29 @@ class Statements:
             self.header_effects(small, frame)
 
     def _exec_import(self, small: ast.Import, frame: Frame) -> None:
+        at = self.span(small)
         for alias in small.names:
             full = alias.name
             if alias.asname is not None:
-                frame.bind(alias.asname, Ref(full))
+                frame.bind(alias.asname, Ref(full, None, at))
             else:
                 top = full.split(".")[0]
-                frame.bind(top, Ref(top))
+                frame.bind(top, Ref(top, None, at))
 
     def _exec_import_from(self, small: ast.ImportFrom, frame: Frame) -> None:
         if any(alias.name == "*" for alias in small.names):
             return
+        at = self.span(small)
         if small.level:  # ``from .x import NAME``: resolved from this file's package, if at all
             mod = "." * small.level + (small.module or "")
             sep = "." if small.module is not None else ""
             for alias in small.names:
                 name = alias.asname if alias.asname is not None else alias.name
-                frame.bind(name, Ref(f"{mod}{sep}{alias.name}", self.source.path))
+                frame.bind(name, Ref(f"{mod}{sep}{alias.name}", self.source.path, at))
             return
         for alias in small.names:
             name = alias.asname if alias.asname is not None else alias.name
-            frame.bind(name, Ref(f"{small.module}.{alias.name}"))
+            frame.bind(name, Ref(f"{small.module}.{alias.name}", None, at))
 
     def _exec_delete(self, small: ast.Delete, frame: Frame) -> None:
         targets = small.targets

@@ -116,13 +116,15 @@ class Unk(Value):
 
 class Ref(Value):
     """A module or an object imported from one (``subprocess.Popen``). ``importer`` is the path of
-    the file whose relative import (``from .common import X``: ``qual`` ``.common.X``) made it."""
+    the file whose relative import (``from .common import X``: ``qual`` ``.common.X``) made it; ``at``
+    the span of the import statement (where a refused read of the module is reported), or None."""
 
-    __slots__ = ("qual", "importer")
+    __slots__ = ("qual", "importer", "at")
 
-    def __init__(self, qual: str, importer: object = None) -> None:
+    def __init__(self, qual: str, importer: object = None, at=None) -> None:
         self.qual = qual
         self.importer = importer
+        self.at = at
 
 
 class Instance(Value):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from linter import limits
-from tests.helpers import lint_json, write_tree
+from tests.helpers import lint_json, run, write_tree
 
 HEAD = "#!/bin/bash\n# lint-configs: target-gpu=H100\n"
 MODEL = "--model-path deepseek-ai/DeepSeek-V3"
@@ -71,13 +71,14 @@ FN = f'launch() {{\n  python -m sglang.launch_server {MODEL} "$@"\n}}\n'
 
 
 @pytest.mark.parametrize("calls, found", [
-    # the calls in the branches of an if: each call's launch is that branch's path
+    # the calls in the branches of an if: each call is its own launch, located at the call (as a Python
+    # function's launch per call is), with that branch as its path: the failing one is an error there
     ('if [ "$MODE" = det ]; then\n  launch --attention-backend fa4 ' + DET +
      '\nelse\n  launch --attention-backend fa4\nfi\n',
-     [("SGL101", "warning", 7, '(when `[ "$MODE" = det ]` succeeds; not on every path of this launch)')]),
+     [("SGL101", "error", 7, "SGLang 0.5.23 refuses to start on H100 (SM90)")]),
     ('case "$MODE" in\n  det) launch --attention-backend fa4 ' + DET +
      ';;\n  *) launch --attention-backend fa4;;\nesac\n',
-     [("SGL101", "warning", 7, '(when `"$MODE"` matches `det`; not on every path of this launch)')]),
+     [("SGL101", "error", 7, "SGLang 0.5.23 refuses to start on H100 (SM90)")]),
     ('[ -n "$DET" ] && launch --attention-backend fa4 ' + DET + '\n',
      [("SGL101", "error", 6, "SGLang 0.5.23 refuses to start on H100 (SM90)")]),  # one call: its launch
     # calls one after another: both run, each its own launch
@@ -126,3 +127,14 @@ def test_a_repeated_option_in_loops_is_said_once_per_loop(tmp_path, capsys, pair
 def test_repeated_options_written_in_different_places_are_said_each(tmp_path, capsys, args, says):
     diags = lint(tmp_path, capsys, f"python -m sglang.launch_server {MODEL} {args}\n")
     assert [d["message"].split(" later")[0] for d in diags if d["code"] == "SGL207"] == says
+
+
+def test_launches_of_a_function_read_per_call_are_headed_by_their_calls(tmp_path, capsys):
+    """``--list-launches`` heads each call's launch with the call's line, as it does a Python function's
+    launch per call (before: every one headed with the function body's line; fresh review, d13)."""
+    calls = "launch --attention-backend fa3\nlaunch --attention-backend fa4\nlaunch --attention-backend triton\n"
+    write_tree(tmp_path, {"run.sh": "#!/bin/bash\n" + FN + calls})
+    out = run(tmp_path, capsys, "--target-gpu", "H100", "--list-launches", "run.sh")[1]
+    assert [line for line in out.splitlines() if line.startswith("run.sh:")] == ["run.sh:5", "run.sh:6", "run.sh:7"]
+    explained = run(tmp_path, capsys, "--target-gpu", "H100", "--explain", "run.sh:6")[1]
+    assert "attention_backend: 'fa4'" in explained and "'fa3'" not in explained

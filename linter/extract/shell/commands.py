@@ -120,7 +120,7 @@ class Commands:
             self._eval(tokens, span, env)
             return
         if head is not None:
-            self._call_function(head, env, tokens[1:])
+            self._call_function(head, env, tokens[1:], span)
 
         def child_env(inherit: bool = True, more: dict | None = None) -> Env:
             # the environment of the program run: exported variables and this command's assignments,
@@ -179,17 +179,17 @@ class Commands:
         tokens.extend(self.expand.words(word, env))
         return tokens
 
-    def _call_function(self, head: str, env: Env, args: list | None = None) -> None:
+    def _call_function(self, head: str, env: Env, args: list | None = None, at: Span | None = None) -> None:
         """A command whose program is a function of this document: the call is recorded with its
         arguments as the function's positional parameters (``args``: the words after its name; None
-        when they were not built: unknown), and what the function assigns is not followed into the
-        caller (unknown after the call)."""
+        when they were not built: unknown) and its span ``at``, and what the function assigns is not
+        followed into the caller (unknown after the call)."""
         fn = self.shared.functions.get(head)
         if fn is not None and fn.doc is self.doc:
             if not self.silent:
                 call = env.copy()
                 call.set(ARGV, list(args) if args is not None else UNKNOWN_V)
-                self.shared.add_call(fn, call, tuple(self.conds))
+                self.shared.add_call(fn, call, tuple(self.conds), at)
             for name in fn.assigned:
                 env.set(name, UNKNOWN_V)
 

@@ -49,8 +49,8 @@ class Fn:
     merged: Merged = field(default_factory=Merged)
     """The environments of its calls, merged as they come."""
     each: list = field(default_factory=list)
-    """``(conditions, environment)`` of each call (the conditions in words of the branches it is in),
-    while there are at most ``limits.MAX_PATH_VARIANTS``; emptied past it."""
+    """``(conditions, environment, span)`` of each call (the conditions in words of the branches it is
+    in; the call's span, or None), while there are at most ``limits.MAX_PATH_VARIANTS``; emptied past it."""
     launch_span: Span | None = None
     image: MStr | None = None
     order: int = 0
@@ -76,13 +76,13 @@ class Shared:
     printers: int = 0
     """Functions defined whose body is more than one statement (see :meth:`Walker._may_print_paths`)."""
 
-    def add_call(self, fn: Fn, env: Env, conds: tuple = ()) -> None:
+    def add_call(self, fn: Fn, env: Env, conds: tuple = (), at: Span | None = None) -> None:
         """Record that ``fn`` is called with ``env`` (a copy is kept) in the branches whose conditions
-        (in words) are ``conds``."""
+        (in words) are ``conds``, at the span ``at``."""
         fn.calls += 1
         fn.merged.add(env)
         if fn.calls <= limits.MAX_PATH_VARIANTS:
-            fn.each.append((conds, env.copy()))
+            fn.each.append((conds, env.copy(), at))
         else:
             fn.each.clear()
         if fn.calls == 1:
@@ -845,7 +845,7 @@ def _per_call(fn: Fn) -> bool:
     if len(fn.each) < 2 or fn.calls != len(fn.each):
         return False
     first = fn.each[0][1].get(ARGV)
-    return any(not _same_args(first, env.get(ARGV)) for _, env in fn.each[1:])
+    return any(not _same_args(first, env.get(ARGV)) for _, env, _ in fn.each[1:])
 
 
 def _same_args(a, b) -> bool:
@@ -856,12 +856,13 @@ def _same_args(a, b) -> bool:
 
 def _walk_calls(shared: Shared, fn: Fn) -> None:
     """Walk ``fn`` once per call with that call's variables: its launches are one per call, each with
-    the conditions of the branches its call is in (:attr:`~linter.launch.Launch.path`); identical
-    launches of several calls are one."""
+    the conditions of the branches its call is in (:attr:`~linter.launch.Launch.path`), located at its
+    call as a Python function's launch per call is (a script's own function; in text embedded in
+    another file, at that text); identical launches of several calls are one."""
     start = len(shared.launches)
-    for conds, env in fn.each:
+    for conds, env, at in fn.each:
         k = len(shared.launches)
-        inner = Walker(shared, fn.doc, f"{fn.name}()", fn.launch_span, fn.image)
+        inner = Walker(shared, fn.doc, f"{fn.name}()", fn.launch_span or at, fn.image)
         inner.conds = list(conds)
         fenv = env.copy()
         for child in fn.body.named_children:

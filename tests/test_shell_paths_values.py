@@ -126,3 +126,44 @@ def test_a_repeated_option_in_loops_is_said_once_per_loop(tmp_path, capsys, pair
 def test_repeated_options_written_in_different_places_are_said_each(tmp_path, capsys, args, says):
     diags = lint(tmp_path, capsys, f"python -m sglang.launch_server {MODEL} {args}\n")
     assert [d["message"].split(" later")[0] for d in diags if d["code"] == "SGL207"] == says
+
+
+# -- d8b: a branch that ends the script (exit, return in a function, exec COMMAND) ends its path ------------------
+
+SET_A = 'A="--attention-backend fa4"\n'
+ADD_DET = f'A="$A {DET}"'
+LAUNCH = f"python -m sglang.launch_server {MODEL} $A\n"
+
+
+@pytest.mark.parametrize("script", [
+    SET_A + f'if [ -n "$DET" ]; then\n  {ADD_DET}\n  echo "needs fa3 on H100" >&2\n  exit 1\nfi\n' + LAUNCH,
+    SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; exec false; fi\n' + LAUNCH,
+    SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; {{ echo no; exit 2; }}; fi\n' + LAUNCH,
+    SET_A + f'[ -n "$DET" ] && {{ {ADD_DET}; echo no; exit 1; }}\n' + LAUNCH,
+    SET_A + f'[ -z "$DET" ] || {{ {ADD_DET}; exit 1; }}\n' + LAUNCH,
+    SET_A + f'if [ -n "$FAST" ]; then :; elif [ -n "$DET" ]; then {ADD_DET}; exit 1; fi\n' + LAUNCH,
+    # the guard in an if of its own, on the same test as the one that turned it on
+    SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; fi\nif [ -n "$DET" ]; then exit 1; fi\n' + LAUNCH,
+    SET_A + f'[ -n "$DET" ] && {ADD_DET}\n[ -n "$DET" ] && exit 1\n' + LAUNCH,
+    # return in a function's body ends the function's path
+    SET_A + f'serve() {{\n  if [ -n "$DET" ]; then {ADD_DET}; echo no >&2; return 1; fi\n  {LAUNCH}}}\nserve\n',
+])
+def test_a_branch_that_ends_the_script_leaves_no_path_after_it(tmp_path, capsys, script):
+    assert summary(lint(tmp_path, capsys, script)) == []
+
+
+@pytest.mark.parametrize("script, found", [
+    # not an end of the script: a subshell's exit, exec of redirections only, return outside a function
+    (SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; ( exit 1 ); fi\n' + LAUNCH, [("SGL101", "warning", 3)]),
+    (SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; exec 2>&1; fi\n' + LAUNCH, [("SGL101", "warning", 3)]),
+    (SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; fi\nif [ -n "$X" ]; then exit 1; fi\n' + LAUNCH,
+     [("SGL101", "warning", 3)]),
+    # the path that goes on is the failing one: an error on every path
+    (SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; fi\nif [ -n "$DET" ]; then :; else exit 1; fi\n' + LAUNCH,
+     [("SGL101", "error", 3)]),
+    (SET_A + f'if [ -z "$DET" ]; then exit 0; fi\n{ADD_DET}\n' + LAUNCH, [("SGL101", "error", 3)]),
+    # a launch in the branch before its exit is still there
+    (SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; {LAUNCH.strip()}; exit 0; fi\n' + LAUNCH, [("SGL101", "error", 3)]),
+])
+def test_what_does_not_end_the_script_or_ends_the_other_path(tmp_path, capsys, script, found):
+    assert summary(lint(tmp_path, capsys, script)) == found

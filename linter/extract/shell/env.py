@@ -304,6 +304,16 @@ _RUN: contextvars.ContextVar[list | None] = contextvars.ContextVar("lint_configs
 :class:`Paths` value reads as unknown)."""
 
 
+def rule_out(env: Env, decision, branch: int) -> None:
+    """Drop from each value per path of ``env`` the paths that took ``branch`` at ``decision``: that
+    branch ended the script (``if [ -n "$DET" ]; then exit 1; fi`` after a value set per ``$DET``)."""
+    for name, value in list(env.vars.items()):
+        if isinstance(value, Paths):
+            kept = [(c, v) for c, v in value.options if not any(d == decision and b == branch for d, b, _ in c)]
+            if kept and len(kept) < len(value.options):
+                env.vars.put(name, kept[0][1] if len(kept) == 1 else Paths(kept))
+
+
 def pick(value):
     """``value`` on the path of the run under way (see :class:`Paths`)."""
     if not isinstance(value, Paths):

@@ -20,8 +20,8 @@ from linter.branches import explore
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.conditions import case_branch, decide
 from linter.extract.shell.document import Doc, named_kids
-from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, small_number,
-                                     start_run)
+from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, rule_out,
+                                     small_number, start_run)
 from linter.extract.shell.expand import Expander, scalar
 from linter.extract.shell.loopstate import carries_state, distinct_words
 from linter.extract.shell.printed import printed
@@ -211,6 +211,9 @@ class Walker(Commands):
         taken = env.copy()
         self._under(truth, then, taken)
         first, second = (0, 1) if on_success else (1, 0)
+        if self._ends(then):  # ``[ -n "$DET" ] && exit 1``: only the other path goes on
+            rule_out(env, decision, first)
+            return
         conds = [((decision, first, truth),), ((decision, second, self._truth([test], not on_success)),)]
         env.replace(merge([taken, env], conds))
 
@@ -280,6 +283,7 @@ class Walker(Commands):
         taken = env.copy()
         self._under(conds[0][0][2], body, taken)
         outcomes.append(taken)
+        ended = [self._ends(body)]
         rest = env
         has_else = False
         tests = [cond]
@@ -298,6 +302,7 @@ class Walker(Commands):
                     " and ".join([self._truth(t, False) for t in tests] + [self._truth(ccond, True)])
                 self._under(label, cbody, branch)
                 outcomes.append(branch)
+                ended.append(self._ends(cbody))
                 conds.append(((decision, len(conds), label),))
                 if decided:  # the last branch: what follows never runs
                     has_else = True
@@ -308,11 +313,38 @@ class Walker(Commands):
                 branch = rest.copy()
                 self._under(self._none(tests), clause.named_children, branch)
                 outcomes.append(branch)
+                ended.append(self._ends(clause.named_children))
                 conds.append(((decision, len(conds), self._none(tests)),))
         if not has_else:
             outcomes.append(rest)
             conds.append(((decision, len(conds), self._none(tests)),))
+            ended.append(False)
+        gone = [c[0][1] for c, e in zip(conds, ended) if e] if not all(ended) else []
+        if gone:  # a branch that ends the script (``exit 1``): no path goes on from it
+            outcomes = [o for o, e in zip(outcomes, ended) if not e]
+            conds = [c for c, e in zip(conds, ended) if not e]
         env.replace(merge(outcomes, conds))
+        for branch in gone:  # nor from that branch of the same test written before
+            rule_out(env, decision, branch)
+
+    def _ends(self, nodes) -> bool:
+        """The statements ``nodes`` (a branch) end the script at their own top level (in a ``{ …; }``
+        group too): ``exit``, ``exec COMMAND`` (the shell is replaced: ``exec false``), and in a
+        function's body ``return``. A guard that refuses a combination (``if [ -n "$DET" ]; then echo
+        "needs fa3"; exit 1; fi``) leaves no path after it that has it (fresh review of issue 35, d8b)."""
+        for node in (nodes if isinstance(nodes, list) else [nodes]):
+            if node.type == "redirected_statement" and node.named_children:
+                node = node.named_children[0]
+            if node.type == "compound_statement" and self._ends(list(named_kids(node))):
+                return True
+            if node.type != "command":
+                continue
+            name = node.child_by_field_name("name")
+            word = self.doc.node_text(name) if name is not None else ""
+            if word == "exit" or (word == "return" and self.scope != "script") or \
+                    (word == "exec" and node.children_by_field_name("argument")):
+                return True
+        return False
 
     def _under(self, label: str, nodes, env: Env) -> None:
         """Walk ``nodes`` (one node or several) in a branch taken when ``label`` holds."""

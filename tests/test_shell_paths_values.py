@@ -167,3 +167,44 @@ def test_a_branch_that_ends_the_script_leaves_no_path_after_it(tmp_path, capsys,
 ])
 def test_what_does_not_end_the_script_or_ends_the_other_path(tmp_path, capsys, script, found):
     assert summary(lint(tmp_path, capsys, script)) == found
+
+
+# -- d2: an array built in ifs past the cap keeps its deciding if and the words every path has -------------------
+
+MIXED = ("--enable-metrics", "--trust-remote-code", "--disable-radix-cache", "--enable-torch-compile")
+
+
+def array_ifs(n: int, at: int | None, flag: str, start: str = "--attention-backend fa4") -> str:
+    """``A=(start)`` then ``n`` undecided ifs each appending ``flag``, the one at ``at`` deterministic inference."""
+    lines = [f"A=({start})"]
+    for k in range(n):
+        var, words = ("TOP", DET) if k == at else (f"O{k}", MIXED[k % len(MIXED)] if flag == "mixed" else flag)
+        lines.append(f'if [ -n "${var}" ]; then A+=({words}); fi')
+    return "\n".join(lines) + f'\npython -m sglang.launch_server {MODEL} "${{A[@]}}"\n'
+
+
+@pytest.mark.parametrize("n, at, flag", [
+    (5, 2, "--enable-metrics"),  # identical flags
+    (5, 2, "mixed"),  # the review's script
+    (5, 4, "--trust-remote-code"),
+    (8, 0, "--disable-radix-cache"),
+    (26, 20, "mixed"),
+    (26, 13, "--enable-metrics"),
+    (40, 39, "--enable-torch-compile"),
+])
+def test_array_ifs_past_the_cap_keep_the_deciding_if(tmp_path, capsys, n, at, flag):
+    assert 2 ** n > limits.MAX_PATH_VARIANTS
+    diags = lint(tmp_path, capsys, array_ifs(n, at, flag))
+    assert summary(diags) == [("SGL101", "warning", 3)]
+    assert '(when `[ -n "$TOP" ]` succeeds; not on every path of this launch)' in diags[0]["message"]
+
+
+@pytest.mark.parametrize("n, start, found", [
+    # the words written before the ifs stay known on every path
+    (8, f"--attention-backend fa4 {DET}", [("SGL101", "error", 3)]),
+    (26, f"{DET} --attention-backend fa4", [("SGL101", "error", 3)]),
+    (6, f"--attention-backend fa4 {DET}", [("SGL101", "error", 3)]),
+    (8, f"--attention-backend fa3 {DET}", []),
+])
+def test_array_ifs_past_the_cap_keep_the_words_every_path_has(tmp_path, capsys, n, start, found):
+    assert summary(lint(tmp_path, capsys, array_ifs(n, None, "mixed", start))) == found

@@ -208,3 +208,39 @@ def test_array_ifs_past_the_cap_keep_the_deciding_if(tmp_path, capsys, n, at, fl
 ])
 def test_array_ifs_past_the_cap_keep_the_words_every_path_has(tmp_path, capsys, n, start, found):
     assert summary(lint(tmp_path, capsys, array_ifs(n, None, "mixed", start))) == found
+
+
+# -- d19: a function printing its command line in several echo/printf commands --------------------------------
+
+ECHO = f'  echo "python -m sglang.launch_server {MODEL} --attention-backend fa4"\n'
+
+
+def printing(body: str, use: str = "CMD=$(build)\n$CMD\n") -> str:
+    return "build() {\n" + body + "}\n" + use
+
+
+@pytest.mark.parametrize("script, found, conditions", [
+    # the review's scripts: the words of every line, split on the line breaks
+    (printing(ECHO.replace('fa4"', f'fa4 {DET}"') + '  if [ -n "$VERBOSE" ]; then echo " --log-level debug"; fi\n'),
+     [("SGL101", "error", 4)], [['`[ -n "$VERBOSE" ]` succeeds'], ['`[ -n "$VERBOSE" ]` fails']]),
+    (printing(ECHO.replace('fa4"', f'fa4 {DET}"') + '  echo "--log-level debug"\n'), [("SGL101", "error", 4)], [[]]),
+    # a line in an if: that path's
+    (printing(ECHO + f'  if [ -n "$DET" ]; then echo {DET}; fi\n'), [("SGL101", "warning", 4)],
+     [['`[ -n "$DET" ]` succeeds'], ['`[ -n "$DET" ]` fails']]),
+    # unquoted words starting with a dash are echo's text, not its options
+    (printing(ECHO + f'  echo {DET} --log-level debug\n'), [("SGL101", "error", 4)], [[]]),
+    (printing('  echo starting >&2\n' + ECHO + f'  printf "%s " {DET}\n', "$(build)\n"), [("SGL101", "error", 5)],
+     [[]]),
+    # what goes to another stream is not printed
+    (printing(ECHO + f'  echo {DET} >&2\n'), [], [[]]),
+    # eval runs each line as a command of its own: the second is not the launch's
+    (printing(ECHO + f'  echo {DET}\n', 'eval "$(build)"\n'), [], [[]]),
+])
+def test_a_function_printing_its_command_in_several_lines(tmp_path, capsys, script, found, conditions):
+    import json
+
+    from tests.helpers import run
+
+    assert summary(lint(tmp_path, capsys, script)) == found
+    _, out, _ = run(tmp_path, capsys, "--list-launches", "--format", "json", ".")
+    assert [row["conditions"] for row in json.loads(out)] == conditions

@@ -107,6 +107,10 @@ class Walker(Commands):
         self.image = image
         self.depth = depth
         self.silent = 0
+        self.capture = 0
+        """Inside a function's body walked for what it prints (:func:`.printed.capture`)."""
+        self.elsewhere = 0
+        """Inside a command whose output goes to a file or another stream (``echo … >&2``)."""
         self.loop_depth = 0
         self.per_word = 1
         """Runs of the code being walked: the product of the word counts of the ``for`` loops walked
@@ -147,16 +151,19 @@ class Walker(Commands):
         ``NAME``, the word is there on some paths only (:func:`.expand._alternative_path`)."""
         return _ALTERNATIVE.search(self.doc.data, node.start_byte, node.end_byte) is not None
 
-    def _before_print(self, statements: list, env: Env) -> Env:
+    def _before_print(self, statements: list, env: Env, capture: bool = False) -> Env:
         """The variables after ``statements`` (a function's body before the command that prints),
-        walked silently on a copy of ``env``: a local set in a branch holds a value per path."""
+        walked silently on a copy of ``env``: a local set in a branch holds a value per path. With
+        ``capture``, what its ``echo``/``printf`` commands print is collected (:data:`.printed.OUTPUT`)."""
         inner = env.copy()
         self.silent += 1
+        self.capture, outer = (1 if capture else 0), self.capture
         try:
             for st in statements:
                 self.visit(st, inner)
         finally:
             self.silent -= 1
+            self.capture = outer
         return inner
 
     def _seq(self, node, env: Env) -> None:
@@ -167,9 +174,15 @@ class Walker(Commands):
         pass
 
     def _redirected(self, node, env: Env) -> None:
-        for child in node.named_children:
-            if child.type not in ("file_redirect", "heredoc_redirect", "herestring_redirect", "heredoc_body"):
-                self.visit(child, env)
+        away = self.capture and any(_stdout_away(self.doc.node_text(c)) for c in node.named_children
+                                    if c.type == "file_redirect")
+        self.elsewhere += away
+        try:
+            for child in node.named_children:
+                if child.type not in ("file_redirect", "heredoc_redirect", "herestring_redirect", "heredoc_body"):
+                    self.visit(child, env)
+        finally:
+            self.elsewhere -= away
 
     def _copy_scope(self, node, env: Env) -> None:
         inner = env.copy()
@@ -779,6 +792,13 @@ _ALTERNATIVE = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?\+")
 _SIMPLE = frozenset({"command", "variable_assignment", "variable_assignments", "declaration_command",
                      "unset_command"})
 """Statements run once per path when a variable they may read holds a value per path."""
+
+
+def _stdout_away(redirect: str) -> bool:
+    """The redirection (its text) sends the standard output elsewhere: ``>&2``, ``> file``, ``&>log``,
+    ``1>>log`` (not ``2>/dev/null``, nor ``<in``)."""
+    text = redirect.lstrip()
+    return text[:1] in (">", "&") or text[:2] in ("1>",)
 
 
 def _split_if(node):

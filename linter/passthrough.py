@@ -267,26 +267,12 @@ def _passing(doc, node, state: _TopLevel, path: list[str]) -> tuple[list[tuple],
     decides (:func:`linter.extract.shell.conditions.decide`: ``MODE=serve`` then ``[ "$MODE" = det ]``,
     ``false``) takes its branch only: no condition (fresh review of issue 35, d4)."""
     from linter.extract.shell.conditions import decide
-    from linter.extract.shell.document import named_kids
 
     first = node.named_children[0] if node.type in ("list", "pipeline") and node.named_children else node
     args = _pass_args(doc, _command_of(first))  # also ``"$@" || exit 1``, ``"$@" 2>&1 | tee log``
     if args is not None:
         return [_way(state, args, path)], False
-    branches: list[tuple[list, list, bool]] = []  # (test nodes, statements, whether the test holds)
-    if node.type == "if_statement":
-        test, body, clauses = _split_if(node)
-        if any(c.type == "elif_clause" for c in clauses):
-            return None
-        branches.append((test, body, True))
-        branches.extend((test, [c for c in named_kids(e) if c.type != "comment"], False) for e in clauses)
-        if not clauses:
-            branches.append((test, [], False))
-    elif node.type == "list" and len(node.named_children) == 2:
-        ops = [c.type for c in node.children if not c.is_named]
-        if ops in (["&&"], ["||"]):
-            branches.append(([node.named_children[0]], [node.named_children[1]], ops == ["&&"]))
-            branches.append(([node.named_children[0]], [], ops != ["&&"]))
+    branches = _branches(node)
     if not branches:
         return None
     decided = decide(state.expand, branches[0][0], state.env)
@@ -308,12 +294,29 @@ def _passing(doc, node, state: _TopLevel, path: list[str]) -> tuple[list[tuple],
     goes_on = bool(rest)
     for body, here in rest:  # the path on which the script goes on: that branch's commands run
         path[:] = here
-        for st in body:
-            cmd = _command_of(st)
-            if not state.run(st, cmd, _words(doc, cmd) if cmd.type == "command" else None):
-                goes_on = False
-                break
+        goes_on = all([state.run(st, _command_of(st), _words(doc, _command_of(st))
+                                 if _command_of(st).type == "command" else None) for st in body]) and goes_on
     return found, goes_on
+
+
+def _branches(node) -> list[tuple[list, list, bool]]:
+    """``(test nodes, statements, whether the test holds)`` of each branch of an ``if`` (no ``elif``;
+    one with no ``else`` has an empty one) or a ``test && …``/``test || …`` list; ``[]`` for another
+    statement."""
+    from linter.extract.shell.document import named_kids
+
+    if node.type == "if_statement":
+        test, body, clauses = _split_if(node)
+        if any(c.type == "elif_clause" for c in clauses):
+            return []
+        return [(test, body, True)] + [(test, [c for c in named_kids(e) if c.type != "comment"], False)
+                                       for e in clauses] + ([(test, [], False)] if not clauses else [])
+    if node.type == "list" and len(node.named_children) == 2:
+        ops = [c.type for c in node.children if not c.is_named]
+        if ops in (["&&"], ["||"]):
+            test = [node.named_children[0]]
+            return [(test, [node.named_children[1]], ops == ["&&"]), (test, [], ops != ["&&"])]
+    return []
 
 
 def _way(state: _TopLevel, args: tuple[list, list], path: list[str]) -> tuple:

@@ -14,8 +14,12 @@ count — the first that passes the arguments on, ``exec "$@"`` (``exec "${@}"``
 command; words written after ``"$@"`` are appended to it (``exec "$@" --attention-backend triton``),
 and what follows it never changes it (``exec`` replaces the shell; without ``exec`` the lines after
 run once the command has ended). A top-level ``if`` (no ``elif``) or ``test && …`` list whose branch
-holds that command at its own top level passes the arguments through on that path only: the
-wrapper's ``condition`` says when. No top-level ``exit`` or ``exec COMMAND`` may come before it,
+holds that command at its own top level passes the arguments through on that path only, and the
+script goes on on the other: a later top-level pass-through is a path of its own (``if [ -n "$FAST" ];
+then exec "$@"; fi; exec "$@" --enable-deterministic-inference`` has two). Each path is a
+:class:`Wrapper` (:meth:`Wrapper.ways`) whose ``path`` says when, in the shell walker's words; a test
+the script decides (``MODE=serve`` then ``[ "$MODE" = det ]``, ``false``) takes one branch and makes
+no path (fresh review of issue 35, d3 and d4). No top-level ``exit`` or ``exec COMMAND`` may come before it,
 top-level ``shift [N]`` drops the first arguments, and its top-level ``export NAME=VALUE`` commands
 (not text in a heredoc) give the environment. A script of the repository read in this way that does
 not pass its arguments on like this is a wrapper the linter does not follow (``follows`` False):
@@ -41,6 +45,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from linter import records
 from linter.launch import MStr, Problem, Token
 from linter.records import dataclass, field
 from linter.source import SourceFile, Span
@@ -74,11 +79,19 @@ class Wrapper:
     """The :class:`~linter.launch.Token` words written after ``"$@"`` (appended to the command)."""
     prefix: tuple = ()
     """The words an ``exec PROGRAM … "$@"`` writes before ``"$@"`` (the command starts with them)."""
-    condition: str = ""
-    """When the script passes its arguments through only on some paths, the condition of that path in
-    words ("`[ -n "$X" ]` succeeds"); empty when it always does."""
+    path: tuple = ()
+    """When the script passes its arguments through only on some paths, the conditions of this path in
+    words ("`[ -n "$X" ]` succeeds"), as :attr:`~linter.launch.Launch.path` holds them; empty when it
+    always does."""
     follows: bool = True
     """False for a script of the repository that does not pass its arguments on in a way read here."""
+    others: tuple = ()
+    """The script's other paths that pass its arguments on, each a Wrapper of its own (``exec "$@"``
+    in an ``if``, then another after it: fresh review of issue 35, d3)."""
+
+    def ways(self) -> list[Wrapper]:
+        """This path and the others (:attr:`others`), in the script's order."""
+        return [self, *self.others]
 
     @property
     def files(self) -> list[SourceFile]:
@@ -142,8 +155,10 @@ class Reading:
     """The words written after ``"$@"`` (:attr:`Wrapper.extra`)."""
     prefix: tuple = ()
     """The words of ``exec PROGRAM … "$@"`` before ``"$@"`` (:attr:`Wrapper.prefix`)."""
-    condition: str = ""
-    """When it passes its arguments through on some paths only: that path's condition."""
+    path: tuple = ()
+    """When it passes its arguments through on some paths only: that path's conditions."""
+    others: tuple = ()
+    """The Readings of the script's other paths that pass its arguments on (:attr:`Wrapper.others`)."""
 
     @property
     def shift(self) -> int:
@@ -185,19 +200,35 @@ def read_script(source: SourceFile, need_pass: bool = True, script: MStr | None 
     doc, root, top = _parse(source, script)
     ok = first_error(root, doc.data) is None
     state.doc_of(doc)
-    found = None
-    for node in top:
-        cmd = _command_of(node)
-        if need_pass:
-            found = _passing(doc, node, state)
-            if found is not None:
-                break
-        ok = state.run(node, cmd, _words(doc, cmd) if cmd.type == "command" else None) and ok
-    passes = ok and found is not None
-    prefix, extra, condition = found if found is not None else ((), (), "")
     shell, errexit = _shebang(doc.text)
-    return Reading(passes, tuple(state.shifts), state.exports, shell, errexit, tuple(state.sourced),
-                   tuple(extra), condition, tuple(prefix))
+    if not need_pass:
+        for node in top:
+            cmd = _command_of(node)
+            state.run(node, cmd, _words(doc, cmd) if cmd.type == "command" else None)
+        return Reading(False, tuple(state.shifts), state.exports, shell, errexit, tuple(state.sourced))
+    ways: list[tuple] = []
+    path: list[str] = []  # the conditions of the path that has not passed its arguments on yet
+    for node in top:
+        step = _passing(doc, node, state, path)
+        if step is None:
+            cmd = _command_of(node)
+            if not state.run(node, cmd, _words(doc, cmd) if cmd.type == "command" else None):
+                break  # ``exit``, ``exec COMMAND``: that path ends here
+            continue
+        found, goes_on = step
+        ways.extend(found)
+        if not goes_on or len(ways) >= MAX_WAYS:
+            break
+    if not ok or not ways or len(ways) > MAX_WAYS:
+        return Reading(False, tuple(state.shifts), state.exports, shell, errexit, tuple(state.sourced))
+    readings = [Reading(True, shifts, exports, shell, errexit, tuple(state.sourced), tuple(extra), tuple(prefix),
+                        tuple(conds)) for prefix, extra, conds, exports, shifts in ways]
+    return records.replace(readings[0], others=tuple(readings[1:]))
+
+
+MAX_WAYS = 16
+"""Paths through one wrapper script that pass its arguments on (one ``exec "$@"`` in an ``if`` each);
+past it the script is not followed (SGL001 says so)."""
 
 
 def _command_of(node):
@@ -224,39 +255,74 @@ def _pass_args(doc, cmd) -> tuple[list, list] | None:
     return (nodes[start:at] if start <= at else []), nodes[at + 1:]
 
 
-def _passing(doc, node, state: _TopLevel) -> tuple[list, list, str] | None:
-    """(the words before ``"$@"``, those after it, the condition in words or ``""``) when the top-level
-    statement ``node`` passes the script's arguments on: ``exec "$@" …`` itself (first in a list or
-    a pipeline too), or an ``if`` (no
-    ``elif``) or ``test && …``/``test || …`` list whose branch holds it at its own top level — the
-    commands of that branch before it are read as top-level ones (its exports count on that path)."""
-    from linter.extract.shell.document import named_kids
+def _passing(doc, node, state: _TopLevel, path: list[str]) -> tuple[list[tuple], bool] | None:
+    """The paths on which the top-level statement ``node`` passes the script's arguments on, each
+    ``(the words before "$@", those after it, its conditions, its exports, its shifts)``, and whether
+    the script goes on past it on another path; None when it passes them on nowhere. ``path`` holds the
+    conditions of the path the script is on, and gets those of the path that goes on. ``exec "$@" …``
+    itself (first in a list or a pipeline too) ends the script; an ``if`` (no ``elif``) or ``test && …``/
+    ``test || …`` list whose branch holds it at its own top level passes it on in that branch (the
+    commands of that branch before it are read as top-level ones on that path), and the script goes
+    on when the test fails (the other branch's commands read as top-level ones). A test the script
+    decides (:func:`linter.extract.shell.conditions.decide`: ``MODE=serve`` then ``[ "$MODE" = det ]``,
+    ``false``) takes its branch only: no condition (fresh review of issue 35, d4)."""
+    from linter.extract.shell.conditions import decide
 
     first = node.named_children[0] if node.type in ("list", "pipeline") and node.named_children else node
     args = _pass_args(doc, _command_of(first))  # also ``"$@" || exit 1``, ``"$@" 2>&1 | tee log``
     if args is not None:
-        return _expanded(state, args[0]), _expanded(state, args[1]), ""
-    branches: list[tuple[list, list, bool]] = []  # (test nodes, statements, whether the test holds)
+        return [_way(state, args, path)], False
+    branches = _branches(node)
+    if not branches:
+        return None
+    decided = decide(state.expand, branches[0][0], state.env)
+    found, rest = [], []
+    for test, body, holds in branches:
+        if decided is not None and decided != holds:
+            continue  # a branch the script never takes
+        here = path + ([_truth(doc, test, holds)] if decided is None else [])
+        k = next((k for k, st in enumerate(body) if _pass_args(doc, _command_of(st)) is not None), None)
+        if k is None:
+            rest.append((body, here))
+            continue
+        fork = state.fork()
+        if all([fork.run(st, _command_of(st), _words(doc, _command_of(st)) if _command_of(st).type == "command"
+                         else None) for st in body[:k]]):
+            found.append(_way(fork, _pass_args(doc, _command_of(body[k])), here))
+    if not found:
+        return None
+    goes_on = bool(rest)
+    for body, here in rest:  # the path on which the script goes on: that branch's commands run
+        path[:] = here
+        goes_on = all([state.run(st, _command_of(st), _words(doc, _command_of(st))
+                                 if _command_of(st).type == "command" else None) for st in body]) and goes_on
+    return found, goes_on
+
+
+def _branches(node) -> list[tuple[list, list, bool]]:
+    """``(test nodes, statements, whether the test holds)`` of each branch of an ``if`` (no ``elif``;
+    one with no ``else`` has an empty one) or a ``test && …``/``test || …`` list; ``[]`` for another
+    statement."""
+    from linter.extract.shell.document import named_kids
+
     if node.type == "if_statement":
         test, body, clauses = _split_if(node)
         if any(c.type == "elif_clause" for c in clauses):
-            return None
-        branches.append((test, body, True))
-        branches.extend((test, [c for c in named_kids(e) if c.type != "comment"], False) for e in clauses)
-    elif node.type == "list" and len(node.named_children) == 2:
+            return []
+        return [(test, body, True)] + [(test, [c for c in named_kids(e) if c.type != "comment"], False)
+                                       for e in clauses] + ([(test, [], False)] if not clauses else [])
+    if node.type == "list" and len(node.named_children) == 2:
         ops = [c.type for c in node.children if not c.is_named]
         if ops in (["&&"], ["||"]):
-            branches.append(([node.named_children[0]], [node.named_children[1]], ops == ["&&"]))
-    for test, body, holds in branches:
-        for k, st in enumerate(body):
-            args = _pass_args(doc, _command_of(st))
-            if args is None:
-                continue
-            for before in body[:k]:
-                cmd = _command_of(before)
-                state.run(before, cmd, _words(doc, cmd) if cmd.type == "command" else None)
-            return _expanded(state, args[0]), _expanded(state, args[1]), _truth(doc, test, holds)
-    return None
+            test = [node.named_children[0]]
+            return [(test, [node.named_children[1]], ops == ["&&"]), (test, [], ops != ["&&"])]
+    return []
+
+
+def _way(state: _TopLevel, args: tuple[list, list], path: list[str]) -> tuple:
+    """One path that passes the arguments on: (words before ``"$@"``, after it, conditions, exports, shifts)."""
+    return (_expanded(state, args[0]), _expanded(state, args[1]), tuple(path), dict(state.exports),
+            tuple(state.shifts))
 
 
 def _expanded(state: _TopLevel, nodes: list) -> list:
@@ -308,6 +374,13 @@ class _TopLevel:
         self.shifts: list[tuple[int, bool | None]] = []
         self.errexit: bool | None = None  # as top-level ``set`` commands leave it (None: as the script starts)
         self.sourced: list[SourceFile] = []
+
+    def fork(self) -> _TopLevel:
+        """A copy to read one branch's commands with, leaving this one as it was."""
+        out = _TopLevel.__new__(_TopLevel)
+        out.__dict__.update(self.__dict__)
+        out.env, out.exports, out.shifts = self.env.copy(), dict(self.exports), list(self.shifts)
+        return out
 
     def doc_of(self, doc) -> None:
         """Read the commands of ``doc`` from now on."""
@@ -470,12 +543,16 @@ def wrapper_of(words: list[str | None], i: int, source: SourceFile, script: MStr
     shell, errexit = reading.shell, reading.errexit
     if i > 0 and words[i - 1] in _SHELLS:  # ``bash script``: that shell; the script's #! line is a comment
         shell, errexit = ("bash" if words[i - 1].endswith("bash") else "sh"), False
-    shifts = []
-    for count, on in reading.shifts:
-        on = errexit if on is None else on
-        shifts.append((count, True if on or shell == "sh" else False if shell == "bash" else None))
-    return Wrapper(i + 1, source, reading.env, tuple(shifts), words[i] or "", reading.sourced,
-                   reading.extra, reading.condition, reading.prefix)
+
+    def wrapper(way: Reading) -> Wrapper:
+        shifts = []
+        for count, on in way.shifts:
+            on = errexit if on is None else on
+            shifts.append((count, True if on or shell == "sh" else False if shell == "bash" else None))
+        return Wrapper(i + 1, source, way.env, tuple(shifts), words[i] or "", way.sourced, way.extra, way.prefix,
+                       way.path)
+
+    return records.replace(wrapper(reading), others=tuple(wrapper(way) for way in reading.others))
 
 
 _SCRIPT_DIR = re.compile(r'(?:\$\(\s*dirname\s+"?(?:\$0|\$\{?BASH_SOURCE(?:\[0\])?\}?)"?\s*\)'
@@ -634,3 +711,15 @@ def through(wrapper: Wrapper, words: list[Token], source: SourceFile, problems: 
     problems.append(Problem(f"the entrypoint wrapper {name} ends in `exec \"$@\"`, but {why}: the SGLang launch "
                             "written after it never starts", where or Span(source, 0, 0)))
     return got
+
+
+def runs(wrapper: Wrapper, words: list[Token], source: SourceFile, problems: list[Problem],
+         where: Span | None) -> list[tuple[Wrapper, list[Token]]]:
+    """``(path, the command it runs)`` for each path of ``wrapper`` (:meth:`Wrapper.ways`), by
+    :func:`through`; a problem two paths have is said once."""
+    out = []
+    for way in wrapper.ways():
+        mine: list[Problem] = []
+        out.append((way, through(way, words, source, mine, where)))
+        problems.extend(p for p in mine if all((p.message, p.span) != (q.message, q.span) for q in problems))
+    return out

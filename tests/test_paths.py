@@ -577,7 +577,7 @@ def test_shell_function_that_prints_a_command_line(tmp_path, capsys, use, prints
 @pytest.mark.parametrize("body", [
     f"echo {LAUNCH} $FROM_OUTSIDE",  # a word the environment gives: not plain ($1 is the call's: known)
     f"echo -e {LAUNCH}",  # escapes interpreted
-    f"echo {LAUNCH}; echo more",  # two commands
+    f"echo {LAUNCH}; echo -e more",  # two lines, one not plain (two plain ones: test_shell_paths_values.py, d19)
     f"echo {LAUNCH} $UNSET_SOMEWHERE_ELSE",  # a word not known
 ])
 def test_shell_function_output_that_is_not_plain_stays_unknown(tmp_path, capsys, body):

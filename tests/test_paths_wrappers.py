@@ -222,7 +222,7 @@ def test_dockerfile_shell_form_entrypoint_never_passes_cmd_to_its_wrapper(tmp_pa
 
 
 
-def k8s_with(entry: str) -> dict[str, str]:
+def k8s_with(entry: str, args: str = SH_C) -> dict[str, str]:
     return {"deploy/entrypoint.sh": entry, "deploy/pod.yaml": src(f"""
         apiVersion: v1
         kind: Pod
@@ -232,7 +232,7 @@ def k8s_with(entry: str) -> dict[str, str]:
           - name: server
             image: lmsysorg/sglang:v0.5.23-cu129
             command: ["./entrypoint.sh"]
-            args: [{SH_C}]
+            args: [{args}]
         """)}
 
 
@@ -632,18 +632,21 @@ def test_wrapper_not_followed_with_nothing_sglang_after_it_is_silent(tmp_path, c
     assert lint(tmp_path, capsys, files) == []
 
 
+def wrapped_in(fmt: str, entry: str, argv: str) -> dict[str, str]:
+    """A Dockerfile or a Kubernetes pod whose entrypoint script ``entry`` is given ``argv``."""
+    if fmt == "kubernetes":
+        return k8s_with(entry, argv)
+    return {"entry.sh": entry, "Dockerfile": f"""
+        FROM lmsysorg/sglang:v0.5.23-cu129
+        COPY entry.sh /entry.sh
+        ENTRYPOINT ["/entry.sh"]
+        CMD [{argv}]
+        """}
+
+
 @pytest.mark.parametrize("fmt", ["dockerfile", "kubernetes"])
 def test_conditional_pass_through_in_dockerfiles_and_kubernetes(tmp_path, capsys, fmt):
-    entry = '#!/bin/bash\nif [ -n "$X" ]; then exec "$@"; fi\nexec sleep infinity\n'
-    if fmt == "dockerfile":
-        files = {"entry.sh": entry, "Dockerfile": f"""
-            FROM lmsysorg/sglang:v0.5.23-cu129
-            COPY entry.sh /entry.sh
-            ENTRYPOINT ["/entry.sh"]
-            CMD [{ARGV}]
-            """}
-    else:
-        files = k8s_with(entry)
+    files = wrapped_in(fmt, '#!/bin/bash\nif [ -n "$X" ]; then exec "$@"; fi\nexec sleep infinity\n', ARGV)
     assert [c for c, _, _ in found(lint(tmp_path, capsys, files))] == ["SGL101"]
     assert [row["conditions"] for row in inventory(tmp_path, capsys)] == [['`[ -n "$X" ]` succeeds']]
 
@@ -674,3 +677,112 @@ def test_compose_bare_entrypoint_is_found_through_a_mount_on_path(tmp_path, caps
             command: [{ARGV}]
         """})
     assert found(diags) == [("SGL101", "compose.yaml", 6)]
+
+
+# -- a wrapper with more than one path that passes its arguments on; tests the script decides (fresh review
+# -- of issue 35, d3 and d4) --------------------------------------------------------------------------------
+
+DET = "--enable-deterministic-inference"
+PLAIN = ", ".join(f'"{w}"' for w in LAUNCH.split() if w != DET)  # fa4 without deterministic inference
+COMPOSE_PLAIN = COMPOSE_WRAPPED.replace(ARGV, PLAIN)
+
+
+@pytest.mark.parametrize("entry, when, conditions", [
+    # d3: the exec after the if is the other path, and it is the one that fails
+    (f'if [ -n "$FAST_MODE" ]; then\n  exec "$@"\nfi\nexec "$@" {DET}\n', '`[ -n "$FAST_MODE" ]` fails',
+     [['`[ -n "$FAST_MODE" ]` succeeds'], ['`[ -n "$FAST_MODE" ]` fails']]),
+    # d3b: the branch fails; the fall-through reads the same fa4, so the fix is unsafe
+    (f'if [ -n "$T" ]; then\n  exec "$@" {DET}\nfi\nexec "$@"\n', '`[ -n "$T" ]` succeeds',
+     [['`[ -n "$T" ]` succeeds'], ['`[ -n "$T" ]` fails']]),
+    (f'if [ -n "$T" ]; then exec "$@" {DET}; else exec "$@"; fi\n', '`[ -n "$T" ]` succeeds',
+     [['`[ -n "$T" ]` succeeds'], ['`[ -n "$T" ]` fails']]),
+    (f'if [ -n "$T" ]; then exec "$@"; else export A=1; exec "$@" {DET}; fi\n', '`[ -n "$T" ]` fails',
+     [['`[ -n "$T" ]` succeeds'], ['`[ -n "$T" ]` fails']]),
+    (f'[ -n "$T" ] && exec "$@" {DET}\nexec "$@"\n', '`[ -n "$T" ]` succeeds',
+     [['`[ -n "$T" ]` succeeds'], ['`[ -n "$T" ]` fails']]),
+    (f'[ -n "$T" ] || exec "$@" {DET}\nexec "$@"\n', '`[ -n "$T" ]` fails',
+     [['`[ -n "$T" ]` fails'], ['`[ -n "$T" ]` succeeds']]),
+    # two ifs: three paths, the failing one is the second if's branch
+    (f'if [ -n "$X" ]; then exec "$@"; fi\nif [ -n "$Y" ]; then exec "$@" {DET}; fi\nexec "$@" --log-level debug\n',
+     '`[ -n "$X" ]` fails and `[ -n "$Y" ]` succeeds',
+     [['`[ -n "$X" ]` succeeds'], ['`[ -n "$X" ]` fails', '`[ -n "$Y" ]` succeeds'],
+      ['`[ -n "$X" ]` fails', '`[ -n "$Y" ]` fails']]),
+    # an export on the fall-through path only
+    ('if [ -n "$X" ]; then exec "$@"; fi\nexport B=1\nexec "$@" --enable-deterministic-inference\n',
+     '`[ -n "$X" ]` fails', [['`[ -n "$X" ]` succeeds'], ['`[ -n "$X" ]` fails']]),
+])
+def test_wrapper_with_two_paths_passing_the_command_on_warns_for_the_failing_one(tmp_path, capsys, entry, when,
+                                                                                 conditions):
+    diags = lint(tmp_path, capsys, {"s/entry.sh": "#!/bin/bash\n" + entry, "compose.yaml": COMPOSE_PLAIN})
+    assert found(diags) == [("SGL101", "compose.yaml", 5)]
+    assert diags[0]["severity"] == "warning"
+    assert f"(when {when}; not on every path of this launch)" in diags[0]["message"]
+    assert diags[0]["fix"]["applicability"] == "unsafe"
+    assert [row["conditions"] for row in inventory(tmp_path, capsys)] == conditions
+
+
+@pytest.mark.parametrize("entry, conditions", [
+    # d4: a test the script decides takes its branch only
+    (f'MODE=serve\nif [ "$MODE" = "det" ]; then\n  exec "$@" {DET}\nfi\nexec "$@"\n', [[]]),
+    (f'if false; then exec "$@" {DET}; fi\nexec "$@"\n', [[]]),
+    (f'MODE=serve\n[ "$MODE" = det ] && exec "$@" {DET}\nexec "$@"\n', [[]]),
+    (f'if true; then exec "$@"; else exec "$@" {DET}; fi\n', [[]]),
+    # both paths pass it on without deterministic inference
+    ('if [ -n "$X" ]; then exec "$@"; fi\nexec "$@" --log-level debug\n',
+     [['`[ -n "$X" ]` succeeds'], ['`[ -n "$X" ]` fails']]),
+    # the fall-through ends before the exec that turns it on
+    (f'if [ -n "$X" ]; then exec "$@"; fi\nexit 1\nexec "$@" {DET}\n', [['`[ -n "$X" ]` succeeds']]),
+    (f'if [ -n "$X" ]; then exec "$@"; else exec sleep infinity; fi\nexec "$@" {DET}\n',
+     [['`[ -n "$X" ]` succeeds']]),
+])
+def test_wrapper_paths_that_never_fail_give_no_finding(tmp_path, capsys, entry, conditions):
+    assert lint(tmp_path, capsys, {"s/entry.sh": "#!/bin/bash\n" + entry, "compose.yaml": COMPOSE_PLAIN}) == []
+    assert [row["conditions"] for row in inventory(tmp_path, capsys)] == conditions
+
+
+@pytest.mark.parametrize("entry", [
+    f'MODE=det\nif [ "$MODE" = "det" ]; then exec "$@" {DET}; fi\nexec "$@"\n',
+    f'if true; then exec "$@" {DET}; fi\nexec "$@"\n',
+])
+def test_wrapper_test_decided_true_fails_on_every_path(tmp_path, capsys, entry):
+    diags = lint(tmp_path, capsys, {"s/entry.sh": "#!/bin/bash\n" + entry, "compose.yaml": COMPOSE_PLAIN})
+    assert found(diags) == [("SGL101", "compose.yaml", 5)]
+    assert diags[0]["severity"] == "error" and diags[0]["fix"]["applicability"] == "safe"
+    assert "when" not in diags[0]["message"]
+
+
+def test_wrapper_branch_decided_false_before_another_command_starts_nothing(tmp_path, capsys):
+    # d4b: a ConfigMap wrapper through a kustomize generator whose only pass-through never runs
+    entry = f'#!/bin/bash\nif false; then\n  exec "$@" {DET}\nfi\nexec sleep infinity\n'
+    deploy = src(f"""
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {{name: sglang}}
+        spec:
+          template:
+            spec:
+              containers:
+              - name: server
+                image: lmsysorg/sglang:v0.5.23-cu129
+                command: ["/scripts/entry.sh"]
+                args: [{PLAIN}]
+                volumeMounts:
+                - {{name: scripts, mountPath: /scripts}}
+              volumes:
+              - name: scripts
+                configMap: {{name: entry-scripts, defaultMode: 0755}}
+        """)
+    kustomization = "resources: [deploy.yaml]\nconfigMapGenerator:\n- name: entry-scripts\n  files: [entry.sh]\n"
+    diags = lint(tmp_path, capsys, {"base/entry.sh": entry, "base/deploy.yaml": deploy,
+                                    "base/kustomization.yaml": kustomization})
+    assert [d["code"] for d in diags] == []
+
+
+@pytest.mark.parametrize("fmt", ["dockerfile", "kubernetes"])
+def test_wrapper_fall_through_path_in_dockerfiles_and_kubernetes(tmp_path, capsys, fmt):
+    files = wrapped_in(fmt, f'#!/bin/bash\nif [ -n "$X" ]; then exec "$@"; fi\nexport Y=1\nexec "$@" {DET}\n', PLAIN)
+    diags = lint(tmp_path, capsys, files)
+    assert [(d["code"], d["severity"]) for d in diags] == [("SGL101", "warning")]
+    assert '(when `[ -n "$X" ]` fails; not on every path of this launch)' in diags[0]["message"]
+    assert [row["conditions"] for row in inventory(tmp_path, capsys)] == [['`[ -n "$X" ]` succeeds'],
+                                                                          ['`[ -n "$X" ]` fails']]

@@ -138,3 +138,121 @@ def test_launches_of_a_function_read_per_call_are_headed_by_their_calls(tmp_path
     assert [line for line in out.splitlines() if line.startswith("run.sh:")] == ["run.sh:5", "run.sh:6", "run.sh:7"]
     explained = run(tmp_path, capsys, "--target-gpu", "H100", "--explain", "run.sh:6")[1]
     assert "attention_backend: 'fa4'" in explained and "'fa3'" not in explained
+
+
+# -- d8b: a branch that ends the script (exit, return in a function, exec COMMAND) ends its path ------------------
+
+SET_A = 'A="--attention-backend fa4"\n'
+ADD_DET = f'A="$A {DET}"'
+LAUNCH = f"python -m sglang.launch_server {MODEL} $A\n"
+
+
+@pytest.mark.parametrize("script", [
+    SET_A + f'if [ -n "$DET" ]; then\n  {ADD_DET}\n  echo "needs fa3 on H100" >&2\n  exit 1\nfi\n' + LAUNCH,
+    SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; exec false; fi\n' + LAUNCH,
+    SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; {{ echo no; exit 2; }}; fi\n' + LAUNCH,
+    SET_A + f'[ -n "$DET" ] && {{ {ADD_DET}; echo no; exit 1; }}\n' + LAUNCH,
+    SET_A + f'[ -z "$DET" ] || {{ {ADD_DET}; exit 1; }}\n' + LAUNCH,
+    SET_A + f'if [ -n "$FAST" ]; then :; elif [ -n "$DET" ]; then {ADD_DET}; exit 1; fi\n' + LAUNCH,
+    # the guard in an if of its own, on the same test as the one that turned it on
+    SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; fi\nif [ -n "$DET" ]; then exit 1; fi\n' + LAUNCH,
+    SET_A + f'[ -n "$DET" ] && {ADD_DET}\n[ -n "$DET" ] && exit 1\n' + LAUNCH,
+    # return in a function's body ends the function's path
+    SET_A + f'serve() {{\n  if [ -n "$DET" ]; then {ADD_DET}; echo no >&2; return 1; fi\n  {LAUNCH}}}\nserve\n',
+])
+def test_a_branch_that_ends_the_script_leaves_no_path_after_it(tmp_path, capsys, script):
+    assert summary(lint(tmp_path, capsys, script)) == []
+
+
+@pytest.mark.parametrize("script, found", [
+    # not an end of the script: a subshell's exit, exec of redirections only, return outside a function
+    (SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; ( exit 1 ); fi\n' + LAUNCH, [("SGL101", "warning", 3)]),
+    (SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; exec 2>&1; fi\n' + LAUNCH, [("SGL101", "warning", 3)]),
+    (SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; fi\nif [ -n "$X" ]; then exit 1; fi\n' + LAUNCH,
+     [("SGL101", "warning", 3)]),
+    # the path that goes on is the failing one: an error on every path
+    (SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; fi\nif [ -n "$DET" ]; then :; else exit 1; fi\n' + LAUNCH,
+     [("SGL101", "error", 3)]),
+    (SET_A + f'if [ -z "$DET" ]; then exit 0; fi\n{ADD_DET}\n' + LAUNCH, [("SGL101", "error", 3)]),
+    # a launch in the branch before its exit is still there
+    (SET_A + f'if [ -n "$DET" ]; then {ADD_DET}; {LAUNCH.strip()}; exit 0; fi\n' + LAUNCH, [("SGL101", "error", 3)]),
+])
+def test_what_does_not_end_the_script_or_ends_the_other_path(tmp_path, capsys, script, found):
+    assert summary(lint(tmp_path, capsys, script)) == found
+
+
+# -- d2: an array built in ifs past the cap keeps its deciding if and the words every path has -------------------
+
+MIXED = ("--enable-metrics", "--trust-remote-code", "--disable-radix-cache", "--enable-torch-compile")
+
+
+def array_ifs(n: int, at: int | None, flag: str, start: str = "--attention-backend fa4") -> str:
+    """``A=(start)`` then ``n`` undecided ifs each appending ``flag``, the one at ``at`` deterministic inference."""
+    lines = [f"A=({start})"]
+    for k in range(n):
+        var, words = ("TOP", DET) if k == at else (f"O{k}", MIXED[k % len(MIXED)] if flag == "mixed" else flag)
+        lines.append(f'if [ -n "${var}" ]; then A+=({words}); fi')
+    return "\n".join(lines) + f'\npython -m sglang.launch_server {MODEL} "${{A[@]}}"\n'
+
+
+@pytest.mark.parametrize("n, at, flag", [
+    (5, 2, "--enable-metrics"),  # identical flags
+    (5, 2, "mixed"),  # the review's script
+    (5, 4, "--trust-remote-code"),
+    (8, 0, "--disable-radix-cache"),
+    (26, 20, "mixed"),
+    (26, 13, "--enable-metrics"),
+    (40, 39, "--enable-torch-compile"),
+])
+def test_array_ifs_past_the_cap_keep_the_deciding_if(tmp_path, capsys, n, at, flag):
+    assert 2 ** n > limits.MAX_PATH_VARIANTS
+    diags = lint(tmp_path, capsys, array_ifs(n, at, flag))
+    assert summary(diags) == [("SGL101", "warning", 3)]
+    assert '(when `[ -n "$TOP" ]` succeeds; not on every path of this launch)' in diags[0]["message"]
+
+
+@pytest.mark.parametrize("n, start, found", [
+    # the words written before the ifs stay known on every path
+    (8, f"--attention-backend fa4 {DET}", [("SGL101", "error", 3)]),
+    (26, f"{DET} --attention-backend fa4", [("SGL101", "error", 3)]),
+    (6, f"--attention-backend fa4 {DET}", [("SGL101", "error", 3)]),
+    (8, f"--attention-backend fa3 {DET}", []),
+])
+def test_array_ifs_past_the_cap_keep_the_words_every_path_has(tmp_path, capsys, n, start, found):
+    assert summary(lint(tmp_path, capsys, array_ifs(n, None, "mixed", start))) == found
+
+
+# -- d19: a function printing its command line in several echo/printf commands --------------------------------
+
+ECHO = f'  echo "python -m sglang.launch_server {MODEL} --attention-backend fa4"\n'
+
+
+def printing(body: str, use: str = "CMD=$(build)\n$CMD\n") -> str:
+    return "build() {\n" + body + "}\n" + use
+
+
+@pytest.mark.parametrize("script, found, conditions", [
+    # the review's scripts: the words of every line, split on the line breaks
+    (printing(ECHO.replace('fa4"', f'fa4 {DET}"') + '  if [ -n "$VERBOSE" ]; then echo " --log-level debug"; fi\n'),
+     [("SGL101", "error", 4)], [['`[ -n "$VERBOSE" ]` succeeds'], ['`[ -n "$VERBOSE" ]` fails']]),
+    (printing(ECHO.replace('fa4"', f'fa4 {DET}"') + '  echo "--log-level debug"\n'), [("SGL101", "error", 4)], [[]]),
+    # a line in an if: that path's
+    (printing(ECHO + f'  if [ -n "$DET" ]; then echo {DET}; fi\n'), [("SGL101", "warning", 4)],
+     [['`[ -n "$DET" ]` succeeds'], ['`[ -n "$DET" ]` fails']]),
+    # unquoted words starting with a dash are echo's text, not its options
+    (printing(ECHO + f'  echo {DET} --log-level debug\n'), [("SGL101", "error", 4)], [[]]),
+    (printing('  echo starting >&2\n' + ECHO + f'  printf "%s " {DET}\n', "$(build)\n"), [("SGL101", "error", 5)],
+     [[]]),
+    # what goes to another stream is not printed
+    (printing(ECHO + f'  echo {DET} >&2\n'), [], [[]]),
+    # eval runs each line as a command of its own: the second is not the launch's
+    (printing(ECHO + f'  echo {DET}\n', 'eval "$(build)"\n'), [], [[]]),
+])
+def test_a_function_printing_its_command_in_several_lines(tmp_path, capsys, script, found, conditions):
+    import json
+
+    from tests.helpers import run
+
+    assert summary(lint(tmp_path, capsys, script)) == found
+    _, out, _ = run(tmp_path, capsys, "--list-launches", "--format", "json", ".")
+    assert [row["conditions"] for row in json.loads(out)] == conditions

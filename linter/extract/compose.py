@@ -187,8 +187,8 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         done.add(identity)
         try:
             env = _container_env(svc, ws, result.related)
-            argv, when = _argv(svc, ep, ep_layer, cmd, cmd_layer, ws, env, result)
-            found = launches(argv, source, env=env, problems=result.problems)
+            found = [(got, when) for argv, when, way_env in _argv(svc, ep, ep_layer, cmd, cmd_layer, ws, env, result)
+                     for got in launches(argv, source, env=way_env, problems=result.problems)]
         except SplitError as exc:
             node, layer = (ep, ep_layer) if ep is not None else (cmd, cmd_layer)
             result.problems.append(Problem(f"service {sharing[identity][0]!r}: cannot split the command: {exc}",
@@ -206,14 +206,14 @@ def _stack_launches(stack, source: SourceFile, ws: Workspace, result: Extraction
         if stack.incomplete:
             # an override without its base: the base's values (a --model-path …) are unknown, not absent
             missing = Token(MStr.unknown(Span(source, 0, 0)), splat=True)
-            found = [records.replace(got, args=list(got.args) + [missing]) for got in found]
+            found = [(records.replace(got, args=list(got.args) + [missing]), when) for got, when in found]
         image, workdir, devices = _image(svc), _workdir(svc), _device_counts(svc)
-        for k, got in enumerate(found):
+        for k, (got, when) in enumerate(found):
             launch = Launch(source=home, program=got.program, span=Span(home, start, end), args=got.args,
                             key=scope + (f"#{k}" if k else ""),
                             image=got.image if got.image is not None else image, gpu_decls=list(got.gpu_decls) + decls,
                             workdir=workdir, mounts=_mounts(svc), gpu_counts=devices + list(got.gpu_counts),
-                            background=got.background, path=(when,) if when else ())
+                            background=got.background, path=when)
             result.launches.append(launch)
 
 
@@ -230,26 +230,27 @@ def _sharing(stack) -> dict[tuple[int, int], list[str]]:
 
 
 def _argv(svc, ep, ep_layer, cmd, cmd_layer, ws: Workspace, env: dict,
-          result: Extraction) -> tuple[list[Token], str]:
-    """(the service's argv: ``entrypoint`` then ``command``, the condition it runs under in words or
-    ``""``). An entrypoint script of the repository that passes its arguments through (``exec "$@"``,
-    :mod:`linter.passthrough`) passes the command through — on one path only when that ``exec`` is in
-    an ``if``: its condition —; its exported variables join ``env`` and it joins the files ``result``
+          result: Extraction) -> list[tuple[list[Token], tuple[str, ...], dict]]:
+    """(the service's argv: ``entrypoint`` then ``command``, the conditions it runs under in words —
+    empty when always —, the container's environment ``env`` it runs with), one per path. An
+    entrypoint script of the repository that passes its arguments through (``exec "$@"``,
+    :mod:`linter.passthrough`) passes the command through — on each of its paths that does, with
+    that path's conditions —; its exported variables join ``env`` and it joins the files ``result``
     read. Raises SplitError for a string that does not split."""
     ep_words = _tokens(ep, ep_layer.source, ep_layer.env) if ep is not None else None
     cmd_words = _tokens(cmd, cmd_layer.source, cmd_layer.env) if cmd is not None else None
     if ep_words:
-        from linter.passthrough import HOST, through, wrapper_script
+        from linter.passthrough import HOST, runs, wrapper_script
 
         workdir = _workdir(svc)  # where a relative script is: the service's working_dir when written
         wrapper = wrapper_script([w.value for w in ep_words], ep_layer.folder, ws, _mounts(svc), ep_words,
                                  workdir=HOST if workdir is None else (workdir or None))
         if wrapper is not None:
-            env.update(wrapper.env)
             result.related.extend(wrapper.files)
-            return through(wrapper, ep_words + (cmd_words or []), ep_layer.source, result.problems,
-                           ep_words[wrapper.taken - 1].span_of()), wrapper.condition
-    return (ep_words or []) + (cmd_words or []), ""
+            return [(argv, way.path, {**env, **way.env})
+                    for way, argv in runs(wrapper, ep_words + (cmd_words or []), ep_layer.source, result.problems,
+                                          ep_words[wrapper.taken - 1].span_of())]
+    return [((ep_words or []) + (cmd_words or []), (), env)]
 
 
 def _anchor(keys, source: SourceFile) -> tuple[SourceFile, int, int]:

@@ -47,7 +47,7 @@ from linter import limits, records
 from linter.extract.compose import interpolate
 from linter.extract.words import SplitError, split_words
 from linter.launch import UNKNOWN_CHAR, Extraction, Launch, MStr, Problem, Token
-from linter.passthrough import through, wrapper_script
+from linter.passthrough import runs, wrapper_script
 from linter.records import dataclass, field
 from linter.source import SourceFile, Span
 from linter.workspace import Workspace
@@ -82,8 +82,6 @@ class _Stage:
     span: Span | None = None
     where: Span | None = None
     """The CMD/ENTRYPOINT instruction that gives the launch (for its span and key)."""
-    passes_when: str = ""
-    """The condition under which the entrypoint wrapper passes ``CMD`` through (empty: always)."""
 
 
 def escape_char(text: str) -> str:
@@ -289,10 +287,10 @@ def extract(source: SourceFile, ws: Workspace) -> Extraction:
             _STEPS[kind](value, stages[-1], span, kind, source, result)
     if not stages:
         return result
-    argv = _final_argv(stages[-1], source, ws, result)
-    if argv:
-        where = stages[-1].where or Span(source, 0, 0)
-        result.launches.extend(_launches(argv, source, stages[-1], where, result))
+    for way, argv in _final_argv(stages[-1], source, ws, result):
+        if argv:
+            where = stages[-1].where or Span(source, 0, 0)
+            result.launches.extend(_launches(argv, source, stages[-1], where, result, way))
     return result
 
 
@@ -361,13 +359,13 @@ _STEPS = {"ENV": _env, "SHELL": _shell, "COPY": _copy, "ADD": _copy, "CMD": _run
 """The instructions of a stage after ``FROM`` that matter here, each a step on the stage."""
 
 
-def _final_argv(last: _Stage, source: SourceFile, ws: Workspace, result: Extraction) -> list[Token] | None:
-    """What the last stage's container runs: ``ENTRYPOINT`` + ``CMD``, or the base image's known entry
-    point + ``CMD``; None when the base image's own ENTRYPOINT/CMD run (not in this file). A wrapper
-    script of the repository first in it that ends in ``exec "$@"`` passes the rest through, its
-    exports in the stage's environment (a relative path is found from the ``WORKDIR``, through the
-    ``COPY`` destinations). A shell-form ``ENTRYPOINT`` never sees ``CMD``: an SGLang launch there
-    is reported as never run."""
+def _final_argv(last: _Stage, source: SourceFile, ws: Workspace, result: Extraction) -> list[tuple]:
+    """``(wrapper path or None, argv)`` for what the last stage's container runs: ``ENTRYPOINT`` +
+    ``CMD``, or the base image's known entry point + ``CMD``; none when the base image's own
+    ENTRYPOINT/CMD run (not in this file). A wrapper script of the repository first in it that ends
+    in ``exec "$@"`` passes the rest through on each of its paths that does, with their exports (a
+    relative path is found from the ``WORKDIR``, through the ``COPY`` destinations). A shell-form
+    ``ENTRYPOINT`` never sees ``CMD``: an SGLang launch there is reported as never run."""
     from linter.recognize import image_entrypoint
 
     cmd = last.cmd
@@ -376,21 +374,19 @@ def _final_argv(last: _Stage, source: SourceFile, ws: Workspace, result: Extract
         if last.entry_shell and cmd:
             _cmd_not_run(last, source, ws, result)
     elif cmd is None:
-        return None
+        return []
     else:
         known = image_entrypoint(last.image.text if last.image is not None else None)
         if known is not None and not known[1]:
-            return [Token(MStr.plain(w, last.where)) for w in known[0]] + list(cmd)
+            return [(None, [Token(MStr.plain(w, last.where)) for w in known[0]] + list(cmd))]
         argv = list(cmd)
     search = last.env.get("PATH")  # where a bare ENTRYPOINT name is looked up, when an ENV sets it
     wrapper = wrapper_script([t.value for t in argv], Path(source.path).parent, ws, tuple(last.copies), argv,
                              workdir=last.workdir, search=search.text if search is not None and search.known else None)
     if wrapper is None:
-        return argv
-    last.env = {**last.env, **wrapper.env}
-    last.passes_when = wrapper.condition
+        return [(None, argv)]
     result.related.extend(wrapper.files)
-    return through(wrapper, argv, source, result.problems, argv[wrapper.taken - 1].span_of())
+    return runs(wrapper, argv, source, result.problems, argv[wrapper.taken - 1].span_of())
 
 
 def _cmd_not_run(last: _Stage, source: SourceFile, ws: Workspace, result: Extraction) -> None:
@@ -472,8 +468,10 @@ def _copies(value: MStr, folder: Path, workdir: str | None = None) -> list[tuple
     return out
 
 
-def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span, result: Extraction) -> list[Launch]:
-    """The launches of the final argv, through :func:`linter.extract.recognized.launches`."""
+def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span, result: Extraction,
+              way=None) -> list[Launch]:
+    """The launches of the final argv, through :func:`linter.extract.recognized.launches`; ``way`` the
+    path of the entrypoint wrapper that runs it (:class:`linter.passthrough.Wrapper`), None for none."""
     from linter.extract.yamldoc import argv_launches
 
     key = f"stage {stage.name}" if stage.name else "CMD"
@@ -481,10 +479,11 @@ def _launches(argv: list[Token], source: SourceFile, stage: _Stage, where: Span,
     # empty (Dockerfile reference, "ARG": "not persisted in the final image").
     env = {name: MStr.plain("", where) for name in stage.args if name not in stage.env}
     env.update(stage.env)
+    env.update(way.env if way is not None else {})
     out = argv_launches(argv, source, env, result, key, where, image=stage.image)
     # the CMD/ENTRYPOINT instruction (its first line anchors suppressions); a wrapper that passes CMD
     # through on one path only: the launch is that path's
-    path = (stage.passes_when,) if stage.passes_when else ()
+    path = way.path if way is not None else ()
     return [records.replace(launch, span=where, path=path or launch.path) for launch in out]
 
 

@@ -67,7 +67,7 @@ from linter.extract.yamlstream import MAX_DOCUMENTS, parse_documents  # noqa: F4
 from linter.formats import looks_like_kubernetes
 from linter.gpus import kubernetes as k8s_gpus
 from linter.launch import UNKNOWN_CHAR, Extraction, GpuDecl, Launch, ModelHint, MStr, Problem, Token, hull
-from linter.passthrough import through, wrapper_script
+from linter.passthrough import runs, wrapper_script
 from linter.recognize import image_entrypoint
 from linter.records import dataclass, field
 from linter.sglang.entrypoints import match_entry_point
@@ -714,6 +714,7 @@ def _folded_launches(argv: list[Token], source: SourceFile, shell_env: dict, ima
 def _volume_script(command: list[Token], args: list[Token] | None, container: _Container, spec: _PodSpec,
                    source: SourceFile, cms: ConfigMaps, ws: Workspace | None, result: Extraction) -> tuple | None:
     """``(argv or None, wrapper or None, why not fully verified or None)`` when the script ``command``
+    — for a wrapper, ``(path, argv)`` per path (:func:`linter.passthrough.runs`) in place of the argv —
     starts with (``/scripts/entry.sh``, ``bash /opt/run.sh``) lies on one of the pod's volumes
     (:mod:`linter.extract.k8s_volumes`); None when it does not (a file of the image, or a relative
     path). A ConfigMap's script (this file, the YAML files beside it, their kustomization's
@@ -755,7 +756,7 @@ def _volume_script(command: list[Token], args: list[Token] | None, container: _C
     wrapper = wrapper_of(values, i, home, script=text, resolve=resolve)
     if wrapper is not None:
         result.related.extend(f for f in wrapper.sourced if f is not source and f not in result.related)
-        return through(wrapper, words, source, result.problems, at), wrapper, None
+        return runs(wrapper, words, source, result.problems, at), wrapper, None
     shell = script_shell(values, i, text.text)
     if shell is None:
         return None, None, None  # a Python or other script: not read here
@@ -864,26 +865,27 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: Co
         wrapper_script([w.value for w in command], Path(source.path).parent, ws, tokens=command,
                        workdir=_script_folder(_workdir(container))) if command else None
     if on_volume is not None:
-        argv = on_volume[0]
+        ways = on_volume[0] if wrapper is not None else [(None, on_volume[0])]
     elif wrapper is not None:  # the script's own arguments, then ``args``: the command it runs
         result.related.extend(wrapper.files)
-        argv = through(wrapper, command + (args or []), source, result.problems,
-                       command[wrapper.taken - 1].span_of())
+        ways = runs(wrapper, command + (args or []), source, result.problems, command[wrapper.taken - 1].span_of())
     else:
-        argv = _argv(command, args, image)
-    if argv is None:
-        return []
-    shell_env = {k: (v if isinstance(v, MStr) else MStr.unknown(None)) for k, v in variables.items()}
-    shell_env.update(wrapper.env if wrapper is not None else {})
-    found = launches(argv, source, env=shell_env, image=image, problems=result.problems) or \
-        _folded_launches(argv, source, shell_env, image, result)
+        ways = [(None, _argv(command, args, image))]
     spans = [Span(source, n.start_mark.index, n.end_mark.index) for n in (cmd_node, args_node) if n is not None]
     spans += [Span(source, k.start_mark.index, k.end_mark.index) for name, k in container.keys.items()
               if name in ("command", "args") and k.start_mark is not None]
     span = hull(spans)
     not_verified = (on_volume[2],) if on_volume is not None and on_volume[2] else ()
-    path = (wrapper.condition,) if wrapper is not None and wrapper.condition else ()
-    return [(f, span, image, not_verified, path) for f in found]
+    out = []
+    for way, argv in ways:
+        if argv is None:
+            continue
+        shell_env = {k: (v if isinstance(v, MStr) else MStr.unknown(None)) for k, v in variables.items()}
+        shell_env.update(way.env if way is not None else {})
+        found = launches(argv, source, env=shell_env, image=image, problems=result.problems) or \
+            _folded_launches(argv, source, shell_env, image, result)
+        out += [(f, span, image, not_verified, way.path if way is not None else ()) for f in found]
+    return out
 
 
 __all__ = ["environment", "expand", "extract", "looks_like_kubernetes", "parse_documents", "pod_specs", "remap"]

@@ -11,6 +11,7 @@ from linter import limits
 from linter.extract.shell.document import Doc, parse_script
 from linter.extract.shell.env import ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, small_number
 from linter.extract.shell.errors import error_message, first_error
+from linter.extract.shell.printed import capture
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.source import Span
 
@@ -98,6 +99,8 @@ class Commands:
         """Run one simple command: its assignments, its words (expanded), the builtins that assign,
         ``eval``, a call of a function of the file, and the launch or wrapper in it."""
         name_node = node.child_by_field_name("name")
+        if self.capture and not self.elsewhere and name_node is not None:
+            capture(self.expand, node, env)  # a function's body walked for what it prints
         if name_node is not None and self._inert(node, name_node, env):
             return
         doc = self.doc

@@ -304,6 +304,16 @@ _RUN: contextvars.ContextVar[list | None] = contextvars.ContextVar("lint_configs
 :class:`Paths` value reads as unknown)."""
 
 
+def rule_out(env: Env, decision, branch: int) -> None:
+    """Drop from each value per path of ``env`` the paths that took ``branch`` at ``decision``: that
+    branch ended the script (``if [ -n "$DET" ]; then exit 1; fi`` after a value set per ``$DET``)."""
+    for name, value in list(env.vars.items()):
+        if isinstance(value, Paths):
+            kept = [(c, v) for c, v in value.options if not any(d == decision and b == branch for d, b, _ in c)]
+            if kept and len(kept) < len(value.options):
+                env.vars.put(name, kept[0][1] if len(kept) == 1 else Paths(kept))
+
+
 def pick(value):
     """``value`` on the path of the run under way (see :class:`Paths`)."""
     if not isinstance(value, Paths):
@@ -387,37 +397,36 @@ MAX_ALIGNED_WORDS = 2000
 
 
 def _common_words(values: list):
-    """What every scalar of ``values`` has, word by word in order — a common subsequence of their
-    words, each the same text written in the same place (:class:`difflib.SequenceMatcher`'s matching
-    blocks, each value against what the ones before it share), kept with its origins — with an
-    unknown word wherever some value has other words: the words a merged decision adds in the middle
-    of a command line are unknown, the others (``--enable-deterministic-inference`` a kept decision
-    added before them, a loop's words after them) stay known. :func:`common` for
-    arrays, states and values past :data:`MAX_ALIGNED_WORDS` words."""
-    from difflib import SequenceMatcher
-
+    """What every value of ``values`` has, word by word in order — a common subsequence of their
+    words, each the same text written in the same place (:func:`_aligned`), kept with its origins —
+    with an unknown word wherever some value has other words: the words a merged decision adds in the
+    middle of a command line are unknown, the others (``--enable-deterministic-inference`` a kept
+    decision added before them, a loop's words after them) stay known. Scalars by their blank-separated
+    words, arrays by their elements (``A+=(--flag)`` in ifs: fresh review of issue 35, d2), an unknown
+    run of elements standing where they differ. :func:`common` for states, mixed values and values past
+    :data:`MAX_ALIGNED_WORDS` words."""
+    if all(isinstance(v, list) for v in values) and values:
+        if max(len(v) for v in values) > MAX_ALIGNED_WORDS:
+            return common(values)
+        kept, gaps = _aligned([[(t.splat, t.text.text, _origin(t.text)) for t in v] for v in values])
+        first, out = values[0], []
+        for k in range(len(kept) + 1):
+            if gaps[k]:
+                out.append(Token(MStr.unknown(None), splat=True))
+            if k < len(kept):
+                out.append(first[kept[k]])
+        return out
     if not all(isinstance(v, MStr) for v in values):
         return common(values)
     spans = [[(m.start(), m.end()) for m in re.finditer(r"\S+", v.text)] for v in values]
     if max(len(w) for w in spans) > MAX_ALIGNED_WORDS:
         return common(values)
     # a word is matched by its text and where it was written (the same words in two loop bodies are not one)
-    words = [[(v.text[a:b], tuple((r[0], id(r[1]), r[2]) for r in v[a:b].runs)) for a, b in w]
-             for v, w in zip(values, spans)]
-    kept = list(range(len(words[0])))  # indexes of the first value's words every value has, in order
-    at: list[list[int]] = [kept]  # for each value, where each kept word is in it
-    for v in range(1, len(values)):
-        matcher = SequenceMatcher(None, [words[0][i] for i in kept], words[v], autojunk=False)
-        pairs = [(a + k, b + k) for a, b, n in matcher.get_matching_blocks() for k in range(n)]
-        chosen = [i for i, _ in pairs]
-        at = [[places[i] for i in chosen] for places in at] + [[j for _, j in pairs]]
-        kept = [kept[i] for i in chosen]
+    kept, gaps = _aligned([[(v.text[a:b], _origin(v[a:b])) for a, b in w] for v, w in zip(values, spans)])
     first = values[0]
     parts: list[MStr] = []
     for k in range(len(kept) + 1):
-        # a gap before the k-th kept word (or after the last) where some value has other words
-        if any((places[k] if k < len(kept) else len(w)) > (places[k - 1] + 1 if k else 0)
-               for places, w in zip(at, words)):
+        if gaps[k]:
             parts.append(MStr.unknown_of_paths(first.where))
         if k < len(kept):
             a, b = spans[0][kept[k]]
@@ -426,6 +435,31 @@ def _common_words(values: list):
     for part in parts:
         out += [MStr.plain(" "), part] if out else [part]
     return MStr.join(out, first.where) if out else MStr.plain("", first.where)
+
+
+def _origin(m: MStr) -> tuple:
+    """Where the characters of ``m`` were written, to match a word by."""
+    return tuple((r[0], id(r[1]), r[2]) for r in m.runs)
+
+
+def _aligned(words: list[list]) -> tuple[list[int], list[bool]]:
+    """(the indexes of the first value's words every value has, in order — :class:`difflib.SequenceMatcher`'s
+    matching blocks, each value against what the ones before it share —, for each of the ``len(kept) + 1``
+    gaps before a kept word or after the last, whether some value has other words there). ``words`` holds
+    each value's words as comparable keys."""
+    from difflib import SequenceMatcher
+
+    kept = list(range(len(words[0])))
+    at: list[list[int]] = [kept]  # for each value, where each kept word is in it
+    for v in range(1, len(words)):
+        matcher = SequenceMatcher(None, [words[0][i] for i in kept], words[v], autojunk=False)
+        pairs = [(a + k, b + k) for a, b, n in matcher.get_matching_blocks() for k in range(n)]
+        chosen = [i for i, _ in pairs]
+        at = [[places[i] for i in chosen] for places in at] + [[j for _, j in pairs]]
+        kept = [kept[i] for i in chosen]
+    gaps = [any((places[k] if k < len(kept) else len(w)) > (places[k - 1] + 1 if k else 0)
+                for places, w in zip(at, words)) for k in range(len(kept) + 1)]
+    return kept, gaps
 
 
 def _differing_text(a, b) -> str:

@@ -20,8 +20,8 @@ from linter.branches import explore
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.conditions import case_branch, decide
 from linter.extract.shell.document import Doc, named_kids
-from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, small_number,
-                                     start_run)
+from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, rule_out,
+                                     small_number, start_run)
 from linter.extract.shell.expand import Expander, scalar
 from linter.extract.shell.loopstate import carries_state, distinct_words
 from linter.extract.shell.printed import printed
@@ -107,6 +107,10 @@ class Walker(Commands):
         self.image = image
         self.depth = depth
         self.silent = 0
+        self.capture = 0
+        """Inside a function's body walked for what it prints (:func:`.printed.capture`)."""
+        self.elsewhere = 0
+        """Inside a command whose output goes to a file or another stream (``echo … >&2``)."""
         self.loop_depth = 0
         self.per_word = 1
         """Runs of the code being walked: the product of the word counts of the ``for`` loops walked
@@ -147,16 +151,19 @@ class Walker(Commands):
         ``NAME``, the word is there on some paths only (:func:`.expand._alternative_path`)."""
         return _ALTERNATIVE.search(self.doc.data, node.start_byte, node.end_byte) is not None
 
-    def _before_print(self, statements: list, env: Env) -> Env:
+    def _before_print(self, statements: list, env: Env, capture: bool = False) -> Env:
         """The variables after ``statements`` (a function's body before the command that prints),
-        walked silently on a copy of ``env``: a local set in a branch holds a value per path."""
+        walked silently on a copy of ``env``: a local set in a branch holds a value per path. With
+        ``capture``, what its ``echo``/``printf`` commands print is collected (:data:`.printed.OUTPUT`)."""
         inner = env.copy()
         self.silent += 1
+        self.capture, outer = (1 if capture else 0), self.capture
         try:
             for st in statements:
                 self.visit(st, inner)
         finally:
             self.silent -= 1
+            self.capture = outer
         return inner
 
     def _seq(self, node, env: Env) -> None:
@@ -167,9 +174,15 @@ class Walker(Commands):
         pass
 
     def _redirected(self, node, env: Env) -> None:
-        for child in node.named_children:
-            if child.type not in ("file_redirect", "heredoc_redirect", "herestring_redirect", "heredoc_body"):
-                self.visit(child, env)
+        away = self.capture and any(_stdout_away(self.doc.node_text(c)) for c in node.named_children
+                                    if c.type == "file_redirect")
+        self.elsewhere += away
+        try:
+            for child in node.named_children:
+                if child.type not in ("file_redirect", "heredoc_redirect", "herestring_redirect", "heredoc_body"):
+                    self.visit(child, env)
+        finally:
+            self.elsewhere -= away
 
     def _copy_scope(self, node, env: Env) -> None:
         inner = env.copy()
@@ -211,6 +224,9 @@ class Walker(Commands):
         taken = env.copy()
         self._under(truth, then, taken)
         first, second = (0, 1) if on_success else (1, 0)
+        if self._ends(then):  # ``[ -n "$DET" ] && exit 1``: only the other path goes on
+            rule_out(env, decision, first)
+            return
         conds = [((decision, first, truth),), ((decision, second, self._truth([test], not on_success)),)]
         env.replace(merge([taken, env], conds))
 
@@ -280,6 +296,7 @@ class Walker(Commands):
         taken = env.copy()
         self._under(conds[0][0][2], body, taken)
         outcomes.append(taken)
+        ended = [self._ends(body)]
         rest = env
         has_else = False
         tests = [cond]
@@ -298,6 +315,7 @@ class Walker(Commands):
                     " and ".join([self._truth(t, False) for t in tests] + [self._truth(ccond, True)])
                 self._under(label, cbody, branch)
                 outcomes.append(branch)
+                ended.append(self._ends(cbody))
                 conds.append(((decision, len(conds), label),))
                 if decided:  # the last branch: what follows never runs
                     has_else = True
@@ -308,11 +326,38 @@ class Walker(Commands):
                 branch = rest.copy()
                 self._under(self._none(tests), clause.named_children, branch)
                 outcomes.append(branch)
+                ended.append(self._ends(clause.named_children))
                 conds.append(((decision, len(conds), self._none(tests)),))
         if not has_else:
             outcomes.append(rest)
             conds.append(((decision, len(conds), self._none(tests)),))
+            ended.append(False)
+        gone = [c[0][1] for c, e in zip(conds, ended) if e] if not all(ended) else []
+        if gone:  # a branch that ends the script (``exit 1``): no path goes on from it
+            outcomes = [o for o, e in zip(outcomes, ended) if not e]
+            conds = [c for c, e in zip(conds, ended) if not e]
         env.replace(merge(outcomes, conds))
+        for branch in gone:  # nor from that branch of the same test written before
+            rule_out(env, decision, branch)
+
+    def _ends(self, nodes) -> bool:
+        """The statements ``nodes`` (a branch) end the script at their own top level (in a ``{ …; }``
+        group too): ``exit``, ``exec COMMAND`` (the shell is replaced: ``exec false``), and in a
+        function's body ``return``. A guard that refuses a combination (``if [ -n "$DET" ]; then echo
+        "needs fa3"; exit 1; fi``) leaves no path after it that has it (fresh review of issue 35, d8b)."""
+        for node in (nodes if isinstance(nodes, list) else [nodes]):
+            if node.type == "redirected_statement" and node.named_children:
+                node = node.named_children[0]
+            if node.type == "compound_statement" and self._ends(list(named_kids(node))):
+                return True
+            if node.type != "command":
+                continue
+            name = node.child_by_field_name("name")
+            word = self.doc.node_text(name) if name is not None else ""
+            if word == "exit" or (word == "return" and self.scope != "script") or \
+                    (word == "exec" and node.children_by_field_name("argument")):
+                return True
+        return False
 
     def _under(self, label: str, nodes, env: Env) -> None:
         """Walk ``nodes`` (one node or several) in a branch taken when ``label`` holds."""
@@ -747,6 +792,13 @@ _ALTERNATIVE = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?\+")
 _SIMPLE = frozenset({"command", "variable_assignment", "variable_assignments", "declaration_command",
                      "unset_command"})
 """Statements run once per path when a variable they may read holds a value per path."""
+
+
+def _stdout_away(redirect: str) -> bool:
+    """The redirection (its text) sends the standard output elsewhere: ``>&2``, ``> file``, ``&>log``,
+    ``1>>log`` (not ``2>/dev/null``, nor ``<in``)."""
+    text = redirect.lstrip()
+    return text[:1] in (">", "&") or text[:2] in ("1>",)
 
 
 def _split_if(node):

@@ -98,3 +98,30 @@ def test_past_the_cap_the_deterministic_switch_is_kept_among_dp_attention_flags(
     [d] = diags
     assert (d["code"], d["severity"], d["line"], d["column"]) == ("SGL101", "warning", 3, 115)
     assert "(when `args.true_on_policy` is true; not on every path of this launch)" in d["message"]
+
+
+# -- a rule that fails on every path, with other values on each (rev37 d10) -------------------------
+
+def _sizes(single: str, other: str) -> str:
+    return "\n".join([
+        "import os, subprocess",
+        'cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3"]',
+        'if os.environ.get("SINGLE"):', f"    cmd += [{single}]", "else:", f"    cmd += [{other}]",
+        "subprocess.run(cmd)"]) + "\n"
+
+
+@pytest.mark.parametrize(("single", "other", "want"), [
+    # refused on both paths, each with its own sizes: the launch never starts
+    ('"--tp-size", "2", "--dp-size", "3", "--enable-dp-attention"',
+     '"--tp-size", "8", "--dp-size", "3", "--enable-dp-attention"', [("error", 4), ("error", 6)]),
+    ('"--tp-size", "2", "--attn-dp-size", "3"', '"--tp-size", "4", "--attn-dp-size", "3"', [("error", 4), ("error", 6)]),
+    # must not change: refused on one path only, a warning naming it
+    ('"--tp-size", "2", "--attn-dp-size", "3"', '"--tp-size", "6", "--attn-dp-size", "3"', [("warning", 4)]),
+    ('"--tp-size", "2", "--attn-dp-size", "3"', '"--tp-size", "6"', [("warning", 4)]),
+])
+def test_a_rule_that_fails_on_every_path_with_other_values_is_an_error(tmp_path, capsys, single, other, want):
+    code, diags = lint(tmp_path, capsys, {"run.py": _sizes(single, other)}, "--select", "SGL402")
+    assert [(d["severity"], d["line"]) for d in diags] == want
+    for d in diags:
+        assert ("not on every path" in d["message"]) == (d["severity"] == "warning")
+        assert "when `os.environ.get(\"SINGLE\")` is " in d["message"]

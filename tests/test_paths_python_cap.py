@@ -4,6 +4,8 @@ decide is kept among others that only change a dp-attention flag (d5)."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from tests.test_paths import lint, src
@@ -125,3 +127,40 @@ def test_a_rule_that_fails_on_every_path_with_other_values_is_an_error(tmp_path,
     for d in diags:
         assert ("not on every path" in d["message"]) == (d["severity"] == "warning")
         assert "when `os.environ.get(\"SINGLE\")` is " in d["message"]
+
+
+# -- the cost of the collapse past MAX_PATH_NESTING (rev37 d11) -------------------------------------
+
+def test_the_collapse_tries_no_more_decisions_than_it_can_keep(tmp_path, capsys, monkeypatch):
+    """Among many undecided ``if``s that each set ``--tp``, every decision changes a parallel size:
+    once more of them are confirmed than can be kept apart (they are all merged then), or twice that
+    many were tried, the others are not tried (each trial reads the whole command: trying every candidate cost time growing with
+    the square of the number of ``if``s). No timing: the trials are counted."""
+    from linter import limits
+    from linter.extract.python import paths
+
+    trials: list[int] = []  # per collapse, the runs its _confirmed started itself
+    stack: list[list[int]] = []
+    confirmed = paths.Paths._confirmed
+    explore = paths.Paths.explore_paths
+
+    def counting_confirmed(self, run, candidates, switched):
+        stack.append([0])
+        try:
+            return confirmed(self, run, candidates, switched)
+        finally:
+            trials.append(stack.pop()[0])
+
+    def counted(self, run, focus=None, seen=None):
+        if stack and sys._getframe(1).f_code.co_name == "_confirmed":
+            stack[-1][0] += 1
+        return explore(self, run, focus, seen)
+
+    monkeypatch.setattr(paths.Paths, "_confirmed", counting_confirmed)
+    monkeypatch.setattr(paths.Paths, "explore_paths", counted)
+    lines = ["import os, subprocess", 'cmd = ["python", "-m", "sglang.launch_server", "--model-path", '
+             '"deepseek-ai/DeepSeek-V3", "--attention-backend", "fa4"]']
+    for i in range(60):
+        lines += [f"if os.environ.get('V{i}'):", f"    cmd += ['--tp', '{i % 8 + 1}']"]
+    lint(tmp_path, capsys, {"run.py": "\n".join(lines + ["subprocess.run(cmd)"]) + "\n"}, "--select", "SGL101")
+    assert trials and max(trials) <= 2 * limits.MAX_PATH_VARIANTS.bit_length()

@@ -20,7 +20,10 @@ The runs are bounded by ``limits.MAX_PATH_VARIANTS``. Past it:
 * a launch keeps apart only the decisions that change what the rules decide (deterministic inference,
   the attention backends, the model, the parallel sizes: :func:`linter.sglang.decisive.decisive_key`)
   and merges the others (:meth:`Paths.focused_paths`): what their paths share stays known, what
-  differs is unknown (no SGL004: nothing is skipped, only less is known);
+  differs is unknown (no SGL004: nothing is skipped, only less is known) — the words every path
+  writes in the same order too (:func:`~.values.merge_texts`), and a decision whose paths write an
+  option at literals of their own is kept apart while the paths fit, so a finding on it is located
+  at each literal (rev37 d6);
 * anything else is run once with every Choice unknown, as before paths were kept.
 """
 
@@ -281,7 +284,7 @@ class Paths:
         runs = self.explore_paths(run, frozenset(), seen)
         keep = frozenset(k for k, decisive in seen.items() if decisive is True and k not in _MARKERS)
         if len(keep) >= limits.MAX_PATH_VARIANTS.bit_length():
-            keep = self._confirmed(run, [k for k in seen if k in keep])
+            keep = self._confirmed(run, [k for k in seen if k in keep], seen.get(_SWITCHED, set()))
         elif keep & seen.get(_SWITCHED, set()):
             keep = keep & seen[_SWITCHED]
         if keep and len(keep) < limits.MAX_PATH_VARIANTS.bit_length():
@@ -290,17 +293,29 @@ class Paths:
                 return kept
         return runs if runs is not None and len(runs) == 1 else [((), self.merged_run(run))]
 
-    def _confirmed(self, run, candidates: list) -> frozenset:
+    def _confirmed(self, run, candidates: list, switched: set) -> frozenset:
         """Of ``candidates`` (decisions a merged run found near a difference that matters, in the order
         met), those whose own two paths, every other decision merged, give values that differ in an
         option the rules decide by: a merge notes the decisions beside such a difference too (``if
         V21:`` after ``if FA:``, whose merged paths hide the backend), so past the cap the ones that
         make it are told apart by taking each alone (issue 35, rev36 D7b: two deciding ``if``s among
-        25). At most ``limits.MAX_PATH_TRIALS`` runs."""
+        25). A decision that turns deterministic inference or a backend on or off decides the first
+        rules (SGL101-103): those found are kept alone, not among others that only change a
+        dp-attention flag or a size, whose paths kept apart here would hide it in the merges of the
+        collapses after this one (rev37 d5). So the candidates the merged run saw change such an
+        option (``switched``) are tried first, and the others only when none does, and only until
+        they are too many to keep (:meth:`decisive_runs` merges them all then), at most twice as many
+as may be kept: each trial reads the
+        whole value, and trying every candidate made a file of hundreds of undecided ``if``s on
+        ``--tp`` cost time growing with the square of their number (rev37 d11). At most
+        ``limits.MAX_PATH_TRIALS`` runs."""
         budget = limits.MAX_PATH_TRIALS
+        most = limits.MAX_PATH_VARIANTS.bit_length()  # (decisions kept apart: fewer than this)
         out, switches = [], []
-        for k in candidates:
-            if budget <= 0:
+        order = [k for k in candidates if k in switched] + [k for k in candidates if k not in switched]
+        for n, k in enumerate(order):
+            if budget <= 0 or k not in switched and (switches or len(out) >= most or
+                                                     n - len(switched) >= 2 * most):
                 break
             trial = self.explore_paths(run, frozenset((k,)), None)
             budget -= len(trial) if trial is not None else limits.MAX_PATH_VARIANTS
@@ -311,10 +326,6 @@ class Paths:
                 switches.append(k)
             elif any(_differ_decisively(a, b) for a, b in pairs):
                 out.append(k)
-        # a decision that turns deterministic inference or a backend on or off decides the first rules
-        # (SGL101-103): kept alone, not among others that only change a dp-attention flag or a size,
-        # whose paths kept apart here would hide it in the merges of the collapses after this one
-        # (issue 35, rev37 d5)
         return frozenset(switches or out)
 
     def collapsed(self, v):

@@ -5,7 +5,9 @@ A format that keeps a value per path (the Python format, for an ``if`` on a comm
 place, each with the conditions of its path (``Launch.path``). Their findings are reported together:
 a finding every path has is reported as any other (one fix serves them all); a finding only some
 paths have is a warning that names the conditions leading there ("when `args.true_on_policy` is
-true"). Its fix is unsafe when the value it edits is also read on a path where nothing is wrong with
+true") — but one whose rule fails on every path, with other values on the others (``--tp-size 2`` on
+one path, ``8`` on the other, each refused with ``--dp-size 3``), stays an error: the launch never
+starts. Its fix is unsafe when the value it edits is also read on a path where nothing is wrong with
 it (a value written once before the paths part); it stays safe when only the paths that have the
 finding read it (a value written in the failing branch itself). Where another launch has the same
 finding at the same place on every path (a call that decides the condition), that one finding is
@@ -49,6 +51,12 @@ def combine(contexts, diags: list) -> list:
     for d in diags:
         if d.launch is not None and d.launch.path:
             holding.setdefault((_group(d.launch), d.code, d.span.key(), d.message), []).append(d.launch.path)
+    # the paths on which a rule fails, whatever the place and words: a rule that fails on every path
+    # (with other values on each) means the launch never starts (rev37 d10)
+    failing: dict[tuple, set[str]] = {}
+    for d in diags:
+        if d.launch is not None and d.launch.path and d.severity == Severity.ERROR:
+            failing.setdefault((_group(d.launch), d.code), set()).add(d.launch_id)
     original: dict[int, str] = {}  # id of a marked finding -> its message before the path's words
     for d in diags:
         if d.launch is None or not d.launch.path:
@@ -60,8 +68,12 @@ def combine(contexts, diags: list) -> list:
             continue  # every path has it (here, or in the same words elsewhere)
         when = _when(holding[key + (d.message,)])
         original[id(d)] = d.message
-        d.severity = Severity.WARNING
-        d.message = f"{d.message} ({when}; not on every path of this launch)"
+        if failing.get((group, d.code), set()) >= paths[group]:
+            d.message = f"{d.message} ({when}; {d.code} fails on every path of this launch, on the others " \
+                        "with other values)"
+        else:
+            d.severity = Severity.WARNING
+            d.message = f"{d.message} ({when}; not on every path of this launch)"
         if d.fix is None:
             continue
         sound = [c for c in members[group] if c.identity not in on and _reads(c, d.fix.edits)]

@@ -103,25 +103,33 @@ _SHORT = ("tp", "dp", "ep", "pp")
 
 
 @functools.cache
-def _mention_re():
+def _mention_re(dests: tuple = _SWITCHES + DESTS, short: tuple = _SHORT, model: bool = True):
     import re
 
     from linter.sglang.dialects import dialects
 
     table = _table()
-    dashed: set[str] = set(_SHORT)
-    for dest in _SWITCHES + DESTS:
+    dashed: set[str] = set(short)
+    for dest in dests:
         option = table.by_dest.get(dest)
         if option is not None:
             dashed.update(o.lstrip("-") for o in option.option_strings)
-    dashed.update(d.model_option.lstrip("-") for d in dialects().values())
+    if model:
+        dashed.update(d.model_option.lstrip("-") for d in dialects().values())
 
     def alternatives(names) -> str:
         return "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
 
     # ``--attention-backend``, ``--sglang-tp-size``; ``attention_backend`` as a field name anywhere
     return re.compile(rf"(?<![\w-])--(?:sglang-)?(?:{alternatives(dashed)})(?![\w-])"
-                      rf"|(?<![\w])(?:{alternatives(_SWITCHES + DESTS)})(?![\w])")
+                      rf"|(?<![\w])(?:{alternatives(dests)})(?![\w])")
+
+
+def mentions_switch(text: str) -> bool:
+    """``text`` names deterministic inference or an attention backend (``--enable-deterministic-inference``,
+    ``--rl-on-policy-target``, ``--attention-backend`` …): what the first rules (SGL101–103) decide by,
+    a narrower test than :func:`mentions_decisive`."""
+    return _mention_re(_SWITCHES, (), False).search(text) is not None
 
 
 def mentions_decisive(text: str) -> bool:
@@ -129,3 +137,18 @@ def mentions_decisive(text: str) -> bool:
     a launch by (``--attention-backend``, ``--sglang-enable-deterministic-inference``, ``--tp``,
     ``attention_backend``, a dialect's model option such as ``--hf-checkpoint`` …)."""
     return _mention_re().search(text) is not None
+
+
+@functools.cache
+def _option_words() -> frozenset:
+    table = _table()
+    return frozenset(s for option in table.by_dest.values() for s in option.option_strings if s.startswith("--"))
+
+
+def names_option(word: str) -> bool:
+    """``word`` (one word of a command line) is one of the newest release's server-argument options,
+    written as SGLang takes it or as a slime/miles trainer does (``--sglang-tp-size``), ``=value``
+    aside: a finding on a launch may be located at it."""
+    name = word.split("=", 1)[0]
+    words = _option_words()
+    return name in words or name.startswith("--sglang-") and "--" + name[len("--sglang-"):] in words

@@ -20,11 +20,16 @@ The runs are bounded by ``limits.MAX_PATH_VARIANTS``. Past it:
 * a launch keeps apart only the decisions that change what the rules decide (deterministic inference,
   the attention backends, the model, the parallel sizes: :func:`linter.sglang.decisive.decisive_key`)
   and merges the others (:meth:`Paths.focused_paths`): what their paths share stays known, what
-  differs is unknown (no SGL004: nothing is skipped, only less is known);
+  differs is unknown (no SGL004: nothing is skipped, only less is known) — the words every path
+  writes in the same order too (:func:`~.values.merge_texts`), and a decision whose paths write an
+  option at literals of their own is kept apart while the paths fit, so a finding on it is located
+  at each literal (rev37 d6);
 * anything else is run once with every Choice unknown, as before paths were kept.
 """
 
 from __future__ import annotations
+
+import re
 
 from linter import limits
 from linter.branches import MISSING, TOO_MANY, decision_branches, explore, select, separating
@@ -42,14 +47,26 @@ from linter.extract.python.values import (
     merge_texts,
     same,
 )
-from linter.sglang.decisive import mentions_decisive
+from linter.sglang.decisive import mentions_decisive, mentions_switch, names_option
+
+_WORD = re.compile(r"\S+")
 
 _UNKNOWN_MODE = object()
 """``Paths.taken`` while a run past the limit reads every Choice as unknown."""
 
 _ATTRIBUTED = ("the Choices whose merges were attributed",)
 """The key of ``Paths.seen`` holding the ids of the Choices already read for which decision makes
-them differ in what matters (the other keys are decisions)."""
+them differ in what matters (the other keys are decisions, but :data:`_RELOCATED`)."""
+
+_RELOCATED = ("the decisions whose merge lost where words every path writes are",)
+"""The key of ``Paths.seen`` holding, in the order met, the decisions whose paths write the same words
+at different literals: merged, those words are known but not where (:func:`_plain_options`)."""
+
+_SWITCHED = ("the decisions whose paths differ in deterministic inference or a backend",)
+"""The key of ``Paths.seen`` holding the decisions whose merged paths differ in what the first rules
+decide by (:func:`~linter.sglang.decisive.mentions_switch`), a subset of those marked True."""
+
+_MARKERS = (_ATTRIBUTED, _RELOCATED, _SWITCHED)
 
 _MAX_PICK_DEPTH = 48
 """Deepest chain of Choices and Deferreds read inside one another in one pick (each level is a few
@@ -176,6 +193,8 @@ class Paths:
             attributed.add(id(v))
             for k in _decisive_decisions(agree, values, taken):
                 seen[k] = True
+            switched = seen.setdefault(_SWITCHED, set())
+            switched.update(_decisive_decisions(agree, values, taken, mentions_switch))
 
     def _merged(self, agree: list, values: list):
         """``values`` (those of the options ``agree``) as one. Strings become one unknown piece between
@@ -183,11 +202,18 @@ class Paths:
         telling later whether taking them would make a value known: :meth:`merged_decisions`)."""
         if all(isinstance(x, Str) and x.joinable == values[0].joinable for x in values) and \
                 len({x.m.text for x in values}) > 1:
+            made = len(self.unlabelled)
             out, middles = merge_texts(values, self._unknown_text)
-            tag = self._last_unknown
-            if tag is not None and self.seen is not None:
+            if self.seen is not None:
                 conds = [{k: b for k, b, _ in c if k not in self.taken} for c, _ in agree]
-                self._merge_tags[tag] = (separating(conds, lambda i, j: middles[i] != middles[j]), middles)
+                tag = (separating(conds, lambda i, j: middles[i] != middles[j]), middles)
+                for origin in self.unlabelled[made:]:  # (each unknown piece the merge made)
+                    self._merge_tags[id(origin)] = tag
+                if _plain_options(out.m) > max(_plain_options(x.m) for x in values):
+                    # options every path writes, each at its own literal: the merge lost where they
+                    # are; keeping the decision apart finds them there (:meth:`_focused`)
+                    relocated = self.seen.setdefault(_RELOCATED, [])
+                    relocated.extend(k for k in separating(conds, lambda i, j: True) if k not in relocated)
             return out
         out = values[0]
         for x in values[1:]:
@@ -256,35 +282,51 @@ class Paths:
         ``limits.MAX_PATH_VARIANTS`` paths."""
         seen: dict = {}
         runs = self.explore_paths(run, frozenset(), seen)
-        keep = frozenset(k for k, decisive in seen.items() if decisive is True and k is not _ATTRIBUTED)
+        keep = frozenset(k for k, decisive in seen.items() if decisive is True and k not in _MARKERS)
         if len(keep) >= limits.MAX_PATH_VARIANTS.bit_length():
-            keep = self._confirmed(run, [k for k in seen if k in keep])
+            keep = self._confirmed(run, [k for k in seen if k in keep], seen.get(_SWITCHED, set()))
+        elif keep & seen.get(_SWITCHED, set()):
+            keep = keep & seen[_SWITCHED]
         if keep and len(keep) < limits.MAX_PATH_VARIANTS.bit_length():
             kept = self.explore_paths(run, keep, None)
             if kept is not None and len(kept) > 1:
                 return kept
         return runs if runs is not None and len(runs) == 1 else [((), self.merged_run(run))]
 
-    def _confirmed(self, run, candidates: list) -> frozenset:
+    def _confirmed(self, run, candidates: list, switched: set) -> frozenset:
         """Of ``candidates`` (decisions a merged run found near a difference that matters, in the order
         met), those whose own two paths, every other decision merged, give values that differ in an
         option the rules decide by: a merge notes the decisions beside such a difference too (``if
         V21:`` after ``if FA:``, whose merged paths hide the backend), so past the cap the ones that
         make it are told apart by taking each alone (issue 35, rev36 D7b: two deciding ``if``s among
-        25). At most ``limits.MAX_PATH_TRIALS`` runs."""
+        25). A decision that turns deterministic inference or a backend on or off decides the first
+        rules (SGL101-103): those found are kept alone, not among others that only change a
+        dp-attention flag or a size, whose paths kept apart here would hide it in the merges of the
+        collapses after this one (rev37 d5). So the candidates the merged run saw change such an
+        option (``switched``) are tried first, and the others only when none does, and only until
+        they are too many to keep (:meth:`decisive_runs` merges them all then), at most twice as many
+as may be kept: each trial reads the
+        whole value, and trying every candidate made a file of hundreds of undecided ``if``s on
+        ``--tp`` cost time growing with the square of their number (rev37 d11). At most
+        ``limits.MAX_PATH_TRIALS`` runs."""
         budget = limits.MAX_PATH_TRIALS
-        out = []
-        for k in candidates:
-            if budget <= 0:
+        most = limits.MAX_PATH_VARIANTS.bit_length()  # (decisions kept apart: fewer than this)
+        out, switches = [], []
+        order = [k for k in candidates if k in switched] + [k for k in candidates if k not in switched]
+        for n, k in enumerate(order):
+            if budget <= 0 or k not in switched and (switches or len(out) >= most or
+                                                     n - len(switched) >= 2 * most):
                 break
             trial = self.explore_paths(run, frozenset((k,)), None)
             budget -= len(trial) if trial is not None else limits.MAX_PATH_VARIANTS
             if trial is None:
                 continue
-            results = [r for _, r in trial]
-            if any(_differ_decisively(a, b) for i, a in enumerate(results) for b in results[i + 1:]):
+            pairs = [(a, b) for i, (_, a) in enumerate(trial) for _, b in trial[i + 1:]]
+            if any(_differ_decisively(a, b, mentions_switch) for a, b in pairs):
+                switches.append(k)
+            elif any(_differ_decisively(a, b) for a, b in pairs):
                 out.append(k)
-        return frozenset(out)
+        return frozenset(switches or out)
 
     def collapsed(self, v):
         """``v`` (a value kept per path, nested deep) as a plain value per path of the decisions that
@@ -386,27 +428,52 @@ class Paths:
                     rejected[k] = focus
             if not added:
                 break
+        for k in seen.get(_RELOCATED, ()):
+            # a decision whose paths write the same words at different literals, kept apart while it
+            # fits: each path's findings on those words are located at its literal (issue 35, miles
+            # run_deepseek_v32.py: --sglang-tp-size in both branches of an if, past the cap)
+            if budget <= 0 or 2 * len(runs) > limits.MAX_PATH_VARIANTS:
+                break
+            if k in focus:
+                continue
+            trial = self.explore_paths(run, focus | {k}, None)
+            budget -= len(trial) if trial is not None else limits.MAX_PATH_VARIANTS
+            if trial is not None:
+                focus, runs = focus | {k}, trial
         return runs
 
 
-def _decisive_decisions(agree: list, values: list, taken: dict) -> set:
+def _plain_options(m) -> int:
+    """How many words of ``m`` (an MStr) are server-argument options (:func:`names_option`) with no
+    origin (neither a literal's nor an unknown piece's): written, but not where."""
+    plain = [False] * len(m.text)
+    at = 0
+    for n, src, _, atom in m.runs:
+        if src is None and atom is None:
+            plain[at:at + n] = [True] * n
+        at += n
+    return sum(1 for w in _WORD.finditer(m.text) if all(plain[w.start():w.end()]) and names_option(w.group()))
+
+
+def _decisive_decisions(agree: list, values: list, taken: dict, mentions=mentions_decisive) -> set:
     """The decisions (not taken) whose branches make ``values`` (those of the options ``agree``)
-    differ in an option the rules decide by (:func:`linter.branches.separating`)."""
+    differ in an option the rules decide by (``mentions``: :func:`mentions_decisive`, or the
+    narrower :func:`mentions_switch`; :func:`linter.branches.separating`)."""
     conds = [{k: b for k, b, _ in c if k not in taken} for c, _ in agree]
     return separating(conds, lambda i, j: not same(values[i], values[j]) and
-                       mentions_decisive(differing_text(values[i], values[j])))
+                       mentions(differing_text(values[i], values[j])))
 
 
-def _differ_decisively(a, b) -> bool:
+def _differ_decisively(a, b, mentions=mentions_decisive) -> bool:
     """Two runs' results (values, or the frames a statement leaves: each name it changed compared)
-    differ in an option the rules decide by."""
+    differ in an option the rules decide by (``mentions``, as :func:`_decisive_decisions`)."""
     if hasattr(a, "changed") and hasattr(b, "changed"):  # frames
         for name in sorted(a.changed | b.changed):
             for x, y in ((a.vars, b.vars), (a.overrides, b.overrides)):
-                if mentions_decisive(differing_text(x.get(name), y.get(name))):
+                if mentions(differing_text(x.get(name), y.get(name))):
                     return True
         return False
-    return mentions_decisive(differing_text(a, b))
+    return mentions(differing_text(a, b))
 
 
 def _splits(runs: list, k, key) -> bool:

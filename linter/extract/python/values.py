@@ -437,21 +437,98 @@ def _origin_prefix(x: MStr, y: MStr, n: int, tail: bool) -> int:
 
 def merge_texts(values: list, unknown) -> tuple[Str, list[str]]:
     """Several paths' strings (``Str`` values alike in ``joinable``) as one: the start and end they
-    all share kept (as :func:`merge`), one unknown piece between; and the text each path has in place
-    of that piece (its middle)."""
-    first = values[0].m
-    texts = [v.m.text for v in values]
+    all share kept (as :func:`merge`), and between them the words every path writes in the same order
+    (kept with their origin where every path has the same, as plain text where each path wrote its
+    own: issue 35, a ``--sglang-tp-size`` written in both branches of an ``if``), the rest unknown
+    pieces; and the text each path has in place of what lies between the start and the end (its
+    middle)."""
+    ms = [v.m for v in values]
+    texts = [m.text for m in ms]
     pt = len(os.path.commonprefix(texts))
     qt = min(len(os.path.commonprefix([t[::-1] for t in texts])), min(len(t) for t in texts) - pt)
-    n = len(first.text)
-    p = min(_origin_prefix(first, v.m, pt, tail=False) for v in values[1:])
-    q = min(_origin_prefix(first, v.m, qt, tail=True) for v in values[1:])
     middles = [t[pt:len(t) - qt] for t in texts]
-    boundary = (pt == 0 or first.text[pt - 1].isspace()) and (qt == 0 or first.text[n - qt].isspace())
-    words = any(c.isspace() for m in middles for c in m) or boundary and not all(middles)
-    m = MStr.join([first[:p], MStr.plain(first.text[p:pt]), unknown(words),
-                   MStr.plain(first.text[n - qt:n - q]), first[n - q:]], first.where)
-    return Str(m, values[0].joinable), middles
+    if not any(c.isspace() for m in middles for c in m):
+        pieces = _merge_range(ms, [0] * len(ms), [len(t) for t in texts], unknown)
+        return Str(MStr.join(pieces, ms[0].where), values[0].joinable), middles
+    rows = _common_words(texts, pt, qt)
+    pieces: list = []
+    starts = [0] * len(ms)
+    for row in rows:
+        pieces.extend(_merge_range(ms, starts, [s for s, _ in row], unknown))
+        pieces.append(_kept(ms, [s for s, _ in row], row[0][1] - row[0][0]))
+        starts = [e for _, e in row]
+    pieces.extend(_merge_range(ms, starts, [len(t) for t in texts], unknown))
+    return Str(MStr.join(pieces, ms[0].where), values[0].joinable), middles
+
+
+def _words(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each blank-separated word of ``text[start:end]``."""
+    out = []
+    i = start
+    while i < end:
+        if text[i].isspace():
+            i += 1
+            continue
+        j = i
+        while j < end and not text[j].isspace():
+            j += 1
+        out.append((i, j))
+        i = j
+    return out
+
+
+def _common_words(texts: list[str], pt: int, qt: int) -> list[list[tuple[int, int]]]:
+    """The whole words every text writes, in the same order, between its first ``pt`` and last ``qt``
+    characters (which all share): per word a row of its ``(start, end)`` in each text."""
+    from linter.branches import common_subsequence
+
+    def whole(t: str) -> list[tuple[int, int]]:
+        end = len(t) - qt
+        words = _words(t, pt, end)
+        # a word cut by the shared start or end is not whole
+        return [(s, e) for s, e in words if (s > 0 and t[s - 1].isspace() or s == 0) and
+                (e < len(t) and t[e].isspace() or e == len(t))]
+
+    rows = [[w] for w in whole(texts[0])]
+    for t in texts[1:]:
+        words = whole(t)
+        first = texts[0]
+        pairs = common_subsequence(len(rows), len(words), lambda i, j: first[rows[i][0][0]:rows[i][0][1]] ==
+                                   t[words[j][0]:words[j][1]])
+        rows = [rows[i] + [words[j]] for i, j in pairs]
+    return rows
+
+
+def _kept(ms: list[MStr], starts: list[int], n: int) -> MStr:
+    """The ``n`` characters every path writes at ``starts``: with the first path's origins when all
+    have the same, else plain text."""
+    first = ms[0][starts[0]:starts[0] + n]
+    if all(_origin_prefix(first, m[s:s + n], n, tail=False) == n for m, s in zip(ms[1:], starts[1:])):
+        return first
+    return MStr.plain(first.text)
+
+
+def _merge_range(ms: list[MStr], starts: list[int], ends: list[int], unknown) -> list[MStr]:
+    """The pieces of ``ms[i][starts[i]:ends[i]]`` merged: the start and end they share kept (with
+    their origins where all have the same), one unknown piece between (any number of words when the
+    texts differ in several words or one leaves out a whole word, else part of one); nothing when
+    they are the same text."""
+    parts = [m[s:e] for m, s, e in zip(ms, starts, ends)]
+    first = parts[0]
+    texts = [x.text for x in parts]
+    n = len(first.text)
+    if all(t == texts[0] for t in texts[1:]):
+        return [_kept(ms, starts, n)] if n else []
+    pt = len(os.path.commonprefix(texts))
+    qt = min(len(os.path.commonprefix([t[::-1] for t in texts])), min(len(t) for t in texts) - pt)
+    p = min(_origin_prefix(first, x, pt, tail=False) for x in parts[1:])
+    q = min(_origin_prefix(first, x, qt, tail=True) for x in parts[1:])
+    mids = [t[pt:len(t) - qt] for t in texts]
+    full, at, end = ms[0].text, starts[0] + pt, ends[0] - qt
+    boundary = (at == 0 or full[at - 1].isspace()) and (end == len(full) or full[end].isspace())
+    words = any(c.isspace() for m in mids for c in m) or boundary and not all(mids)
+    return [first[:p], MStr.plain(first.text[p:pt]), unknown(words), MStr.plain(first.text[n - qt:n - q]),
+            first[n - q:]]
 
 
 def _merge_text(x: MStr, y: MStr, unknown) -> MStr:

@@ -12,6 +12,7 @@ import ast
 
 from linter import limits
 from linter.extract.python.frames import Frame
+from linter.extract.python.lists import index_of, kept_true, lost_list
 from linter.extract.python.literals import fstring_pieces, literals
 from linter.extract.python.names import BUILTINS, MODAL_APPS, MODAL_IMAGE, SGLANG_IMAGE
 from linter.extract.python.strings import as_text, decode_literal, format_text, percent_format, split_whitespace
@@ -488,6 +489,10 @@ class Evaluator:
                 got = self._str_method(base_v.m, func.attr, node, args, positional, frame, where)
                 if got is not None:
                     return got
+        if isinstance(func, ast.Attribute) and func.attr in _LIST_METHODS:
+            base_v = self.ev(func.value, frame)
+            if isinstance(base_v, Seq) and base_v.kind == "list":
+                return self._list_method(base_v, func.attr, args, positional, frame, where)
         callee = self.ev(func, frame)
         if isinstance(callee, Ref):
             got = self._modelled_call(callee.qual, node, args, positional, frame, where)
@@ -590,6 +595,51 @@ class Evaluator:
         if method in ("strip", "lstrip", "rstrip") and not args:
             return Str(_stripped(m, method))
         return None
+
+    def _list_method(self, seq: Seq, method: str, args, positional, frame: Frame, where: Span) -> Value:
+        """``cmd.copy()`` (the same items) and ``cmd.index(x)`` (:func:`~.lists.index_of`) of a known
+        list; unknown for other arguments."""
+        if method == "copy" and not args:
+            return seq.copy()
+        if method == "index" and len(args) == 1 and positional:
+            k = index_of(seq.items, self.ev(positional[0].value, frame))
+            if k is not None:
+                return Const(k, where)
+        return Unk(where)
+
+    def _ev_comprehension(self, node: ast.ListComp | ast.GeneratorExp, frame: Frame) -> Value:
+        """A comprehension over a known list: ``[c for c in cmd]`` gives its items, ``[c for c in cmd
+        if c]`` (or ``if c != ""``) the ones not known to be empty (:func:`~.lists.kept_true`); any
+        other one keeps only its entry point (:func:`~.lists.lost_list`). Unknown over anything else."""
+        where = self.span(node)
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            return Unk(where)
+        gen = node.generators[0]
+        it = self.ev(gen.iter, frame)
+        if not isinstance(it, Seq):
+            return Unk(where)
+        name = gen.target.id if isinstance(gen.target, ast.Name) else None
+        if name is None or not (isinstance(node.elt, ast.Name) and node.elt.id == name):
+            return lost_list(it.items, where)
+        if not gen.ifs:
+            return Seq(list(it.items))
+        if all(_drops_empty(test, name) for test in gen.ifs):
+            return Seq(kept_true(it.items))
+        return lost_list(it.items, where)
+
+    def _call_filter(self, q, args, positional, frame: Frame, where: Span) -> Value | None:
+        """``filter(None, cmd)`` / ``filter(bool, cmd)`` of a known list: the items not known to be
+        empty; ``sorted(cmd)``, ``reversed(cmd)`` and any other filter keep only its entry point."""
+        if not (len(positional) == len(args) == (2 if q == "builtins.filter" else 1)):
+            return None
+        v = self.ev(positional[-1].value, frame)
+        if not isinstance(v, Seq):
+            return None
+        keep = positional[0].value
+        if q == "builtins.filter" and ((isinstance(keep, ast.Constant) and keep.value is None) or
+                                       (isinstance(keep, ast.Name) and keep.id == "bool")):
+            return Seq(kept_true(v.items))
+        return lost_list(v.items, where)
 
     def _modelled_call(self, q: str, node, args, positional, frame: Frame, where: Span) -> Value | None:
         """The value of a call of the callable named ``q`` that the analysis models, or None."""
@@ -870,14 +920,28 @@ def _index(items: list, key) -> object:
 _EV_STEPS = {ast.Constant: "_ev_constant", ast.JoinedStr: "_ev_joined", ast.Name: "_ev_name",
              ast.Attribute: "_ev_attribute", ast.List: "_ev_sequence", ast.Tuple: "_ev_sequence",
              ast.Dict: "_ev_dict", ast.UnaryOp: "_ev_unary", ast.BinOp: "_ev_binop", ast.Call: "_ev_call",
-             ast.NamedExpr: "_ev_named", ast.IfExp: "_ev_if", ast.Subscript: "_ev_subscript"}
+             ast.NamedExpr: "_ev_named", ast.IfExp: "_ev_if", ast.Subscript: "_ev_subscript",
+             ast.ListComp: "_ev_comprehension", ast.GeneratorExp: "_ev_comprehension"}
 """The step of :meth:`Evaluator._ev` per kind of expression."""
 _CALL_STEPS = {"shlex.split": "_call_shlex_split", "builtins.str": "_call_str", "builtins.list": "_call_sequence",
-               "builtins.tuple": "_call_sequence", "builtins.dict": "_call_dict"}
+               "builtins.tuple": "_call_sequence", "builtins.dict": "_call_dict", "builtins.filter": "_call_filter",
+               "builtins.sorted": "_call_filter", "builtins.reversed": "_call_filter"}
 """The step of :meth:`Evaluator._modelled_call` per callable it models (each: the value, or None
 for arguments it does not read)."""
 _STR_METHODS = frozenset({"join", "split", "strip", "lstrip", "rstrip", "format"})
+_LIST_METHODS = frozenset({"copy", "index"})
+"""The methods of a known list whose result :meth:`Evaluator._list_method` knows."""
 """The methods of a known string whose result :meth:`Evaluator._str_method` knows."""
+
+
+def _drops_empty(test, name: str) -> bool:
+    """``test`` is ``name`` or ``name != ""`` (a comprehension's filter that drops empty words)."""
+    if isinstance(test, ast.Name):
+        return test.id == name
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq) and \
+        {type(test.left), type(test.comparators[0])} == {ast.Name, ast.Constant} and \
+        {getattr(test.left, "id", None), getattr(test.comparators[0], "id", None)} == {name, None} and \
+        "" in (getattr(test.left, "value", None), getattr(test.comparators[0], "value", None))
 
 
 def _stripped(m: MStr, method: str) -> MStr:

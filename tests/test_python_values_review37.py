@@ -1,0 +1,108 @@
+"""Values along every path in Python (issue 35, the review at rev37): a list copied, filtered or
+changed in ways the analysis does not follow is still a launch; ``sys.exit()`` and its kin end a
+path; a setter called after the launch makes no path; a dataclass built into a variable gives its
+fields. Each case launches DeepSeek-V3 (absorbed MLA) on an H100, so fa4 with deterministic
+inference is SGL101: an error when it holds on every path, a warning naming the condition when it
+holds on some."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import run
+from tests.test_paths import H100, lint, src
+from tests.test_python_values_review36 import _check as check_sgl101
+
+ARGV = ('["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3", '
+        '"--attention-backend", "fa4", "--enable-deterministic-inference", "--log-level", "info"]')
+
+
+def _check(diags: list[dict], expected: list) -> None:
+    """``expected``: (severity, condition or None for a finding on every path) per SGL101."""
+    check_sgl101([d for d in diags if d["code"] == "SGL101"], expected)
+
+
+# -- d1: a list copied or filtered is followed ----------------------------------------------------
+
+FOLLOWED = {
+    "copy()": ("subprocess.run(cmd.copy())", [("error", None)]),
+    "list()": ("subprocess.run(list(cmd))", [("error", None)]),
+    "[:]": ("subprocess.run(cmd[:])", [("error", None)]),
+    "comprehension": ("subprocess.run([c for c in cmd])", [("error", None)]),
+    "comprehension dropping empty words": ("subprocess.run([c for c in cmd if c])", [("error", None)]),
+    "comprehension != ''": ("subprocess.run([c for c in cmd if c != ''])", [("error", None)]),
+    "generator": ("subprocess.run(list(c for c in cmd if c))", [("error", None)]),
+    "filter(None)": ("subprocess.run(list(filter(None, cmd)))", [("error", None)]),
+    "filter(bool)": ("subprocess.run(filter(bool, cmd))", [("error", None)]),
+    "remove a known word": ("cmd.remove('--log-level'); cmd.remove('info'); subprocess.run(cmd)",
+                            [("error", None)]),
+    "remove deterministic inference": ("cmd.remove('--enable-deterministic-inference'); subprocess.run(cmd)", []),
+    "slice assigned by known bounds": ("cmd[5:7] = ['--attention-backend', 'fa3']; subprocess.run(cmd)", []),
+    "index of a known word": ("cmd[cmd.index('--attention-backend') + 1] = 'fa3'; subprocess.run(cmd)", []),
+}
+
+
+@pytest.mark.parametrize("case", FOLLOWED, ids=list(FOLLOWED))
+def test_a_list_copied_or_filtered_is_followed(tmp_path, capsys, case):
+    run_it, expected = FOLLOWED[case]
+    _, diags = lint(tmp_path, capsys, {"run.py": f"import subprocess\ncmd = {ARGV}\n{run_it}\n"})
+    _check(diags, expected)
+    out = run(tmp_path, capsys, *H100, "--no-cache", "--explain", "run.py")[1]
+    assert "python -m sglang.launch_server" in out  # a launch, its words all known
+    assert "not fully verified: some server arguments" not in out
+
+
+def test_an_empty_word_dropped_by_a_comprehension_keeps_each_path(tmp_path, capsys):
+    """d1: ``"--enable-deterministic-inference" if det else ""`` filtered by ``[c for c in cmd if c]``."""
+    _, diags = lint(tmp_path, capsys, {"run.py": """
+        import os, subprocess
+        det = os.environ.get("DET") == "1"
+        cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+               "--attention-backend", "fa4",
+               "--enable-deterministic-inference" if det else ""]
+        subprocess.run([c for c in cmd if c])
+        """})
+    _check(diags, [("warning", "`det` is true")])
+    assert not [d for d in diags if d["code"] == "SGL204"]  # the empty word is gone on the other path
+
+
+NOT_FOLLOWED = {
+    "remove of a word not known": "cmd.remove(os.environ['X'])",
+    "index not known": "cmd[int(os.environ['I'])] = 'x'",
+    "slice not known": "cmd[int(os.environ['I']):] = ['x']",
+    "del of an index not known": "del cmd[int(os.environ['I'])]",
+    "sort": "cmd.sort()",
+    "reverse": "cmd.reverse()",
+    "*=": "cmd *= 1",
+    "sorted": "cmd = sorted(cmd)",
+    "a comprehension that changes the words": "cmd = [c.strip() for c in cmd]",
+    "filter with a function": "cmd = list(filter(len, cmd))",
+}
+
+
+@pytest.mark.parametrize("case", NOT_FOLLOWED, ids=list(NOT_FOLLOWED))
+def test_a_list_changed_in_a_way_not_followed_is_still_a_launch_not_verified(tmp_path, capsys, case):
+    """Not followed: still a launch of the entry point, its arguments not known (not fully verified),
+    never no launch at all; no finding is made up."""
+    op = NOT_FOLLOWED[case]
+    _, diags = lint(tmp_path, capsys, {"run.py": f"import os, subprocess\ncmd = {ARGV}\n{op}\nsubprocess.run(cmd)\n"})
+    assert diags == []
+    out = run(tmp_path, capsys, *H100, "--no-cache", "--explain", "run.py")[1]
+    assert "python -m sglang.launch_server" in out
+    assert "arguments not known statically" in out
+    assert "not fully verified: some server arguments are not known statically" in out
+
+
+def test_an_index_assignment_in_a_branch_keeps_the_path(tmp_path, capsys):
+    """d1c: ``cmd[cmd.index("--attention-backend") + 1] = "fa4"`` under ``if DET:``."""
+    _, diags = lint(tmp_path, capsys, {"run.py": """
+        import os, subprocess
+        cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+               "--attention-backend", "fa3"]
+        if os.environ.get("DET"):
+            cmd += ["--enable-deterministic-inference"]
+            cmd[cmd.index("--attention-backend") + 1] = "fa4"
+        subprocess.run(cmd)
+        """})
+    _check(diags, [("warning", '`os.environ.get("DET")` is true')])
+    assert diags[0]["line"] == 6

@@ -106,3 +106,109 @@ def test_an_index_assignment_in_a_branch_keeps_the_path(tmp_path, capsys):
         """})
     _check(diags, [("warning", '`os.environ.get("DET")` is true')])
     assert diags[0]["line"] == 6
+
+
+# -- d8: sys.exit() and its kin end a path, as raise does -----------------------------------------
+
+EXIT_GUARD = """
+    import os, subprocess, sys
+    from sys import exit as leave
+    cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+           "--attention-backend", "fa4"]
+    if os.environ.get("DET"):
+        cmd.append("--enable-deterministic-inference")
+        {END}
+    subprocess.run(cmd)
+    """
+
+
+@pytest.mark.parametrize(("end", "expected"), [
+    # the guard refuses the combination: that path never reaches the launch
+    ('sys.exit("deterministic mode needs fa3 on H100")', []),
+    ("exit(1)", []),
+    ("quit()", []),
+    ("os._exit(1)", []),
+    ('assert False, "needs fa3"', []),
+    ("assert 0", []),
+    ("raise SystemExit(1)", []),
+    # not an end: the path goes on to the launch
+    ("print('deterministic')", [("warning", '`os.environ.get("DET")` is true')]),
+    ("assert cmd", [("warning", '`os.environ.get("DET")` is true')]),
+    ("sys.stdout.flush()", [("warning", '`os.environ.get("DET")` is true')]),
+    # the exit's own argument runs first: a launch there has deterministic inference (the launch
+    # after the if, only the other path)
+    ("sys.exit(subprocess.call(cmd))", [("error", None)]),
+])
+def test_an_exit_ends_the_path_it_is_on(tmp_path, capsys, end, expected):
+    _, diags = lint(tmp_path, capsys, {"run.py": EXIT_GUARD.replace("{END}", end)})
+    _check(diags, expected)
+
+
+def test_an_exit_in_a_function_ends_the_path_there(tmp_path, capsys):
+    _, diags = lint(tmp_path, capsys, {"run.py": """
+        import os, subprocess, sys
+
+        def main(det):
+            cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+                   "--attention-backend", "fa4"]
+            if det:
+                cmd.append("--enable-deterministic-inference")
+                print("deterministic inference needs fa3 on H100")
+                sys.exit(2)
+            subprocess.run(cmd)
+
+        main(bool(os.environ.get("DET")))
+        """})
+    assert diags == []
+
+
+# -- d16: a setter called only after the launch makes no path ---------------------------------------
+
+GLOBAL_SETTER = """
+    import subprocess
+    CMD = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+           "--attention-backend", "fa4"]
+    def setup():
+        global CMD
+        CMD = CMD + ["--enable-deterministic-inference"]
+    def run():
+        subprocess.run(CMD)
+    {CALLS}
+    """
+
+METHOD_SETTER = """
+    import subprocess
+    class Server:
+        def __init__(self):
+            self.cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+                        "--attention-backend", "fa4"]
+        def deterministic(self):
+            self.cmd.append("--enable-deterministic-inference")
+        def start(self):
+            return subprocess.Popen(self.cmd)
+    {CALLS}
+    """
+
+HAS_RUN = [("warning", "`setup()` has run")]
+METHOD_HAS_RUN = [("warning", "`deterministic()` has run")]
+
+
+@pytest.mark.parametrize(("text", "calls", "expected"), [
+    # only after the launch: what the module (or __init__) gives, one path
+    (GLOBAL_SETTER, "def main():\n    run()\n    setup()\nmain()", []),
+    (GLOBAL_SETTER, "run()\nsetup()", []),
+    (GLOBAL_SETTER, "if __name__ == '__main__':\n    run()\n    setup()", []),
+    (METHOD_SETTER, "s = Server()\ns.start()\ns.deterministic()", []),
+    # before the launch: what the setter leaves
+    (GLOBAL_SETTER, "def main():\n    setup()\n    run()\nmain()", [("error", None)]),
+    # not only after: a path each (before one of two runs, in a loop, a main run twice)
+    (GLOBAL_SETTER, "run()\nsetup()\nrun()", HAS_RUN),
+    (GLOBAL_SETTER, "for _ in range(len(__file__)):\n    run()\n    setup()", HAS_RUN),
+    (GLOBAL_SETTER, "def main():\n    run()\n    setup()\nmain()\nmain()", HAS_RUN),
+    (GLOBAL_SETTER, "def main():\n    run()\n    setup()\ndef again():\n    run()\nmain()\nagain()", HAS_RUN),
+    (METHOD_SETTER, "s = Server()\ns.deterministic()\ns.start()", METHOD_HAS_RUN),
+    (METHOD_SETTER, "s = Server()\nwhile s:\n    s.start()\n    s.deterministic()", METHOD_HAS_RUN),
+])
+def test_a_setter_called_only_after_the_launch_makes_no_path(tmp_path, capsys, text, calls, expected):
+    _, diags = lint(tmp_path, capsys, {"run.py": text.replace("{CALLS}", calls.replace("\n", "\n    "))})
+    _check(diags, expected)

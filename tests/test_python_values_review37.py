@@ -212,3 +212,50 @@ METHOD_HAS_RUN = [("warning", "`deterministic()` has run")]
 def test_a_setter_called_only_after_the_launch_makes_no_path(tmp_path, capsys, text, calls, expected):
     _, diags = lint(tmp_path, capsys, {"run.py": text.replace("{CALLS}", calls.replace("\n", "\n    "))})
     _check(diags, expected)
+
+
+# -- d7: a dataclass built into a variable gives its fields ----------------------------------------
+
+DATACLASS_VAR = """
+    import os, subprocess
+    from dataclasses import dataclass
+
+    @dataclass
+    class Args:
+        true_on_policy: bool = False
+        backend: str = "fa4"
+
+    def launch(a: Args):
+        cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
+               "--attention-backend", a.backend]
+        if a.true_on_policy:
+            cmd.append("--enable-deterministic-inference")
+        subprocess.run(cmd)
+
+    {CALLS}
+    """
+
+UNDECIDED = [("warning", "`a.true_on_policy` is true")]
+
+
+@pytest.mark.parametrize(("calls", "expected"), [
+    # built into a variable, in a function or at the module's level: as launch(Args(...))
+    ("def main():\n    args = Args(true_on_policy=True)\n    launch(args)\nmain()", [("error", None)]),
+    ("args = Args(true_on_policy=True)\nlaunch(args)", [("error", None)]),
+    ("args = Args(True)\nlaunch(args)", [("error", None)]),
+    ("args = Args(true_on_policy=True, backend='triton')\nlaunch(args)", []),
+    ("args = Args()\nlaunch(args)", []),
+    # a field set to a constant right after it is built
+    ("a = Args()\na.true_on_policy = True\nlaunch(a)", [("error", None)]),
+    ("a = Args(true_on_policy=True)\na.backend = 'fa3'\nlaunch(a)", []),
+    # not followed (bound twice, a field set in a branch): the fields stay unknown, the backend too, so
+    # nothing is found (and nothing made up)
+    ("args = Args()\nif os.environ.get('X'):\n    args = Args(true_on_policy=True)\nlaunch(args)", []),
+    ("a = Args()\nif os.environ.get('X'):\n    a.true_on_policy = True\nlaunch(a)", []),
+    # a field given a value not known: that field is a condition
+    ("args = Args(true_on_policy=bool(os.environ.get('X')))\nlaunch(args)", UNDECIDED),
+])
+def test_a_dataclass_built_into_a_variable_gives_its_fields(tmp_path, capsys, calls, expected):
+    _, diags = lint(tmp_path, capsys, {"run.py": DATACLASS_VAR.replace("{CALLS}", calls.replace("\n", "\n    "))})
+    _check(diags, expected)
+

@@ -259,3 +259,37 @@ def test_a_dataclass_built_into_a_variable_gives_its_fields(tmp_path, capsys, ca
     _, diags = lint(tmp_path, capsys, {"run.py": DATACLASS_VAR.replace("{CALLS}", calls.replace("\n", "\n    "))})
     _check(diags, expected)
 
+
+# -- d9: tests that exclude each other make no path together -------------------------------------------
+
+EXCLUSIVE = """
+    import os, subprocess
+    m = os.environ.get("M")
+    cmd = ["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3"]
+    {CODE}
+    subprocess.run(cmd)
+    """
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    # one subject, two constants: the path on which both hold is no path
+    ('if m == "det":\n    cmd += ["--enable-deterministic-inference"]\nif m == "fast":\n    cmd += ["--attention-backend", "fa4"]', []),
+    ('if m == "det":\n    cmd += ["--enable-deterministic-inference"]\nif "fast" == m:\n    cmd += ["--attention-backend", "fa4"]', []),
+    ('if m != "fast":\n    cmd += ["--enable-deterministic-inference"]\nif m == "fast":\n    cmd += ["--attention-backend", "fa4"]', []),
+    # the walrus binds the name a later test reads: one decision
+    ('if (det := os.environ.get("DET")):\n    cmd += ["--enable-deterministic-inference", "--attention-backend", "fa3"]\n'
+     'if not det:\n    cmd += ["--attention-backend", "fa4"]', []),
+    # tests that can both hold still combine
+    ('if m == "det":\n    cmd += ["--enable-deterministic-inference"]\nif m != "slow":\n    cmd += ["--attention-backend", "fa4"]',
+     [("warning", '`m != "slow"` is true and `m == "det"` is true')]),
+    ('if m == "det":\n    cmd += ["--enable-deterministic-inference"]\nif os.environ.get("F") == "fast":\n'
+     '    cmd += ["--attention-backend", "fa4"]', [("warning", None)]),
+    ('if m == "det":\n    cmd += ["--enable-deterministic-inference"]\nif m == "det":\n    cmd += ["--attention-backend", "fa4"]',
+     [("warning", '`m == "det"` is true')]),
+])
+def test_tests_that_exclude_each_other_make_no_path_together(tmp_path, capsys, code, expected):
+    _, diags = lint(tmp_path, capsys, {"run.py": EXCLUSIVE.replace("{CODE}", code.replace("\n", "\n    "))})
+    if expected and expected[0][1] is None:  # (a warning whose wording is not the point here)
+        assert [(d["code"], d["severity"]) for d in diags if d["code"] == "SGL101"] == [("SGL101", "warning")]
+        return
+    _check(diags, expected)

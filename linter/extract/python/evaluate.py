@@ -269,8 +269,13 @@ class Evaluator:
         and a later ``if args.debug:`` take the same branch on each path (an approximation: a test
         whose value changes in between is taken to be the same). Branch 0 is the decision's test true."""
         flip = False
-        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test, flip = test.operand, not flip
+        while isinstance(test, (ast.UnaryOp, ast.NamedExpr)):
+            if isinstance(test, ast.NamedExpr):  # ``if (det := …):`` is the decision of a later ``if det:``
+                test = test.target
+            elif isinstance(test.op, ast.Not):
+                test, flip = test.operand, not flip
+            else:
+                break
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _NEGATED:
             test, flip = ast.Compare(test.left, [_NEGATED[type(test.ops[0])]()], test.comparators), not flip
         try:
@@ -278,7 +283,27 @@ class Evaluator:
         except (ValueError, RecursionError):
             s, e = self.offsets(test)
             text = self.source.text[s:e]
-        return ("test", id(self.source), text), flip
+        key = ("test", id(self.source), text)
+        subject = _equality(test)
+        if subject is not None:
+            self._params_memo.setdefault("equalities", {})[key] = subject
+        return key, flip
+
+    def impossible_path(self) -> bool:
+        """The run under way takes two tests of one subject against different constants as both
+        true (``m == "det"`` and ``m == "fast"``): no run of the program goes that way."""
+        taken = self.taken
+        equalities = self._params_memo.get("equalities")
+        if not isinstance(taken, dict) or not equalities:
+            return False
+        held: dict = {}
+        for key, branch in taken.items():
+            got = equalities.get(key)
+            if got is not None and branch == 0:
+                subject, value = got
+                if held.setdefault(subject, value) != value:
+                    return True
+        return False
 
     def decide(self, test, frame: Frame) -> bool | None:
         """Whether ``test`` holds, when the file decides it (issue 35: a condition the file decides is
@@ -932,6 +957,23 @@ _STR_METHODS = frozenset({"join", "split", "strip", "lstrip", "rstrip", "format"
 _LIST_METHODS = frozenset({"copy", "index"})
 """The methods of a known list whose result :meth:`Evaluator._list_method` knows."""
 """The methods of a known string whose result :meth:`Evaluator._str_method` knows."""
+
+
+def _equality(test) -> tuple | None:
+    """``(subject text, constant)`` of a test ``subject == constant`` (either side; a string or an
+    int constant), else None."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return None
+    left, right = test.left, test.comparators[0]
+    if isinstance(left, ast.Constant):
+        left, right = right, left
+    if not isinstance(right, ast.Constant) or isinstance(left, ast.Constant) or \
+            type(right.value) not in (str, int):
+        return None
+    try:
+        return ast.unparse(left), (type(right.value).__name__, right.value)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _drops_empty(test, name: str) -> bool:

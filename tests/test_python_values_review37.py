@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import run
-from tests.test_paths import H100, lint, src
+from tests.test_paths import H100, lint
 from tests.test_python_values_review36 import _check as check_sgl101
 
 ARGV = ('["python", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3", '

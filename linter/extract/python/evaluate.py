@@ -267,7 +267,9 @@ class Evaluator:
         """(the decision a test makes, whether its truth is the inverse of that decision's): tests
         written alike (``not`` aside) in one file are one decision, so ``f"{'-x ' if args.debug else ''}"``
         and a later ``if args.debug:`` take the same branch on each path (an approximation: a test
-        whose value changes in between is taken to be the same). Branch 0 is the decision's test true."""
+        whose value changes in between is taken to be the same; so are ``(x := …)`` and a later ``x``,
+        and two tests of one subject against different constants exclude each other:
+        :meth:`impossible_path`). Branch 0 is the decision's test true."""
         flip = False
         while isinstance(test, (ast.UnaryOp, ast.NamedExpr)):
             if isinstance(test, ast.NamedExpr):  # ``if (det := …):`` is the decision of a later ``if det:``

@@ -492,22 +492,16 @@ class FrameLookups:
         if scope is None or scope.kind not in ("function", "module") or name in scope.params or \
                 any(name in s.globals for s in self.index.scopes if s.kind == "function" and scope.kind == "module"):
             return None
-        stores, fields = [], []
-        todo = list(scope.body)
-        while todo:
-            node = todo.pop()
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                continue
-            if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
-                stores.append(node)
-            elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and \
-                    isinstance(node.value, ast.Name) and node.value.id == name:
-                fields.append(node)
-            todo.extend(ast.iter_child_nodes(node))
+        stores, fields = self._stores(scope).get(name, ([], []))
         if len(stores) != 1:
             return None
-        block, i = next(((b, k) for b in _blocks(scope.node) for k, st in enumerate(b)
-                         if isinstance(st, ast.Assign) and st.targets == [stores[0]]), (None, None))
+        memo = self._params_memo
+        assigns = memo.get(("assigns", id(scope)))
+        if assigns is None:  # ``{id(name node): (block, index)}`` of ``name = …`` statements, once
+            assigns = memo[("assigns", id(scope))] = {
+                id(st.targets[0]): (b, k) for b in _blocks(scope.node) for k, st in enumerate(b)
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)}
+        block, i = assigns.get(id(stores[0]), (None, None))
         if block is None or not isinstance(block[i].value, ast.Call) or \
                 self.offsets(block[i])[1] > self.offsets(call)[0]:
             return None
@@ -525,6 +519,27 @@ class FrameLookups:
         keywords = [k for k in built.keywords if k.arg not in given] + [ast.keyword(arg=f, value=v)
                                                                          for f, v in given.items()]
         return ast.Call(func=built.func, args=[], keywords=keywords)
+
+    def _stores(self, scope: Scope) -> dict:
+        """``{name: (the nodes binding it, the attributes of it set)}`` in the code of ``scope`` (not in
+        a definition inside it), one walk per scope."""
+        memo = self._params_memo
+        got = memo.get(("stores", id(scope)))
+        if got is not None:
+            return got
+        got = memo[("stores", id(scope))] = {}
+        todo = list(scope.body)
+        while todo:
+            node = todo.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                got.setdefault(node.id, ([], []))[0].append(node)
+            elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and \
+                    isinstance(node.value, ast.Name):
+                got.setdefault(node.value.id, ([], []))[1].append(node)
+            todo.extend(ast.iter_child_nodes(node))
+        return got
 
     def _caller_of(self, call) -> Scope | None:
         """The scope whose code makes ``call`` (a call of the module's index)."""

@@ -10,7 +10,9 @@ each at its end, starting from what the module gives followed by words not known
 extends it (another may have run before it), else from an unknown value. At most
 ``limits.MAX_PATH_VARIANTS`` paths; past them, the paths are joined. A module global that one function
 sets, read in a function every call of which follows a call of that function in the same block
-(``setup()`` then ``run()``), is what that function leaves: one path.
+(``setup()`` then ``run()``), is what that function leaves: one path; a setter every call of which
+comes after every call of the reader (``run()`` then ``setup()``, in blocks that run once) is never
+seen by it: no path.
 """
 
 from __future__ import annotations

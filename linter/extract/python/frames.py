@@ -506,12 +506,7 @@ class FrameLookups:
                 self.offsets(block[i])[1] > self.offsets(call)[0]:
             return None
         built = block[i].value
-        given = {}
-        for st in block[i + 1:i + 1 + len(fields)]:
-            if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and st.targets[0] in fields and
-                    isinstance(st.value, ast.Constant) and self.offsets(st)[1] <= self.offsets(call)[0]):
-                break
-            given[st.targets[0].attr] = st.value
+        given = self._fields_set_after(block[i + 1:i + 1 + len(fields)], fields, call)
         if len(given) != len(fields) or (fields and (built.args or any(k.arg is None for k in built.keywords))):
             return None  # (a field set elsewhere; or given by position, which a keyword cannot replace)
         if not given:
@@ -519,6 +514,17 @@ class FrameLookups:
         keywords = [k for k in built.keywords if k.arg not in given] + [ast.keyword(arg=f, value=v)
                                                                          for f, v in given.items()]
         return ast.Call(func=built.func, args=[], keywords=keywords)
+
+    def _fields_set_after(self, stmts: list, fields: list, call) -> dict:
+        """``{field: constant node}`` of the statements ``stmts`` that set one of the attribute nodes
+        ``fields`` to a literal constant (``args.x = True``) before ``call``, up to the first other one."""
+        given = {}
+        for st in stmts:
+            if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and st.targets[0] in fields and
+                    isinstance(st.value, ast.Constant) and self.offsets(st)[1] <= self.offsets(call)[0]):
+                break
+            given[st.targets[0].attr] = st.value
+        return given
 
     def _stores(self, scope: Scope) -> dict:
         """``{name: (the nodes binding it, the attributes of it set)}`` in the code of ``scope`` (not in

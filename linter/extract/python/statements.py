@@ -152,27 +152,7 @@ class Statements:
                 for name in target_names(target):
                     frame.bind(name, Unk(self.span(target)))
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-            name = target.value.id
-            cur = frame.own(frame.lookup(name, None))
-            node = self._subscript_index(target)
-            if isinstance(cur, DictV) and node is not None:
-                key = self.ev(node, frame)
-                if isinstance(key, Str) and key.m.known:
-                    cur.set(Entry(key.m.text, value, self.span(target), key.m.span_of(), None))
-                else:  # a key not known: it may replace any value
-                    cur.merge(None)
-                frame.rebind_mutated(name, cur)
-                return
-            if isinstance(cur, Seq) and cur.kind == "list" and node is not None:
-                k = self._list_index(cur, node, frame)
-                if k is not None:
-                    cur.items[k] = value
-                    frame.rebind_mutated(name, cur)
-                    return
-            if isinstance(cur, Seq) and cur.kind == "list" and self._assign_slice(cur, target.slice, value, frame):
-                frame.rebind_mutated(name, cur)
-                return
-            frame.rebind_mutated(name, self._not_followed(cur, target))
+            self._assign_item(target, value, frame)
         elif isinstance(target, ast.Starred):
             self.assign(target.value, Unk(self.span(target)), frame)
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and \
@@ -181,6 +161,30 @@ class Statements:
             frame.bind(f"{target.value.id}.{target.attr}", value)
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             self._set_field(target, value, frame)
+
+    def _assign_item(self, target: ast.Subscript, value: Value, frame: Frame) -> None:
+        """``x[k] = value`` (a dict key, a list index or slice): in place where it is known."""
+        name = target.value.id
+        cur = frame.own(frame.lookup(name, None))
+        node = self._subscript_index(target)
+        if isinstance(cur, DictV) and node is not None:
+            key = self.ev(node, frame)
+            if isinstance(key, Str) and key.m.known:
+                cur.set(Entry(key.m.text, value, self.span(target), key.m.span_of(), None))
+            else:  # a key not known: it may replace any value
+                cur.merge(None)
+            frame.rebind_mutated(name, cur)
+            return
+        if isinstance(cur, Seq) and cur.kind == "list" and node is not None:
+            k = self._list_index(cur, node, frame)
+            if k is not None:
+                cur.items[k] = value
+                frame.rebind_mutated(name, cur)
+                return
+        if isinstance(cur, Seq) and cur.kind == "list" and self._assign_slice(cur, target.slice, value, frame):
+            frame.rebind_mutated(name, cur)
+            return
+        frame.rebind_mutated(name, self._not_followed(cur, target))
 
     def _assign_slice(self, cur: Seq, index, value: Value, frame: Frame) -> bool:
         """``cur[a:b] = [...]`` with known bounds (:func:`~.lists.slice_bounds`) and a known list:

@@ -1118,10 +1118,11 @@ ORIGINAL = [DSV3, "--attention-backend", "fa4"]
 
 
 @pytest.mark.parametrize("change, expect", [
-    # a branch on a test the linter cannot decide: one launch per path (issue 35); a path on which
-    # the program is not known (a list changed in a way that cannot be placed) is no launch
+    # a branch on a test the linter cannot decide: one launch per path (issue 35)
     ('if DEBUG:\n    cmd = ["sglang", "serve", "other"]', [["other"], ORIGINAL]),
-    ('if DEBUG:\n    cmd.remove("--attention-backend")', [ORIGINAL]),
+    ('if DEBUG:\n    cmd.remove("--attention-backend")', [[DSV3, "fa4"], ORIGINAL]),
+    # a change not followed: the entry point, then words not known (a launch, not fully verified)
+    ('if DEBUG:\n    cmd.sort()', [[None], ORIGINAL]),
     ('if DEBUG:\n    cmd[-1] = "triton"', [[DSV3, "--attention-backend", "triton"], ORIGINAL]),
     ('if DEBUG:\n    cmd.pop()', [[DSV3, "--attention-backend"], ORIGINAL]),
     ('if DEBUG:\n    del cmd[3]', [[DSV3, "fa4"], ORIGINAL]),

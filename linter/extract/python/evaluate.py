@@ -12,6 +12,7 @@ import ast
 
 from linter import limits
 from linter.extract.python.frames import Frame
+from linter.extract.python.lists import index_of, kept_true, lost_list
 from linter.extract.python.literals import fstring_pieces, literals
 from linter.extract.python.names import BUILTINS, MODAL_APPS, MODAL_IMAGE, SGLANG_IMAGE
 from linter.extract.python.strings import as_text, decode_literal, format_text, percent_format, split_whitespace
@@ -266,10 +267,17 @@ class Evaluator:
         """(the decision a test makes, whether its truth is the inverse of that decision's): tests
         written alike (``not`` aside) in one file are one decision, so ``f"{'-x ' if args.debug else ''}"``
         and a later ``if args.debug:`` take the same branch on each path (an approximation: a test
-        whose value changes in between is taken to be the same). Branch 0 is the decision's test true."""
+        whose value changes in between is taken to be the same; so are ``(x := …)`` and a later ``x``,
+        and two tests of one subject against different constants exclude each other:
+        :meth:`impossible_path`). Branch 0 is the decision's test true."""
         flip = False
-        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test, flip = test.operand, not flip
+        while isinstance(test, (ast.UnaryOp, ast.NamedExpr)):
+            if isinstance(test, ast.NamedExpr):  # ``if (det := …):`` is the decision of a later ``if det:``
+                test = test.target
+            elif isinstance(test.op, ast.Not):
+                test, flip = test.operand, not flip
+            else:
+                break
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _NEGATED:
             test, flip = ast.Compare(test.left, [_NEGATED[type(test.ops[0])]()], test.comparators), not flip
         try:
@@ -277,7 +285,27 @@ class Evaluator:
         except (ValueError, RecursionError):
             s, e = self.offsets(test)
             text = self.source.text[s:e]
-        return ("test", id(self.source), text), flip
+        key = ("test", id(self.source), text)
+        subject = _equality(test)
+        if subject is not None:
+            self._params_memo.setdefault("equalities", {})[key] = subject
+        return key, flip
+
+    def impossible_path(self) -> bool:
+        """The run under way takes two tests of one subject against different constants as both
+        true (``m == "det"`` and ``m == "fast"``): no run of the program goes that way."""
+        taken = self.taken
+        equalities = self._params_memo.get("equalities")
+        if not isinstance(taken, dict) or not equalities:
+            return False
+        held: dict = {}
+        for key, branch in taken.items():
+            got = equalities.get(key)
+            if got is not None and branch == 0:
+                subject, value = got
+                if held.setdefault(subject, value) != value:
+                    return True
+        return False
 
     def decide(self, test, frame: Frame) -> bool | None:
         """Whether ``test`` holds, when the file decides it (issue 35: a condition the file decides is
@@ -488,6 +516,10 @@ class Evaluator:
                 got = self._str_method(base_v.m, func.attr, node, args, positional, frame, where)
                 if got is not None:
                     return got
+        if isinstance(func, ast.Attribute) and func.attr in _LIST_METHODS:
+            base_v = self.ev(func.value, frame)
+            if isinstance(base_v, Seq) and base_v.kind == "list":
+                return self._list_method(base_v, func.attr, args, positional, frame, where)
         callee = self.ev(func, frame)
         if isinstance(callee, Ref):
             got = self._modelled_call(callee.qual, node, args, positional, frame, where)
@@ -590,6 +622,51 @@ class Evaluator:
         if method in ("strip", "lstrip", "rstrip") and not args:
             return Str(_stripped(m, method))
         return None
+
+    def _list_method(self, seq: Seq, method: str, args, positional, frame: Frame, where: Span) -> Value:
+        """``cmd.copy()`` (the same items) and ``cmd.index(x)`` (:func:`~.lists.index_of`) of a known
+        list; unknown for other arguments."""
+        if method == "copy" and not args:
+            return seq.copy()
+        if method == "index" and len(args) == 1 and positional:
+            k = index_of(seq.items, self.ev(positional[0].value, frame))
+            if k is not None:
+                return Const(k, where)
+        return Unk(where)
+
+    def _ev_comprehension(self, node: ast.ListComp | ast.GeneratorExp, frame: Frame) -> Value:
+        """A comprehension over a known list: ``[c for c in cmd]`` gives its items, ``[c for c in cmd
+        if c]`` (or ``if c != ""``) the ones not known to be empty (:func:`~.lists.kept_true`); any
+        other one keeps only its entry point (:func:`~.lists.lost_list`). Unknown over anything else."""
+        where = self.span(node)
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            return Unk(where)
+        gen = node.generators[0]
+        it = self.ev(gen.iter, frame)
+        if not isinstance(it, Seq):
+            return Unk(where)
+        name = gen.target.id if isinstance(gen.target, ast.Name) else None
+        if name is None or not (isinstance(node.elt, ast.Name) and node.elt.id == name):
+            return lost_list(it.items, where)
+        if not gen.ifs:
+            return Seq(list(it.items))
+        if all(_drops_empty(test, name) for test in gen.ifs):
+            return Seq(kept_true(it.items))
+        return lost_list(it.items, where)
+
+    def _call_filter(self, q, args, positional, frame: Frame, where: Span) -> Value | None:
+        """``filter(None, cmd)`` / ``filter(bool, cmd)`` of a known list: the items not known to be
+        empty; ``sorted(cmd)``, ``reversed(cmd)`` and any other filter keep only its entry point."""
+        if not (len(positional) == len(args) == (2 if q == "builtins.filter" else 1)):
+            return None
+        v = self.ev(positional[-1].value, frame)
+        if not isinstance(v, Seq):
+            return None
+        keep = positional[0].value
+        if q == "builtins.filter" and ((isinstance(keep, ast.Constant) and keep.value is None) or
+                                       (isinstance(keep, ast.Name) and keep.id == "bool")):
+            return Seq(kept_true(v.items))
+        return lost_list(v.items, where)
 
     def _modelled_call(self, q: str, node, args, positional, frame: Frame, where: Span) -> Value | None:
         """The value of a call of the callable named ``q`` that the analysis models, or None."""
@@ -870,14 +947,45 @@ def _index(items: list, key) -> object:
 _EV_STEPS = {ast.Constant: "_ev_constant", ast.JoinedStr: "_ev_joined", ast.Name: "_ev_name",
              ast.Attribute: "_ev_attribute", ast.List: "_ev_sequence", ast.Tuple: "_ev_sequence",
              ast.Dict: "_ev_dict", ast.UnaryOp: "_ev_unary", ast.BinOp: "_ev_binop", ast.Call: "_ev_call",
-             ast.NamedExpr: "_ev_named", ast.IfExp: "_ev_if", ast.Subscript: "_ev_subscript"}
+             ast.NamedExpr: "_ev_named", ast.IfExp: "_ev_if", ast.Subscript: "_ev_subscript",
+             ast.ListComp: "_ev_comprehension", ast.GeneratorExp: "_ev_comprehension"}
 """The step of :meth:`Evaluator._ev` per kind of expression."""
 _CALL_STEPS = {"shlex.split": "_call_shlex_split", "builtins.str": "_call_str", "builtins.list": "_call_sequence",
-               "builtins.tuple": "_call_sequence", "builtins.dict": "_call_dict"}
+               "builtins.tuple": "_call_sequence", "builtins.dict": "_call_dict", "builtins.filter": "_call_filter",
+               "builtins.sorted": "_call_filter", "builtins.reversed": "_call_filter"}
 """The step of :meth:`Evaluator._modelled_call` per callable it models (each: the value, or None
 for arguments it does not read)."""
 _STR_METHODS = frozenset({"join", "split", "strip", "lstrip", "rstrip", "format"})
+_LIST_METHODS = frozenset({"copy", "index"})
+"""The methods of a known list whose result :meth:`Evaluator._list_method` knows."""
 """The methods of a known string whose result :meth:`Evaluator._str_method` knows."""
+
+
+def _equality(test) -> tuple | None:
+    """``(subject text, constant)`` of a test ``subject == constant`` (either side; a string or an
+    int constant), else None."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return None
+    left, right = test.left, test.comparators[0]
+    if isinstance(left, ast.Constant):
+        left, right = right, left
+    if not isinstance(right, ast.Constant) or isinstance(left, ast.Constant) or \
+            type(right.value) not in (str, int):
+        return None
+    try:
+        return ast.unparse(left), (type(right.value).__name__, right.value)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _drops_empty(test, name: str) -> bool:
+    """``test`` is ``name`` or ``name != ""`` (a comprehension's filter that drops empty words)."""
+    if isinstance(test, ast.Name):
+        return test.id == name
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq) and \
+        {type(test.left), type(test.comparators[0])} == {ast.Name, ast.Constant} and \
+        {getattr(test.left, "id", None), getattr(test.comparators[0], "id", None)} == {name, None} and \
+        "" in (getattr(test.left, "value", None), getattr(test.comparators[0], "value", None))
 
 
 def _stripped(m: MStr, method: str) -> MStr:

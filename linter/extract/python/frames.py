@@ -51,6 +51,21 @@ def _agree(seen, value):
     return seen if type(seen[0]) is type(const) and seen[0] == const else _NOT_CONST
 
 
+def _blocks(node) -> list[list]:
+    """The statement lists of ``node``'s own code (its body and every block inside it, not inside a
+    definition)."""
+    out, todo = [], [node]
+    while todo:
+        n = todo.pop()
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(n, field, None)
+            if isinstance(block, list):
+                out.append(block)
+        todo.extend(c for c in ast.iter_child_nodes(n)
+                    if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)))
+    return out
+
+
 def _same_const(a, b) -> bool:
     """Two literal constants are the same value of the same type (``1`` is not ``True``)."""
     return type(a) is type(b) and a == b
@@ -442,6 +457,11 @@ class FrameLookups:
         handed: dict[str, str] = {}  # parameter -> the caller's parameter it is given
         for name, node in nodes.items():
             got = self.constant_given(node)
+            if got is _NOT_CONST and isinstance(node, ast.Name):  # ``args = Args(...); launch(args)``
+                built = self._built_in_variable(call, node.id)
+                got = self.constant_given(built) if built is not None else _NOT_CONST
+                if got is not _NOT_CONST:
+                    got = (got[0], built)
             if got is not _NOT_CONST:
                 own[name] = got
             elif isinstance(node, ast.Name):
@@ -461,6 +481,71 @@ class FrameLookups:
             bound.update({name: env[param] for name, param in handed.items() if param in env})
             out.append((site if len(bound) > len(own) else call, bound))
         return out
+
+    def _built_in_variable(self, call, name: str):
+        """The call ``X(...)`` of ``name = X(...)``, when that is the one binding of ``name`` in the
+        code of the scope making ``call`` (not in a definition inside it) and is written before
+        ``call``; a field set to a literal constant right after it, in the same block and before
+        ``call`` (``name.x = True``), is given to it as a keyword (a call made up, not in the
+        module). None otherwise (another binding, a field set anywhere else)."""
+        scope = self._caller_of(call)
+        if scope is None or scope.kind not in ("function", "module") or name in scope.params or \
+                any(name in s.globals for s in self.index.scopes if s.kind == "function" and scope.kind == "module"):
+            return None
+        stores, fields = self._stores(scope).get(name, ([], []))
+        if len(stores) != 1:
+            return None
+        memo = self._params_memo
+        assigns = memo.get(("assigns", id(scope)))
+        if assigns is None:  # ``{id(name node): (block, index)}`` of ``name = …`` statements, once
+            assigns = memo[("assigns", id(scope))] = {
+                id(st.targets[0]): (b, k) for b in _blocks(scope.node) for k, st in enumerate(b)
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)}
+        block, i = assigns.get(id(stores[0]), (None, None))
+        if block is None or not isinstance(block[i].value, ast.Call) or \
+                self.offsets(block[i])[1] > self.offsets(call)[0]:
+            return None
+        built = block[i].value
+        given = self._fields_set_after(block[i + 1:i + 1 + len(fields)], fields, call)
+        if len(given) != len(fields) or (fields and (built.args or any(k.arg is None for k in built.keywords))):
+            return None  # (a field set elsewhere; or given by position, which a keyword cannot replace)
+        if not given:
+            return built
+        keywords = [k for k in built.keywords if k.arg not in given] + [ast.keyword(arg=f, value=v)
+                                                                         for f, v in given.items()]
+        return ast.Call(func=built.func, args=[], keywords=keywords)
+
+    def _fields_set_after(self, stmts: list, fields: list, call) -> dict:
+        """``{field: constant node}`` of the statements ``stmts`` that set one of the attribute nodes
+        ``fields`` to a literal constant (``args.x = True``) before ``call``, up to the first other one."""
+        given = {}
+        for st in stmts:
+            if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and st.targets[0] in fields and
+                    isinstance(st.value, ast.Constant) and self.offsets(st)[1] <= self.offsets(call)[0]):
+                break
+            given[st.targets[0].attr] = st.value
+        return given
+
+    def _stores(self, scope: Scope) -> dict:
+        """``{name: (the nodes binding it, the attributes of it set)}`` in the code of ``scope`` (not in
+        a definition inside it), one walk per scope."""
+        memo = self._params_memo
+        got = memo.get(("stores", id(scope)))
+        if got is not None:
+            return got
+        got = memo[("stores", id(scope))] = {}
+        todo = list(scope.body)
+        while todo:
+            node = todo.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                got.setdefault(node.id, ([], []))[0].append(node)
+            elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and \
+                    isinstance(node.value, ast.Name):
+                got.setdefault(node.value.id, ([], []))[1].append(node)
+            todo.extend(ast.iter_child_nodes(node))
+        return got
 
     def _caller_of(self, call) -> Scope | None:
         """The scope whose code makes ``call`` (a call of the module's index)."""

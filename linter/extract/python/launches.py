@@ -273,8 +273,8 @@ class LaunchFinder:
     def _launches_on_path(self, call, get_frame) -> list[Launch]:
         """The launches of ``call`` on the path of the run under way (:meth:`Paths.along_paths`)."""
         func = call.func
-        if get_frame().unreachable:  # in a branch the file decides against: nothing starts
-            return []
+        if get_frame().unreachable or self.a.impossible_path():
+            return []  # in a branch the file decides against, or on a path no run takes: nothing starts
         for test, holds in self.sides().get(id(call), ()):
             if self.a.decide(test, get_frame()) is (not holds):
                 return []  # the side of a conditional expression the file decides against

@@ -10,12 +10,15 @@ each at its end, starting from what the module gives followed by words not known
 extends it (another may have run before it), else from an unknown value. At most
 ``limits.MAX_PATH_VARIANTS`` paths; past them, the paths are joined. A module global that one function
 sets, read in a function every call of which follows a call of that function in the same block
-(``setup()`` then ``run()``), is what that function leaves: one path.
+(``setup()`` then ``run()``), is what that function leaves: one path; a setter every call of which
+comes after every call of the reader (``run()`` then ``setup()``, in blocks that run once) is never
+seen by it: no path.
 """
 
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from linter import limits
@@ -26,21 +29,28 @@ if TYPE_CHECKING:
     from linter.source import Span
 
 
-def _call_statements(module: ast.Module) -> dict:
+def _call_statements(module: ast.Module) -> tuple[dict, set]:
     """``{id(call): (its block, its index)}`` for each call that is a statement of its own
-    (``run()``), in any block of ``module``."""
+    (``run()``), in any block of ``module``; and the ids of the blocks inside a loop (of the function or
+    the module that holds them: they may run more than once)."""
     out: dict = {}
-    todo: list = [module]
+    looped: set = set()
+    todo: list = [(module, False)]
     while todo:
-        node = todo.pop()
+        node, in_loop = todo.pop()
+        in_loop = in_loop or isinstance(node, (ast.For, ast.AsyncFor, ast.While))
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if isinstance(block, list):
+                if in_loop:
+                    looped.add(id(block))
                 for i, st in enumerate(block):
                     if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
                         out[id(st.value)] = (block, i)
-        todo.extend(ast.iter_child_nodes(node))
-    return out
+        for child in ast.iter_child_nodes(node):
+            todo.append((child, in_loop and not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                     ast.ClassDef, ast.Lambda))))
+    return out, looped
 
 
 def _is_target(node, name: str, attr: str | None) -> bool:
@@ -94,8 +104,9 @@ class LateSetters:
         ``base`` (its value at the module's end) or what each function that sets it leaves (see the
         module docstring) — only what the one function that sets it leaves when every call of the
         reader comes after a call of that function in the same block (``setup(); run()``)."""
-        setters = self.global_setters(name)
-        if not setters:
+        setters = [s for s in self.global_setters(name)
+                   if reader is None or not self._only_after(self._only_calls(reader), self._only_calls(s))]
+        if not setters:  # (none, or each runs only after every call of the reader)
             return base
         if len(setters) == 1 and reader is not None and self._always_after(reader, setters[0], name):
             v = self.final_frame(setters[0]).overrides.get(name, NOTFOUND)
@@ -114,10 +125,7 @@ class LateSetters:
         calls = self._only_calls(reader)
         if not calls:
             return False
-        memo = self._params_memo
-        blocks = memo.get("call statements")
-        if blocks is None:
-            blocks = memo["call statements"] = _call_statements(self.module)
+        blocks = self._statements()[0]
         name = setter.node.name
         for call in calls:
             got = blocks.get(id(call))
@@ -131,6 +139,75 @@ class LateSetters:
                                 for st in block[j + 1:i] for n in ast.walk(st)):
                 return False  # (no call of the setter before it, or the global rebound in between)
         return True
+
+    def _statements(self) -> tuple[dict, set]:
+        """:func:`_call_statements` of the module, once."""
+        memo = self._params_memo
+        got = memo.get("call statements")
+        if got is None:
+            got = memo["call statements"] = _call_statements(self.module)
+        return got
+
+    def _only_after(self, reads: list, sets: list, depth: int = 0) -> bool:
+        """The calls ``sets`` (of a setter) all run after the calls ``reads`` (of the function that
+        reads what it sets), which so never sees what the setter sets (``run(); setup()``): each call
+        is a statement of its own, the blocks holding reads are the blocks holding sets, in each
+        block every set comes after every read, and each block runs once (:meth:`_runs_once`).
+        False when either list is empty."""
+        if not reads or not sets:
+            return False
+        blocks, looped = self._statements()
+        where = [blocks.get(id(c)) for c in reads + sets]
+        if any(w is None for w in where):
+            return False
+        reads_at, sets_at = where[:len(reads)], where[len(reads):]
+        last_read: dict = {}
+        for block, i in reads_at:
+            last_read[id(block)] = max(i, last_read.get(id(block), -1))
+        if {id(block) for block, _ in sets_at} != set(last_read) or \
+                any(i < last_read[id(block)] for block, i in sets_at):
+            return False  # (a read in a block with no set, or a set before a read of its block)
+        return all(self._runs_once(block, looped, depth) for block, _ in where)
+
+    def _runs_once(self, block: list, looped: set, depth: int) -> bool:
+        """The block runs at most once: not in a loop, and the module's or the body of a module function
+        whose one call is a statement in a block that runs once (at most 3 levels)."""
+        if id(block) in looped or depth > 3:
+            return False
+        if block is self.module.body:
+            return True
+        owner = next((s for s in self.index.scopes if s.kind == "function" and
+                      self._holds(s.node, block)), None)
+        if owner is None:  # a block of the module's own statements (an ``if __name__ == …`` body)
+            return True
+        calls = self._only_calls(owner)
+        blocks = self._statements()[0]
+        return len(calls) == 1 and id(calls[0]) in blocks and \
+            self._runs_once(blocks[id(calls[0])][0], looped, depth + 1)
+
+    @staticmethod
+    def _holds(fn, block: list) -> bool:
+        """``block`` is a block of the function ``fn``'s own code (not of a definition inside it)."""
+        todo = [fn]
+        while todo:
+            node = todo.pop()
+            for field in ("body", "orelse", "finalbody"):
+                if getattr(node, field, None) is block:
+                    return True
+            todo.extend(n for n in ast.iter_child_nodes(node)
+                        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)))
+        return False
+
+    def method_calls(self, scope: Scope) -> list:
+        """The calls ``x.name()`` of the method ``scope`` (by its name), when the module reads no
+        other attribute of that name; [] otherwise."""
+        name = scope.node.name
+        calls = [c for c, _ in self.index.calls if isinstance(c.func, ast.Attribute) and c.func.attr == name]
+        memo = self._params_memo
+        uses = memo.get("attrs")
+        if uses is None:
+            uses = memo["attrs"] = Counter(n.attr for n in ast.walk(self.module) if isinstance(n, ast.Attribute))
+        return calls if uses[name] == len(calls) else []
 
     def attr_read(self, frame, attr: str, where: Span | None):
         """``self.attr`` read in a method of the class ``cls`` that defines it, when methods of that
@@ -150,6 +227,9 @@ class LateSetters:
         base = self._after_init(init, attr, frame.self_class) if init is not None else self._class_level(cls, attr)
         if any(s is scope for s in setters):
             return self.setter_start(setters, base, f"{scope.self_name}.{attr}", where)
+        setters = [s for s in setters if not self._only_after(self.method_calls(scope), self.method_calls(s))]
+        if not setters:  # each runs only after every call of the reader
+            return base if base is not NOTFOUND else Unk(where)
         reading = self._params_memo.setdefault("late attrs", set())
         if key in reading:  # (a setter that reads it through a call back into a reader)
             return Unk(where)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 
 from linter.extract.python.frames import Frame
+from linter.extract.python.lists import lost_list, removed, slice_bounds
 from linter.extract.python.names import HARMLESS, MUTATORS
 from linter.extract.python.syntax import call_args, target_names
 from linter.extract.python.values import Const, DataInstance, DictV, Entry, Ref, Seq, Splat, Str, Unk, Value
@@ -130,7 +131,14 @@ class Statements:
                 cur.entries = [e for e in cur.entries if e.key != key.m.text]
                 frame.rebind_mutated(name, cur)
                 return
-        frame.rebind_mutated(name, Unk(self.span(target)))
+        frame.rebind_mutated(name, self._not_followed(cur, target))
+
+    def _not_followed(self, cur: Value, node) -> Value:
+        """What ``cur`` is after the change ``node`` makes to it in place and the analysis does not
+        follow: a list keeps its entry point (:func:`~.lists.lost_list`), anything else is unknown."""
+        if isinstance(cur, Seq) and cur.kind == "list":
+            return lost_list(cur.items, self.span(node))
+        return Unk(self.span(node))
 
     def assign(self, target, value: Value, frame: Frame) -> None:
         if isinstance(target, ast.Name):
@@ -146,24 +154,7 @@ class Statements:
                 for name in target_names(target):
                     frame.bind(name, Unk(self.span(target)))
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-            name = target.value.id
-            cur = frame.own(frame.lookup(name, None))
-            node = self._subscript_index(target)
-            if isinstance(cur, DictV) and node is not None:
-                key = self.ev(node, frame)
-                if isinstance(key, Str) and key.m.known:
-                    cur.set(Entry(key.m.text, value, self.span(target), key.m.span_of(), None))
-                else:  # a key not known: it may replace any value
-                    cur.merge(None)
-                frame.rebind_mutated(name, cur)
-                return
-            if isinstance(cur, Seq) and cur.kind == "list" and node is not None:
-                k = self._list_index(cur, node, frame)
-                if k is not None:
-                    cur.items[k] = value
-                    frame.rebind_mutated(name, cur)
-                    return
-            frame.rebind_mutated(name, Unk(self.span(target)))
+            self._assign_item(target, value, frame)
         elif isinstance(target, ast.Starred):
             self.assign(target.value, Unk(self.span(target)), frame)
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and \
@@ -172,6 +163,41 @@ class Statements:
             frame.bind(f"{target.value.id}.{target.attr}", value)
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             self._set_field(target, value, frame)
+
+    def _assign_item(self, target: ast.Subscript, value: Value, frame: Frame) -> None:
+        """``x[k] = value`` (a dict key, a list index or slice): in place where it is known."""
+        name = target.value.id
+        cur = frame.own(frame.lookup(name, None))
+        node = self._subscript_index(target)
+        if isinstance(cur, DictV) and node is not None:
+            key = self.ev(node, frame)
+            if isinstance(key, Str) and key.m.known:
+                cur.set(Entry(key.m.text, value, self.span(target), key.m.span_of(), None))
+            else:  # a key not known: it may replace any value
+                cur.merge(None)
+            frame.rebind_mutated(name, cur)
+            return
+        if isinstance(cur, Seq) and cur.kind == "list" and node is not None:
+            k = self._list_index(cur, node, frame)
+            if k is not None:
+                cur.items[k] = value
+                frame.rebind_mutated(name, cur)
+                return
+        if isinstance(cur, Seq) and cur.kind == "list" and self._assign_slice(cur, target.slice, value, frame):
+            frame.rebind_mutated(name, cur)
+            return
+        frame.rebind_mutated(name, self._not_followed(cur, target))
+
+    def _assign_slice(self, cur: Seq, index, value: Value, frame: Frame) -> bool:
+        """``cur[a:b] = [...]`` with known bounds (:func:`~.lists.slice_bounds`) and a known list:
+        done in place, True; False when it is not followed."""
+        if not (isinstance(index, ast.Slice) and index.step is None and isinstance(value, Seq)):
+            return False
+        bounds = slice_bounds(cur.items, *(None if b is None else self.ev(b, frame) for b in (index.lower, index.upper)))
+        if bounds is None:
+            return False
+        cur.items[bounds[0]:bounds[1]] = value.items
+        return True
 
     def _set_field(self, target: ast.Attribute, value: Value, frame: Frame) -> None:
         """``args.x = …`` on a dataclass instance the file built (:class:`DataInstance`): read back as such."""
@@ -210,7 +236,7 @@ class Statements:
             cur.merge(val)
             frame.rebind_mutated(name, cur)
             return
-        frame.rebind_mutated(name, Unk(where))
+        frame.rebind_mutated(name, self._not_followed(cur, node))
 
     @staticmethod
     def _self_attr(target, frame: Frame) -> bool:
@@ -277,7 +303,7 @@ class Statements:
         elif isinstance(cur, Unk) and method in ("append", "extend") and len(all_args) == 1:
             step = "_unknown_grown"
         got = getattr(self, step)(cur, method, call, args, all_args, frame) if step is not None else None
-        return got if got is not None else Unk(self.span(call))
+        return got if got is not None else self._not_followed(cur, call)
 
     def _list_append(self, cur: Seq, method, call, args, all_args, frame: Frame) -> Value | None:
         if len(args) == 1 and len(all_args) == 1:
@@ -306,6 +332,21 @@ class Statements:
         if k is None:
             return None
         del cur.items[k]
+        return cur
+
+    def _list_remove(self, cur: Seq, method, call, args, all_args, frame: Frame) -> Value | None:
+        if not (len(args) == 1 and len(all_args) == 1):
+            return None
+        kept = removed(cur.items, self.ev(args[0].value, frame))
+        if kept is None:
+            return None
+        cur.items[:] = kept
+        return cur
+
+    def _list_clear(self, cur: Seq, method, call, args, all_args, frame: Frame) -> Value | None:
+        if all_args:
+            return None
+        cur.items.clear()
         return cur
 
     def _list_insert(self, cur: Seq, method, call, args, all_args, frame: Frame) -> Value | None:
@@ -368,7 +409,8 @@ _SMALL_STEPS = {ast.Assign: "_exec_assign", ast.AnnAssign: "_exec_ann_assign", a
                 ast.Expr: "_exec_expr", ast.Import: "_exec_import", ast.ImportFrom: "_exec_import_from",
                 ast.Delete: "_exec_delete"}
 """The step of :meth:`Statements.exec_small` per kind of simple statement."""
-_LIST_MUTATIONS = {"append": "_list_append", "extend": "_list_extend", "pop": "_list_pop", "insert": "_list_insert"}
+_LIST_MUTATIONS = {"append": "_list_append", "extend": "_list_extend", "pop": "_list_pop", "insert": "_list_insert",
+                   "remove": "_list_remove", "clear": "_list_clear"}
 """The step of :meth:`Statements._mutated` per list method it understands (each: the list, or None)."""
 _DICT_MUTATIONS = {"pop": "_dict_pop", "update": "_dict_update"}
 """The step of :meth:`Statements._mutated` per dict method it understands."""

@@ -69,13 +69,32 @@ def call_args(call: ast.Call) -> list[Arg]:
     return out
 
 
+_EXITS = {("sys", "exit"), ("os", "_exit"), (None, "exit"), (None, "quit")}
+"""The calls that end the process, as they are spelled: ``sys.exit()``, ``os._exit()``, and the
+``exit()``/``quit()`` builtins (or ``from sys import exit``)."""
+
+
+def exits(st) -> bool:
+    """``st`` ends the process or raises whenever it runs: a statement call of :data:`_EXITS`, or an
+    ``assert`` of a false constant (``assert False, "…"``)."""
+    if isinstance(st, ast.Assert):
+        return isinstance(st.test, ast.Constant) and not st.test.value
+    if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)):
+        return False
+    func = st.value.func
+    if isinstance(func, ast.Name):
+        return (None, func.id) in _EXITS
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (func.value.id, func.attr) in _EXITS
+
+
 def ends(block: list) -> bool:
-    """The block never reaches the statement after it: it ends in ``return`` or ``raise`` (also in
-    every branch of a final ``if``/``else``, every case of a final ``match`` whose last case is ``_``)."""
+    """The block never reaches the statement after it: it ends in ``return``, ``raise`` or a call
+    that ends the process (:func:`exits`) — also in every branch of a final ``if``/``else``, every
+    case of a final ``match`` whose last case is ``_``."""
     if not block:
         return False
     last = block[-1]
-    if isinstance(last, (ast.Return, ast.Raise)):
+    if isinstance(last, (ast.Return, ast.Raise)) or exits(last):
         return True
     if isinstance(last, ast.If):
         return bool(last.orelse) and ends(last.body) and ends(last.orelse)

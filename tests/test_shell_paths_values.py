@@ -256,3 +256,20 @@ def test_a_function_printing_its_command_in_several_lines(tmp_path, capsys, scri
     assert summary(lint(tmp_path, capsys, script)) == found
     _, out, _ = run(tmp_path, capsys, "--list-launches", "--format", "json", ".")
     assert [row["conditions"] for row in json.loads(out)] == conditions
+
+
+@pytest.mark.parametrize("setup, call, when", [
+    ("", "serve --port 1 ${DET:+" + DET + "}", "`$DET` is set and not empty"),
+    ('E=""\nif [ -n "$DET" ]; then E="' + DET + '"; fi\n', "serve --port 1 $E", '`[ -n "$DET" ]` succeeds'),
+])
+def test_a_call_whose_arguments_differ_along_paths_is_one_launch_per_path(tmp_path, capsys, setup, call, when):
+    """A function's call run along the paths of what it is given: each path's call is that path of one
+    launch, with its condition — not three launches (one with the arguments unknown, from the run cut
+    short at the decision) each an error on its every path (fresh review, rev38 e10)."""
+    script = 'serve() {\n  python -m sglang.launch_server ' + MODEL + ' --attention-backend fa4 "$@"\n}\n' + setup + call
+    write_tree(tmp_path, {"run.sh": "#!/bin/bash\n" + script + "\n"})
+    diags = lint_json(tmp_path, capsys, "--target-gpu", "H100", "run.sh")[1]
+    assert [(d["code"], d["severity"]) for d in diags] == [("SGL101", "warning")]
+    assert f"(when {when}; not on every path of this launch)" in diags[0]["message"]
+    out = run(tmp_path, capsys, "--target-gpu", "H100", "--list-launches", "run.sh")[1]
+    assert out.strip().splitlines()[-1].startswith("1 launch (2 paths) in 1 file")

@@ -192,7 +192,7 @@ class Commands:
             if not self.silent:
                 call = env.copy()
                 call.set(ARGV, list(args) if args is not None else UNKNOWN_V)
-                self.shared.add_call(fn, call, tuple(self.conds), at)
+                self.shared.add_call(fn, call, tuple(self.conds) + self.run_labels, at)
             for name in fn.assigned:
                 env.set(name, UNKNOWN_V)
 

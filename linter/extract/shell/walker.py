@@ -73,6 +73,8 @@ class Shared:
     called: list[int] = field(default_factory=list)
     """A heap of the places in ``fn_order`` of functions that have calls (some may be done)."""
     decl_keys: set = field(default_factory=set)
+    call_log: list = field(default_factory=list)
+    """The functions whose calls were recorded, in order (:meth:`take_back_calls`)."""
     printers: int = 0
     """Functions defined whose body is more than one statement (see :meth:`Walker._may_print_paths`)."""
 
@@ -81,12 +83,27 @@ class Shared:
         (in words) are ``conds``, at the span ``at``."""
         fn.calls += 1
         fn.merged.add(env)
+        self.call_log.append(fn)
         if fn.calls <= limits.MAX_PATH_VARIANTS:
             fn.each.append((conds, env.copy(), at))
         else:
             fn.each.clear()
         if fn.calls == 1:
             heapq.heappush(self.called, fn.order)
+
+    def take_back_calls(self, mark: int) -> None:
+        """Forget the calls recorded since ``len(call_log)`` was ``mark``: a run along paths cut short
+        (it met a decision still to take) records them again on each path. A function whose calls
+        are all still listed has its merge made again from them."""
+        for fn in reversed(self.call_log[mark:]):
+            fn.calls -= 1
+            if fn.each and len(fn.each) > fn.calls:
+                fn.each.pop()
+            if len(fn.each) == fn.calls:
+                fn.merged = Merged()
+                for _, env, _ in fn.each:
+                    fn.merged.add(env)
+        del self.call_log[mark:]
 
     def add_decl(self, decl: GpuDecl) -> None:
         key = (decl.name, decl.span.key() if decl.span is not None else None, decl.how)
@@ -118,6 +135,8 @@ class Walker(Commands):
         self.merged_loops = 0
         """Loops around the code being walked whose passes are merged (:meth:`_loop_passes`)."""
         self.conds: list[str] = []
+        self.run_labels: tuple[str, ...] = ()
+        """The conditions of the path a command is being run along (:meth:`_along_paths`)."""
         """The conditions, in words, of the undecided branches the code being walked is in (what a
         function's call there is recorded with)."""
         self.expand = Expander(doc)
@@ -240,13 +259,17 @@ class Walker(Commands):
         def start(conds: tuple):
             run = [{k: b for k, b, _ in conds}, None]
             token = start_run(run)
-            marks = (len(shared.launches), len(shared.problems))
+            marks = (len(shared.launches), len(shared.problems), len(shared.call_log))
+            outer = self.run_labels
+            self.run_labels = outer + tuple(label for _, _, label in conds)  # (a function call made here)
 
             def done():
                 end_run(token)
-                k, p = marks
+                self.run_labels = outer
+                k, p, c = marks
                 if run[1] is not None:  # a run cut short: what it found is found again on each path
                     del shared.launches[k:], shared.problems[p:]
+                    shared.take_back_calls(c)
                 elif conds:
                     labels = tuple(label for _, _, label in conds)
                     shared.launches[k:] = [records.replace(x, path=labels) for x in shared.launches[k:]]

@@ -412,7 +412,27 @@ class _TopLevel:
         if cmd.type == "variable_assignment":  # a variable the words after "$@" may read
             self._assign(cmd, export=False)
             return True
+        self._forget_assigned(node)
         return not _changes_arguments(doc, node)
+
+    def _forget_assigned(self, node) -> None:
+        """A compound command (an ``if``, a loop, a group) whose assignments are not followed here: a
+        variable it may assign is unknown after it (``EXTRA=""; if …; then EXTRA=--flag; fi; exec "$@"
+        $EXTRA`` must not read as ``EXTRA`` empty)."""
+        if node.type in ("command", "variable_assignment", "declaration_command"):
+            return
+        doc, stack = self.doc, [node]
+        while stack:
+            n = stack.pop()
+            if n.type == "variable_assignment":
+                name = n.child_by_field_name("name")
+                if name is not None and name.type == "variable_name":
+                    text = doc.node_text(name)
+                    unknown = MStr.unknown(doc.where(*doc.rng(n)))
+                    if text in self.exports:
+                        self.exports[text] = unknown
+                    self.env.set(text, unknown, export=text in self.exports)
+            stack.extend(n.named_children)
 
     def _source(self, word: str) -> bool:
         """``source FILE``: its top-level commands, in place, when ``resolve`` finds the file."""

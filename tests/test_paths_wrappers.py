@@ -786,3 +786,31 @@ def test_wrapper_fall_through_path_in_dockerfiles_and_kubernetes(tmp_path, capsy
     assert '(when `[ -n "$X" ]` fails; not on every path of this launch)' in diags[0]["message"]
     assert [row["conditions"] for row in inventory(tmp_path, capsys)] == [['`[ -n "$X" ]` succeeds'],
                                                                           ['`[ -n "$X" ]` fails']]
+
+
+WRAPPED_FA4 = src("""
+    # lint-configs: target-gpu=H100
+    services:
+      sglang:
+        image: lmsysorg/sglang:latest
+        entrypoint: ["/app/entry.sh"]
+        volumes:
+          - ./entry.sh:/app/entry.sh
+        command: ["python3", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3", "--attention-backend", "fa4"]
+    """)
+
+
+@pytest.mark.parametrize("body", [
+    'EXTRA=""\nif [ -n "$DET" ]; then EXTRA="--enable-deterministic-inference"; fi\nexec "$@" $EXTRA\n',
+    'EXTRA=""\nif [ -n "$DET" ]; then EXTRA="--enable-deterministic-inference"; fi\nexec "$@" "$EXTRA"\n',
+    'if [ -n "$DET" ]; then EXTRA=--enable-deterministic-inference; else EXTRA=--log-level=info; fi\nexec "$@" $EXTRA\n',
+    'EXTRA=""\nfor f in a; do EXTRA="--enable-deterministic-inference"; done\nexec "$@" $EXTRA\n',
+])
+def test_a_wrapper_variable_an_if_may_change_is_not_read_as_its_first_value(tmp_path, capsys, body):
+    """A variable a compound command of the wrapper may assign is unknown after it: the launch is not
+    fully verified — not "deterministic inference: off" and "All checks passed", nor (quoted) an
+    every-path SGL204 for a stray '' (fresh review rev38 e1, e1b, e1c)."""
+    diags = lint(tmp_path, capsys, {"docker-compose.yml": WRAPPED_FA4, "entry.sh": "#!/bin/bash\n" + body})
+    assert diags == []
+    out = run(tmp_path, capsys, "--explain", "docker-compose.yml")[1]
+    assert "deterministic inference: unknown" in out and "not fully verified" in out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import run
+from tests.helpers import lint_json, run, write_tree
 from tests.test_paths import H100, lint
 from tests.test_python_values_review36 import _check as check_sgl101
 
@@ -293,3 +293,34 @@ def test_tests_that_exclude_each_other_make_no_path_together(tmp_path, capsys, c
         assert [(d["code"], d["severity"]) for d in diags if d["code"] == "SGL101"] == [("SGL101", "warning")]
         return
     _check(diags, expected)
+
+
+GLOBAL_HEAD = ('# lint-configs: target-gpu=H100\nimport subprocess\nCMD = ["python3", "-m", "sglang.launch_server", '
+               '"--model-path", "deepseek-ai/DeepSeek-V3", "--attention-backend", "fa4"{det}]\n')
+
+
+@pytest.mark.parametrize("det, body, severity, verified", [
+    # another function only adds at the end: the words written stay known, the rest is not known
+    (', "--enable-deterministic-inference"', 'def run():\n    subprocess.run(CMD)\ndef setup():\n    CMD.append("--x")\nrun()\n',
+     "error", False),
+    ("", 'def det():\n    CMD.append("--enable-deterministic-inference")\ndef run():\n    subprocess.run(CMD)\ndet()\nrun()\n',
+     None, False),
+    ("", 'def more(x):\n    CMD.extend(x)\n    CMD += ["--y"]\ndef run():\n    subprocess.run(CMD)\nrun()\n', None, False),
+    # a change that is not at the end: unknown as a whole, as before
+    (', "--enable-deterministic-inference"', 'def run():\n    subprocess.run(CMD)\ndef setup():\n    CMD.insert(0, "x")\nrun()\n',
+     None, None),
+    (', "--enable-deterministic-inference"', 'def run():\n    subprocess.run(CMD)\ndef setup():\n    CMD[6] = "fa3"\nrun()\n',
+     None, None),
+])
+def test_a_module_list_other_functions_only_extend_keeps_its_words(tmp_path, capsys, det, body, severity, verified):
+    """``def setup(): CMD.append(...)`` changes the module list in place: the launch that runs it is
+    still a launch, its written words known and judged, what may follow them not known (fresh review
+    rev38 e2: the whole list was unknown and the launch lost)."""
+    write_tree(tmp_path, {"run.py": GLOBAL_HEAD.format(det=det) + body})
+    diags = lint_json(tmp_path, capsys, "run.py")[1]
+    assert [d["severity"] for d in diags if d["code"] == "SGL101"] == ([severity] if severity else [])
+    out = run(tmp_path, capsys, "--list-launches", "run.py")[1]
+    if verified is None:
+        assert "0 launches" in out.strip().splitlines()[-1]
+    else:
+        assert out.strip().splitlines()[-1].startswith("1 launch in 1 file")

@@ -55,7 +55,8 @@ subclass's attributes, overrides and ``super()`` chain); a class that inherits a
 from a class of another module is a launch of its own file, located at its name. Imported names
 are read from the files of the same repository (:mod:`.modules`: never imported or run; bounded and
 cached per run), so a value keeps the origin where it is written. Anything else — other calls,
-modules outside the repository, loop variables, a module list that some function mutates in place —
+modules outside the repository, loop variables, a module list that some function mutates in place (one that
+functions only ``.append``/``.extend``/``+=``: its words, then words not known) —
 is unknown, never guessed.
 
 Compound statements (``if``, ``for``, ``while``, ``try``, ``with``, ``match``) are followed along

@@ -23,6 +23,7 @@ from linter.extract.python.values import (
     DictV,
     FuncV,
     Seq,
+    Splat,
     Unk,
     Value,
     copy_value,
@@ -351,6 +352,18 @@ class FrameLookups:
             built = instance_const(node, self._module_classes())
             if built is not None:
                 return built[0], node
+        return got
+
+    def _only_extended(self, name: str) -> bool:
+        """The module list ``name`` is only added to at its end by the module's functions
+        (:func:`.setters.only_extended_in_place`), asked once per name."""
+        from linter.extract.python.setters import only_extended_in_place
+
+        memo = self._params_memo
+        key = ("only extended", name)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = only_extended_in_place(self.module, name)
         return got
 
     def _module_classes(self) -> dict:
@@ -718,6 +731,9 @@ class FrameLookups:
             elif scope.kind == "module":
                 v = self.module_final().vars.get(name, NOTFOUND)
                 if v is not NOTFOUND and name in self.index.taint_names and isinstance(v, (Seq, DictV)):
+                    if isinstance(v, Seq) and v.kind == "list" and self._only_extended(name):
+                        # other functions only add at its end: its words, then words not known
+                        return Seq([*copy_value(v).items, Splat(where)])
                     return Unk(where)
                 return self.global_read(name, copy_value(v), where, reader)
             scope = scope.parent

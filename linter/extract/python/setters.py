@@ -86,6 +86,40 @@ def only_extends(fn, name: str, attr: str | None = None) -> bool:
     return True
 
 
+_EXTENDING = frozenset({"append", "extend"})
+
+
+def only_extended_in_place(module: ast.Module, name: str) -> bool:
+    """Every use of the module list ``name`` in the module's functions reads it or adds at its end
+    (``name.append(…)``, ``name.extend(…)``, ``name += …``): whatever of them ran, the list starts
+    with the words the module wrote (review rev38 e2: ``def setup(): CMD.append(…)`` made ``CMD``
+    wholly unknown, and its launch was lost). False for any other change (``name.insert``,
+    ``name[i] = …``, ``del name[i]``, ``name.sort()`` …, or an alias ``x = name`` that may make them)."""
+    for fn in ast.walk(module):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+                if node.attr in _EXTENDING and id(node) in called:
+                    continue
+                if node.attr not in _READING or not isinstance(node.ctx, ast.Load):
+                    return False
+            elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+                    node.value.id == name and not isinstance(node.ctx, ast.Load):
+                return False
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
+                    node.target.id == name and not isinstance(node.op, ast.Add):
+                return False
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and \
+                    isinstance(node.value, ast.Name) and node.value.id == name:
+                return False  # an alias (``args = CMD``) may change it in any way: not followed
+    return True
+
+
+_READING = frozenset({"count", "index", "copy"})
+
+
 class LateSetters:
     """A mixin of :class:`~linter.extract.python.analysis.Analysis` (it reads the analysis' frames)."""
 

@@ -324,3 +324,21 @@ def test_a_module_list_other_functions_only_extend_keeps_its_words(tmp_path, cap
         assert "0 launches" in out.strip().splitlines()[-1]
     else:
         assert out.strip().splitlines()[-1].startswith("1 launch in 1 file")
+
+
+@pytest.mark.parametrize("run_it, found", [
+    ("subprocess.run(list(map(str, cmd)))", ["error"]),   # the idiom for an argv with an int port
+    ("subprocess.run([*map(str, cmd)])", ["error"]),
+    ("import copy\nsubprocess.run(copy.deepcopy(cmd))", ["error"]),
+    ("import copy\nsubprocess.run(copy.copy(cmd))", ["error"]),
+])
+def test_an_argv_mapped_to_text_or_copied_stays_a_launch(tmp_path, capsys, run_it, found):
+    """``list(map(str, cmd))`` and ``copy.deepcopy(cmd)`` of a known list keep its words (fresh review
+    rev38 e3, e3b: no launch at all before)."""
+    head = ('# lint-configs: target-gpu=H100\nimport subprocess\ncmd = ["python3", "-m", "sglang.launch_server", '
+            '"--model-path", "deepseek-ai/DeepSeek-V3", "--attention-backend", "fa4", "--port", 30000, '
+            '"--enable-deterministic-inference"]\n')
+    write_tree(tmp_path, {"run.py": head + run_it + "\n"})
+    diags = lint_json(tmp_path, capsys, "run.py")[1]
+    assert [d["severity"] for d in diags if d["code"] == "SGL101"] == found
+    assert not [d for d in diags if d["code"] in ("SGL000", "SGL002", "SGL204")]

@@ -668,6 +668,28 @@ class Evaluator:
             return Seq(kept_true(v.items))
         return lost_list(v.items, where)
 
+    def _call_map(self, q, args, positional, frame: Frame, where: Span) -> Value | None:
+        """``map(str, cmd)`` of a known list (the idiom for an argv with an int port): each item as text,
+        an item not known as text unknown; any other function mapped: None (not modelled)."""
+        if not (len(positional) == len(args) == 2 and isinstance(positional[0].value, ast.Name)
+                and positional[0].value.id == "str"):
+            return None
+        v = self.ev(positional[1].value, frame)
+        if not isinstance(v, Seq):
+            return None
+        items: list = []
+        for item in v.items:
+            m = None if isinstance(item, Splat) else as_text(item)
+            items.append(item if isinstance(item, Splat) else Str(m) if m is not None else Unk(where))
+        return Seq(items)
+
+    def _call_copy(self, q, args, positional, frame: Frame, where: Span) -> Value | None:
+        """``copy.copy(cmd)`` / ``copy.deepcopy(cmd)`` of a known list: the same items."""
+        if not (len(positional) == len(args) == 1):
+            return None
+        v = self.ev(positional[0].value, frame)
+        return Seq(list(v.items), v.kind) if isinstance(v, Seq) else None
+
     def _modelled_call(self, q: str, node, args, positional, frame: Frame, where: Span) -> Value | None:
         """The value of a call of the callable named ``q`` that the analysis models, or None."""
         step = _CALL_STEPS.get(q)
@@ -952,7 +974,8 @@ _EV_STEPS = {ast.Constant: "_ev_constant", ast.JoinedStr: "_ev_joined", ast.Name
 """The step of :meth:`Evaluator._ev` per kind of expression."""
 _CALL_STEPS = {"shlex.split": "_call_shlex_split", "builtins.str": "_call_str", "builtins.list": "_call_sequence",
                "builtins.tuple": "_call_sequence", "builtins.dict": "_call_dict", "builtins.filter": "_call_filter",
-               "builtins.sorted": "_call_filter", "builtins.reversed": "_call_filter"}
+               "builtins.sorted": "_call_filter", "builtins.reversed": "_call_filter", "builtins.map": "_call_map",
+               "copy.copy": "_call_copy", "copy.deepcopy": "_call_copy"}
 """The step of :meth:`Evaluator._modelled_call` per callable it models (each: the value, or None
 for arguments it does not read)."""
 _STR_METHODS = frozenset({"join", "split", "strip", "lstrip", "rstrip", "format"})

@@ -41,7 +41,7 @@ MODAL_IMAGE = "modal.Image"
 SGLANG_IMAGE = re.compile(r"(?:^|[\s/\"'=:])(?P<ref>lmsysorg/sglang:[A-Za-z0-9_.\-\ue000]+)")
 
 BUILTINS = {"str", "list", "tuple", "dict", "int", "float", "bool", "len", "print", "sorted", "repr", "filter",
-            "reversed"}
+            "reversed", "map"}
 MUTATORS = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
             "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__"}
 FRAMEWORK_CALLS = frozenset(

@@ -651,7 +651,11 @@ def _beside(path: Path, stop: Path | None = None, levels: int = 2, depth: int = 
             break
         top = top.parent
     # a Python module is named by its import (``from pkg.cmds import BASE``), not by its file name
-    name = ((path.parent.name if path.stem == "__init__" else path.stem) if path.suffix == ".py" else path.name).encode()
+    if path.suffix == ".py":  # as a whole word: a short module name (``a``) is in every file's bytes
+        stem = path.parent.name if path.stem == "__init__" else path.stem
+        names = re.compile(rb"\b" + re.escape(stem.encode()) + rb"\b").search
+    else:
+        names = re.compile(re.escape(path.name.encode())).search
     seen = set(out)
     budget = [limit]
 
@@ -671,7 +675,7 @@ def _beside(path: Path, stop: Path | None = None, levels: int = 2, depth: int = 
             elif p not in seen and p.is_file():
                 budget[0] -= 1
                 try:
-                    if p.stat().st_size < 1 << 20 and name in p.read_bytes():
+                    if p.stat().st_size < 1 << 20 and names(p.read_bytes()):
                         out.append(p)
                         seen.add(p)
                 except OSError:

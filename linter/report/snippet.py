@@ -78,6 +78,16 @@ def window(text: str, start: int, end: int, focus: tuple[int, int], room: int, a
     sides (as much of the focus as fits when it is wider), ``…`` where the line is cut. ``at`` fixes
     the first character shown instead. Only a slice of a few widths around the focus is read."""
     n = end - start
+    f0, f1, lo, hi = _slice(n, focus, room, at)
+    chunk = text[start + lo:start + hi]
+    if chunk.isascii() and chunk.isprintable():  # the common case: one cell each, shown as is
+        return _window_ascii(text, start, n, f0, f1, lo, hi, room, at)
+    return _window_cells([_cell(c) for c in chunk], n, f0, f1, lo, hi, room, at)
+
+
+def _slice(n: int, focus: tuple[int, int], room: int, at: int | None) -> tuple[int, int, int, int]:
+    """``(f0, f1, lo, hi)``: the focus clipped to a line of ``n`` characters, and the slice of the line
+    a window of ``room`` cells reads."""
     f0 = max(0, min(focus[0], n))
     f1 = max(f0, min(focus[1], n))
     # Every character but a zero-width one takes a cell: a room's worth of characters on each side
@@ -85,11 +95,13 @@ def window(text: str, start: int, end: int, focus: tuple[int, int], room: int, a
     lo, hi = max(0, f0 - room), min(n, min(f1, f0 + room) + room)
     if at is not None:
         lo = max(0, min(lo, at))
-    chunk = text[start + lo:start + hi]
-    if chunk.isascii() and chunk.isprintable():  # the common case: one cell each, shown as is
-        cells = [(c, 1) for c in chunk]
-    else:
-        cells = [_cell(c) for c in chunk]
+    return f0, f1, lo, hi
+
+
+def _window_cells(cells: list[tuple[str, int]], n: int, f0: int, f1: int, lo: int, hi: int, room: int,
+                  at: int | None) -> _Shown:
+    """:func:`window` walking ``cells``, the (shown text, width) of each character of the slice
+    ``[lo, hi)`` of the line read, one at a time."""
 
     def w(i: int) -> int:
         return cells[i - lo][1]
@@ -124,6 +136,37 @@ def window(text: str, start: int, end: int, focus: tuple[int, int], room: int, a
         parts.append(ELLIPSIS)
     return _Shown("".join(parts), a, b, n, cols)
 
+
+def _window_ascii(text: str, start: int, n: int, f0: int, f1: int, lo: int, hi: int, room: int,
+                  at: int | None) -> _Shown:
+    """:func:`window` where each character of the slice ``[lo, hi)`` read takes one cell and is shown
+    as is: the same walk done by counting (a third of the text report's time went to walking the
+    slice a cell at a time, over 2,400 launch files)."""
+    if lo == 0 and hi == n and n <= room:
+        a, b = 0, n
+    else:
+        budget = room - 2  # an ellipsis at each end
+        fw = max(0, min(f1, hi) - f0)
+        left = (budget - fw) // 2 if fw < budget else budget // 4
+        if at is not None:
+            a = at
+            used = f0 - a if a < f0 else 0
+        else:
+            a = f0 - min(f0 - lo, max(0, left))
+            used = f0 - a
+        b = max(a, f0)
+        step = min(max(0, hi - b), max(0, budget - used))
+        b += step
+        used += step
+        if at is None:
+            a -= min(max(0, a - lo), max(0, budget - used))
+    first = 1 if a > 0 else 0
+    shown = text[start + a:start + b] if b > a else ""
+    if a > 0:
+        shown = ELLIPSIS + shown
+    if b < n:
+        shown += ELLIPSIS
+    return _Shown(shown, a, b, n, list(range(first, first + max(0, b - a) + 1)))
 
 # --- the snippet: source lines, marks and labels ----------------------------------------------------------
 

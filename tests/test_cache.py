@@ -353,6 +353,22 @@ def test_a_forged_cache_committed_to_the_repository_is_never_read(tmp_path, caps
         cache_mod.digest((repo / "docker-compose.yml").read_bytes())  # and it was not written either
 
 
+def test_clean_leaves_a_cache_folder_git_tracks(tmp_path, capsys):
+    """A cache folder that came with the repository is never used by a run, and ``clean`` does not
+    delete the files git tracks in it either (fresh review rev39 D13): it says so, exit 2."""
+    from linter.cli import main
+
+    repo = forged_repo(tmp_path, capsys)
+    (repo / ".lint-configs_cache" / "NOTES.md").write_text("kept\n")
+    (repo / ".lint-configs_cache" / ".gitignore").unlink()
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a cache in the repository")
+    capsys.readouterr()
+    with chdir(repo):
+        assert main(["clean"]) == 2
+    assert "holds files git tracks" in capsys.readouterr().err
+    assert (repo / ".lint-configs_cache" / "NOTES.md").read_text() == "kept\n"
+
 def test_a_cache_folder_that_is_a_link_is_never_used(tmp_path, capsys, caches):
     repo = forged_repo(tmp_path, capsys)
     (repo / ".lint-configs_cache").rename(tmp_path / "elsewhere")

@@ -25,6 +25,7 @@ from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env,
 from linter.extract.shell.expand import Expander, scalar
 from linter.extract.shell.loopstate import carries_state, distinct_words
 from linter.extract.shell.printed import printed
+from linter.extract.shell.subjects import possible, settled, test_key
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.records import dataclass, field
 from linter.source import SourceFile, Span
@@ -233,21 +234,41 @@ class Walker(Commands):
         (``[ -n "$DET" ] && EXTRA=--enable-deterministic-inference``); a test the script decides
         (:func:`.conditions.decide`) runs ``then`` or not."""
         self.visit(test, env)
-        decided = decide(self.expand, [test], env)
+        decision, flip = self._decision([test])
+        decided = self._decide([test], decision, flip, env)
         if decided is not None:
             if decided is on_success:
                 self.visit(then, env)
             return
         truth = self._truth([test], on_success)
-        decision = (id(self.doc), " ".join(self._truth([test], True).split()))
         taken = env.copy()
         self._under(truth, then, taken)
-        first, second = (0, 1) if on_success else (1, 0)
+        first, second = (0 ^ flip, 1 ^ flip) if on_success else (1 ^ flip, 0 ^ flip)
         if self._ends(then):  # ``[ -n "$DET" ] && exit 1``: only the other path goes on
             rule_out(env, decision, first)
             return
         conds = [((decision, first, truth),), ((decision, second, self._truth([test], not on_success)),)]
         env.replace(merge([taken, env], conds))
+
+    def _decision(self, cond) -> tuple[tuple, bool]:
+        """``(key, flipped)`` of the two-way decision of the test ``cond`` (its command nodes): tests of
+        one variable share a key (:func:`.subjects.test_key`; ``flipped``: the test succeeding is the
+        key's branch 1), others are keyed by their text (tests written alike are one decision)."""
+        got = test_key(self.doc, cond)
+        if got is not None:
+            return got
+        return (id(self.doc), " ".join(self._truth(cond, True).split())), False
+
+    def _decide(self, cond, decision, flip: bool, env: Env) -> bool | None:
+        """Whether the test ``cond`` of the two-way ``decision`` succeeds, when the script decides it
+        (:func:`.conditions.decide`) or a guard before it ended the script on one of its branches
+        (:func:`.subjects.settled`); None when both paths go on."""
+        decided = decide(self.expand, cond, env)
+        if decided is None and env.gone:
+            branch = settled(env.gone, decision)
+            if branch is not None:
+                return branch == int(flip)
+        return decided
 
     def _along_paths(self, handler, node, env: Env) -> None:
         """Run a simple command once per path of the variables it reads that hold a value per path
@@ -282,7 +303,7 @@ class Walker(Commands):
             return e
 
         k0, p0 = len(shared.launches), len(shared.problems)
-        runs = explore(run, start)
+        runs = explore(run, start, lambda conds: possible([(k, b) for k, b, _ in conds]))
         if runs is None:  # past the limit: once, with every value per path unknown
             del shared.launches[k0:], shared.problems[p0:]
             token = start_run(None)
@@ -307,15 +328,19 @@ class Walker(Commands):
 
     def _if(self, node, env: Env) -> None:
         cond, body, clauses, decided = self._if_head(node, env)
+        decision, flip = (id(self.doc), node.start_byte), False
+        two_way = bool(cond) and not any(c.type == "elif_clause" for c in clauses)
+        if two_way:
+            # conditions written alike, or testing one variable alike, are one decision: each path
+            # takes the same branch of both
+            decision, flip = self._decision(cond)
+            if decided is None:
+                decided = self._decide(cond, decision, flip, env)
         if decided is not None:
             self._if_decided(decided, body, clauses, env)
             return
-        decision = (id(self.doc), node.start_byte)
-        if not any(c.type == "elif_clause" for c in clauses) and cond:
-            # conditions written alike are one decision: each path takes the same branch of both
-            decision = (id(self.doc), " ".join(self._truth(cond, True).split()))
         outcomes = []
-        conds = [((decision, 0, self._truth(cond, True)),)]
+        conds = [((decision, 0 ^ flip, self._truth(cond, True)),)]
         taken = env.copy()
         self._under(conds[0][0][2], body, taken)
         outcomes.append(taken)
@@ -350,18 +375,18 @@ class Walker(Commands):
                 self._under(self._none(tests), clause.named_children, branch)
                 outcomes.append(branch)
                 ended.append(self._ends(clause.named_children))
-                conds.append(((decision, len(conds), self._none(tests)),))
+                conds.append(((decision, len(conds) ^ flip, self._none(tests)),))
         if not has_else:
             outcomes.append(rest)
-            conds.append(((decision, len(conds), self._none(tests)),))
+            conds.append(((decision, len(conds) ^ flip, self._none(tests)),))
             ended.append(False)
         gone = [c[0][1] for c, e in zip(conds, ended) if e] if not all(ended) else []
         if gone:  # a branch that ends the script (``exit 1``): no path goes on from it
             outcomes = [o for o, e in zip(outcomes, ended) if not e]
             conds = [c for c, e in zip(conds, ended) if not e]
         env.replace(merge(outcomes, conds))
-        for branch in gone:  # nor from that branch of the same test written before
-            rule_out(env, decision, branch)
+        for branch in gone:  # nor from that branch of the same test written before (nor after: two_way)
+            rule_out(env, decision, branch, two_way)
 
     def _ends(self, nodes) -> bool:
         """The statements ``nodes`` (a branch) end the script at their own top level (in a ``{ …; }``

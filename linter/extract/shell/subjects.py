@@ -1,0 +1,130 @@
+"""Tests of one variable the walker links (fresh review rev38 e4, e7): ``[ -n "$DET" ]``, ``[ -z "$DET" ]``,
+``[ "$DET" ]``, ``test -n "$DET"`` and ``${DET:+…}`` ask one thing (``DET`` set and not empty), so they
+are one decision, each path taking the same branch of all of them; ``[ "$MODE" = det ]`` and ``[
+"$MODE" = fast ]`` are two decisions no path takes both "succeeds" branches of. A guard that ends the
+script (``[ -n "$DET" ] && exit 1``) leaves the branch it ends *gone* (:attr:`.env.Env.gone`): a later
+test of the same subject is settled (:func:`settled`).
+
+A decision key here is ``("sh-test", doc id, NAME, "set")`` (branch 0: ``NAME`` set and not empty) or
+``("sh-test", doc id, NAME, "=", TEXT)`` (branch 0: ``NAME`` equals ``TEXT``). As for the texts of tests
+written alike (the walker's ``_if``), a variable assigned between two tests is an approximation taken
+knowingly: the tests are still read as one decision.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SUBJECT = re.compile(r'(")?\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})(?(1)"|)\Z')
+"""A word that is one variable and nothing else: ``$X``, ``"$X"``, ``${X}``, ``"${X}"``."""
+_CONSTANT = re.compile(r"""[A-Za-z0-9_.,:/@%+-]*\Z|"[A-Za-z0-9_.,:/@%+ -]*"\Z|'[^']*'\Z""")
+"""A word whose text is known as written: no expansion, no pattern character, one quoting at most."""
+
+TAG = "sh-test"
+
+
+def test_key(doc, cond: list) -> tuple[tuple, bool] | None:
+    """``(decision key, flipped)`` of the condition ``cond`` (the command nodes of an ``if`` test or of
+    the left of ``&&``/``||``) when it is one of the linked forms, ``flipped`` when the test succeeding
+    is the key's branch 1 (``-z``, ``!=``); None otherwise."""
+    if len(cond) != 1:
+        return None
+    node = cond[0]
+    if node.type == "test_command":
+        kids = node.named_children
+        if len(kids) != 1:
+            return None
+        expr = kids[0]
+        if expr.type == "unary_expression":
+            op = expr.child_by_field_name("operator")
+            words = [doc.node_text(op) if op is not None else "", doc.node_text(expr.named_children[-1])]
+        elif expr.type == "binary_expression":
+            parts = [expr.child_by_field_name(f) for f in ("left", "operator", "right")]
+            if any(p is None for p in parts):
+                return None
+            words = [doc.node_text(p) for p in parts]
+        else:
+            words = [doc.node_text(expr)]
+    elif node.type == "command":
+        name = node.child_by_field_name("name")
+        if name is None or doc.node_text(name) != "test":
+            return None
+        words = [doc.node_text(a) for a in node.children_by_field_name("argument")]
+    else:
+        return None
+    return _words_key(id(doc), words)
+
+
+def _words_key(doc_id: int, words: list[str]) -> tuple[tuple, bool] | None:
+    if len(words) == 1:
+        words = ["-n", words[0]]
+    if len(words) == 2 and words[0] in ("-n", "-z"):
+        name = _subject(words[1])
+        return ((TAG, doc_id, name, "set"), words[0] == "-z") if name else None
+    if len(words) != 3 or words[1] not in ("=", "==", "!="):
+        return None
+    left, op, right = words
+    if _subject(left) is None:
+        left, right = right, left
+    name = _subject(left)
+    if name is None or not _CONSTANT.match(right):
+        return None
+    text = right[1:-1] if right[:1] in ("'", '"') else right
+    return (TAG, doc_id, name, "=", text), op == "!="
+
+
+def _subject(word: str) -> str | None:
+    m = _SUBJECT.match(word)
+    return (m.group(2) or m.group(3)) if m else None
+
+
+def set_key(doc_id: int, name: str) -> tuple:
+    """The key of ``NAME`` set and not empty (``${NAME:+…}``: branch 0 gives the word)."""
+    return (TAG, doc_id, name, "set")
+
+
+def possible(taken) -> bool:
+    """Whether one run can take the branches ``taken`` (``(decision key, branch)`` pairs) of the linked
+    tests in it: not both branches of one test, not two different values of one variable, not a value
+    and its absence, not ``NAME`` empty and unequal to "" (other keys are not looked at)."""
+    groups: dict = {}
+    for key, branch in taken:
+        if isinstance(key, tuple) and len(key) >= 4 and key[0] == TAG:
+            groups.setdefault(key[1:3], {}).setdefault(key[3:], set()).add(branch)
+    for facts in groups.values():
+        if any(len(b) > 1 for b in facts.values()):
+            return False
+        equal = {k[1] for k, b in facts.items() if k[0] == "=" and 0 in b}
+        unequal = {k[1] for k, b in facts.items() if k[0] == "=" and 1 in b}
+        filled = facts.get(("set",))
+        filled = None if filled is None else 0 in filled
+        if len(equal) > 1 or equal & unequal:
+            return False
+        if equal and filled is not None and filled != (next(iter(equal)) != ""):
+            return False
+        if filled is False and "" in unequal:
+            return False
+    return True
+
+
+def facts(gone: frozenset) -> list:
+    """The ``(key, branch)`` pairs every path takes of the linked tests, given the branches ``gone``."""
+    return [(k, 1 - b) for k, b in gone if isinstance(k, tuple) and k[:1] == (TAG,)]
+
+
+def settled(gone: frozenset, key) -> int | None:
+    """The branch of the two-way decision ``key`` every path going on takes, given the branches
+    ``gone`` (``(key, branch)`` pairs a guard ended the script on); None when both are still open."""
+    if (key, 0) in gone:
+        return 1
+    if (key, 1) in gone:
+        return 0
+    if not (isinstance(key, tuple) and key[:1] == (TAG,)):
+        return None
+    known = [(k, b) for k, b in facts(gone) if k[1:3] == key[1:3]]
+    if not known:
+        return None
+    for branch in (0, 1):
+        if not possible(known + [(key, branch)]):
+            return 1 - branch
+    return None

@@ -102,6 +102,40 @@ def test_a_colon_plus_word_and_an_if_on_the_same_variable_are_one_decision(tmp_p
     assert sgl101(tmp_path, capsys, script) == []
 
 
+# -- a function that always exits ends the path (e5b) -------------------------------------------------------
+
+DIE_FUNCTIONS = [
+    'die() { echo "$*" >&2; exit 1; }\n',  # e5b
+    'function die { echo "$*" >&2; exit 1; }\n',
+    'die() {\n  echo "$*" >&2\n  exit 1\n}\n',
+    'fail() { exit 3; }\ndie() { echo "$*" >&2; fail; }\n',  # through another such function
+    'die() { exec false; }\n',
+]
+
+
+@pytest.mark.parametrize("die", DIE_FUNCTIONS)
+@pytest.mark.parametrize("call", [
+    f'if [ -n "$DET" ]; then\n  die "det needs fa3"\n  {ADD_DET}\nfi\n',  # e5b
+    '[ -n "$DET" ] && die "det needs fa3"\n' + DET_IF,
+    '[ -z "$DET" ] || die "det needs fa3"\n' + DET_IF,
+])
+def test_a_function_that_always_exits_ends_the_path(tmp_path, capsys, die, call):
+    assert sgl101(tmp_path, capsys, die + FA4 + call + RUN) == []
+
+
+@pytest.mark.parametrize("die", [
+    'die() { echo "$*" >&2; }\n',  # no exit
+    'die() { [ -n "$FORCE" ] && return 0; exit 1; }\n',  # may return
+    'die() ( echo "$*" >&2; exit 1 )\n',  # a subshell: the script goes on
+    'die() { if [ -n "$STRICT" ]; then exit 1; fi; }\n',  # exits on some paths only
+    'die() { die "$@"; }\n',  # calls itself: never seen to exit
+])
+def test_a_function_that_may_return_does_not_end_the_path(tmp_path, capsys, die):
+    script = die + FA4 + '[ -n "$DET" ] && die "det needs fa3"\n' + DET_IF + RUN
+    line = 3 + die.count("\n")
+    assert sgl101(tmp_path, capsys, script) == [("warning", line, '`[ -n "$DET" ]` succeeds')]
+
+
 # -- tests of one variable against different texts exclude each other (e7, rev37 d9) -------------------------
 
 MODE_DET = f'if [ "$MODE" = det ]; then A="$A --enable-deterministic-inference"; fi\n'

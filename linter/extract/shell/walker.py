@@ -59,6 +59,8 @@ class Fn:
     one_statement: bool = True
     """Its body is one statement (what it prints needs no walk of the rest)."""
     done: bool = False
+    exits: bool | None = None
+    """Its body always ends the script (:meth:`Walker._exits`), once asked."""
 
 
 @dataclass
@@ -403,7 +405,40 @@ class Walker(Commands):
             name = node.child_by_field_name("name")
             word = self.doc.node_text(name) if name is not None else ""
             if word == "exit" or (word == "return" and self.scope != "script") or \
-                    (word == "exec" and node.children_by_field_name("argument")):
+                    (word == "exec" and node.children_by_field_name("argument")) or self._exits(word):
+                return True
+        return False
+
+    def _exits(self, name: str, seen: frozenset = frozenset()) -> bool:
+        """``name`` is a function of the script whose body always ends the script: an ``exit`` (or
+        ``exec COMMAND``, or a call of such a function) at its own top level, and no ``return``
+        anywhere in it (``die() { echo "$1" >&2; exit 1; }``: fresh review rev38 e5b). A body in
+        ``( … )`` runs in a subshell and ends only that."""
+        fn = self.shared.functions.get(name)
+        if fn is None or name in seen or len(seen) >= MAX_LOOP_DEPTH or fn.body.type != "compound_statement":
+            return False
+        if fn.exits is None:  # asked once per function: a call in each branch costs nothing more
+            fn.exits = self._body_exits(fn, seen | {name})
+        return fn.exits
+
+    def _body_exits(self, fn: Fn, seen: frozenset) -> bool:
+        """:meth:`_exits` of ``fn``'s body, the functions in ``seen`` (its callers here) not followed."""
+        doc = fn.doc
+        stack = [fn.body]
+        while stack:
+            n = stack.pop()
+            if n.type == "command":
+                called = n.child_by_field_name("name")
+                if called is not None and doc.node_text(called) == "return":
+                    return False
+            stack.extend(n.named_children)
+        for st in named_kids(fn.body):
+            if st.type == "redirected_statement" and st.named_children:
+                st = st.named_children[0]
+            called = st.child_by_field_name("name") if st.type == "command" else None
+            word = doc.node_text(called) if called is not None else ""
+            if word == "exit" or (word == "exec" and st.children_by_field_name("argument")) or \
+                    self._exits(word, seen):
                 return True
         return False
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from linter import limits, records
 from linter.branches import explore
 from linter.extract.shell.commands import Commands
-from linter.extract.shell.conditions import case_branch, decide
+from linter.extract.shell.conditions import case_branch, case_items, case_label, decide, no_case_label
 from linter.extract.shell.document import Doc, named_kids
 from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, rule_out,
                                      small_number, start_run)
@@ -495,21 +495,16 @@ class Walker(Commands):
         subject = " ".join(self.doc.node_text(value).split()) if value is not None else "the word"
         if self._case_decided(node, value, env):
             return
-        for item in node.named_children:
-            if item.type != "case_item":
-                continue
+        for patterns, statements in case_items(self.doc, node):
             branch = env.copy()
-            patterns = [self.doc.node_text(c) for i, c in enumerate(item.children)
-                        if item.field_name_for_child(i) == "value"]
             catch_all = catch_all or "*" in patterns
-            label = f"`{subject}` matches `{'|'.join(patterns)}`"
-            self._under(label, [c for i, c in enumerate(item.children)
-                                if c.is_named and item.field_name_for_child(i) != "value"], branch)
+            label = case_label(subject, patterns)
+            self._under(label, statements, branch)
             outcomes.append(branch)
             conds.append(((decision, len(conds), label),))
         if not catch_all:
             outcomes.append(env)
-            conds.append(((decision, len(conds), f"no pattern of `case {subject}` matches"),))
+            conds.append(((decision, len(conds), no_case_label(subject)),))
         env.replace(merge(outcomes, conds))
 
     def _case_decided(self, node, value, env: Env) -> bool:
@@ -518,16 +513,13 @@ class Walker(Commands):
         word = scalar(self.expand.segs(value, env), None) if value is not None else None
         if word is None or not word.known:
             return False
-        items = [item for item in node.named_children if item.type == "case_item"]
-        patterns = [[self.doc.node_text(c) for i, c in enumerate(item.children)
-                     if item.field_name_for_child(i) == "value"] for item in items]
-        k = case_branch(word.text, patterns)
+        items = case_items(self.doc, node)
+        k = case_branch(word.text, [patterns for patterns, _ in items])
         if k is None:
             return False
         if k < len(items):
-            for i, child in enumerate(items[k].children):
-                if child.is_named and items[k].field_name_for_child(i) != "value":
-                    self.visit(child, env)
+            for child in items[k][1]:
+                self.visit(child, env)
         return True
 
     def _loop(self, node, env: Env) -> None:

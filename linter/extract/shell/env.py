@@ -317,7 +317,9 @@ def rule_out(env: Env, decision, branch: int, two_way: bool = True) -> None:
     decision's branch is remembered as gone (:attr:`Env.gone`): a later test of it is settled."""
     if two_way:
         env.gone = env.gone | {(decision, branch)}
-    known = facts(env.gone)
+    # what every path going on takes now; only it can newly contradict an option's conditions (the
+    # contradictions :func:`.subjects.possible` finds are between two tests)
+    known = facts(frozenset({(decision, branch)})) if two_way else []
     for name, value in list(env.vars.items()):
         if isinstance(value, Paths):
             kept = [(c, v) for c, v in value.options if not any(d == decision and b == branch for d, b, _ in c)
@@ -380,6 +382,25 @@ def _by_path(values: list, conds: list):
     if len(options) > limits.MAX_PATH_VARIANTS:
         return _decisive_only(options)
     return Paths(options)
+
+
+def decisive_only(env: Env) -> Env | None:
+    """A copy of ``env`` whose values per path keep apart only the decisions that change what the rules
+    decide (:func:`_decisive_only`), for a command whose values per path read together are past
+    ``MAX_PATH_VARIANTS`` paths (eleven modes of one variable and a ``${DET:+…}``: 22); None when that
+    changes no value."""
+    out = env.copy()
+    altered = False
+    for name, value in list(env.vars.items()):
+        if isinstance(value, Paths) and len(value.options) > 1:
+            got = _decisive_only(value.options)
+            if not (isinstance(got, Paths) and len(got.options) == len(value.options)):
+                out.vars.put(name, got)
+                altered = True
+    if not altered:
+        return None
+    out.paths = any(isinstance(v, Paths) for _, v in out.vars.items())
+    return out
 
 
 def _decisive_only(options: list):

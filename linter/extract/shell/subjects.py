@@ -86,25 +86,41 @@ def set_key(doc_id: int, name: str) -> tuple:
 def possible(taken) -> bool:
     """Whether one run can take the branches ``taken`` (``(decision key, branch)`` pairs) of the linked
     tests in it: not both branches of one test, not two different values of one variable, not a value
-    and its absence, not ``NAME`` empty and unequal to "" (other keys are not looked at)."""
-    groups: dict = {}
+    and its absence, not ``NAME`` empty and unequal to "" (other keys are not looked at). Each of these
+    contradictions is between two of the pairs: a set whose every two pairs are possible is possible."""
+    subjects: dict = {}  # (doc id, NAME) -> [the value it equals, values it does not, set and not empty]
+    branches: dict = {}
     for key, branch in taken:
-        if isinstance(key, tuple) and len(key) >= 4 and key[0] == TAG:
-            groups.setdefault(key[1:3], {}).setdefault(key[3:], set()).add(branch)
-    for facts in groups.values():
-        if any(len(b) > 1 for b in facts.values()):
+        if not (type(key) is tuple and len(key) >= 4 and key[0] == TAG):
+            continue
+        if branches.setdefault(key, branch) != branch:
             return False
-        equal = {k[1] for k, b in facts.items() if k[0] == "=" and 0 in b}
-        unequal = {k[1] for k, b in facts.items() if k[0] == "=" and 1 in b}
-        filled = facts.get(("set",))
-        filled = None if filled is None else 0 in filled
-        if len(equal) > 1 or equal & unequal:
+        got = subjects.get(key[1:3])
+        if got is None:
+            got = subjects[key[1:3]] = [None, set(), None]
+        if key[3] == "set":
+            got[2] = branch == 0
+        elif branch == 1:
+            got[1].add(key[4])
+        elif got[0] is None:
+            got[0] = key[4]
+        elif got[0] != key[4]:
             return False
-        if equal and filled is not None and filled != (next(iter(equal)) != ""):
+        equal, unequal, filled = got
+        if equal is not None and (equal in unequal or (filled is not None and filled != (equal != ""))):
             return False
         if filled is False and "" in unequal:
             return False
     return True
+
+
+def extends(conds: tuple) -> bool:
+    """Whether a run can go along ``conds`` (``(key, branch, label)`` each) whose conditions before the
+    last one it can go along: only the last one's variable is looked at (:func:`possible`)."""
+    key = conds[-1][0] if conds else None
+    if not (type(key) is tuple and len(key) >= 4 and key[0] == TAG):
+        return True
+    return possible([(k, b) for k, b, _ in conds if type(k) is tuple and k[:3] == key[:3]])
 
 
 def facts(gone: frozenset) -> list:

@@ -20,12 +20,12 @@ from linter.branches import explore
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.conditions import case_branch, case_items, case_label, decide, no_case_label
 from linter.extract.shell.document import Doc, named_kids
-from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, rule_out,
-                                     small_number, start_run)
+from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, decisive_only, end_run, merge,
+                                     rule_out, small_number, start_run)
 from linter.extract.shell.expand import Expander, scalar
 from linter.extract.shell.loopstate import carries_state, distinct_words
 from linter.extract.shell.printed import printed
-from linter.extract.shell.subjects import possible, settled, test_key
+from linter.extract.shell.subjects import extends, settled, test_key
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.records import dataclass, field
 from linter.source import SourceFile, Span
@@ -299,15 +299,27 @@ class Walker(Commands):
                 return run[1]
             return done
 
+        given = [env]
+
         def run() -> Env:
-            e = env.copy()
+            e = given[0].copy()
             handler(self, node, e)
             return e
 
-        k0, p0 = len(shared.launches), len(shared.problems)
-        runs = explore(run, start, lambda conds: possible([(k, b) for k, b, _ in conds]))
-        if runs is None:  # past the limit: once, with every value per path unknown
+        def forget() -> None:  # what the runs of an exploration given up found
             del shared.launches[k0:], shared.problems[p0:]
+            shared.take_back_calls(c0)
+
+        k0, p0, c0 = len(shared.launches), len(shared.problems), len(shared.call_log)
+        runs = explore(run, start, extends)
+        if runs is None and (reduced := decisive_only(env)) is not None:
+            # past the limit together (a value per path of 11 modes, and a ``${DET:+…}``): again with
+            # each value keeping apart only the decisions that change what the rules decide
+            forget()
+            given[0] = reduced
+            runs = explore(run, start, extends)
+        if runs is None:  # past the limit: once, with every value per path unknown
+            forget()
             token = start_run(None)
             try:
                 runs = [((), run())]

@@ -80,6 +80,18 @@ STILL_OPEN = [
      [("warning", 3, '`[ -n "$DET" ]` succeeds')]),
     # a test of DET's value is not its emptiness
     (FA4 + '[ "$DET" = 1 ] && exit 1\n' + DET_IF + RUN, [("warning", 3, '`[ -n "$DET" ]` succeeds')]),
+    # DET is given a new value after the guard: what the guard said no longer holds
+    (FA4 + '[ -n "$DET" ] && exit 1\nDET=$(cat /etc/det)\n' + DET_IF + RUN,
+     [("warning", 3, '`[ -n "$DET" ]` succeeds')]),
+    (FA4 + '[ -n "$DET" ] && exit 1\nread -r DET < /etc/det\n' + DET_IF + RUN,
+     [("warning", 3, '`[ -n "$DET" ]` succeeds')]),
+    (FA4 + '[ -n "$DET" ] && exit 1\nif [ -f /etc/det ]; then DET=$(cat /etc/det); fi\n' + DET_IF + RUN,
+     [("warning", 3, '`[ -n "$DET" ]` succeeds')]),
+    # a test of something other than a variable (a file, an argument) may change without an assignment
+    (FA4 + '[ -f /tmp/det ] && exit 1\ntouch /tmp/det\nif [ -f /tmp/det ]; then ' + ADD_DET + '; fi\n' + RUN,
+     [("warning", 3, '`[ -f /tmp/det ]` succeeds')]),
+    (FA4 + '[ -z "$1" ] && exit 1\nshift\nif [ -z "$1" ]; then :; else ' + ADD_DET + '; fi\n' + RUN,
+     [("warning", 3, '`[ -z "$1" ]` fails')]),
 ]
 
 

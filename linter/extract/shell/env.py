@@ -9,7 +9,7 @@ import re
 
 from linter import limits
 from linter.branches import MISSING, select
-from linter.extract.shell.subjects import facts, possible
+from linter.extract.shell.subjects import facts, is_linked, possible
 from linter.launch import MStr, Token, same_origins
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -132,8 +132,9 @@ class Env:
         self.paths = bool(vars_) and any(isinstance(v, Paths) for v in vars_.values())
         """Some variable holds a value per path (:class:`Paths`): commands are run once per path."""
         self.gone: frozenset = frozenset()
-        """``(decision, branch)`` pairs of two-way decisions whose branch ended the script before here
-        (``[ -n "$DET" ] && exit 1``): every path here takes the other branch (:mod:`.subjects`)."""
+        """``(decision, branch)`` pairs of the tests of a variable (:mod:`.subjects`) whose branch ended the
+        script before here (``[ -n "$DET" ] && exit 1``), the variable not assigned since: every path
+        here takes the other branch."""
 
     def copy(self) -> Env:
         out = Env.__new__(Env)
@@ -151,12 +152,20 @@ class Env:
 
     def set(self, name: str, value, export: bool = False) -> None:
         self.vars.put(name, value)
+        if self.gone:
+            self._forget_tests(name)
         if export or self.allexport:
             self.export(name)
 
     def put(self, name: str, value) -> None:
         """Set ``name`` without exporting it (``unset``)."""
         self.vars.put(name, value)
+        if self.gone:
+            self._forget_tests(name)
+
+    def _forget_tests(self, name: str) -> None:
+        """``name`` is given a new value: what a guard before said of it no longer holds."""
+        self.gone = frozenset(g for g in self.gone if g[0][2] != name)
 
     def is_exported(self, name: str) -> bool:
         """Whether ``name`` is exported (``export``, ``declare -x``, ``set -a`` when it was set)."""
@@ -313,13 +322,16 @@ _RUN: contextvars.ContextVar[list | None] = contextvars.ContextVar("lint_configs
 def rule_out(env: Env, decision, branch: int, two_way: bool = True) -> None:
     """Drop from each value per path of ``env`` the paths that took ``branch`` at ``decision``: that
     branch ended the script (``if [ -n "$DET" ]; then exit 1; fi`` after a value set per ``$DET``); and
-    the paths a test of the same variable makes impossible now (:mod:`.subjects`). A ``two_way``
-    decision's branch is remembered as gone (:attr:`Env.gone`): a later test of it is settled."""
-    if two_way:
+    the paths a test of the same variable makes impossible now (:mod:`.subjects`). The branch of a
+    ``two_way`` test of a variable is remembered as gone (:attr:`Env.gone`): a later test of the same
+    variable is settled. (A test of something else — ``[ -f x ]``, ``[ -z "$1" ]`` — may change its
+    verdict without an assignment the walker sees: not remembered.)"""
+    linked = two_way and is_linked(decision)
+    if linked:
         env.gone = env.gone | {(decision, branch)}
     # what every path going on takes now; only it can newly contradict an option's conditions (the
     # contradictions :func:`.subjects.possible` finds are between two tests)
-    known = facts(frozenset({(decision, branch)})) if two_way else []
+    known = facts(frozenset({(decision, branch)})) if linked else []
     for name, value in list(env.vars.items()):
         if isinstance(value, Paths):
             kept = [(c, v) for c, v in value.options if not any(d == decision and b == branch for d, b, _ in c)

@@ -6,9 +6,10 @@ script (``[ -n "$DET" ] && exit 1``) leaves the branch it ends *gone* (:attr:`.e
 test of the same subject is settled (:func:`settled`).
 
 A decision key here is ``("sh-test", doc id, NAME, "set")`` (branch 0: ``NAME`` set and not empty) or
-``("sh-test", doc id, NAME, "=", TEXT)`` (branch 0: ``NAME`` equals ``TEXT``). As for the texts of tests
-written alike (the walker's ``_if``), a variable assigned between two tests is an approximation taken
-knowingly: the tests are still read as one decision.
+``("sh-test", doc id, NAME, "=", TEXT)`` (branch 0: ``NAME`` equals ``TEXT``). A guard's gone branch is
+forgotten when the variable is assigned after it (``DET=$(cat det.txt)``); two tests whose values per
+path meet in one command are read as one decision even so, as tests written alike are (the walker's
+``_if``): an approximation taken knowingly.
 """
 
 from __future__ import annotations
@@ -78,6 +79,11 @@ def _subject(word: str) -> str | None:
     return (m.group(2) or m.group(3)) if m else None
 
 
+def is_linked(key) -> bool:
+    """``key`` is a decision key of a test of a variable (see the module's text)."""
+    return type(key) is tuple and len(key) >= 4 and key[0] == TAG
+
+
 def set_key(doc_id: int, name: str) -> tuple:
     """The key of ``NAME`` set and not empty (``${NAME:+…}``: branch 0 gives the word)."""
     return (TAG, doc_id, name, "set")
@@ -91,7 +97,7 @@ def possible(taken) -> bool:
     subjects: dict = {}  # (doc id, NAME) -> [the value it equals, values it does not, set and not empty]
     branches: dict = {}
     for key, branch in taken:
-        if not (type(key) is tuple and len(key) >= 4 and key[0] == TAG):
+        if not is_linked(key):
             continue
         if branches.setdefault(key, branch) != branch:
             return False
@@ -118,25 +124,25 @@ def extends(conds: tuple) -> bool:
     """Whether a run can go along ``conds`` (``(key, branch, label)`` each) whose conditions before the
     last one it can go along: only the last one's variable is looked at (:func:`possible`)."""
     key = conds[-1][0] if conds else None
-    if not (type(key) is tuple and len(key) >= 4 and key[0] == TAG):
+    if not is_linked(key):
         return True
     return possible([(k, b) for k, b, _ in conds if type(k) is tuple and k[:3] == key[:3]])
 
 
 def facts(gone: frozenset) -> list:
     """The ``(key, branch)`` pairs every path takes of the linked tests, given the branches ``gone``."""
-    return [(k, 1 - b) for k, b in gone if isinstance(k, tuple) and k[:1] == (TAG,)]
+    return [(k, 1 - b) for k, b in gone if is_linked(k)]
 
 
 def settled(gone: frozenset, key) -> int | None:
     """The branch of the two-way decision ``key`` every path going on takes, given the branches
     ``gone`` (``(key, branch)`` pairs a guard ended the script on); None when both are still open."""
+    if not is_linked(key):
+        return None
     if (key, 0) in gone:
         return 1
     if (key, 1) in gone:
         return 0
-    if not (isinstance(key, tuple) and key[:1] == (TAG,)):
-        return None
     known = [(k, b) for k, b in facts(gone) if k[1:3] == key[1:3]]
     if not known:
         return None

@@ -78,6 +78,8 @@ STILL_OPEN = [
     # the guard is itself in a branch: a path that skipped it goes on with DET set
     (FA4 + 'if [ -n "$STRICT" ]; then [ -n "$DET" ] && exit 1; fi\n' + DET_IF + RUN,
      [("warning", 3, '`[ -n "$DET" ]` succeeds')]),
+    # `[ -n $DET ]` unquoted is `[ -n ]` when DET is empty, which succeeds: not the test of `[ -n "$DET" ]`
+    (FA4 + '[ -n $DET ] && exit 1\n' + DET_IF + RUN, [("warning", 3, '`[ -n "$DET" ]` succeeds')]),
     # a test of DET's value is not its emptiness
     (FA4 + '[ "$DET" = 1 ] && exit 1\n' + DET_IF + RUN, [("warning", 3, '`[ -n "$DET" ]` succeeds')]),
     # DET is given a new value after the guard: what the guard said no longer holds

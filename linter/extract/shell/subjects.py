@@ -31,6 +31,9 @@ def test_key(doc, cond: list) -> tuple[tuple, bool] | None:
     if len(cond) != 1:
         return None
     node = cond[0]
+    # ``[ -n $X ]`` with X empty is ``[ -n ]``, which succeeds: in ``[``/``test`` only a quoted variable is
+    # the subject (``[[ ]]`` does not split words)
+    quoted = node.type == "command" or (node.children and node.children[0].type == "[")
     if node.type == "test_command":
         kids = node.named_children
         if len(kids) != 1:
@@ -53,30 +56,31 @@ def test_key(doc, cond: list) -> tuple[tuple, bool] | None:
         words = [doc.node_text(a) for a in node.children_by_field_name("argument")]
     else:
         return None
-    return _words_key(id(doc), words)
+    return _words_key(id(doc), words, bool(quoted))
 
 
-def _words_key(doc_id: int, words: list[str]) -> tuple[tuple, bool] | None:
+def _words_key(doc_id: int, words: list[str], quoted: bool) -> tuple[tuple, bool] | None:
     if len(words) == 1:
         words = ["-n", words[0]]
     if len(words) == 2 and words[0] in ("-n", "-z"):
-        name = _subject(words[1])
+        name = _subject(words[1], quoted)
         return ((TAG, doc_id, name, "set"), words[0] == "-z") if name else None
     if len(words) != 3 or words[1] not in ("=", "==", "!="):
         return None
     left, op, right = words
-    if _subject(left) is None:
+    if _subject(left, quoted) is None:
         left, right = right, left
-    name = _subject(left)
+    name = _subject(left, quoted)
     if name is None or not _CONSTANT.match(right):
         return None
     text = right[1:-1] if right[:1] in ("'", '"') else right
     return (TAG, doc_id, name, "=", text), op == "!="
 
 
-def _subject(word: str) -> str | None:
+def _subject(word: str, quoted: bool) -> str | None:
+    """The variable a word is (``quoted``: only in double quotes), else None."""
     m = _SUBJECT.match(word)
-    return (m.group(2) or m.group(3)) if m else None
+    return (m.group(2) or m.group(3)) if m and (m.group(1) or not quoted) else None
 
 
 def is_linked(key) -> bool:

@@ -279,17 +279,13 @@ class LaunchFinder:
         """An argument of ``call`` calls a function of this module by its name (``build(True)``) that
         the module calls more than once (each call a launch of its own, as a shell function's)."""
         memo = self.a._params_memo
-        counts = memo.get("calls by name")
-        if counts is None:
-            counts = memo["calls by name"] = Counter(c.func.id for c, _ in self.a.index.calls
-                                                      if isinstance(c.func, ast.Name))
-        module = self.a.module_final().vars
-        for a in call_args(call):
-            for node in ast.walk(a.value):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                        counts[node.func.id] > 1 and isinstance(module.get(node.func.id), FuncV):
-                    return True
-        return False
+        helpers = memo.get("helpers called more than once")
+        if helpers is None:  # (by the syntax alone: the module's final names would run it all again)
+            counts = Counter(c.func.id for c, _ in self.a.index.calls if isinstance(c.func, ast.Name))
+            helpers = memo["helpers called more than once"] = {
+                st.name for st in self.a.module.body if isinstance(st, FUNCTIONS) and counts[st.name] > 1}
+        return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers
+                   for a in call_args(call) for node in ast.walk(a.value))
 
     def _launches_on_path(self, call, get_frame) -> list[Launch]:
         """The launches of ``call`` on the path of the run under way (:meth:`Paths.along_paths`)."""

@@ -91,6 +91,28 @@ def main():
     subprocess.run(cmd)
 main()
 """, []),
+    "a module guard before the call of the launching function": (f"""
+if os.environ.get("DET"):
+    sys.exit(1)
+def main():
+    cmd = list(CMD)
+    if os.environ.get("DET"):
+        cmd.append({DET})
+    subprocess.run(cmd)
+main()
+if os.environ.get("X"):
+    main()
+""", []),
+    "a module guard after the call of the launching function": (f"""
+def main():
+    cmd = list(CMD)
+    if os.environ.get("DET"):
+        cmd.append({DET})
+    subprocess.run(cmd)
+main()
+if os.environ.get("DET"):
+    sys.exit(1)
+""", _warning(WHEN_DET)),
     "a conditional expression after the guard": (f"""
 if os.environ.get("DET"):
     sys.exit(1)

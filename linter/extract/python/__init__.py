@@ -85,7 +85,8 @@ unknown value; a name bound to different values on different paths is unknown. A
 nor does one that calls ``sys.exit()`` and its kin, a module function that always ends so (``def
 die(msg): print(msg); sys.exit(1)``) or argparse's ``parser.error(...)`` (:mod:`.enders`); when the
 other branch of an ``if`` ends so (``if DET: sys.exit(…)``), every path after it has taken that
-decision, and the same test later is decided (while the names it reads keep their values); a
+decision, and the same test later is decided (while the names it reads keep their values; in a
+module function called only after such an ``if`` of the module, too); a
 ``try`` handler (and a ``with contextlib.suppress(...)`` body) may start after any statement of the
 body (an ``ImportError`` handler only before an import or a call). A function or class defined under a
 test the file decides against, and the side of a decided conditional expression not taken, start

@@ -164,8 +164,8 @@ class Frame:
         # TRUE_ON_POLICY:`` with ``TRUE_ON_POLICY = True``): it never runs (issue 35)
         self.unreachable = False
         # decisions taken on every path that reaches here (the other branch of ``if X: sys.exit()``
-        # ended): ``{decision: (branch, ((name the test reads, its value then), ...))}``; replaced,
-        # never changed in place, so copies share it (:meth:`settle`)
+        # ended): ``{decision: (branch, ((name the test reads, its value then), ...), where)}``;
+        # replaced, never changed in place, so copies share it (:meth:`settle`)
         self.settled: dict = {}
 
     def copy(self) -> Frame:
@@ -203,11 +203,12 @@ class Frame:
         self.unreachable = self.unreachable or other.unreachable
         self.settled = other.settled
 
-    def settle(self, decision, branch: int, names) -> None:
-        """Every path reaching here took ``branch`` of ``decision``, whose test reads ``names``: the
-        same test is decided so while those names keep the values they hold now (:meth:`settled_branch`)."""
+    def settle(self, decision, branch: int, names, at: int) -> None:
+        """Every path reaching here (the end of the statement ending at offset ``at``) took ``branch``
+        of ``decision``, whose test reads ``names``: the same test is decided so while those names keep
+        the values they hold now (:meth:`settled_branch`)."""
         reads = tuple((n, self._current(n)) for n in names)
-        self.settled = {**self.settled, decision: (branch, reads)}
+        self.settled = {**self.settled, decision: (branch, reads, at)}
 
     def settled_branch(self, decision) -> int | None:
         """The branch every path reaching here took of ``decision`` (:meth:`settle`), while the names
@@ -353,7 +354,35 @@ class FrameLookups:
         frame = Frame(self, scope, self_class)
         if scope.kind == "function":
             frame.vars.update(self.known_params(scope))
+            frame.settled = self.settled_before_calls(scope)
         return frame
+
+    def settled_before_calls(self, scope: Scope) -> dict:
+        """The decisions every path of the module took before each call of the module function
+        ``scope`` (``if os.environ.get("DET"): sys.exit(…)`` at the module's level, then ``main()``):
+        when it is only called by its name from the module's own statements, after an ``if`` of the
+        module whose branch ends, each such decision of the module's last frame (:meth:`~Frame.settle`)
+        taken before the first call, whose test reads no name the function binds. {} otherwise."""
+        memo = self._params_memo
+        got = memo.get(("settled", id(scope)))
+        if got is not None:
+            return got
+        calls = self._only_calls(scope)
+        module = self.index.scopes[0]
+        first = min((self.offsets(c)[0] for c in calls), default=-1)
+        out: dict = {}
+        if calls and all(self._caller_of(c) is module for c in calls) and any(
+                isinstance(st, ast.If) and self.offsets(st)[1] <= first and
+                (self.block_ends(st.body) or self.block_ends(st.orelse)) for st in self.module.body):
+            final = self.module_final()
+            local = self.index.locals_of(scope)
+            for key, (branch, reads, at) in final.settled.items():
+                if at <= first and final.settled_branch(key) is not None and \
+                        not any(n in local or n in scope.globals for n, _ in reads):
+                    out[key] = (branch, tuple((n, NOTFOUND) for n, _ in reads), at)  # (read as globals)
+        if not self._computing:  # (while a frame is being computed, its decisions are not all known yet)
+            memo[("settled", id(scope))] = out
+        return out
 
     def known_params(self, scope: Scope) -> dict:
         """``{parameter: value}`` of a module function that is only ever called by name in this file

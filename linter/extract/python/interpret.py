@@ -312,7 +312,7 @@ class Interpreter:
         if len(outs) == 1 and outs[0].cond and not self.is_elif(st):
             # the other branch ended (``if DET: sys.exit(…)``): a later test of DET is decided (rev38 e4c)
             (decision, branch, _), = outs[0].cond
-            frame.settle(decision, branch, test_names(st.test))
+            frame.settle(decision, branch, test_names(st.test), self.offsets(st)[1])
 
     def exec_along_paths(self, st, frame: Frame) -> None:
         """Run a simple statement once per path of the Choices it reads (:meth:`Paths.along_paths`);

@@ -75,10 +75,12 @@ def negate(label: str) -> str:
     return f"not ({label})"
 
 
-def explore(run, start) -> list | None:
+def explore(run, start, possible=None) -> list | None:
     """Run ``run()`` once per path: ``start(conds)`` begins a run along ``conds`` (the branches taken,
     ``(decision, branch, label)`` each) and returns a function giving, after it, the decision it still
-    needs (None when it needed none).
+    needs (None when it needed none). ``possible(conds)``, when given, says whether a run can go along
+    ``conds``; a path it refuses is not run (two tests of one variable against different texts both
+    succeeding).
     ``[(conds, result), ...]`` for the runs that needed nothing more, or None past
     ``limits.MAX_PATH_VARIANTS`` paths."""
     done: list = []
@@ -94,9 +96,12 @@ def explore(run, start) -> list | None:
         if need is TOO_MANY:
             return None
         key, branches = need
-        if len(done) + len(todo) + len(branches) > limits.MAX_PATH_VARIANTS:
+        more = [conds + ((key, b, label),) for b, label in reversed(branches)]
+        if possible is not None:
+            more = [c for c in more if possible(c)] or more
+        if len(done) + len(todo) + len(more) > limits.MAX_PATH_VARIANTS:
             return None
-        todo.extend(conds + ((key, b, label),) for b, label in reversed(branches))
+        todo.extend(more)
     return done
 
 

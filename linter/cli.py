@@ -827,9 +827,15 @@ class _Run:
         if self.stdin_path is not None:
             self._note_edits_beside_stdin()
         if args.diff:
+            from linter.report.safe import inert_diff
+
             out = "".join(unified_diff(src, text) for src, text in report.changed.values())
             if not args.silent:
-                stream.write(out)
+                shown, escaped = inert_diff(out)
+                stream.write(shown)
+                if escaped:
+                    self.warn(f"the diff shows {escaped} control or invisible character{'s' * (escaped != 1)} of "
+                              "the files as escapes (\\x1b, \\u202e): the lines holding them do not apply as shown")
             if self.failed:
                 return report, 2
             return report, 1 if out and not args.exit_zero else 0
@@ -859,8 +865,6 @@ class _Run:
 
         ws = self.ws
         outcome = write_all(self.engine, self.results, report)
-        for path, why in sorted(outcome.warnings.items()):
-            self.warn(f"{ws.display(path)}: {why}")
         for path, why in sorted(outcome.left.items()):
             self.warn(f"{ws.display(path)} left unchanged: {why}")
         for path, why in sorted(outcome.failed.items()):

@@ -641,21 +641,30 @@ def _beside(path: Path, stop: Path | None = None, levels: int = 2, depth: int = 
     files) whose text names it — a ``--config configs/x.yaml``, an ``extends: {file:
     ../common/x.yaml}``, an ``include``, a Python module's name without ``.py`` (its ``import``). Never
     above ``root`` (the run's root), never through a link."""
-    try:
-        out = sorted(p for p in path.parent.iterdir() if p.is_file())
-    except OSError:
-        return []
+    # a Python module is named by its import (``from pkg.cmds import BASE``), not by its file name
+    if path.suffix == ".py":  # as a whole word: a short module name (``a``) is in every file's bytes
+        stem = path.parent.name if path.stem == "__init__" else path.stem
+        names = re.compile(rb"\b" + re.escape(stem.encode()) + rb"\b").search
+        # a module beside it imports it by name too (``from . import cmds``), its package's own
+        # modules its __init__ as ``from . import BASE``: the others need not be linted (each is
+        # linted whole, and a folder of forty launch scripts took 8 s for one named file)
+        init = re.compile(rb"\bfrom\s+\.+\s*import\b").search if path.stem == "__init__" else None
+        try:
+            out = sorted(p for p in path.parent.iterdir() if p.is_file()
+                         and (p == path or _names_in(p, names) or (init is not None and _names_in(p, init))))
+        except OSError:
+            return []
+    else:
+        names = re.compile(re.escape(path.name.encode())).search
+        try:  # every file beside it: a compose ``.env`` is read without being named
+            out = sorted(p for p in path.parent.iterdir() if p.is_file())
+        except OSError:
+            return []
     top = path.parent
     for _ in range(levels):
         if (top / ".git").exists() or top.parent == top or top == stop or str(top) == root:
             break
         top = top.parent
-    # a Python module is named by its import (``from pkg.cmds import BASE``), not by its file name
-    if path.suffix == ".py":  # as a whole word: a short module name (``a``) is in every file's bytes
-        stem = path.parent.name if path.stem == "__init__" else path.stem
-        names = re.compile(rb"\b" + re.escape(stem.encode()) + rb"\b").search
-    else:
-        names = re.compile(re.escape(path.name.encode())).search
     seen = set(out)
     budget = [limit]
 
@@ -674,16 +683,22 @@ def _beside(path: Path, stop: Path | None = None, levels: int = 2, depth: int = 
                     walk(p, left - 1)
             elif p not in seen and p.is_file():
                 budget[0] -= 1
-                try:
-                    if p.stat().st_size < 1 << 20 and names(p.read_bytes()):
-                        out.append(p)
-                        seen.add(p)
-                except OSError:
-                    pass
+                if _names_in(p, names):
+                    out.append(p)
+                    seen.add(p)
 
     if top != path.parent:
         walk(top, depth)
     return out
+
+
+def _names_in(path: Path, names) -> bool:
+    """``names`` (a compiled pattern's ``search``) finds a match in the bytes of ``path``, a file
+    under 1 MiB (False for a larger or unreadable one)."""
+    try:
+        return path.stat().st_size < 1 << 20 and names(path.read_bytes()) is not None
+    except OSError:
+        return False
 
 
 def reconcile_with_readers(engine: Engine, results) -> None:

@@ -98,7 +98,7 @@ def _long_line(engine: Engine, path: Path) -> tuple[FileResult | None, str | Non
 
     source = engine.ws.try_read(path, named=True)
     if source is None:
-        return None, None
+        return _too_large(engine, path), None
     # each format row names its size limit and whether long lines can reach its parser
     size_limit, fmt = "MAX_PARSED_CHARS", None
     if len(source.text) > limits.MAX_PARSED_CHARS:
@@ -127,6 +127,38 @@ def _long_line(engine: Engine, path: Path) -> tuple[FileResult | None, str | Non
         result.diagnostics.append(Diagnostic(InputTooLarge.code, InputTooLarge.name, InputTooLarge.severity,
                                              message, Span(source, start, start), key=InputTooLarge.code))
     return result, fmt
+
+
+def _too_large(engine: Engine, path: Path) -> FileResult | None:
+    """The SGL004 result of a regular file past :data:`linter.limits.MAX_FILE_BYTES` that a format
+    claims by its name and whose first ``MAX_FILE_BYTES`` mention SGLang (a notebook with its output
+    images, a generated script): not read whole and not checked, which the run says (it was skipped
+    in silence); None for any other file (a large data file stays skipped, as a binary one is)."""
+    import stat as stat_module
+
+    from linter.discover import mentions_sglang
+    from linter.formats import named
+
+    try:
+        st = path.stat()
+        if not stat_module.S_ISREG(st.st_mode) or st.st_size <= limits.MAX_FILE_BYTES or not named(path) \
+                or not engine.ws.may_read(path):
+            return None
+        with open(path, "rb") as fh:
+            head = fh.read(limits.MAX_FILE_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if not mentions_sglang(head):
+        return None
+    source = SourceFile(path, engine.ws.display(path), "")
+    result = FileResult(path, source=source, fmt=named(path)[0].name)
+    if _selected(engine, path):
+        from linter.rules.meta import InputTooLarge
+
+        message = limits.message("MAX_FILE_BYTES", f"a file of {st.st_size:,} bytes", "the file is not checked")
+        result.diagnostics.append(Diagnostic(InputTooLarge.code, InputTooLarge.name, InputTooLarge.severity,
+                                             message, Span(source, 0, 0), key=InputTooLarge.code))
+    return result
 
 
 def _add_refusals(engine: Engine, result: FileResult, refused: list) -> None:

@@ -227,8 +227,8 @@ def read_script(source: SourceFile, need_pass: bool = True, script: MStr | None 
 
 
 MAX_WAYS = 16
-"""Paths through one wrapper script that pass its arguments on (one ``exec "$@"`` in an ``if`` each);
-past it the script is not followed (SGL001 says so)."""
+"""Paths through one wrapper script that pass its arguments on (one ``exec "$@"`` in an ``if`` or a
+``case`` item each); past it the script is not followed (SGL001 says so)."""
 
 
 def _command_of(node):
@@ -260,27 +260,23 @@ def _passing(doc, node, state: _TopLevel, path: list[str]) -> tuple[list[tuple],
     ``(the words before "$@", those after it, its conditions, its exports, its shifts)``, and whether
     the script goes on past it on another path; None when it passes them on nowhere. ``path`` holds the
     conditions of the path the script is on, and gets those of the path that goes on. ``exec "$@" …``
-    itself (first in a list or a pipeline too) ends the script; an ``if`` (no ``elif``) or ``test && …``/
-    ``test || …`` list whose branch holds it at its own top level passes it on in that branch (the
-    commands of that branch before it are read as top-level ones on that path), and the script goes
-    on when the test fails (the other branch's commands read as top-level ones). A test the script
-    decides (:func:`linter.extract.shell.conditions.decide`: ``MODE=serve`` then ``[ "$MODE" = det ]``,
-    ``false``) takes its branch only: no condition (fresh review of issue 35, d4)."""
-    from linter.extract.shell.conditions import decide
-
+    itself (first in a list or a pipeline too) ends the script; an ``if`` (no ``elif``), ``test && …``/
+    ``test || …`` list or ``case`` (:func:`_branches`) whose branch holds it at its own top level passes
+    it on in that branch (the commands of that branch before it are read as top-level ones on that
+    path), and the script goes on along the branches that do not (their commands read as top-level
+    ones). A test or ``case`` word the script decides (:func:`linter.extract.shell.conditions.decide`:
+    ``MODE=serve`` then ``[ "$MODE" = det ]``, ``false``) takes its branch only: no condition (fresh
+    review of issue 35, d4)."""
     first = node.named_children[0] if node.type in ("list", "pipeline") and node.named_children else node
     args = _pass_args(doc, _command_of(first))  # also ``"$@" || exit 1``, ``"$@" 2>&1 | tee log``
     if args is not None:
         return [_way(state, args, path)], False
-    branches = _branches(node)
+    branches = _branches(doc, state, node)
     if not branches:
         return None
-    decided = decide(state.expand, branches[0][0], state.env)
     found, rest = [], []
-    for test, body, holds in branches:
-        if decided is not None and decided != holds:
-            continue  # a branch the script never takes
-        here = path + ([_truth(doc, test, holds)] if decided is None else [])
+    for label, body in branches:
+        here = path + ([label] if label is not None else [])
         k = next((k for k, st in enumerate(body) if _pass_args(doc, _command_of(st)) is not None), None)
         if k is None:
             rest.append((body, here))
@@ -299,24 +295,55 @@ def _passing(doc, node, state: _TopLevel, path: list[str]) -> tuple[list[tuple],
     return found, goes_on
 
 
-def _branches(node) -> list[tuple[list, list, bool]]:
-    """``(test nodes, statements, whether the test holds)`` of each branch of an ``if`` (no ``elif``;
-    one with no ``else`` has an empty one) or a ``test && …``/``test || …`` list; ``[]`` for another
-    statement."""
+def _branches(doc, state: _TopLevel, node) -> list[tuple[str | None, list]]:
+    """``(the condition in words, the statements)`` of each branch the script may take of an ``if`` (no
+    ``elif``; one with no ``else`` has an empty one), a ``test && …``/``test || …`` list or a ``case``
+    (no ``;&``/``;;&`` fall-through; one with no ``*`` item has an empty branch for no match: fresh
+    review rev38 e6); ``[]`` for another statement. A test or ``case`` word the script decides
+    (:mod:`linter.extract.shell.conditions`) gives its one branch, with no condition."""
+    from linter.extract.shell.conditions import decide
     from linter.extract.shell.document import named_kids
 
+    if node.type == "case_statement":
+        return _case_branches(doc, state, node)
     if node.type == "if_statement":
         test, body, clauses = _split_if(node)
         if any(c.type == "elif_clause" for c in clauses):
             return []
-        return [(test, body, True)] + [(test, [c for c in named_kids(e) if c.type != "comment"], False)
-                                       for e in clauses] + ([(test, [], False)] if not clauses else [])
-    if node.type == "list" and len(node.named_children) == 2:
-        ops = [c.type for c in node.children if not c.is_named]
-        if ops in (["&&"], ["||"]):
-            test = [node.named_children[0]]
-            return [(test, [node.named_children[1]], ops == ["&&"]), (test, [], ops != ["&&"])]
-    return []
+        got = [(body, True)] + [([c for c in named_kids(e) if c.type != "comment"], False)
+                                for e in clauses] + ([([], False)] if not clauses else [])
+    elif node.type == "list" and len(node.named_children) == 2 and \
+            [c.type for c in node.children if not c.is_named] in (["&&"], ["||"]):
+        test = [node.named_children[0]]
+        on_success = node.children[1].type == "&&"
+        got = [([node.named_children[1]], on_success), ([], not on_success)]
+    else:
+        return []
+    decided = decide(state.expand, test, state.env)
+    return [(None if decided is not None else _truth(doc, test, holds), body)
+            for body, holds in got if decided is None or decided == holds]
+
+
+def _case_branches(doc, state: _TopLevel, node) -> list[tuple[str | None, list]]:
+    """The branches of a ``case`` statement, as :func:`_branches` gives them."""
+    from linter.extract.shell.conditions import case_branch, case_items, case_label, no_case_label
+    from linter.extract.shell.expand import scalar
+
+    value = node.child_by_field_name("value")
+    items = [(patterns, [c for c in body if c.type != "comment"]) for patterns, body in case_items(doc, node)]
+    if value is None or any(c.type in (";&", ";;&") for item in node.named_children for c in item.children):
+        return []
+    word = scalar(state.expand.segs(value, state.env), None)
+    k = case_branch(word.text, [patterns for patterns, _ in items]) if word.known else None
+    if k is not None:
+        return [(None, items[k][1] if k < len(items) else [])]
+    subject = " ".join(doc.node_text(value).split())
+    out: list[tuple[str | None, list]] = []
+    for patterns, body in items:
+        out.append((case_label(subject, patterns), body))
+        if "*" in patterns:
+            return out  # the items after it are never reached
+    return out + [(no_case_label(subject), [])]
 
 
 def _way(state: _TopLevel, args: tuple[list, list], path: list[str]) -> tuple:
@@ -702,8 +729,8 @@ def through(wrapper: Wrapper, words: list[Token], source: SourceFile, problems: 
         if given and launches(given, source):
             problems.append(Problem(
                 f"the entrypoint wrapper {wrapper.name or 'script'} does not pass its arguments on in a way the "
-                "linter follows (a top-level `exec \"$@\"`, alone or in one branch of an `if`, with no `exit` "
-                "or `exec COMMAND` before it): the SGLang launch written after it is not checked",
+                "linter follows (a top-level `exec \"$@\"`, alone or in one branch of an `if` or a `case`, with no "
+                "`exit` or `exec COMMAND` before it): the SGLang launch written after it is not checked",
                 where or Span(source, 0, 0)))
         return []
     got, why = wrapper.outcome(words)

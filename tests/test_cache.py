@@ -353,6 +353,22 @@ def test_a_forged_cache_committed_to_the_repository_is_never_read(tmp_path, caps
         cache_mod.digest((repo / "docker-compose.yml").read_bytes())  # and it was not written either
 
 
+def test_clean_leaves_a_cache_folder_git_tracks(tmp_path, capsys):
+    """A cache folder that came with the repository is never used by a run, and ``clean`` does not
+    delete the files git tracks in it either (fresh review rev39 D13): it says so, exit 2."""
+    from linter.cli import main
+
+    repo = forged_repo(tmp_path, capsys)
+    (repo / ".lint-configs_cache" / "NOTES.md").write_text("kept\n")
+    (repo / ".lint-configs_cache" / ".gitignore").unlink()
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a cache in the repository")
+    capsys.readouterr()
+    with chdir(repo):
+        assert main(["clean"]) == 2
+    assert "holds files git tracks" in capsys.readouterr().err
+    assert (repo / ".lint-configs_cache" / "NOTES.md").read_text() == "kept\n"
+
 def test_a_cache_folder_that_is_a_link_is_never_used(tmp_path, capsys, caches):
     repo = forged_repo(tmp_path, capsys)
     (repo / ".lint-configs_cache").rename(tmp_path / "elsewhere")
@@ -360,6 +376,23 @@ def test_a_cache_folder_that_is_a_link_is_never_used(tmp_path, capsys, caches):
     code, out, err = lint(repo, capsys, ".")
     assert code == 1 and caches.last is None and "is a symbolic link" in err
 
+
+
+def test_a_run_folder_in_the_cache_that_is_a_link_is_neither_read_nor_written_through(tmp_path, capsys, caches):
+    """The run folder inside the cache (``.lint-configs_cache/<run>/``) replaced by a link: its shards
+    (here a forged one) are not read through it, and this run's are not written where it points
+    (fresh review rev39 D10: they were written outside the repository)."""
+    repo = forged_repo(tmp_path, capsys)
+    [run] = [p for p in (repo / ".lint-configs_cache").iterdir() if p.is_dir()]
+    elsewhere = tmp_path / "elsewhere"
+    run.rename(elsewhere)
+    run.symlink_to(elsewhere)
+    before = {p.name: p.read_bytes() for p in elsewhere.iterdir()}
+    code, out, err = lint(repo, capsys, ".")
+    assert code == 1 and "SGL101" in out  # the forged shard behind the link was not read
+    assert {p.name: p.read_bytes() for p in elsewhere.iterdir()} == before  # nor written through
+    assert run.is_dir() and not run.is_symlink()  # the run's shards are in a folder of the cache again
+    assert lint(repo, capsys, ".")[0] == 1 and caches.last is not None
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give a folder away")
 def test_a_cache_folder_of_another_user_is_never_used(tmp_path, capsys, caches):

@@ -457,3 +457,45 @@ def test_the_hook_keeps_its_result_cache_in_the_git_folder(repo):
     repo.env["LINT_CONFIGS_NO_CACHE"] = "1"
     cold = repo.commit()
     assert (cold.returncode, cold.stdout, cold.stderr) == (blocked.returncode, blocked.stdout, blocked.stderr)
+
+
+@needs_git
+def test_a_staged_submodule_bump_or_a_link_to_an_unstaged_file_commits(repo, tmp_path):
+    """A staged path that checks out as no regular file (a submodule's gitlink, a link whose target is
+    not staged), sorting last, ended the hook under ``set -e`` with status 1 and no message (fresh
+    review rev39 D1): nothing of a linted kind is staged, so the commit goes on."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    for args in (("init", "-q", "-b", "main"), ("commit", "-q", "--allow-empty", "-m", "s")):
+        subprocess.run(["git", *args], cwd=sub, env=repo.env, check=True, capture_output=True)
+    repo.write("compose.yaml", GOOD)
+    repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendor")
+    repo.git("add", "-A")
+    assert repo.commit("init").returncode == 0
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "s2"], cwd=repo.path / "vendor", env=repo.env,
+                   check=True, capture_output=True)
+    repo.git("add", "vendor")
+    r = repo.commit("bump vendor")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert repo.commits() == 2
+    repo.write("configs/real.yaml", GOOD)
+    repo.git("add", "configs")
+    assert repo.commit("configs").returncode == 0
+    (repo.path / "zz.yaml").symlink_to("configs/nothing.yaml")
+    repo.git("add", "zz.yaml")
+    r = repo.commit("a link")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert repo.commits() == 4
+
+
+@needs_git
+def test_a_staged_name_with_a_newline_blocks_the_commit_with_a_reason(repo):
+    """The hook reads its lists a line at a time: a name holding a newline would be read as two names
+    and never linted (fresh review rev39 D1), so the commit stops and says why."""
+    repo.write("a\nb.sh", "#!/bin/sh\n# lint-configs: target-gpu=H100\n" + GOOD.split("command: >\n", 1)[-1])
+    repo.write("zzz.yaml", GOOD)
+    repo.git("add", "--", "a\nb.sh", "zzz.yaml")
+    r = repo.commit("newline name")
+    assert r.returncode == 1
+    assert repo.commits() == 0
+    assert "a staged file's name holds a newline" in r.stderr

@@ -601,3 +601,27 @@ def test_each_shape_of_the_table_ends_in_sgl004_on_its_file_and_the_run_goes_on(
         assert any(f"limit {limit} = {limits.ALL[limit]:,}" in d["message"] for d in over), over
     assert any(d["path"].endswith("zz/next.sh") and "--attention_backend" in d["message"] for d in diags)
     assert code == 1
+
+
+@pytest.mark.parametrize("name, text, reported", [
+    # a launch file past the size lint-configs reads: said, not skipped in silence (fresh review rev39)
+    ("serve.sh", "#!/bin/sh\n" + FOLDED_H100.split("command: >\n", 1)[-1] + "# " + "a" * (9 << 20) + "\n", True),
+    ("nb.ipynb", '{"cells": [{"source": ["!python -m sglang.launch_server"]}], "x": "' + "A" * (9 << 20) + '"}', True),
+    # a large file that names no SGLang, or of no linted format, stays skipped
+    ("data.py", "X = 1\n# " + "a" * (9 << 20) + "\n", False),
+    ("blob.bin", "sglang " * (2 << 20), False),
+])
+def test_a_launch_file_past_the_file_size_limit_is_sgl004(tmp_path, capsys, name, text, reported):
+    write_tree(tmp_path, {name: text})
+    for args in ((".",), (name,)):
+        capsys.readouterr()
+        with chdir(tmp_path):
+            code = main(["--no-cache", "--output-format", "json", *args])
+        got = json.loads(capsys.readouterr().out)
+        found = [(d["path"], d["code"], d["line"]) for d in got]
+        if reported:
+            assert code == 1
+            assert found == [(name, "SGL004", 1)]
+            assert f"a file of {len(text.encode()):,} bytes is past the limit MAX_FILE_BYTES" in got[0]["message"]
+        else:
+            assert found == []

@@ -437,8 +437,14 @@ def test_shell_alternative_value_the_script_gives_is_decided(tmp_path, capsys, s
     assert [d["severity"] for d in diags if d["code"] == "SGL101"] == ([finding] if finding else [])
 
 
-def test_shell_path_explosion_ends_in_unknown(tmp_path, capsys):
-    body = "".join(f'if [ -n "$F{i}" ]; then X{i}=--x{i}; fi\n' for i in range(6))
+@pytest.mark.parametrize("word, paths", [
+    # words no rule decides by are merged (unknown), the if that turns deterministic inference on kept
+    ("--x{i}", ['when `[ -n "$D" ]` succeeds', 'when `[ -n "$D" ]` fails']),
+    # every variable changes the attention backend: 128 paths that all matter end in unknown
+    ("--attention-backend=b{i}", []),
+])
+def test_shell_path_explosion_ends_in_unknown(tmp_path, capsys, word, paths):
+    body = "".join(f'if [ -n "$F{i}" ]; then X{i}={word.format(i=i)}; fi\n' for i in range(6))
     refs = " ".join(f"$X{i}" for i in range(6))
     text = ("#!/bin/bash\n" + body + 'if [ -n "$D" ]; then DET=--enable-deterministic-inference; fi\n'
             "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 "
@@ -447,7 +453,10 @@ def test_shell_path_explosion_ends_in_unknown(tmp_path, capsys):
     code, diags = lint_json(tmp_path, capsys, *H100)
     assert all(d["code"] != "SGL004" for d in diags)
     out = explain(tmp_path, capsys, "run.sh")
-    assert "path:" not in out and "deterministic inference: unknown" in out
+    assert [line.split("(")[0].strip() for line in out.splitlines() if line.lstrip().startswith("path:")] == \
+        [f"path:      {p}" for p in paths]
+    assert "deterministic inference: unknown" in out
+    assert ("deterministic inference: on" in out) == bool(paths)
 
 
 # -- wrapper entrypoints ----------------------------------------------------------------------------

@@ -599,7 +599,7 @@ def test_compose_wrapper_passing_its_arguments_on_a_path_or_with_more_words(tmp_
 
 
 @pytest.mark.parametrize("entry", [
-    'case "$1" in\n  python3) exec "$@";;\nesac\nexec sleep infinity\n',  # a case: not followed
+    'case "$1" in\n  python3) exec "$@";&\n  *) exit 1;;\nesac\n',  # a case that falls through: not followed
     'run() { exec "$@"; }\nrun "$@"\n',  # through a function
     'if [ -n "$X" ]; then exec "$@"; elif [ -n "$Y" ]; then exec "$@"; fi\n',  # an elif chain
     'exit 0\nexec "$@"\n',
@@ -710,6 +710,14 @@ COMPOSE_PLAIN = COMPOSE_WRAPPED.replace(ARGV, PLAIN)
     # an export on the fall-through path only
     ('if [ -n "$X" ]; then exec "$@"; fi\nexport B=1\nexec "$@" --enable-deterministic-inference\n',
      '`[ -n "$X" ]` fails', [['`[ -n "$X" ]` succeeds'], ['`[ -n "$X" ]` fails']]),
+    # rev38 e6: a case passes it on in each item that holds `exec "$@"`, as an if/else does
+    (f'case "$MODE" in\n  det) exec "$@" {DET} ;;\n  *) exec "$@" ;;\nesac\n', '`"$MODE"` matches `det`',
+     [['`"$MODE"` matches `det`'], ['`"$MODE"` matches `*`']]),
+    (f'case $MODE in\n  fast|quick) export B=1; exec "$@" ;;\n  det) exec "$@" {DET} ;;\nesac\nexec "$@"\n',
+     '`$MODE` matches `det`',
+     [['`$MODE` matches `fast|quick`'], ['`$MODE` matches `det`'], ['no pattern of `case $MODE` matches']]),
+    (f'case "$MODE" in\n  fast) exec "$@" ;;\n  *) echo "mode $MODE" ;;\nesac\nexec "$@" {DET}\n',
+     '`"$MODE"` matches `*`', [['`"$MODE"` matches `fast`'], ['`"$MODE"` matches `*`']]),
 ])
 def test_wrapper_with_two_paths_passing_the_command_on_warns_for_the_failing_one(tmp_path, capsys, entry, when,
                                                                                  conditions):
@@ -732,6 +740,13 @@ def test_wrapper_with_two_paths_passing_the_command_on_warns_for_the_failing_one
      [['`[ -n "$X" ]` succeeds'], ['`[ -n "$X" ]` fails']]),
     # the fall-through ends before the exec that turns it on
     (f'if [ -n "$X" ]; then exec "$@"; fi\nexit 1\nexec "$@" {DET}\n', [['`[ -n "$X" ]` succeeds']]),
+    # a case word the script gives takes its item only; one no item matches goes on after the case
+    (f'MODE=serve\ncase "$MODE" in\n  det) exec "$@" {DET} ;;\n  *) exec "$@" ;;\nesac\n', [[]]),
+    (f'MODE=serve\ncase "$MODE" in\n  det) exec "$@" {DET} ;;\nesac\nexec "$@"\n', [[]]),
+    # the items that do not pass it on exit
+    (f'case "$1" in\n  python3) exec "$@" ;;\n  *) exit 1 ;;\nesac\nexec "$@" {DET}\n',
+     [['`"$1"` matches `python3`']]),
+    ('case "$1" in\n  python3) exec "$@";;\nesac\nexec sleep infinity\n', [['`"$1"` matches `python3`']]),
     (f'if [ -n "$X" ]; then exec "$@"; else exec sleep infinity; fi\nexec "$@" {DET}\n',
      [['`[ -n "$X" ]` succeeds']]),
 ])
@@ -814,3 +829,23 @@ def test_a_wrapper_variable_an_if_may_change_is_not_read_as_its_first_value(tmp_
     assert diags == []
     out = run(tmp_path, capsys, "--explain", "docker-compose.yml")[1]
     assert "deterministic inference: unknown" in out and "not fully verified" in out
+
+
+def test_compose_case_wrapper_on_a_mounted_script_is_two_paths_not_sgl001(tmp_path, capsys):
+    # rev38 e6, as the reviewer wrote it: a /bin/sh entrypoint bind-mounted into the container
+    entry = f'#!/bin/sh\ncase "$MODE" in\n  det) exec "$@" {DET} ;;\n  *) exec "$@" ;;\nesac\n'
+    compose = f"""
+        services:
+          sglang:
+            image: lmsysorg/sglang:latest
+            entrypoint: ["/app/entry.sh"]
+            volumes:
+              - ./entry.sh:/app/entry.sh
+            command: [{PLAIN}]
+        """
+    diags = lint(tmp_path, capsys, {"entry.sh": entry, "docker-compose.yml": compose})
+    assert [(d["code"], d["severity"], d["path"], d["line"]) for d in diags] == [
+        ("SGL101", "warning", "docker-compose.yml", 7)]
+    assert "(when `\"$MODE\"` matches `det`; not on every path of this launch)" in diags[0]["message"]
+    assert [row["conditions"] for row in inventory(tmp_path, capsys)] == [
+        ['`"$MODE"` matches `det`'], ['`"$MODE"` matches `*`']]

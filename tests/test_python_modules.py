@@ -707,3 +707,35 @@ def test_a_fix_in_a_module_another_file_imports_is_unsafe_when_only_one_importer
         assert f"the fix is unsafe: the value is also read by the launch at {other}:{line}:1" in d["notes"]
     run(tmp_path, capsys, "--fix", "a.py")
     assert (tmp_path / module).read_text() == SHARED_BASE  # --fix alone leaves the shared module as it is
+
+
+def test_only_the_modules_beside_a_shared_module_that_name_it_are_linted_for_its_readers(tmp_path):
+    """A fix in ``scripts/run_x.py`` (reached through an import) asks who else reads the module: in a
+    folder of launch scripts (miles' ``scripts/``: forty), only those whose text names the module can
+    import it, so only they are linted whole — every one of them took 8 s for one named file."""
+    from linter.engine import _beside
+
+    (tmp_path / ".git").mkdir()
+    write_tree(tmp_path, {
+        "scripts/run_x.py": SHARED_BASE,
+        "scripts/run_y.py": "import subprocess\nsubprocess.run(['python', '-m', 'sglang.launch_server'])\n",
+        "scripts/run_z.py": "from run_x import BASE\n",
+        "scripts/run_w.py": "from . import run_x\n",
+        "scripts/.env": "A=1\n",
+        "scripts/pkg/__init__.py": SHARED_BASE,
+        "scripts/pkg/a.py": "from . import BASE\n",
+        "scripts/pkg/b.py": "import os\n",
+        "tests/test_x.py": "from scripts.run_x import BASE\n",
+        "tests/test_y.py": "import os\n",
+        "compose/.env": "A=1\n",
+        "compose/docker-compose.yml": "services: {}\n",
+        "compose/other.txt": "x\n",
+    })
+    names = lambda paths: sorted(str(p.relative_to(tmp_path)) for p in paths)  # noqa: E731
+    assert names(_beside(tmp_path / "scripts/run_x.py", tmp_path)) == [
+        "scripts/run_w.py", "scripts/run_x.py", "scripts/run_z.py", "tests/test_x.py"]
+    assert names(_beside(tmp_path / "scripts/pkg/__init__.py", tmp_path)) == [
+        "scripts/pkg/__init__.py", "scripts/pkg/a.py"]
+    # a compose .env is read without being named: every file beside it stays a candidate
+    assert names(_beside(tmp_path / "compose/.env", tmp_path)) == [
+        "compose/.env", "compose/docker-compose.yml", "compose/other.txt"]

@@ -345,3 +345,43 @@ def test_an_argv_mapped_to_text_or_copied_stays_a_launch(tmp_path, capsys, run_i
     diags = lint_json(tmp_path, capsys, "run.py")[1]
     assert [d["severity"] for d in diags if d["code"] == "SGL101"] == found
     assert not [d for d in diags if d["code"] in ("SGL000", "SGL002", "SGL204")]
+
+
+COMPREHENSION_HEAD = ('# lint-configs: target-gpu=H100\nimport os, subprocess\ndet = os.environ.get("DET")\n'
+                      'cmd = ["python3", "-m", "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3", '
+                      '"--attention-backend", "fa4", "--port", 30000, "--enable-deterministic-inference" if det else {off}]\n')
+
+
+@pytest.mark.parametrize("off, run_it, codes", [
+    # [str(c) for c in cmd]: each item as text; the '' of the other path is a stray argument there
+    ('""', "subprocess.run([str(c) for c in cmd])", [("SGL101", "warning"), ("SGL204", "warning")]),
+    ('""', "subprocess.run([str(c) for c in cmd if c])", [("SGL101", "warning")]),
+    # filters that drop the None (or the empty word) a conditional item gives
+    ("None", "subprocess.run([str(c) for c in cmd if c is not None])", [("SGL101", "warning")]),
+    ("None", "subprocess.run([c for c in cmd if c != None])", [("SGL101", "warning")]),
+    ('""', "subprocess.run([c for c in cmd if len(c) > 0])", [("SGL101", "warning")]),
+    ('""', "subprocess.run([c for c in cmd if len(c)])", [("SGL101", "warning")]),
+    ('""', "subprocess.run(list(c for c in cmd if c))", [("SGL101", "warning")]),
+])
+def test_a_comprehension_that_maps_to_text_or_drops_none_keeps_the_paths(tmp_path, capsys, off, run_it, codes):
+    """``[str(c) for c in cmd]`` and ``[c for c in cmd if c is not None]`` of a known list keep its words
+    along each path (fresh review rev38 e3c, e3d: the argv was wholly unknown, and All checks passed)."""
+    write_tree(tmp_path, {"run.py": COMPREHENSION_HEAD.format(off=off) + run_it + "\n"})
+    diags = lint_json(tmp_path, capsys, "run.py")[1]
+    assert sorted((d["code"], d["severity"]) for d in diags) == sorted(codes)
+    [d] = [d for d in diags if d["code"] == "SGL101"]
+    assert "when `det` is true; not on every path" in d["message"]
+
+
+@pytest.mark.parametrize("run_it", [
+    "subprocess.run([c.upper() for c in cmd])",          # another element: only the entry point stays known
+    "subprocess.run([c for c in cmd if c.startswith('-')])",  # another filter
+    "subprocess.run([str(c, 'x') for c in cmd])",
+])
+def test_other_comprehensions_keep_only_the_entry_point(tmp_path, capsys, run_it):
+    write_tree(tmp_path, {"run.py": COMPREHENSION_HEAD.format(off='""') + run_it + "\n"})
+    diags = lint_json(tmp_path, capsys, "run.py")[1]
+    assert not [d for d in diags if d["code"] in ("SGL101", "SGL204", "SGL002")]
+    out = run(tmp_path, capsys, "--list-launches", "run.py")[1]
+    assert out.strip().splitlines()[-1].startswith("1 launch (2 paths) in 1 file")
+    assert "deterministic: unknown" in out

@@ -51,6 +51,9 @@ WRAPPED = [
     ("accelerate", ["accelerate", "launch", "--num_processes", "1", "-m"], "module", None),
     ("uv", ["uv", "run", "--with", "sglang"], "argv", None),
     ("conda", ["conda", "run", "-n", "serve"], "argv", None),
+    ("pdm", ["pdm", "run", "-p", "serve", "--venv", "in-project"], "argv", None),
+    ("hatch", ["hatch", "run"], "argv", None),
+    ("xvfb-run", ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"], "argv", None),
     ("ray", ["ray", "job", "submit", "--address", "http://head:8265", "--"], "argv", None),
     ("kubectl", ["kubectl", "-n", "llm", "exec", "sglang-0", "-c", "server", "--"], "argv", None),
     ("ssh-words", ["ssh", "-p", "2222", "gpu-node"], "argv", None),
@@ -144,3 +147,59 @@ def test_router_options_belong_to_the_router_not_to_sglang():
     text = ("python3 -m sglang_router.launch_server --model-path Qwen/Qwen3-8B --dp-size 2 "
             "--router-policy cache_aware --router-dp-worker-base-port 31000 --attention-backend FA3\n")
     assert [(d.code, d.span.text) for d in lint_text(text, "shell", ["H100"])] == [("SGL203", "FA3")]
+
+
+@pytest.mark.parametrize("interpreter, first_arg", [
+    # CPython's interpreter options before -m, read as its own option parser reads them
+    (["python3", "-m"], 3),
+    (["python3", "-u", "-m"], 4),
+    (["python3", "-X", "faulthandler", "-m"], 5),
+    (["python3", "-Xfaulthandler", "-m"], 4),
+    (["python3", "-W", "ignore", "-m"], 5),
+    (["python3", "-Wignore::DeprecationWarning", "-m"], 4),
+    (["python3", "-Bu", "-m"], 4),
+    (["python3", "-OO", "-E", "-s", "-I", "-m"], 7),
+    (["python3", "-X", "importtime", "-X", "dev", "-m"], 7),
+    (["python3", "--check-hash-based-pycs", "never", "-m"], 5),
+    (["python3", "-uX", "dev", "-m"], 5),
+    (["/usr/bin/python3.11", "-u", "-msglang.launch_server"], None),
+])
+def test_interpreter_options_before_the_module(interpreter, first_arg):
+    """``python3 -X faulthandler -m sglang.launch_server`` is the launch it looks like (fresh review rev39
+    d4: only option words from a fixed list were skipped, so -X, -W and combined flags hid it)."""
+    from linter.sglang.entrypoints import LAUNCH_SERVER, match_entry_point, python_program
+
+    words = interpreter + ([] if first_arg is None else ["sglang.launch_server"]) + ["--tp", "8"]
+    entry = match_entry_point([Token(MStr.plain(w)) for w in words])
+    at = len(interpreter) + (0 if first_arg is None else 1)
+    assert (entry.program, entry.args_start) == (LAUNCH_SERVER, at)
+    assert python_program([Token(MStr.plain(w)) for w in words]) == ("sglang.launch_server", at)
+
+
+@pytest.mark.parametrize("words, expected", [
+    (["python3", "-c", "import sglang"], (None, 1)),
+    (["python3", "-X", "dev", "train.py", "-m", "x"], (None, 3)),
+    (["python3", "-h"], (None, 1)),
+    (["python3", "--version"], (None, 1)),
+    (["python3", "-", "-m", "sglang.launch_server"], (None, 1)),
+])
+def test_interpreter_options_that_run_no_module(words, expected):
+    from linter.sglang.entrypoints import match_entry_point, python_program
+
+    tokens = [Token(MStr.plain(w)) for w in words]
+    assert python_program(tokens) == expected
+    assert match_entry_point(tokens) is None
+
+
+@pytest.mark.parametrize("words, found", [
+    (["python3", "-X", "dev", "-m", "skyrl_train.entrypoints.main_base", "a=1"], ("SkyRL", 5)),
+    (["python3", "-Wignore", "-u", "-mlm_eval", "--model", "sglang"], ("lm-evaluation-harness", 4)),
+    (["python3", "-X", "dev", "-m", "something.else"], None),
+])
+def test_a_framework_module_after_interpreter_options(words, found):
+    """The framework commands read the interpreter's options as the SGLang entry points do (one reader,
+    :func:`linter.sglang.entrypoints.python_program`)."""
+    from linter.sglang.frameworks import match_cli
+
+    got = match_cli([Token(MStr.plain(w)) for w in words])
+    assert (got if got is None else (got[0].split(" ")[0], got[1])) == found

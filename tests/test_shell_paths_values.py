@@ -65,6 +65,30 @@ def test_irrelevant_ifs_past_the_cap_do_not_hide_an_every_path_finding(tmp_path,
     assert summary(lint(tmp_path, capsys, script)) == [("SGL101", "error", 3)]
 
 
+COLON_DET = "${DET:+--enable-deterministic-inference}"
+
+
+@pytest.mark.parametrize("values, when", [
+    # 16 paths of words no rule decides by, and a ${DET:+…}: 32 together, each within the cap
+    ("".join(f'if [ -n "$V{k}" ]; then A="$A --served-model-name m{k}"; fi\n' for k in range(4)),
+     "`$DET` is set and not empty"),
+    # eleven modes of one variable (no path takes two), and a ${DET:+…}: 22 together
+    ("".join(f'if [ "$MODE" = m{k} ]; then A="$A --served-model-name m{k}"; fi\n' for k in range(10)),
+     "`$DET` is set and not empty"),
+    # the if that changes the backend is kept apart, the others merged
+    ('if [ -n "$V0" ]; then A="$A --served-model-name m0"; fi\n'
+     'if [ -n "$FA3" ]; then A="$A --attention-backend fa3"; fi\n'
+     + "".join(f'if [ -n "$V{k}" ]; then A="$A --served-model-name m{k}"; fi\n' for k in range(1, 4)),
+     '`[ -n "$FA3" ]` fails and `$DET` is set and not empty'),
+])
+def test_values_per_path_read_together_past_the_cap_keep_their_deciding_decisions(tmp_path, capsys, values, when):
+    script = 'A="--attention-backend fa4"\n' + values + f"python -m sglang.launch_server {MODEL} $A {COLON_DET}\n"
+    diags = lint(tmp_path, capsys, script)
+    assert summary(diags) == [("SGL101", "warning", 3)]
+    message = next(d["message"] for d in diags if d["code"] == "SGL101")
+    assert f"(when {when}; not on every path of this launch)" in message
+
+
 # -- D11b: a function called with different arguments gives one launch per call ------------------------------
 
 FN = f'launch() {{\n  python -m sglang.launch_server {MODEL} "$@"\n}}\n'

@@ -157,6 +157,25 @@ def test_a_python_import_from_outside_the_root_is_refused(tmp_path, capsys):
     assert [d["code"] for d in diags] == ["SGL201"] and "skipped" not in err
 
 
+
+@pytest.mark.parametrize("main_py, line", [
+    # the file names no SGLang: it is looked at only to learn whether its imports launch
+    ("import subprocess\nimport os\nfrom ext import CMD\nsubprocess.run(CMD)\n", 3),
+    ("import os\n\n\nfrom ext import serve\nserve()\n", 4),
+    ("import os, subprocess\nimport ext\nsubprocess.run(ext.CMD)\n", 2),
+])
+def test_a_refused_import_of_a_file_that_names_no_sglang_is_reported_at_the_import(tmp_path, capsys, main_py, line):
+    """The import of a module linked out of the root is SGL005 at the import, also when the importing
+    file does not mention SGLang (fresh review rev38 e8: at 1:1)."""
+    repo, out = repo_and_outside(tmp_path, {"main.py": main_py}, {
+        "ext.py": f"# {SECRET}\nimport subprocess\nCMD = ['python3', '-m', 'sglang.launch_server']\n"
+                  "def serve():\n    subprocess.run(CMD)\n"})
+    (repo / "ext.py").symlink_to(out / "ext.py")
+    code, diags, err = lint(repo, capsys, "main.py")
+    assert codes(diags) == [("main.py", line, "SGL005")]
+    assert diags[0]["column"] == 1
+    assert SECRET not in json.dumps(diags) + err
+
 def test_a_symlinked_values_file_outside_the_root_is_reported(tmp_path, capsys):
     repo, out = repo_and_outside(tmp_path, {
         "chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",

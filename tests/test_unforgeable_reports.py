@@ -164,3 +164,71 @@ def test_raw_control_characters_on_a_quoted_source_line_are_escaped(tmp_path, ca
         [src] = [s for s in got.out.splitlines() if shown in s]
         [marks] = [s for s in got.out.splitlines() if s.strip().startswith("|") and "^" in s]
         assert marks.index("^") == src.index("1.5")  # the caret stays under the value
+
+
+FA4_H100 = ("#!/bin/sh\n# lint-configs: target-gpu=H100\npython -m sglang.launch_server --model-path "
+            "deepseek-ai/DeepSeek-V3 --attention-backend fa4 --enable-deterministic-inference{tail}\n")
+
+
+@pytest.mark.parametrize("name, tail, escaped", [
+    ("a\x1b[32mb.sh", " # \x1b]0;title\x07\x1b[2J \u202eevil", ["\\x1b[32m", "\\x1b]0;title\\x07\\x1b[2J", "\\u202e"]),
+    ("plain.sh", " # a\rhidden", ["a\\rhidden"]),
+])
+def test_a_diff_shows_the_files_control_characters_escaped(tmp_path, capsys, monkeypatch, name, tail, escaped):
+    """``--diff`` prints a file's name and lines: an escape sequence or a lone carriage return in them
+    is shown as its escape, never sent to the terminal (fresh review rev39 d7), and stderr says the
+    lines holding one do not apply as shown."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    write_tree(tmp_path, {name: FA4_H100.format(tail=tail)})
+    capsys.readouterr()
+    with chdir(tmp_path):
+        code = main(["--diff", "."])
+    got = capsys.readouterr()
+    assert code == 1
+    assert not set("\x1b\x07\u202e\r") & set(got.out + got.err)
+    assert "--attention-backend fa3" in got.out
+    for shown in escaped:
+        assert shown in got.out
+    assert "the lines holding them do not apply as shown" in got.err
+
+
+@pytest.mark.parametrize("text", [
+    FA4_H100.format(tail=" # a\ttab stays"),
+    FA4_H100.format(tail="").replace("\n", "\r\n"),  # CRLF line ends stay: the diff applies
+])
+def test_a_diff_keeps_tabs_and_crlf_line_ends_as_they_are(tmp_path, capsys, monkeypatch, text):
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    write_tree(tmp_path, {"s.sh": text})
+    capsys.readouterr()
+    with chdir(tmp_path):
+        main(["--diff", "s.sh"])
+    got = capsys.readouterr()
+    assert ("\t" in text) == ("\ttab stays" in got.out)
+    assert ("\r\n" in text) == ("fa3 --enable-deterministic-inference\r\n" in got.out)
+    assert "do not apply" not in got.err
+
+
+def test_a_csv_inventory_cell_never_starts_a_formula(tmp_path, capsys, monkeypatch):
+    """A spreadsheet reads a cell that starts with ``=``, ``+``, ``-`` or ``@`` as a formula (OWASP, CSV
+    Injection): text from the files is written after a ``'`` there (fresh review rev39 d6)."""
+    import csv
+    import io
+
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    write_tree(tmp_path, {"=cmd.sh": (
+        "#!/bin/sh\n# lint-configs: target-gpu=H100\n"
+        "python -m sglang.launch_server --model-path '=HYPERLINK(\"http://evil.example/\",\"x\")' "
+        "--attention-backend '@SUM(1)'\n"
+        "python -m sglang.launch_server --model-path '+cmd|x' --attention-backend -fa3\n")})
+    capsys.readouterr()
+    with chdir(tmp_path):
+        main(["--list-launches", "--output-format", "csv", "."])
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    header, body = rows[0], rows[1:]
+    assert len(body) == 2
+    cells = [c for row in body for c in row]
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")]
+    first = dict(zip(header, body[0]))
+    assert (first["path"], first["model"], first["attention_backend"]) == \
+        ("'=cmd.sh", "'=HYPERLINK(\"http://evil.example/\",\"x\")", "'@SUM(1)")
+    assert dict(zip(header, body[1]))["model"] == "'+cmd|x"

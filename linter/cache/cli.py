@@ -90,6 +90,12 @@ def clean(argv: Sequence[str]) -> int:
         print(f"lint-configs: error: {folder} is not a lint-configs cache folder (no CACHEDIR.TAG of "
               "lint-configs in it): not removed", file=sys.stderr)
         return 2
+    from linter.cache.trust import tracked
+
+    if tracked(folder):  # a run never uses it; what git tracks there is the repository's, not ours
+        print(f"lint-configs: error: {folder} holds files git tracks (a cache that came with the repository, "
+              "never used): not removed; remove it with git rm", file=sys.stderr)
+        return 2
     try:
         remove(folder)
     except OSError as exc:

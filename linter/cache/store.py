@@ -148,12 +148,12 @@ class Shard:
     """One shard file of ``kind`` ``"results"`` (path → entry) or ``"stat"`` (folder → {name: stat}): its
     table as read, and this run's changes (by key: a path, or a folder and a name)."""
 
-    def __init__(self, path: Path, run: str, kind: str) -> None:
+    def __init__(self, path: Path, run: str, kind: str, unread: bool = False) -> None:
         self.path = path
         self.run = run
         self.kind = kind
         self.seen: tuple | None = None
-        self.table = self._load()
+        self.table = {} if unread else self._load()  # (``unread``: its folder is a link)
         self.changes: dict = {}
 
     def _load(self) -> dict:
@@ -261,6 +261,9 @@ class Store:
         self.shared = shared
         """``folder`` is one project's in the user's cache folder (:data:`MAX_PROJECTS` are kept there)."""
         self.dir = folder / run[:16]
+        # the run folder is this cache's own: one that is a link (to anywhere) is neither read nor
+        # written through; it is replaced by a folder when this run writes
+        self.linked = os.path.islink(self.dir)
         self.shards: dict[tuple[str, int], Shard] = {}
         self._of_folder: dict[tuple[str, str], Shard] = {}
 
@@ -278,7 +281,8 @@ class Store:
             n = shard_of(folder)
             got = self.shards.get((kind, n))
             if got is None:
-                got = self.shards[(kind, n)] = Shard(self.dir / f"{kind[0]}{n:02x}.json", self.run, kind)
+                got = self.shards[(kind, n)] = Shard(self.dir / f"{kind[0]}{n:02x}.json", self.run, kind,
+                                                     unread=self.linked)
             self._of_folder[(kind, folder)] = got
         return got
 
@@ -288,7 +292,11 @@ class Store:
         if not any(s.changes for s in self.shards.values()):
             return
         prepare(self.folder)
+        if os.path.islink(self.dir):
+            os.unlink(self.dir)
         self.dir.mkdir(exist_ok=True)
+        if os.path.islink(self.dir) or not self.dir.is_dir():  # replaced meanwhile: write nothing
+            raise OSError(f"{self.dir} is not a folder of the cache")
         for shard in self.shards.values():
             shard.flush(keep)
         os.utime(self.dir)  # the run folder's last use, for :func:`_prune_runs`

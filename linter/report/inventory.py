@@ -276,7 +276,7 @@ def render_csv(launches: list[LaunchRow]) -> str:
     the files show control characters escaped (one launch, one line)."""
     launches = [_shown(r) for r in launches]
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = _InertRows(csv.writer(buf, lineterminator="\n"))
     upgrading = any(r.upgrade is not None for r in launches)
     w.writerow(CSV_COLUMNS + (("upgrade_release", "upgrade_findings") if upgrading else ()))
     for r in launches:
@@ -291,6 +291,23 @@ def render_csv(launches: list[LaunchRow]) -> str:
         if not any(t.gpu for t in r.targets):
             w.writerow(base + ["", "", "", r.target_origin, "", "", _classes(r), "", " ".join(r.findings)] + hw + tail)
     return buf.getvalue()
+
+
+_FORMULA_START = ("=", "+", "-", "@")
+"""What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection"): a text cell that
+starts with one of these is written after a ``'``, which shows it as text."""
+
+
+class _InertRows:
+    """A :func:`csv.writer` whose text cells never start a formula: a model path or a value written
+    ``=HYPERLINK("http://…")`` in a linted file would otherwise run as one where the inventory is
+    opened (Excel, LibreOffice, Google Sheets)."""
+
+    def __init__(self, writer) -> None:
+        self.writer = writer
+
+    def writerow(self, row) -> None:
+        self.writer.writerow(["'" + c if isinstance(c, str) and c.startswith(_FORMULA_START) else c for c in row])
 
 
 def _moved(f: dict) -> str:

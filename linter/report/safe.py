@@ -43,6 +43,26 @@ def visible(text: str) -> str:
     return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
 
 
+_DIFF_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f" + _BIDI_AND_INVISIBLE + "]|\r(?!\n)")
+
+
+def inert_diff(text: str) -> tuple[str, int]:
+    """A unified diff as it may be printed: ``(text, how many characters were escaped)``. Control
+    characters, bidirectional overrides and invisible format characters in it (a file's name or a
+    line's text) are shown as escapes, as :func:`visible` shows them, except what a diff of a text file
+    holds as it is — a tab, and the ``\r`` of a CRLF line end — so the diff still applies with ``git
+    apply`` or ``patch`` unless a line it shows held such a character (the count says so)."""
+    if not _DIFF_UNSAFE.search(text):
+        return text, 0
+    count = [0]
+
+    def escape(m: re.Match) -> str:
+        count[0] += 1
+        return _escape(m)
+
+    return _DIFF_UNSAFE.sub(escape, text), count[0]
+
+
 _token: list[str] = []
 
 

@@ -23,6 +23,7 @@ import re
 from linter import datafiles
 from linter.launch import MStr, Token
 from linter.records import dataclass
+from linter.sglang.entrypoints import python_program
 from linter.source import written
 
 _PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
@@ -82,9 +83,9 @@ def match(words: list[Token]) -> tuple[Dialect, int] | None:
     options in a dialect: ``python [-u] SCRIPT.py ARGS`` with the model option and a prefixed option."""
     if len(words) < 2 or words[0].value is None or not _PYTHON.match(words[0].value):
         return None
-    i = 1
-    while i < len(words) and words[i].value in ("-u", "-O", "-B"):
-        i += 1
+    module, i = python_program(words)
+    if module is not None:
+        return None
     # the script may be written through a variable (${REPO}/train.py): its name is what counts
     if i >= len(words) or not words[i].raw.rstrip("\"'").endswith(".py"):
         return None

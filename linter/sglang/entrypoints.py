@@ -31,8 +31,12 @@ from linter.records import dataclass
 
 _PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
 _SGLANG = re.compile(r"^(?:.*/)?sglang$")
-# Interpreter options that may stand between ``python`` and ``-m`` (they take no argument).
-_PY_FLAGS = {"-u", "-O", "-OO", "-B", "-s", "-S", "-E", "-I", "-q", "-b", "-bb", "-P"}
+_PY_NO_ARG = frozenset("bBdEiIOPqsSuvx")
+"""CPython's one-letter interpreter options that take no argument, which may be combined (``-Bu``)
+(CPython 3.11 ``Python/getopt.c``, ``SHORT_OPTS``: ``bBc:dEhiIJm:OPqRsStuvVW:xX:?``; ``-h``, ``-V``,
+``-?`` and ``-c`` run no module)."""
+_PY_WITH_ARG = frozenset("WX")
+"""Interpreter options whose argument is the rest of the word or the next word (``-X dev``, ``-Wignore``)."""
 
 LAUNCH_SERVER = "python -m sglang.launch_server"
 SERVE = "sglang serve"
@@ -110,26 +114,53 @@ def match_entry_point(words: Sequence[Token]) -> EntryPoint | None:
         return None
     if not _PYTHON.match(first):
         return None
-    i = 1
-    while i < len(words) and words[i].value in _PY_FLAGS:
-        i += 1
-    if i + 1 < len(words) and words[i].value == "-m":
-        module = words[i + 1].value
+    module, at = python_program(words)
+    if module is not None:
         if module == "sglang.launch_server":
-            return EntryPoint(LAUNCH_SERVER, i + 2)
+            return EntryPoint(LAUNCH_SERVER, at)
         if module == "sglang_router.launch_server":
-            return EntryPoint(ROUTER_SERVER, i + 2)
+            return EntryPoint(ROUTER_SERVER, at)
         if module in DYNAMO_MODULES:
-            return EntryPoint(DYNAMO, i + 2)
+            return EntryPoint(DYNAMO, at)
         if module in BENCH_MODULES:
-            return EntryPoint(BENCH, i + 2)
+            return EntryPoint(BENCH, at)
         if module in WRAPPER_MODULES:
-            return EntryPoint(WRAPPED_SERVER, i + 2)
-        if module == "sglang.cli.main" and i + 2 < len(words) and words[i + 2].value == "serve":
-            return EntryPoint(SERVE, i + 3)
-    if i < len(words) and words[i].value == "-msglang.launch_server":
-        return EntryPoint(LAUNCH_SERVER, i + 1)
+            return EntryPoint(WRAPPED_SERVER, at)
+        if module == "sglang.cli.main" and at < len(words) and words[at].value == "serve":
+            return EntryPoint(SERVE, at + 1)
     return None
+
+
+def python_program(words: Sequence[Token]) -> tuple[str | None, int]:
+    """What ``python [OPTIONS] …`` runs, reading the interpreter's options as CPython's own parser does
+    (``-X dev``, ``-Wignore``, ``-Bu``, ``-OO``, ``--check-hash-based-pycs MODE``): ``(MODULE, index of
+    its first argument)`` for ``-m MODULE`` (or ``-mMODULE``); else ``(None, index of the first word
+    after the options)`` — a script, or a word that is not read (``-c``, ``-h``, a word not known)."""
+    i = 1
+    while i < len(words):
+        word = words[i].value
+        if word is None or not word.startswith("-") or word == "-":
+            return None, i
+        if word == "--check-hash-based-pycs":
+            i += 2
+            continue
+        if word.startswith("--"):
+            return None, i
+        for k in range(1, len(word)):
+            c = word[k]
+            if c in _PY_NO_ARG:
+                continue
+            if c in _PY_WITH_ARG:
+                i += 1 if k + 1 < len(word) else 2
+                break
+            if c == "m":
+                if k + 1 < len(word):
+                    return word[k + 1:], i + 1
+                return (words[i + 1].value if i + 1 < len(words) else None), i + 2
+            return None, i  # -c, -h, -V or an option CPython does not have
+        else:
+            i += 1
+    return None, i
 
 
 # ------------------------------------------------------------------------------------------------

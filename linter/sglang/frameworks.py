@@ -35,6 +35,7 @@ import re
 from linter import datafiles, records
 from linter.launch import UNKNOWN, FrameworkFacts, GpuCount, KwArg, MStr, Token
 from linter.records import dataclass, field
+from linter.sglang.entrypoints import python_program
 from linter.source import Span, written
 
 Settings = dict
@@ -743,7 +744,6 @@ def areal_allocation(settings: Settings) -> dict:
 # -- command lines --------------------------------------------------------------------------------
 
 _PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
-_PY_FLAGS = {"-u", "-O", "-OO", "-B", "-s", "-S", "-E", "-I", "-q", "-b", "-bb", "-P"}
 
 CONFIG_COMMAND = "python SCRIPT.py --config (framework config)"
 """The program of a command ``python SCRIPT.py --config FILE.yaml [overrides]`` that may start SGLang
@@ -793,15 +793,12 @@ def match_cli(words: list[Token]) -> tuple[str, int] | None:
     elif not _PYTHON.match(words[0].value):
         return None
     else:
-        i = 1
-    while i and i < len(words) and words[i].value in _PY_FLAGS:
-        i += 1
-    if i and i + 1 < len(words) and words[i].value == "-m" and words[i + 1].value is not None:
-        module = words[i + 1].value
-        for fw in frameworks().values():
-            if any(fnmatch.fnmatchcase(module, m) for m in fw.cli.get("modules", ())):
-                return fw.program, i + 2
-        return None
+        module, i = python_program(words)
+        if module is not None:
+            for fw in frameworks().values():
+                if any(fnmatch.fnmatchcase(module, m) for m in fw.cli.get("modules", ())):
+                    return fw.program, i
+            return None
     if i < len(words) and words[i].raw.rstrip("\"'").endswith(".py"):
         rest = words[i + 1:]
         if any(w.value == "--config" or (w.value or "").startswith("--config=") for w in rest):

@@ -666,13 +666,18 @@ class Evaluator:
         if not isinstance(it, Seq):
             return Unk(where)
         name = gen.target.id if isinstance(gen.target, ast.Name) else None
-        if name is None or not (isinstance(node.elt, ast.Name) and node.elt.id == name):
+        as_str = _is_call_of(node.elt, "str", name)  # [str(c) for c in cmd]: the idiom for an int port
+        if name is None or not (as_str or isinstance(node.elt, ast.Name) and node.elt.id == name):
             return lost_list(it.items, where)
-        if not gen.ifs:
-            return Seq(list(it.items))
-        if all(_drops_empty(test, name) for test in gen.ifs):
-            return Seq(kept_true(it.items))
-        return lost_list(it.items, where)
+        items = list(it.items)
+        for test in gen.ifs:  # the filters see the items before the element is made of them
+            if _drops_empty(test, name):
+                items = kept_true(items)
+            elif _drops_none(test, name):
+                items = [i for i in items if not (isinstance(i, Const) and i.value is None)]
+            else:
+                return lost_list(it.items, where)
+        return Seq(_as_text_items(items, where) if as_str else items)
 
     def _call_filter(self, q, args, positional, frame: Frame, where: Span) -> Value | None:
         """``filter(None, cmd)`` / ``filter(bool, cmd)`` of a known list: the items not known to be
@@ -697,11 +702,7 @@ class Evaluator:
         v = self.ev(positional[1].value, frame)
         if not isinstance(v, Seq):
             return None
-        items: list = []
-        for item in v.items:
-            m = None if isinstance(item, Splat) else as_text(item)
-            items.append(item if isinstance(item, Splat) else Str(m) if m is not None else Unk(where))
-        return Seq(items)
+        return Seq(_as_text_items(v.items, where))
 
     def _call_copy(self, q, args, positional, frame: Frame, where: Span) -> Value | None:
         """``copy.copy(cmd)`` / ``copy.deepcopy(cmd)`` of a known list: the same items."""
@@ -1021,10 +1022,41 @@ def _equality(test) -> tuple | None:
         return None
 
 
+def _as_text_items(items: list, where: Span) -> list:
+    """``items`` as ``str()`` gives them (``map(str, cmd)``, ``[str(c) for c in cmd]``): each item as
+    text, an item not known as text unknown (at ``where``), a run of unknown items kept as it is."""
+    out: list = []
+    for item in items:
+        m = None if isinstance(item, Splat) else as_text(item)
+        out.append(item if isinstance(item, Splat) else Str(m) if m is not None else Unk(where))
+    return out
+
+
+def _is_call_of(node, func: str, name: str | None) -> bool:
+    """``node`` is ``func(name)``: one positional argument, the name, and no keyword."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == func and \
+        not node.keywords and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id == name
+
+
+def _drops_none(test, name: str) -> bool:
+    """``test`` is ``name is not None`` or ``name != None`` (a comprehension's filter that drops the
+    ``None`` a conditional item gives: ``"--flag" if det else None``)."""
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.IsNot, ast.NotEq)) \
+        and isinstance(test.left, ast.Name) and test.left.id == name \
+        and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None
+
+
 def _drops_empty(test, name: str) -> bool:
-    """``test`` is ``name`` or ``name != ""`` (a comprehension's filter that drops empty words)."""
+    """``test`` is ``name``, ``name != ""`` or ``len(name)`` / ``len(name) > 0`` (a comprehension's
+    filter that drops empty words)."""
     if isinstance(test, ast.Name):
         return test.id == name
+    if _is_call_of(test, "len", name):
+        return True
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Gt) and \
+            _is_call_of(test.left, "len", name) and isinstance(test.comparators[0], ast.Constant) and \
+            test.comparators[0].value == 0:
+        return True
     return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq) and \
         {type(test.left), type(test.comparators[0])} == {ast.Name, ast.Constant} and \
         {getattr(test.left, "id", None), getattr(test.comparators[0], "id", None)} == {name, None} and \

@@ -318,9 +318,40 @@ def calls_launcher(source: SourceFile, ws: Workspace, imports: dict | None = Non
                 continue
             if mentioned is None:
                 mentioned = mentions_sglang(source.text)
-            if can_launch(cache, *where, mentioned):
-                return True
+            with _at_import(ws, source, where[0], target[1][:-1] or target[1]):
+                if can_launch(cache, *where, mentioned):
+                    return True
     return False
+
+
+def _read_imported(ws: Workspace, source: SourceFile, path: Path, module: tuple[str, ...]):
+    """``ws.try_read(path)`` of the module ``source`` imports as ``module``, reported at its import."""
+    with _at_import(ws, source, path, module):
+        return ws.try_read(path)
+
+
+def _at_import(ws: Workspace, source: SourceFile, path: Path, module: tuple[str, ...]):
+    """A context in which a refused read of the module at ``path`` (a link out of the root), which
+    ``source`` imports as ``module``, is reported at the import that names it, not at the top of the
+    file (a file that does not mention SGLang is looked at only here, before any parse)."""
+    from contextlib import nullcontext
+
+    if ws.may_read(path):
+        return nullcontext()
+    from linter import boundary
+    from linter.source import Span
+
+    at = import_offset(source.text, module)
+    return boundary.referenced_at(Span(source, at, at))
+
+
+def import_offset(text: str, module: tuple[str, ...]) -> int:
+    """Where the first ``import`` / ``from … import`` statement of ``text`` that names ``module`` (its
+    last part, as a word) starts; 0 when none does."""
+    word = re.compile(r"\b" + re.escape(module[-1]) + r"\b").search
+    found = [m.start() + len(m.group(0)) - len(m.group(0).lstrip()) for pattern in (_FROM_RE, _IMPORT_RE)
+             for m in pattern.finditer(text) if word(m.group(0))]
+    return min(found, default=0)
 
 
 _STARTER_MODULES = frozenset(q.split(".")[0] for q in STARTERS)
@@ -350,7 +381,7 @@ def read_with_imports(source: SourceFile, ws: Workspace) -> bool:
                 # the module a name comes from, or the module the name is (``from p import good``)
                 for module in (parts[:-1], parts):
                     path = None if not module else cache.module_file(here, root, list(module), level, source.path)
-                    other = ws.try_read(path) if path is not None else None
+                    other = _read_imported(ws, source, path, module) if path is not None else None
                     if other is not None and mentions_sglang(other.text):
                         return True
     return calls_launcher(source, ws, imports)

@@ -70,6 +70,7 @@ class ModuleIndex:
         self.star_imports: list[str] = []
         self.classes: list[Scope] = []
         self.alias_names: set[str] = set()  # names bound by ``import … as``, ``from … import`` or ``x = a.b``
+        self.import_names: set[str] = set()  # names bound by an import, or by ``x = NAME`` (a module alias)
         # statement id -> (call or walrus, name) that its own expressions change in place or bind
         self.effects: dict[int, list] = {}
         self.collect()
@@ -240,6 +241,7 @@ class Collector(Binds):
 
     def visit_ImportFrom(self, node) -> None:
         super().visit_ImportFrom(node)
+        self.index.import_names.update(alias.asname or alias.name for alias in node.names)
         for alias in node.names:
             if alias.name == "*":
                 if not node.level and node.module is not None:
@@ -250,12 +252,25 @@ class Collector(Binds):
 
     def visit_Import(self, node) -> None:
         super().visit_Import(node)
+        self.index.import_names.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
         for alias in node.names:
             if alias.asname is not None:
                 self.index.alias_names.add(alias.asname)
 
     def visit_Assign(self, node) -> None:
         super().visit_Assign(node)
-        if isinstance(node.value, (ast.Name, ast.Attribute)):
+        if isinstance(node.value, ast.Name) or isinstance(node.value, ast.Attribute) and _of_a_module(node.value, self.index):
             for t in node.targets:
                 self.index.alias_names.update(target_names(t))
+                if isinstance(node.value, ast.Name):
+                    self.index.import_names.update(target_names(t))
+
+
+def _of_a_module(value: ast.Attribute, index) -> bool:
+    """``value`` (``a.b.c``) may name a callable of a module — its first name is imported (or a module
+    alias) — rather than an attribute of an object (``self.model``, ``cfg.path``): only then is the
+    name it is assigned to an alias a call through it may launch by (``run = subprocess.run``)."""
+    base = value
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    return not isinstance(base, ast.Name) or base.id in index.import_names

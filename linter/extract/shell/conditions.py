@@ -42,6 +42,29 @@ def decide(expand: Expander, cond: list, env: Env) -> bool | None:
     return None
 
 
+def case_items(doc, node) -> list[tuple[list[str], list]]:
+    """``(patterns, statements)`` of each item of the ``case`` statement ``node``: the patterns' text as
+    written, the item's named nodes after them (comments too)."""
+    out = []
+    for item in node.named_children:
+        if item.type == "case_item":
+            fields = [(item.field_name_for_child(i), c) for i, c in enumerate(item.children)]
+            out.append(([doc.node_text(c) for f, c in fields if f == "value"],
+                        [c for f, c in fields if c.is_named and f != "value"]))
+    return out
+
+
+def case_label(subject: str, patterns: list[str]) -> str:
+    """The condition of a ``case`` item in words: "`"$MODE"` matches `det|x`" (``subject``: the word
+    of ``case``, blanks folded)."""
+    return f"`{subject}` matches `{'|'.join(patterns)}`"
+
+
+def no_case_label(subject: str) -> str:
+    """The condition of the path on which no item of a ``case`` with no ``*`` item matches."""
+    return f"no pattern of `case {subject}` matches"
+
+
 def case_branch(subject: str, patterns: list[list[str]]) -> int | None:
     """The first ``case`` item whose patterns (their text, quotes removed) match the known
     ``subject``; ``len(patterns)`` when none does; None when a pattern is not plain enough to say."""

@@ -9,6 +9,7 @@ import re
 
 from linter import limits
 from linter.branches import MISSING, select
+from linter.extract.shell.subjects import facts, is_linked, possible
 from linter.launch import MStr, Token, same_origins
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -122,7 +123,7 @@ class Env:
     cost their recent changes, not the number of variables.
     """
 
-    __slots__ = ("vars", "exported", "allexport", "paths")
+    __slots__ = ("vars", "exported", "allexport", "paths", "gone")
 
     def __init__(self, vars_: dict | None = None, exported: set | None = None, allexport: bool = False) -> None:
         self.vars = Layered(vars_)
@@ -130,16 +131,20 @@ class Env:
         self.allexport = allexport
         self.paths = bool(vars_) and any(isinstance(v, Paths) for v in vars_.values())
         """Some variable holds a value per path (:class:`Paths`): commands are run once per path."""
+        self.gone: frozenset = frozenset()
+        """``(decision, branch)`` pairs of the tests of a variable (:mod:`.subjects`) whose branch ended the
+        script before here (``[ -n "$DET" ] && exit 1``), the variable not assigned since: every path
+        here takes the other branch."""
 
     def copy(self) -> Env:
         out = Env.__new__(Env)
         out.vars, out.exported, out.allexport = self.vars.copy(), self.exported.copy(), self.allexport
-        out.paths = self.paths
+        out.paths, out.gone = self.paths, self.gone
         return out
 
     def replace(self, other: Env) -> None:
         self.vars, self.exported, self.allexport = other.vars, other.exported, other.allexport
-        self.paths = other.paths
+        self.paths, self.gone = other.paths, other.gone
 
     def get(self, name: str):
         """The value of ``name`` (on the path of the run under way, for a :class:`Paths` value)."""
@@ -147,12 +152,20 @@ class Env:
 
     def set(self, name: str, value, export: bool = False) -> None:
         self.vars.put(name, value)
+        if self.gone:
+            self._forget_tests(name)
         if export or self.allexport:
             self.export(name)
 
     def put(self, name: str, value) -> None:
         """Set ``name`` without exporting it (``unset``)."""
         self.vars.put(name, value)
+        if self.gone:
+            self._forget_tests(name)
+
+    def _forget_tests(self, name: str) -> None:
+        """``name`` is given a new value: what a guard before said of it no longer holds."""
+        self.gone = frozenset(g for g in self.gone if g[0][2] != name)
 
     def is_exported(self, name: str) -> bool:
         """Whether ``name`` is exported (``export``, ``declare -x``, ``set -a`` when it was set)."""
@@ -238,16 +251,18 @@ class Merged:
     of them and what differs from it, so each costs its changes since the one before (not a copy of
     every variable per call). :meth:`env` equals :func:`merge` of them all, in order."""
 
-    __slots__ = ("last", "overrides", "exported", "allexport")
+    __slots__ = ("last", "overrides", "exported", "allexport", "gone")
 
     def __init__(self) -> None:
         self.last: Env | None = None
         self.overrides: dict = {}  # name -> merged value, where it is not last's value
         self.exported: set = set()  # names exported at some earlier call
         self.allexport = False
+        self.gone: frozenset = frozenset()  # the branches gone at every call
 
     def add(self, env: Env) -> None:
         last = self.last
+        self.gone = env.gone if last is None else self.gone & env.gone
         if last is not None:
             names = changed([last.vars, env.vars])
             if names is None:
@@ -280,7 +295,7 @@ class Merged:
     def env(self) -> Env:
         """The merged environment (a new one)."""
         out = self.last.copy()
-        out.allexport = self.allexport
+        out.allexport, out.gone = self.allexport, self.gone
         for n, value in self.overrides.items():
             out.vars.put(n, value)
         for n in self.exported:
@@ -304,12 +319,23 @@ _RUN: contextvars.ContextVar[list | None] = contextvars.ContextVar("lint_configs
 :class:`Paths` value reads as unknown)."""
 
 
-def rule_out(env: Env, decision, branch: int) -> None:
+def rule_out(env: Env, decision, branch: int, two_way: bool = True) -> None:
     """Drop from each value per path of ``env`` the paths that took ``branch`` at ``decision``: that
-    branch ended the script (``if [ -n "$DET" ]; then exit 1; fi`` after a value set per ``$DET``)."""
+    branch ended the script (``if [ -n "$DET" ]; then exit 1; fi`` after a value set per ``$DET``); and
+    the paths a test of the same variable makes impossible now (:mod:`.subjects`). The branch of a
+    ``two_way`` test of a variable is remembered as gone (:attr:`Env.gone`): a later test of the same
+    variable is settled. (A test of something else — ``[ -f x ]``, ``[ -z "$1" ]`` — may change its
+    verdict without an assignment the walker sees: not remembered.)"""
+    linked = two_way and is_linked(decision)
+    if linked:
+        env.gone = env.gone | {(decision, branch)}
+    # what every path going on takes now; only it can newly contradict an option's conditions (the
+    # contradictions :func:`.subjects.possible` finds are between two tests)
+    known = facts(frozenset({(decision, branch)})) if linked else []
     for name, value in list(env.vars.items()):
         if isinstance(value, Paths):
-            kept = [(c, v) for c, v in value.options if not any(d == decision and b == branch for d, b, _ in c)]
+            kept = [(c, v) for c, v in value.options if not any(d == decision and b == branch for d, b, _ in c)
+                    and possible(known + [(d, b) for d, b, _ in c])]
             if kept and len(kept) < len(value.options):
                 env.vars.put(name, kept[0][1] if len(kept) == 1 else Paths(kept))
 
@@ -361,9 +387,32 @@ def _by_path(values: list, conds: list):
     options = flatten(zip(conds, values), Paths, _same)
     if options is None:
         return values[0].options[0][1] if isinstance(values[0], Paths) else values[0]
+    # a path no run takes (`[ "$MODE" = det ]` and `[ "$MODE" = fast ]` both succeeding) is dropped
+    options = [o for o in options if possible([(k, b) for k, b, _ in o[0]])] or options
+    if all(_same(options[0][1], v) for _, v in options[1:]):
+        return options[0][1]
     if len(options) > limits.MAX_PATH_VARIANTS:
         return _decisive_only(options)
     return Paths(options)
+
+
+def decisive_only(env: Env) -> Env | None:
+    """A copy of ``env`` whose values per path keep apart only the decisions that change what the rules
+    decide (:func:`_decisive_only`), for a command whose values per path read together are past
+    ``MAX_PATH_VARIANTS`` paths (eleven modes of one variable and a ``${DET:+…}``: 22); None when that
+    changes no value."""
+    out = env.copy()
+    altered = False
+    for name, value in list(env.vars.items()):
+        if isinstance(value, Paths) and len(value.options) > 1:
+            got = _decisive_only(value.options)
+            if not (isinstance(got, Paths) and len(got.options) == len(value.options)):
+                out.vars.put(name, got)
+                altered = True
+    if not altered:
+        return None
+    out.paths = any(isinstance(v, Paths) for _, v in out.vars.items())
+    return out
 
 
 def _decisive_only(options: list):
@@ -534,6 +583,7 @@ def merge(envs: list[Env], conds: list | None = None) -> Env:
     out = envs[0].copy()
     out.paths = any(e.paths for e in envs)
     out.allexport = any(e.allexport for e in envs)
+    out.gone = frozenset.intersection(*(e.gone for e in envs))  # gone on every path
     names = changed([e.vars for e in envs])
     if names is None:
         names = {n for e in envs for n, _ in e.vars.items()}

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from linter import limits
 from linter.extract.shell.document import Doc
 from linter.extract.shell.env import ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, choose, small_number
+from linter.extract.shell.subjects import set_key, settled
 from linter.launch import UNKNOWN_CHAR, MStr, Token, hull, join_runs, label_unknowns
 from linter.source import Span
 
@@ -642,7 +643,11 @@ def _alternative_path(p: _Param) -> list:
     colon = p.op.startswith(":")
     test = f"`${p.name}` is set" + (" and not empty" if colon else "")
     unset = f"`${p.name}` is unset" + (" or empty" if colon else "")
-    got = choose((id(p.expander.doc), "${%s%s}" % (p.name, p.op)), [(0, test), (1, unset)])
+    # ``${DET:+…}`` asks what ``[ -n "$DET" ]`` asks: one decision, settled by a guard before it
+    key = set_key(id(p.expander.doc), p.name) if colon else (id(p.expander.doc), "${%s%s}" % (p.name, p.op))
+    got = settled(p.env.gone, key) if p.env.gone else None
+    if got is None:
+        got = choose(key, [(0, test), (1, unset)])
     if got is None:
         return p.unknown()
     return p.operand() if got == 0 else p.empty()

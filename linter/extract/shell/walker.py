@@ -18,13 +18,14 @@ from collections.abc import Callable
 from linter import limits, records
 from linter.branches import explore
 from linter.extract.shell.commands import Commands
-from linter.extract.shell.conditions import case_branch, decide
+from linter.extract.shell.conditions import case_branch, case_items, case_label, decide, no_case_label
 from linter.extract.shell.document import Doc, named_kids
-from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, merge, rule_out,
-                                     small_number, start_run)
+from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, decisive_only, end_run, merge,
+                                     rule_out, small_number, start_run)
 from linter.extract.shell.expand import Expander, scalar
 from linter.extract.shell.loopstate import carries_state, distinct_words
 from linter.extract.shell.printed import printed
+from linter.extract.shell.subjects import extends, settled, test_key
 from linter.launch import GpuDecl, Launch, MStr, Problem, Token
 from linter.records import dataclass, field
 from linter.source import SourceFile, Span
@@ -58,6 +59,8 @@ class Fn:
     one_statement: bool = True
     """Its body is one statement (what it prints needs no walk of the rest)."""
     done: bool = False
+    exits: bool | None = None
+    """Its body always ends the script (:meth:`Walker._exits`), once asked."""
 
 
 @dataclass
@@ -233,21 +236,41 @@ class Walker(Commands):
         (``[ -n "$DET" ] && EXTRA=--enable-deterministic-inference``); a test the script decides
         (:func:`.conditions.decide`) runs ``then`` or not."""
         self.visit(test, env)
-        decided = decide(self.expand, [test], env)
+        decision, flip = self._decision([test])
+        decided = self._decide([test], decision, flip, env)
         if decided is not None:
             if decided is on_success:
                 self.visit(then, env)
             return
         truth = self._truth([test], on_success)
-        decision = (id(self.doc), " ".join(self._truth([test], True).split()))
         taken = env.copy()
         self._under(truth, then, taken)
-        first, second = (0, 1) if on_success else (1, 0)
+        first, second = (0 ^ flip, 1 ^ flip) if on_success else (1 ^ flip, 0 ^ flip)
         if self._ends(then):  # ``[ -n "$DET" ] && exit 1``: only the other path goes on
             rule_out(env, decision, first)
             return
         conds = [((decision, first, truth),), ((decision, second, self._truth([test], not on_success)),)]
         env.replace(merge([taken, env], conds))
+
+    def _decision(self, cond) -> tuple[tuple, bool]:
+        """``(key, flipped)`` of the two-way decision of the test ``cond`` (its command nodes): tests of
+        one variable share a key (:func:`.subjects.test_key`; ``flipped``: the test succeeding is the
+        key's branch 1), others are keyed by their text (tests written alike are one decision)."""
+        got = test_key(self.doc, cond)
+        if got is not None:
+            return got
+        return (id(self.doc), " ".join(self._truth(cond, True).split())), False
+
+    def _decide(self, cond, decision, flip: bool, env: Env) -> bool | None:
+        """Whether the test ``cond`` of the two-way ``decision`` succeeds, when the script decides it
+        (:func:`.conditions.decide`) or a guard before it ended the script on one of its branches
+        (:func:`.subjects.settled`); None when both paths go on."""
+        decided = decide(self.expand, cond, env)
+        if decided is None and env.gone:
+            branch = settled(env.gone, decision)
+            if branch is not None:
+                return branch == int(flip)
+        return decided
 
     def _along_paths(self, handler, node, env: Env) -> None:
         """Run a simple command once per path of the variables it reads that hold a value per path
@@ -276,15 +299,27 @@ class Walker(Commands):
                 return run[1]
             return done
 
+        given = [env]
+
         def run() -> Env:
-            e = env.copy()
+            e = given[0].copy()
             handler(self, node, e)
             return e
 
-        k0, p0 = len(shared.launches), len(shared.problems)
-        runs = explore(run, start)
-        if runs is None:  # past the limit: once, with every value per path unknown
+        def forget() -> None:  # what the runs of an exploration given up found
             del shared.launches[k0:], shared.problems[p0:]
+            shared.take_back_calls(c0)
+
+        k0, p0, c0 = len(shared.launches), len(shared.problems), len(shared.call_log)
+        runs = explore(run, start, extends)
+        if runs is None and (reduced := decisive_only(env)) is not None:
+            # past the limit together (a value per path of 11 modes, and a ``${DET:+…}``): again with
+            # each value keeping apart only the decisions that change what the rules decide
+            forget()
+            given[0] = reduced
+            runs = explore(run, start, extends)
+        if runs is None:  # past the limit: once, with every value per path unknown
+            forget()
             token = start_run(None)
             try:
                 runs = [((), run())]
@@ -307,15 +342,19 @@ class Walker(Commands):
 
     def _if(self, node, env: Env) -> None:
         cond, body, clauses, decided = self._if_head(node, env)
+        decision, flip = (id(self.doc), node.start_byte), False
+        two_way = bool(cond) and not any(c.type == "elif_clause" for c in clauses)
+        if two_way:
+            # conditions written alike, or testing one variable alike, are one decision: each path
+            # takes the same branch of both
+            decision, flip = self._decision(cond)
+            if decided is None:
+                decided = self._decide(cond, decision, flip, env)
         if decided is not None:
             self._if_decided(decided, body, clauses, env)
             return
-        decision = (id(self.doc), node.start_byte)
-        if not any(c.type == "elif_clause" for c in clauses) and cond:
-            # conditions written alike are one decision: each path takes the same branch of both
-            decision = (id(self.doc), " ".join(self._truth(cond, True).split()))
         outcomes = []
-        conds = [((decision, 0, self._truth(cond, True)),)]
+        conds = [((decision, 0 ^ flip, self._truth(cond, True)),)]
         taken = env.copy()
         self._under(conds[0][0][2], body, taken)
         outcomes.append(taken)
@@ -350,18 +389,18 @@ class Walker(Commands):
                 self._under(self._none(tests), clause.named_children, branch)
                 outcomes.append(branch)
                 ended.append(self._ends(clause.named_children))
-                conds.append(((decision, len(conds), self._none(tests)),))
+                conds.append(((decision, len(conds) ^ flip, self._none(tests)),))
         if not has_else:
             outcomes.append(rest)
-            conds.append(((decision, len(conds), self._none(tests)),))
+            conds.append(((decision, len(conds) ^ flip, self._none(tests)),))
             ended.append(False)
         gone = [c[0][1] for c, e in zip(conds, ended) if e] if not all(ended) else []
         if gone:  # a branch that ends the script (``exit 1``): no path goes on from it
             outcomes = [o for o, e in zip(outcomes, ended) if not e]
             conds = [c for c, e in zip(conds, ended) if not e]
         env.replace(merge(outcomes, conds))
-        for branch in gone:  # nor from that branch of the same test written before
-            rule_out(env, decision, branch)
+        for branch in gone:  # nor from that branch of the same test written before (nor after: two_way)
+            rule_out(env, decision, branch, two_way)
 
     def _ends(self, nodes) -> bool:
         """The statements ``nodes`` (a branch) end the script at their own top level (in a ``{ …; }``
@@ -378,7 +417,40 @@ class Walker(Commands):
             name = node.child_by_field_name("name")
             word = self.doc.node_text(name) if name is not None else ""
             if word == "exit" or (word == "return" and self.scope != "script") or \
-                    (word == "exec" and node.children_by_field_name("argument")):
+                    (word == "exec" and node.children_by_field_name("argument")) or self._exits(word):
+                return True
+        return False
+
+    def _exits(self, name: str, seen: frozenset = frozenset()) -> bool:
+        """``name`` is a function of the script whose body always ends the script: an ``exit`` (or
+        ``exec COMMAND``, or a call of such a function) at its own top level, and no ``return``
+        anywhere in it (``die() { echo "$1" >&2; exit 1; }``: fresh review rev38 e5b). A body in
+        ``( … )`` runs in a subshell and ends only that."""
+        fn = self.shared.functions.get(name)
+        if fn is None or name in seen or len(seen) >= MAX_LOOP_DEPTH or fn.body.type != "compound_statement":
+            return False
+        if fn.exits is None:  # asked once per function: a call in each branch costs nothing more
+            fn.exits = self._body_exits(fn, seen | {name})
+        return fn.exits
+
+    def _body_exits(self, fn: Fn, seen: frozenset) -> bool:
+        """:meth:`_exits` of ``fn``'s body, the functions in ``seen`` (its callers here) not followed."""
+        doc = fn.doc
+        stack = [fn.body]
+        while stack:
+            n = stack.pop()
+            if n.type == "command":
+                called = n.child_by_field_name("name")
+                if called is not None and doc.node_text(called) == "return":
+                    return False
+            stack.extend(n.named_children)
+        for st in named_kids(fn.body):
+            if st.type == "redirected_statement" and st.named_children:
+                st = st.named_children[0]
+            called = st.child_by_field_name("name") if st.type == "command" else None
+            word = doc.node_text(called) if called is not None else ""
+            if word == "exit" or (word == "exec" and st.children_by_field_name("argument")) or \
+                    self._exits(word, seen):
                 return True
         return False
 
@@ -435,21 +507,16 @@ class Walker(Commands):
         subject = " ".join(self.doc.node_text(value).split()) if value is not None else "the word"
         if self._case_decided(node, value, env):
             return
-        for item in node.named_children:
-            if item.type != "case_item":
-                continue
+        for patterns, statements in case_items(self.doc, node):
             branch = env.copy()
-            patterns = [self.doc.node_text(c) for i, c in enumerate(item.children)
-                        if item.field_name_for_child(i) == "value"]
             catch_all = catch_all or "*" in patterns
-            label = f"`{subject}` matches `{'|'.join(patterns)}`"
-            self._under(label, [c for i, c in enumerate(item.children)
-                                if c.is_named and item.field_name_for_child(i) != "value"], branch)
+            label = case_label(subject, patterns)
+            self._under(label, statements, branch)
             outcomes.append(branch)
             conds.append(((decision, len(conds), label),))
         if not catch_all:
             outcomes.append(env)
-            conds.append(((decision, len(conds), f"no pattern of `case {subject}` matches"),))
+            conds.append(((decision, len(conds), no_case_label(subject)),))
         env.replace(merge(outcomes, conds))
 
     def _case_decided(self, node, value, env: Env) -> bool:
@@ -458,16 +525,13 @@ class Walker(Commands):
         word = scalar(self.expand.segs(value, env), None) if value is not None else None
         if word is None or not word.known:
             return False
-        items = [item for item in node.named_children if item.type == "case_item"]
-        patterns = [[self.doc.node_text(c) for i, c in enumerate(item.children)
-                     if item.field_name_for_child(i) == "value"] for item in items]
-        k = case_branch(word.text, patterns)
+        items = case_items(self.doc, node)
+        k = case_branch(word.text, [patterns for patterns, _ in items])
         if k is None:
             return False
         if k < len(items):
-            for i, child in enumerate(items[k].children):
-                if child.is_named and items[k].field_name_for_child(i) != "value":
-                    self.visit(child, env)
+            for child in items[k][1]:
+                self.visit(child, env)
         return True
 
     def _loop(self, node, env: Env) -> None:

@@ -465,7 +465,7 @@ def environment(container: _Container, source: SourceFile, cms: ConfigMaps, inje
 
 def _key_ref(value_from, source: SourceFile, cms: ConfigMaps, ws: Workspace | None, related: list[SourceFile]):
     """The value an ``env`` item's ``valueFrom`` gives (Kubernetes API ``EnvVarSource``): for a
-    ``configMapKeyRef`` ``{name, key}`` the ConfigMap's value (:func:`configmap_value`), not expanded
+    ``configMapKeyRef`` ``{name, key}`` the ConfigMap's value (:func:`_configmap_value`), not expanded
     (the kubelet expands only ``value``), its file added to ``related``; ``_UNKNOWN`` for any other
     source (``secretKeyRef``, ``fieldRef``, ``resourceFieldRef``) and for a key the repository does not
     hold (whether the pod gets it, or starts at all, depends on ``optional`` and the cluster)."""
@@ -473,7 +473,7 @@ def _key_ref(value_from, source: SourceFile, cms: ConfigMaps, ws: Workspace | No
     name, key = (_text(_val(ref, "name")), _text(_val(ref, "key"))) if _is_map(ref) else (None, None)
     if not name or not key or len(yamltree.items(value_from)) != 1:
         return _UNKNOWN
-    value, home = configmap_value(name, key, source, cms, ws)
+    value, home = _configmap_value(name, key, source, cms, ws)
     if value is None or home is None:
         return _UNKNOWN
     if home is not source and home not in related:
@@ -821,10 +821,10 @@ def _configmap_script(where, source: SourceFile, cms: ConfigMaps, ws: Workspace 
     """(the text, the file it is in) of the ConfigMap key ``where`` names; (None, None) when not known."""
     if where.kind != "configMap" or not where.configmap or not where.key:
         return None, None
-    return configmap_value(where.configmap, where.key, source, cms, ws)
+    return _configmap_value(where.configmap, where.key, source, cms, ws)
 
 
-def configmap_value(name: str, key: str, source: SourceFile, cms: ConfigMaps, ws: Workspace | None) \
+def _configmap_value(name: str, key: str, source: SourceFile, cms: ConfigMaps, ws: Workspace | None) \
         -> tuple[MStr | None, SourceFile | None]:
     """(the value, the file it is written in) of key ``key`` of ConfigMap ``name`` as a pod of
     ``source`` gets it: a ConfigMap of this file, of the YAML files beside it or what their

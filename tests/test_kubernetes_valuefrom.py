@@ -1,6 +1,6 @@
 """``env[].valueFrom.configMapKeyRef`` (fresh review rev39 D8): the ConfigMap key's value when the
 repository holds it — in the manifest, a YAML file of its folder, what its kustomization names or
-generates, an overlay's generator — found and fixed where it is written, as ``envFrom`` values are.
+generates (its ``files`` and ``literals``), an overlay's generator — found and fixed where it is written, as ``envFrom`` values are.
 Every other ``valueFrom`` (``secretKeyRef``, ``fieldRef``, ``resourceFieldRef``) and a key not found
 stay unknown. Each case launches DeepSeek-V3 with deterministic inference on an H100 (GKE selector),
 so an ``fa4`` that reaches ``--attention-backend`` is SGL101."""
@@ -82,6 +82,11 @@ MUST_FLAG = [
                              "kustomization.yaml": "resources: [deploy.yaml]\nconfigMapGenerator:\n"
                                                    "- name: sgl-cfg\n  files: [BACKEND=backend.txt]\n",
                              "backend.txt": "fa4\n"}, [("backend.txt", 1, "SGL101")]),
+    # a configMapGenerator's literal, at its value in the kustomization
+    ("kustomize-literal", {"deploy.yaml": deploy(),
+                           "kustomization.yaml": "resources: [deploy.yaml]\nconfigMapGenerator:\n"
+                                                 "- name: sgl-cfg\n  literals:\n  - TP=8\n  - BACKEND=fa4\n"},
+     [("kustomization.yaml", 6, "SGL101")]),
     # an overlay that names the folder generates it
     ("kustomize-overlay", {"base/deploy.yaml": deploy().replace('"$BACKEND"', "$BACKEND"),
                            "base/kustomization.yaml": "resources: [deploy.yaml]\n",
@@ -107,6 +112,10 @@ MUST_NOT_FLAG = [
                                               "\n                fieldRef:\n                  fieldPath: metadata.name")}),
     # a Helm template's text in another file: not rendered with this one
     ("template-text", {"deploy.yaml": deploy(), "cm.yaml": CM.format(value="'{{ .Values.backend }}'")}),
+    # a quoted literal: kustomize releases strip its quotes differently, so unknown
+    ("kustomize-literal-quoted", {"deploy.yaml": deploy(),
+                                  "kustomization.yaml": "resources: [deploy.yaml]\nconfigMapGenerator:\n"
+                                                        "- name: sgl-cfg\n  literals: ['BACKEND=\"fa4\"']\n"}),
     # a value the launch does not fail with
     ("fine-value", {"deploy.yaml": same_file("triton")}),
 ]
@@ -132,13 +141,18 @@ def test_must_not_flag(tmp_path, capsys, name, files):
     assert codes_at(diags) == []
 
 
-def test_a_fix_lands_at_the_configmap_value_byte_for_byte(tmp_path, capsys):
-    text = same_file()
-    write_tree(tmp_path, {"deploy.yaml": text})
+@pytest.mark.parametrize("name, where, column, old, new", [
+    ("same-file-shell", "deploy.yaml", 12, "BACKEND: fa4", "BACKEND: fa3"),
+    ("kustomize-literal", "kustomization.yaml", 13, "BACKEND=fa4", "BACKEND=fa3"),
+])
+def test_a_fix_lands_at_the_configmap_value_byte_for_byte(tmp_path, capsys, name, where, column, old, new):
+    files = next(c[1] for c in MUST_FLAG if c[0] == name)
+    write_tree(tmp_path, files)
     _, diags = lint_json(tmp_path, capsys)
-    assert [(d["line"], d["column"], d["fix"]["applicability"]) for d in diags] == [(6, 12, "safe")]
+    assert [(d["path"], d["column"], d["fix"]["applicability"]) for d in diags] == [(where, column, "safe")]
     run(tmp_path, capsys, "--fix", ".")
-    assert (tmp_path / "deploy.yaml").read_text() == text.replace("BACKEND: fa4", "BACKEND: fa3")
+    assert (tmp_path / where).read_text() == files[where].replace(old, new)
+    assert all((tmp_path / p).read_text() == t for p, t in files.items() if p != where)
 
 
 @pytest.mark.parametrize("source, value", [

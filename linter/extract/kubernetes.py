@@ -843,6 +843,8 @@ def _configmap_value(name: str, key: str, source: SourceFile, cms: ConfigMaps, w
             return None, None  # no such key; a Helm template's text, not rendered with this file
         return value, home
     got = cms.generated.get(name, {}).get(key)
+    if isinstance(got, MStr):  # a generator's literal, in its kustomization
+        return (got, got.where.source) if got.where is not None else (None, None)
     return (MStr.literal(got, 0, len(got.text)), got) if got is not None else (None, None)
 
 

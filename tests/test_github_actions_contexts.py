@@ -99,6 +99,11 @@ MUST_FLAG = [
     ("matrix-exclude-other", wf("${{ matrix.backend }}", "triton", job=matrix(
         "backend: [fa3, fa4, triton]", "exclude:", "  - backend: triton")),
      [("SGL101", "warning", 12, "`matrix.backend` is `fa4`")]),
+    # a leg and a path of the script itself: both named
+    ("matrix-and-script-if", wf("${{ matrix.backend }} $DET", "triton", job=matrix("backend: [fa3, fa4]")).replace(
+        "      - run: python3", "      - run: |\n          if [ -n \"$D\" ]; then DET=--enable-deterministic-inference; fi\n"
+        "          python3").replace(" --enable-deterministic-inference\n", "\n"),
+     [("SGL101", "warning", 12, '`matrix.backend` is `fa4` and `[ -n "$D" ]` succeeds')]),
     # exactly MAX_PATH_VARIANTS legs: one launch each
     ("matrix-cap-exactly", wf("${{ matrix.backend }}", "triton", job=matrix(
         "backend: [fa4, " + ", ".join(f"b{k}" for k in range(limits.MAX_PATH_VARIANTS - 1)) + "]")),

@@ -98,7 +98,9 @@ def _job(job_name: str, job, source: SourceFile, env0: dict[str, MStr], shell1, 
             variants = _variants(job, step, run, legs)
             for path, leg in variants:
                 found = _step_launches(job, step, run, source, env0, leg, written, result, f"jobs.{job_name}.steps[{i}]")
-                result.launches.extend(replace(launch, path=path) if path else launch for launch in found)
+                # (the leg's conditions before those of the script's own paths)
+                result.launches.extend(replace(launch, path=path + launch.path) if path else launch
+                                       for launch in found)
         if "GITHUB_ENV" in str(run.value):
             at = Span(source, run.start_mark.index, run.end_mark.index)
             for name in _ASSIGNED.findall(str(run.value)):

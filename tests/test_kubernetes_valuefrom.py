@@ -1,7 +1,7 @@
 """``env[].valueFrom.configMapKeyRef`` (fresh review rev39 D8): the ConfigMap key's value when the
 repository holds it — in the manifest, a YAML file of its folder, what its kustomization names or
-generates (its ``files`` and ``literals``), an overlay's generator — found and fixed where it is written, as ``envFrom`` values are.
-Every other ``valueFrom`` (``secretKeyRef``, ``fieldRef``, ``resourceFieldRef``) and a key not found
+generates (its ``files`` and ``literals``), an overlay's generator — found and fixed where it is
+written, as ``envFrom`` values are. Every other ``valueFrom`` (``secretKeyRef``, ``fieldRef``, ``resourceFieldRef``) and a key not found
 stay unknown. Each case launches DeepSeek-V3 with deterministic inference on an H100 (GKE selector),
 so an ``fa4`` that reaches ``--attention-backend`` is SGL101."""
 

@@ -95,9 +95,9 @@ def _job(job_name: str, job, source: SourceFile, env0: dict[str, MStr], shell1, 
         _, shell_node = y.get(step, "shell")
         shell = _shell(shell_node) or shell1
         if shell is None or shell[0].rsplit("/", 1)[-1] in ("bash", "sh", "dash", "zsh", "ksh"):
-            variants = _variants(job, step, run, legs)
-            for path, leg in variants:
-                found = _step_launches(job, step, run, source, env0, leg, written, result, f"jobs.{job_name}.steps[{i}]")
+            key = f"jobs.{job_name}.steps[{i}]"
+            for path, leg in _variants(job, step, run, legs):
+                found = _step_launches(job, step, run, source, env0, leg, written, result, key)
                 # (the leg's conditions before those of the script's own paths)
                 result.launches.extend(replace(launch, path=path + launch.path) if path else launch
                                        for launch in found)

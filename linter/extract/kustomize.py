@@ -3,8 +3,8 @@
 A ConfigMap is read from the manifest itself, the YAML files of its folder, the ``configMapGenerator``
 of the folder's ``kustomization.yaml`` (each ``files`` item ``path`` or ``key=path``, relative to that
 kustomization, and each ``literals`` item ``KEY=VALUE``; kustomize ``api/types/kustomization.go``
-``ConfigMapArgs``/``GeneratorArgs`` ``FileSources``/``LiteralSources`` in kustomize v5), and the files and folders that kustomization's ``resources``/``bases``/``components``
-name (their own kustomizations followed too). When the ConfigMap a pod needs is still not found, the
+``ConfigMapArgs``/``GeneratorArgs`` ``FileSources``/``LiteralSources`` in kustomize v5), and the files
+and folders that kustomization's ``resources``/``bases``/``components`` name (their own kustomizations followed too). When the ConfigMap a pod needs is still not found, the
 kustomizations that name the manifest's folder or file — an overlay (``overlays/h100`` with
 ``resources: [../../base]``) whose generator makes the ConfigMap the base mounts — are looked for
 near it: under the folder's parent and grandparent, at most :data:`MAX_OVERLAY_SEARCH` folders

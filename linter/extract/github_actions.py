@@ -140,13 +140,12 @@ def _variants(job, step, run, legs: list[gha.Leg] | None) -> list[tuple[tuple[st
     """``(path, leg)`` per distinct set of the matrix values a step reads (in its ``run:``, its
     ``env:``, the job's container image, and the job and container ``env:`` values its text names),
     the leg holding just those; one ``((), leg)`` when they are the same on every leg, one ``((),
-    None)`` (unknown) when the matrix is not literal or they make more than
-    :data:`~linter.limits.MAX_PATH_VARIANTS` sets."""
+    None)`` (unknown) when the matrix is not literal, the step's ``if:`` reads the matrix (it runs on
+    some legs only), or they make more than :data:`~linter.limits.MAX_PATH_VARIANTS` sets."""
     keys = _read_keys(job, step, run)
-    if not keys:
-        return [((), None)]
-    if legs is None:
-        return [((), None)]
+    _, when = y.get(step, "if")
+    if not keys or legs is None or "matrix" in (y.text(when) or ""):
+        return [((), None)]  # (a step run on some legs only, ``if: matrix.x == …``: not known which)
     sets: dict[tuple, gha.Leg] = {}
     for leg in legs:
         got = {k: v for k, v in leg.items() if k.lower() in keys}  # (in the matrix's order)

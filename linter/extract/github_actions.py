@@ -13,7 +13,8 @@ What the runner does (docs.github.com, "Workflow syntax for GitHub Actions"):
   text reads matrix values that differ between the job's legs is one launch per distinct set of them
   (at most :data:`~linter.limits.MAX_PATH_VARIANTS`; past it those values are unknown), each with the
   leg's conditions as its path ("`matrix.backend` is `fa4`"), so a finding on some legs only is a
-  warning that names them;
+  warning that names them (a step whose ``if:`` reads the matrix runs on some legs only: its matrix
+  values are unknown);
 * a job's ``container:`` (a string or ``{image: …}``) is the image the steps run in, so its tag
   gives the SGLang release;
 * ``runs-on`` labels are the runner's names, chosen by whoever set the runners up: never a target GPU

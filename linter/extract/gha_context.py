@@ -41,33 +41,13 @@ def legs(job, source: SourceFile) -> list[Leg] | None:
     written), ``[{}]`` when the job has no matrix, None when the matrix is not literal (see the
     module docstring)."""
     _, strategy = y.get(job, "strategy")
-    if strategy is None:
-        return [{}]
     _, matrix = y.get(strategy, "matrix") if y.is_map(strategy) else (None, None)
     if matrix is None:
         return [{}]
-    if not y.is_map(matrix):
-        return None  # ${{ fromJSON(needs.setup.outputs.matrix) }}
-    lists: list[tuple[str, list[MStr]]] = []
-    include = exclude = None
-    for k, v in y.items(matrix):
-        name = y.text(k)
-        if name is None:
-            return None
-        if name == "include":
-            include = _entries(v, source)
-            if include is None:
-                return None
-            continue
-        if name == "exclude":
-            exclude = _entries(v, source)
-            if exclude is None:
-                return None
-            continue
-        values = _scalars(v, source)
-        if values is None:
-            return None
-        lists.append((name, values))
+    parts = _parts(matrix, source)
+    if parts is None:
+        return None
+    lists, include, exclude = parts
     size = 1
     for _, values in lists:
         size *= len(values)
@@ -75,10 +55,37 @@ def legs(job, source: SourceFile) -> list[Leg] | None:
             return None
     keys = [name for name, _ in lists]
     combos = [dict(zip(keys, c)) for c in itertools.product(*[v for _, v in lists])] if lists else []
-    combos = [c for c in combos if not any(_matches(c, e) for e in exclude or [])]
+    combos = [c for c in combos if not any(_matches(c, e) for e in exclude)]
+    out = combos + _include(combos, include)
+    if len(out) > limits.MAX_MATRIX_JOBS:
+        return None
+    return out or [{}]
+
+
+def _parts(matrix, source: SourceFile) -> tuple[list[tuple[str, list[MStr]]], list[Leg], list[Leg]] | None:
+    """(the lists by key, ``include``, ``exclude``) of a literal matrix, or None."""
+    if not y.is_map(matrix):
+        return None  # ${{ fromJSON(needs.setup.outputs.matrix) }}
+    lists: list[tuple[str, list[MStr]]] = []
+    entries: dict[str, list[Leg]] = {"include": [], "exclude": []}
+    for k, v in y.items(matrix):
+        name = y.text(k)
+        got = _entries(v, source) if name in entries else _scalars(v, source)
+        if name is None or got is None:
+            return None
+        if name in entries:
+            entries[name] = got
+        else:
+            lists.append((name, got))
+    return lists, entries["include"], entries["exclude"]
+
+
+def _include(combos: list[Leg], include: list[Leg]) -> list[Leg]:
+    """Add each ``include`` entry to the combinations whose original values it does not change (in
+    place); the entries that fit none, as combinations of their own."""
     original = [set(c) for c in combos]
     extra: list[Leg] = []
-    for entry in include or []:
+    for entry in include:
         fitted = False
         for combo, own in zip(combos, original):
             if all(k not in own or combo[k].text == v.text for k, v in entry.items()):
@@ -86,10 +93,7 @@ def legs(job, source: SourceFile) -> list[Leg] | None:
                 fitted = True
         if not fitted:
             extra.append(dict(entry))
-    out = combos + extra
-    if len(out) > limits.MAX_MATRIX_JOBS:
-        return None
-    return out or [{}]
+    return extra
 
 
 def _matches(combo: Leg, entry: Leg) -> bool:

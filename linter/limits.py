@@ -126,6 +126,14 @@ Launch scripts choose between a few switches (a deterministic mode, a debug mode
 the limit the part that differs is unknown, as it was before paths were kept (no SGL004: nothing is
 skipped, only less is known)."""
 
+MAX_MATRIX_JOBS = 256
+"""Most combinations of a GitHub Actions ``strategy.matrix`` enumerated (and most items of one of its
+lists, ``include`` or ``exclude``): GitHub's own limit, "A matrix will generate a maximum of 256 jobs
+per workflow run" (docs.github.com, "Running variations of jobs in a workflow"). A matrix past it is
+unknown, as a matrix written with an expression is (no SGL004: GitHub refuses it). The launches a
+step gives are still at most :data:`MAX_PATH_VARIANTS`, one per distinct set of the matrix values it
+reads (``linter.extract.github_actions``)."""
+
 MAX_ARG_SETS = 32
 """Most distinct sets of argument values the return value of one Python function is evaluated with
 (``def f(a): return a + [...]`` then ``subprocess.run(f([...]))``: the call's arguments bound to its

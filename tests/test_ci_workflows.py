@@ -121,6 +121,25 @@ def test_broken_run_script_is_a_diagnostic_and_the_next_step_is_linted():
     assert [(d.code, d.span.line) for d in lint_text(text, "github-actions")] == [("SGL001", 7), ("SGL101", 8)]
 
 
+@pytest.mark.parametrize("fmt, text, line", [
+    ("github-actions", "# lint-configs: target-gpu=H100\non: push\njobs:\n  t:\n    runs-on: x\n"
+     "    container: lmsysorg/sglang:v0.5.23-cu129\n    steps:\n      - run: |\n{script}", 10),
+    ("gitlab-ci", "# lint-configs: target-gpu=H100\nserve:\n  image: lmsysorg/sglang:v0.5.23-cu129\n"
+     "  script:\n    - |\n{script}", 7),
+])
+def test_a_path_of_the_script_is_kept_so_a_finding_on_one_path_is_a_warning(fmt, text, line):
+    """A script's own paths (an ``if`` on a variable the file does not set) stay apart in a YAML
+    carrier, as in a shell script: fa4 read on both paths, deterministic inference only on one, is a
+    warning naming the path, with an unsafe fix (it was an error with a safe fix: fresh review rev39 D8)."""
+    indent = " " * (10 if fmt == "github-actions" else 8)
+    script = (f'{indent}if [ -n "$DET" ]; then X=--enable-deterministic-inference; fi\n'
+              f"{indent}python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --attention-backend fa4 $X\n")
+    diags = lint_text(text.format(script=script), fmt)
+    assert [(d.code, d.severity.value, d.span.line, d.fix.applicability) for d in diags] == [
+        ("SGL101", "warning", line, "unsafe")]
+    assert '(when `[ -n "$DET" ]` succeeds; not on every path of this launch)' in diags[0].message
+
+
 # --- GitLab CI -----------------------------------------------------------------------------------
 
 GL = """\

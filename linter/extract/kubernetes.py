@@ -30,8 +30,12 @@ expansion in pod command, args, and env"): ``$$`` is a literal ``$`` (so ``$$(VA
 ``)`` is literal. The container's variables are its ``envFrom`` sources in order (each key with the
 source's ``prefix``; a ConfigMap defined in the same file or a YAML file of the same folder is read,
 any other source — a Secret, a ConfigMap elsewhere — makes every otherwise undefined name unknown),
-then ``env`` in order, which wins; an ``env`` value may reference the variables defined before it;
-``valueFrom`` is unknown. Variables a workload controller adds (LeaderWorkerSet's ``LWS_*``,
+then ``env`` in order, which wins; an ``env`` value may reference the variables defined before it.
+An ``env`` item's ``valueFrom.configMapKeyRef`` (``{name, key}``) is that key's value when the
+repository holds it — the ConfigMap found as a volume's script is (this file, the YAML files of its
+folder, their kustomization's generators and what it names, the overlays that name the folder) — and
+is not expanded; any other ``valueFrom`` (``secretKeyRef``, ``fieldRef``, ``resourceFieldRef``), or a
+key not found, is unknown. Variables a workload controller adds (LeaderWorkerSet's ``LWS_*``,
 RoleBasedGroup's ``RBG_*``, OME's ``MODEL_PATH`` …; ``linter/data/operator-env.json``) are defined
 with unknown values. Every character keeps its origin, so a finding and its fix land at the value's
 text — in the ConfigMap when it came from one (shared by every launch that reads it).
@@ -426,9 +430,10 @@ def expand(s: MStr, variables: dict, open_ended: bool = False, injected=lambda n
 
 
 def environment(container: _Container, source: SourceFile, cms: ConfigMaps, injected,
-                related: list[SourceFile]) -> tuple[dict, bool]:
+                related: list[SourceFile], ws: Workspace | None = None) -> tuple[dict, bool]:
     """(variables, open_ended) of a container as the kubelet builds them: ``envFrom`` in order, then
-    ``env`` in order (each value expanded with the variables before it)."""
+    ``env`` in order (each ``value`` expanded with the variables before it; a ``valueFrom`` of a
+    ConfigMap key the repository holds is that key's value, as written: :func:`_key_ref`)."""
     variables: dict = {}
     open_ended = False
     env_from = container.fields.get("envFrom")
@@ -452,10 +457,28 @@ def environment(container: _Container, source: SourceFile, cms: ConfigMaps, inje
         if _is_str(value):
             variables[name] = expand(yamltree.mstr(value, source), variables, open_ended, injected)
         elif _val(item, "valueFrom") is not None:
-            variables[name] = _UNKNOWN
+            variables[name] = _key_ref(_val(item, "valueFrom"), source, cms, ws, related)
         else:
             variables[name] = MStr.plain("", Span(source, item.start_mark.index, item.start_mark.index))
     return variables, open_ended
+
+
+def _key_ref(value_from, source: SourceFile, cms: ConfigMaps, ws: Workspace | None, related: list[SourceFile]):
+    """The value an ``env`` item's ``valueFrom`` gives (Kubernetes API ``EnvVarSource``): for a
+    ``configMapKeyRef`` ``{name, key}`` the ConfigMap's value (:func:`_configmap_value`), not expanded
+    (the kubelet expands only ``value``), its file added to ``related``; ``_UNKNOWN`` for any other
+    source (``secretKeyRef``, ``fieldRef``, ``resourceFieldRef``) and for a key the repository does not
+    hold (whether the pod gets it, or starts at all, depends on ``optional`` and the cluster)."""
+    ref = _val(value_from, "configMapKeyRef")
+    name, key = (_text(_val(ref, "name")), _text(_val(ref, "key"))) if _is_map(ref) else (None, None)
+    if not name or not key or len(yamltree.items(value_from)) != 1:
+        return _UNKNOWN
+    value, home = _configmap_value(name, key, source, cms, ws)
+    if value is None or home is None:
+        return _UNKNOWN
+    if home is not source and home not in related:
+        related.append(home)
+    return value
 
 
 # ------------------------------------------------------------------------------------------------
@@ -798,17 +821,30 @@ def _configmap_script(where, source: SourceFile, cms: ConfigMaps, ws: Workspace 
     """(the text, the file it is in) of the ConfigMap key ``where`` names; (None, None) when not known."""
     if where.kind != "configMap" or not where.configmap or not where.key:
         return None, None
-    if where.configmap not in cms.data and where.configmap not in cms.generated and ws is not None:
+    return _configmap_value(where.configmap, where.key, source, cms, ws)
+
+
+def _configmap_value(name: str, key: str, source: SourceFile, cms: ConfigMaps, ws: Workspace | None) \
+        -> tuple[MStr | None, SourceFile | None]:
+    """(the value, the file it is written in) of key ``key`` of ConfigMap ``name`` as a pod of
+    ``source`` gets it: a ConfigMap of this file, of the YAML files beside it or what their
+    kustomization names, else one a kustomization's ``configMapGenerator`` makes (the folder's, else
+    an overlay's that names this folder: :mod:`linter.extract.kustomize`); (None, None) when not known
+    (no such ConfigMap or key in the repository, overlays that disagree on it, or a Helm template's
+    text in another file, not rendered with this one)."""
+    if name not in cms.data and name not in cms.generated and ws is not None:
         folder_configmaps(source, ws, cms)
-    if where.configmap not in cms.data and where.configmap not in cms.generated and ws is not None:
+    if name not in cms.data and name not in cms.generated and ws is not None:
         overlay_configmaps(source, ws, cms)  # an overlay that names this folder generates it
-    if where.configmap in cms.data:
-        home = cms.files[where.configmap]
-        value = cms.data[where.configmap].get(where.key)
+    if name in cms.data:
+        home = cms.files[name]
+        value = cms.data[name].get(key)
         if value is None or (home is not source and "{{" in value.text):
             return None, None  # no such key; a Helm template's text, not rendered with this file
         return value, home
-    got = cms.generated.get(where.configmap, {}).get(where.key)
+    got = cms.generated.get(name, {}).get(key)
+    if isinstance(got, MStr):  # a generator's literal, in its kustomization
+        return (got, got.where.source) if got.where is not None else (None, None)
     return (MStr.literal(got, 0, len(got.text)), got) if got is not None else (None, None)
 
 
@@ -853,7 +889,7 @@ def _launches(container: _Container, spec: _PodSpec, source: SourceFile, cms: Co
     cmd_node, args_node = fields.get("command"), fields.get("args")
     if cmd_node is None and args_node is None:
         return []
-    variables, open_ended = environment(container, source, cms, injected, result.related)
+    variables, open_ended = environment(container, source, cms, injected, result.related, ws)
     for name, value in (controller_env or {}).items():
         variables.setdefault(name, value)
     command = _words(cmd_node, source, variables, open_ended, injected)

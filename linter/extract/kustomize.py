@@ -2,9 +2,9 @@
 
 A ConfigMap is read from the manifest itself, the YAML files of its folder, the ``configMapGenerator``
 of the folder's ``kustomization.yaml`` (each ``files`` item ``path`` or ``key=path``, relative to that
-kustomization; kustomize ``api/types/kustomization.go`` ``ConfigMapArgs``/``GeneratorArgs.FileSources``
-in kustomize v5), and the files and folders that kustomization's ``resources``/``bases``/``components``
-name (their own kustomizations followed too). When the ConfigMap a pod needs is still not found, the
+kustomization, and each ``literals`` item ``KEY=VALUE``; kustomize ``api/types/kustomization.go``
+``ConfigMapArgs``/``GeneratorArgs`` ``FileSources``/``LiteralSources`` in kustomize v5), and the files
+and folders that kustomization's ``resources``/``bases``/``components`` name (their own kustomizations followed too). When the ConfigMap a pod needs is still not found, the
 kustomizations that name the manifest's folder or file — an overlay (``overlays/h100`` with
 ``resources: [../../base]``) whose generator makes the ConfigMap the base mounts — are looked for
 near it: under the folder's parent and grandparent, at most :data:`MAX_OVERLAY_SEARCH` folders
@@ -50,8 +50,9 @@ class ConfigMaps:
     """The YAML files of the folder and its kustomization's generators are read (:func:`folder_configmaps`)."""
     overlays_read: bool = False
     """The overlays that name the folder are read (:func:`overlay_configmaps`)."""
-    generated: dict[str, dict[str, SourceFile | None]] = field(default_factory=dict)
-    """``configMapGenerator`` ConfigMaps: name -> (key -> the file; None when overlays disagree on it)."""
+    generated: dict[str, dict[str, SourceFile | MStr | None]] = field(default_factory=dict)
+    """``configMapGenerator`` ConfigMaps: name -> (key -> the file of a ``files`` item, the value of a
+    ``literals`` item; None when overlays disagree on it)."""
 
 
 def collect_configmaps(roots, source: SourceFile, into: ConfigMaps, overwrite: bool) -> None:
@@ -154,6 +155,8 @@ def _kustomization(folder: Path, ws: Workspace, into: ConfigMaps) -> list[tuple[
     gens = yamltree.value_of(doc, "configMapGenerator")
     for gen in (gens.value if yamltree.is_seq(gens) else []):
         cm, files = yamltree.scalar_text(yamltree.value_of(gen, "name")), yamltree.value_of(gen, "files")
+        if cm:
+            _literals(yamltree.value_of(gen, "literals"), text_source, into.generated.setdefault(cm, {}))
         if not cm or not yamltree.is_seq(files):
             continue
         keys = into.generated.setdefault(cm, {})
@@ -170,6 +173,22 @@ def _kustomization(folder: Path, ws: Workspace, into: ConfigMaps) -> list[tuple[
             if found is not None:
                 keys[key] = found
     return refs
+
+
+def _literals(node, source: SourceFile, keys: dict) -> None:
+    """A generator's ``literals`` (``KEY=VALUE`` each; kustomize ``api/kv`` ``parseLiteralSource``:
+    split at the first ``=``) into ``keys``, each value located in the kustomization. A value that
+    starts or ends with a quote is left out (unknown): kustomize releases strip such quotes
+    differently (``strings.Trim`` of both kinds before v4, matching pairs only after)."""
+    for item in (node.value if yamltree.is_seq(node) else []):
+        spec = yamltree.scalar_text(item) or ""
+        key, eq, _ = spec.partition("=")
+        if not key or not eq:
+            continue
+        value = yamltree.mstr(item, source)[len(key) + 1:]
+        if value.text[:1] in ("'", '"') or value.text[-1:] in ("'", '"'):
+            continue
+        keys[key] = value
 
 
 def overlay_configmaps(source: SourceFile, ws: Workspace, into: ConfigMaps) -> None:

@@ -124,17 +124,22 @@ def script_launches_of(script: MStr, node, source: SourceFile, env: dict[str, MS
                        gpu_decls: list[GpuDecl] | None = None, gpu_counts: list | None = None) -> list[Launch]:
     """The launches of a shell ``script`` written at ``node``, through the shell format (its syntax
     errors go into ``result.problems``); ``key`` names the scope, ``image`` the image it runs in,
-    ``gpu_decls``/``gpu_counts`` the target GPUs and GPU counts its section declares."""
+    ``gpu_decls``/``gpu_counts`` the target GPUs and GPU counts its section declares. Each launch keeps
+    the conditions of the script's path it is on (:attr:`~linter.launch.Launch.path`)."""
     from linter.extract.shell import script_launches
 
     fallback = Span(source, node.start_mark.index, node.end_mark.index)
     found = script_launches(script, source, env, result.problems)
+    spans = [span_of_args(f.args, fallback) for f in found]
+    # the launches the script builds along its paths share one place (as those of a Kubernetes or
+    # compose ``sh -c`` script do), so a finding on some of them is reported as on some paths
+    along = hull([s for f, s in zip(found, spans) if f.path])
     out = []
     for k, f in enumerate(found):
-        out.append(Launch(source=source, program=f.program, span=span_of_args(f.args, fallback), args=f.args,
+        out.append(Launch(source=source, program=f.program, span=along if f.path else spans[k], args=f.args,
                           key=key + (f"#{k}" if k else ""), image=f.image if f.image is not None else image,
                           gpu_decls=list(gpu_decls or []), gpu_counts=list(gpu_counts or ()) + list(f.gpu_counts),
-                          background=f.background))
+                          background=f.background, path=f.path))
     return out
 
 

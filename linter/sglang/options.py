@@ -381,6 +381,9 @@ class ParsedArgs:
 
     extras: list[str] = field(default_factory=list)
     """The words argparse could not place, in order (its ``unrecognized arguments: …`` message)."""
+    framework_ignored: list[tuple[Token, str, tuple[str, ...]]] = field(default_factory=list)
+    """Options of a dialect (``--sglang-tp-size`` to slime/miles) that the framework accepts and never
+    passes to SGLang: ``(token, why, sources)`` (:func:`linter.sglang.dialects.translate`)."""
 
     def sglang_error(self) -> tuple[str, str] | None:
         """What SGLang's parser stops with: ``(error type, message)`` as CPython 3.11's argparse (or the
@@ -928,9 +931,10 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", o
     if dialect is not None:
         got = translate(dialect, words, lambda name: _match(table, name)[0])
         words = got.tokens
-        for tok, why in got.ignored:
+        for tok, why, _ in got.refused:
             parsed.problems.append(ArgProblem("unknown-option", tok, why, range=(0, len(tok.raw.split("=")[0])),
                                               detail=why, stage=_STAGE_EXTRAS))
+        parsed.framework_ignored.extend(got.ignored)
         if got.model is not None:
             parsed.settings.append(Setting("model_path", got.model.value if got.model.value is not None else UNKNOWN,
                                            dialect.model_option, -1, value_token=got.model,

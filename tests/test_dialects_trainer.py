@@ -1,5 +1,5 @@
 """The slime/miles trainer dialect on the command lines of radixark/miles and THUDM/slime (fresh review
-rev39 D5).
+rev39 D5, D11).
 
 * Only the trainer's entry scripts (``train.py``, ``train_async.py``, miles' ``train_multi_lora_async.py``)
   take the trainer's argv; a miles ``scripts/run_*.py`` has its own typer CLI (``--sglang-path`` is a
@@ -7,6 +7,7 @@ rev39 D5).
 * ``--sglang-tp-size`` is accepted by both trainers (slime ignores it, miles overrides it from
   ``--rollout-num-gpus-per-engine``): SGL302, a warning — not SGL201. A skipped option miles does not
   register (``--sglang-port``) stops miles' strict parser: still SGL201.
+* A trainer's argv never reaches SGLang's parser: no SGL205 "--model-path is required" for it.
 """
 
 from __future__ import annotations
@@ -123,3 +124,39 @@ def test_the_tp_size_in_a_miles_run_script_is_a_warning():
             'U.execute_train(train_args=rollout_args + sglang_args, num_gpus_per_node=8, '
             'megatron_model_type="deepseek-v3")\n')
     assert _found(text, "python") == ([TRAINER], [("SGL302", "warning", 6, "--sglang-tp-size")])
+
+
+# -- 3. the trainer's argv never reaches SGLang's parser ------------------------------------------------
+
+MILES_TEST = """\
+import pytest
+
+import miles.utils.external_utils.command_utils as command_utils
+
+
+@pytest.fixture
+def commands(monkeypatch):
+    monkeypatch.setattr(command_utils, "check_has_nvlink", lambda: False)
+
+
+def test_submit(commands):
+    command_utils.execute_train(train_args="", num_gpus_per_node=1, megatron_model_type="qwen3-4B")
+    command_utils.execute_train(train_args="--train-backend fsdp", num_gpus_per_node=8, megatron_model_type=None)
+"""
+
+
+def test_execute_train_without_a_checkpoint_is_no_sglang_parser_error():
+    """radixark/miles tests/fast/utils/test_command_utils.py:270 and :309 @31f1ca96: 24 SGL205 'the
+    following arguments are required: --model-path' before; the trainer's parser does not require
+    --hf-checkpoint and SGLang's parser never reads this argv."""
+    programs, diags = _found(MILES_TEST, "python", ())
+    assert programs == [TRAINER, TRAINER] and diags == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("python -m sglang.launch_server --tp 2\n",
+     [("SGL205", "error", 1, "python -m sglang.launch_server --tp 2")]),
+    ("sglang serve --tp 2\n", [("SGL205", "error", 1, "sglang serve --tp 2")]),
+])
+def test_sglangs_own_entry_points_still_require_the_model(text, expected):
+    assert _found(text)[1] == expected

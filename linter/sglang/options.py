@@ -977,7 +977,10 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", o
         if merged is not None and s.spelled == "--config" and s.value_token is not s.flag and merged.problems:
             # A --config the merger refused (two of them): SGLang stops; its options are not known.
             parsed.unknown_words.append(s.value_token or s.flag)
-    if not parsed.unknown_words:
+    # A trainer's argv never reaches SGLang's parser: it builds ServerArgs itself, the model from its own
+    # --hf-checkpoint, which its parser does not require (default None: THUDM/slime
+    # slime/utils/arguments.py @624b824a, radixark/miles miles/utils/arguments.py @31f1ca96)
+    if not parsed.unknown_words and dialect is None:
         for opt in table.options:
             if opt.required and parsed.get(opt.dest) is None:
                 parsed.problems.append(ArgProblem("missing-required", None, "the following arguments are required: "

@@ -54,6 +54,10 @@ THE_TRAINER = [
     "--rollout-num-gpus-per-engine 8 --sglang-mem-fraction-static 0.7\n",
     "ray job submit --address=http://127.0.0.1:8265 -- python3 ${SLIME_DIR}/train_async.py "
     "--hf-checkpoint /root/Qwen3-4B --sglang-mem-fraction-static 0.7\n",
+    # radixark/miles docs/user-guide/agentic-rollout.md:195: a thin entry point over miles' parse_args
+    "python scripts/tools/verify_session_tito_tokenizer.py \\\n    --hf-checkpoint Qwen/Qwen3-4B --tito-model qwen3 "
+    "\\\n    --sglang-reasoning-parser qwen3 \\\n"
+    "    --rollout-num-gpus-per-engine 1\n",
 ]
 
 

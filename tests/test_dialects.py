@@ -52,10 +52,12 @@ def test_miles_string_fragments_fixed_at_the_prefixed_value():
 
 
 def test_an_option_the_trainer_does_not_expose_is_not_sglangs():
+    """``--sglang-tp-size`` is accepted (slime ignores it, miles overrides it): a warning; miles' parser
+    stops on ``--sglang-model-path``: an error."""
     text = ("python3 train.py --hf-checkpoint Qwen/Qwen3-8B --sglang-tp-size 4 --sglang-model-path x "
             "--sglang-attention-backend triton\n")
     diags = lint_text(text, "shell", ["H100"])
-    assert [(d.code, d.span.text) for d in diags] == [("SGL201", "--sglang-tp-size"),
+    assert [(d.code, d.span.text) for d in diags] == [("SGL302", "--sglang-tp-size"),
                                                        ("SGL201", "--sglang-model-path")]
     assert "rollout-num-gpus-per-engine" in diags[0].message
 

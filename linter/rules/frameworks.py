@@ -113,7 +113,9 @@ class FrameworkIgnoresSetting(Rule):
     copies only 17 keys of ``policy.generation.sglang_cfg`` into the server arguments (an
     ``attention_backend`` there is dropped), LLaMA-Factory accepts ``sglang_config`` and never uses
     it, ROLL pops ``pipeline_parallel_size``, and a field the framework sets itself replaces the one
-    written in its section (ROLL's ``model_path``, lm-eval's ``tp_size`` under another name).
+    written in its section (ROLL's ``model_path``, lm-eval's ``tp_size`` under another name, the
+    slime/miles trainer's ``--sglang-tp-size``, which it sets from ``--rollout-num-gpus-per-engine``:
+    slime ignores the option, miles takes it and replaces its value).
 
     ## Why it fails
     Nothing stops: the server starts without the setting, so the configuration that was reviewed is
@@ -131,6 +133,9 @@ class FrameworkIgnoresSetting(Rule):
 
     ## References
     - linter/sglang/data/frameworks.json (section_only, ignored, section_ignored)
+    - linter/sglang/data/dialects.json (skipped_dests, skipped_handling: THUDM/slime
+      ``slime/backends/sglang_utils/arguments.py`` @624b824a, radixark/miles
+      ``miles/backends/sglang_utils/arguments.py`` @31f1ca96)
     """
 
     code = "SGL302"
@@ -141,8 +146,15 @@ class FrameworkIgnoresSetting(Rule):
     VALID = [Example("--model_name_or_path Qwen/Qwen3-8B --infer_backend sglang --sglang_maxlen 8192",
                      program="llamafactory-cli api")]
     INVALID = [Example("--model_name_or_path Qwen/Qwen3-8B --infer_backend sglang --sglang_config {}",
-                       program="llamafactory-cli api")]
+                       program="llamafactory-cli api"),
+               Example("--hf-checkpoint Qwen/Qwen3-8B --rollout-num-gpus-per-engine 8 --sglang-tp-size 8",
+                       program="python3 train.py")]
 
     def check(self, ctx: LaunchContext):
         if ctx.launch.framework is not None:
             yield from setting_findings(self, ctx, ctx.launch.framework.ignored, "ignores", "framework-ignored")
+        who = ctx.launch.program
+        for tok, why, sources in ctx.parsed.framework_ignored:
+            spelled = tok.raw.split("=", 1)[0]
+            yield self.diagnostic(f"{who} ignores this setting: {why}", tok.location(0, len(spelled)), ctx,
+                                  key=f"dialect-ignored:{spelled}", notes=[f"source: {s}" for s in sources])

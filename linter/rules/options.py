@@ -327,7 +327,10 @@ class MissingValue(Rule):
 
     ## What it does
     Reports ``--model-path`` with nothing after it, ``--attention-backend --tp 2``, and a launch
-    without the one required option, ``--model-path`` (or ``--model``, or ``sglang serve MODEL``).
+    without the one required option, ``--model-path`` (or ``--model``, or ``sglang serve MODEL``) —
+    not a slime/miles trainer's: it builds the engines' server arguments itself, the model from its
+    own ``--hf-checkpoint``, which its parser does not require (default None), so SGLang's parser
+    never reads its command line.
 
     ## Why it fails
     ``error: argument --attention-backend: expected one argument``.

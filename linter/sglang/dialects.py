@@ -2,16 +2,19 @@
 
 * **slime and miles** (RL trainers) take every SGLang option ``--X`` as ``--sglang-X`` — except the
   ones they set themselves (the model comes from ``--hf-checkpoint``, tensor parallelism from
-  ``--rollout-num-gpus-per-engine``, the port, the node rank …), which have no ``--sglang-`` form and
-  are ignored if written (the trainer parses its SGLang options with ``parse_known_args`` and passes
-  what is left to Megatron, which ignores unknown options). Their own ``--sglang-router-*``,
-  ``--sglang-server-concurrency`` and ``--sglang-config`` are not SGLang's. Options without the
-  prefix (Megatron's ``--attention-backend flash``, ``--deterministic-mode``) are the trainer's and are
-  never read as SGLang's. Facts and sources: ``linter/sglang/data/dialects.json``.
+  ``--rollout-num-gpus-per-engine``, the port, the node rank …). What a trainer does with such an
+  option written anyway differs: slime ignores it (``parse_known_args``, then Megatron with
+  ``ignore_unknown_args``), miles' strict parser refuses it — except ``--sglang-tp-size``, which miles
+  registers and overrides. Their own ``--sglang-router-*``, ``--sglang-server-concurrency`` and
+  ``--sglang-config`` are not SGLang's. Options without the prefix (Megatron's ``--attention-backend
+  flash``, ``--deterministic-mode``) are the trainer's and are never read as SGLang's. Facts and
+  sources: ``linter/sglang/data/dialects.json``.
 
-A trainer is recognised by its structure — ``python TRAIN.py`` with ``--hf-checkpoint`` and at least
-one ``--sglang-`` option or ``--rollout-num-gpus-per-engine`` (which sizes the SGLang engines it
-starts) — never by a file name (:func:`match`).
+A trainer is recognised by the script it runs — one of the trainer's entry scripts (``train.py``,
+``train_async.py`` …, in any folder) — with ``--hf-checkpoint`` and at least one ``--sglang-`` option
+or ``--rollout-num-gpus-per-engine`` (which sizes the SGLang engines it starts) (:func:`match`). Any
+other script that takes such options (miles' ``scripts/run_*.py`` with their own ``--sglang-path``, a
+benchmark's ``--hf-checkpoint``) has its own command line, which is not the trainer's.
 """
 
 from __future__ import annotations
@@ -36,23 +39,29 @@ class Dialect:
     name: str
     program: str
     prefix: str
-    skipped: frozenset[str]
+    skipped: dict
+    """SGLang dest → ``{framework: "ignored" | "overridden" | "refused"}``: what each framework of the
+    dialect does with the prefixed option of a setting it makes itself (``skipped_handling`` says why)."""
     own: dict
     model_option: str
     instead: dict
     source: str
     checks: tuple = ()
+    """The framework's own checks on the settings: ``{when, above, requires, message}`` rows."""
     tp_option: str = ""
     """The trainer's option that sizes its SGLang engines (its presence means engines are started)."""
-    """The framework's own checks on the settings: ``{when, above, requires, message}`` rows."""
+    entry_scripts: frozenset[str] = frozenset()
+    """The file names of the scripts that run the trainer (``train.py`` …): only these take its argv."""
+    handling: dict = None
+    """``{"ignored" | "overridden" | "refused": {cite, why}}``: the source of each handling of ``skipped``."""
 
 
 @functools.cache
 def dialects() -> dict[str, Dialect]:
     raw = datafiles.load_json("linter.sglang.data", "dialects.json")
-    return {name: Dialect(name, d["program"], d["prefix"], frozenset(d["skipped_dests"]), dict(d["own_options"]),
+    return {name: Dialect(name, d["program"], d["prefix"], dict(d["skipped_dests"]), dict(d["own_options"]),
                           d["model_option"], dict(d.get("instead", {})), d["source"], tuple(d.get("checks", ())),
-                          d.get("tp_option", ""))
+                          d.get("tp_option", ""), frozenset(d["entry_scripts"]), dict(d["skipped_handling"]))
             for name, d in raw["dialects"].items()}
 
 
@@ -80,17 +89,19 @@ def by_program(program: str) -> Dialect | None:
 
 def match(words: list[Token]) -> tuple[Dialect, int] | None:
     """``(dialect, index of its first argument)`` when ``words`` start a trainer that takes SGLang
-    options in a dialect: ``python [-u] SCRIPT.py ARGS`` with the model option and a prefixed option."""
+    options in a dialect: ``python [-u] [DIR/]SCRIPT ARGS`` where SCRIPT is one of the dialect's entry
+    scripts, with the model option and a prefixed option (or the option sizing its engines)."""
     if len(words) < 2 or words[0].value is None or not _PYTHON.match(words[0].value):
         return None
     module, i = python_program(words)
-    if module is not None:
+    if module is not None or i >= len(words):
         return None
-    # the script may be written through a variable (${REPO}/train.py): its name is what counts
-    if i >= len(words) or not words[i].raw.rstrip("\"'").endswith(".py"):
-        return None
+    # the script may be written through a variable (${REPO}/train.py): its file name is what counts
+    script = words[i].raw.strip("\"'").rsplit("/", 1)[-1]
     rest = [w.value or "" for w in words[i + 1:]]
     for d in dialects().values():
+        if script not in d.entry_scripts:
+            continue
         has_model = any(v == d.model_option or v.startswith(d.model_option + "=") for v in rest)
         engine = any(v.startswith(d.prefix) or v == d.tp_option or v.startswith(d.tp_option + "=") for v in rest)
         if has_model and engine:
@@ -102,18 +113,47 @@ def match(words: list[Token]) -> tuple[Dialect, int] | None:
 class Translated:
     """A dialect argv read as SGLang's: ``tokens`` for SGLang's parser (prefixed options with the
     prefix taken off, their values), ``model`` the token holding the model, ``ignored`` the prefixed
-    options the framework does not pass to SGLang (with why)."""
+    options of settings the framework makes itself, which it accepts and never passes to SGLang, and
+    ``refused`` those a framework of the dialect stops on (each ``(token, why, sources)``)."""
 
     tokens: list[Token]
     model: Token | None
-    ignored: list[tuple[Token, str]]
+    ignored: list[tuple[Token, str, tuple[str, ...]]]
+    refused: list[tuple[Token, str, tuple[str, ...]]]
+
+
+_HANDLING_WORDS = {"ignored": "ignores {name}", "overridden": "takes {name} and replaces its value",
+                   "refused": "stops with 'unrecognized arguments: {name}'"}
+
+
+def _skipped(dialect: Dialect, option, sglang_name: str) -> tuple[str, dict] | None:
+    """``(field, {framework: handling})`` when the option (SGLang's, or None) sets a field the framework
+    makes itself. Its option strings count as well as its ``dest``: SGLang before 0.5.14 stored
+    ``--tp-size`` as ``tensor_parallel_size`` (the option tables), miles reads the short name too."""
+    names = [option.dest] + [s[2:].replace("-", "_") for s in option.option_strings if s.startswith("--")] \
+        if option is not None else [sglang_name[2:].replace("-", "_")]
+    field = next((n for n in names if n in dialect.skipped), None)
+    return (field, dialect.skipped[field]) if field is not None else None
+
+
+def _skipped_why(dialect: Dialect, name: str, sglang_name: str, field: str, handling: dict) -> str:
+    """Why a prefixed option of a setting the framework makes itself is refused, or has no effect:
+    what the framework sets the setting from, and what each framework of the dialect does with the
+    option (``dialects.json`` skipped_dests and skipped_handling)."""
+    how = dialect.instead.get(field)
+    each = ", ".join(f"{fw} {_HANDLING_WORDS[h].format(name=name)}" for fw, h in handling.items())
+    sets = f"it sets SGLang's {sglang_name} itself" + (f" (from {how})" if how else "")
+    if "refused" in handling.values():
+        return f"{dialect.program} has no {name}: {sets}; {each}"
+    return f"{sets}; {each}"
 
 
 def translate(dialect: Dialect, words: list[Token], lookup) -> Translated:
     """Read a trainer's argv; ``lookup(option string)`` is SGLang's option for a spelling after the
     prefix is taken off (exact or a unique prefix, as argparse resolves it), or None."""
     out: list[Token] = []
-    ignored: list[tuple[Token, str]] = []
+    ignored: list[tuple[Token, str, tuple[str, ...]]] = []
+    refused: list[tuple[Token, str, tuple[str, ...]]] = []
     model = None
     i, n = 0, len(words)
     while i < n:
@@ -146,12 +186,11 @@ def translate(dialect: Dialect, words: list[Token], lookup) -> Translated:
         flag = Token(MStr.join([dashes, tok.text[len(dialect.prefix):]]),
                      joinable=tok.joinable)
         option = lookup(sglang_name)
-        dest = option.dest if option is not None else sglang_name[2:].replace("-", "_")
-        if dest in dialect.skipped:
-            how = dialect.instead.get(dest)
-            why = (f"{dialect.program} has no {name}: it sets SGLang's {sglang_name} itself"
-                   + (f" (from {how})" if how else "") + "; the option is ignored")
-            ignored.append((tok, why))
+        skipped = _skipped(dialect, option, sglang_name)
+        if skipped is not None:
+            why = _skipped_why(dialect, name, sglang_name, *skipped)
+            cites = tuple(f"{fw}: {dialect.handling[h]['cite']}" for fw, h in skipped[1].items())
+            (refused if "refused" in skipped[1].values() else ignored).append((tok, why, cites))
             i += 1
             if "=" not in raw and i < n and not (words[i].value or "-").startswith("-"):
                 i += 1
@@ -163,7 +202,7 @@ def translate(dialect: Dialect, words: list[Token], lookup) -> Translated:
             if words[i].splat or nxt is None or not nxt.startswith("-") or re.fullmatch(r"-\d+(\.\d+)?", nxt):
                 out.append(words[i])
                 i += 1
-    return Translated(out, model, ignored)
+    return Translated(out, model, ignored, refused)
 
 
 # -- Hydra overrides (verl) -------------------------------------------------------------------------

@@ -381,6 +381,9 @@ class ParsedArgs:
 
     extras: list[str] = field(default_factory=list)
     """The words argparse could not place, in order (its ``unrecognized arguments: …`` message)."""
+    framework_ignored: list[tuple[Token, str, tuple[str, ...]]] = field(default_factory=list)
+    """Options of a dialect (``--sglang-tp-size`` to slime/miles) that the framework accepts and never
+    passes to SGLang: ``(token, why, sources)`` (:func:`linter.sglang.dialects.translate`)."""
 
     def sglang_error(self) -> tuple[str, str] | None:
         """What SGLang's parser stops with: ``(error type, message)`` as CPython 3.11's argparse (or the
@@ -928,9 +931,10 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", o
     if dialect is not None:
         got = translate(dialect, words, lambda name: _match(table, name)[0])
         words = got.tokens
-        for tok, why in got.ignored:
+        for tok, why, _ in got.refused:
             parsed.problems.append(ArgProblem("unknown-option", tok, why, range=(0, len(tok.raw.split("=")[0])),
                                               detail=why, stage=_STAGE_EXTRAS))
+        parsed.framework_ignored.extend(got.ignored)
         if got.model is not None:
             parsed.settings.append(Setting("model_path", got.model.value if got.model.value is not None else UNKNOWN,
                                            dialect.model_option, -1, value_token=got.model,
@@ -973,7 +977,10 @@ def parse_args(table: OptionTable, tokens: Sequence[Token], program: str = "", o
         if merged is not None and s.spelled == "--config" and s.value_token is not s.flag and merged.problems:
             # A --config the merger refused (two of them): SGLang stops; its options are not known.
             parsed.unknown_words.append(s.value_token or s.flag)
-    if not parsed.unknown_words:
+    # A trainer's argv never reaches SGLang's parser: it builds ServerArgs itself, the model from its own
+    # --hf-checkpoint, which its parser does not require (default None: THUDM/slime
+    # slime/utils/arguments.py @624b824a, radixark/miles miles/utils/arguments.py @31f1ca96)
+    if not parsed.unknown_words and dialect is None:
         for opt in table.options:
             if opt.required and parsed.get(opt.dest) is None:
                 parsed.problems.append(ArgProblem("missing-required", None, "the following arguments are required: "

@@ -865,6 +865,8 @@ class _Run:
 
         ws = self.ws
         outcome = write_all(self.engine, self.results, report)
+        for path, why in sorted(outcome.warnings.items()):
+            self.warn(f"{ws.display(path)}: {why}")
         for path, why in sorted(outcome.left.items()):
             self.warn(f"{ws.display(path)} left unchanged: {why}")
         for path, why in sorted(outcome.failed.items()):

@@ -255,10 +255,11 @@ def _regression(old: FileResult, new: FileResult, chosen: list[Diagnostic]) -> s
     return "the finding remained after the fix" if failed else None
 
 
-def write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None = None) -> None:
+def write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None = None) -> str | None:
     """Write ``text`` over ``source.path`` atomically, keeping mode, owner, group and the BOM.
 
-    ``source`` is the file as it was read and ``read_stat`` its ``os.stat`` then. Raises
+    ``source`` is the file as it was read and ``read_stat`` its ``os.stat`` then. Returns a warning
+    to print (a read-only file written by root), else None. Raises
     :class:`WriteRefused` (the file was left on purpose: it changed, was replaced or deleted since
     it was read, has several hard links, is read-only, or its owner cannot be kept) or OSError.
     The temporary file is removed on any failure.
@@ -269,23 +270,26 @@ def write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None
     if masked:
         old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
-        _write_atomic(source, text, read_stat)
+        return _write_atomic(source, text, read_stat)
     finally:
         if masked:
             signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
 
 
-def _write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None) -> None:
+def _write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | None) -> str | None:
     path = Path(os.path.realpath(source.path))  # a symlink stays a symlink: write its target
     data = source.encode(text)
     st = _check_unchanged(path, source, read_stat)
     if st.st_nlink > 1:
         raise WriteRefused(f"the file has {st.st_nlink} hard links; rewriting it would detach this name from "
                            "the others (apply the fix by hand)")
-    # Read-only by its mode, also for root (CI containers run as root): a file nobody may write was
-    # made so on purpose (a generated file), and a fix leaves it as it is, as the README says.
-    if not os.access(path, os.W_OK) or not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+    # Read-only as the OS means it for this process: root may write a 0444 file (as every editor
+    # run as root does, and CI containers run as root), so it is written, and said so.
+    if not os.access(path, os.W_OK):
         raise WriteRefused(f"the file is read-only (mode {stat.S_IMODE(st.st_mode):04o})")
+    warning = None
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        warning = f"the file is read-only (mode {stat.S_IMODE(st.st_mode):04o}); rewritten because lint-configs runs as root"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}{TEMP_PREFIX_TAG}", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -303,6 +307,7 @@ def _write_atomic(source: SourceFile, text: str, read_stat: os.stat_result | Non
         # The last look before the rename: a save by the user since the read wins over the fix.
         _check_unchanged(path, source, read_stat)
         os.replace(tmp, path)
+        return warning
     except BaseException:
         try:
             os.unlink(tmp)
@@ -335,6 +340,7 @@ class WriteOutcome:
     written: list[Path] = field(default_factory=list)
     left: dict[Path, str] = field(default_factory=dict)
     failed: dict[Path, str] = field(default_factory=dict)
+    warnings: dict[Path, str] = field(default_factory=dict)
 
 
 def write_all(engine: Engine, results: dict[Path, FileResult], report: FixReport) -> WriteOutcome:
@@ -352,8 +358,10 @@ def write_all(engine: Engine, results: dict[Path, FileResult], report: FixReport
                              "lint-configs never writes there"
             continue
         try:
-            write_atomic(src, text, engine.ws.stat_when_read(path))
+            warning = write_atomic(src, text, engine.ws.stat_when_read(path))
             out.written.append(path)
+            if warning:
+                out.warnings[path] = warning
         except WriteRefused as exc:
             out.left[path] = str(exc)
         except OSError as exc:

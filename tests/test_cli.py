@@ -166,9 +166,13 @@ def test_bad_input_is_a_diagnostic_or_skipped(tmp_path, capsys, name, content, e
     assert code == (1 if expect else 0)
 
 
-def test_huge_file_is_skipped_with_a_reason(tmp_path, capsys):
+def test_huge_file_is_not_checked_and_says_so(tmp_path, capsys):
     big = tmp_path / "compose.yaml"
     big.write_bytes(b"services: {}\n# sglang\n" + b"#" * (9 * 1024 * 1024))
+    code, out, err = run(tmp_path, capsys, "--format", "json", "compose.yaml")
+    assert code == 1 and [d["code"] for d in json.loads(out)] == ["SGL004"]
+    assert "is past the limit MAX_FILE_BYTES" in json.loads(out)[0]["message"]
+    big.write_bytes(b"services: {}\n" + b"#" * (9 * 1024 * 1024))  # no mention of SGLang: skipped, with the reason
     code, out, err = run(tmp_path, capsys, "--format", "json", "compose.yaml")
     assert code == 0 and json.loads(out) == [] and "larger than" in err
 

@@ -123,16 +123,14 @@ def test_a_read_only_file_is_not_rewritten(tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root may write a 0444 file")
-def test_root_leaves_a_read_only_file_too(tmp_path, capsys):
-    """Root may write a 0444 file, and CI containers run as root: the file is still left as it is,
-    with the note, as for any user (fresh review rev39 D12: it was rewritten with a warning)."""
+def test_root_writes_a_read_only_file_and_says_so(tmp_path, capsys):
     write_tree(tmp_path, {"compose.yaml": FOLDED_H100})
     os.chmod(tmp_path / "compose.yaml", 0o444)
     code, out, err = _fix(tmp_path, capsys)
-    assert (tmp_path / "compose.yaml").read_text() == FOLDED_H100
+    assert "--attention-backend fa3" in (tmp_path / "compose.yaml").read_text()
     assert stat.S_IMODE(os.stat(tmp_path / "compose.yaml").st_mode) == 0o444
-    assert "note: the fix was not applied: the file is read-only (mode 0444)" in out
-    assert code == 1
+    assert "compose.yaml: the file is read-only (mode 0444); rewritten because lint-configs runs as root" in err
+    assert code == 0
 
 
 def test_one_unwritable_file_does_not_stop_the_others(tmp_path, capsys, monkeypatch):

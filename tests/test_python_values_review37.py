@@ -248,10 +248,13 @@ UNDECIDED = [("warning", "`a.true_on_policy` is true")]
     # a field set to a constant right after it is built
     ("a = Args()\na.true_on_policy = True\nlaunch(a)", [("error", None)]),
     ("a = Args(true_on_policy=True)\na.backend = 'fa3'\nlaunch(a)", []),
-    # not followed (bound twice, a field set in a branch): the fields stay unknown, the backend too, so
-    # nothing is found (and nothing made up)
+    # not followed (bound twice): the fields stay unknown, the backend too, so nothing is found (and
+    # nothing made up)
     ("args = Args()\nif os.environ.get('X'):\n    args = Args(true_on_policy=True)\nlaunch(args)", []),
-    ("a = Args()\nif os.environ.get('X'):\n    a.true_on_policy = True\nlaunch(a)", []),
+    # a field set in a branch: a path per branch, the other fields keep their values (rev38 e9: the
+    # backend too was unknown)
+    ("a = Args()\nif os.environ.get('X'):\n    a.true_on_policy = True\nlaunch(a)",
+     [("warning", "`os.environ.get('X')` is true")]),
     # a field given a value not known: that field is a condition
     ("args = Args(true_on_policy=bool(os.environ.get('X')))\nlaunch(args)", UNDECIDED),
 ])

@@ -49,7 +49,12 @@ module function that its calls give different constants (``go(det=True)`` and ``
 launch per distinct set of them (at most ``limits.MAX_CALL_VARIANTS``), each located at its first
 call and decided with its parameters known. A constant given this way may also be a ``@dataclass`` of the
 module built at the call (``launch(Args(true_on_policy=True))``, ``launch(Args())``): its fields are
-the values given, else the field's defaults (:mod:`.dataclass_values`). A call in a method is a
+the values given, else the field's defaults (:mod:`.dataclass_values`); built into a variable just
+before the call, fields set to constants right after it count too, and those set in one ``if`` there
+give a set per branch, the branch its path (``a = Args(); if os.environ.get("DET"): a.det = True;
+launch(a)``). A launch in each of several calls, or whose command a function called more than once
+builds (``run(build(True))`` in one branch, ``run(build(False))`` in the other), shows the tests of
+the ``if``s around its call as its path. A call in a method is a
 launch for its class and, separately, for each subclass that inherits the method (with that
 subclass's attributes, overrides and ``super()`` chain); a class that inherits a launching method
 from a class of another module is a launch of its own file, located at its name. Imported names
@@ -76,7 +81,12 @@ before the loop; what a round may add becomes an unknown tail of any length; a w
 removed on some path makes the list unknown from there, and a change that cannot be placed
 (``.remove(x)``, a whole new list) makes it unknown as a whole. A dict key set on some path has an
 unknown value; a name bound to different values on different paths is unknown. A path that ends in
-``return`` or ``raise`` does not reach what follows (nor code after a decided branch that returns); a
+``return`` or ``raise`` does not reach what follows (nor code after a decided branch that returns) —
+nor does one that calls ``sys.exit()`` and its kin, a module function that always ends so (``def
+die(msg): print(msg); sys.exit(1)``) or argparse's ``parser.error(...)`` (:mod:`.enders`); when the
+other branch of an ``if`` ends so (``if DET: sys.exit(…)``), every path after it has taken that
+decision, and the same test later is decided (while the names it reads keep their values; in a
+module function called only after such an ``if`` of the module, too); a
 ``try`` handler (and a ``with contextlib.suppress(...)`` body) may start after any statement of the
 body (an ``ImportError`` handler only before an import or a call). A function or class defined under a
 test the file decides against, and the side of a decided conditional expression not taken, start

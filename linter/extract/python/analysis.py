@@ -25,6 +25,7 @@ from linter.extract.python.positions import Positions
 from linter.extract.python.scopes import ModuleIndex
 from linter.extract.python.setters import LateSetters
 from linter.extract.python.statements import Statements
+from linter.extract.python.syntax import SIMPLE, guards_of
 from linter.extract.python.values import Ref, Value
 from linter.launch import Extraction, Launch
 from linter.source import SourceFile, Span
@@ -159,7 +160,24 @@ class Analysis(Interpreter, Statements, FrameLookups, LateSetters, Evaluator, Pa
         first = [_same_key(x) for x in per_set[0][1]]
         if all([_same_key(x) for x in found] == first for _, found in per_set[1:]):
             return per_set[0][1]
-        return [records.replace(launch, span=self.span(site)) for site, found in per_set for launch in found]
+        distinct = len({id(site) for site, _ in per_set}) == len(per_set)
+        paths = [self.set_path(scope, args[0]) or (self.site_path(site) if distinct else ()) for site, args in sets]
+        return [records.replace(launch, span=self.span(site), path=path + launch.path)
+                for (site, found), path in zip(per_set, paths) for launch in found]
+
+    def site_path(self, site) -> tuple[str, ...]:
+        """The tests of the ``if``s (and ``while``s) around the call ``site`` in its scope, in words
+        ("`os.environ.get("A")` is false"), outermost first: the path that reaches the call (rev38
+        e11: the call in each branch of an ``if``/``else`` is a launch of its own, shown with its branch)."""
+        scope = self._caller_of(site)
+        if scope is None:
+            return ()
+        start = self.offsets(site)[0]
+        guards = guards_of(scope.body, lambda st: isinstance(st, SIMPLE) and self.contains(st, start))
+        if not guards:
+            return ()
+        frame = self.frame_before(scope, start)  # (a test the file decides is no path)
+        return tuple(self.truth(test, holds) for test, holds in guards if self.decide(test, frame) is None)
 
     def method_class(self, scope):
         """The class of which ``scope`` is a method taking ``self``/``cls``, or None."""

@@ -16,7 +16,7 @@ from linter.extract.python.lists import index_of, kept_true, lost_list
 from linter.extract.python.literals import fstring_pieces, literals
 from linter.extract.python.names import BUILTINS, MODAL_APPS, MODAL_IMAGE, SGLANG_IMAGE
 from linter.extract.python.strings import as_text, decode_literal, format_text, percent_format, split_whitespace
-from linter.extract.python.syntax import FUNCTIONS, call_args, ends, is_classmethod, returns_in
+from linter.extract.python.syntax import FUNCTIONS, call_args, is_classmethod, returns_in
 from linter.extract.python.values import (
     NOTFOUND,
     ClassV,
@@ -291,12 +291,21 @@ class Evaluator:
             self._params_memo.setdefault("equalities", {})[key] = subject
         return key, flip
 
-    def impossible_path(self) -> bool:
+    def impossible_path(self, frame: Frame | None = None) -> bool:
         """The run under way takes two tests of one subject against different constants as both
-        true (``m == "det"`` and ``m == "fast"``): no run of the program goes that way."""
+        true (``m == "det"`` and ``m == "fast"``), or a branch of a decision other than the one every
+        path reaching ``frame`` took (:meth:`~.frames.Frame.settled_branch`: a list built along ``if
+        DET:`` before ``if DET: sys.exit(…)``): no run of the program goes that way."""
         taken = self.taken
+        if not isinstance(taken, dict):
+            return False
+        if frame is not None and frame.settled:
+            for key, branch in taken.items():
+                held = frame.settled_branch(key) if key in frame.settled else None
+                if held is not None and held != branch:
+                    return True
         equalities = self._params_memo.get("equalities")
-        if not isinstance(taken, dict) or not equalities:
+        if not equalities:
             return False
         held: dict = {}
         for key, branch in taken.items():
@@ -307,16 +316,27 @@ class Evaluator:
                     return True
         return False
 
-    def decide(self, test, frame: Frame) -> bool | None:
+    def decide(self, test, frame: Frame, settled: bool = True) -> bool | None:
         """Whether ``test`` holds, when the file decides it (issue 35: a condition the file decides is
         not two paths): a known constant, string, list or dict (``TRUE_ON_POLICY = True`` then ``if
         TRUE_ON_POLICY:``), ``not``, ``and``/``or``, and comparisons of known constants or strings
-        (:func:`_compare`; chains too). None when it is not decided here (a value per path is not decided)."""
+        (:func:`_compare`; chains too); with ``settled``, a test every path reaching ``frame`` has
+        decided already (``if DET: sys.exit(…)`` before: :meth:`~.frames.Frame.settled_branch`). None
+        when it is not decided here (a value per path is not decided)."""
+        if settled and frame.settled:
+            memo = self._params_memo.setdefault("decisions", {})
+            got = memo.get(id(test))
+            if got is None:
+                got = memo[id(test)] = (test, self.decision(test))  # (the node kept: its id stays its own)
+            key, flip = got[1]
+            branch = frame.settled_branch(key)
+            if branch is not None:
+                return (branch == 0) != flip
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            got = self.decide(test.operand, frame)
+            got = self.decide(test.operand, frame, settled)
             return None if got is None else not got
         if isinstance(test, ast.BoolOp):
-            got = [self.decide(v, frame) for v in test.values]
+            got = [self.decide(v, frame, settled) for v in test.values]
             stop = isinstance(test.op, ast.Or)  # the value that ends an ``or`` (True) or an ``and`` (False)
             for g in got:
                 if g is None:
@@ -774,7 +794,7 @@ class Evaluator:
             owner.cuts[1] += 1  # a chain too deep: what encloses it is remembered for its depth
             return Unk(where)
         returns = returns_in(scope.node.body)
-        if not returns or len(returns) > 4 * limits.MAX_PATH_VARIANTS or not ends(scope.node.body):
+        if not returns or len(returns) > 4 * limits.MAX_PATH_VARIANTS or not owner.block_ends(scope.node.body):
             return Unk(where)
         owner.returning.add(key)
         cuts = list(owner.cuts)
@@ -857,11 +877,11 @@ class Evaluator:
         """What holds after ``st`` when one of its branches returns: its test failing (the body
         returns), and so on along an ``elif`` chain whose branches return; or its test holding (the
         ``else`` returns)."""
-        if ends(st.body):
+        if self.block_ends(st.body):
             rest = st.orelse
             more = self._falls_through(rest[0]) if len(rest) == 1 and isinstance(rest[0], ast.If) else []
             return [self.truth(st.test, False)] + more
-        if st.orelse and ends(st.orelse):
+        if st.orelse and self.block_ends(st.orelse):
             return [self.truth(st.test, True)]
         return []
 

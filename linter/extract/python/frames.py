@@ -91,6 +91,27 @@ def _read_not_passed_on(fn) -> set[str]:
     return out
 
 
+def _sets_constant(st, fields: list) -> bool:
+    """``st`` is ``x.f = <literal constant>`` for one of the attribute nodes ``fields``."""
+    return isinstance(st, ast.Assign) and len(st.targets) == 1 and st.targets[0] in fields and \
+        isinstance(st.value, ast.Constant)
+
+
+def _given_fields(sets: list, pick: int | None) -> dict:
+    """``{field: node}`` the statements ``sets`` (:meth:`FrameLookups._field_sets`) give, in order:
+    a constant's node; in an ``if``, its body's (``pick`` 0) or its ``else``'s (1), or with ``pick``
+    None the attribute's own node (a value not known)."""
+    given: dict = {}
+    for st in sets:
+        if not isinstance(st, ast.If):
+            given[st.targets[0].attr] = st.value
+        elif pick is None:
+            given.update((x.targets[0].attr, x.targets[0]) for x in st.body + st.orelse)
+        else:
+            given.update((x.targets[0].attr, x.value) for x in (st.body if pick == 0 else st.orelse))
+    return given
+
+
 def _same_or_extended(node, name: str) -> bool:
     """``node`` is the name ``name``, or ``name + …`` (a list or string it extends at its end)."""
     while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -142,6 +163,10 @@ class Frame:
         # the code this frame was entered for is in a branch the file decides against (``if not
         # TRUE_ON_POLICY:`` with ``TRUE_ON_POLICY = True``): it never runs (issue 35)
         self.unreachable = False
+        # decisions taken on every path that reaches here (the other branch of ``if X: sys.exit()``
+        # ended): ``{decision: (branch, ((name the test reads, its value then), ...), where)}``;
+        # replaced, never changed in place, so copies share it (:meth:`settle`)
+        self.settled: dict = {}
 
     def copy(self) -> Frame:
         """A frame to run on from here; lists and dicts are copied when it first mutates them."""
@@ -151,6 +176,7 @@ class Frame:
         other.owned = set()
         other.changed = set(self.changed)
         other.unreachable = self.unreachable
+        other.settled = self.settled
         return other
 
     def fork(self) -> Frame:
@@ -175,6 +201,25 @@ class Frame:
         self.owned = set()
         self.changed |= other.changed
         self.unreachable = self.unreachable or other.unreachable
+        self.settled = other.settled
+
+    def settle(self, decision, branch: int, names, at: int) -> None:
+        """Every path reaching here (the end of the statement ending at offset ``at``) took ``branch``
+        of ``decision``, whose test reads ``names``: the same test is decided so while those names keep
+        the values they hold now (:meth:`settled_branch`)."""
+        reads = tuple((n, self._current(n)) for n in names)
+        self.settled = {**self.settled, decision: (branch, reads, at)}
+
+    def settled_branch(self, decision) -> int | None:
+        """The branch every path reaching here took of ``decision`` (:meth:`settle`), while the names
+        its test reads are still bound to what they were then; else None."""
+        fact = self.settled.get(decision)
+        if fact is None or any(self._current(n) is not v for n, v in fact[1]):
+            return None
+        return fact[0]
+
+    def _current(self, name: str):
+        return self.overrides.get(name, self.vars.get(name, NOTFOUND))
 
     def same_as(self, other: Frame, names=None) -> bool:
         """Every name (of ``names``, when only those may differ) holds the same value (with the same
@@ -309,7 +354,35 @@ class FrameLookups:
         frame = Frame(self, scope, self_class)
         if scope.kind == "function":
             frame.vars.update(self.known_params(scope))
+            frame.settled = self.settled_before_calls(scope)
         return frame
+
+    def settled_before_calls(self, scope: Scope) -> dict:
+        """The decisions every path of the module took before each call of the module function
+        ``scope`` (``if os.environ.get("DET"): sys.exit(…)`` at the module's level, then ``main()``):
+        when it is only called by its name from the module's own statements, after an ``if`` of the
+        module whose branch ends, each such decision of the module's last frame (:meth:`~Frame.settle`)
+        taken before the first call, whose test reads no name the function binds. {} otherwise."""
+        memo = self._params_memo
+        got = memo.get(("settled", id(scope)))
+        if got is not None:
+            return got
+        calls = self._only_calls(scope)
+        module = self.index.scopes[0]
+        first = min((self.offsets(c)[0] for c in calls), default=-1)
+        out: dict = {}
+        if calls and all(self._caller_of(c) is module for c in calls) and any(
+                isinstance(st, ast.If) and self.offsets(st)[1] <= first and
+                (self.block_ends(st.body) or self.block_ends(st.orelse)) for st in self.module.body):
+            final = self.module_final()
+            local = self.index.locals_of(scope)
+            for key, (branch, reads, at) in final.settled.items():
+                if at <= first and final.settled_branch(key) is not None and \
+                        not any(n in local or n in scope.globals for n, _ in reads):
+                    out[key] = (branch, tuple((n, NOTFOUND) for n, _ in reads), at)  # (read as globals)
+        if not self._computing:  # (while a frame is being computed, its decisions are not all known yet)
+            memo[("settled", id(scope))] = out
+        return out
 
     def known_params(self, scope: Scope) -> dict:
         """``{parameter: value}`` of a module function that is only ever called by name in this file
@@ -397,17 +470,25 @@ class FrameLookups:
         names = [n for n in scope.params if n in read]
         sets: dict = {}
         for site, given in entries:
-            key, bound = [], {}
+            key, bound, path = [], {}, ()
             for name in names:
                 if name not in given:
                     continue
                 const, node = given[name]
                 key.append((name, type(const).__name__, const))
                 bound[name] = self.given_value(const, node)
+                path += getattr(node, "_lc_path", ())
+            if tuple(key) not in sets:
+                self._params_memo[("set path", id(scope), ("call",) + tuple(key))] = path
             sets.setdefault(tuple(key), (site, (("call",) + tuple(key), bound)))
         if not 2 <= len(sets) <= limits.MAX_CALL_VARIANTS:
             return []
         return list(sets.values())
+
+    def set_path(self, scope: Scope, key: tuple) -> tuple[str, ...]:
+        """The branch along which the caller builds the arguments of the set ``key`` of :meth:`call_sets`
+        (a dataclass with a field set in an ``if``), in words; () for most sets."""
+        return self._params_memo.get(("set path", id(scope), key), ())
 
     def call_entries(self, scope: Scope, depth: int = 0) -> list[tuple] | None:
         """``[(call, {parameter: (constant, node)}), ...]``: the literal constants each call of the
@@ -468,17 +549,31 @@ class FrameLookups:
         constants its caller (a module function) is called with, the parameters it hands on whole."""
         own = {}
         handed: dict[str, str] = {}  # parameter -> the caller's parameter it is given
+        split = None  # (parameter, [(constant, node) per branch]): a dataclass with a field set in an ``if``
         for name, node in nodes.items():
             got = self.constant_given(node)
             if got is _NOT_CONST and isinstance(node, ast.Name):  # ``args = Args(...); launch(args)``
-                built = self._built_in_variable(call, node.id)
-                got = self.constant_given(built) if built is not None else _NOT_CONST
-                if got is not _NOT_CONST:
-                    got = (got[0], built)
+                got = _NOT_CONST
+                variants = [(self.constant_given(b), b, path)
+                            for b, path in self._built_in_variable(call, node.id, split is None)]
+                if variants and all(g is not _NOT_CONST for g, _, _ in variants):
+                    for _, b, path in variants:
+                        b._lc_path = path  # (the branch it is built along: :meth:`call_sets`)
+                    got = (variants[0][0][0], variants[0][1])
+                    if len(variants) > 1:
+                        split = (name, [(g[0], b) for g, b, _ in variants])
             if got is not _NOT_CONST:
                 own[name] = got
             elif isinstance(node, ast.Name):
                 handed[name] = node.id
+        out = self._handed_on(call, own, handed, depth)
+        if split is None:
+            return out
+        name, options = split
+        return [(site, {**bound, name: option}) for site, bound in out for option in options]
+
+    def _handed_on(self, call, own: dict, handed: dict, depth: int) -> list[tuple]:
+        """:meth:`_through_caller`'s entries for one set of this call's own constants ``own``."""
         caller = self._caller_of(call) if handed else None
         outer = None
         if caller is not None and caller.kind == "function":
@@ -495,12 +590,41 @@ class FrameLookups:
             out.append((site if len(bound) > len(own) else call, bound))
         return out
 
-    def _built_in_variable(self, call, name: str):
-        """The call ``X(...)`` of ``name = X(...)``, when that is the one binding of ``name`` in the
-        code of the scope making ``call`` (not in a definition inside it) and is written before
-        ``call``; a field set to a literal constant right after it, in the same block and before
-        ``call`` (``name.x = True``), is given to it as a keyword (a call made up, not in the
-        module). None otherwise (another binding, a field set anywhere else)."""
+    def _built_in_variable(self, call, name: str, split: bool = True) -> list[tuple]:
+        """``[(call X(...), path), ...]`` for ``name = X(...)``, when that is the one binding of ``name``
+        in the code of the scope making ``call`` (not in a definition inside it) and is written before
+        ``call``: a field set to a literal constant right after it, in the same block and before
+        ``call`` (``name.x = True``), is given to it as a keyword (a call made up, not in the module).
+        A field set in an ``if`` there whose branches only set fields so (``if os.environ.get("DET"):
+        name.det = True``) is given per branch, with the branch as the path (``split``, for one such
+        ``if``: two calls), else a value not known; the other fields keep theirs (rev38 e9). [] otherwise
+        (another binding, a field set anywhere else)."""
+        found = self._built_before(call, name)
+        if found is None:
+            return []
+        block, i, fields = found
+        built = block[i].value
+        sets = self._field_sets(block[i + 1:i + 1 + len(fields)], fields, call)
+        covered = sum(len(st.body) + len(st.orelse) if isinstance(st, ast.If) else 1 for st in sets)
+        if covered != len(fields) or (fields and (built.args or any(k.arg is None for k in built.keywords))):
+            return []  # (a field set elsewhere; or given by position, which a keyword cannot replace)
+        if not sets:
+            return [(built, ())]
+        tests = [st.test for st in sets if isinstance(st, ast.If)]
+        picks = [(0, (self.truth(tests[0], True),)), (1, (self.truth(tests[0], False),))] \
+            if split and len(tests) == 1 else [(None, ())]
+        out = []
+        for pick, path in picks:
+            given = _given_fields(sets, pick)
+            keywords = [k for k in built.keywords if k.arg not in given] + [ast.keyword(arg=f, value=v)
+                                                                             for f, v in given.items()]
+            out.append((ast.Call(func=built.func, args=[], keywords=keywords), path))
+        return out
+
+    def _built_before(self, call, name: str) -> tuple | None:
+        """(block, index, the attribute nodes of ``name`` set) of the one binding ``name = X(...)`` in
+        the code of the scope making ``call``, written before it (:meth:`_built_in_variable`); None
+        when there is no such binding."""
         scope = self._caller_of(call)
         if scope is None or scope.kind not in ("function", "module") or name in scope.params or \
                 any(name in s.globals for s in self.index.scopes if s.kind == "function" and scope.kind == "module"):
@@ -518,26 +642,21 @@ class FrameLookups:
         if block is None or not isinstance(block[i].value, ast.Call) or \
                 self.offsets(block[i])[1] > self.offsets(call)[0]:
             return None
-        built = block[i].value
-        given = self._fields_set_after(block[i + 1:i + 1 + len(fields)], fields, call)
-        if len(given) != len(fields) or (fields and (built.args or any(k.arg is None for k in built.keywords))):
-            return None  # (a field set elsewhere; or given by position, which a keyword cannot replace)
-        if not given:
-            return built
-        keywords = [k for k in built.keywords if k.arg not in given] + [ast.keyword(arg=f, value=v)
-                                                                         for f, v in given.items()]
-        return ast.Call(func=built.func, args=[], keywords=keywords)
+        return block, i, fields
 
-    def _fields_set_after(self, stmts: list, fields: list, call) -> dict:
-        """``{field: constant node}`` of the statements ``stmts`` that set one of the attribute nodes
-        ``fields`` to a literal constant (``args.x = True``) before ``call``, up to the first other one."""
-        given = {}
+    def _field_sets(self, stmts: list, fields: list, call) -> list:
+        """The statements of ``stmts`` before ``call``, up to the first other one, that set one of the
+        attribute nodes ``fields`` to a literal constant (``args.x = True``), or are an ``if`` (no
+        ``elif``) whose branches only do that."""
+        out = []
         for st in stmts:
-            if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and st.targets[0] in fields and
-                    isinstance(st.value, ast.Constant) and self.offsets(st)[1] <= self.offsets(call)[0]):
+            if self.offsets(st)[1] > self.offsets(call)[0]:
                 break
-            given[st.targets[0].attr] = st.value
-        return given
+            if not (_sets_constant(st, fields) or isinstance(st, ast.If) and st.body and
+                    all(_sets_constant(x, fields) for x in st.body + st.orelse)):
+                break
+            out.append(st)
+        return out
 
     def _stores(self, scope: Scope) -> dict:
         """``{name: (the nodes binding it, the attributes of it set)}`` in the code of ``scope`` (not in
@@ -714,7 +833,8 @@ class FrameLookups:
             # the tests around the definition, decided on the enclosing scope's final names (a flag set
             # once: ``DEBUG = False``); a test the file does not decide leaves it alive
             frame = self.final_frame(parent) if parent.kind != "class" else self.module_final()
-            got = any(self.decide(test, frame) is (not holds) for test, holds in guards_of(parent.body, scope.node))
+            got = any(self.decide(test, frame, settled=False) is (not holds)
+                      for test, holds in guards_of(parent.body, scope.node))
         if not self._computing:  # (while a frame is being computed, its names are not all known yet)
             memo[("dead", id(scope))] = got
         return got

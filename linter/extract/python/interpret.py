@@ -24,6 +24,7 @@ from linter.extract.python.syntax import (
     pattern_captures,
     swallows,
     target_names,
+    test_names,
 )
 from linter import limits
 from linter.extract.python.names import MUTATORS
@@ -57,7 +58,30 @@ class Interpreter:
                 self.enter(st, frame, stop)
                 return True
             self.exec_stmt(st, frame)
+            if stop is not None and self.block_ends((st,)):
+                frame.unreachable = True  # (``die("…")`` before it: the code at ``stop`` never runs)
         return False
+
+    def enders(self) -> frozenset:
+        """The calls of this module that never return besides ``sys.exit()`` and the like
+        (:func:`.enders.ending_calls`), found once."""
+        memo = self._params_memo
+        got = memo.get("enders")
+        if got is None:
+            from linter.extract.python.enders import ending_calls
+
+            got = memo["enders"] = ending_calls(self.module)
+        return got
+
+    def block_ends(self, block) -> bool:
+        """The block (a list of statements of this module, or a tuple of one) never reaches what
+        follows it (:func:`~.syntax.ends`, with this module's :meth:`enders`), remembered per block."""
+        memo = self._params_memo.setdefault("ends", {})
+        key = id(block[0]) if isinstance(block, tuple) else id(block)
+        got = memo.get((key, type(block)))
+        if got is None:
+            got = memo[(key, type(block))] = ends(block, self.enders())
+        return got
 
     def in_block(self, block: list, offset: int) -> bool:
         """The statements of ``block`` hold the character at ``offset``."""
@@ -223,17 +247,7 @@ class Interpreter:
         elif isinstance(st, ast.ClassDef):
             frame.bind(st.name, ClassV(self.index.scope_of_node[id(st)]))
         elif isinstance(st, ast.If):
-            self.header_effects(st, frame)
-            decided = self.decide(st.test, frame)
-            if decided is not None:  # the file decides it (``if TRUE_ON_POLICY:``): one branch, no paths
-                taken = st.body if decided else st.orelse
-                self.run_block(taken, frame, None)
-                if ends(taken):
-                    frame.unreachable = True  # it returns: the code after it never runs
-                return
-            outs = self._if_paths(st, frame)
-            if outs:
-                frame.absorb(self.join_frames(outs, self.header(st)))
+            self._exec_if(st, frame)
         elif isinstance(st, ast.For) and self._unroll(st, frame):
             pass
         elif isinstance(st, LOOPS):
@@ -267,7 +281,7 @@ class Interpreter:
                 branch = frame.fork()
                 self._pattern_names(case.pattern, branch)
                 self.run_block(case.body, branch, None)
-                if not ends(case.body):
+                if not self.block_ends(case.body):
                     s, e = self.offsets(case.pattern)
                     branch.cond = ((id(st), k, f"{subject} matches `{self.source.text[s:e]}`"),)
                     outs.append(branch)
@@ -280,6 +294,25 @@ class Interpreter:
                 frame.absorb(self.join_frames(outs, self.header(st)))
         else:
             self.forget(st, frame)
+
+    def _exec_if(self, st: ast.If, frame: Frame) -> None:
+        """``if``/``elif``/``else``: the branch the file decides, else each branch that reaches the next
+        statement, joined (:meth:`_if_paths`)."""
+        self.header_effects(st, frame)
+        decided = self.decide(st.test, frame)
+        if decided is not None:  # the file decides it (``if TRUE_ON_POLICY:``): one branch, no paths
+            taken = st.body if decided else st.orelse
+            self.run_block(taken, frame, None)
+            if self.block_ends(taken):
+                frame.unreachable = True  # it returns: the code after it never runs
+            return
+        outs = self._if_paths(st, frame)
+        if outs:
+            frame.absorb(self.join_frames(outs, self.header(st)))
+        if len(outs) == 1 and outs[0].cond and not self.is_elif(st):
+            # the other branch ended (``if DET: sys.exit(…)``): a later test of DET is decided (rev38 e4c)
+            (decision, branch, _), = outs[0].cond
+            frame.settle(decision, branch, test_names(st.test), self.offsets(st)[1])
 
     def exec_along_paths(self, st, frame: Frame) -> None:
         """Run a simple statement once per path of the Choices it reads (:meth:`Paths.along_paths`);
@@ -395,7 +428,7 @@ class Interpreter:
         outs = []
         branch = frame.fork()
         self.run_block(st.body, branch, None)
-        if not ends(st.body):
+        if not self.block_ends(st.body):
             # an ``elif`` says the tests before it failed, also those whose branch returned
             label = " and ".join([self.truth(t, False) for t in before] + [self.truth(st.test, True)])
             branch.cond = ((decision, yes, label),)
@@ -415,7 +448,7 @@ class Interpreter:
         else:
             other = frame.fork()
             self.run_block(orelse, other, None)
-            if not ends(orelse):
+            if not self.block_ends(orelse):
                 other.cond = ((decision, no, self._none_true(tests)),)
                 outs.append(other)
         return outs
@@ -502,17 +535,17 @@ class Interpreter:
         decision = ("try", id(st))
         completes, raises = self.try_labels(st)
         outs = []
-        if not ends(st.body):
+        if not self.block_ends(st.body):
             if st.orelse:
                 self.run_block(st.orelse, cur, None)
-            if not st.orelse or not ends(st.orelse):
+            if not st.orelse or not self.block_ends(st.orelse):
                 cur.cond = ((decision, 0, completes),)
                 outs.append(cur)
         for k, handler in enumerate(st.handlers):
             branch = self.caught_state(st, handler, frame, caught)
             self._handler_name(handler, branch)
             self.run_block(handler.body, branch, None)
-            if not ends(handler.body):
+            if not self.block_ends(handler.body):
                 branch.cond = ((decision, k + 1, raises[k]),)
                 outs.append(branch)
         if not outs:  # no path reaches the next statement; what follows is not run
@@ -582,6 +615,7 @@ class Interpreter:
         if len(frames) == 1:
             return out
         memo: dict = {}
+        out.settled = _common_settled(frames)
         changed: set[str] = set()
         for f in frames:  # they are forks of one frame: no other name differs between them
             changed |= f.changed
@@ -615,6 +649,15 @@ class Interpreter:
                 else:
                     result[name] = acc
         return out
+
+
+def _common_settled(frames: list[Frame]) -> dict:
+    """The decisions every one of ``frames`` took alike (:meth:`~.frames.Frame.settle`)."""
+    settled = frames[0].settled
+    for f in frames[1:]:
+        if f.settled is not settled:
+            settled = {k: v for k, v in settled.items() if f.settled.get(k) is v}
+    return settled
 
 
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}

@@ -9,6 +9,7 @@ calls (:mod:`linter.sglang.entrypoints`) give keyword-argument launches.
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from linter import records
@@ -276,17 +277,33 @@ class LaunchFinder:
             return frame
 
         runs = self.a.along_paths(lambda: self._launches_on_path(call, get_frame), (launches_key, launches_unknowns))
-        if len(runs) == 1:
+        # a command a module function builds for this call (``run(build(True))`` in one branch,
+        # ``run(build(False))`` in the other): the call's branch is its path, as for a shell function
+        # called in each branch (rev38 e11)
+        site = self.a.site_path(call) if args is None and self._built_by_call(call) else ()
+        if len(runs) == 1 and not site:
             return runs[0][1]
         out = []
         for conds, found in runs:
-            out.extend(records.replace(launch, path=tuple(label for _, _, label in conds)) for launch in found)
+            out.extend(records.replace(launch, path=site + tuple(label for _, _, label in conds)) for launch in found)
         return out
+
+    def _built_by_call(self, call) -> bool:
+        """An argument of ``call`` calls a function of this module by its name (``build(True)``) that
+        the module calls more than once (each call a launch of its own, as a shell function's)."""
+        memo = self.a._params_memo
+        helpers = memo.get("helpers called more than once")
+        if helpers is None:  # (by the syntax alone: the module's final names would run it all again)
+            counts = Counter(c.func.id for c, _ in self.a.index.calls if isinstance(c.func, ast.Name))
+            helpers = memo["helpers called more than once"] = {
+                st.name for st in self.a.module.body if isinstance(st, FUNCTIONS) and counts[st.name] > 1}
+        return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers
+                   for a in call_args(call) for node in ast.walk(a.value))
 
     def _launches_on_path(self, call, get_frame) -> list[Launch]:
         """The launches of ``call`` on the path of the run under way (:meth:`Paths.along_paths`)."""
         func = call.func
-        if get_frame().unreachable or self.a.impossible_path():
+        if get_frame().unreachable or self.a.impossible_path(get_frame()):
             return []  # in a branch the file decides against, or on a path no run takes: nothing starts
         for test, holds in self.sides().get(id(call), ()):
             if self.a.decide(test, get_frame()) is (not holds):

@@ -74,44 +74,58 @@ _EXITS = {("sys", "exit"), ("os", "_exit"), (None, "exit"), (None, "quit")}
 ``exit()``/``quit()`` builtins (or ``from sys import exit``)."""
 
 
-def exits(st) -> bool:
-    """``st`` ends the process or raises whenever it runs: a statement call of :data:`_EXITS`, or an
-    ``assert`` of a false constant (``assert False, "…"``)."""
+def exits(st, enders: frozenset = frozenset()) -> bool:
+    """``st`` ends the process or raises whenever it runs: a statement call of :data:`_EXITS` or of
+    ``enders`` (more ``(owner name or None, name)`` spellings: the module's own, :mod:`.enders`), or
+    an ``assert`` of a false constant (``assert False, "…"``)."""
     if isinstance(st, ast.Assert):
         return isinstance(st.test, ast.Constant) and not st.test.value
     if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)):
         return False
     func = st.value.func
     if isinstance(func, ast.Name):
-        return (None, func.id) in _EXITS
-    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (func.value.id, func.attr) in _EXITS
-
-
-def ends(block: list) -> bool:
-    """The block never reaches the statement after it: it ends in ``return``, ``raise`` or a call
-    that ends the process (:func:`exits`) — also in every branch of a final ``if``/``else``, every
-    case of a final ``match`` whose last case is ``_``."""
-    if not block:
+        return (None, func.id) in _EXITS or (None, func.id) in enders
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
         return False
-    last = block[-1]
-    if isinstance(last, (ast.Return, ast.Raise)) or exits(last):
+    spelled = (func.value.id, func.attr)
+    return spelled in _EXITS or spelled in enders
+
+
+def stmt_ends(st, enders: frozenset = frozenset()) -> bool:
+    """The statement ``st`` never reaches the one after it: ``return``, ``raise``, a call that ends
+    the process (:func:`exits`), an ``if``/``else`` whose branches all end, a ``match`` whose cases
+    all end and whose last case is ``_``."""
+    if isinstance(st, (ast.Return, ast.Raise)) or exits(st, enders):
         return True
-    if isinstance(last, ast.If):
-        return bool(last.orelse) and ends(last.body) and ends(last.orelse)
-    if isinstance(last, ast.Match):  # every case ends, and the last one always matches
-        return bool(last.cases) and irrefutable(last.cases[-1]) and all(ends(c.body) for c in last.cases)
+    if isinstance(st, ast.If):
+        return bool(st.orelse) and ends(st.body, enders) and ends(st.orelse, enders)
+    if isinstance(st, ast.Match):  # every case ends, and the last one always matches
+        return bool(st.cases) and irrefutable(st.cases[-1]) and all(ends(c.body, enders) for c in st.cases)
     return False
+
+
+def ends(block: list, enders: frozenset = frozenset()) -> bool:
+    """The block never reaches the statement after it: one of its statements never reaches the next
+    (:func:`stmt_ends`; ``die("…")`` before more code in the branch ends it too)."""
+    return any(stmt_ends(st, enders) for st in block)
+
+
+def test_names(test) -> tuple[str, ...]:
+    """The names a test reads (or binds, ``(x := …)``), each once, in the order written."""
+    return tuple(dict.fromkeys(n.id for n in ast.walk(test) if isinstance(n, ast.Name)))
 
 
 def guards_of(block: list, target) -> list:
     """``[(test, holds), ...]``: the ``if``/``elif``/``while`` tests the statement ``target`` (inside
     ``block``, not inside a nested definition) runs under, outermost first, ``holds`` True in a body
-    and False in an ``else``; [] when it is not there."""
+    and False in an ``else``; [] when it is not there. ``target`` may also be a test of a statement
+    (the first simple statement for which it holds is the one)."""
+    found = target if callable(target) else lambda st: st is target
     todo = [(block, [])]
     while todo:
         stmts, guards = todo.pop()
         for st in stmts:
-            if st is target:
+            if found(st):
                 return guards
             if isinstance(st, ast.If):
                 todo.append((st.body, guards + [(st.test, True)]))

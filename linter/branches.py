@@ -145,6 +145,31 @@ def separating(conds: list[dict], differ) -> set:
     return single or several
 
 
+def kept_apart(conds: list[dict], differ, tiers, most: int) -> list:
+    """The decisions of ``conds`` (each option's decision -> branch) to keep apart when only ``most``
+    paths fit: tier by tier (``tiers``, most important first: :data:`linter.sglang.decisive.PRIORITY`;
+    ``differ(i, j, tier)`` says whether options ``i`` and ``j`` differ in what ``tier`` finds), the decisions
+    :func:`separating` finds, each added in the order the options meet them while the options still
+    fall in at most ``most`` groups of the branches of the decisions kept. So a decision of a later
+    tier never pushes out one of an earlier: past the cap, 3 × 3 ``case``s on ``--tp`` and an ``if``
+    that turns deterministic inference on keep the ``if`` (fresh review rev39 D3). ``[]`` when no
+    decision matters."""
+    order: dict = {}
+    for c in conds:
+        for k in c:
+            order.setdefault(k, len(order))
+    keep: list = []
+    groups = 1
+    for tier in tiers:
+        found = separating(conds, lambda i, j: differ(i, j, tier))
+        for k in sorted(found - set(keep), key=order.__getitem__):
+            trial = keep + [k]
+            n = len({tuple(c.get(d) for d in trial) for c in conds})
+            if n <= most and n > groups:
+                keep, groups = trial, n
+    return keep
+
+
 def common_subsequence(n: int, m: int, same) -> list[tuple[int, int]]:
     """The index pairs ``(i, j)`` of a longest common subsequence of two sequences of ``n`` and ``m``
     items, ``same(i, j)`` telling whether item ``i`` of the first matches item ``j`` of the second.
@@ -167,17 +192,39 @@ def common_subsequence(n: int, m: int, same) -> list[tuple[int, int]]:
     return out
 
 
+def shared_start(a, b) -> int:
+    """How many first items (characters) two sequences (strings) share: a binary search comparing
+    slices, so the items are compared in C (``O(n log n)`` there, not ``O(n)`` Python steps — merges
+    past the cap compare values of hundreds of words many times)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def shared_end(a, b, most: int) -> int:
+    """How many last items two sequences share, at most ``most`` (:func:`shared_start`)."""
+    lo, hi = 0, min(len(a), len(b), most)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid:len(a) - lo] == b[len(b) - mid:len(b) - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def text_middles(x: str, y: str) -> str:
     """The parts of two texts that differ, between the start and the end they share (from the start
     of the word when the difference begins inside one), joined by a blank: what tells whether two
     paths' values differ in an option that matters."""
     n = min(len(x), len(y))
-    p = 0
-    while p < n and x[p] == y[p]:
-        p += 1
-    q = 0
-    while q < n - p and x[-1 - q] == y[-1 - q]:
-        q += 1
+    p = shared_start(x, y)
+    q = shared_end(x, y, n - p)
     if p and not x[p - 1].isspace() and any(p < len(t) and not t[p].isspace() for t in (x, y)):
         p = max(x.rfind(" ", 0, p), y.rfind(" ", 0, p)) + 1
     return x[p:len(x) - q] + " " + y[p:len(y) - q]

@@ -6,7 +6,8 @@ only the paths that differ in these (:mod:`linter.extract.python.paths`): determ
 (``--enable-deterministic-inference``, ``--rl-on-policy-target``: :func:`~.decision.deterministic`),
 the attention backends (:func:`~.decision.canonical_backends`), the model and what overrides its
 architecture, the settings the model checks read, and the parallel sizes the placement and memory
-checks read (:mod:`linter.sglang.parallel` ``_WHERE``, :mod:`linter.sglang.placement` ``_DESTS``).
+checks read (:mod:`linter.sglang.parallel` ``_WHERE``, :mod:`linter.sglang.placement` ``_DESTS``) —
+in that order (:data:`PRIORITY`), as many as fit (the shell keeps them alike: :mod:`linter.extract.shell.env`).
 Paths that differ only in other arguments are merged: those arguments are unknown.
 """
 
@@ -16,17 +17,22 @@ import functools
 
 from linter.launch import UNKNOWN, KwArgs, Launch
 
+_MODEL = ("model_path", "json_model_override_args")
+"""The model and what overrides its architecture (:func:`mentions_model`)."""
+
 DESTS = (
     # the model and what overrides its architecture (rules/deterministic.py, sglang/models.py)
-    "model_path", "json_model_override_args",
+    *_MODEL,
     # the parallel sizes (sglang/parallel.py _WHERE, sglang/placement.py _DESTS)
     "tp_size", "pp_size", "dp_size", "ep_size", "attn_dp_size", "attn_cp_size", "enable_dp_attention", "nnodes",
 )
 """The ``ServerArgs`` fields, besides deterministic inference and the attention backends, whose values
 the rules decide by."""
 
-_SWITCHES = ("enable_deterministic_inference", "rl_on_policy_target", "attention_backend",
-             "prefill_attention_backend", "decode_attention_backend")
+_DETERMINISTIC = ("enable_deterministic_inference", "rl_on_policy_target")
+"""Deterministic inference (:func:`~.decision.deterministic`: either turns it on)."""
+
+_SWITCHES = (*_DETERMINISTIC, "attention_backend", "prefill_attention_backend", "decode_attention_backend")
 """Deterministic inference (:func:`~.decision.deterministic`) and the backends (:func:`~.decision.canonical_backends`)."""
 
 
@@ -132,11 +138,35 @@ def mentions_switch(text: str) -> bool:
     return _mention_re(_SWITCHES, (), False).search(text) is not None
 
 
+def mentions_deterministic(text: str) -> bool:
+    """``text`` names deterministic inference (``--enable-deterministic-inference``,
+    ``--rl-on-policy-target``, ``enable_deterministic_inference`` …): the first tier of :data:`PRIORITY`."""
+    return _mention_re(_DETERMINISTIC, (), False).search(text) is not None
+
+
+def mentions_model(text: str) -> bool:
+    """``text`` names the model or what overrides its architecture (``--model-path``,
+    ``--json-model-override-args``, a dialect's model option such as ``--hf-checkpoint``): what the
+    rules decide by after deterministic inference and the backends (:data:`PRIORITY`)."""
+    return _mention_re(_MODEL, (), True).search(text) is not None
+
+
 def mentions_decisive(text: str) -> bool:
     """``text`` (a piece of a command line, a keyword's name) names one of the options the rules decide
     a launch by (``--attention-backend``, ``--sglang-enable-deterministic-inference``, ``--tp``,
     ``attention_backend``, a dialect's model option such as ``--hf-checkpoint`` …)."""
     return _mention_re().search(text) is not None
+
+
+PRIORITY = (mentions_deterministic, mentions_switch, mentions_model, mentions_decisive)
+"""Past ``limits.MAX_PATH_VARIANTS`` paths, the decisions kept apart are chosen tier by tier (each a
+test of the text two paths' values differ in): those that turn deterministic inference on or off
+first, then those that change a backend (SGL101-103 decide by both: a script's deterministic switch
+is one decision, its backends often several), then those that change the model, then the other
+options the rules decide by (the parallel sizes). A later tier's decision is kept only while the paths
+fit (:func:`linter.branches.kept_apart`, ``linter.extract.shell.env.ranked_decisions``,
+``linter.extract.python.paths.Paths._focused``) — 3 × 3 undecided ``--tp`` paths met first no longer
+push out the one that turns deterministic inference on (fresh review rev39 D3)."""
 
 
 @functools.cache

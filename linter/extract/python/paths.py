@@ -18,8 +18,8 @@ The runs are bounded by ``limits.MAX_PATH_VARIANTS``. Past it:
   merged run notes more of them than fit, each is taken alone to tell those that make the
   difference from those merely beside it);
 * a launch keeps apart only the decisions that change what the rules decide (deterministic inference,
-  the attention backends, the model, the parallel sizes: :func:`linter.sglang.decisive.decisive_key`)
-  and merges the others (:meth:`Paths.focused_paths`): what their paths share stays known, what
+  the attention backends, the model, the parallel sizes: :func:`linter.sglang.decisive.decisive_key`;
+  tried in that order, :data:`linter.sglang.decisive.PRIORITY`, as many as fit) and merges the others (:meth:`Paths.focused_paths`): what their paths share stays known, what
   differs is unknown (no SGL004: nothing is skipped, only less is known) — the words every path
   writes in the same order too (:func:`~.values.merge_texts`), and a decision whose paths write an
   option at literals of their own is kept apart while the paths fit, so a finding on it is located
@@ -47,7 +47,7 @@ from linter.extract.python.values import (
     merge_texts,
     same,
 )
-from linter.sglang.decisive import mentions_decisive, mentions_switch, names_option
+from linter.sglang.decisive import PRIORITY, mentions_decisive, mentions_switch, names_option
 
 _WORD = re.compile(r"\S+")
 
@@ -66,7 +66,13 @@ _SWITCHED = ("the decisions whose paths differ in deterministic inference or a b
 """The key of ``Paths.seen`` holding the decisions whose merged paths differ in what the first rules
 decide by (:func:`~linter.sglang.decisive.mentions_switch`), a subset of those marked True."""
 
-_MARKERS = (_ATTRIBUTED, _RELOCATED, _SWITCHED)
+_TIERS = ("the most important tier of what each decision's merged paths differ in",)
+"""The key of ``Paths.seen`` holding, for each decision whose merged paths differ in an option the
+rules decide by, the first tier of :data:`~linter.sglang.decisive.PRIORITY` that finds it
+(deterministic inference, a backend, the model, the rest): past the cap the decisions are kept apart
+in that order (:meth:`Paths._focused`)."""
+
+_MARKERS = (_ATTRIBUTED, _RELOCATED, _SWITCHED, _TIERS)
 
 _MAX_PICK_DEPTH = 48
 """Deepest chain of Choices and Deferreds read inside one another in one pick (each level is a few
@@ -191,10 +197,16 @@ class Paths:
         attributed = seen.setdefault(_ATTRIBUTED, set())
         if id(v) not in attributed:
             attributed.add(id(v))
-            for k in _decisive_decisions(agree, values, taken):
+            decisive, test = _decisive_decisions(agree, values, taken)
+            for k in decisive:
                 seen[k] = True
             switched = seen.setdefault(_SWITCHED, set())
-            switched.update(_decisive_decisions(agree, values, taken, mentions_switch))
+            tiers = seen.setdefault(_TIERS, {})
+            if decisive:  # (what no decisive option differs in, no narrower test finds)
+                switched.update(test(mentions_switch))
+                for tier, mentions in enumerate(PRIORITY[:-1]):  # (the last is mentions_decisive)
+                    for k in test(mentions):
+                        tiers[k] = min(tiers.get(k, tier), tier)
 
     def _merged(self, agree: list, values: list):
         """``values`` (those of the options ``agree``) as one. Strings become one unknown piece between
@@ -416,6 +428,10 @@ as may be kept: each trial reads the
             for _, result in runs:
                 wanted += [k for k in self.merged_decisions(unknowns(result)) if k not in wanted]
             wanted = [k for k in wanted if k not in focus and rejected.get(k) != focus]
+            # deterministic inference and the backends first, then the model, then the rest (the
+            # parallel sizes): 3 × 3 undecided --tp paths met first filled the cap, and the one path
+            # turning deterministic inference on was merged away (fresh review rev39 D3)
+            wanted.sort(key=lambda k: seen.get(_TIERS, {}).get(k, len(PRIORITY)))
             added = False
             for k in wanted:
                 if budget <= 0 or 2 * len(runs) > limits.MAX_PATH_VARIANTS:
@@ -455,13 +471,23 @@ def _plain_options(m) -> int:
     return sum(1 for w in _WORD.finditer(m.text) if all(plain[w.start():w.end()]) and names_option(w.group()))
 
 
-def _decisive_decisions(agree: list, values: list, taken: dict, mentions=mentions_decisive) -> set:
-    """The decisions (not taken) whose branches make ``values`` (those of the options ``agree``)
-    differ in an option the rules decide by (``mentions``: :func:`mentions_decisive`, or the
-    narrower :func:`mentions_switch`; :func:`linter.branches.separating`)."""
+def _decisive_decisions(agree: list, values: list, taken: dict) -> tuple:
+    """``(decisions, test)``: the decisions (not taken) whose branches make ``values`` (those of the
+    options ``agree``) differ in an option the rules decide by (:func:`mentions_decisive`;
+    :func:`linter.branches.separating`), and ``test(mentions)`` giving those of a narrower test
+    (:func:`mentions_switch`, a tier of :data:`~linter.sglang.decisive.PRIORITY`), each pair's
+    difference computed once."""
     conds = [{k: b for k, b, _ in c if k not in taken} for c, _ in agree]
-    return separating(conds, lambda i, j: not same(values[i], values[j]) and
-                       mentions(differing_text(values[i], values[j])))
+    texts: dict = {}
+
+    def differ(i: int, j: int, mentions) -> bool:
+        if (i, j) not in texts:
+            texts[(i, j)] = None if same(values[i], values[j]) else differing_text(values[i], values[j])
+        return texts[(i, j)] is not None and mentions(texts[(i, j)])
+
+    def test(mentions) -> set:
+        return separating(conds, lambda i, j: differ(i, j, mentions))
+    return test(mentions_decisive), test
 
 
 def _differ_decisively(a, b, mentions=mentions_decisive) -> bool:

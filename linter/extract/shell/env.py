@@ -396,49 +396,87 @@ def _by_path(values: list, conds: list):
     return Paths(options)
 
 
-def decisive_only(env: Env) -> Env | None:
-    """A copy of ``env`` whose values per path keep apart only the decisions that change what the rules
-    decide (:func:`_decisive_only`), for a command whose values per path read together are past
-    ``MAX_PATH_VARIANTS`` paths (eleven modes of one variable and a ``${DET:+…}``: 22); None when that
-    changes no value."""
+def ranked_decisions(env: Env) -> list:
+    """The decisions whose branches make a value per path of ``env`` differ in an option the rules
+    decide by, most important first: by the tier of :data:`linter.sglang.decisive.PRIORITY` that finds
+    them (deterministic inference and the backends, the model, the other options), then in the order
+    met — what a command whose values per path read together are past ``MAX_PATH_VARIANTS`` paths
+    keeps apart (:func:`focused`), as many as fit."""
+    from linter.branches import separating
+    from linter.sglang.decisive import PRIORITY
+
+    rank: dict = {}
+    order: dict = {}
+    for _, value in env.vars.items():
+        if not (isinstance(value, Paths) and len(value.options) > 1):
+            continue
+        taken = [{k: b for k, b, _ in c} for c, _ in value.options]
+        for c in taken:
+            for k in c:
+                order.setdefault(k, len(order))
+        differ = _differ([v for _, v in value.options])
+        for tier, mentions in enumerate(PRIORITY):
+            for k in separating(taken, lambda i, j: differ(i, j, mentions)):
+                rank[k] = min(rank.get(k, tier), tier)
+    return sorted(rank, key=lambda k: (rank[k], order[k]))
+
+
+def focused(env: Env, keep) -> Env:
+    """A copy of ``env`` whose values per path keep apart only the decisions of ``keep`` (a set), the
+    values of the paths of the others merged (:func:`_common_words`: the words every path has known)."""
     out = env.copy()
-    altered = False
     for name, value in list(env.vars.items()):
         if isinstance(value, Paths) and len(value.options) > 1:
-            got = _decisive_only(value.options)
-            if not (isinstance(got, Paths) and len(got.options) == len(value.options)):
-                out.vars.put(name, got)
-                altered = True
-    if not altered:
-        return None
+            out.vars.put(name, _grouped(value.options, keep))
     out.paths = any(isinstance(v, Paths) for _, v in out.vars.items())
     return out
 
 
-def _decisive_only(options: list):
-    """Past ``MAX_PATH_VARIANTS`` paths: a value per path of the decisions whose branches make the
-    values differ in an option the rules decide by (deterministic inference, a backend, the model …:
-    :func:`linter.sglang.decisive.mentions_decisive`), the values of the other decisions merged
-    (:func:`common`) — as the Python format keeps its decisive decisions (fresh review of issue 35,
-    D7: ten undecided ``if``s with ``--enable-deterministic-inference`` added by the sixth kept the
-    later, irrelevant ones and lost it). :func:`_common_words` of them all when no decision matters
-    or the decisive ones alone are still past the cap (D22: the words every path has stay known,
-    wherever they are, not only those at the start and end)."""
-    from linter.branches import separating
-    from linter.sglang.decisive import mentions_decisive
-
-    values = [v for _, v in options]
-    taken = [{k: b for k, b, _ in c} for c, _ in options]
-    keep = separating(taken, lambda i, j: mentions_decisive(_differing_text(values[i], values[j])))
+def _grouped(options: list, keep):
+    """``options`` as a value per path of the decisions of ``keep`` (a set), the values of the paths of
+    the others merged (:func:`_common_words`); the one value when no decision of ``keep`` is among them."""
     groups: dict[frozenset, tuple[tuple, list]] = {}
     for c, v in options:
         kept = tuple(x for x in c if x[0] in keep)
         groups.setdefault(frozenset((k, b) for k, b, _ in kept), (kept, []))[1].append(v)
-    if not keep or len(groups) > limits.MAX_PATH_VARIANTS:
-        return _common_words(values)
     merged = [(kept, vs[0] if all(_same(vs[0], v) for v in vs[1:]) else _common_words(vs))
               for kept, vs in groups.values()]
     return Paths(merged) if len(merged) > 1 else merged[0][1]
+
+
+def _differ(values: list):
+    """``differ(i, j, mentions)``: whether the text values ``i`` and ``j`` of ``values`` differ in
+    (:func:`_differing_text`, computed once a pair) is one ``mentions`` finds."""
+    differing: dict = {}
+    keys = [_token_keys(v) if isinstance(v, list) else None for v in values]
+
+    def differ(i: int, j: int, mentions) -> bool:
+        text = differing.get((i, j))
+        if text is None:
+            text = differing[(i, j)] = _differing_text(values[i], values[j], keys[i], keys[j])
+        return mentions(text)
+    return differ
+
+
+def _decisive_only(options: list):
+    """Past ``MAX_PATH_VARIANTS`` paths: a value per path of the decisions whose branches make the
+    values differ in an option the rules decide by, the values of the other decisions merged
+    (:func:`_grouped`) — as the Python format keeps its decisive decisions (fresh review of issue 35,
+    D7: ten undecided ``if``s with ``--enable-deterministic-inference`` added by the sixth kept the
+    later, irrelevant ones and lost it). They are kept tier by tier as long as the paths fit
+    (:func:`linter.branches.kept_apart` with :data:`linter.sglang.decisive.PRIORITY`): deterministic
+    inference and the backends first, then the model, then the parallel sizes — 3 × 3 ``case``s on
+    ``--tp`` and an ``if`` adding ``--enable-deterministic-inference --attention-backend fa4`` kept the
+    ``case``s and merged the ``if`` away (fresh review rev39 D3). :func:`_common_words` of them all when
+    no decision matters (D22: the words every path has stay known, wherever they are, not only those at
+    the start and end)."""
+    from linter.branches import kept_apart
+    from linter.sglang.decisive import PRIORITY
+
+    values = [v for _, v in options]
+    taken = [{k: b for k, b, _ in c} for c, _ in options]
+    keep = set(kept_apart(taken, _differ(values), PRIORITY, limits.MAX_PATH_VARIANTS))
+    return _grouped(options, keep) if keep else _common_words(values)
 
 
 MAX_ALIGNED_WORDS = 2000
@@ -498,31 +536,49 @@ def _aligned(words: list[list]) -> tuple[list[int], list[bool]]:
     each value's words as comparable keys."""
     from difflib import SequenceMatcher
 
-    kept = list(range(len(words[0])))
-    at: list[list[int]] = [kept]  # for each value, where each kept word is in it
+    from linter.branches import shared_end, shared_start
+
+    # the words every value starts (ends) with are kept as they are, and only the middles between
+    # them matched: values merged past the cap mostly differ in a few words near their end, and
+    # matching hundreds of words costs time growing with their square (fresh review rev39 D3)
+    first = words[0]
+    pre = min(shared_start(first, w) for w in words[1:]) if len(words) > 1 else len(first)
+    post = min(shared_end(first, w, min(len(first), len(w)) - pre) for w in words[1:]) if len(words) > 1 else 0
+    kept = list(range(pre, len(first) - post))
+    at: list[list[int]] = [kept]  # for each value, where each kept word of the middle is in it
     for v in range(1, len(words)):
-        matcher = SequenceMatcher(None, [words[0][i] for i in kept], words[v], autojunk=False)
-        pairs = [(a + k, b + k) for a, b, n in matcher.get_matching_blocks() for k in range(n)]
+        matcher = SequenceMatcher(None, [first[i] for i in kept], words[v][pre:len(words[v]) - post], autojunk=False)
+        pairs = [(a + k, pre + b + k) for a, b, n in matcher.get_matching_blocks() for k in range(n)]
         chosen = [i for i, _ in pairs]
         at = [[places[i] for i in chosen] for places in at] + [[j for _, j in pairs]]
         kept = [kept[i] for i in chosen]
+    head, tails = list(range(pre)), [range(len(w) - post, len(w)) for w in words]
+    at = [head + places + list(tail) for places, tail in zip(at, tails)]
+    kept = head + kept + list(tails[0])
     gaps = [any((places[k] if k < len(kept) else len(w)) > (places[k - 1] + 1 if k else 0)
                 for places, w in zip(at, words)) for k in range(len(kept) + 1)]
     return kept, gaps
 
 
-def _differing_text(a, b) -> str:
-    """The parts of two paths' values that differ, as text: a scalar's middles
-    (:func:`linter.branches.text_middles`), an array's words between its shared first and last ones;
-    a value against an unknown one is all its text."""
-    if isinstance(a, MStr) and isinstance(b, MStr):
-        from linter.branches import text_middles
+def _token_keys(tokens: list) -> list:
+    """An array's words as comparable keys (whether each is spliced, its text)."""
+    return [(t.splat, t.text.text) for t in tokens]
 
+
+def _differing_text(a, b, ka: list | None = None, kb: list | None = None) -> str:
+    """The parts of two paths' values that differ, as text: a scalar's middles
+    (:func:`linter.branches.text_middles`), an array's words between its shared first and last ones
+    (``ka``, ``kb``: their :func:`_token_keys`, when known already); a value against an unknown one is
+    all its text."""
+    from linter.branches import shared_end, shared_start, text_middles
+
+    if isinstance(a, MStr) and isinstance(b, MStr):
         return text_middles(a.text, b.text)
     if isinstance(a, list) and isinstance(b, list):
-        same = lambda s, t: s.splat == t.splat and s.text.text == t.text.text  # noqa: E731
-        pre = _shared([a, b], len, lambda v, k: v[k], same)
-        post = _shared([a, b], lambda v: len(v) - pre, lambda v, k: v[len(v) - 1 - k], same)
+        ka = _token_keys(a) if ka is None else ka
+        kb = _token_keys(b) if kb is None else kb
+        pre = shared_start(ka, kb)
+        post = shared_end(ka, kb, min(len(a), len(b)) - pre)
         return " ".join(t.text.text for t in a[pre:len(a) - post] + b[pre:len(b) - post])
     return " ".join(_text_of(v) for v in (a, b))
 

@@ -5,7 +5,8 @@ and declarations. Simple commands are :class:`~linter.extract.shell.commands.Com
 A variable the branches of an ``if``/``case`` set differently keeps a value per branch
 (:class:`~.env.Paths`, issue 35): a simple command that reads one runs once per path, so a launch
 built from it is one launch per path with the conditions that lead there ("`[ -n "$DET" ]`
-succeeds"), at most ``limits.MAX_PATH_VARIANTS`` (past it the variables are unknown). ``&&``/``||``
+succeeds"), at most ``limits.MAX_PATH_VARIANTS`` (past it the decisions that change what the rules
+decide are kept apart, deterministic inference first, as many as fit: :meth:`Walker._focused_runs`). ``&&``/``||``
 and loops merge as before: what differs is unknown.
 """
 
@@ -20,8 +21,8 @@ from linter.branches import explore
 from linter.extract.shell.commands import Commands
 from linter.extract.shell.conditions import case_branch, case_items, case_label, decide, no_case_label
 from linter.extract.shell.document import Doc, named_kids
-from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, decisive_only, end_run, merge,
-                                     rule_out, small_number, start_run)
+from linter.extract.shell.env import (ABSENT, ARGV, NAME, UNKNOWN_V, UNSET, Env, Merged, end_run, focused, merge,
+                                     ranked_decisions, rule_out, small_number, start_run)
 from linter.extract.shell.expand import Expander, scalar
 from linter.extract.shell.loopstate import carries_state, distinct_words
 from linter.extract.shell.printed import printed
@@ -276,7 +277,8 @@ class Walker(Commands):
         """Run a simple command once per path of the variables it reads that hold a value per path
         (:class:`~.env.Paths`); its launches get the conditions of their path, and what it assigns
         differently on different paths becomes a value per path. Past ``MAX_PATH_VARIANTS`` paths
-        it is run once with those variables unknown."""
+        along the decisions that matter most (:meth:`_focused_runs`); when even one path per
+        ``${X:+…}`` is past it, once with those variables unknown."""
         shared = self.shared
 
         def start(conds: tuple):
@@ -312,12 +314,13 @@ class Walker(Commands):
 
         k0, p0, c0 = len(shared.launches), len(shared.problems), len(shared.call_log)
         runs = explore(run, start, extends)
-        if runs is None and (reduced := decisive_only(env)) is not None:
-            # past the limit together (a value per path of 11 modes, and a ``${DET:+…}``): again with
-            # each value keeping apart only the decisions that change what the rules decide
+        if runs is None:
+            # past the limit together (a value per path of 11 modes, and a ``${DET:+…}``; 3 × 3 --tp
+            # paths in one variable and a deterministic switch in another: rev39 D3): again with the
+            # values keeping apart only the decisions that change what the rules decide, the most
+            # important first, as many as fit
             forget()
-            given[0] = reduced
-            runs = explore(run, start, extends)
+            runs = self._focused_runs(env, given, lambda: explore(run, start, extends), forget)
         if runs is None:  # past the limit: once, with every value per path unknown
             forget()
             token = start_run(None)
@@ -329,6 +332,37 @@ class Walker(Commands):
             env.replace(runs[0][1])
         else:
             env.replace(merge([e for _, e in runs], [c for c, _ in runs]))
+
+    @staticmethod
+    def _focused_runs(env: Env, given: list, again, forget) -> list | None:
+        """The runs (``again()``, reading ``given[0]``) of a command whose values per path of ``env``
+        are past ``MAX_PATH_VARIANTS`` paths together: with every decision merged, then keeping apart
+        one more of :func:`~.env.ranked_decisions` (deterministic inference and the backends, then the
+        model, then the parallel sizes) at a time while the paths fit, at most
+        ``limits.MAX_PATH_TRIALS`` runs in all. The last runs kept (what they found stays found); None
+        when even every decision merged is past the cap (a ``${X:+…}`` of many variables)."""
+        keep: set = set()
+        given[0] = focused(env, keep)
+        runs = again()
+        if runs is None:
+            return None
+        budget = limits.MAX_PATH_TRIALS - len(runs)
+        current = True  # the runs of ``keep`` are the last made (their launches are those recorded)
+        for k in ranked_decisions(env):
+            if budget <= 0:
+                break
+            forget()
+            given[0] = focused(env, keep | {k})
+            got = again()
+            budget -= len(got) if got is not None else limits.MAX_PATH_VARIANTS
+            current = got is not None and len(got) > len(runs)
+            if current:
+                keep, runs = keep | {k}, got
+        if not current:
+            forget()
+            given[0] = focused(env, keep)
+            runs = again()
+        return runs
 
     def _truth(self, nodes, holds: bool) -> str:
         """A condition (its command nodes) succeeding or not, in words: "`[ -n "$DET" ]` succeeds"."""

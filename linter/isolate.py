@@ -118,15 +118,19 @@ def _long_line(engine: Engine, path: Path) -> tuple[FileResult | None, str | Non
     fmt = fmt or detect_format(path, source.text)
     if fmt is None:
         return None, None
-    result = FileResult(path, source=source, fmt=fmt)
-    if _selected(engine, path):
+    return _not_checked(engine, FileResult(path, source=source, fmt=fmt), hit[0], limit, what), fmt
+
+
+def _not_checked(engine: Engine, result: FileResult, at: int, limit: str, what: str) -> FileResult:
+    """``result`` with the SGL004 finding (at offset ``at`` of its source, when the code is selected)
+    for ``what`` past ``limit``: the file is not checked."""
+    if _selected(engine, result.path):
         from linter.rules.meta import InputTooLarge
 
-        start = hit[0]
         message = limits.message(limit, what, "the file is not checked")
         result.diagnostics.append(Diagnostic(InputTooLarge.code, InputTooLarge.name, InputTooLarge.severity,
-                                             message, Span(source, start, start), key=InputTooLarge.code))
-    return result, fmt
+                                             message, Span(result.source, at, at), key=InputTooLarge.code))
+    return result
 
 
 def _too_large(engine: Engine, path: Path) -> FileResult | None:
@@ -139,26 +143,28 @@ def _too_large(engine: Engine, path: Path) -> FileResult | None:
     from linter.discover import mentions_sglang
     from linter.formats import named
 
-    try:
-        st = path.stat()
-        if not stat_module.S_ISREG(st.st_mode) or st.st_size <= limits.MAX_FILE_BYTES or not named(path) \
-                or not engine.ws.may_read(path):
-            return None
-        with open(path, "rb") as fh:
-            head = fh.read(limits.MAX_FILE_BYTES).decode("utf-8", "replace")
+    if not named(path) or not engine.ws.may_read(path):
+        return None
+    try:  # opened without blocking, checked on the descriptor: a FIFO put in its place is never read
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
-    if not mentions_sglang(head):
+    try:
+        st = os.fstat(fd)
+        if not stat_module.S_ISREG(st.st_mode) or st.st_size <= limits.MAX_FILE_BYTES:
+            return None
+        chunks, left = [], limits.MAX_FILE_BYTES
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError:
         return None
-    source = SourceFile(path, engine.ws.display(path), "")
-    result = FileResult(path, source=source, fmt=named(path)[0].name)
-    if _selected(engine, path):
-        from linter.rules.meta import InputTooLarge
-
-        message = limits.message("MAX_FILE_BYTES", f"a file of {st.st_size:,} bytes", "the file is not checked")
-        result.diagnostics.append(Diagnostic(InputTooLarge.code, InputTooLarge.name, InputTooLarge.severity,
-                                             message, Span(source, 0, 0), key=InputTooLarge.code))
-    return result
+    finally:
+        os.close(fd)
+    if not mentions_sglang(b"".join(chunks).decode("utf-8", "replace")):
+        return None
+    result = FileResult(path, source=SourceFile(path, engine.ws.display(path), ""), fmt=named(path)[0].name)
+    return _not_checked(engine, result, 0, "MAX_FILE_BYTES", f"a file of {st.st_size:,} bytes")
 
 
 def _add_refusals(engine: Engine, result: FileResult, refused: list) -> None:

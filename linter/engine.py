@@ -693,12 +693,20 @@ def _beside(path: Path, stop: Path | None = None, levels: int = 2, depth: int = 
 
 
 def _names_in(path: Path, names) -> bool:
-    """``names`` (a compiled pattern's ``search``) finds a match in the bytes of ``path``, a file
-    under 1 MiB (False for a larger or unreadable one)."""
+    """``names`` (a compiled pattern's ``search``) finds a match in the bytes of ``path``, a regular
+    file under 1 MiB that is not a link (False for any other: a link may lead out of the root, and a
+    FIFO would block)."""
     try:
-        return path.stat().st_size < 1 << 20 and names(path.read_bytes()) is not None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return False
+    try:
+        st = os.fstat(fd)
+        return stat.S_ISREG(st.st_mode) and st.st_size < 1 << 20 and names(os.read(fd, 1 << 20)) is not None
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def reconcile_with_readers(engine: Engine, results) -> None:

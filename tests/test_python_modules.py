@@ -739,3 +739,18 @@ def test_only_the_modules_beside_a_shared_module_that_name_it_are_linted_for_its
     # a compose .env is read without being named: every file beside it stays a candidate
     assert names(_beside(tmp_path / "compose/.env", tmp_path)) == [
         "compose/.env", "compose/docker-compose.yml", "compose/other.txt"]
+
+
+def test_a_link_beside_a_shared_module_is_not_read_to_find_its_readers(tmp_path):
+    """Looking for the files that name a module a fix would edit never opens a link (it may lead out
+    of the repository root) nor a FIFO."""
+    import os
+
+    from linter.engine import _beside
+
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    write_tree(tmp_path, {"repo/scripts/run_x.py": SHARED_BASE, "outside/secret.py": "from run_x import BASE\n"})
+    (tmp_path / "repo/scripts/link.py").symlink_to(tmp_path / "outside/secret.py")
+    os.mkfifo(tmp_path / "repo/scripts/pipe_run_x.py")
+    got = _beside(tmp_path / "repo/scripts/run_x.py", tmp_path / "repo")
+    assert [p.name for p in got] == ["run_x.py"]
